@@ -1,0 +1,8 @@
+import AgentCommands
+import CommandSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(AgentCLI.group.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,12 @@
+import CommandSupport
+
+/// The `autotrack-agent` tool: every subcommand, in the order `--help` lists them.
+public enum AgentCLI {
+    public static var group: CommandGroup {
+        CommandGroup(
+        name: "autotrack-agent",
+        abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
+        commands: [
+        ])
+    }
+}

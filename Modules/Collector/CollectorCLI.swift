@@ -1,0 +1,12 @@
+import CommandSupport
+
+/// The `autotrack-collector` tool: every subcommand, in the order `--help` lists them.
+public enum CollectorCLI {
+    public static var group: CommandGroup {
+        CommandGroup(
+        name: "autotrack-collector",
+        abstract: "receives events over ATLP/1, stores them in SQLite, serves rules and prints reports",
+        commands: [
+        ])
+    }
+}

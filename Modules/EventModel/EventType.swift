@@ -1,0 +1,15 @@
+/// The kinds of event on the wire (wire.md §3).
+public enum EventType: String, Sendable, Hashable, CaseIterable {
+    case pageEnter = "page_enter"
+    case pageLeave = "page_leave"
+    case click
+    case listItemClick = "list_item_click"
+    case valueChanged = "value_changed"
+    case scroll
+    case gesture
+    case appStart = "app_start"
+    case appForeground = "app_foreground"
+    case appBackground = "app_background"
+    case kvcError = "kvc_error"
+    case custom
+}

@@ -1,0 +1,116 @@
+import ViewIdentity
+
+/// Where a piece of configuration came from: the file and the key path inside it.
+public struct ConfigLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    /// Such as `HomeViewController.ControlEventIDs.onFavBtnPressed:` or `rules[3].viewPath`.
+    public var keyPath: String
+
+    public init(file: String, keyPath: String) {
+        self.file = file
+        self.keyPath = keyPath
+    }
+
+    public var description: String { keyPath.isEmpty ? file : "\(file): \(keyPath)" }
+}
+
+/// Page and control event ids configured for one class (config.md §1).
+public struct ClassEvents: Sendable, Hashable {
+    public var className: String
+    public var pageEnter: String?
+    public var pageLeave: String?
+    /// Action name (`onFavBtnPressed:`) → event id.
+    public var controlEvents: [String: String]
+    /// Where each entry was read, for error messages and the check; keyed like the fields
+    /// (`Enter`, `Leave`, or the action name).
+    public var locations: [String: ConfigLocation]
+
+    public init(
+        className: String, pageEnter: String? = nil, pageLeave: String? = nil, controlEvents: [String: String] = [:],
+        locations: [String: ConfigLocation] = [:]
+    ) {
+        self.className = className
+        self.pageEnter = pageEnter
+        self.pageLeave = pageLeave
+        self.controlEvents = controlEvents
+        self.locations = locations
+    }
+}
+
+/// A screen given a label (config.md §2).
+public struct LabelledScreen: Sendable, Hashable {
+    public var className: String
+    public var label: String
+    public var location: ConfigLocation
+
+    public init(className: String, label: String, location: ConfigLocation) {
+        self.className = className
+        self.label = label
+        self.location = location
+    }
+}
+
+/// An action given a label (config.md §2).
+public struct LabelledEvent: Sendable, Hashable {
+    public var className: String
+    public var selector: String
+    public var label: String
+    public var location: ConfigLocation
+
+    public init(className: String, selector: String, label: String, location: ConfigLocation) {
+        self.className = className
+        self.selector = selector
+        self.label = label
+        self.location = location
+    }
+}
+
+/// A KVC rule: which business value to read from which view on which interaction (config.md §3).
+public struct KVCRule: Sendable, Hashable {
+    public var id: String
+    public var appKey: String
+    public var appVersion: VersionRange
+    public var viewEvent: ViewEvent
+    public var viewPath: PathPattern
+    public var keyPath: KVCKeyPath
+    public var keyName: String
+    /// Matches only where the view's title equals it.
+    public var content: String?
+    public var location: ConfigLocation
+
+    public init(
+        id: String, appKey: String, appVersion: VersionRange, viewEvent: ViewEvent, viewPath: PathPattern,
+        keyPath: KVCKeyPath, keyName: String, content: String? = nil,
+        location: ConfigLocation = ConfigLocation(file: "", keyPath: "")
+    ) {
+        self.id = id
+        self.appKey = appKey
+        self.appVersion = appVersion
+        self.viewEvent = viewEvent
+        self.viewPath = viewPath
+        self.keyPath = keyPath
+        self.keyName = keyName
+        self.content = content
+        self.location = location
+    }
+}
+
+/// Everything there is to track, merged from any number of configuration documents.
+public struct TrackingPlan: Sendable, Hashable {
+    /// Class name → its page and control event ids.
+    public var eventTable: [String: ClassEvents]
+    public var screens: [LabelledScreen]
+    public var events: [LabelledEvent]
+    /// In load order; rule order is match order.
+    public var rules: [KVCRule]
+
+    public init(
+        eventTable: [String: ClassEvents] = [:], screens: [LabelledScreen] = [], events: [LabelledEvent] = [],
+        rules: [KVCRule] = []
+    ) {
+        self.eventTable = eventTable
+        self.screens = screens
+        self.events = events
+        self.rules = rules
+    }
+}

@@ -1,0 +1,1 @@
+print("hooks-bench: not written yet")

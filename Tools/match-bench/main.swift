@@ -1,0 +1,1 @@
+print("match-bench: not written yet")

@@ -1,0 +1,1 @@
+print("md5-bench: not written yet")

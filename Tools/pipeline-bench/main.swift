@@ -1,0 +1,1 @@
+print("pipeline-bench: not written yet")

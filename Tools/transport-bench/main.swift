@@ -1,0 +1,1 @@
+print("transport-bench: not written yet")

@@ -1,0 +1,1 @@
+print("viewpath-bench: not written yet")
