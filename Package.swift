@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Collector", targets: ["Collector"]),
+        .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
@@ -40,16 +41,20 @@ let package = Package(
             name: "Collector",
             dependencies: ["EventModel", "Transport", "EventStore", "KVCConfig", "Matching", "CommandSupport"],
             path: "Modules/Collector"),
+        // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
-            name: "DemoShop",
+            name: "Tracker",
             dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching"],
-            path: "Modules/DemoShop"),
+            path: "Modules/Tracker"),
+        // The simulated shop app the demo drives, built on the Hooks object model.
+        .target(
+            name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
         .target(name: "CommandSupport", path: "Modules/CommandSupport"),
         .target(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "Transport",
-                "Collector", "DemoShop", "CommandSupport",
+                "Collector", "Tracker", "DemoShop", "CommandSupport",
             ],
             path: "Modules/AgentCommands"),
 
@@ -66,6 +71,9 @@ let package = Package(
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"], path: "Tests/TransportTests"),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"], path: "Tests/EventStoreTests"),
+        .testTarget(
+            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
+            path: "Tests/TrackerTests"),
         .testTarget(name: "CollectorTests", dependencies: ["Collector", "Transport", "TestSupport"], path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
