@@ -41,7 +41,8 @@ public enum ConfigLoader {
             return try PlistReader.parse(data, file: file)
         case .json:
             do throws(JSONParseError) {
-                return try JSONValue.parse(data)
+                // A byte-order mark is not JSON, but editors write one.
+                return try JSONValue.parse(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...])
             } catch {
                 throw ConfigError(
                     ConfigProblem(
@@ -55,7 +56,7 @@ public enum ConfigLoader {
             } else if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                 found = "an empty file"
             } else {
-                let head = String(decoding: data.prefix(16), as: UTF8.self)
+                let head = String(decoding: data.prefix(32), as: UTF8.self)
                 found = "text starting \"\(head)\""
             }
             throw ConfigError(
