@@ -75,10 +75,21 @@ public enum ConfigLoader {
 
     /// Reads a document's bytes, collecting every problem; a syntax error is the only problem reported then.
     public static func read(data: [UInt8], file: String) -> ConfigReading {
+        var builder = PlanBuilder()
+        read(data: data, file: file, into: &builder)
+        return ConfigReading(plan: builder.plan, problems: builder.problems)
+    }
+
+    /// Parses and reads one document into `builder`; JSON keys repeated in one object are conflicts.
+    static func read(data: [UInt8], file: String, into builder: inout PlanBuilder) {
         do throws(ConfigError) {
-            return read(json: try document(data: data, file: file), file: file)
+            let json = try document(data: data, file: file)
+            if format(of: data) == .json { builder.problems += JSONDuplicateKeys.find(data, file: file) }
+            var reader = DocumentReader(file: file, builder: builder)
+            reader.read(json)
+            builder = reader.builder
         } catch {
-            return ConfigReading(problems: error.problems)
+            builder.problems += error.problems
         }
     }
 
@@ -131,14 +142,7 @@ extension TrackingPlan {
             case .failure(let e):
                 builder.problems += e.problems
             case .success(let data):
-                do throws(ConfigError) {
-                    let json = try ConfigLoader.document(data: data, file: file)
-                    var reader = DocumentReader(file: file, builder: builder)
-                    reader.read(json)
-                    builder = reader.builder
-                } catch {
-                    builder.problems += error.problems
-                }
+                ConfigLoader.read(data: data, file: file, into: &builder)
             }
         }
         return ConfigReading(plan: builder.plan, problems: builder.problems)

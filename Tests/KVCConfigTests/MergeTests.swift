@@ -97,3 +97,32 @@ import Testing
         #expect(ps[1].found == "a directory")
     }
 }
+
+@Suite struct RepeatedJSONKeyTests {
+    @Test func aClassGivenTwiceInOneJSONFileIsAConflict() throws {
+        let text = """
+            {
+              "Home": {"ControlEventIDs": {"tap:": "A"}},
+              "Home": {"ControlEventIDs": {"tap:": "B", "t\\u0061p:": "C"}}
+            }
+            """
+        let r = ConfigLoader.read(data: Array(text.utf8), file: "e.json")
+        #expect(r.problems.count == 2, "\(r.problems)")
+        let first = try #require(r.problems.first)
+        #expect(first.code == .conflict)
+        #expect(first.location == ConfigLocation(file: "e.json", keyPath: "Home", line: 3, column: 3))
+        #expect(first.otherLocation == ConfigLocation(file: "e.json", keyPath: "Home", line: 2, column: 3))
+        #expect(first.description == "e.json:3:3: Home: expected each key once in an object, found \"Home\" again; the other is at e.json:2:3: Home")
+        // An escaped spelling of the same key is the same key.
+        #expect(r.problems[1].location.keyPath == "Home.ControlEventIDs.tap:")
+        #expect(r.problems[1].location.column == 45)
+        #expect(throws: ConfigError.self) { try ConfigLoader.parse(text: text, file: "e.json") }
+    }
+
+    @Test func sameKeyInDifferentObjectsIsFine() throws {
+        let text = #"{"A":{"ControlEventIDs":{"x:":"1"}},"B":{"ControlEventIDs":{"x:":"1"}},"C":{"PageEventIDs":{"Enter":"é\"}"}}}"#
+        #expect(ConfigLoader.read(data: Array(text.utf8), file: "f").problems.isEmpty)
+        let rules = #"{"rules":[{"id":"a","appKey":"k","appVersion":"*","viewEvent":"ViewTap","viewPath":"A&0","keyPath":"x","keyName":"x"},{"id":"b","appKey":"k","appVersion":"*","viewEvent":"ViewTap","viewPath":"A&0","keyPath":"x","keyName":"x"}]}"#
+        #expect(ConfigLoader.read(data: Array(rules.utf8), file: "f").problems.isEmpty)
+    }
+}
