@@ -20,6 +20,13 @@ public final class ReportingSystem: Sendable {
         public var dropped = 0
         /// Failed `report` or `flush` calls, all reporters together.
         public var failures = 0
+
+        public init(submitted: Int = 0, delivered: Int = 0, dropped: Int = 0, failures: Int = 0) {
+            self.submitted = submitted
+            self.delivered = delivered
+            self.dropped = dropped
+            self.failures = failures
+        }
     }
 
     private struct State {
