@@ -15,7 +15,7 @@ import ViewIdentity
             eventCode: EventCode(controller: "HomeViewController", target: "HomeViewController", action: "onVolume:"),
             controlEvents: .valueChanged, title: "Volume", value: ControlValue(value: 0.75), indexPath: CellIndexPath(section: 1, row: 4),
             page: "HomeViewController", timestamp: 42)
-        let e = i.trackEvent(id: "a", session: "s", extraProps: ["productId": "p-1", "title": "overridden"])
+        let e = i.trackEvent(id: "a", session: "s", extraProps: JSONObject([("productId", "p-1"), ("title", "overridden")]))
         #expect(e.type == .valueChanged)
         #expect(e.name == "HomeViewController#HomeViewController#onVolume:")
         #expect(e.path == "HomeViewController-UIView-UISlider&0-0-0")
