@@ -64,13 +64,7 @@ import Testing
     @Test func aPageThatAppearedBeforeTheHooksStartedLeavesWithoutADuration() throws {
         let rig = HookRig(start: false)
         final class Screen: UIViewController {}
-        let (window, screen) = rig.build { () -> (UIWindow, Screen) in
-            let window = UIWindow()
-            let s = Screen()
-            window.rootViewController = s
-            window.makeKeyAndVisible()
-            return (window, s)
-        }
+        let (window, screen) = rig.show { Screen() }
         rig.hooks.start()
         rig.clock.advance(milliseconds: 10)
         screen.performDisappear()
