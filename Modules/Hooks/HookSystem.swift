@@ -30,6 +30,7 @@ public final class HookSystem: @unchecked Sendable {
         var pageStarts: [ObjectIdentifier: UInt64] = [:]
         var pageCounts: [String: Int] = [:]
         var launched = false
+        var running = false
     }
 
     private let state = Mutex(State())
@@ -41,16 +42,20 @@ public final class HookSystem: @unchecked Sendable {
         self.clock = clock
     }
 
-    public var isRunning: Bool { state.withLock { !$0.tokens.isEmpty } }
+    public var isRunning: Bool { state.withLock { $0.running } }
 
     /// How many times each page was entered, by page name.
     public var pageCounts: [String: Int] { state.withLock { $0.pageCounts } }
 
     /// Registers the advice; does nothing when already running.
     public func start() {
-        guard !isRunning else { return }
+        let first = state.withLock { s in
+            defer { s.running = true }
+            return !s.running
+        }
+        guard first else { return }
         let tokens = installAdvice()
-        state.withLock { $0.tokens = tokens }
+        state.withLock { $0.tokens += tokens }
     }
 
     /// Removes the advice; proxies already placed stay silent from now on.
@@ -58,6 +63,7 @@ public final class HookSystem: @unchecked Sendable {
         let tokens = state.withLock { s in
             let t = s.tokens
             s.tokens = []
+            s.running = false
             return t
         }
         for t in tokens { t.remove() }
