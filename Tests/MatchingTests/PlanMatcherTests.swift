@@ -99,8 +99,14 @@ import ViewIdentity
         #expect(matches[0].value == 9.5)
         #expect(matches[2].value == "new")
         let error = try #require(matches[1].error)
-        #expect(error == KVCReadError(ruleID: "missing", appKey: "shop", appVersion: AppVersion("1.0"), keyPath: "product.sku", missingKey: "sku"))
-        #expect(error.description.contains("product.sku"))
+        #expect(error == KVCErrorRecord(ruleID: "missing", appKey: "shop", appVersion: "1.0", keyPath: "product.sku", missingKey: "sku", resolvedPrefix: "product"))
+
+        // Live objects by reflection.
+        struct Product { var id = "p-7"; var price = 3 }
+        struct Cell { var product = Product() }
+        let live = m.match(q, reader: ReflectionReader(root: Cell()))
+        #expect(live.map(\.value) == [3, nil, nil])
+        #expect(live.compactMap(\.error?.missingKey) == ["sku", "tags"])
 
         // Any function can be the reader, e.g. one reading live objects by reflection.
         let reflected = m.match(q, reader: KeyPathReaderFunction { kp in .success(.string(kp.text)) })
