@@ -17,7 +17,6 @@ struct RuleIndex: Sendable {
 
     /// What verifying a rule needs, by plan position (build time only).
     struct Compiled: Sendable {
-        let appID: Int32
         /// nil when the range holds for every version.
         let versions: VersionRange?
         let content: String?
@@ -77,8 +76,8 @@ struct RuleIndex: Sendable {
         let viewEvent: ViewEvent
         let names: [String]
         /// The next bucket with the same hash, or -1.
-        var next: Int32
-        var apps: [AppNode]
+        let next: Int32
+        let apps: [AppNode]
     }
 
     /// Buckets at most this large stay a plain list.
@@ -110,8 +109,8 @@ struct RuleIndex: Sendable {
             }
             compiled.append(
                 Compiled(
-                    appID: appID, versions: rule.appVersion.comparators.isEmpty ? nil : rule.appVersion,
-                    content: rule.content, checks: checks))
+                    versions: rule.appVersion.comparators.isEmpty ? nil : rule.appVersion, content: rule.content,
+                    checks: checks))
             guard include(rule) else { continue }
             let key = BucketKey(viewEvent: rule.viewEvent, names: rule.viewPath.names)
             let g: Int
@@ -135,7 +134,8 @@ struct RuleIndex: Sendable {
             var used = [Bool](repeating: false, count: group.key.names.count)
             var apps: [AppNode] = []
             for app in group.apps {
-                apps.append(AppNode(appID: app.appID, node: RuleIndex.build(app.members, rules: rules, compiled: compiled, used: &used, contentDone: false)))
+                let node = RuleIndex.build(app.members, rules: rules, compiled: compiled, used: &used, contentDone: false)
+                apps.append(AppNode(appID: app.appID, node: node))
             }
             let h = RuleIndex.hash(group.key.viewEvent, names: group.key.names)
             let id = Int32(buckets.count)
@@ -276,6 +276,28 @@ struct RuleIndex: Sendable {
             for app in apps { collect(app.node, query, into: &out) }
         }
         if out.count - start > 1 { out[start...].sort() }
+    }
+
+    /// How many candidates a query would verify: what the index saves, for tests.
+    func candidateCount(viewEvent: ViewEvent, elements: [ViewPath.Element], title: String?) -> Int {
+        guard var b = bucketByHash[RuleIndex.hash(viewEvent, elements: elements)] else { return 0 }
+        while !(buckets[Int(b)].viewEvent == viewEvent && RuleIndex.sameNames(buckets[Int(b)].names, elements)) {
+            b = buckets[Int(b)].next
+            if b < 0 { return 0 }
+        }
+        func count(_ node: Node) -> Int {
+            switch node {
+            case .leaf(let leaf): return leaf.candidates.count
+            case .index(let p, let exact, let section, let any):
+                let index = elements[p].index
+                var n = exact[index].map(count) ?? 0
+                if case .cell(let ip) = index { n += section[ip.section].map(count) ?? 0 }
+                return n + (any.map(count) ?? 0)
+            case .content(let byTitle, let any):
+                return (title.flatMap { byTitle[$0] }.map(count) ?? 0) + (any.map(count) ?? 0)
+            }
+        }
+        return buckets[Int(b)].apps.reduce(0) { $0 + count($1.node) }
     }
 
     private struct Query {
