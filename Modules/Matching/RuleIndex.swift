@@ -234,23 +234,53 @@ struct RuleIndex: Sendable {
         return s
     }
 
-    /// The level-1 hash: view event, element count, then every name (each name's hash is terminated,
-    /// so `A-BC` and `AB-C` differ).
+    /// The level-1 hash: view event, element count, then every name, each closed by 0xFF (never a
+    /// UTF-8 byte) so `A-BC` and `AB-C` differ. An ASCII name is hashed by its bytes with FNV-1a,
+    /// a few cycles per byte against String hashing's normalising tens (flooding is no concern:
+    /// names and rules both come from the app). A non-ASCII name mixes in `String.hashValue`, which
+    /// is the same for canonically equivalent spellings, as names are compared by `==`.
     static func hash(_ viewEvent: ViewEvent, names: [String]) -> Int {
-        var h = Hasher()
-        h.combine(viewEvent.slot)
-        h.combine(names.count)
-        for name in names { h.combine(name) }
-        return h.finalize()
+        var h = seed(viewEvent, names.count)
+        for name in names { mix(&h, name) }
+        return Int(truncatingIfNeeded: h)
     }
 
     /// The same hash, read straight from a path so that a query allocates nothing.
     static func hash(_ viewEvent: ViewEvent, elements: [ViewPath.Element]) -> Int {
-        var h = Hasher()
-        h.combine(viewEvent.slot)
-        h.combine(elements.count)
-        for e in elements { h.combine(e.name) }
-        return h.finalize()
+        var h = seed(viewEvent, elements.count)
+        for e in elements { mix(&h, e.name) }
+        return Int(truncatingIfNeeded: h)
+    }
+
+    private static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    @inline(__always)
+    private static func seed(_ viewEvent: ViewEvent, _ count: Int) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        h = (h ^ UInt64(viewEvent.slot)) &* prime
+        return (h ^ UInt64(truncatingIfNeeded: count)) &* prime
+    }
+
+    @inline(__always)
+    private static func mix(_ h: inout UInt64, _ name: String) {
+        var x = h
+        var seen: UInt8 = 0
+        let contiguous: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes {
+                seen |= b
+                x = (x ^ UInt64(b)) &* prime
+            }
+        }
+        if contiguous == nil {
+            for b in name.utf8 {
+                seen |= b
+                x = (x ^ UInt64(b)) &* prime
+            }
+        }
+        if seen & 0x80 != 0 {
+            x = (h ^ UInt64(UInt(bitPattern: name.hashValue))) &* prime
+        }
+        h = (x ^ 0xFF) &* prime
     }
 
     /// Appends the plan positions of every indexed rule that matches, ascending.
