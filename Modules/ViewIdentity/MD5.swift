@@ -99,6 +99,12 @@ public struct MD5: Sendable {
         }
     }
 
+    /// Writes the 16-byte digest of everything fed so far into `buffer` (at least 16 bytes), without allocating.
+    public func finalize(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= 16, "MD5.finalize(into:) needs 16 bytes, got \(buffer.count)")
+        MD5.store(finalWords(), into: buffer.baseAddress!)
+    }
+
     /// The digest of everything fed so far in lowercase hexadecimal (32 characters).
     public var hexDigest: String {
         MD5.hex(words: finalWords())

@@ -167,6 +167,23 @@ import ViewIdentity
         #expect(p.description == p.canonical)
     }
 
+    @Test func textFormsOfLargeAndEdgeIndexes() throws {
+        let big = ViewPath(elements: [
+            .init(name: "A", index: .position(0)),
+            .init(name: "B", index: .position(Int.max)),
+            .init(name: "C", index: .cell(CellIndexPath(section: 10, row: 1_000_000))),
+            .init(name: "D", index: .position(9)),
+            .init(name: "E", index: .position(10)),
+        ])
+        #expect(big.canonical == "A-B-C-D-E&0-9223372036854775807-10:1000000-9-10")
+        #expect(big.xpath == "A[0]/B[9223372036854775807]/C[10:1000000]/D[9]/E[10]")
+        #expect(try ViewPath(canonical: big.canonical) == big)
+        #expect(ViewPath(elements: []).canonical == "&")
+        #expect(ViewPath(elements: []).xpath == "")
+        // Only paths built by hand can hold a negative number; they still print whole.
+        #expect(ViewPath(elements: [.init(name: "A", index: .position(-12))]).canonical == "A&-12")
+    }
+
     @Test func rule7TheViewIdIsLowercaseHexMD5OfTheCanonicalUTF8() {
         let p = ViewPath(elements: [.init(name: "Café(é)", index: .position(0))])
         #expect(p.canonical == "Café(é)&0")

@@ -126,6 +126,18 @@ import ViewIdentity
         #expect(e.description.contains("line 1"))
     }
 
+    @Test func aChildThatOutlivesItsParentHasNoParent() {
+        let child = TreeNode(typeName: "UIButton")
+        do {
+            let parent = TreeNode(typeName: "Shop.Panel")
+            parent.append(child)
+            #expect(child.parent === parent)
+            #expect(child.viewPath.canonical == "Panel-UIButton&0-0")
+        }
+        #expect(child.parent == nil)
+        #expect(child.viewPath.canonical == "UIButton&0")
+    }
+
     @Test func treeNodesCanBeEditedLikeAToolkitsViews() {
         let a = TreeNode(typeName: "UIButton")
         let b = TreeNode(typeName: "UIButton")
