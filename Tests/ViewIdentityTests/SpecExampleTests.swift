@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 import ViewIdentity
@@ -19,6 +20,21 @@ import ViewIdentity
         #expect(path.viewID.hex == "a5b721d95905e8b7cbd64740d74710e1")
         #expect(button.viewID == path.viewID)
         #expect(try ViewPath(canonical: path.canonical) == path)
+    }
+
+    /// The example lines as the spec file itself writes them, so an edit to the spec shows here.
+    @Test(.enabled(if: Fixtures.specDirectory != nil, "needs ../shared/spec beside the checkout"))
+    func theSpecFileExampleLines() throws {
+        let url = try #require(Fixtures.specDirectory).appendingPathComponent("viewpath.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        func line(_ prefix: String) -> String? {
+            text.split(separator: "\n").first { $0.hasPrefix(prefix) }
+                .map { $0.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(line("canonical:") == specCanonical)
+        #expect(line("xpath:") == specXPath)
+        #expect(text.contains("`HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:*`"))
+        #expect(text.contains("`HomeViewController#HomeViewController#onFavBtnPressed:`"))
     }
 
     @Test func theFirstButtonBesideTheLabelIsIndexZero() throws {
