@@ -189,11 +189,6 @@ extension ViewPath {
     }
 
     /// Rule 4: how many earlier siblings have the same name; siblings of other names don't count.
-    static func sameNameSiblingsBefore(_ node: any ViewNode, name: String) -> Int {
-        guard let parent = node.parentNode else { return 0 }
-        return sameNameSiblingsBefore(node, name: name, parent: parent)
-    }
-
     static func sameNameSiblingsBefore(_ node: any ViewNode, name: String, parent: any ViewNode) -> Int {
         parent.childNodes.withUnsafeBufferPointer { siblings in
             var count = 0
