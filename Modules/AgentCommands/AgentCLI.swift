@@ -7,9 +7,11 @@ public enum AgentCLI {
         name: "autotrack-agent",
         abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
         commands: [
+            PathCommand.self,
+            MD5Command.self,
+            MatchCommand.self,
             CheckCommand.self,
             InventoryCommand.self,
-            MatchCommand.self,
         ])
     }
 }

@@ -17,13 +17,12 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
             target: TypeName.stripModulePrefix(targetTypeName), action: action)
     }
 
-    /// The first controller walking up from the sender (no alias); a window met first, or the
-    /// end of the chain, gives that last node's name.
+    /// The first controller met walking up the responder chain, which (as in UIKit) starts at the
+    /// sender itself; name without alias. A window met first, or the end of the chain, gives that
+    /// last node's name.
     public static func controllerName(from sender: any ViewNode) -> String {
         var node: any ViewNode = sender
-        while true {
-            if node.role == .controller || node.role == .window { break }
-            guard let parent = node.parentNode else { break }
+        while node.role != .controller, node.role != .window, let parent = node.parentNode {
             node = parent
         }
         return TypeName.stripModulePrefix(node.typeName)

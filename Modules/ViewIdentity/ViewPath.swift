@@ -22,6 +22,11 @@ public struct ViewPath: Sendable, Hashable, CustomStringConvertible {
             self.name = name
             self.index = index
         }
+
+        /// Names compare by their UTF-8 bytes, as the viewId does: two spellings of "é" are two names.
+        public static func == (lhs: Element, rhs: Element) -> Bool {
+            lhs.index == rhs.index && sameBytes(lhs.name, rhs.name)
+        }
     }
 
     public var elements: [Element]
@@ -32,23 +37,39 @@ public struct ViewPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Names joined with `-`, `&`, then indexes joined with `-` (viewpath.md §2 rule 5).
     public var canonical: String {
-        var s = ""
-        s.reserveCapacity(elements.count * 16)
-        for (i, e) in elements.enumerated() {
-            if i > 0 { s.append("-") }
-            s.append(e.name)
+        // Written as bytes into a string of the exact length: far cheaper than 2n `String.append`s.
+        var length = max(2 * elements.count - 1, 1)  // the '-'s between names and indexes, and the '&'
+        for e in elements { length += e.name.utf8.count + e.index.printedLength }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var w = ByteWriter(buffer)
+            for (i, e) in elements.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: "-")) }
+                w.string(e.name)
+            }
+            w.byte(UInt8(ascii: "&"))
+            for (i, e) in elements.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: "-")) }
+                w.index(e.index)
+            }
+            return w.offset
         }
-        s.append("&")
-        for (i, e) in elements.enumerated() {
-            if i > 0 { s.append("-") }
-            s.append(e.index.description)
-        }
-        return s
     }
 
     /// `name[index]` joined with `/` (viewpath.md §2 rule 6).
     public var xpath: String {
-        elements.map { "\($0.name)[\($0.index)]" }.joined(separator: "/")
+        var length = 0
+        for e in elements { length += e.name.utf8.count + e.index.printedLength + 3 }
+        return String(unsafeUninitializedCapacity: max(length - 1, 0)) { buffer in
+            var w = ByteWriter(buffer)
+            for (i, e) in elements.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: "/")) }
+                w.string(e.name)
+                w.byte(UInt8(ascii: "["))
+                w.index(e.index)
+                w.byte(UInt8(ascii: "]"))
+            }
+            return w.offset
+        }
     }
 
     /// MD5 of the canonical form.
@@ -57,30 +78,104 @@ public struct ViewPath: Sendable, Hashable, CustomStringConvertible {
     public var description: String { canonical }
 }
 
+extension PathIndex {
+    /// How many bytes the index takes when printed.
+    var printedLength: Int {
+        switch self {
+        case .position(let i): return decimalLength(of: i)
+        case .cell(let ip): return decimalLength(of: ip.section) + 1 + decimalLength(of: ip.row)
+        }
+    }
+}
+
+/// Bytes of `value` in decimal, with a sign when negative (only paths built by hand can hold one).
+private func decimalLength(of value: Int) -> Int {
+    decimalLength(ofMagnitude: value.magnitude) + (value < 0 ? 1 : 0)
+}
+
+private func decimalLength(ofMagnitude value: UInt) -> Int {
+    var v = value
+    var n = 1
+    while v >= 10 {
+        v /= 10
+        n += 1
+    }
+    return n
+}
+
+/// Writes path text into a buffer sized beforehand.
+private struct ByteWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var offset = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    @inline(__always)
+    mutating func byte(_ b: UInt8) {
+        precondition(offset < buffer.count, "path text longer than measured")
+        buffer[offset] = b
+        offset += 1
+    }
+
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { src in
+            guard let from = src.baseAddress else { return }
+            precondition(offset + src.count <= buffer.count, "path text longer than measured")
+            (buffer.baseAddress! + offset).update(from: from, count: src.count)
+            offset += src.count
+        }
+    }
+
+    mutating func number(_ value: Int) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        let digits = decimalLength(ofMagnitude: v)
+        precondition(offset + digits <= buffer.count, "path text longer than measured")
+        var k = offset + digits - 1
+        repeat {
+            buffer[k] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
+            k -= 1
+        } while v > 0
+        offset += digits
+    }
+
+    mutating func index(_ i: PathIndex) {
+        switch i {
+        case .position(let p): number(p)
+        case .cell(let ip):
+            number(ip.section)
+            byte(UInt8(ascii: ":"))
+            number(ip.row)
+        }
+    }
+}
+
 extension ViewPath {
     /// Computes the path of `target` (viewpath.md §2).
     public init(of target: any ViewNode) {
-        // Walk up to the nearest controller (T included); without one, the topmost ancestor.
-        var chain: [any ViewNode] = [target]
-        var node: any ViewNode = target
-        while node.role != .controller, let parent = node.parentNode {
-            chain.append(parent)
-            node = parent
-        }
         var elements: [Element] = []
-        elements.reserveCapacity(chain.count)
-        for (depth, n) in chain.reversed().enumerated() {
-            let name = ViewPath.elementName(of: n)
+        elements.reserveCapacity(24)
+        var node: any ViewNode = target
+        // Walk up from T (T included) to the nearest controller, or to the topmost ancestor (rule 1),
+        // collecting elements leaf first; the root R always gets index 0 (rule 4).
+        while true {
+            let name = node.pathName
+            guard node.role != .controller, let parent = node.parentNode else {
+                elements.append(Element(name: name, index: .position(0)))
+                break
+            }
             let index: PathIndex
-            if depth == 0 {
-                index = .position(0)
-            } else if n.role == .cell, let ip = n.cellIndexPath {
+            if node.role == .cell, let ip = node.cellIndexPath {
                 index = .cell(ip)
             } else {
-                index = .position(ViewPath.sameNameSiblingsBefore(n, name: name))
+                index = .position(ViewPath.sameNameSiblingsBefore(node, name: name, parent: parent))
             }
             elements.append(Element(name: name, index: index))
+            node = parent
         }
+        elements.reverse()
         self.init(elements: elements)
     }
 
@@ -88,19 +183,35 @@ extension ViewPath {
     public static func elementName(of node: any ViewNode) -> String {
         let base = TypeName.stripModulePrefix(node.typeName)
         if node.role == .controller, let alias = node.pageAlias, !alias.isEmpty {
-            return "\(base)(\(alias))"
+            return base + "(" + alias + ")"
         }
         return base
     }
 
     /// Rule 4: how many earlier siblings have the same name; siblings of other names don't count.
-    static func sameNameSiblingsBefore(_ node: any ViewNode, name: String) -> Int {
-        guard let parent = node.parentNode else { return 0 }
-        var count = 0
-        for sibling in parent.childNodes {
-            if sibling === node { return count }
-            if elementName(of: sibling) == name { count += 1 }
+    static func sameNameSiblingsBefore(_ node: any ViewNode, name: String, parent: any ViewNode) -> Int {
+        parent.childNodes.withUnsafeBufferPointer { siblings in
+            var count = 0
+            for i in siblings.indices {
+                if siblings[i] === node { return count }
+                if sameBytes(siblings[i].pathName, name) { count += 1 }
+            }
+            return count
         }
-        return count
     }
+}
+
+/// Byte equality of two strings' UTF-8, without the canonical-equivalence work of `==`.
+@inline(__always)
+func sameBytes(_ a: String, _ b: String) -> Bool {
+    let x = a.utf8, y = b.utf8
+    guard x.count == y.count else { return false }
+    let fast = x.withContiguousStorageIfAvailable { p in
+        y.withContiguousStorageIfAvailable { q in
+            for k in 0..<p.count where p[k] != q[k] { return false }
+            return true
+        }
+    }
+    if let fast, let result = fast { return result }
+    return x.elementsEqual(y)
 }

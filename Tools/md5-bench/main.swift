@@ -1,1 +1,119 @@
-print("md5-bench: not written yet")
+// md5-bench: MD5 throughput on 8 KiB and 64-byte inputs, as a ratio to OpenSSL's MD5 measured in
+// the same run with `openssl speed -elapsed -seconds 1 -bytes N md5`.
+// Run: swift run -c release md5-bench [--quick]
+//
+// The machine is shared, so both sides are measured in alternating 1-second rounds and each
+// keeps its best round: a burst of someone else's load then lowers one round, not one side.
+import Foundation
+import ViewIdentity
+
+let quick = CommandLine.arguments.contains("--quick")
+let rounds = quick ? 1 : 5
+let ourSeconds = 1.0
+let openSSLSeconds = 1
+let sizes = [64, 8192]
+
+/// One-shot digests of a `size`-byte buffer for about `seconds`, as OpenSSL's speed test does.
+func ourThroughput(size: Int, seconds: Double) -> (mbPerSecond: Double, check: UInt64) {
+    let input = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    var sink: UInt64 = 0
+    var digest = (UInt64(0), UInt64(0))
+    let clock = ContinuousClock()
+    let batch = max(1, (1 << 18) / size)
+    var bytes = 0
+    let start = clock.now
+    let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
+    input.withUnsafeBytes { raw in
+        while clock.now < deadline {
+            for _ in 0..<batch {
+                var h = MD5()
+                h.update(raw)
+                withUnsafeMutableBytes(of: &digest) { h.finalize(into: $0) }
+                sink &+= digest.0
+            }
+            bytes += batch * size
+        }
+    }
+    let elapsed = start.duration(to: clock.now)
+    let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return (Double(bytes) / secs / 1e6, sink)
+}
+
+enum OpenSSLProblem: Error, CustomStringConvertible {
+    case missing(String), cannotRun(String), unreadable(String)
+    var description: String {
+        switch self {
+        case .missing(let s), .cannotRun(let s), .unreadable(let s): return s
+        }
+    }
+}
+
+let openSSLPath: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/bin/openssl"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// OpenSSL's MD5 throughput in MB/s for `size`-byte inputs.
+func openSSLThroughput(size: Int) throws(OpenSSLProblem) -> Double {
+    guard let path = openSSLPath else {
+        throw .missing("openssl is not installed (looked in /usr/bin, /usr/local/bin, /bin)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = ["speed", "-elapsed", "-seconds", String(openSSLSeconds), "-bytes", String(size), "md5"]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        throw .cannotRun("could not run \(path): \(error.localizedDescription)")
+    }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    // "type  64 bytes" then "md5  123.45k" (1000s of bytes per second).
+    let lines = text.split(separator: "\n")
+    guard let header = lines.last(where: { $0.hasPrefix("type") }),
+        let row = lines.last(where: { $0.hasPrefix("md5") })
+    else { throw .unreadable("could not read openssl's table:\n\(text)") }
+    let columns = header.split(separator: " ").compactMap { Int($0) }
+    let values = row.split(separator: " ").dropFirst().compactMap { Double($0.dropLast()) }
+    guard let i = columns.firstIndex(of: size), i < values.count else {
+        throw .unreadable("openssl's table has no \(size)-byte column:\n\(text)")
+    }
+    return values[i] * 1000 / 1e6
+}
+
+print("md5-bench: one-shot MD5 digests, MB/s (10^6 bytes/s), best of \(rounds) round(s)\(quick ? " [quick]" : "")")
+var ours: [Int: Double] = [:]
+var theirs: [Int: Double] = [:]
+var problem: OpenSSLProblem?
+var check: UInt64 = 0
+for _ in 0..<rounds {
+    for size in sizes {
+        let r = ourThroughput(size: size, seconds: ourSeconds)
+        check &+= r.check
+        ours[size] = max(ours[size] ?? 0, r.mbPerSecond)
+        guard problem == nil else { continue }
+        do {
+            theirs[size] = max(theirs[size] ?? 0, try openSSLThroughput(size: size))
+        } catch {
+            problem = error
+        }
+    }
+}
+if let problem {
+    print("baseline: none — \(problem); our figures alone:")
+} else {
+    print("baseline: \(openSSLPath!) speed -elapsed -seconds \(openSSLSeconds) -bytes N md5")
+}
+print("size      ours MB/s   openssl MB/s   ratio (ours/openssl)")
+for size in sizes {
+    let sizeText = "\(size) B".padding(toLength: 8, withPad: " ", startingAt: 0)
+    let mine = ours[size] ?? 0
+    if problem == nil, let other = theirs[size] {
+        print(sizeText + String(format: "  %10.1f   %12.1f   %.2f", mine, other, mine / other))
+    } else {
+        print(sizeText + String(format: "  %10.1f   %12@   -", mine, "n/a"))
+    }
+}
+print("checksum \(check)")
