@@ -58,7 +58,7 @@ import TestSupport
         #expect(lines.map(\.problem) == [
             nil,
             "line 2: ts must be an integer, found a string",
-            "line 3: not valid JSON (column 1: unexpected character 'n')",
+            "line 3: not valid JSON (column 1: invalid literal)",
             "line 4: type unknown event type \"tap\"",
             "line 5: an event must be a JSON object, found an array",
             "line 6: props.nested must be a scalar, found an object",

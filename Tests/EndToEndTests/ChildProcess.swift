@@ -27,9 +27,8 @@ struct HarnessError: Error, CustomStringConvertible {
 /// every wait polls with a deadline.
 final class ChildProcess: Sendable {
     let label: String
-    // Process is not Sendable; it is only read (isRunning, pid, status), which Foundation guards.
-    nonisolated(unsafe) let process: Process
-    private let output = Mutex<(out: [UInt8], err: [UInt8], closed: Int)>(([], [], 0))
+    let process: Process
+    private let buffers = OutputBuffers()
 
     /// Starts `executable` with `arguments`; standard input is `stdin` (a file) or empty.
     init(_ executable: URL, _ arguments: [String], stdin: URL? = nil) throws {
@@ -56,24 +55,25 @@ final class ChildProcess: Sendable {
     }
 
     private func startReader(_ handle: FileHandle, isOut: Bool) {
-        let output = self.output
+        let buffers = self.buffers
         let thread = Thread {
+            let output = buffers
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
-                output.withLock { o in
+                output.state.withLock { o in
                     if isOut { o.out.append(contentsOf: data) } else { o.err.append(contentsOf: data) }
                 }
             }
-            output.withLock { $0.closed += 1 }
+            output.state.withLock { $0.closed += 1 }
         }
         thread.start()
     }
 
     deinit { kill() }
 
-    var standardOutput: String { output.withLock { String(decoding: $0.out, as: UTF8.self) } }
-    var standardError: String { output.withLock { String(decoding: $0.err, as: UTF8.self) } }
+    var standardOutput: String { buffers.state.withLock { String(decoding: $0.out, as: UTF8.self) } }
+    var standardError: String { buffers.state.withLock { String(decoding: $0.err, as: UTF8.self) } }
     var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` (SIGKILL by default) if the process still runs.
@@ -85,12 +85,12 @@ final class ChildProcess: Sendable {
     func firstLine(within seconds: Double) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            let line: String? = output.withLock { o in
+            let line: String? = buffers.state.withLock { o in
                 guard let nl = o.out.firstIndex(of: 0x0A) else { return nil }
                 return String(decoding: o.out[..<nl], as: UTF8.self)
             }
             if let line { return line }
-            if !process.isRunning, output.withLock({ $0.closed == 2 }) { break }
+            if !process.isRunning, buffers.state.withLock({ $0.closed == 2 }) { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
         throw HarnessError(
@@ -115,7 +115,7 @@ final class ChildProcess: Sendable {
     func waitForExit(within seconds: Double) throws -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if !process.isRunning, output.withLock({ $0.closed == 2 }) {
+            if !process.isRunning, buffers.state.withLock({ $0.closed == 2 }) {
                 return process.terminationStatus
             }
             Thread.sleep(forTimeInterval: 0.01)
@@ -125,6 +125,11 @@ final class ChildProcess: Sendable {
             description:
                 "\(label): still running after \(seconds) s (killed); stdout: \(standardOutput) stderr: \(standardError)")
     }
+}
+
+/// The output read so far, shared with the reader threads.
+final class OutputBuffers: Sendable {
+    let state = Mutex<(out: [UInt8], err: [UInt8], closed: Int)>(([], [], 0))
 }
 
 /// What a finished command left: its exit status and output.

@@ -76,7 +76,7 @@ import ViewIdentity
         #expect(error(#"\#(t),{"scroll":"table","t":5},{"scroll":"table","t":4}"#)
             == "s.json: steps[2].t is 4, earlier than the step before (5); times never go back")
         #expect(error(#"\#(t),{"scroll":"table","enter":"home"}"#)
-            == "s.json: steps[1] has enter and scroll; give exactly one step key per step")
+            == "s.json: steps[1] has scroll and enter; give exactly one step key per step")
         #expect(error(#"{"tree":{"role":"view"}}"#)
             == #"s.json: steps[0].tree is not a valid view tree: the root node has a missing or empty "type""#)
         #expect(error("", header: #""appVersion":"1","#) == "s.json: appKey is required (a non-empty string)")
