@@ -17,14 +17,14 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
             target: TypeName.stripModulePrefix(targetTypeName), action: action)
     }
 
-    /// The first controller walking up from the sender (no alias); a window met first, or the
-    /// end of the chain, gives that last node's name.
+    /// The first controller among the sender's ancestors (name without alias). A window met
+    /// first, or the end of the chain, gives that last node's name; a sender with no parent
+    /// gives its own name.
     public static func controllerName(from sender: any ViewNode) -> String {
         var node: any ViewNode = sender
-        while true {
-            if node.role == .controller || node.role == .window { break }
-            guard let parent = node.parentNode else { break }
+        while let parent = node.parentNode {
             node = parent
+            if node.role == .controller || node.role == .window { break }
         }
         return TypeName.stripModulePrefix(node.typeName)
     }

@@ -1,66 +1,107 @@
-/// MD5 (RFC 1321), one-shot and streaming. Used for viewIds, not for security.
+/// MD5 (RFC 1321), one-shot and streaming. Used for viewIds and file checks, not for security.
+///
+/// Feed bytes with `update` in pieces of any size; any split of the same input gives the same
+/// digest. `finalize()` does not consume the hasher: it pads a copy, so more bytes may follow.
+///
+/// The hot path keeps the partial block in an inline 64-byte tuple (no heap), compresses whole
+/// blocks straight from the caller's memory, and runs the 64 steps unrolled with the state in
+/// local variables.
 public struct MD5: Sendable {
-    private var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
-    private var buffer: [UInt8] = []
+    /// The four chaining words A, B, C, D.
+    private var a: UInt32 = 0x6745_2301
+    private var b: UInt32 = 0xefcd_ab89
+    private var c: UInt32 = 0x98ba_dcfe
+    private var d: UInt32 = 0x1032_5476
+    /// The partial block, `buffered` bytes long; a tuple so that it lives inside the struct.
+    private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var buffered: Int = 0
+    /// Bytes fed so far; RFC 1321 keeps the length modulo 2^64.
     private var length: UInt64 = 0
 
-    public init() {
-        buffer.reserveCapacity(64)
-    }
+    /// The size of one MD5 block in bytes.
+    public static let blockSize = 64
+    /// The size of a digest in bytes.
+    public static let digestSize = 16
 
-    /// Feeds more bytes; any split of the input gives the same digest.
-    public mutating func update(_ bytes: some Collection<UInt8>) {
-        length &+= UInt64(bytes.count)
-        var input = bytes[...]
-        if !buffer.isEmpty {
-            let need = 64 - buffer.count
-            buffer.append(contentsOf: input.prefix(need))
-            input = input.dropFirst(need)
-            if buffer.count < 64 { return }
-            buffer.withUnsafeBufferPointer { MD5.compress(&state, $0.baseAddress!) }
-            buffer.removeAll(keepingCapacity: true)
+    public init() {}
+
+    // MARK: Feeding bytes
+
+    /// Feeds the bytes in `bytes`; the fast path every other `update` ends in.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard var p = bytes.baseAddress, bytes.count > 0 else { return }
+        var n = bytes.count
+        length &+= UInt64(n)
+        if buffered > 0 {
+            let take = Swift.min(64 - buffered, n)
+            let at = buffered
+            withUnsafeMutableBytes(of: &block) { dst in
+                (dst.baseAddress! + at).copyMemory(from: p, byteCount: take)
+            }
+            buffered += take
+            p += take
+            n -= take
+            if buffered < 64 { return }
+            let blockCopy = block
+            withUnsafeBytes(of: blockCopy) { compress($0.baseAddress!, blocks: 1) }
+            buffered = 0
         }
-        let whole = input.count / 64 * 64
+        let whole = n >> 6
         if whole > 0 {
-            let handled = input.withContiguousStorageIfAvailable { (p: UnsafeBufferPointer<UInt8>) -> Bool in
-                var o = 0
-                while o < whole {
-                    MD5.compress(&state, p.baseAddress! + o)
-                    o += 64
-                }
-                return true
-            }
-            if handled == nil {
-                let copy = Array(input.prefix(whole))
-                copy.withUnsafeBufferPointer { p in
-                    var o = 0
-                    while o < whole {
-                        MD5.compress(&state, p.baseAddress! + o)
-                        o += 64
-                    }
-                }
-            }
-            input = input.dropFirst(whole)
+            compress(p, blocks: whole)
+            p += whole << 6
+            n -= whole << 6
         }
-        buffer.append(contentsOf: input)
+        if n > 0 {
+            withUnsafeMutableBytes(of: &block) { dst in
+                dst.baseAddress!.copyMemory(from: p, byteCount: n)
+            }
+            buffered = n
+        }
     }
 
-    /// The 16-byte digest. The hasher may not be used afterwards.
-    public mutating func finalize() -> [UInt8] {
-        let bitLength = length &* 8
-        var pad: [UInt8] = [0x80]
-        let rem = Int((length + 1) % 64)
-        pad.append(contentsOf: repeatElement(0, count: rem <= 56 ? 56 - rem : 120 - rem))
-        for i in 0..<8 { pad.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
-        let saved = length
-        update(pad)
-        length = saved
-        var out: [UInt8] = []
-        out.reserveCapacity(16)
-        for w in [state.0, state.1, state.2, state.3] {
-            for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: w >> (8 * UInt32(i)))) }
+    /// Feeds `bytes`; contiguous collections (arrays, `Data`, native strings' UTF-8) take the fast path.
+    public mutating func update(_ bytes: some Collection<UInt8>) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if done != nil { return }
+        // A collection with no contiguous storage: copy through a stack-sized chunk.
+        var chunk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        var iterator = bytes.makeIterator()
+        while true {
+            let filled = withUnsafeMutableBytes(of: &chunk) { dst -> Int in
+                var k = 0
+                while k < 64, let byte = iterator.next() {
+                    dst[k] = byte
+                    k += 1
+                }
+                return k
+            }
+            if filled == 0 { return }
+            withUnsafeBytes(of: chunk) { update(UnsafeRawBufferPointer(rebasing: $0[0..<filled])) }
+            if filled < 64 { return }
         }
-        return out
+    }
+
+    /// Feeds the UTF-8 bytes of `text`.
+    public mutating func update(utf8 text: String) {
+        var text = text
+        text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    // MARK: Digests
+
+    /// The 16-byte digest of everything fed so far. The hasher is unchanged and may be fed more.
+    public func finalize() -> [UInt8] {
+        let words = finalWords()
+        return [UInt8](unsafeUninitializedCapacity: 16) { out, count in
+            MD5.store(words, into: UnsafeMutableRawPointer(out.baseAddress!))
+            count = 16
+        }
+    }
+
+    /// The digest of everything fed so far in lowercase hexadecimal (32 characters).
+    public var hexDigest: String {
+        MD5.hex(words: finalWords())
     }
 
     /// The digest of `bytes`.
@@ -72,65 +113,169 @@ public struct MD5: Sendable {
 
     /// The digest of `bytes` in lowercase hex.
     public static func hexDigest(of bytes: some Collection<UInt8>) -> String {
-        hex(digest(of: bytes))
+        var h = MD5()
+        h.update(bytes)
+        return h.hexDigest
     }
 
-    /// Lowercase hex of a digest.
+    /// The digest of the UTF-8 bytes of `text` in lowercase hex.
+    public static func hexDigest(utf8 text: String) -> String {
+        var h = MD5()
+        h.update(utf8: text)
+        return h.hexDigest
+    }
+
+    /// Lowercase hex of a digest (or of any bytes).
     public static func hex(_ digest: [UInt8]) -> String {
-        let table = Array("0123456789abcdef".utf8)
-        var chars = [UInt8]()
-        chars.reserveCapacity(digest.count * 2)
-        for b in digest {
-            chars.append(table[Int(b >> 4)])
-            chars.append(table[Int(b & 0x0F)])
-        }
-        return String(decoding: chars, as: UTF8.self)
-    }
-
-    private static let s: [UInt32] = [
-        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-    ]
-
-    // K[i] = floor(abs(sin(i + 1)) * 2^32), RFC 1321 §3.4.
-    private static let k: [UInt32] = [
-        0xd76a_a478, 0xe8c7_b756, 0x2420_70db, 0xc1bd_ceee, 0xf57c_0faf, 0x4787_c62a, 0xa830_4613, 0xfd46_9501,
-        0x6980_98d8, 0x8b44_f7af, 0xffff_5bb1, 0x895c_d7be, 0x6b90_1122, 0xfd98_7193, 0xa679_438e, 0x49b4_0821,
-        0xf61e_2562, 0xc040_b340, 0x265e_5a51, 0xe9b6_c7aa, 0xd62f_105d, 0x0244_1453, 0xd8a1_e681, 0xe7d3_fbc8,
-        0x21e1_cde6, 0xc337_07d6, 0xf4d5_0d87, 0x455a_14ed, 0xa9e3_e905, 0xfcef_a3f8, 0x676f_02d9, 0x8d2a_4c8a,
-        0xfffa_3942, 0x8771_f681, 0x6d9d_6122, 0xfde5_380c, 0xa4be_ea44, 0x4bde_cfa9, 0xf6bb_4b60, 0xbebf_bc70,
-        0x289b_7ec6, 0xeaa1_27fa, 0xd4ef_3085, 0x0488_1d05, 0xd9d4_d039, 0xe6db_99e5, 0x1fa2_7cf8, 0xc4ac_5665,
-        0xf429_2244, 0x432a_ff97, 0xab94_23a7, 0xfc93_a039, 0x655b_59c3, 0x8f0c_cc92, 0xffef_f47d, 0x8584_5dd1,
-        0x6fa8_7e4f, 0xfe2c_e6e0, 0xa301_4314, 0x4e08_11a1, 0xf753_7e82, 0xbd3a_f235, 0x2ad7_d2bb, 0xeb86_d391,
-    ]
-
-    /// One 64-byte block.
-    private static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32), _ p: UnsafePointer<UInt8>) {
-        var m = [UInt32](repeating: 0, count: 16)
-        for i in 0..<16 {
-            m[i] = UInt32(p[4 * i]) | UInt32(p[4 * i + 1]) << 8 | UInt32(p[4 * i + 2]) << 16 | UInt32(p[4 * i + 3]) << 24
-        }
-        var a = state.0, b = state.1, c = state.2, d = state.3
-        for i in 0..<64 {
-            var f: UInt32
-            let g: Int
-            switch i {
-            case 0..<16: f = (b & c) | (~b & d); g = i
-            case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
-            case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
-            default: f = c ^ (b | ~d); g = (7 * i) % 16
+        String(unsafeUninitializedCapacity: digest.count * 2) { out in
+            var o = 0
+            for byte in digest {
+                out[o] = hexDigits(byte >> 4)
+                out[o + 1] = hexDigits(byte & 0x0F)
+                o += 2
             }
-            f = f &+ a &+ k[i] &+ m[g]
-            a = d
-            d = c
-            c = b
-            b = b &+ (f << s[i] | f >> (32 - s[i]))
+            return o
         }
-        state.0 &+= a
-        state.1 &+= b
-        state.2 &+= c
-        state.3 &+= d
     }
+
+    // MARK: Internals
+
+    /// Pads a copy of the state (RFC 1321 §3.1–3.2) and returns the final A, B, C, D.
+    private func finalWords() -> (UInt32, UInt32, UInt32, UInt32) {
+        var h = self
+        let bitLength = length &<< 3
+        var tail = h.block
+        let used = h.buffered
+        withUnsafeMutableBytes(of: &tail) { t in
+            t[used] = 0x80
+            for i in (used + 1)..<64 { t[i] = 0 }
+        }
+        if used >= 56 {
+            withUnsafeBytes(of: tail) { h.compress($0.baseAddress!, blocks: 1) }
+            tail = (0, 0, 0, 0, 0, 0, 0, 0)
+        }
+        tail.7 = bitLength.littleEndian
+        withUnsafeBytes(of: tail) { h.compress($0.baseAddress!, blocks: 1) }
+        return (h.a, h.b, h.c, h.d)
+    }
+
+    private static func store(_ w: (UInt32, UInt32, UInt32, UInt32), into p: UnsafeMutableRawPointer) {
+        p.storeBytes(of: w.0.littleEndian, toByteOffset: 0, as: UInt32.self)
+        p.storeBytes(of: w.1.littleEndian, toByteOffset: 4, as: UInt32.self)
+        p.storeBytes(of: w.2.littleEndian, toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: w.3.littleEndian, toByteOffset: 12, as: UInt32.self)
+    }
+
+    private static func hex(words w: (UInt32, UInt32, UInt32, UInt32)) -> String {
+        var bytes: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bytes) { store(w, into: $0.baseAddress!) }
+        return withUnsafeBytes(of: bytes) { raw in
+            String(unsafeUninitializedCapacity: 32) { out in
+                for i in 0..<16 {
+                    out[2 * i] = hexDigits(raw[i] >> 4)
+                    out[2 * i + 1] = hexDigits(raw[i] & 0x0F)
+                }
+                return 32
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigits(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble  // '0'… and 'a' - 10
+    }
+
+    /// Runs the compression function over `blocks` consecutive 64-byte blocks at `p`.
+    private mutating func compress(_ p: UnsafeRawPointer, blocks: Int) {
+        var a = self.a, b = self.b, c = self.c, d = self.d
+        var p = p
+        for _ in 0..<blocks {
+            let x0 = word(p, 0), x1 = word(p, 1), x2 = word(p, 2), x3 = word(p, 3)
+            let x4 = word(p, 4), x5 = word(p, 5), x6 = word(p, 6), x7 = word(p, 7)
+            let x8 = word(p, 8), x9 = word(p, 9), x10 = word(p, 10), x11 = word(p, 11)
+            let x12 = word(p, 12), x13 = word(p, 13), x14 = word(p, 14), x15 = word(p, 15)
+            let aa = a, bb = b, cc = c, dd = d
+
+            // Round 1: F(x, y, z) = (x & y) | (~x & z), written as z ^ (x & (y ^ z)).
+            ff(&a, b, c, d, x0, 7, 0xd76a_a478); ff(&d, a, b, c, x1, 12, 0xe8c7_b756)
+            ff(&c, d, a, b, x2, 17, 0x2420_70db); ff(&b, c, d, a, x3, 22, 0xc1bd_ceee)
+            ff(&a, b, c, d, x4, 7, 0xf57c_0faf); ff(&d, a, b, c, x5, 12, 0x4787_c62a)
+            ff(&c, d, a, b, x6, 17, 0xa830_4613); ff(&b, c, d, a, x7, 22, 0xfd46_9501)
+            ff(&a, b, c, d, x8, 7, 0x6980_98d8); ff(&d, a, b, c, x9, 12, 0x8b44_f7af)
+            ff(&c, d, a, b, x10, 17, 0xffff_5bb1); ff(&b, c, d, a, x11, 22, 0x895c_d7be)
+            ff(&a, b, c, d, x12, 7, 0x6b90_1122); ff(&d, a, b, c, x13, 12, 0xfd98_7193)
+            ff(&c, d, a, b, x14, 17, 0xa679_438e); ff(&b, c, d, a, x15, 22, 0x49b4_0821)
+
+            // Round 2: G(x, y, z) = (x & z) | (y & ~z), written as y ^ (z & (x ^ y)).
+            gg(&a, b, c, d, x1, 5, 0xf61e_2562); gg(&d, a, b, c, x6, 9, 0xc040_b340)
+            gg(&c, d, a, b, x11, 14, 0x265e_5a51); gg(&b, c, d, a, x0, 20, 0xe9b6_c7aa)
+            gg(&a, b, c, d, x5, 5, 0xd62f_105d); gg(&d, a, b, c, x10, 9, 0x0244_1453)
+            gg(&c, d, a, b, x15, 14, 0xd8a1_e681); gg(&b, c, d, a, x4, 20, 0xe7d3_fbc8)
+            gg(&a, b, c, d, x9, 5, 0x21e1_cde6); gg(&d, a, b, c, x14, 9, 0xc337_07d6)
+            gg(&c, d, a, b, x3, 14, 0xf4d5_0d87); gg(&b, c, d, a, x8, 20, 0x455a_14ed)
+            gg(&a, b, c, d, x13, 5, 0xa9e3_e905); gg(&d, a, b, c, x2, 9, 0xfcef_a3f8)
+            gg(&c, d, a, b, x7, 14, 0x676f_02d9); gg(&b, c, d, a, x12, 20, 0x8d2a_4c8a)
+
+            // Round 3: H(x, y, z) = x ^ y ^ z.
+            hh(&a, b, c, d, x5, 4, 0xfffa_3942); hh(&d, a, b, c, x8, 11, 0x8771_f681)
+            hh(&c, d, a, b, x11, 16, 0x6d9d_6122); hh(&b, c, d, a, x14, 23, 0xfde5_380c)
+            hh(&a, b, c, d, x1, 4, 0xa4be_ea44); hh(&d, a, b, c, x4, 11, 0x4bde_cfa9)
+            hh(&c, d, a, b, x7, 16, 0xf6bb_4b60); hh(&b, c, d, a, x10, 23, 0xbebf_bc70)
+            hh(&a, b, c, d, x13, 4, 0x289b_7ec6); hh(&d, a, b, c, x0, 11, 0xeaa1_27fa)
+            hh(&c, d, a, b, x3, 16, 0xd4ef_3085); hh(&b, c, d, a, x6, 23, 0x0488_1d05)
+            hh(&a, b, c, d, x9, 4, 0xd9d4_d039); hh(&d, a, b, c, x12, 11, 0xe6db_99e5)
+            hh(&c, d, a, b, x15, 16, 0x1fa2_7cf8); hh(&b, c, d, a, x2, 23, 0xc4ac_5665)
+
+            // Round 4: I(x, y, z) = y ^ (x | ~z).
+            ii(&a, b, c, d, x0, 6, 0xf429_2244); ii(&d, a, b, c, x7, 10, 0x432a_ff97)
+            ii(&c, d, a, b, x14, 15, 0xab94_23a7); ii(&b, c, d, a, x5, 21, 0xfc93_a039)
+            ii(&a, b, c, d, x12, 6, 0x655b_59c3); ii(&d, a, b, c, x3, 10, 0x8f0c_cc92)
+            ii(&c, d, a, b, x10, 15, 0xffef_f47d); ii(&b, c, d, a, x1, 21, 0x8584_5dd1)
+            ii(&a, b, c, d, x8, 6, 0x6fa8_7e4f); ii(&d, a, b, c, x15, 10, 0xfe2c_e6e0)
+            ii(&c, d, a, b, x6, 15, 0xa301_4314); ii(&b, c, d, a, x13, 21, 0x4e08_11a1)
+            ii(&a, b, c, d, x4, 6, 0xf753_7e82); ii(&d, a, b, c, x11, 10, 0xbd3a_f235)
+            ii(&c, d, a, b, x2, 15, 0x2ad7_d2bb); ii(&b, c, d, a, x9, 21, 0xeb86_d391)
+
+            a = a &+ aa
+            b = b &+ bb
+            c = c &+ cc
+            d = d &+ dd
+            p += 64
+        }
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+    }
+}
+
+/// The `i`th little-endian 32-bit word of the block at `p` (RFC 1321 §3.4 reads words low byte first).
+@inline(__always)
+private func word(_ p: UnsafeRawPointer, _ i: Int) -> UInt32 {
+    UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+}
+
+@inline(__always)
+private func rotl(_ x: UInt32, _ s: UInt32) -> UInt32 {
+    (x &<< s) | (x &>> (32 &- s))
+}
+
+@inline(__always)
+private func ff(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
+    a = rotl(a &+ (d ^ (b & (c ^ d))) &+ x &+ t, s) &+ b
+}
+
+@inline(__always)
+private func gg(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
+    a = rotl(a &+ (c ^ (d & (b ^ c))) &+ x &+ t, s) &+ b
+}
+
+@inline(__always)
+private func hh(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
+    a = rotl(a &+ (b ^ c ^ d) &+ x &+ t, s) &+ b
+}
+
+@inline(__always)
+private func ii(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
+    a = rotl(a &+ (c ^ (b | ~d)) &+ x &+ t, s) &+ b
 }

@@ -16,28 +16,35 @@ public struct CellIndexPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `s:r`, as paths print it.
-    public var description: String { "\(section):\(row)" }
+    public var description: String { String(section) + ":" + String(row) }
 }
 
 /// A node of a view tree: what a UI toolkit adopts so that its views get a viewPath and viewId.
 ///
 /// Nodes are objects because a view has identity: a node finds its own position among
-/// its parent's children by `===`.
+/// its parent's children by `===`. Only `typeName`, `role`, `parentNode` and `childNodes` are
+/// required; the rest have defaults.
 public protocol ViewNode: AnyObject {
     /// The runtime type name as `String(reflecting:)` prints it, e.g. `Shop.ProductCell`.
     var typeName: String { get }
+    /// What the node is for path purposes.
     var role: ViewRole { get }
+    /// The superview (or owning controller); nil at the top of the tree.
     var parentNode: (any ViewNode)? { get }
     /// Subviews in order, the first added first.
     var childNodes: [any ViewNode] { get }
-    /// Cells only.
+    /// Cells only: section and row. Ignored on nodes of other roles.
     var cellIndexPath: CellIndexPath? { get }
-    /// Controllers only: the page alias.
+    /// Controllers only: the page alias. Ignored on nodes of other roles.
     var pageAlias: String? { get }
     /// Visible text.
     var title: String? { get }
     /// The data behind the view, read by KVC key paths.
     var props: JSONValue? { get }
+    /// The node's path name (rule 3). The default computes it on every call; a toolkit whose
+    /// type name and alias do not change may store it, which makes path computation cheaper.
+    /// It must equal `ViewPath.elementName(of: self)`.
+    var pathName: String { get }
 }
 
 extension ViewNode {
@@ -45,42 +52,16 @@ extension ViewNode {
     public var pageAlias: String? { nil }
     public var title: String? { nil }
     public var props: JSONValue? { nil }
+    public var pathName: String { ViewPath.elementName(of: self) }
 
     /// The node's viewPath (viewpath.md §2).
     public var viewPath: ViewPath { ViewPath(of: self) }
+
+    /// The node's viewId: MD5 of its path's canonical form (viewpath.md §2 rule 7).
+    public var viewID: ViewID { ViewPath(of: self).viewID }
 }
 
 /// The name of a type for paths: its reflected name without the module prefix (viewpath.md §2 rule 3).
 public func viewName(ofTypeNamed typeName: String) -> String {
     TypeName.stripModulePrefix(typeName)
-}
-
-/// Module-prefix stripping, kept apart because both path names and event codes use it.
-public enum TypeName {
-    /// `Shop.ProductCell` → `ProductCell`; `Shop.Outer.Inner` → `Outer.Inner`; `UIButton` → `UIButton`.
-    /// The text before the first dot must be a plain identifier (letters, digits, `_`);
-    /// otherwise (`Box<Shop.X>`) nothing is stripped.
-    public static func stripModulePrefix(_ typeName: String) -> String {
-        let utf8 = typeName.utf8
-        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else { return typeName }
-        let head = typeName[typeName.startIndex..<dot]
-        guard isPlainIdentifier(head) else { return typeName }
-        return String(typeName[typeName.index(after: dot)...])
-    }
-
-    /// Letters (Unicode), digits and `_`, at least one character.
-    static func isPlainIdentifier(_ s: Substring) -> Bool {
-        guard !s.isEmpty else { return false }
-        for ch in s.unicodeScalars {
-            if ch == "_" { continue }
-            if ch.isASCII {
-                let v = ch.value
-                if (0x30...0x39).contains(v) || (0x41...0x5A).contains(v) || (0x61...0x7A).contains(v) { continue }
-                return false
-            }
-            if ch.properties.isAlphabetic || ch.properties.numericType == .decimal { continue }
-            return false
-        }
-        return true
-    }
 }

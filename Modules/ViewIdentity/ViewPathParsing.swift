@@ -2,8 +2,9 @@
 public struct ViewPathParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text that was being parsed.
     public var text: String
-    /// Offset of the offending character in `text`, in characters from 0.
+    /// Offset of the offending character in `text`, in characters from 0 (`text.count` for "at the end").
     public var offset: Int
+    /// What is wrong, such as `'x' is not a digit`.
     public var reason: String
 
     public init(text: String, offset: Int, reason: String) {
@@ -12,99 +13,132 @@ public struct ViewPathParseError: Error, Sendable, Hashable, CustomStringConvert
         self.reason = reason
     }
 
+    /// The reason, the 1-based character position, the text and a caret under the bad character.
     public var description: String {
-        "\(reason) at character \(offset + 1) of \"\(text)\""
+        let caretLine = String(repeating: " ", count: offset) + "^"
+        return "\(reason) at character \(offset + 1) of \"\(text)\"\n  \(text)\n  \(caretLine)"
     }
 }
 
-/// Splits a canonical form or pattern into names and index texts, checking the shape.
-enum CanonicalSplitter {
-    struct Parts {
-        var names: [Substring]
-        /// Each index text with its character offset in the whole text.
-        var indexes: [(text: Substring, offset: Int)]
+/// Reads the shape shared by canonical forms and patterns: `name-name&index-index`.
+///
+/// Works on characters so that offsets count what a person sees. Names may hold any character
+/// except `-`, `&`, `*` and control characters, and may not start or end with whitespace; an
+/// index is read by the caller's closure from its characters.
+struct CanonicalScanner {
+    let text: String
+    let chars: [Character]
+
+    init(_ text: String) {
+        self.text = text
+        self.chars = Array(text)
     }
 
-    static func split(_ text: String) throws(ViewPathParseError) -> Parts {
-        let chars = Array(text)
+    func error(_ offset: Int, _ reason: String) -> ViewPathParseError {
+        ViewPathParseError(text: text, offset: offset, reason: reason)
+    }
+
+    /// Splits the text and reads each index with `readIndex(characters, offsetOfFirst)`.
+    func parse<Index>(
+        readIndex: (ArraySlice<Character>, Int) throws(ViewPathParseError) -> Index
+    ) throws(ViewPathParseError) -> (names: [String], indexes: [Index]) {
+        guard !chars.isEmpty else { throw error(0, "an empty path (expected names, '&', then indexes)") }
         guard let amp = chars.firstIndex(of: "&") else {
-            throw ViewPathParseError(text: text, offset: chars.count, reason: "missing '&' between names and indexes")
+            throw error(chars.count, "missing '&' between names and indexes")
         }
-        if let second = chars[(amp + 1)...].firstIndex(of: "&") {
-            throw ViewPathParseError(text: text, offset: second, reason: "a second '&'")
+        var names: [String] = []
+        var start = 0
+        for i in 0...amp where i == amp || chars[i] == "-" {
+            names.append(try name(start..<i))
+            start = i + 1
         }
-        let ampIndex = text.index(text.startIndex, offsetBy: amp)
-        let namePart = text[..<ampIndex]
-        let indexPart = text[text.index(after: ampIndex)...]
-        var names: [Substring] = []
-        var offset = 0
-        for n in namePart.split(separator: "-", omittingEmptySubsequences: false) {
-            if n.isEmpty {
-                throw ViewPathParseError(text: text, offset: offset, reason: "an empty name")
+        var indexes: [Index] = []
+        start = amp + 1
+        for i in (amp + 1)...chars.count where i == chars.count || chars[i] == "-" {
+            guard i > start else {
+                throw error(start, i == chars.count ? "a missing index at the end" : "an empty index")
             }
-            if let bad = n.firstIndex(where: { $0 == "*" || $0 == " " }) {
-                let at = offset + n.distance(from: n.startIndex, to: bad)
-                throw ViewPathParseError(text: text, offset: at, reason: "'\(n[bad])' is not allowed in a name")
+            if indexes.count == names.count {
+                throw error(start, "more indexes than names (\(names.count) names)")
             }
-            names.append(n)
-            offset += n.count + 1
+            indexes.append(try readIndex(chars[start..<i], start))
+            start = i + 1
         }
-        var indexes: [(Substring, Int)] = []
-        offset = amp + 1
-        for i in indexPart.split(separator: "-", omittingEmptySubsequences: false) {
-            if i.isEmpty {
-                throw ViewPathParseError(text: text, offset: offset, reason: "an empty index")
-            }
-            indexes.append((i, offset))
-            offset += i.count + 1
+        if indexes.count < names.count {
+            throw error(chars.count, "\(names.count) names but only \(indexes.count) indexes")
         }
-        if names.count != indexes.count {
-            throw ViewPathParseError(
-                text: text, offset: amp,
-                reason: "\(names.count) names but \(indexes.count) indexes")
-        }
-        return Parts(names: names, indexes: indexes)
+        return (names, indexes)
     }
 
-    /// A whole number ≥ 0 with no sign; leading zeros are refused so each path has one spelling.
-    static func number(_ s: Substring, text: String, offset: Int) throws(ViewPathParseError) -> Int {
-        guard !s.isEmpty else { throw ViewPathParseError(text: text, offset: offset, reason: "an empty number") }
-        for (k, c) in s.enumerated() where !c.isASCII || !c.isNumber {
-            throw ViewPathParseError(text: text, offset: offset + k, reason: "'\(c)' is not a digit")
+    private func name(_ range: Range<Int>) throws(ViewPathParseError) -> String {
+        guard !range.isEmpty else { throw error(range.lowerBound, "an empty name") }
+        for i in range {
+            let c = chars[i]
+            if c == "*" { throw error(i, "'*' in a name (wildcards belong in indexes; names match exactly)") }
+            if c.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw error(i, "a control character in a name")
+            }
         }
-        if s.count > 1, s.first == "0" {
-            throw ViewPathParseError(text: text, offset: offset, reason: "a leading zero")
+        if chars[range.lowerBound].isWhitespace { throw error(range.lowerBound, "a name that starts with a space") }
+        if chars[range.upperBound - 1].isWhitespace { throw error(range.upperBound - 1, "a name that ends with a space") }
+        return String(chars[range])
+    }
+
+    /// A whole number ≥ 0 with no sign; leading zeros are refused so that each path has one spelling.
+    func number(_ s: ArraySlice<Character>, what: String) throws(ViewPathParseError) -> Int {
+        guard let first = s.indices.first else { throw error(s.startIndex, "an empty \(what)") }
+        var value = 0
+        for i in s.indices {
+            let c = s[i]
+            guard let digit = c.asciiDigit else {
+                if c == "*" { throw error(i, "a wildcard '*' where a \(what) must be a number") }
+                if c == "&" { throw error(i, "a second '&' (a path has exactly one)") }
+                throw error(i, "'\(c)' is not a digit (expected a \(what))")
+            }
+            if i == first, digit == 0, s.count > 1 { throw error(i, "a leading zero in a \(what)") }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (v, o2) = m.addingReportingOverflow(digit)
+            if o1 || o2 { throw error(first, "a \(what) too large") }
+            value = v
         }
-        guard let v = Int(s) else { throw ViewPathParseError(text: text, offset: offset, reason: "a number too large") }
-        return v
+        return value
+    }
+
+    /// An index of a canonical form: `n` or `s:r`.
+    func pathIndex(_ s: ArraySlice<Character>) throws(ViewPathParseError) -> PathIndex {
+        if let colon = s.firstIndex(of: ":") {
+            let section = try number(s[..<colon], what: "section")
+            let row = try number(s[(colon + 1)...], what: "row")
+            return .cell(CellIndexPath(section: section, row: row))
+        }
+        if let star = s.firstIndex(of: "*") {
+            throw error(star, "a wildcard in a path (only patterns may hold '*')")
+        }
+        return .position(try number(s, what: "index"))
+    }
+}
+
+extension Character {
+    fileprivate var asciiDigit: Int? {
+        guard let a = asciiValue, a >= 0x30, a <= 0x39 else { return nil }
+        return Int(a - 0x30)
     }
 }
 
 extension ViewPath {
-    /// Reads a canonical form back into a path.
+    /// Reads a canonical form back into a path; errors point at the bad character.
     public init(canonical text: String) throws(ViewPathParseError) {
-        let parts = try CanonicalSplitter.split(text)
-        var elements: [Element] = []
-        elements.reserveCapacity(parts.names.count)
-        for (name, idx) in zip(parts.names, parts.indexes) {
-            elements.append(Element(name: String(name), index: try PathIndex.parse(idx.text, text: text, offset: idx.offset)))
-        }
-        self.init(elements: elements)
+        let scanner = CanonicalScanner(text)
+        let parts = try scanner.parse { (s, _) throws(ViewPathParseError) in try scanner.pathIndex(s) }
+        self.init(elements: zip(parts.names, parts.indexes).map { Element(name: $0, index: $1) })
     }
 }
 
 extension PathIndex {
-    static func parse(_ s: Substring, text: String, offset: Int) throws(ViewPathParseError) -> PathIndex {
-        if let colon = s.firstIndex(of: ":") {
-            let sec = s[..<colon]
-            let row = s[s.index(after: colon)...]
-            let section = try CanonicalSplitter.number(sec, text: text, offset: offset)
-            let r = try CanonicalSplitter.number(row, text: text, offset: offset + sec.count + 1)
-            return .cell(CellIndexPath(section: section, row: r))
-        }
-        if s.contains("*") {
-            throw ViewPathParseError(text: text, offset: offset, reason: "a wildcard in a path (only patterns may hold '*')")
-        }
-        return .position(try CanonicalSplitter.number(s, text: text, offset: offset))
+    /// Reads `n` or `s:r`.
+    public init(parsing text: String) throws(ViewPathParseError) {
+        let scanner = CanonicalScanner(text)
+        guard !scanner.chars.isEmpty else { throw scanner.error(0, "an empty index") }
+        self = try scanner.pathIndex(scanner.chars[...])
     }
 }

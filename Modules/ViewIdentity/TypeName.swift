@@ -1,0 +1,48 @@
+/// Module-prefix stripping (viewpath.md §2 rule 3), kept apart because path names and event codes both use it.
+public enum TypeName {
+    /// `Shop.ProductCell` → `ProductCell`; `Shop.Outer.Inner` → `Outer.Inner`; `UIButton` → `UIButton`.
+    ///
+    /// The text before the first dot must be a plain identifier (letters, digits, `_`); otherwise
+    /// (`Box<Shop.X>`, `.X`) nothing is stripped. A name that would be left empty (`Shop.`) is kept
+    /// whole, because an empty path name cannot be written in a canonical form.
+    public static func stripModulePrefix(_ typeName: String) -> String {
+        let start = nameStart(typeName)
+        return start == typeName.startIndex ? typeName : String(typeName[start...])
+    }
+
+    /// Where the name begins once the module prefix is dropped (`startIndex` when there is none).
+    public static func nameStart(_ typeName: String) -> String.Index {
+        let utf8 = typeName.utf8
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else {
+            return typeName.startIndex
+        }
+        let after = utf8.index(after: dot)
+        guard after != utf8.endIndex, isPlainIdentifier(typeName[..<dot]) else { return typeName.startIndex }
+        return after
+    }
+
+    /// Letters, digits and `_`, at least one character.
+    ///
+    /// "Letters" are Unicode letters (general category L*) with their combining marks (M*), so a
+    /// module named in any script is stripped; "digits" are decimal digits (Nd).
+    public static func isPlainIdentifier(_ s: Substring) -> Bool {
+        guard !s.isEmpty else { return false }
+        for ch in s.unicodeScalars {
+            let v = ch.value
+            if v < 0x80 {
+                let isASCIIWord =
+                    (0x30...0x39).contains(v) || (0x41...0x5A).contains(v) || (0x61...0x7A).contains(v) || v == 0x5F
+                if isASCIIWord { continue }
+                return false
+            }
+            switch ch.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
