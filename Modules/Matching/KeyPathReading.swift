@@ -1,0 +1,28 @@
+import EventModel
+import KVCConfig
+
+/// Where a matched rule's key path reads its value: a view's JSON props, or (later) the live object by reflection.
+public protocol KeyPathReading {
+    /// The value at `keyPath`, or which key named nothing. Never traps on a missing key.
+    func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss>
+}
+
+/// Reads key paths from a view's `props` (viewpath.md §1); a view without props misses on its first key.
+public struct JSONPropsReader: KeyPathReading, Sendable {
+    public var props: JSONValue?
+
+    public init(props: JSONValue?) { self.props = props }
+
+    public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> {
+        keyPath.read(from: props ?? .object(JSONObject()))
+    }
+}
+
+/// Adapts any `(KVCKeyPath) -> Result<JSONValue, KeyPathMiss>` function, such as a reflection reader.
+public struct KeyPathReaderFunction: KeyPathReading {
+    public let body: (KVCKeyPath) -> Result<JSONValue, KeyPathMiss>
+
+    public init(_ body: @escaping (KVCKeyPath) -> Result<JSONValue, KeyPathMiss>) { self.body = body }
+
+    public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> { body(keyPath) }
+}

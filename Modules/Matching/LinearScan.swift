@@ -1,0 +1,28 @@
+import KVCConfig
+import ViewIdentity
+
+/// The plain scan that field SDKs run: every rule, one by one, in plan order.
+///
+/// It is the reference the index must agree with (same rules, same order) and the baseline the
+/// benchmark measures against; nothing in the tracking path uses it.
+public struct LinearScan: Sendable {
+    public let rules: [KVCRule]
+
+    public init(rules: [KVCRule]) { self.rules = rules }
+
+    /// True when `rule` matches `query` (config.md §3, viewpath.md §3).
+    public static func ruleMatches(_ rule: KVCRule, _ query: MatchQuery) -> Bool {
+        if let key = query.appKey, rule.appKey != key { return false }
+        if let version = query.appVersion, !rule.appVersion.contains(version) { return false }
+        if rule.viewEvent != query.viewEvent { return false }
+        if let content = rule.content, content != query.title { return false }
+        return rule.viewPath.matches(query.path)
+    }
+
+    /// Plan positions of the rules that match, ascending.
+    public func matchingRuleIndexes(_ query: MatchQuery) -> [Int] {
+        var out: [Int] = []
+        for (i, rule) in rules.enumerated() where LinearScan.ruleMatches(rule, query) { out.append(i) }
+        return out
+    }
+}

@@ -1,0 +1,284 @@
+import KVCConfig
+import ViewIdentity
+
+/// The KVC rules arranged so that an interaction meets only the rules that could match it.
+///
+/// Level 1 is a hash of (view event, element count, name sequence): one probe finds the bucket
+/// of rules whose pattern has exactly the path's names. Inside a bucket the rules are split by
+/// app key, then, where a bucket is large, by the index at its most selective position (exact
+/// index, `s:*` section, `*`) or by `content`, recursively. Every candidate is still verified in
+/// full, so the splits only prune; results are sorted back into plan order.
+struct RuleIndex: Sendable {
+    /// One position of a pattern that is not `*`, to verify.
+    struct IndexCheck: Sendable {
+        let position: Int
+        let pattern: PathPattern.IndexPattern
+    }
+
+    /// What verifying a candidate needs, by plan position.
+    struct Compiled: Sendable {
+        let appID: Int32
+        /// nil when the range holds for every version.
+        let versions: VersionRange?
+        let content: String?
+        let checks: [IndexCheck]
+    }
+
+    /// A set of candidate rules, split where that prunes.
+    indirect enum Node: Sendable {
+        /// Plan positions, ascending.
+        case leaf([Int32])
+        /// By the index at `position`: exact value, `s:*` section, or `*`.
+        case index(position: Int, exact: [PathIndex: Node], section: [Int: Node], any: Node?)
+        /// By `content`: rules naming a title, and rules without content.
+        case content(byTitle: [String: Node], any: Node?)
+    }
+
+    /// The rules of one app inside a bucket.
+    struct AppNode: Sendable {
+        let appID: Int32
+        let node: Node
+    }
+
+    /// Rules with one view event and one name sequence.
+    struct Bucket: Sendable {
+        let viewEvent: ViewEvent
+        let names: [String]
+        /// The next bucket with the same hash, or -1.
+        var next: Int32
+        var apps: [AppNode]
+    }
+
+    /// Buckets at most this large stay a plain list.
+    static let leafLimit = 8
+
+    private let compiled: [Compiled]
+    private let buckets: [Bucket]
+    private let bucketByHash: [Int: Int32]
+    private let appIDs: [String: Int32]
+
+    /// Indexes `rules`, keeping only those for which `include` holds (their plan positions stay).
+    init(rules: [KVCRule], include: (KVCRule) -> Bool) {
+        var appIDs: [String: Int32] = [:]
+        var compiled: [Compiled] = []
+        compiled.reserveCapacity(rules.count)
+        // (event, names) → (app → members), in first-seen order so the build is deterministic.
+        var bucketOf: [BucketKey: Int] = [:]
+        var groups: [(key: BucketKey, apps: [(appID: Int32, members: [Int32])])] = []
+        for (position, rule) in rules.enumerated() {
+            let appID: Int32
+            if let id = appIDs[rule.appKey] {
+                appID = id
+            } else {
+                appID = Int32(appIDs.count)
+                appIDs[rule.appKey] = appID
+            }
+            var checks: [IndexCheck] = []
+            for (i, p) in rule.viewPath.indexes.enumerated() where p != .any {
+                checks.append(IndexCheck(position: i, pattern: p))
+            }
+            compiled.append(
+                Compiled(
+                    appID: appID, versions: rule.appVersion.comparators.isEmpty ? nil : rule.appVersion,
+                    content: rule.content, checks: checks))
+            guard include(rule) else { continue }
+            let key = BucketKey(viewEvent: rule.viewEvent, names: rule.viewPath.names)
+            let g: Int
+            if let existing = bucketOf[key] {
+                g = existing
+            } else {
+                g = groups.count
+                bucketOf[key] = g
+                groups.append((key, []))
+            }
+            if let a = groups[g].apps.firstIndex(where: { $0.appID == appID }) {
+                groups[g].apps[a].members.append(Int32(position))
+            } else {
+                groups[g].apps.append((appID, [Int32(position)]))
+            }
+        }
+        var buckets: [Bucket] = []
+        var bucketByHash: [Int: Int32] = [:]
+        buckets.reserveCapacity(groups.count)
+        for group in groups {
+            var used = [Bool](repeating: false, count: group.key.names.count)
+            var apps: [AppNode] = []
+            for app in group.apps {
+                apps.append(AppNode(appID: app.appID, node: RuleIndex.build(app.members, rules: rules, used: &used, contentDone: false)))
+            }
+            let h = RuleIndex.hash(group.key.viewEvent, names: group.key.names)
+            let id = Int32(buckets.count)
+            buckets.append(Bucket(viewEvent: group.key.viewEvent, names: group.key.names, next: bucketByHash[h] ?? -1, apps: apps))
+            bucketByHash[h] = id
+        }
+        self.compiled = compiled
+        self.buckets = buckets
+        self.bucketByHash = bucketByHash
+        self.appIDs = appIDs
+    }
+
+    private struct BucketKey: Hashable {
+        let viewEvent: ViewEvent
+        let names: [String]
+    }
+
+    private enum Split {
+        case position(Int)
+        case content
+    }
+
+    /// Splits `members` on the position (or the content) that leaves the fewest expected candidates,
+    /// recursively; positions already split on (`used`) and content once split are not split again.
+    private static func build(_ members: [Int32], rules: [KVCRule], used: inout [Bool], contentDone: Bool) -> Node {
+        guard members.count > leafLimit else { return .leaf(members) }
+        let n = Double(members.count)
+        // A split must cut the expected candidates by a quarter to be worth a level.
+        var bestCost = n * 0.75
+        var best: Split?
+        for p in used.indices where !used[p] {
+            var exact: [PathIndex: Int] = [:]
+            var section: [Int: Int] = [:]
+            var any = 0
+            for m in members {
+                switch rules[Int(m)].viewPath.indexes[p] {
+                case .any: any += 1
+                case .exact(let i): exact[i, default: 0] += 1
+                case .anyRow(let s): section[s, default: 0] += 1
+                }
+            }
+            // Expected candidates for a query drawn like the rules: every `*` rule, plus its own group.
+            let cost = Double(any) + squares(exact.values) / n + squares(section.values) / n
+            if cost < bestCost {
+                bestCost = cost
+                best = .position(p)
+            }
+        }
+        if !contentDone {
+            var byTitle: [String: Int] = [:]
+            var untitled = 0
+            for m in members {
+                if let c = rules[Int(m)].content { byTitle[c, default: 0] += 1 } else { untitled += 1 }
+            }
+            if Double(untitled) + squares(byTitle.values) / n < bestCost { best = .content }
+        }
+        switch best {
+        case nil:
+            return .leaf(members)
+        case .content:
+            var groups: [String: [Int32]] = [:]
+            var rest: [Int32] = []
+            for m in members {
+                if let c = rules[Int(m)].content { groups[c, default: []].append(m) } else { rest.append(m) }
+            }
+            var byTitle: [String: Node] = [:]
+            for (title, g) in groups { byTitle[title] = build(g, rules: rules, used: &used, contentDone: true) }
+            let any = rest.isEmpty ? nil : build(rest, rules: rules, used: &used, contentDone: true)
+            return .content(byTitle: byTitle, any: any)
+        case .position(let p):
+            var exactGroups: [PathIndex: [Int32]] = [:]
+            var sectionGroups: [Int: [Int32]] = [:]
+            var rest: [Int32] = []
+            for m in members {
+                switch rules[Int(m)].viewPath.indexes[p] {
+                case .any: rest.append(m)
+                case .exact(let i): exactGroups[i, default: []].append(m)
+                case .anyRow(let s): sectionGroups[s, default: []].append(m)
+                }
+            }
+            used[p] = true
+            defer { used[p] = false }
+            var exact: [PathIndex: Node] = [:]
+            for (k, g) in exactGroups { exact[k] = build(g, rules: rules, used: &used, contentDone: contentDone) }
+            var section: [Int: Node] = [:]
+            for (k, g) in sectionGroups { section[k] = build(g, rules: rules, used: &used, contentDone: contentDone) }
+            let any = rest.isEmpty ? nil : build(rest, rules: rules, used: &used, contentDone: contentDone)
+            return .index(position: p, exact: exact, section: section, any: any)
+        }
+    }
+
+    private static func squares(_ counts: some Sequence<Int>) -> Double {
+        var s = 0.0
+        for c in counts { s += Double(c) * Double(c) }
+        return s
+    }
+
+    /// The level-1 hash: view event, element count, then every name (each name's hash is terminated,
+    /// so `A-BC` and `AB-C` differ).
+    static func hash(_ viewEvent: ViewEvent, names: [String]) -> Int {
+        var h = Hasher()
+        h.combine(viewEvent.slot)
+        h.combine(names.count)
+        for name in names { h.combine(name) }
+        return h.finalize()
+    }
+
+    /// The same hash, read straight from a path so that a query allocates nothing.
+    static func hash(_ viewEvent: ViewEvent, elements: [ViewPath.Element]) -> Int {
+        var h = Hasher()
+        h.combine(viewEvent.slot)
+        h.combine(elements.count)
+        for e in elements { h.combine(e.name) }
+        return h.finalize()
+    }
+
+    /// Appends the plan positions of every indexed rule that matches, ascending.
+    ///
+    /// `appKey` nil: every app key; `appVersion` nil: every version.
+    func matches(
+        viewEvent: ViewEvent, elements: [ViewPath.Element], title: String?, appKey: String?, appVersion: AppVersion?,
+        into out: inout [Int32]
+    ) {
+        guard !buckets.isEmpty else { return }
+        let start = out.count
+        guard var b = bucketByHash[RuleIndex.hash(viewEvent, elements: elements)] else { return }
+        while !(buckets[Int(b)].viewEvent == viewEvent && RuleIndex.sameNames(buckets[Int(b)].names, elements)) {
+            b = buckets[Int(b)].next
+            if b < 0 { return }
+        }
+        let apps = buckets[Int(b)].apps
+        let query = Query(elements: elements, title: title, version: appVersion)
+        if let appKey {
+            guard let id = appIDs[appKey], let app = apps.first(where: { $0.appID == id }) else { return }
+            collect(app.node, query, into: &out)
+        } else {
+            for app in apps { collect(app.node, query, into: &out) }
+        }
+        if out.count - start > 1 { out[start...].sort() }
+    }
+
+    private struct Query {
+        let elements: [ViewPath.Element]
+        let title: String?
+        let version: AppVersion?
+    }
+
+    private static func sameNames(_ names: [String], _ elements: [ViewPath.Element]) -> Bool {
+        guard names.count == elements.count else { return false }
+        for i in 0..<names.count where names[i] != elements[i].name { return false }
+        return true
+    }
+
+    private func collect(_ node: Node, _ q: Query, into out: inout [Int32]) {
+        switch node {
+        case .leaf(let members):
+            for m in members where holds(compiled[Int(m)], q) { out.append(m) }
+        case .index(let p, let exact, let section, let any):
+            let index = q.elements[p].index
+            if let n = exact[index] { collect(n, q, into: &out) }
+            if case .cell(let ip) = index, let n = section[ip.section] { collect(n, q, into: &out) }
+            if let any { collect(any, q, into: &out) }
+        case .content(let byTitle, let any):
+            if let title = q.title, let n = byTitle[title] { collect(n, q, into: &out) }
+            if let any { collect(any, q, into: &out) }
+        }
+    }
+
+    /// The full check of one candidate whose names already match.
+    @inline(__always)
+    private func holds(_ r: Compiled, _ q: Query) -> Bool {
+        if let c = r.content, c != q.title { return false }
+        for check in r.checks where !check.pattern.matches(q.elements[check.position].index) { return false }
+        if let range = r.versions, let v = q.version, !range.contains(v) { return false }
+        return true
+    }
+}
