@@ -1,19 +1,5 @@
 import ViewIdentity
 
-/// Where a piece of configuration came from: the file and the key path inside it.
-public struct ConfigLocation: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    /// Such as `HomeViewController.ControlEventIDs.onFavBtnPressed:` or `rules[3].viewPath`.
-    public var keyPath: String
-
-    public init(file: String, keyPath: String) {
-        self.file = file
-        self.keyPath = keyPath
-    }
-
-    public var description: String { keyPath.isEmpty ? file : "\(file): \(keyPath)" }
-}
-
 /// Page and control event ids configured for one class (config.md §1).
 public struct ClassEvents: Sendable, Hashable {
     public var className: String
