@@ -1,19 +1,5 @@
 import ViewIdentity
 
-/// Where a piece of configuration came from: the file and the key path inside it.
-public struct ConfigLocation: Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    /// Such as `HomeViewController.ControlEventIDs.onFavBtnPressed:` or `rules[3].viewPath`.
-    public var keyPath: String
-
-    public init(file: String, keyPath: String) {
-        self.file = file
-        self.keyPath = keyPath
-    }
-
-    public var description: String { keyPath.isEmpty ? file : "\(file): \(keyPath)" }
-}
-
 /// Page and control event ids configured for one class (config.md §1).
 public struct ClassEvents: Sendable, Hashable {
     public var className: String
@@ -22,7 +8,7 @@ public struct ClassEvents: Sendable, Hashable {
     /// Action name (`onFavBtnPressed:`) → event id.
     public var controlEvents: [String: String]
     /// Where each entry was read, for error messages and the check; keyed like the fields
-    /// (`Enter`, `Leave`, or the action name).
+    /// (`Enter`, `Leave`, or the action name), and `""` for the class entry itself.
     public var locations: [String: ConfigLocation]
 
     public init(

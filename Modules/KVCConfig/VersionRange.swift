@@ -28,7 +28,7 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a range; a malformed one is an error here, never a silent "matches nothing".
     public init(_ text: String) throws(VersionRangeError) {
-        let trimmed = text.split(separator: " ", omittingEmptySubsequences: true)
+        let trimmed = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard !trimmed.isEmpty else { throw VersionRangeError(text: text, reason: "is empty (use \"*\" for every version)") }
         if trimmed.count == 1, trimmed[0] == "*" {
             self = VersionRange(comparators: [], text: text)
