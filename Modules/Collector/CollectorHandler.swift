@@ -59,19 +59,13 @@ public struct CollectorHandler: ATLPHandler {
     private func publish(_ values: [JSONValue], session: Session) -> ATLPReply {
         // The server answers `forbidden` before we are called; this keeps the rule true if it ever does not.
         guard session.isAdmin else { return .error(.forbidden, "PUBLISH needs a HELLO carrying the admin token") }
-        var rules: [KVCRule] = []
-        var problems: [String] = []
-        for (i, v) in values.enumerated() {
-            do throws(RuleJSONError) {
-                rules.append(try RuleJSON.decode(v, location: ConfigLocation(file: "", keyPath: "rules[\(i)]")))
-            } catch {
-                problems.append(error.description)
-            }
-        }
-        // All or nothing: a half-published plan would serve rules the author never saw together.
-        guard problems.isEmpty else {
-            let shown = problems.prefix(5).joined(separator: "; ")
-            let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
+        let rules: [KVCRule]
+        do throws(ConfigError) {
+            rules = try RuleJSON.rules(values)
+        } catch {
+            // All or nothing: a half-published plan would serve rules the author never saw together.
+            let shown = error.problems.prefix(5).map(\.description).joined(separator: "; ")
+            let more = error.problems.count > 5 ? " (and \(error.problems.count - 5) more)" : ""
             return .error(.badRequest, "no rule stored: \(shown)\(more)")
         }
         do throws(SQLiteError) {

@@ -21,7 +21,7 @@ public struct RuleSelection: Sendable, Hashable {
         for stored in published {
             guard let rule = RuleJSON.rule(stored) else { continue }
             let holds = version.map { rule.appVersion.contains($0) } ?? rule.appVersion.comparators.isEmpty
-            if holds { selected.append(RuleJSON.object(rule)) }
+            if holds { selected.append(rule.json) }
         }
         self.rules = selected
         self.etag = MD5.hexDigest(of: JSONValue.array(selected).jsonBytes)

@@ -84,7 +84,7 @@ public struct PropValueCount: Sendable, Hashable {
 /// `kvc_error` events of one rule and app version.
 public struct KVCErrorCount: Sendable, Hashable {
     public var appKey: String
-    /// `props.rule`, or `(unknown)`.
+    /// `props.ruleId` (KVCConfig's `KVCErrorRecord`), else `props.rule`, else the event's name.
     public var rule: String
     /// `props.appVersion`, else the version the agent gave in `HELLO`, else `(unknown)`.
     public var appVersion: String
@@ -188,7 +188,7 @@ extension EventStore {
         let rows = try read(
             """
             SELECT app_key,
-                   COALESCE(CAST(json_extract(props, '$.rule') AS TEXT), '(unknown)') AS rule,
+                   COALESCE(CAST(json_extract(props, '$.ruleId') AS TEXT), CAST(json_extract(props, '$.rule') AS TEXT), name) AS rule,
                    COALESCE(CAST(json_extract(props, '$.appVersion') AS TEXT), app_version, '(unknown)') AS version,
                    COUNT(*) AS n,
                    json_group_array(DISTINCT CAST(json_extract(props, '$.keyPath') AS TEXT))

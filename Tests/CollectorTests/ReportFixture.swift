@@ -66,17 +66,17 @@ enum ReportFixture {
                     event("b3", "click", "BUY", path: buyPath, props: [("title", "Cancel"), ("price", 1)]),
                     event("x1", "click", "<script>alert(1)</script>"),
                     event("k1", "kvc_error", "kvc_error", props: [
-                        ("rule", "fav-product"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.id"),
+                        ("ruleId", "fav-product"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.id"),
                         ("missingKey", "id"),
                     ]),
                     event("k2", "kvc_error", "kvc_error", props: [
-                        ("rule", "fav-product"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.id"),
+                        ("ruleId", "fav-product"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.id"),
                         ("missingKey", "product"),
                     ]),
                     // No appVersion in props: the HELLO's version (1.2.0) counts.
-                    event("k3", "kvc_error", "kvc_error", props: [("rule", "fav-product"), ("keyPath", "product.id"), ("missingKey", "id")]),
+                    event("k3", "kvc_error", "kvc_error", props: [("ruleId", "fav-product"), ("keyPath", "product.id"), ("missingKey", "id")]),
                     event("k4", "kvc_error", "kvc_error", props: [
-                        ("rule", "buy-price"), ("appVersion", "1.1.0"), ("keyPath", "product.price"), ("missingKey", "price"),
+                        ("ruleId", "buy-price"), ("appVersion", "1.1.0"), ("keyPath", "product.price"), ("missingKey", "price"),
                     ]),
                     ["id": "r1", "ts": 1, "type": "tap", "name": "n"],
                     ["id": "r2", "ts": 1, "type": "tap", "name": "n"],
@@ -85,10 +85,7 @@ enum ReportFixture {
         // A resend of two events: duplicates.
         _ = try store.insert(
             EventBatch(appKey: "shop", appVersion: "1.2.0", label: "2", events: [event("e1", "page_enter", "EVENT_HOME_ENTER", page: home), event("c1", "list_item_click", "FAV")]))
-        let decoded = try rules.enumerated().map { i, v in
-            try RuleJSON.decode(v, location: ConfigLocation(file: "fixture", keyPath: "rules[\(i)]"))
-        }
-        try store.publish(decoded.map(RuleJSON.stored))
+        try store.publish(try RuleJSON.rules(rules, source: "fixture").map(RuleJSON.stored))
         return store
     }
 }
