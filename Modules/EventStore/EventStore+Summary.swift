@@ -48,28 +48,34 @@ public struct PageActivity: Sendable, Hashable {
     }
 }
 
-/// How many events of one app were produced at one canonical view path.
+/// How many events of one app were produced at one canonical view path with one title.
 public struct PathCount: Sendable, Hashable {
     public var appKey: String
     public var path: String
+    /// `props.title` as text, nil where the events have none.
+    public var title: String?
     public var count: Int
 
-    public init(appKey: String, path: String, count: Int) {
+    public init(appKey: String, path: String, title: String? = nil, count: Int) {
         self.appKey = appKey
         self.path = path
+        self.title = title
         self.count = count
     }
 }
 
-/// How many events at one path carry one value under a `props` key.
+/// How many events at one path (and title) carry one value under a `props` key.
 public struct PropValueCount: Sendable, Hashable {
     public var path: String
+    /// `props.title` as text, nil where the events have none.
+    public var title: String?
     /// Strings as they are; numbers, booleans and null as JSON would write them.
     public var value: String
     public var count: Int
 
-    public init(path: String, value: String, count: Int) {
+    public init(path: String, title: String? = nil, value: String, count: Int) {
         self.path = path
+        self.title = title
         self.value = value
         self.count = count
     }
@@ -78,7 +84,7 @@ public struct PropValueCount: Sendable, Hashable {
 /// `kvc_error` events of one rule and app version.
 public struct KVCErrorCount: Sendable, Hashable {
     public var appKey: String
-    /// `props.rule`, or `(unknown)`.
+    /// `props.ruleId` (KVCConfig's `KVCErrorRecord`), else `props.rule`, else the event's name.
     public var rule: String
     /// `props.appVersion`, else the version the agent gave in `HELLO`, else `(unknown)`.
     public var appVersion: String
@@ -147,27 +153,34 @@ extension EventStore {
         }
     }
 
-    /// Events per app and canonical path (events without a path are left out), by app then path.
+    /// Events per app, canonical path and title (events without a path are left out), sorted.
     public func pathCounts() throws(SQLiteError) -> [PathCount] {
         try read(
-            "SELECT app_key, path, COUNT(*) FROM events WHERE path IS NOT NULL GROUP BY app_key, path ORDER BY app_key, path"
-        ).map { PathCount(appKey: $0[0].text ?? "", path: $0[1].text ?? "", count: Int($0[2].int ?? 0)) }
+            """
+            SELECT app_key, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, COUNT(*)
+            FROM events WHERE path IS NOT NULL
+            GROUP BY app_key, path, title ORDER BY app_key, path, title
+            """
+        ).map { PathCount(appKey: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, count: Int($0[3].int ?? 0)) }
     }
 
-    /// For `appKey`'s events that have a path, how many carry each value under `props[key]`, by path.
+    /// For `appKey`'s events that have a path, how many carry each value under `props[key]`,
+    /// by path and title.
     public func propValueCounts(appKey: String, key: String) throws(SQLiteError) -> [PropValueCount] {
         // json_each compares the key as a plain string, so any key works, quotes and dots included.
         try read(
             """
-            SELECT e.path,
+            SELECT e.path, CAST(json_extract(e.props, '$.title') AS TEXT) AS title,
                    CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
                                WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END AS v,
                    COUNT(*)
             FROM events AS e, json_each(e.props) AS j
             WHERE e.app_key = ? AND e.path IS NOT NULL AND j.key = ?
-            GROUP BY e.path, v ORDER BY e.path, v
+            GROUP BY e.path, title, v ORDER BY e.path, title, v
             """, [.text(appKey), .text(key)]
-        ).map { PropValueCount(path: $0[0].text ?? "", value: $0[1].text ?? "", count: Int($0[2].int ?? 0)) }
+        ).map {
+            PropValueCount(path: $0[0].text ?? "", title: $0[1].text, value: $0[2].text ?? "", count: Int($0[3].int ?? 0))
+        }
     }
 
     /// `kvc_error` events by app, rule and app version, most frequent first.
@@ -175,7 +188,7 @@ extension EventStore {
         let rows = try read(
             """
             SELECT app_key,
-                   COALESCE(CAST(json_extract(props, '$.rule') AS TEXT), '(unknown)') AS rule,
+                   COALESCE(CAST(json_extract(props, '$.ruleId') AS TEXT), CAST(json_extract(props, '$.rule') AS TEXT), name) AS rule,
                    COALESCE(CAST(json_extract(props, '$.appVersion') AS TEXT), app_version, '(unknown)') AS version,
                    COUNT(*) AS n,
                    json_group_array(DISTINCT CAST(json_extract(props, '$.keyPath') AS TEXT))

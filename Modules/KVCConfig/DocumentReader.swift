@@ -113,7 +113,7 @@ struct DocumentReader {
                     found: Self.describe(m.value), className: className)
                 continue
             }
-            builder.addClass(className)
+            builder.addClass(className, location: location(cpath))
             if entry.isEmpty {
                 problem(
                     .missingField, cpath, expected: "\"PageEventIDs\" and/or \"ControlEventIDs\"", found: "an empty object",

@@ -50,14 +50,19 @@ public struct KeyPathMiss: Error, Sendable, Hashable, CustomStringConvertible {
     public var missingKey: String
     /// The parts read before it.
     public var resolvedPrefix: String
+    /// What was there instead, when known: `nil`, `a string`, `3 elements`, `a Product`.
+    public var found: String
 
-    public init(missingKey: String, resolvedPrefix: String) {
+    public init(missingKey: String, resolvedPrefix: String, found: String = "") {
         self.missingKey = missingKey
         self.resolvedPrefix = resolvedPrefix
+        self.found = found
     }
 
     public var description: String {
-        resolvedPrefix.isEmpty ? "no key \"\(missingKey)\"" : "no key \"\(missingKey)\" under \"\(resolvedPrefix)\""
+        var s = resolvedPrefix.isEmpty ? "no key \"\(missingKey)\"" : "no key \"\(missingKey)\" under \"\(resolvedPrefix)\""
+        if !found.isEmpty { s += " (found \(found))" }
+        return s
     }
 }
 
@@ -67,26 +72,37 @@ extension KVCKeyPath {
         var current = root
         var walked: [String] = []
         for part in parts {
-            switch (part, current) {
-            case (.key(let k), .object(let o)):
-                guard let next = o[k] else { return .failure(KeyPathMiss(missingKey: k, resolvedPrefix: walked.joined(separator: "."))) }
-                current = next
-            case (.index(let i), .array(let a)):
-                guard i < a.count else {
-                    return .failure(KeyPathMiss(missingKey: String(i), resolvedPrefix: walked.joined(separator: ".")))
-                }
-                current = a[i]
-            case (.index(let i), .object(let o)):
-                // A numeric part may also name an object member, as "0" in {"0": ...}.
-                guard let next = o[String(i)] else {
-                    return .failure(KeyPathMiss(missingKey: String(i), resolvedPrefix: walked.joined(separator: ".")))
-                }
-                current = next
-            default:
-                return .failure(KeyPathMiss(missingKey: part.description, resolvedPrefix: walked.joined(separator: ".")))
+            switch current.child(part) {
+            case .success(let next): current = next
+            case .failure(let found):
+                return .failure(KeyPathMiss(missingKey: part.description, resolvedPrefix: walked.joined(separator: "."), found: found.found))
             }
             walked.append(part.description)
         }
         return .success(current)
+    }
+}
+
+/// Why one step into JSON named nothing, as the text `KeyPathMiss.found` carries.
+struct StepFailure: Error {
+    var found: String
+}
+
+extension JSONValue {
+    /// One step: a member of an object (a numeric part may name a member "0"), or an element of an array.
+    func child(_ part: KVCKeyPath.Part) -> Result<JSONValue, StepFailure> {
+        switch (part, self) {
+        case (.key(let k), .object(let o)):
+            if let v = o[k] { return .success(v) }
+            return .failure(StepFailure(found: "an object without it"))
+        case (.index(let i), .array(let a)):
+            if i < a.count { return .success(a[i]) }
+            return .failure(StepFailure(found: "an array of \(a.count)"))
+        case (.index(let i), .object(let o)):
+            if let v = o[String(i)] { return .success(v) }
+            return .failure(StepFailure(found: "an object without it"))
+        default:
+            return .failure(StepFailure(found: kindDescription))
+        }
     }
 }

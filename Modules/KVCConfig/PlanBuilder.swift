@@ -55,8 +55,10 @@ struct PlanBuilder {
     }
 
     /// Registers a class with no events yet, so that an entry of an empty table still names its class.
-    mutating func addClass(_ className: String) {
-        if plan.eventTable[className] == nil { plan.eventTable[className] = ClassEvents(className: className) }
+    mutating func addClass(_ className: String, location: ConfigLocation?) {
+        var entry = plan.eventTable[className] ?? ClassEvents(className: className)
+        if entry.locations[""] == nil, let location { entry.locations[""] = location }
+        plan.eventTable[className] = entry
     }
 
     mutating func addScreen(_ s: LabelledScreen) {
@@ -111,7 +113,7 @@ struct PlanBuilder {
     mutating func add(_ other: TrackingPlan) {
         for className in other.eventTable.keys.sorted() {
             let e = other.eventTable[className]!
-            addClass(className)
+            addClass(className, location: e.locations[""])
             let none = ConfigLocation(file: "", keyPath: "")
             if let id = e.pageEnter { addPage(className: className, which: "Enter", id: id, location: e.locations["Enter"] ?? none) }
             if let id = e.pageLeave { addPage(className: className, which: "Leave", id: id, location: e.locations["Leave"] ?? none) }

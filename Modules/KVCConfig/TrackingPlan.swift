@@ -8,7 +8,7 @@ public struct ClassEvents: Sendable, Hashable {
     /// Action name (`onFavBtnPressed:`) → event id.
     public var controlEvents: [String: String]
     /// Where each entry was read, for error messages and the check; keyed like the fields
-    /// (`Enter`, `Leave`, or the action name).
+    /// (`Enter`, `Leave`, or the action name), and `""` for the class entry itself.
     public var locations: [String: ConfigLocation]
 
     public init(

@@ -55,6 +55,12 @@ extension ATLPFrame {
     /// of wire.md and the verb/body shape. The error says which ERR code answers it.
     public static func parse(payload: some Collection<UInt8>) throws(ATLPError) -> ATLPFrame {
         let bytes = Array(payload)
+        let verb = try verb(of: bytes)
+        return ATLPFrame(verb: verb, body: try body(of: bytes, verb: verb))
+    }
+
+    /// Checks the payload is one line of UTF-8 starting with a verb; returns the verb.
+    static func verb(of bytes: [UInt8]) throws(ATLPError) -> String {
         guard !bytes.contains(0x0A) else {
             throw ATLPError(
                 .badFrame, "the payload holds a line feed (LF); a payload is one line and JSON escapes its newlines")
@@ -68,17 +74,22 @@ extension ATLPFrame {
             let shown = String(decoding: verbBytes.prefix(32), as: UTF8.self)
             throw ATLPError(.unknownVerb, "\"\(shown)\" is not a verb: a payload starts with capital letters A-Z")
         }
-        let verb = String(decoding: verbBytes, as: UTF8.self)
-        guard space < bytes.count else { return ATLPFrame(verb: verb, body: nil) }
+        return String(decoding: verbBytes, as: UTF8.self)
+    }
+
+    /// The body after the verb: nil when the payload is the verb alone, else a JSON object.
+    static func body(of bytes: [UInt8], verb: String) throws(ATLPError) -> JSONObject? {
+        let start = verb.utf8.count
+        guard start < bytes.count else { return nil }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(bytes[(space + 1)...])
+            value = try JSONValue.parse(bytes[(start + 1)...])
         } catch {
             throw ATLPError(.badJSON, "the \(verb) body is not valid JSON: \(error.description)")
         }
         guard case .object(let object) = value else {
             throw ATLPError(.badJSON, "the \(verb) body must be a JSON object, found \(value.kindDescription)")
         }
-        return ATLPFrame(verb: verb, body: object)
+        return object
     }
 }

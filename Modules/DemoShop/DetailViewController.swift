@@ -1,0 +1,53 @@
+import Hooks
+
+/// A product's page: image (tap to zoom), name, price, favourite, share, size, quantity, add to cart.
+///
+/// Gift products use the page alias `gift`, so their path starts `DetailViewController(gift)`.
+public final class DetailViewController: UIViewController {
+    public let product: Product
+    public let imageView = UIImageView(imageName: "product")
+    public let nameLabel = UILabel()
+    public let priceLabel = UILabel()
+    public let favButton = UIButton(title: "Favourite")
+    public let shareButton = UIButton(title: "Share")
+    public let sizeControl = UISegmentedControl(items: ["S", "M", "L"])
+    public let quantityStepper = UIStepper(value: 1, minimumValue: 1, maximumValue: 10)
+    public let addToCartButton = UIButton(title: "Add to cart")
+    public private(set) var isFavourite = false
+    public private(set) var zoomed = false
+    /// Quantities added to the cart, in order.
+    public private(set) var cart: [Int] = []
+
+    public init(product: Product) {
+        self.product = product
+        super.init()
+        pageAlias = product.isGift ? "gift" : nil
+        title = product.name
+        props = product.props
+    }
+
+    public override func viewDidLoad() {
+        view.props = product.props
+        nameLabel.text = product.name
+        priceLabel.text = String(product.price)
+        for v in [imageView, nameLabel, priceLabel, favButton, shareButton, sizeControl, quantityStepper, addToCartButton] as [UIView] {
+            view.addSubview(v)
+        }
+        for v in [imageView, favButton, shareButton, sizeControl, quantityStepper, addToCartButton] as [UIView] {
+            v.props = product.props
+        }
+        let tap = UITapGestureRecognizer()
+        tap.addTarget(self, action: "onImageTapped:") { detail, _ in detail.zoomed.toggle() }
+        imageView.addGestureRecognizer(tap)
+        favButton.addTarget(self, action: "onFavBtnPressed:", for: .touchUpInside) { detail, sender in
+            detail.isFavourite.toggle()
+            sender.title = detail.isFavourite ? "Unfavourite" : "Favourite"
+        }
+        shareButton.addTarget(self, action: "onShareBtnPressed:", for: .touchUpInside) { _, _ in }
+        sizeControl.addTarget(self, action: "onSizeChanged:", for: .valueChanged) { _, _ in }
+        quantityStepper.addTarget(self, action: "onQuantityChanged:", for: .valueChanged) { _, _ in }
+        addToCartButton.addTarget(self, action: "onAddToCartPressed:", for: .touchUpInside) { detail, _ in
+            detail.cart.append(Int(detail.quantityStepper.value))
+        }
+    }
+}

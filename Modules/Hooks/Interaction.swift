@@ -1,0 +1,69 @@
+import ViewIdentity
+
+/// One thing the user did (or the app's lifecycle did), as the hooks saw it, delivered synchronously.
+///
+/// It carries the live node: an observer reads business data (`props`) from it at once, on the
+/// UI thread, because a reused cell shows other data a moment later. So an interaction is not
+/// `Sendable` and should not be kept; convert it (`trackEvent(id:session:)`) to keep it.
+public struct Interaction {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case click, listItemClick, valueChanged, gesture, pageEnter, pageLeave
+        case appStart, appForeground, appBackground, scroll
+    }
+
+    public var kind: Kind
+    /// The sender (control), the gesture's view, the selected cell, the scrolled view or the
+    /// controller of a page event; nil for app events.
+    public var node: (any ViewNode)?
+    /// `Controller#Target#Action` for target-actions, list selections and scrolls.
+    public var eventCode: EventCode?
+    /// The control events that fired (controls only).
+    public var controlEvents: ControlEvents?
+    /// The node's visible text: a button's title, a selected segment's title, a cell's title.
+    public var title: String?
+    /// A value control's information (`selectedIndex`, `isOn`, `value`), or a scroll's offset.
+    public var value: ControlValue?
+    /// The selected row, or the row of the cell that holds the sender.
+    public var indexPath: CellIndexPath?
+    /// Milliseconds: dwell time on `pageLeave`.
+    public var duration: Int64?
+    /// The page the node belongs to: its controller's name (with alias, `DetailViewController(gift)`).
+    public var page: String?
+    /// Page events: how many times this page was entered in this hook system, this time included.
+    public var pageCount: Int?
+    /// Gestures: the recogniser's type name (`UITapGestureRecognizer`).
+    public var gesture: String?
+    /// Milliseconds since the Unix epoch.
+    public var timestamp: Int64
+
+    public init(
+        kind: Kind, node: (any ViewNode)? = nil, eventCode: EventCode? = nil, controlEvents: ControlEvents? = nil,
+        title: String? = nil, value: ControlValue? = nil, indexPath: CellIndexPath? = nil, duration: Int64? = nil,
+        page: String? = nil, pageCount: Int? = nil, gesture: String? = nil, timestamp: Int64
+    ) {
+        self.kind = kind
+        self.node = node
+        self.eventCode = eventCode
+        self.controlEvents = controlEvents
+        self.title = title
+        self.value = value
+        self.indexPath = indexPath
+        self.duration = duration
+        self.page = page
+        self.pageCount = pageCount
+        self.gesture = gesture
+        self.timestamp = timestamp
+    }
+
+    /// The node's viewPath, computed on demand (it walks the tree).
+    public var viewPath: ViewPath? { node?.viewPath }
+}
+
+/// Receives every interaction, synchronously, on the UI thread, while the views are live.
+///
+/// Must be quick: it runs inside the user's tap. Heavy work (delivery) belongs on the
+/// reporting system's queue, as `ReportingObserver` does.
+public protocol InteractionObserver: AnyObject {
+    func observe(_ interaction: Interaction)
+}

@@ -1,0 +1,80 @@
+import EventModel
+import ViewIdentity
+
+extension Interaction {
+    /// The wire type (wire.md §3).
+    public var eventType: EventType {
+        switch kind {
+        case .click: return .click
+        case .listItemClick: return .listItemClick
+        case .valueChanged: return .valueChanged
+        case .gesture: return .gesture
+        case .pageEnter: return .pageEnter
+        case .pageLeave: return .pageLeave
+        case .appStart: return .appStart
+        case .appForeground: return .appForeground
+        case .appBackground: return .appBackground
+        case .scroll: return .scroll
+        }
+    }
+
+    /// The event name: the event code where there is one, the page for page events, the type for app events.
+    public var eventName: String {
+        if let eventCode { return eventCode.description }
+        switch kind {
+        case .pageEnter, .pageLeave:
+            if let page { return page }
+        default: break
+        }
+        if let node { return ViewPath.elementName(of: node) }
+        return eventType.rawValue
+    }
+
+    /// The interaction's facts as scalar props, in a fixed order: `title`, `controlEvents`,
+    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`.
+    public var eventProps: JSONObject {
+        var p = JSONObject()
+        if let title { p["title"] = .string(title) }
+        if let controlEvents { p["controlEvents"] = .string(controlEvents.description) }
+        if let value {
+            if let i = value.selectedIndex { p["selectedIndex"] = .int(Int64(i)) }
+            if let b = value.isOn { p["isOn"] = .bool(b) }
+            if let v = value.value { p["value"] = Interaction.number(v) }
+        }
+        if let indexPath { p["indexPath"] = .string(indexPath.description) }
+        if let pageCount { p["count"] = .int(Int64(pageCount)) }
+        if let gesture { p["gesture"] = .string(gesture) }
+        return p
+    }
+
+    /// The interaction as a wire event (wire.md §3), with `extraProps` (KVC values…) after its own.
+    ///
+    /// The public conversion every observer shares: the default `ReportingObserver` and the
+    /// configured tracker produce the same fields.
+    public func trackEvent(id: String, session: String? = nil, extraProps: JSONObject = JSONObject()) -> TrackEvent {
+        let path = viewPath
+        var props = eventProps
+        for m in extraProps { props[m.key] = m.value }
+        return TrackEvent(
+            id: id, ts: timestamp, type: eventType, name: Interaction.clip(eventName), page: page,
+            path: path?.canonical, viewId: path?.viewID.hex, session: session, duration: duration, props: props)
+    }
+
+    /// Whole numbers stay integers on the wire (a stepper at 2 reports `2`, not `2.0`).
+    static func number(_ v: Double) -> JSONValue {
+        if v.rounded() == v, abs(v) < 9e15 { return .int(Int64(v)) }
+        return .double(v)
+    }
+
+    /// Names are 1–256 bytes on the wire; a longer one is cut at a character boundary.
+    static func clip(_ name: String) -> String {
+        if name.isEmpty { return "unnamed" }
+        guard name.utf8.count > 256 else { return name }
+        var out = ""
+        for ch in name {
+            if out.utf8.count + String(ch).utf8.count > 256 { break }
+            out.append(ch)
+        }
+        return out
+    }
+}

@@ -1,0 +1,163 @@
+import EventModel
+import ViewIdentity
+
+/// A screen: a node of role `controller` whose child is its root view, with a lifecycle that hooks observe.
+///
+/// `viewDidAppear(_:)` and `viewDidDisappear(_:)` are overridden by apps and called by the
+/// object model (containers, windows) through the aspect registry, so page tracking needs
+/// nothing from the app.
+open class UIViewController: UIResponder, ViewNode {
+    /// The page alias: distinguishes uses of one class as different pages (`DetailViewController(gift)`).
+    open var pageAlias: String?
+    /// The screen's title.
+    open var title: String?
+    /// The data behind the screen, read by KVC key paths.
+    open var props: JSONValue?
+    public private(set) weak var parent: UIViewController?
+    public private(set) var children: [UIViewController] = []
+    /// Whether the controller is on screen (between did-appear and will-disappear).
+    public private(set) var isVisible = false
+    /// Set on a window's root controller.
+    weak var hostWindow: UIWindow?
+    private var loadedView: UIView?
+
+    public override init() {
+        super.init()
+    }
+
+    public var role: ViewRole { .controller }
+
+    /// The root view, loaded on first use (`loadView`, then `viewDidLoad`).
+    public var view: UIView {
+        if let loadedView { return loadedView }
+        let v = loadView()
+        v.owningController = self
+        loadedView = v
+        aspects.invoke(self, HookPoint.viewDidLoad) { viewDidLoad() }
+        return v
+    }
+
+    public var isViewLoaded: Bool { loadedView != nil }
+
+    /// Makes the root view; override to build a custom one.
+    open func loadView() -> UIView { UIView() }
+
+    open func viewDidLoad() {}
+    open func viewWillAppear(_ animated: Bool) {}
+    open func viewDidAppear(_ animated: Bool) {}
+    open func viewWillDisappear(_ animated: Bool) {}
+    open func viewDidDisappear(_ animated: Bool) {}
+
+    /// Containers (navigation, tabs) are not pages themselves: page events come from their content.
+    open var isContainer: Bool { false }
+
+    /// The children that appear and disappear with this controller: all of them, for a plain
+    /// controller; the top one, for a navigation controller.
+    open var appearingChildren: [UIViewController] { children }
+
+    // MARK: ViewNode
+
+    public var parentNode: (any ViewNode)? {
+        if let sv = loadedView?.superview { return sv }
+        if let parent { return parent }
+        return hostWindow
+    }
+
+    public var childNodes: [any ViewNode] { loadedView.map { [$0] } ?? [] }
+
+    open override var next: UIResponder? {
+        if let sv = loadedView?.superview { return sv }
+        if let parent { return parent }
+        return hostWindow
+    }
+
+    // MARK: Containment
+
+    /// Adds `child` as a child controller (its view is placed by the caller).
+    open func addChild(_ child: UIViewController) {
+        child.removeFromParent()
+        child.parent = self
+        children.append(child)
+    }
+
+    /// Leaves the parent controller and takes the view out of its superview.
+    open func removeFromParent() {
+        guard let p = parent else { return }
+        p.children.removeAll { $0 === self }
+        parent = nil
+        if isViewLoaded { view.removeFromSuperview() }
+    }
+
+    /// The nearest navigation controller above.
+    public var navigationController: UINavigationController? {
+        var c = parent
+        while let current = c {
+            if let nav = current as? UINavigationController { return nav }
+            c = current.parent
+        }
+        return nil
+    }
+
+    // MARK: Appearance, driven by containers and windows
+
+    /// Runs the appear half of the lifecycle on this controller, then on `appearingChildren`.
+    public func performAppear(animated: Bool = false) {
+        guard !isVisible else { return }
+        aspects.invoke(self, HookPoint.viewWillAppear, arguments: [animated]) { viewWillAppear(animated) }
+        isVisible = true
+        aspects.invoke(self, HookPoint.viewDidAppear, arguments: [animated]) { viewDidAppear(animated) }
+        for child in appearingChildren { child.performAppear(animated: animated) }
+    }
+
+    /// Runs the disappear half: `appearingChildren` first, then this controller.
+    public func performDisappear(animated: Bool = false) {
+        guard isVisible else { return }
+        for child in appearingChildren.reversed() { child.performDisappear(animated: animated) }
+        aspects.invoke(self, HookPoint.viewWillDisappear, arguments: [animated]) { viewWillDisappear(animated) }
+        isVisible = false
+        aspects.invoke(self, HookPoint.viewDidDisappear, arguments: [animated]) { viewDidDisappear(animated) }
+    }
+}
+
+/// A stack of controllers of which the top one is shown; push and pop drive appear and disappear.
+open class UINavigationController: UIViewController {
+    public private(set) var viewControllers: [UIViewController] = []
+
+    public init(rootViewController: UIViewController) {
+        super.init()
+        push(rootViewController)
+    }
+
+    open override var isContainer: Bool { true }
+    public var topViewController: UIViewController? { viewControllers.last }
+    open override var appearingChildren: [UIViewController] { topViewController.map { [$0] } ?? [] }
+
+    /// Shows `controller` on top: the old top disappears, the new one appears (when on screen).
+    open func pushViewController(_ controller: UIViewController, animated: Bool = true) {
+        let old = topViewController
+        if isVisible { old?.performDisappear(animated: animated) }
+        old?.view.removeFromSuperview()
+        push(controller)
+        if isVisible { controller.performAppear(animated: animated) }
+    }
+
+    /// Removes the top controller (never the root): it disappears, the one below appears.
+    @discardableResult
+    open func popViewController(animated: Bool = true) -> UIViewController? {
+        guard viewControllers.count > 1, let top = viewControllers.last else { return nil }
+        if isVisible { top.performDisappear(animated: animated) }
+        top.removeFromParent()
+        viewControllers.removeLast()
+        if let below = topViewController {
+            view.addSubview(below.view)
+            if isVisible { below.performAppear(animated: animated) }
+        }
+        return top
+    }
+
+    private func push(_ controller: UIViewController) {
+        addChild(controller)
+        viewControllers.append(controller)
+        view.addSubview(controller.view)
+    }
+}

@@ -1,0 +1,263 @@
+import EventModel
+import Foundation
+
+/// Key-path reading from arbitrary Swift values, by `Mirror`.
+///
+/// One step, from the value reached so far, in this order:
+/// 1. optionals are unwrapped (nested ones too); `nil` names nothing;
+/// 2. a `KeyValueReadable` answers the key itself;
+/// 3. a `JSONValue` or `JSONObject` is read as JSON;
+/// 4. arrays and other ordered collections take a numeric part as an index; sets take none;
+/// 5. dictionaries take the part as a `String` key (an `Int` key also matches a numeric part);
+/// 6. tuples take a numeric part as the position, or an element label;
+/// 7. an enum takes the name of its current case and yields the payload (a tuple when the case carries
+///    several values, whose labels or positions the next part can name); a case without payload, or a
+///    different case, names nothing;
+/// 8. structs and classes take a stored property's name; a class's superclasses are searched too;
+///    `lazy` properties (once computed) and property-wrapper storage (`_name`, read through its
+///    `wrappedValue`) are found by their declared name; computed properties are not visible;
+/// 9. finally, `rawValue` on any `RawRepresentable` value yields its raw value.
+///
+/// Every step is bounded by the key path's length, so cycles through class references cannot loop.
+extension KVCKeyPath {
+    /// Reads the value at this key path from any Swift value and converts it to JSON.
+    /// Never throws, never traps: a key that names nothing is a `KeyPathMiss`.
+    public func read(reflecting root: Any) -> Result<JSONValue, KeyPathMiss> {
+        value(reflecting: root).map { JSONValue(reflecting: $0) }
+    }
+
+    /// Reads the Swift value at this key path, unconverted.
+    public func value(reflecting root: Any) -> Result<Any, KeyPathMiss> {
+        var current: Any = root
+        var walked: [String] = []
+        for part in parts {
+            switch Reflection.step(current, part) {
+            case .success(let next): current = next
+            case .failure(let f):
+                return .failure(KeyPathMiss(missingKey: part.description, resolvedPrefix: walked.joined(separator: "."), found: f.found))
+            }
+            walked.append(part.description)
+        }
+        return .success(current)
+    }
+}
+
+enum Reflection {
+    /// Unwraps any number of optional layers; nil when one of them is empty.
+    static func unwrap(_ value: Any) -> Any? {
+        var current = value
+        // Bounded: an optional nests at most as deep as its type is written.
+        for _ in 0..<64 {
+            let m = Mirror(reflecting: current)
+            guard m.displayStyle == .optional else { return current }
+            guard let inner = m.children.first else { return nil }
+            current = inner.value
+        }
+        return nil
+    }
+
+    static func typeName(_ v: Any) -> String {
+        let n = String(describing: type(of: v))
+        let first = n.first.map { "AEIOU".contains($0) } ?? false
+        return (first ? "an " : "a ") + n
+    }
+
+    static func step(_ value: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
+        guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
+        let key = part.description
+        if let readable = current as? any KeyValueReadable {
+            if let v = readable.value(forKey: key) { return .success(v) }
+            return .failure(StepFailure(found: typeName(current) + " that does not answer it"))
+        }
+        if let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
+        if let object = current as? JSONObject { return JSONValue.object(object).child(part).map { $0 as Any } }
+
+        let mirror = Mirror(reflecting: current)
+        switch mirror.displayStyle {
+        case .collection:
+            guard case .index(let i) = part else { return .failure(StepFailure(found: "a collection (index it with a number)")) }
+            let count = mirror.children.count
+            guard i < count else { return .failure(StepFailure(found: "a collection of \(count)")) }
+            return .success(mirror.children[mirror.children.index(mirror.children.startIndex, offsetBy: i)].value)
+        case .set:
+            return .failure(StepFailure(found: "a set, which has no keys or positions"))
+        case .dictionary:
+            for entry in mirror.children {
+                let pair = Array(Mirror(reflecting: entry.value).children)
+                guard pair.count == 2 else { continue }
+                let k = unwrap(pair[0].value) ?? ""
+                if let s = k as? String, s == key { return .success(pair[1].value) }
+                if let s = k as? Substring, s == key { return .success(pair[1].value) }
+                if case .index(let i) = part, let n = k as? Int, n == i { return .success(pair[1].value) }
+            }
+            return .failure(StepFailure(found: "a dictionary of \(mirror.children.count) without it"))
+        case .tuple:
+            let children = Array(mirror.children)
+            if case .index(let i) = part, i < children.count { return .success(children[i].value) }
+            if let c = children.first(where: { $0.label == key }) { return .success(c.value) }
+            return .failure(StepFailure(found: "a tuple of \(children.count)"))
+        case .enum:
+            if let payload = mirror.children.first, payload.label == key { return .success(payload.value) }
+            if key == "rawValue", let raw = rawValue(of: current) { return .success(raw) }
+            return .failure(StepFailure(found: "the case .\(caseName(current, mirror))"))
+        default:
+            if let v = member(named: key, in: mirror) { return v }
+            if key == "rawValue", let raw = rawValue(of: current) { return .success(raw) }
+            return .failure(StepFailure(found: typeName(current) + " without it"))
+        }
+    }
+
+    /// A stored property by its declared name, through lazy storage, wrapper storage and superclasses.
+    static func member(named key: String, in start: Mirror) -> Result<Any, StepFailure>? {
+        var mirror: Mirror? = start
+        // Bounded by the depth of the class hierarchy.
+        while let m = mirror {
+            for c in m.children {
+                guard let label = c.label else { continue }
+                if label == key { return .success(c.value) }
+                if label == "$__lazy_storage_$_" + key {
+                    guard let v = unwrap(c.value) else { return .failure(StepFailure(found: "a lazy property not yet computed")) }
+                    return .success(v)
+                }
+                if label == "_" + key {
+                    let wrapper = Mirror(reflecting: c.value)
+                    if let wrapped = wrapper.children.first(where: { $0.label == "wrappedValue" }) { return .success(wrapped.value) }
+                    return .success(c.value)
+                }
+            }
+            mirror = m.superclassMirror
+        }
+        return nil
+    }
+
+    static func rawValue(of value: Any) -> Any? {
+        guard let r = value as? any RawRepresentable else { return nil }
+        func open<T: RawRepresentable>(_ v: T) -> Any { v.rawValue }
+        return open(r)
+    }
+
+    static func caseName(_ value: Any, _ mirror: Mirror) -> String {
+        if let label = mirror.children.first?.label { return label }
+        return String(describing: value)
+    }
+}
+
+extension JSONValue {
+    /// Converts a Swift value to JSON, so that what a key path reads can go on the wire.
+    ///
+    /// Strings, booleans and numbers become scalars (non-finite doubles and unsigned integers above
+    /// `Int64.max` become doubles or null); `RawRepresentable` values their raw value; enums without
+    /// payload their case name, with payload `{"case": payload}`; arrays, sets (sorted), string-keyed
+    /// dictionaries (sorted by key), tuples, structs and classes become arrays and objects. `Date` becomes
+    /// milliseconds since 1970, `URL` its absolute string, `UUID` its string. Anything else (functions,
+    /// metatypes) becomes its description. Deeper than `maxDepth` levels, or a class instance met again
+    /// inside itself (a cycle), becomes null.
+    public init(reflecting value: Any, maxDepth: Int = 16) {
+        var visiting: Set<ObjectIdentifier> = []
+        var budget = 10_000
+        self = Reflection.convert(value, depth: maxDepth, visiting: &visiting, budget: &budget)
+    }
+
+    /// This value as a wire `props` value: scalars stay, arrays and objects become their compact JSON text.
+    public var propValue: JSONValue {
+        isScalar ? self : .string(jsonText)
+    }
+}
+
+extension Reflection {
+    static func convert(_ value: Any, depth: Int, visiting: inout Set<ObjectIdentifier>, budget: inout Int) -> JSONValue {
+        budget -= 1
+        guard depth > 0, budget > 0 else { return .null }
+        guard let v = unwrap(value) else { return .null }
+        if let scalar = scalar(v) { return scalar }
+        if let raw = rawValue(of: v) { return convert(raw, depth: depth - 1, visiting: &visiting, budget: &budget) }
+        let mirror = Mirror(reflecting: v)
+        var identity: ObjectIdentifier?
+        if mirror.displayStyle == .class {
+            let id = ObjectIdentifier(v as AnyObject)
+            guard !visiting.contains(id) else { return .null }
+            visiting.insert(id)
+            identity = id
+        }
+        defer { if let identity { visiting.remove(identity) } }
+        func each(_ c: Mirror.Children) -> [JSONValue] {
+            var out: [JSONValue] = []
+            for child in c { out.append(convert(child.value, depth: depth - 1, visiting: &visiting, budget: &budget)) }
+            return out
+        }
+        switch mirror.displayStyle {
+        case .collection:
+            return .array(each(mirror.children))
+        case .set:
+            return .array(each(mirror.children).sorted { $0.jsonText < $1.jsonText })
+        case .dictionary:
+            var pairs: [(String, JSONValue)] = []
+            for entry in mirror.children {
+                let pair = Array(Mirror(reflecting: entry.value).children)
+                guard pair.count == 2 else { continue }
+                let k = unwrap(pair[0].value).map { ($0 as? String) ?? String(describing: $0) } ?? "null"
+                pairs.append((k, convert(pair[1].value, depth: depth - 1, visiting: &visiting, budget: &budget)))
+            }
+            return .object(JSONObject(pairs.sorted { $0.0 < $1.0 }))
+        case .tuple:
+            let children = Array(mirror.children)
+            if children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) { return .array(each(mirror.children)) }
+            return .object(JSONObject(children.enumerated().map { (i, c) in
+                (c.label ?? String(i), convert(c.value, depth: depth - 1, visiting: &visiting, budget: &budget))
+            }))
+        case .enum:
+            guard let payload = mirror.children.first else { return .string(String(describing: v)) }
+            return .object(JSONObject([(payload.label ?? "case", convert(payload.value, depth: depth - 1, visiting: &visiting, budget: &budget))]))
+        case .struct, .class:
+            var pairs: [(String, JSONValue)] = []
+            var chain: [Mirror] = []
+            var m: Mirror? = mirror
+            while let c = m {
+                chain.append(c)
+                m = c.superclassMirror
+            }
+            for c in chain.reversed() {
+                for child in c.children {
+                    guard var label = child.label else { continue }
+                    if label.hasPrefix("$__lazy_storage_$_") { label = String(label.dropFirst("$__lazy_storage_$_".count)) }
+                    pairs.append((label, convert(child.value, depth: depth - 1, visiting: &visiting, budget: &budget)))
+                }
+            }
+            if pairs.isEmpty { return .string(String(describing: v)) }
+            return .object(JSONObject(pairs))
+        default:
+            return .string(String(describing: v))
+        }
+    }
+
+    static func scalar(_ v: Any) -> JSONValue? {
+        switch v {
+        case let j as JSONValue: return j
+        case let o as JSONObject: return .object(o)
+        case let s as String: return .string(s)
+        case let s as Substring: return .string(String(s))
+        case let c as Character: return .string(String(c))
+        case let b as Bool: return .bool(b)
+        case let i as Int: return .int(Int64(i))
+        case let i as Int8: return .int(Int64(i))
+        case let i as Int16: return .int(Int64(i))
+        case let i as Int32: return .int(Int64(i))
+        case let i as Int64: return .int(i)
+        case let u as UInt: return unsigned(UInt64(u))
+        case let u as UInt8: return .int(Int64(u))
+        case let u as UInt16: return .int(Int64(u))
+        case let u as UInt32: return .int(Int64(u))
+        case let u as UInt64: return unsigned(u)
+        case let d as Double: return d.isFinite ? .double(d) : .null
+        case let f as Float: return f.isFinite ? .double(Double(f)) : .null
+        case let d as Date: return .int(Int64((d.timeIntervalSince1970 * 1000).rounded()))
+        case let u as URL: return .string(u.absoluteString)
+        case let u as UUID: return .string(u.uuidString)
+        default: return nil
+        }
+    }
+
+    static func unsigned(_ u: UInt64) -> JSONValue {
+        u <= UInt64(Int64.max) ? .int(Int64(u)) : .double(Double(u))
+    }
+}

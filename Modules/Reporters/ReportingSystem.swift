@@ -1,0 +1,147 @@
+import Dispatch
+import EventModel
+import Synchronization
+
+/// Delivers events to reporters on a queue of its own, so reporting never slows or breaks the app.
+///
+/// `submit` only enqueues; a serial `DispatchQueue` owned by the system calls every reporter in
+/// turn. A reporter that throws is announced once through `diagnostics` and keeps receiving
+/// events (it may recover); the others are never affected. When more than `capacity` events
+/// wait, new ones are dropped and counted rather than growing memory without bound.
+///
+/// Like swift-log's `LoggingSystem`: `bootstrap` sets the process-wide `shared` instance once;
+/// tests create their own instances and never touch it.
+public final class ReportingSystem: Sendable {
+    /// Counters since the system started.
+    public struct Statistics: Sendable, Hashable {
+        public var submitted = 0
+        public var delivered = 0
+        /// Dropped because `capacity` events were already waiting.
+        public var dropped = 0
+        /// Failed `report` or `flush` calls, all reporters together.
+        public var failures = 0
+    }
+
+    private struct State {
+        var statistics = Statistics()
+        var pending = 0
+        /// Reporters (by position) whose failure was already announced.
+        var announced: Set<Int> = []
+    }
+
+    public let reporters: [any Reporter]
+    /// The most events that may wait for delivery.
+    public let capacity: Int
+    private let queue: DispatchQueue
+    private let state = Mutex(State())
+    private let diagnostics: @Sendable (ReporterFailure) -> Void
+
+    /// A system delivering to `reporters`, in order, on a queue labelled `label`.
+    public init(
+        _ reporters: [any Reporter], capacity: Int = 100_000, label: String = "autotrack.reporting",
+        diagnostics: @escaping @Sendable (ReporterFailure) -> Void = ReporterFailure.writeToStandardError
+    ) {
+        self.reporters = reporters
+        self.capacity = max(1, capacity)
+        self.queue = DispatchQueue(label: label)
+        self.diagnostics = diagnostics
+    }
+
+    /// Queues `event` for every reporter and returns at once; false when it was dropped (queue full).
+    @discardableResult
+    public func submit(_ event: TrackEvent) -> Bool {
+        let accepted = state.withLock { s in
+            s.statistics.submitted += 1
+            guard s.pending < capacity else {
+                s.statistics.dropped += 1
+                return false
+            }
+            s.pending += 1
+            return true
+        }
+        guard accepted else { return false }
+        queue.async { self.deliver(event) }
+        return true
+    }
+
+    /// Waits until every event submitted before this call was delivered and each reporter flushed,
+    /// at most `timeout`; false when the time ran out.
+    @discardableResult
+    public func flush(timeout: Duration = .seconds(10)) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            for (i, r) in self.reporters.enumerated() {
+                do { try r.flush() } catch { self.fail(reporter: i, operation: "flush", error: error, eventID: nil) }
+            }
+            done.signal()
+        }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(max(0, seconds)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        return done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    private func deliver(_ event: TrackEvent) {
+        var delivered = true
+        for (i, r) in reporters.enumerated() {
+            do { try r.report(event) } catch {
+                delivered = false
+                fail(reporter: i, operation: "report", error: error, eventID: event.id)
+            }
+        }
+        state.withLock { s in
+            s.pending -= 1
+            if delivered { s.statistics.delivered += 1 }
+        }
+    }
+
+    private func fail(reporter index: Int, operation: String, error: any Error, eventID: String?) {
+        let first = state.withLock { s in
+            s.statistics.failures += 1
+            return s.announced.insert(index).inserted
+        }
+        guard first else { return }
+        diagnostics(
+            ReporterFailure(
+                reporterIndex: index, reporterType: String(reflecting: type(of: reporters[index])), operation: operation,
+                eventID: eventID, error: String(describing: error)))
+    }
+}
+
+extension ReportingSystem {
+    private static let bootstrapped = Mutex<ReportingSystem?>(nil)
+    private static let fallback = ReportingSystem([NoOpReporter()], capacity: 1, label: "autotrack.reporting.noop")
+
+    /// Sets the process-wide system; allowed once per process, like `LoggingSystem.bootstrap`.
+    public static func bootstrap(_ reporters: [any Reporter]) throws(ReportingSystemError) {
+        try bootstrap(ReportingSystem(reporters))
+    }
+
+    /// Sets the process-wide system to `system`; allowed once per process.
+    public static func bootstrap(_ system: ReportingSystem) throws(ReportingSystemError) {
+        let ok = bootstrapped.withLock { current in
+            guard current == nil else { return false }
+            current = system
+            return true
+        }
+        if !ok { throw ReportingSystemError.alreadyBootstrapped }
+    }
+
+    /// The bootstrapped system, or one that drops everything before `bootstrap`.
+    public static var shared: ReportingSystem {
+        bootstrapped.withLock { $0 } ?? fallback
+    }
+}
+
+/// Misuse of the process-wide reporting system.
+public enum ReportingSystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    case alreadyBootstrapped
+
+    public var description: String {
+        switch self {
+        case .alreadyBootstrapped:
+            return "ReportingSystem.bootstrap was called twice; call it once at start-up, and give tests their own ReportingSystem instances"
+        }
+    }
+}

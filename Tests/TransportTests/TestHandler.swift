@@ -1,0 +1,110 @@
+import EventModel
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Transport
+
+/// A tiny collector for tests: dedups events by id, counts, and can be slowed down.
+final class TestHandler: ATLPHandler {
+    struct State {
+        var ids: Set<String> = []
+        var stored = 0
+        var duplicates = 0
+        var batches: [JSONValue] = []
+        var published: [JSONValue] = []
+        var closedConnections = 0
+    }
+
+    let state = Mutex(State())
+    let token: String?
+    let adminToken: String
+    /// Each EVENTS call sleeps this long first (a slow commit).
+    let commitDelay: Duration
+    /// Each EVENTS call waits until this semaphore is signalled (when set).
+    let gate: DispatchSemaphore?
+
+    init(token: String? = nil, adminToken: String = "admin-secret", commitDelay: Duration = .zero, gate: DispatchSemaphore? = nil) {
+        self.token = token
+        self.adminToken = adminToken
+        self.commitDelay = commitDelay
+        self.gate = gate
+    }
+
+    func hello(_ hello: Hello, peer: String) -> HelloDecision {
+        if hello.token == adminToken { return .accept(admin: true) }
+        if let token, hello.token != token { return .unauthorized("a valid token is required for app \(hello.appKey)") }
+        return .accept(admin: false)
+    }
+
+    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+        switch request {
+        case .events(let batch, let events):
+            gate?.wait()
+            if commitDelay > .zero { Thread.sleep(forTimeInterval: Double(commitDelay.components.seconds) + Double(commitDelay.components.attoseconds) / 1e18) }
+            var stored = 0
+            var duplicates = 0
+            var rejected = 0
+            state.withLock { s in
+                s.batches.append(batch)
+                for e in events {
+                    guard let event = try? TrackEvent(json: e) else {
+                        rejected += 1
+                        continue
+                    }
+                    if s.ids.insert(event.id).inserted { stored += 1 } else { duplicates += 1 }
+                }
+                s.stored += stored
+                s.duplicates += duplicates
+            }
+            return .ack(batch: batch, stored: stored, duplicates: duplicates, rejected: rejected)
+        case .config:
+            return .rules(etag: "e1", rules: [["id": "r1"]])
+        case .publish(let rules):
+            if rules.contains(where: { $0.objectValue == nil }) { return .error(.badRequest, "a rule must be an object") }
+            state.withLock { $0.published += rules }
+            return .published(stored: rules.count)
+        }
+    }
+
+    func closed(session: Session?, peer: String) {
+        state.withLock { $0.closedConnections += 1 }
+    }
+
+    var stored: Int { state.withLock { $0.stored } }
+    var duplicates: Int { state.withLock { $0.duplicates } }
+}
+
+/// A server on 127.0.0.1, port 0, with small limits for tests.
+func startServer(
+    _ handler: TestHandler = TestHandler(), maxFrame: Int = 4096, idleTimeout: Duration = .seconds(30),
+    maxConnections: Int = 64, host: String = "127.0.0.1"
+) throws -> (ATLPServer, SocketAddress) {
+    let server = ATLPServer(
+        configuration: ATLPServerConfiguration(
+            host: host, port: 0, maxFrame: maxFrame, idleTimeout: idleTimeout, maxConnections: maxConnections,
+            stopGracePeriod: .seconds(2)),
+        handler: handler)
+    let address = try server.start()
+    return (server, address)
+}
+
+let testHello = Hello(appKey: "shop", appVersion: "1.2.0", agent: "tests")
+
+func event(_ id: String, ts: Int64 = 1_700_000_000_000) -> TrackEvent {
+    TrackEvent(id: id, ts: ts, type: .click, name: "Home#buy#tap")
+}
+
+/// Polls `condition` every 5 ms, at most `attempts` times; true when it held.
+func eventually(attempts: Int = 2000, _ condition: () -> Bool) -> Bool {
+    for _ in 0..<attempts {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+    return condition()
+}
+
+/// `<length> <payload>` for a payload written as text.
+func wire(_ payload: String) -> [UInt8] {
+    Array("\(payload.utf8.count) \(payload)".utf8)
+}
