@@ -11,13 +11,8 @@ public enum TrackerProps {
     public static let label = "label"
     /// Comma-joined ids of the KVC rules whose values the event carries.
     public static let rules = "rules"
-    /// On `kvc_error`: the rule id, app key, app version, key path and the key that named nothing.
-    public static let rule = "rule"
-    public static let appKey = "appKey"
-    public static let appVersion = "appVersion"
-    public static let keyPath = "keyPath"
-    public static let missingKey = "missingKey"
-    /// On `kvc_error`: the id of the event whose rule missed.
+    /// On `kvc_error` (beside KVCConfig's `KVCErrorRecord` props `ruleId`, `appKey`, `appVersion`,
+    /// `keyPath`, `missingKey`): the id of the event whose rule missed.
     public static let event = "event"
 
     /// Names a KVC rule's `keyName` may not take: the tracker's own props win over them.
@@ -117,14 +112,11 @@ public struct EventShaper: Sendable {
                 event.props[m.rule.keyName] = value.isScalar ? value : .string(value.jsonText)
                 ruleIDs.append(m.rule.id)
             case .failure(let miss):
-                var e = TrackEvent(
-                    id: nextID(), ts: base.ts, type: .kvcError, name: miss.ruleID, page: base.page, path: base.path,
-                    viewId: base.viewId, session: base.session)
-                e.props[TrackerProps.rule] = .string(miss.ruleID)
-                e.props[TrackerProps.appKey] = .string(app.key)
-                e.props[TrackerProps.appVersion] = .string(app.version)
-                e.props[TrackerProps.keyPath] = .string(miss.keyPath)
-                e.props[TrackerProps.missingKey] = .string(miss.missingKey)
+                let record = KVCErrorRecord(
+                    ruleID: miss.ruleID, appKey: app.key, appVersion: app.version, keyPath: miss.keyPath,
+                    missingKey: miss.missingKey)
+                var e = record.event(
+                    id: nextID(), ts: base.ts, page: base.page, path: base.path, viewId: base.viewId, session: base.session)
                 e.props[TrackerProps.event] = .string(base.id)
                 errors.append(e)
             }

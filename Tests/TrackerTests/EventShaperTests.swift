@@ -143,7 +143,7 @@ enum ShopPlan {
         #expect(
             err.props
                 == JSONObject([
-                    ("rule", "cell-sku"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.sku"),
+                    ("ruleId", "cell-sku"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.sku"),
                     ("missingKey", "sku"), ("event", "s-1"),
                 ]))
         // Every emitted event passes the wire contract.
