@@ -7,7 +7,9 @@ public enum CollectorCLI {
             name: "autotrack-collector",
             abstract: "receives events over ATLP/1, stores them in SQLite, serves rules and prints reports",
             commands: [
-                ReportCommand.self
+                ServeCommand.self,
+                ReportCommand.self,
+                RulesCommand.self,
             ])
     }
 }

@@ -29,30 +29,6 @@ public struct ReportTableRenderer: ReportRenderer {
     }
 
     private func section(_ title: String, _ header: [String], _ rows: [[String]], numeric: Set<Int>) -> String {
-        var s = "\n\(title)\n"
-        guard !rows.isEmpty else { return s + "(none)\n" }
-        let all = [header] + rows
-        // Width in characters, not bytes, so names in other scripts still line up in a monospace terminal.
-        var widths = header.map(\.count)
-        for row in all {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], Self.oneLine(cell).count) }
-        }
-        for row in all {
-            var line = ""
-            for (i, cell) in row.enumerated() {
-                let text = Self.oneLine(cell)
-                let pad = String(repeating: " ", count: widths[i] - text.count)
-                let last = i == row.count - 1
-                line += numeric.contains(i) ? pad + text : (last ? text : text + pad)
-                if !last { line += "  " }
-            }
-            s += line + "\n"
-        }
-        return s
-    }
-
-    /// Control characters would break the table (and could drive the terminal): shown as `?`.
-    static func oneLine(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : $0 }))
+        "\n\(title)\n" + TextTable(header: header, rows: rows, numeric: numeric).text
     }
 }
