@@ -1,0 +1,154 @@
+import EventModel
+import Hooks
+import Testing
+import ViewIdentity
+
+@Suite struct TargetActionTests {
+    /// A window showing `TestController` (built inside the rig's registry).
+    private func screen(_ rig: HookRig) -> (UIWindow, TestController) {
+        rig.build {
+            let window = UIWindow()
+            let controller = TestController()
+            window.rootViewController = controller
+            window.makeKeyAndVisible()
+            return (window, controller)
+        }
+    }
+
+    @Test func proxyReportsAndTheRealTargetStillRuns() throws {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+        }
+        // The proxy runs first: when it reports, the real action has not run yet.
+        var logAtObserve: [String]?
+        rig.recorder.onObserve = { i in if i.kind == .click { logAtObserve = c.log } }
+        c.okButton.tap()
+
+        #expect(c.log == ["onOK OK"])
+        #expect(logAtObserve == [])
+        let clicks = rig.recorder.events.filter { $0.type == .click }
+        try #require(clicks.count == 1)
+        let e = clicks[0]
+        #expect(e.name == "TestController#TestController#onOK:")
+        #expect(e.page == "TestController")
+        #expect(e.path == "TestController-UIView-UIButton&0-0-0")
+        #expect(e.viewId == ViewID(canonical: "TestController-UIView-UIButton&0-0-0").hex)
+        #expect(e.props["title"] == .string("OK"))
+        #expect(e.props["controlEvents"] == .string("touchUpInside"))
+        #expect(e.ts == 1_000_000)
+        #expect(c.okButton.trackingProxyCount == 1)
+        #expect(c.okButton.allTargets.count == 1)
+        _ = window
+    }
+
+    @Test func eventCodeNamesTheTargetTypeNotTheController() throws {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        final class Handler { var count = 0 }
+        let handler = Handler()
+        rig.build {
+            c.cancelButton.addTarget(handler, action: "onCancel:", for: .touchUpInside) { h, _ in h.count += 1 }
+        }
+        c.cancelButton.tap()
+        #expect(handler.count == 1)
+        // Handler is nested in this test, so its name keeps the enclosing scopes after the module prefix.
+        let name = try #require(rig.recorder.events.last?.name)
+        #expect(name.hasPrefix("TestController#"))
+        #expect(name.hasSuffix("Handler#onCancel:"))
+        // The second button: index 1 among UIButtons (the label before them does not count).
+        #expect(rig.recorder.events.last?.path == "TestController-UIView-UIButton&0-0-1")
+        _ = window
+    }
+
+    @Test func removingTheTargetRemovesTheProxy() {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+        }
+        #expect(c.okButton.trackingProxyCount == 1)
+        c.okButton.removeTarget(c, action: "onOK:", for: .touchUpInside)
+        #expect(c.okButton.trackingProxyCount == 0)
+        #expect(c.okButton.allTargets.isEmpty)
+        c.okButton.tap()
+        #expect(c.log.isEmpty)
+        #expect(rig.recorder.events.allSatisfy { $0.type != .click })
+        _ = window
+    }
+
+    @Test func removingOneOfTwoActionsKeepsTheOtherProxy() {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+            c.okButton.addTarget(c, action: "onOKDown:", for: .touchDown) { target, _ in target.log.append("down") }
+        }
+        #expect(c.okButton.trackingProxyCount == 2)
+        c.okButton.removeTarget(c, action: "onOKDown:")
+        #expect(c.okButton.trackingProxyCount == 1)
+        c.okButton.tap()
+        #expect(c.log == ["onOK OK"])
+        #expect(rig.recorder.summary.filter { $0.hasPrefix("click") } == ["click TestController#TestController#onOK:"])
+        _ = window
+    }
+
+    @Test func targetsAddedBeforeStartOrAfterStopAreNotTracked() {
+        let rig = HookRig(start: false)
+        let (window, c) = screen(rig)
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+        }
+        rig.hooks.start()
+        c.okButton.tap()
+        #expect(c.log.count == 1)
+        #expect(c.okButton.trackingProxyCount == 0)
+        rig.build {
+            c.cancelButton.addTarget(c, action: "onCancel:", for: .touchUpInside) { target, _ in target.log.append("cancel") }
+        }
+        #expect(c.cancelButton.trackingProxyCount == 1)
+        rig.hooks.stop()
+        #expect(rig.aspects.count == 0)
+        c.cancelButton.tap()
+        #expect(c.log == ["onOK OK", "cancel"])
+        #expect(rig.recorder.events.isEmpty)
+        _ = window
+    }
+
+    @Test func aDisabledControlSendsNothing() {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+        }
+        c.okButton.isEnabled = false
+        c.okButton.tap()
+        #expect(c.log.isEmpty)
+        #expect(rig.recorder.events.allSatisfy { $0.type != .click })
+        _ = window
+    }
+
+    @Test func aControlOutsideAnyControllerIsNamedByItsWindow() throws {
+        let rig = HookRig()
+        let (window, button, log) = rig.build { () -> (UIWindow, UIButton, Log) in
+            let window = UIWindow()
+            let button = UIButton(title: "Loose")
+            window.addSubview(button)
+            let log = Log()
+            button.addTarget(log, action: "onLoose:", for: .touchUpInside) { l, _ in l.count += 1 }
+            return (window, button, log)
+        }
+        button.tap()
+        #expect(log.count == 1)
+        let e = try #require(rig.recorder.events.first)
+        #expect(e.name.hasPrefix("UIWindow#"))
+        #expect(e.path == "UIWindow-UIButton&0-0")
+        #expect(e.page == nil)
+        _ = window
+    }
+}
+
+final class Log {
+    var count = 0
+}
