@@ -9,6 +9,8 @@ public enum AgentCLI {
         commands: [
             CheckCommand.self,
             InventoryCommand.self,
+            SendCommand.self,
+            DemoCommand.self,
         ])
     }
 }
