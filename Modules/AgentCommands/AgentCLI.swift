@@ -11,6 +11,7 @@ public enum AgentCLI {
             InventoryCommand.self,
             SendCommand.self,
             DemoCommand.self,
+            ReplayCommand.self,
         ])
     }
 }

@@ -64,8 +64,10 @@ public struct RecordedInteraction {
     public var action: String?
     /// The target's runtime type name; defaults to the type of the node's controller.
     public var target: String?
-    /// The new value of a `change`, a JSON scalar.
+    /// The new value of a `change` or the offset of a `scroll`, a JSON scalar.
     public var value: JSONValue?
+    /// The selected segment of a `change` on a segmented control.
+    public var selectedIndex: Int?
     /// Milliseconds since the start of the session.
     public var t: Int64
     /// Where the step is in the document, `steps[3]`, for messages.
@@ -218,6 +220,13 @@ extension SessionRecording {
                 guard v.isScalar else { throw fail("\(here).value", "must be a JSON scalar, found \(v.kindDescription)") }
                 value = v
             }
+            var selectedIndex: Int?
+            if let v = step["selectedIndex"] {
+                guard case .int(let i) = v, i >= 0, i <= Int64(Int32.max) else {
+                    throw fail("\(here).selectedIndex", "must be an integer ≥ 0, found \(v.jsonText)")
+                }
+                selectedIndex = Int(i)
+            }
             var t = lastT
             if let v = step["t"] {
                 guard case .int(let ms) = v, ms >= 0 else {
@@ -233,7 +242,7 @@ extension SessionRecording {
                 .interact(
                     RecordedInteraction(
                         kind: kind, nodeID: nodeID, node: node, tree: tree, action: action, target: target, value: value,
-                        t: t, location: here)))
+                        selectedIndex: selectedIndex, t: t, location: here)))
         }
         self.init(appKey: appKey, appVersion: appVersion, session: session, startTs: startTs, steps: steps)
     }

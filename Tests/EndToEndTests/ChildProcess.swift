@@ -31,13 +31,14 @@ final class ChildProcess: Sendable {
     private let buffers = OutputBuffers()
 
     /// Starts `executable` with `arguments`; standard input is `stdin` (a file) or empty.
-    init(_ executable: URL, _ arguments: [String], stdin: URL? = nil) throws {
+    init(_ executable: URL, _ arguments: [String], stdin: URL? = nil, workingDirectory: URL? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw HarnessError(description: "\(executable.path) is missing: build first with `swift build --build-tests`")
         }
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
+        if let workingDirectory { p.currentDirectoryURL = workingDirectory }
         let outPipe = Pipe()
         let errPipe = Pipe()
         p.standardOutput = outPipe
