@@ -66,13 +66,20 @@ struct TargetActionList {
     }
 
     /// Removes proxies whose partner is gone.
+    /// Runs on every send, so it first checks without allocating: lists hold a handful of entries.
     mutating func pruneProxies() {
-        let live = Set(entries.filter { !$0.isProxy }.map(\.serial))
-        entries.removeAll { e in e.partner.map { !live.contains($0) } ?? false }
+        func orphan(_ e: TargetActionEntry) -> Bool {
+            guard let p = e.partner else { return false }
+            return !entries.contains { $0.serial == p }
+        }
+        guard entries.contains(where: orphan) else { return }
+        let orphans = entries.filter(orphan).map { ObjectIdentifier($0) }
+        entries.removeAll { orphans.contains(ObjectIdentifier($0)) }
     }
 
     /// Drops real entries whose target was deallocated.
     mutating func dropReleasedTargets() {
+        guard entries.contains(where: { !$0.isProxy && $0.target == nil }) else { return }
         entries.removeAll { !$0.isProxy && $0.target == nil }
     }
 

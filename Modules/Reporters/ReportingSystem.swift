@@ -4,8 +4,8 @@ import Synchronization
 
 /// Delivers events to reporters on a queue of its own, so reporting never slows or breaks the app.
 ///
-/// `submit` only enqueues; a serial `DispatchQueue` owned by the system calls every reporter in
-/// turn. A reporter that throws is announced once through `diagnostics` and keeps receiving
+/// `submit` only appends to a buffer; a serial `DispatchQueue` owned by the system drains it and
+/// calls every reporter in turn (one queue hop per burst of events, not per event). A reporter that throws is announced once through `diagnostics` and keeps receiving
 /// events (it may recover); the others are never affected. When more than `capacity` events
 /// wait, new ones are dropped and counted rather than growing memory without bound.
 ///
@@ -20,10 +20,22 @@ public final class ReportingSystem: Sendable {
         public var dropped = 0
         /// Failed `report` or `flush` calls, all reporters together.
         public var failures = 0
+
+        public init(submitted: Int = 0, delivered: Int = 0, dropped: Int = 0, failures: Int = 0) {
+            self.submitted = submitted
+            self.delivered = delivered
+            self.dropped = dropped
+            self.failures = failures
+        }
     }
 
     private struct State {
         var statistics = Statistics()
+        /// Submitted, not yet taken by the queue.
+        var buffer: [TrackEvent] = []
+        /// Whether a drain is queued or running: a burst of events costs one wake-up, not one each.
+        var drainScheduled = false
+        /// Submitted, not yet delivered (buffered or being delivered).
         var pending = 0
         /// Reporters (by position) whose failure was already announced.
         var announced: Set<Int> = []
@@ -50,18 +62,38 @@ public final class ReportingSystem: Sendable {
     /// Queues `event` for every reporter and returns at once; false when it was dropped (queue full).
     @discardableResult
     public func submit(_ event: TrackEvent) -> Bool {
-        let accepted = state.withLock { s in
+        let (accepted, schedule) = state.withLock { s -> (Bool, Bool) in
             s.statistics.submitted += 1
             guard s.pending < capacity else {
                 s.statistics.dropped += 1
-                return false
+                return (false, false)
             }
             s.pending += 1
-            return true
+            s.buffer.append(event)
+            if s.drainScheduled { return (true, false) }
+            s.drainScheduled = true
+            return (true, true)
         }
-        guard accepted else { return false }
-        queue.async { self.deliver(event) }
-        return true
+        if schedule { queue.async { self.drain() } }
+        return accepted
+    }
+
+    /// Delivers buffered events until the buffer is empty. A drain queued before a flush's block
+    /// therefore delivers everything submitted before that flush.
+    private func drain() {
+        while true {
+            let batch = state.withLock { s -> [TrackEvent] in
+                if s.buffer.isEmpty {
+                    s.drainScheduled = false
+                    return []
+                }
+                var taken: [TrackEvent] = []
+                swap(&taken, &s.buffer)
+                return taken
+            }
+            if batch.isEmpty { return }
+            for event in batch { deliver(event) }
+        }
     }
 
     /// Waits until every event submitted before this call was delivered and each reporter flushed,
