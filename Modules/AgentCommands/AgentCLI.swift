@@ -9,6 +9,7 @@ public enum AgentCLI {
         commands: [
             CheckCommand.self,
             InventoryCommand.self,
+            MatchCommand.self,
             SendCommand.self,
             DemoCommand.self,
             ReplayCommand.self,

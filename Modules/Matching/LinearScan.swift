@@ -12,11 +12,14 @@ public struct LinearScan: Sendable {
 
     /// True when `rule` matches `query` (config.md §3, viewpath.md §3).
     public static func ruleMatches(_ rule: KVCRule, _ query: MatchQuery) -> Bool {
-        if let key = query.appKey, rule.appKey != key { return false }
-        if let version = query.appVersion, !rule.appVersion.contains(version) { return false }
+        // Cheapest checks first, as the field does (view event, then element count inside `matches`).
         if rule.viewEvent != query.viewEvent { return false }
+        if rule.viewPath.elementCount != query.path.elements.count { return false }
         if let content = rule.content, content != query.title { return false }
-        return rule.viewPath.matches(query.path)
+        if let key = query.appKey, rule.appKey != key { return false }
+        if !rule.viewPath.matches(query.path) { return false }
+        if let version = query.appVersion, !rule.appVersion.contains(version) { return false }
+        return true
     }
 
     /// Plan positions of the rules that match, ascending.

@@ -75,15 +75,16 @@ public struct PlanMatcher: Sendable {
         }
     }
 
-    /// The rules that match `query`, in plan order, each with the value its key path reads from `reader`.
+    /// The rules that match `query`, in plan order, each with the value its key path reads from `reader`
+    /// or its `kvc_error` record. The record's `appVersion` is the query's version, else the matcher's
+    /// app version, else empty (unknown).
     public func match(_ query: MatchQuery, reader: some KeyPathReading, cache: MatchCache? = nil) -> [RuleMatch] {
         let positions = cache.map { matchingRuleIndexes(query, cache: $0) } ?? matchingRuleIndexes(query)
+        let appVersion = (query.appVersion ?? app?.version)?.description ?? ""
         return positions.map { i in
             let rule = plan.rules[i]
             let result = reader.read(rule.keyPath).mapError { miss in
-                KVCReadError(
-                    ruleID: rule.id, appKey: rule.appKey, appVersion: query.appVersion ?? app?.version,
-                    keyPath: rule.keyPath.text, missingKey: miss.missingKey)
+                KVCErrorRecord(rule: rule, miss: miss, appVersion: appVersion)
             }
             return RuleMatch(ruleIndex: i, rule: rule, result: result)
         }
