@@ -14,8 +14,8 @@ public struct InventoryCommand: Command {
           {
             "HomeViewController": ["onFavBtnPressed:", "onShareBtnPressed_UA:", "viewDidLoad"]
           }
-        Actions are methods marked @objc, @IBAction or @IBSegueAction, methods of @objcMembers
-        classes, and methods whose first parameter is named sender or typed as a control, named
+        Actions are methods marked @objc, @IBAction or @IBSegueAction, overrides (such as
+        viewDidLoad), methods of @objcMembers classes, and methods whose first parameter is named sender or typed as a control, named
         as Objective-C selectors (f(_ s: UIButton) -> "f:", f(sender: X) -> "fWithSender:",
         tap(_ a: X, forEvent e: Y) -> "tap:forEvent:"). Best effort: a light tokenizer, not a
         compiler; see docs/config.md.
