@@ -161,6 +161,15 @@ public final class ATLPConnection {
         }
     }
 
+    /// Changes how long `receive` waits for bytes (sends keep the connect timeout).
+    public func setReceiveTimeout(_ duration: Duration) throws(TransportError) {
+        do {
+            try Posix.setTimeouts(fd, duration, receive: true, send: false)
+        } catch {
+            throw .system(error)
+        }
+    }
+
     /// The underlying descriptor, for fault injection in tests.
     package var fileDescriptor: Int32 { fd }
 

@@ -109,12 +109,15 @@ enum Posix {
         try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
     }
 
-    /// Sets `SO_RCVTIMEO` and `SO_SNDTIMEO`: a blocking call then fails with would-block.
-    static func setTimeouts(_ fd: Int32, _ duration: Duration) throws(PosixError) {
+    /// Sets `SO_RCVTIMEO` and/or `SO_SNDTIMEO`: a blocking call then fails with would-block.
+    static func setTimeouts(_ fd: Int32, _ duration: Duration, receive: Bool = true, send: Bool = true) throws(PosixError) {
         let (s, attos) = duration.components
         var tv = timeval(tv_sec: Int(max(0, s)), tv_usec: Int(attos / 1_000_000_000_000))
         if tv.tv_sec == 0 && tv.tv_usec == 0 { tv.tv_usec = 1 }  // zero would mean "forever"
-        for (name, label) in [(SO_RCVTIMEO, "SO_RCVTIMEO"), (SO_SNDTIMEO, "SO_SNDTIMEO")] {
+        var options: [(Int32, String)] = []
+        if receive { options.append((SO_RCVTIMEO, "SO_RCVTIMEO")) }
+        if send { options.append((SO_SNDTIMEO, "SO_SNDTIMEO")) }
+        for (name, label) in options {
             _ = try check("setsockopt(\(label))") {
                 Int(setsockopt(fd, SOL_SOCKET, name, &tv, socklen_t(MemoryLayout<timeval>.size)))
             }
@@ -332,6 +335,13 @@ enum Posix {
 
     /// Restores a signal's default action.
     static func defaultSignal(_ s: Int32) { _ = Glibc.signal(s, SIG_DFL) }
+
+    /// Microseconds since the Unix epoch (the spool's sequence floor).
+    static func wallClockMicros() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
 
     // MARK: files (the spool)
 
