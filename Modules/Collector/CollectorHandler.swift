@@ -41,8 +41,8 @@ public struct CollectorHandler: ATLPHandler {
             return .ack(batch: label, stored: outcome.stored, duplicates: outcome.duplicates, rejected: outcome.rejected)
         } catch {
             log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
-            // No ACK: the client keeps the batch and sends it again later.
-            return .error(.badRequest, "the collector could not store this batch (\(error.message)); keep it and resend later")
+            // No ACK: the client keeps the batch and sends it again after reconnecting.
+            return unavailable("could not store this batch (\(error.message)); keep it and resend later")
         }
     }
 
@@ -52,7 +52,7 @@ public struct CollectorHandler: ATLPHandler {
             return .rules(etag: selection.etag, rules: selection.rules)
         } catch {
             log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
-            return .error(.badRequest, "the collector could not read its rules (\(error.message)); try again later")
+            return unavailable("could not read its rules (\(error.message)); try again later")
         }
     }
 
@@ -72,7 +72,15 @@ public struct CollectorHandler: ATLPHandler {
             return .published(stored: try store.publish(rules.map(RuleJSON.stored)))
         } catch {
             log?("PUBLISH from \(session.peer) failed: \(error)")
-            return .error(.badRequest, "the collector could not store the rules (\(error.message)); nothing was published")
+            return unavailable("could not store the rules (\(error.message)); nothing was published, try again later")
         }
+    }
+
+    /// A storage failure (disk full, database locked by another process): not the client's
+    /// fault, so not `bad-request`, which a shipper rightly sets aside for good. ATLP/1 has no
+    /// "try later" code; `too-many-connections` (Transport's extension) closes the connection,
+    /// and clients reconnect with backoff and resend, which is what a storage failure needs.
+    private func unavailable(_ what: String) -> ATLPReply {
+        .error(.tooManyConnections, "the collector \(what)")
     }
 }

@@ -71,6 +71,12 @@ public final class EmbeddedCollector: Sendable {
         do throws(PosixError) {
             return try server.start()
         } catch {
+            // Forget the server that could not bind, so a later start() may try again.
+            let store = state.withLock { s -> EventStore? in
+                defer { s = (nil, nil) }
+                return s.store
+            }
+            store?.close()
             throw CollectorStartError(listen: options.listen, error)
         }
     }
@@ -79,6 +85,7 @@ public final class EmbeddedCollector: Sendable {
     /// or SIGTERM, then stops gracefully (answers what was read, closes) and returns.
     public func run(onStart: (SocketAddress) -> Void) throws(CollectorStartError) {
         let server = try prepare()
+        defer { stop() }
         do throws(PosixError) {
             try server.run(onStart: onStart)
         } catch {
@@ -86,16 +93,19 @@ public final class EmbeddedCollector: Sendable {
         }
     }
 
-    /// Stops listening, lets open requests finish, closes connections. Safe to call twice.
+    /// Stops listening, lets requests already read finish, closes connections, then closes the
+    /// database (checkpointing its WAL). Safe to call twice.
     public func stop() {
-        let server = state.withLock { $0.server }
+        let (store, server) = state.withLock { ($0.store, $0.server) }
         server?.stop()
+        // stop() returns once no handler call runs, so nothing uses the store any more.
+        store?.close()
     }
 
     /// The bound address while running.
     public var address: SocketAddress? { state.withLock { $0.server }?.address }
 
-    /// The open store, once started: tests read what was stored through it.
+    /// The store, once started (closed after `stop()`): tests read what was stored through it.
     public var store: EventStore? { state.withLock { $0.store } }
 
     /// The server's counters, once started.

@@ -26,7 +26,8 @@ public final class EventStore: Sendable {
     }
 
     public let path: String
-    private let db: Mutex<SQLiteDatabase>
+    /// nil once closed.
+    private let connection: Mutex<SQLiteDatabase?>
 
     /// Opens (or creates) the database, sets WAL and durability, and migrates the schema.
     public init(path: String, mode: OpenMode = .create, durability: Durability = .full) throws(SQLiteError) {
@@ -46,12 +47,14 @@ public final class EventStore: Sendable {
         try connection.execute("PRAGMA foreign_keys = ON")
         try Schema.migrate(connection)
         self.path = path
-        self.db = Mutex(connection)
+        self.connection = Mutex(connection)
     }
 
     /// The schema version of the open database (`PRAGMA user_version`).
     public func schemaVersion() throws(SQLiteError) -> Int64 {
-        try db.withLock { db throws(SQLiteError) in try db.scalarInt("PRAGMA user_version") ?? 0 }
+        try connection.withLock { c throws(SQLiteError) in
+            try opened(c).scalarInt("PRAGMA user_version") ?? 0
+        }
     }
 
     /// The schema version this build writes.
@@ -62,8 +65,9 @@ public final class EventStore: Sendable {
     /// an invalid event is kept in `rejected` with its reason.
     public func insert(_ batch: EventBatch) throws(SQLiteError) -> BatchOutcome {
         let now = Self.nowMilliseconds()
-        return try db.withLock { db throws(SQLiteError) in
-            try db.transaction { () throws(SQLiteError) -> BatchOutcome in
+        return try connection.withLock { c throws(SQLiteError) in
+            let db = try opened(c)
+            return try db.transaction { () throws(SQLiteError) -> BatchOutcome in
                 var outcome = BatchOutcome()
                 for raw in batch.events {
                     let event: TrackEvent
@@ -117,8 +121,9 @@ public final class EventStore: Sendable {
         let now = Self.nowMilliseconds()
         var seen = Set<String>()
         let appKeys = rules.map(\.appKey).filter { seen.insert($0).inserted }
-        return try db.withLock { db throws(SQLiteError) in
-            try db.transaction { () throws(SQLiteError) -> Int in
+        return try connection.withLock { c throws(SQLiteError) in
+            let db = try opened(c)
+            return try db.transaction { () throws(SQLiteError) -> Int in
                 for key in appKeys { try db.run("DELETE FROM rules WHERE app_key = ?", [.text(key)]) }
                 for (position, r) in rules.enumerated() {
                     // A repeated id within one publish: the later rule wins, as a later key does in JSON.
@@ -150,7 +155,8 @@ public final class EventStore: Sendable {
     public func rules(appKey: String? = nil) throws(SQLiteError) -> [StoredRule] {
         let columns =
             "app_key, id, app_version, view_event, view_path, key_path, key_name, content, json, published_at FROM rules"
-        let rows = try db.withLock { db throws(SQLiteError) in
+        let rows = try connection.withLock { c throws(SQLiteError) in
+            let db = try opened(c)
             if let appKey {
                 return try db.query("SELECT \(columns) WHERE app_key = ? ORDER BY position", [.text(appKey)])
             }
@@ -164,9 +170,26 @@ public final class EventStore: Sendable {
         }
     }
 
+    /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
+    public func close() {
+        let db = connection.withLock { c -> SQLiteDatabase? in
+            defer { c = nil }
+            return c
+        }
+        _ = db  // Released here, outside the lock: its deinit closes the handle.
+    }
+
+    /// The open connection, or the error every call after `close()` gets.
+    private func opened(_ c: SQLiteDatabase?) throws(SQLiteError) -> SQLiteDatabase {
+        guard let c else { throw SQLiteError(code: 21, message: "the database \(path) was closed", sql: "") }
+        return c
+    }
+
     /// Runs a read-only query for the summaries in `EventStore+Summary.swift`.
     func read(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        try db.withLock { db throws(SQLiteError) in try db.query(sql, parameters) }
+        try connection.withLock { c throws(SQLiteError) in
+            try opened(c).query(sql, parameters)
+        }
     }
 
     static func validate(_ raw: JSONValue) -> Result<TrackEvent, EventValidationError> {

@@ -2,6 +2,7 @@ import Collector
 import EventModel
 import EventStore
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import Transport
@@ -200,4 +201,33 @@ func sqlite(_ path: String, _ sql: String) throws -> [String] {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+@Suite struct CollectorHandlerFailureTests {
+    @Test func aBatchThatCannotBeStoredIsNotAcknowledged() throws {
+        let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
+        let store = try EventStore(path: path)
+        store.close()  // Every write now fails, as on a full disk.
+        let logged = Mutex<[String]>([])
+        let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
+        let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop"), isAdmin: true)
+        let reply = handler.handle(.events(batch: 1, events: [event("a")]), session: session)
+        guard case .error(let code, let message) = reply else {
+            Issue.record("expected an ERR, got \(reply)")
+            return
+        }
+        // A code that closes the connection, so the client reconnects and resends; never bad-request,
+        // which a shipper sets aside for good.
+        #expect(code == .tooManyConnections)
+        #expect(code.closesConnection)
+        #expect(message.contains("resend later"))
+        #expect(logged.withLock { $0.count } == 1)
+        #expect(logged.withLock { $0.first?.contains("not stored") } == true)
+
+        guard case .error(let c2, _) = handler.handle(.config(JSONObject()), session: session) else {
+            Issue.record("CONFIG on a closed store was answered")
+            return
+        }
+        #expect(c2 == .tooManyConnections)
+    }
 }
