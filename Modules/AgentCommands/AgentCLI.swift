@@ -7,12 +7,14 @@ public enum AgentCLI {
         name: "autotrack-agent",
         abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
         commands: [
-            CheckCommand.self,
-            InventoryCommand.self,
-            MatchCommand.self,
             SendCommand.self,
             DemoCommand.self,
             ReplayCommand.self,
+            PathCommand.self,
+            MD5Command.self,
+            CheckCommand.self,
+            InventoryCommand.self,
+            MatchCommand.self,
         ])
     }
 }

@@ -99,6 +99,12 @@ public struct MD5: Sendable {
         }
     }
 
+    /// Writes the 16-byte digest of everything fed so far into `buffer` (at least 16 bytes), without allocating.
+    public func finalize(into buffer: UnsafeMutableRawBufferPointer) {
+        precondition(buffer.count >= 16, "MD5.finalize(into:) needs 16 bytes, got \(buffer.count)")
+        MD5.store(finalWords(), into: buffer.baseAddress!)
+    }
+
     /// The digest of everything fed so far in lowercase hexadecimal (32 characters).
     public var hexDigest: String {
         MD5.hex(words: finalWords())
@@ -206,7 +212,8 @@ public struct MD5: Sendable {
             ff(&a, b, c, d, x12, 7, 0x6b90_1122); ff(&d, a, b, c, x13, 12, 0xfd98_7193)
             ff(&c, d, a, b, x14, 17, 0xa679_438e); ff(&b, c, d, a, x15, 22, 0x49b4_0821)
 
-            // Round 2: G(x, y, z) = (x & z) | (y & ~z), written as y ^ (z & (x ^ y)).
+            // Round 2: G(x, y, z) = (x & z) | (y & ~z); the two halves never share a bit, so they
+            // are added, and (y & ~z), which does not wait for the newest word x, is added first.
             gg(&a, b, c, d, x1, 5, 0xf61e_2562); gg(&d, a, b, c, x6, 9, 0xc040_b340)
             gg(&c, d, a, b, x11, 14, 0x265e_5a51); gg(&b, c, d, a, x0, 20, 0xe9b6_c7aa)
             gg(&a, b, c, d, x5, 5, 0xd62f_105d); gg(&d, a, b, c, x10, 9, 0x0244_1453)
@@ -249,6 +256,9 @@ public struct MD5: Sendable {
     }
 }
 
+// Each step adds the message word and constant to `a` before the round function, so that only
+// one addition waits on the round function of the newest word (the critical path).
+
 /// The `i`th little-endian 32-bit word of the block at `p` (RFC 1321 §3.4 reads words low byte first).
 @inline(__always)
 private func word(_ p: UnsafeRawPointer, _ i: Int) -> UInt32 {
@@ -262,20 +272,20 @@ private func rotl(_ x: UInt32, _ s: UInt32) -> UInt32 {
 
 @inline(__always)
 private func ff(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
-    a = rotl(a &+ (d ^ (b & (c ^ d))) &+ x &+ t, s) &+ b
+    a = rotl((a &+ x &+ t) &+ (d ^ (b & (c ^ d))), s) &+ b
 }
 
 @inline(__always)
 private func gg(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
-    a = rotl(a &+ (c ^ (d & (b ^ c))) &+ x &+ t, s) &+ b
+    a = rotl((a &+ x &+ t &+ (c & ~d)) &+ (b & d), s) &+ b
 }
 
 @inline(__always)
 private func hh(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
-    a = rotl(a &+ (b ^ c ^ d) &+ x &+ t, s) &+ b
+    a = rotl((a &+ x &+ t) &+ (b ^ (c ^ d)), s) &+ b
 }
 
 @inline(__always)
 private func ii(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: UInt32, _ s: UInt32, _ t: UInt32) {
-    a = rotl(a &+ (c ^ (b | ~d)) &+ x &+ t, s) &+ b
+    a = rotl((a &+ x &+ t) &+ (c ^ (b | ~d)), s) &+ b
 }

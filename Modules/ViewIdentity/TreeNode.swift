@@ -13,7 +13,10 @@ public final class TreeNode: ViewNode {
     /// Rule 3's name, computed once because type name, role and alias never change.
     public let pathName: String
     public private(set) var children: [TreeNode] = []
-    public private(set) weak var parent: TreeNode?
+    /// Not `weak`: a weakly referenced object moves its reference counts to a side table, which
+    /// made every retain and release of a node several times slower. The parent clears this
+    /// pointer in its `deinit`, so it never dangles (nodes are not shared across threads).
+    public private(set) unowned(unsafe) var parent: TreeNode?
     /// Where the node sits in the document, such as `children[2].children[0]` (empty for the root).
     public let position: String
     /// `children` as existentials, kept beside it so `childNodes` does not convert on every call.
@@ -40,6 +43,10 @@ public final class TreeNode: ViewNode {
         } else {
             pathName = base
         }
+    }
+
+    deinit {
+        for child in children { child.parent = nil }
     }
 
     /// Appends `child` as the last subview, taking it from its old parent if it had one.

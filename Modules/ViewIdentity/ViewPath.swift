@@ -37,56 +37,117 @@ public struct ViewPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Names joined with `-`, `&`, then indexes joined with `-` (viewpath.md §2 rule 5).
     public var canonical: String {
-        var s = ""
-        s.reserveCapacity(estimatedLength)
-        for (i, e) in elements.enumerated() {
-            if i > 0 { s.append("-") }
-            s.append(e.name)
+        // Written as bytes into a string of the exact length: far cheaper than 2n `String.append`s.
+        var length = max(2 * elements.count - 1, 1)  // the '-'s between names and indexes, and the '&'
+        for e in elements { length += e.name.utf8.count + e.index.printedLength }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var w = ByteWriter(buffer)
+            for (i, e) in elements.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: "-")) }
+                w.string(e.name)
+            }
+            w.byte(UInt8(ascii: "&"))
+            for (i, e) in elements.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: "-")) }
+                w.index(e.index)
+            }
+            return w.offset
         }
-        s.append("&")
-        for (i, e) in elements.enumerated() {
-            if i > 0 { s.append("-") }
-            e.index.append(to: &s)
-        }
-        return s
     }
 
     /// `name[index]` joined with `/` (viewpath.md §2 rule 6).
     public var xpath: String {
-        var s = ""
-        s.reserveCapacity(estimatedLength + 2 * elements.count)
-        for (i, e) in elements.enumerated() {
-            if i > 0 { s.append("/") }
-            s.append(e.name)
-            s.append("[")
-            e.index.append(to: &s)
-            s.append("]")
+        var length = 0
+        for e in elements { length += e.name.utf8.count + e.index.printedLength + 3 }
+        return String(unsafeUninitializedCapacity: max(length - 1, 0)) { buffer in
+            var w = ByteWriter(buffer)
+            for (i, e) in elements.enumerated() {
+                if i > 0 { w.byte(UInt8(ascii: "/")) }
+                w.string(e.name)
+                w.byte(UInt8(ascii: "["))
+                w.index(e.index)
+                w.byte(UInt8(ascii: "]"))
+            }
+            return w.offset
         }
-        return s
     }
 
     /// MD5 of the canonical form.
     public var viewID: ViewID { ViewID(canonical: canonical) }
 
     public var description: String { canonical }
-
-    private var estimatedLength: Int {
-        var n = 1
-        for e in elements { n += e.name.utf8.count + 6 }
-        return n
-    }
 }
 
 extension PathIndex {
-    /// Appends the index as paths print it; small integers format without touching the heap.
-    func append(to s: inout String) {
+    /// How many bytes the index takes when printed.
+    var printedLength: Int {
         switch self {
-        case .position(let i):
-            s.append(String(i))
+        case .position(let i): return decimalLength(of: i)
+        case .cell(let ip): return decimalLength(of: ip.section) + 1 + decimalLength(of: ip.row)
+        }
+    }
+}
+
+/// Bytes of `value` in decimal, with a sign when negative (only paths built by hand can hold one).
+private func decimalLength(of value: Int) -> Int {
+    decimalLength(ofMagnitude: value.magnitude) + (value < 0 ? 1 : 0)
+}
+
+private func decimalLength(ofMagnitude value: UInt) -> Int {
+    var v = value
+    var n = 1
+    while v >= 10 {
+        v /= 10
+        n += 1
+    }
+    return n
+}
+
+/// Writes path text into a buffer sized beforehand.
+private struct ByteWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var offset = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    @inline(__always)
+    mutating func byte(_ b: UInt8) {
+        precondition(offset < buffer.count, "path text longer than measured")
+        buffer[offset] = b
+        offset += 1
+    }
+
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { src in
+            guard let from = src.baseAddress else { return }
+            precondition(offset + src.count <= buffer.count, "path text longer than measured")
+            (buffer.baseAddress! + offset).update(from: from, count: src.count)
+            offset += src.count
+        }
+    }
+
+    mutating func number(_ value: Int) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        let digits = decimalLength(ofMagnitude: v)
+        precondition(offset + digits <= buffer.count, "path text longer than measured")
+        var k = offset + digits - 1
+        repeat {
+            buffer[k] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
+            k -= 1
+        } while v > 0
+        offset += digits
+    }
+
+    mutating func index(_ i: PathIndex) {
+        switch i {
+        case .position(let p): number(p)
         case .cell(let ip):
-            s.append(String(ip.section))
-            s.append(":")
-            s.append(String(ip.row))
+            number(ip.section)
+            byte(UInt8(ascii: ":"))
+            number(ip.row)
         }
     }
 }
@@ -134,17 +195,28 @@ extension ViewPath {
     }
 
     static func sameNameSiblingsBefore(_ node: any ViewNode, name: String, parent: any ViewNode) -> Int {
-        var count = 0
-        for sibling in parent.childNodes {
-            if sibling === node { return count }
-            if sameBytes(sibling.pathName, name) { count += 1 }
+        parent.childNodes.withUnsafeBufferPointer { siblings in
+            var count = 0
+            for i in siblings.indices {
+                if siblings[i] === node { return count }
+                if sameBytes(siblings[i].pathName, name) { count += 1 }
+            }
+            return count
         }
-        return count
     }
 }
 
 /// Byte equality of two strings' UTF-8, without the canonical-equivalence work of `==`.
 @inline(__always)
 func sameBytes(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    let x = a.utf8, y = b.utf8
+    guard x.count == y.count else { return false }
+    let fast = x.withContiguousStorageIfAvailable { p in
+        y.withContiguousStorageIfAvailable { q in
+            for k in 0..<p.count where p[k] != q[k] { return false }
+            return true
+        }
+    }
+    if let fast, let result = fast { return result }
+    return x.elementsEqual(y)
 }

@@ -91,14 +91,14 @@ struct CanonicalScanner {
         for i in s.indices {
             let c = s[i]
             guard let digit = c.asciiDigit else {
-                if c == "*" { throw error(i, "a wildcard '*' where a \(what) must be a number") }
+                if c == "*" { throw error(i, "a wildcard '*' where the \(what) must be a number") }
                 if c == "&" { throw error(i, "a second '&' (a path has exactly one)") }
-                throw error(i, "'\(c)' is not a digit (expected a \(what))")
+                throw error(i, "'\(c)' is not a digit in the \(what)")
             }
-            if i == first, digit == 0, s.count > 1 { throw error(i, "a leading zero in a \(what)") }
+            if i == first, digit == 0, s.count > 1 { throw error(i, "a leading zero in the \(what) (write each number one way)") }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
             let (v, o2) = m.addingReportingOverflow(digit)
-            if o1 || o2 { throw error(first, "a \(what) too large") }
+            if o1 || o2 { throw error(first, "the \(what) is too large") }
             value = v
         }
         return value

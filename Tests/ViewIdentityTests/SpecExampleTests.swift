@@ -2,23 +2,60 @@ import TestSupport
 import Testing
 import ViewIdentity
 
+/// The examples written in viewpath.md, checked verbatim.
 @Suite struct SpecExampleTests {
+    let specCanonical =
+        "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-1"
+    let specXPath =
+        "HomeViewController[0]/UIView[0]/UITableView[0]/ProductCell[0:2]/UITableViewCellContentView[0]/UIButton[1]"
+
     @Test func theSpecExamplePath() throws {
         let tree = try ViewTree(json: Array(Fixtures.specExampleTree.utf8))
         let button = try #require(tree.node(id: "btn1"))
         let path = ViewPath(of: button)
-        #expect(
-            path.canonical
-                == "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-1")
-        #expect(
-            path.xpath
-                == "HomeViewController[0]/UIView[0]/UITableView[0]/ProductCell[0:2]/UITableViewCellContentView[0]/UIButton[1]")
-        #expect(path.viewID.hex == MD5.hexDigest(of: Array(path.canonical.utf8)))
+        #expect(path.canonical == specCanonical)
+        #expect(path.xpath == specXPath)
+        // MD5 of the canonical form, computed offline with hashlib.
+        #expect(path.viewID.hex == "a5b721d95905e8b7cbd64740d74710e1")
+        #expect(button.viewID == path.viewID)
         #expect(try ViewPath(canonical: path.canonical) == path)
     }
 
-    @Test func md5KnownAnswers() {
-        #expect(MD5.hexDigest(of: Array("".utf8)) == "d41d8cd98f00b204e9800998ecf8427e")
-        #expect(MD5.hexDigest(of: Array("abc".utf8)) == "900150983cd24fb0d6963f7d28e17f72")
+    @Test func theFirstButtonBesideTheLabelIsIndexZero() throws {
+        let tree = try ViewTree(json: Array(Fixtures.specExampleTree.utf8))
+        let path = ViewPath(of: try #require(tree.node(id: "btn0")))
+        #expect(path.canonical.hasSuffix("&0-0-0-0:2-0-0"))
+        #expect(path.viewID.hex == "8f5099e51bf92eb87b2ba62b98ccf912")
+    }
+
+    @Test func theSpecNameExamples() {
+        #expect(TypeName.stripModulePrefix("Shop.ProductCell") == "ProductCell")
+        #expect(TypeName.stripModulePrefix("Shop.Outer.Inner") == "Outer.Inner")
+        #expect(TypeName.stripModulePrefix("UIButton") == "UIButton")
+        let detail = node("Shop.DetailViewController", .controller, alias: "gift")
+        #expect(detail.viewPath.canonical == "DetailViewController(gift)&0")
+    }
+
+    @Test func theSpecPatternExample() throws {
+        let pattern = try PathPattern("HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:*")
+        for row in [0, 2, 99] {
+            let cell = node("Shop.ProductCell", .cell, indexPath: (0, row))
+            let root = node("Shop.HomeViewController", .controller, [node("UIView", [node("UITableView", [cell])])])
+            #expect(pattern.matches(path(of: cell, in: root)), "row \(row)")
+        }
+        let otherSection = node("Shop.ProductCell", .cell, indexPath: (1, 2))
+        let root = node("Shop.HomeViewController", .controller, [node("UIView", [node("UITableView", [otherSection])])])
+        #expect(!pattern.matches(path(of: otherSection, in: root)))
+    }
+
+    @Test func theSpecEventCodeExamples() {
+        let favButton = node("UIButton")
+        let menuCell = node("Shop.MenuItemCell", .cell, indexPath: (0, 1), [node("UIButton")])
+        let root = node("Shop.HomeViewController", .controller, [node("UIView", [favButton, menuCell])])
+        defer { withExtendedLifetime(root) {} }
+        let fav = EventCode(sender: favButton, targetTypeName: "Shop.HomeViewController", action: "onFavBtnPressed:")
+        #expect(fav.description == "HomeViewController#HomeViewController#onFavBtnPressed:")
+        let add = EventCode(sender: menuCell.children[0], targetTypeName: "Shop.MenuItemCell", action: "onClickAdd:")
+        #expect(add.description == "HomeViewController#MenuItemCell#onClickAdd:")
     }
 }
