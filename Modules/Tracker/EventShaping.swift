@@ -111,10 +111,10 @@ public struct EventShaper: Sendable {
                 guard !TrackerProps.reserved.contains(m.rule.keyName) else { continue }
                 event.props[m.rule.keyName] = value.isScalar ? value : .string(value.jsonText)
                 ruleIDs.append(m.rule.id)
-            case .failure(let miss):
-                let record = KVCErrorRecord(
-                    ruleID: miss.ruleID, appKey: app.key, appVersion: app.version, keyPath: miss.keyPath,
-                    missingKey: miss.missingKey)
+            case .failure(var record):
+                // The version as the app gave it, not as parsed (`1.2` stays `1.2`).
+                record.appKey = app.key
+                record.appVersion = app.version
                 var e = record.event(
                     id: nextID(), ts: base.ts, page: base.page, path: base.path, viewId: base.viewId, session: base.session)
                 e.props[TrackerProps.event] = .string(base.id)

@@ -20,6 +20,13 @@ public final class Tracker: InteractionObserver, Sendable {
         public var kvcErrors = 0
         /// Events the reporting system refused (its queue was full).
         public var dropped = 0
+
+        public init(interactions: Int = 0, events: Int = 0, kvcErrors: Int = 0, dropped: Int = 0) {
+            self.interactions = interactions
+            self.events = events
+            self.kvcErrors = kvcErrors
+            self.dropped = dropped
+        }
     }
 
     public let shaper: EventShaper
