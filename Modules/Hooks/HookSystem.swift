@@ -30,6 +30,7 @@ public final class HookSystem: @unchecked Sendable {
         var pageStarts: [ObjectIdentifier: UInt64] = [:]
         var pageCounts: [String: Int] = [:]
         var launched = false
+        var running = false
     }
 
     private let state = Mutex(State())
@@ -41,16 +42,20 @@ public final class HookSystem: @unchecked Sendable {
         self.clock = clock
     }
 
-    public var isRunning: Bool { state.withLock { !$0.tokens.isEmpty } }
+    public var isRunning: Bool { state.withLock { $0.running } }
 
     /// How many times each page was entered, by page name.
     public var pageCounts: [String: Int] { state.withLock { $0.pageCounts } }
 
     /// Registers the advice; does nothing when already running.
     public func start() {
-        guard !isRunning else { return }
+        let first = state.withLock { s in
+            defer { s.running = true }
+            return !s.running
+        }
+        guard first else { return }
         let tokens = installAdvice()
-        state.withLock { $0.tokens = tokens }
+        state.withLock { $0.tokens += tokens }
     }
 
     /// Removes the advice; proxies already placed stay silent from now on.
@@ -58,6 +63,7 @@ public final class HookSystem: @unchecked Sendable {
         let tokens = state.withLock { s in
             let t = s.tokens
             s.tokens = []
+            s.running = false
             return t
         }
         for t in tokens { t.remove() }
@@ -111,46 +117,47 @@ public final class HookSystem: @unchecked Sendable {
     private func controlFired(_ control: UIControl, proxy: TrackingProxy, events: ControlEvents) {
         guard isRunning else { return }
         let value = control.valueInfo
+        let place = Placement(of: control)
         observer.observe(
             Interaction(
                 kind: events.contains(.valueChanged) ? .valueChanged : .click, node: control,
-                eventCode: EventCode(sender: control, targetTypeName: proxy.targetTypeName, action: proxy.action.name),
+                eventCode: EventCode(controller: place.codeController, target: proxy.targetName, action: proxy.action.name),
                 controlEvents: events, title: control.title, value: value.isEmpty ? nil : value,
-                indexPath: HookSystem.enclosingCell(of: control)?.indexPath, page: HookSystem.pageName(of: control),
-                timestamp: clock.wallMilliseconds()))
+                indexPath: place.cell?.indexPath, page: place.page, timestamp: clock.wallMilliseconds()))
     }
 
     private func gestureFired(_ recognizer: UIGestureRecognizer, proxy: TrackingProxy) {
         guard isRunning, let view = recognizer.view else { return }
+        let place = Placement(of: view)
         observer.observe(
             Interaction(
                 kind: .gesture, node: view,
-                eventCode: EventCode(sender: view, targetTypeName: proxy.targetTypeName, action: proxy.action.name),
-                title: view.title, indexPath: HookSystem.enclosingCell(of: view)?.indexPath,
-                page: HookSystem.pageName(of: view), gesture: TypeName.stripModulePrefix(recognizer.typeName),
+                eventCode: EventCode(controller: place.codeController, target: proxy.targetName, action: proxy.action.name),
+                title: view.title, indexPath: place.cell?.indexPath, page: place.page, gesture: recognizer.pathName,
                 timestamp: clock.wallMilliseconds()))
     }
 
     private func rowSelected(_ table: UITableView, at indexPath: CellIndexPath) {
         let cell = table.cellForRow(at: indexPath)
         let node: UIView = cell ?? table
-        let target = table.delegate.map { String(reflecting: type(of: $0)) } ?? table.typeName
+        let target = table.delegate.map { TypeName.stripModulePrefix(String(reflecting: type(of: $0))) } ?? table.pathName
+        let place = Placement(of: table)
         observer.observe(
             Interaction(
                 kind: .listItemClick, node: node,
-                eventCode: EventCode(sender: table, targetTypeName: target, action: HookPoint.didSelectRow),
-                title: cell?.title, indexPath: indexPath, page: HookSystem.pageName(of: table),
-                timestamp: clock.wallMilliseconds()))
+                eventCode: EventCode(controller: place.codeController, target: target, action: HookPoint.didSelectRow),
+                title: cell?.title, indexPath: indexPath, page: place.page, timestamp: clock.wallMilliseconds()))
     }
 
     private func scrolled(_ scrollView: UIScrollView) {
-        let target = scrollView.scrollDelegate.map { String(reflecting: type(of: $0)) } ?? scrollView.typeName
+        let target =
+            scrollView.scrollDelegate.map { TypeName.stripModulePrefix(String(reflecting: type(of: $0))) } ?? scrollView.pathName
+        let place = Placement(of: scrollView)
         observer.observe(
             Interaction(
                 kind: .scroll, node: scrollView,
-                eventCode: EventCode(sender: scrollView, targetTypeName: target, action: HookPoint.didEndDragging),
-                value: ControlValue(value: scrollView.contentOffset), page: HookSystem.pageName(of: scrollView),
-                timestamp: clock.wallMilliseconds()))
+                eventCode: EventCode(controller: place.codeController, target: target, action: HookPoint.didEndDragging),
+                value: ControlValue(value: scrollView.contentOffset), page: place.page, timestamp: clock.wallMilliseconds()))
     }
 
     private func pageEntered(_ controller: UIViewController) {
@@ -206,24 +213,44 @@ public final class HookSystem: @unchecked Sendable {
         }
         return nil
     }
-
-    static func enclosingCell(of view: UIView) -> UITableViewCell? {
-        var v: UIView? = view
-        while let current = v {
-            if let cell = current as? UITableViewCell { return cell }
-            v = current.superview
-        }
-        return nil
-    }
 }
 
 /// The object placed beside a real target: it remembers whose action it shadows.
 final class TrackingProxy {
-    let targetTypeName: String
+    /// The target's type name without module prefix, computed once.
+    let targetName: String
     let action: ActionName
 
     init(targetTypeName: String, action: ActionName) {
-        self.targetTypeName = targetTypeName
+        self.targetName = TypeName.stripModulePrefix(targetTypeName)
         self.action = action
+    }
+}
+
+/// Where a view sits, found in one walk up the tree: what an interaction names it by.
+struct Placement {
+    /// The `Controller` of an event code (viewpath.md §4): the first controller or window, or the topmost node.
+    var codeController: String
+    /// The page: the first controller's name with alias; nil when a window or the top comes first.
+    var page: String?
+    /// The first cell at or above the view.
+    var cell: UITableViewCell?
+
+    init(of view: UIView) {
+        var node: any ViewNode = view
+        var cell: UITableViewCell?
+        while true {
+            if cell == nil, node.role == .cell { cell = node as? UITableViewCell }
+            if node.role == .controller || node.role == .window { break }
+            guard let parent = node.parentNode else { break }
+            node = parent
+        }
+        let name = (node as? UIResponder)?.pathName ?? TypeName.stripModulePrefix(node.typeName)
+        codeController = name
+        if node.role == .controller {
+            let alias = node.pageAlias ?? ""
+            page = alias.isEmpty ? name : "\(name)(\(alias))"
+        }
+        self.cell = cell
     }
 }

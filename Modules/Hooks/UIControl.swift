@@ -43,6 +43,11 @@ open class UIControl: UIView {
         targetActions.registered.filter { $0.target === target && !$0.events.isDisjoint(with: events) }.map(\.action)
     }
 
+    /// Every registered action with its target's runtime type name, in registration order (proxies excluded).
+    public var registeredActions: [RegisteredAction] {
+        targetActions.registered.map { RegisteredAction(targetTypeName: $0.targetTypeName, action: $0.action, events: $0.events) }
+    }
+
     /// How many tracking proxies sit beside the targets (0 when no hook system watches this control).
     public var trackingProxyCount: Int { targetActions.entries.count - targetActions.registered.count }
 
@@ -70,6 +75,14 @@ open class UIControl: UIView {
     func pruneProxies() {
         targetActions.pruneProxies()
     }
+}
+
+/// One target-action registration, as inventories and configuration checks list them.
+public struct RegisteredAction: Sendable, Hashable {
+    /// `String(reflecting:)` of the target's type, e.g. `DemoShop.HomeViewController`.
+    public var targetTypeName: String
+    public var action: ActionName
+    public var events: ControlEvents
 }
 
 /// What a control or gesture recogniser is: something that sends target-actions.

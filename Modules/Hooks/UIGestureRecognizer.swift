@@ -25,6 +25,11 @@ open class UIGestureRecognizer: UIResponder {
         }
     }
 
+    /// Every registered action with its target's runtime type name (proxies excluded).
+    public var registeredActions: [RegisteredAction] {
+        targetActions.registered.map { RegisteredAction(targetTypeName: $0.targetTypeName, action: $0.action, events: $0.events) }
+    }
+
     /// How many tracking proxies sit beside the targets.
     public var trackingProxyCount: Int { targetActions.entries.count - targetActions.registered.count }
 

@@ -1,3 +1,5 @@
+import ViewIdentity
+
 /// The root of the object model: a link in the responder chain and a member of one aspect registry.
 ///
 /// The names follow UIKit on purpose: a view's path (`HomeViewController-UIView-UITableView-…`)
@@ -17,6 +19,10 @@ open class UIResponder {
 
     /// The runtime type name as `String(reflecting:)` prints it (`DemoShop.ProductCell`), computed once.
     public private(set) lazy var typeName: String = String(reflecting: type(of: self))
+
+    /// `typeName` without module prefix (viewpath.md §2 rule 3), computed once: every
+    /// interaction needs it, and stripping is string work.
+    public private(set) lazy var pathName: String = TypeName.stripModulePrefix(typeName)
 
     /// Runs `body` as the hookable method `method` of this object, so advice can run around it.
     ///

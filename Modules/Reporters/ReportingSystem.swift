@@ -44,17 +44,22 @@ public final class ReportingSystem: Sendable {
     public let reporters: [any Reporter]
     /// The most events that may wait for delivery.
     public let capacity: Int
+    /// How long the queue waits after the first event of a burst before draining, so that a burst
+    /// costs one wake-up of the queue's thread (a wake-up costs the app thread more than the event).
+    public let coalescing: Duration
     private let queue: DispatchQueue
     private let state = Mutex(State())
     private let diagnostics: @Sendable (ReporterFailure) -> Void
 
     /// A system delivering to `reporters`, in order, on a queue labelled `label`.
     public init(
-        _ reporters: [any Reporter], capacity: Int = 100_000, label: String = "autotrack.reporting",
+        _ reporters: [any Reporter], capacity: Int = 100_000, coalescing: Duration = .milliseconds(2),
+        label: String = "autotrack.reporting",
         diagnostics: @escaping @Sendable (ReporterFailure) -> Void = ReporterFailure.writeToStandardError
     ) {
         self.reporters = reporters
         self.capacity = max(1, capacity)
+        self.coalescing = coalescing
         self.queue = DispatchQueue(label: label)
         self.diagnostics = diagnostics
     }
@@ -74,12 +79,18 @@ public final class ReportingSystem: Sendable {
             s.drainScheduled = true
             return (true, true)
         }
-        if schedule { queue.async { self.drain() } }
+        if schedule {
+            if coalescing > .zero {
+                queue.asyncAfter(deadline: .now() + .nanoseconds(ReportingSystem.nanoseconds(coalescing))) { self.drain() }
+            } else {
+                queue.async { self.drain() }
+            }
+        }
         return accepted
     }
 
-    /// Delivers buffered events until the buffer is empty. A drain queued before a flush's block
-    /// therefore delivers everything submitted before that flush.
+    /// Delivers buffered events until the buffer is empty. `flush` drains first on the queue, so
+    /// everything submitted before it is delivered even while a coalescing drain is still waiting.
     private func drain() {
         while true {
             let batch = state.withLock { s -> [TrackEvent] in
@@ -102,14 +113,18 @@ public final class ReportingSystem: Sendable {
     public func flush(timeout: Duration = .seconds(10)) -> Bool {
         let done = DispatchSemaphore(value: 0)
         queue.async {
+            self.drain()
             for (i, r) in self.reporters.enumerated() {
                 do { try r.flush() } catch { self.fail(reporter: i, operation: "flush", error: error, eventID: nil) }
             }
             done.signal()
         }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(max(0, seconds)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        return done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+        return done.wait(timeout: .now() + .nanoseconds(ReportingSystem.nanoseconds(timeout))) == .success
+    }
+
+    static func nanoseconds(_ d: Duration) -> Int {
+        let (seconds, attoseconds) = d.components
+        return Int(min(max(0, seconds), 1_000_000_000)) * 1_000_000_000 + Int(max(0, attoseconds) / 1_000_000_000)
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }

@@ -87,3 +87,18 @@ import ViewIdentity
         #expect(throws: DemoStepError.self) { try session.perform(.foreground) }
     }
 }
+
+@Suite struct ActionInventoryTests {
+    @Test func theDemoShopInventoryListsEveryActionByClass() {
+        #expect(ActionInventory.demoShop() == [
+            "HomeViewController": [
+                "onFavBtnPressed:", "onInStockSwitchChanged:", "onShareBtnPressed:",
+                "scrollViewDidEndDragging:willDecelerate:", "tableView:didSelectRowAtIndexPath:",
+            ],
+            "DetailViewController": [
+                "onAddToCartPressed:", "onFavBtnPressed:", "onImageTapped:", "onQuantityChanged:", "onShareBtnPressed:",
+                "onSizeChanged:",
+            ],
+        ])
+    }
+}

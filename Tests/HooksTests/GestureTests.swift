@@ -22,13 +22,7 @@ final class Gallery: UIViewController {
 
 @Suite struct GestureTests {
     private func show(_ rig: HookRig) -> (UIWindow, Gallery) {
-        rig.build {
-            let window = UIWindow()
-            let g = Gallery()
-            window.rootViewController = g
-            window.makeKeyAndVisible()
-            return (window, g)
-        }
+        rig.show { Gallery() }
     }
 
     @Test func aRecognisedGestureIsReportedAndItsTargetRuns() throws {

@@ -64,13 +64,7 @@ import Testing
     @Test func aPageThatAppearedBeforeTheHooksStartedLeavesWithoutADuration() throws {
         let rig = HookRig(start: false)
         final class Screen: UIViewController {}
-        let (window, screen) = rig.build { () -> (UIWindow, Screen) in
-            let window = UIWindow()
-            let s = Screen()
-            window.rootViewController = s
-            window.makeKeyAndVisible()
-            return (window, s)
-        }
+        let (window, screen) = rig.show { Screen() }
         rig.hooks.start()
         rig.clock.advance(milliseconds: 10)
         screen.performDisappear()
@@ -100,5 +94,49 @@ import Testing
         ])
         #expect(recorder.events.map(\.ts) == [0, 0, 10, 30])
         #expect(recorder.events[0].path == nil && recorder.events[0].props.isEmpty)
+    }
+}
+
+/// A screen that embeds a child controller's view in its own.
+final class Dashboard: UIViewController {
+    let child = Widget()
+
+    override func viewDidLoad() {
+        view.addSubview(UILabel(text: "Dashboard"))
+        addChild(child)
+        view.addSubview(child.view)
+    }
+}
+
+/// The embedded child: a button of its own.
+final class Widget: UIViewController {
+    let refresh = UIButton(title: "Refresh")
+    var refreshed = 0
+
+    override func viewDidLoad() {
+        view.addSubview(refresh)
+        refresh.addTarget(self, action: "onRefresh:", for: .touchUpInside) { w, _ in w.refreshed += 1 }
+    }
+}
+
+@Suite struct ChildControllerTests {
+    @Test func childControllersAreTheirOwnPagesAndPathRoots() throws {
+        let rig = HookRig()
+        let (window, dashboard) = rig.show { Dashboard() }
+        #expect(rig.recorder.summary == ["page_enter Dashboard", "page_enter Widget"])
+        dashboard.child.refresh.tap()
+        #expect(dashboard.child.refreshed == 1)
+        let click = try #require(rig.recorder.events.last)
+        #expect(click.name == "Widget#Widget#onRefresh:")
+        #expect(click.path == "Widget-UIView-UIButton&0-0-0")
+        #expect(click.page == "Widget")
+        // The tree still links the child under the parent's view.
+        #expect(dashboard.child.parentNode === dashboard.view)
+        #expect(dashboard.view.childNodes.last === dashboard.child)
+        rig.clock.advance(milliseconds: 5)
+        dashboard.performDisappear()
+        #expect(Array(rig.recorder.summary.suffix(2)) == ["page_leave Widget", "page_leave Dashboard"])
+        #expect(rig.recorder.events.suffix(2).map(\.duration) == [5, 5])
+        _ = window
     }
 }

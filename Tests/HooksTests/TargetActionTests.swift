@@ -6,21 +6,13 @@ import ViewIdentity
 @Suite struct TargetActionTests {
     /// A window showing `TestController` (built inside the rig's registry).
     private func screen(_ rig: HookRig) -> (UIWindow, TestController) {
-        rig.build {
-            let window = UIWindow()
-            let controller = TestController()
-            window.rootViewController = controller
-            window.makeKeyAndVisible()
-            return (window, controller)
-        }
+        rig.show { TestController() }
     }
 
     @Test func proxyReportsAndTheRealTargetStillRuns() throws {
         let rig = HookRig()
         let (window, c) = screen(rig)
-        rig.build {
-            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
-        }
+        c.wireOK()
         // The proxy runs first: when it reports, the real action has not run yet.
         var logAtObserve: [String]?
         rig.recorder.onObserve = { i in if i.kind == .click { logAtObserve = c.log } }
@@ -65,9 +57,7 @@ import ViewIdentity
     @Test func removingTheTargetRemovesTheProxy() {
         let rig = HookRig()
         let (window, c) = screen(rig)
-        rig.build {
-            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
-        }
+        c.wireOK()
         #expect(c.okButton.trackingProxyCount == 1)
         c.okButton.removeTarget(c, action: "onOK:", for: .touchUpInside)
         #expect(c.okButton.trackingProxyCount == 0)
@@ -81,8 +71,8 @@ import ViewIdentity
     @Test func removingOneOfTwoActionsKeepsTheOtherProxy() {
         let rig = HookRig()
         let (window, c) = screen(rig)
-        rig.build {
-            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+        c.wireOK()
+        do {
             c.okButton.addTarget(c, action: "onOKDown:", for: .touchDown) { target, _ in target.log.append("down") }
         }
         #expect(c.okButton.trackingProxyCount == 2)
@@ -97,9 +87,7 @@ import ViewIdentity
     @Test func targetsAddedBeforeStartOrAfterStopAreNotTracked() {
         let rig = HookRig(start: false)
         let (window, c) = screen(rig)
-        rig.build {
-            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
-        }
+        c.wireOK()
         rig.hooks.start()
         c.okButton.tap()
         #expect(c.log.count == 1)
@@ -119,9 +107,7 @@ import ViewIdentity
     @Test func aDisabledControlSendsNothing() {
         let rig = HookRig()
         let (window, c) = screen(rig)
-        rig.build {
-            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
-        }
+        c.wireOK()
         c.okButton.isEnabled = false
         c.okButton.tap()
         #expect(c.log.isEmpty)

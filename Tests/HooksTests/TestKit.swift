@@ -42,6 +42,17 @@ struct HookRig {
         if start { hooks.start() }
     }
 
+    /// A visible window (in this rig's registry) whose root is the controller `make` builds.
+    func show<C: UIViewController>(_ make: () -> C) -> (UIWindow, C) {
+        build {
+            let window = UIWindow()
+            let controller = make()
+            window.rootViewController = controller
+            window.makeKeyAndVisible()
+            return (window, controller)
+        }
+    }
+
     /// Runs `body` with this rig's registry as the one new UI objects join.
     func build<R>(_ body: () throws -> R) rethrows -> R {
         try AspectRegistry.$current.withValue(aspects) { try body() }
@@ -62,4 +73,9 @@ final class TestController: UIViewController {
     }
 
     func onOK(_ sender: UIButton) { log.append("onOK \(sender.title ?? "")") }
+
+    /// Registers `onOK:` on the OK button (the button joined its registry when created).
+    func wireOK() {
+        okButton.addTarget(self, action: "onOK:", for: .touchUpInside) { target, sender in target.onOK(sender) }
+    }
 }

@@ -22,13 +22,7 @@ final class Settings: UIViewController {
 @Suite struct ValueControlTests {
     @Test func valueControlsReportTheirInformation() throws {
         let rig = HookRig()
-        let (window, s) = rig.build { () -> (UIWindow, Settings) in
-            let window = UIWindow()
-            let s = Settings()
-            window.rootViewController = s
-            window.makeKeyAndVisible()
-            return (window, s)
-        }
+        let (window, s) = rig.show { Settings() }
         s.toggle.toggle()
         s.segments.select(segment: 2)
         s.segments.select(segment: 2)  // already selected: nothing sent

@@ -55,8 +55,12 @@ func measure(_ button: UIButton, batches: Int, batchSize: Int, drain: () -> Void
 }
 
 let quick = CommandLine.arguments.contains("--quick")
+// `--only observer` (or pipeline) skips the other hooked mode, for profiling.
+let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
 let batchSize = 5_000
-let batches = quick ? 8 : 80
+let batches = quick ? 8 : 50
 let rounds = 3
 
 var results: [String: [Double]] = [:]
@@ -70,7 +74,7 @@ for _ in 0..<rounds {
         _ = window
     }
     // Hooked, observer only.
-    do {
+    if only == nil || only == "observer" {
         let registry = AspectRegistry()
         let observer = DiscardingObserver()
         let hooks = HookSystem(observer: observer, aspects: registry)
@@ -83,7 +87,7 @@ for _ in 0..<rounds {
         _ = window
     }
     // Hooked, full pipeline to a no-op reporter.
-    do {
+    if only == nil || only == "pipeline" {
         let registry = AspectRegistry()
         let reporting = ReportingSystem([NoOpReporter()])
         let hooks = HookSystem(observer: ReportingObserver(reporting: reporting), aspects: registry)
@@ -107,6 +111,6 @@ func format(_ x: Double) -> String {
 print("hooks-bench: \(batches * batchSize) actions per mode, best of \(rounds) rounds\(quick ? " (quick)" : "")")
 print("baseline (unhooked)     \(format(base)) ns/action")
 for k in ["observer", "pipeline"] {
-    let v = bestOf[k]!
+    guard let v = bestOf[k] else { continue }
     print("hooked, \(k == "observer" ? "observer only " : "full pipeline ")  \(format(v)) ns/action   ratio \(format(v / base))x   overhead \(format(v - base)) ns")
 }
