@@ -100,6 +100,11 @@ public enum ConfigLoader {
         return r.plan
     }
 
+    /// Parses one document from any bytes (Foundation's `Data`, a slice).
+    public static func parse(data: some Collection<UInt8>, file: String) throws(ConfigError) -> TrackingPlan {
+        try parse(data: Array(data), file: file)
+    }
+
     /// Parses one document given as text.
     public static func parse(text: String, file: String) throws(ConfigError) -> TrackingPlan {
         try parse(data: Array(text.utf8), file: file)

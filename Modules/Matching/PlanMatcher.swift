@@ -61,6 +61,11 @@ public struct PlanMatcher: Sendable {
         return out.map(Int.init)
     }
 
+    /// How many rules the index verifies for `query` (every app key), for tests of the pruning.
+    func candidateCount(_ query: MatchQuery) -> Int {
+        index.candidateCount(viewEvent: query.viewEvent, elements: query.path.elements, title: query.title)
+    }
+
     func matchingPositions(_ query: MatchQuery, into out: inout [Int32]) {
         if let app {
             if let key = query.appKey, key != app.key { return }

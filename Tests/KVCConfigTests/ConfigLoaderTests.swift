@@ -142,3 +142,11 @@ enum SpecDocuments {
 extension SpecDocuments {
     static var labelledJSON: JSONValue { (try? JSONValue.parse(labelled)) ?? .null }
 }
+
+@Suite struct ConfigLoaderBytesTests {
+    @Test func anyCollectionOfBytes() throws {
+        let bytes = Array(("  " + SpecDocuments.rules).utf8)
+        #expect(try ConfigLoader.parse(data: bytes[2...], file: "slice").rules.count == 1)
+        #expect(try ConfigLoader.parse(data: bytes, file: "array").rules.count == 1)
+    }
+}
