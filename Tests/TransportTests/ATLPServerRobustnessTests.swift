@@ -98,6 +98,23 @@ import Testing
         try slow.ping()
     }
 
+    @Test func aSlowCommitOnOneConnectionDoesNotStallAnother() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let handler = TestHandler(gate: gate)
+        let (server, address) = try startServer(handler)
+        defer { server.stop() }
+        let blocked = try ATLPConnection(to: address, hello: testHello)
+        try blocked.send(ATLPFrame(verb: "EVENTS", body: obj(["batch": "slow", "events": [event("slow").json]])))
+        #expect(eventually { handler.entered.withLock { $0 } == 1 })
+        let other = try ATLPConnection(to: address, hello: testHello)
+        for _ in 0..<20 {
+            try other.ping()
+            _ = try other.config()
+        }
+        gate.signal()
+        #expect(try blocked.receive()["batch"] == "slow")
+    }
+
     @Test func idleConnectionsAreClosed() throws {
         let (server, address) = try startServer(idleTimeout: .milliseconds(200))
         defer { server.stop() }
