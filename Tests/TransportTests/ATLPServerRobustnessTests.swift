@@ -149,6 +149,30 @@ import Testing
         #expect(handler.stored == 1)
     }
 
+    @Test func runStopsGracefullyOnSIGTERM() throws {
+        let server = ATLPServer(
+            configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0, stopGracePeriod: .seconds(2)),
+            handler: TestHandler())
+        let bound = Mutex<SocketAddress?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
+        Thread {
+            try? server.run { address in
+                bound.withLock { $0 = address }
+                started.signal()
+            }
+            returned.signal()
+        }.start()
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        let address = try #require(bound.withLock { $0 })
+        let c = try ATLPConnection(to: address, hello: testHello)
+        try c.ping()
+        kill(getpid(), SIGTERM)  // run() ignores the default action while it serves
+        #expect(returned.wait(timeout: .now() + 10) == .success)
+        #expect(throws: TransportError.self) { try c.receive() }
+        #expect(throws: TransportError.self) { try ATLPConnection(to: address, timeout: .seconds(1)) }
+    }
+
     #if DEBUG
     @Test func shortWritesShortReadsAndResetsOnTheClient() throws {
         let (server, address) = try startServer()
