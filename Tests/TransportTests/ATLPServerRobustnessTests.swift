@@ -98,6 +98,23 @@ import Testing
         try slow.ping()
     }
 
+    @Test func aSlowCommitOnOneConnectionDoesNotStallAnother() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let handler = TestHandler(gate: gate)
+        let (server, address) = try startServer(handler)
+        defer { server.stop() }
+        let blocked = try ATLPConnection(to: address, hello: testHello)
+        try blocked.send(ATLPFrame(verb: "EVENTS", body: obj(["batch": "slow", "events": [event("slow").json]])))
+        #expect(eventually { handler.entered.withLock { $0 } == 1 })
+        let other = try ATLPConnection(to: address, hello: testHello)
+        for _ in 0..<20 {
+            try other.ping()
+            _ = try other.config()
+        }
+        gate.signal()
+        #expect(try blocked.receive()["batch"] == "slow")
+    }
+
     @Test func idleConnectionsAreClosed() throws {
         let (server, address) = try startServer(idleTimeout: .milliseconds(200))
         defer { server.stop() }
@@ -130,6 +147,30 @@ import Testing
         #expect(throws: TransportError.self) { try c.receive() }
         #expect(stopped.wait(timeout: .now() + 10) == .success)
         #expect(handler.stored == 1)
+    }
+
+    @Test func runStopsGracefullyOnSIGTERM() throws {
+        let server = ATLPServer(
+            configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0, stopGracePeriod: .seconds(2)),
+            handler: TestHandler())
+        let bound = Mutex<SocketAddress?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
+        Thread {
+            try? server.run { address in
+                bound.withLock { $0 = address }
+                started.signal()
+            }
+            returned.signal()
+        }.start()
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        let address = try #require(bound.withLock { $0 })
+        let c = try ATLPConnection(to: address, hello: testHello)
+        try c.ping()
+        kill(getpid(), SIGTERM)  // run() ignores the default action while it serves
+        #expect(returned.wait(timeout: .now() + 10) == .success)
+        #expect(throws: TransportError.self) { try c.receive() }
+        #expect(throws: TransportError.self) { try ATLPConnection(to: address, timeout: .seconds(1)) }
     }
 
     #if DEBUG
