@@ -28,6 +28,8 @@ public final class EventStore: Sendable {
     public let path: String
     /// nil once closed.
     private let connection: Mutex<SQLiteDatabase?>
+    /// Batches waiting for the next group commit.
+    private let pending = Mutex<[PendingBatch]>([])
 
     /// Opens (or creates) the database, sets WAL and durability, and migrates the schema.
     public init(path: String, mode: OpenMode = .create, durability: Durability = .full) throws(SQLiteError) {
@@ -60,55 +62,58 @@ public final class EventStore: Sendable {
     /// The schema version this build writes.
     public static var currentSchemaVersion: Int64 { Schema.currentVersion }
 
-    /// Validates and stores a batch in one transaction; returns only after COMMIT, so the
-    /// outcome may be acknowledged. A repeated `(appKey, id)` is counted, not stored again;
-    /// an invalid event is kept in `rejected` with its reason.
+    /// Validates and stores a batch; returns only after the COMMIT that holds it, so the outcome
+    /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
+    /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
+    ///
+    /// Group commit: batches that arrive while a commit is running wait for the lock, and the
+    /// first to get it writes every waiting batch (each under its own SAVEPOINT, so a batch that
+    /// fails rolls back alone) and commits them together, with one fsync instead of one each.
+    /// Nobody returns before the COMMIT that holds its batch.
     public func insert(_ batch: EventBatch) throws(SQLiteError) -> BatchOutcome {
-        let now = Self.nowMilliseconds()
-        return try connection.withLock { c throws(SQLiteError) in
-            let db = try opened(c)
-            return try db.transaction { () throws(SQLiteError) -> BatchOutcome in
-                var outcome = BatchOutcome()
-                for raw in batch.events {
-                    let event: TrackEvent
-                    switch Self.validate(raw) {
-                    case .success(let e): event = e
-                    case .failure(let error):
-                        try db.run(
-                            "INSERT INTO rejected (app_key, app_version, raw, reason, received_at) VALUES (?, ?, ?, ?, ?)",
-                            [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)])
-                        outcome.rejected += 1
-                        outcome.rejections.append(error.description)
-                        continue
-                    }
-                    // ON CONFLICT names the one constraint a repeat breaks, where INSERT OR IGNORE
-                    // would also swallow any other failure silently.
-                    let changed = try db.run(
-                        """
-                        INSERT INTO events (app_key, id, ts, type, name, page, path, view_id, session, duration, props,
-                                            app_version, received_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_key, id) DO NOTHING
-                        """,
-                        [
-                            .text(batch.appKey), .text(event.id), .int(event.ts), .text(event.type.rawValue), .text(event.name),
-                            event.page.sqlite, event.path.sqlite, event.viewId.sqlite, event.session.sqlite,
-                            event.duration.sqlite, .text(JSONValue.object(event.props).jsonText), batch.appVersion.sqlite,
-                            .int(now),
-                        ])
-                    if changed == 1 { outcome.stored += 1 } else { outcome.duplicates += 1 }
-                }
-                try db.run(
-                    """
-                    INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite,
-                        .int(Int64(outcome.stored)), .int(Int64(outcome.duplicates)), .int(Int64(outcome.rejected)), .int(now),
-                    ])
-                return outcome
+        // Validation and row building need no lock: they run on the caller's thread, in parallel.
+        let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
+        pending.withLock { $0.append(mine) }
+        try connection.withLock { c throws(SQLiteError) in
+            if mine.isDone { return }  // A commit of another caller already held it.
+            let db: SQLiteDatabase
+            do throws(SQLiteError) {
+                db = try opened(c)
+            } catch {
+                pending.withLock { $0.removeAll { $0 === mine } }
+                throw error
             }
+            let group = pending.withLock { p -> [PendingBatch] in
+                defer { p = [] }
+                return p
+            }
+            Self.commit(group, db)
         }
+        return try mine.outcome()
+    }
+
+    /// Writes `group` in one transaction, a SAVEPOINT per batch, and records each batch's result.
+    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) {
+        var results: [Result<BatchOutcome, SQLiteError>] = []
+        do throws(SQLiteError) {
+            try db.execute("BEGIN IMMEDIATE")
+            for batch in group {
+                try db.execute("SAVEPOINT batch")
+                do throws(SQLiteError) {
+                    results.append(.success(try batch.write(to: db)))
+                    try db.execute("RELEASE batch")
+                } catch {
+                    try? db.execute("ROLLBACK TO batch")
+                    try? db.execute("RELEASE batch")
+                    results.append(.failure(error))
+                }
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            results = group.map { _ in .failure(error) }
+        }
+        for (batch, result) in zip(group, results) { batch.finish(result) }
     }
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given

@@ -1,6 +1,7 @@
 import EventModel
 import EventStore
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -67,6 +68,40 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         let reader = try EventStore(path: path, mode: .existing)
         #expect(try reader.totals().events == 2)
         #expect(try sqlite(path, "SELECT COUNT(*) FROM events") == ["2"])
+    }
+
+    @Test func concurrentBatchesAreEachCountedExactlyOnce() throws {
+        let store = try EventStore(path: temporaryDatabase())
+        let threads = 8, batches = 10, perBatch = 10
+        let outcomes = Mutex<[BatchOutcome]>([])
+        let errors = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for t in 0..<threads {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for b in 0..<batches {
+                    // Even threads share ids with the thread after them: those are duplicates of each other.
+                    let owner = t - t % 2
+                    let events = (0..<perBatch).map { event("t\(owner)-b\(b)-e\($0)") } + [.int(0)]
+                    do {
+                        let o = try store.insert(EventBatch(appKey: "shop", label: "\(t)-\(b)", events: events))
+                        outcomes.withLock { $0.append(o) }
+                    } catch {
+                        errors.withLock { $0.append("\(error)") }
+                    }
+                }
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        #expect(errors.withLock { $0 } == [])
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == threads * batches)
+        #expect(all.allSatisfy { $0.stored + $0.duplicates == perBatch && $0.rejected == 1 })
+        let distinct = threads / 2 * batches * perBatch
+        #expect(all.reduce(0) { $0 + $1.stored } == distinct)
+        #expect(all.reduce(0) { $0 + $1.duplicates } == distinct)
+        #expect(try store.totals() == StoreTotals(events: distinct, rejected: threads * batches, duplicates: distinct, batches: threads * batches, apps: 1))
     }
 
     @Test func reopeningKeepsEventsRulesAndDedup() throws {

@@ -145,6 +145,22 @@ func pipeline(_ load: Load, _ durability: EventStore.Durability) -> (rate: Doubl
     return (rate, stored)
 }
 
+/// The store alone, no sockets: the same batches inserted one after another on one thread.
+func storeOnly(_ load: Load, _ durability: EventStore.Durability) -> Double {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(UUID().uuidString.prefix(8))")
+    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = try! EventStore(path: dir.appendingPathComponent("bench.sqlite").path, durability: durability)
+    let start = ContinuousClock.now
+    for list in load.batches {
+        for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+    }
+    let elapsed = ContinuousClock.now - start
+    store.close()
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Double(load.total) / seconds
+}
+
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 func format(_ v: Double) -> String { String(Int(v.rounded())) }
 
@@ -156,6 +172,7 @@ print("pipeline-bench: \(totalEvents) events, \(settings.connections) connection
 var baseline: [Double] = []
 var full: [Double] = []
 var normal: [Double] = []
+var storeFull: [Double] = []
 for _ in 0..<settings.rounds {
     baseline.append(transportOnly(load))
     let f = pipeline(load, .full)
@@ -165,8 +182,10 @@ for _ in 0..<settings.rounds {
     }
     full.append(f.rate)
     normal.append(pipeline(load, .normal).rate)
+    storeFull.append(storeOnly(load, .full))
 }
-let b = median(baseline), f = median(full), n = median(normal)
+let b = median(baseline), f = median(full), n = median(normal), sf = median(storeFull)
 print("transport only (ACK, no storage):        \(format(b)) events/s  (baseline)")
 print("collector, SQLite synchronous=FULL:      \(format(f)) events/s  ratio \(String(format: "%.3f", f / b))")
 print("collector, SQLite synchronous=NORMAL:    \(format(n)) events/s  ratio \(String(format: "%.3f", n / b))")
+print("EventStore.insert alone, FULL, 1 thread: \(format(sf)) events/s  (no sockets; for locating the cost)")
