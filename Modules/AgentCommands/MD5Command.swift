@@ -63,6 +63,11 @@ public struct MD5Command: Command {
             io.print(MD5.hexDigest(utf8: text))
             return .success
         case .file(let path):
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                io.printError("autotrack-agent md5: '\(path)' is a directory; give the path of a file")
+                return .failure
+            }
             do {
                 let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
                 defer { try? handle.close() }

@@ -39,6 +39,11 @@ public struct PathCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         let prefix = "autotrack-agent path"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: treeFile, isDirectory: &isDirectory), isDirectory.boolValue {
+            io.printError("\(prefix): cannot read the tree file '\(treeFile)': it is a directory; give a JSON file")
+            return .failure
+        }
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: treeFile))

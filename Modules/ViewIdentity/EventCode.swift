@@ -17,14 +17,13 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
             target: TypeName.stripModulePrefix(targetTypeName), action: action)
     }
 
-    /// The first controller among the sender's ancestors (name without alias). A window met
-    /// first, or the end of the chain, gives that last node's name; a sender with no parent
-    /// gives its own name.
+    /// The first controller met walking up the responder chain, which (as in UIKit) starts at the
+    /// sender itself; name without alias. A window met first, or the end of the chain, gives that
+    /// last node's name.
     public static func controllerName(from sender: any ViewNode) -> String {
         var node: any ViewNode = sender
-        while let parent = node.parentNode {
+        while node.role != .controller, node.role != .window, let parent = node.parentNode {
             node = parent
-            if node.role == .controller || node.role == .window { break }
         }
         return TypeName.stripModulePrefix(node.typeName)
     }

@@ -51,6 +51,11 @@ public final class TreeNode: ViewNode {
 
     /// Appends `child` as the last subview, taking it from its old parent if it had one.
     public func append(_ child: TreeNode) {
+        var ancestor: TreeNode? = self
+        while let a = ancestor {
+            precondition(a !== child, "TreeNode.append: a node cannot be appended below itself (it would make a cycle)")
+            ancestor = a.parent
+        }
         child.removeFromParent()
         child.parent = self
         children.append(child)

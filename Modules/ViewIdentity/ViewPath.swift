@@ -156,7 +156,7 @@ extension ViewPath {
     /// Computes the path of `target` (viewpath.md §2).
     public init(of target: any ViewNode) {
         var elements: [Element] = []
-        elements.reserveCapacity(16)
+        elements.reserveCapacity(24)
         var node: any ViewNode = target
         // Walk up from T (T included) to the nearest controller, or to the topmost ancestor (rule 1),
         // collecting elements leaf first; the root R always gets index 0 (rule 4).

@@ -13,10 +13,14 @@ public struct ViewPathParseError: Error, Sendable, Hashable, CustomStringConvert
         self.reason = reason
     }
 
-    /// The reason, the 1-based character position, the text and a caret under the bad character.
+    /// One line: the reason, the 1-based character position and the text. Other errors embed it.
     public var description: String {
-        let caretLine = String(repeating: " ", count: offset) + "^"
-        return "\(reason) at character \(offset + 1) of \"\(text)\"\n  \(text)\n  \(caretLine)"
+        "\(reason) at character \(offset + 1) of \"\(text)\""
+    }
+
+    /// Two lines for a terminal: the text, and a caret under the bad character.
+    public var caretDiagram: String {
+        "  " + text + "\n  " + String(repeating: " ", count: offset) + "^"
     }
 }
 

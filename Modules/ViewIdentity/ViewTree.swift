@@ -62,7 +62,7 @@ public struct ViewTree {
             guard let type = try string("type"), !type.isEmpty else {
                 throw ViewTreeError(
                     code: .missingType, locator: locator,
-                    reason: "has a missing or empty \"type\"; give the runtime type name, such as \"UIButton\"")
+                    reason: "has a missing or empty \"type\"")
             }
             var role = ViewRole.view
             if let r = try string("role") {

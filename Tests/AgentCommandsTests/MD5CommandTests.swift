@@ -40,6 +40,9 @@ import Testing
         #expect(r.code == 1)
         #expect(r.out == "")
         #expect(r.err.contains("cannot read '/nonexistent/autotrack/file'"))
+        let directory = runAgent(["md5", "--file", NSTemporaryDirectory()])
+        #expect(directory.code == 1)
+        #expect(directory.err.contains("is a directory"))
     }
 
     @Test func usageErrorsExitTwo() {

@@ -88,6 +88,7 @@ func temporaryFile(_ bytes: some Sequence<UInt8>, name: String) throws -> String
         let dir = run(["path", "--tree", Fixtures.temporaryDirectory("path-command").path])
         #expect(dir.code == 1)
         #expect(dir.err.contains("cannot read the tree file"))
+        #expect(dir.err.contains("is a directory"))
     }
 
     @Test func aTreeWithoutIDsPrintsNothingAndSaysSo() throws {

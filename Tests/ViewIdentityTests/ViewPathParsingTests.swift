@@ -64,12 +64,10 @@ import ViewIdentity
         }
     }
 
-    @Test func theDescriptionShowsACaretUnderTheCharacter() throws {
+    @Test func theDescriptionIsOneLineAndTheDiagramShowsACaret() throws {
         let error = try #require(throws: ViewPathParseError.self) { try ViewPath(canonical: "Home-UIView&0-x") }
-        #expect(error.description.hasPrefix("'x' is not a digit in the index at character 15 of \"Home-UIView&0-x\""))
-        let lines = error.description.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines[2] == "  " + String(repeating: " ", count: 14) + "^")
+        #expect(error.description == "'x' is not a digit in the index at character 15 of \"Home-UIView&0-x\"")
+        #expect(error.caretDiagram == "  Home-UIView&0-x\n  " + String(repeating: " ", count: 14) + "^")
     }
 }
 

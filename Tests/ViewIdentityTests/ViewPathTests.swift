@@ -250,6 +250,17 @@ import ViewIdentity
         #expect(EventCode.controllerName(from: node("Shop.Lonely")) == "Lonely")
     }
 
+    @Test func theChainStartsAtTheSenderItself() {
+        // A controller sending its own action (or a page event) names itself, as UIKit's
+        // responder chain starts at the responder.
+        let inner = node("Shop.ChildViewController", .controller)
+        let root = node("Shop.ParentViewController", .controller, [node("UIView", [inner])])
+        withExtendedLifetime(root) {
+            #expect(EventCode.controllerName(from: inner) == "ChildViewController")
+            #expect(EventCode.controllerName(from: root) == "ParentViewController")
+        }
+    }
+
     @Test func theControllerNameHasNoAlias() {
         let button = node("UIButton")
         let root = node("Shop.DetailViewController", .controller, alias: "gift", [button])

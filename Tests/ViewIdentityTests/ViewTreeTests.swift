@@ -158,3 +158,14 @@ import ViewIdentity
         #expect(b.viewPath.canonical == "UIButton&0")
     }
 }
+
+@Suite struct TreeNodeCycleTests {
+    @Test func appendingANodeBelowItselfStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            let a = TreeNode(typeName: "A")
+            let b = TreeNode(typeName: "B")
+            a.append(b)
+            b.append(a)
+        }
+    }
+}
