@@ -77,8 +77,8 @@ import ViewIdentity
             == "s.json: steps[2].t is 4, earlier than the step before (5); times never go back")
         #expect(error(#"\#(t),{"scroll":"table","enter":"home"}"#)
             == "s.json: steps[1] has scroll and enter; give exactly one step key per step")
-        #expect(error(#"{"tree":{"role":"view"}}"#)
-            == #"s.json: steps[0].tree is not a valid view tree: the root node has a missing or empty "type"; give the runtime type name, such as "UIButton""#)
+        #expect(error(#"{"tree":{"role":"view"}}"#)?
+            .hasPrefix(#"s.json: steps[0].tree is not a valid view tree: the root node has a missing or empty "type""#) == true)
         #expect(error("", header: #""appVersion":"1","#) == "s.json: appKey is required (a non-empty string)")
         #expect(error("", header: #""format":"other/2","appKey":"a","appVersion":"1","#)
             == #"s.json: format is "other/2"; this reader understands "autotrack-session/1""#)
