@@ -41,41 +41,50 @@ import Glibc
         #expect(table.out.contains("gift-cart-sku"))
     }
 
+    /// 20,000 events as NDJSON lines, in two halves.
+    static func eventLines(count: Int = 20_000) -> (first: Data, second: Data) {
+        var text = ""
+        text.reserveCapacity(count * 90)
+        var half = Data()
+        for i in 0..<count {
+            if i == count / 2 {
+                half = Data(text.utf8)
+                text = ""
+            }
+            text += #"{"id":"e-\#(i)","ts":\#(1_767_225_600_000 + i),"type":"click","name":"buy","props":{"n":\#(i)}}"# + "\n"
+        }
+        return (half, Data(text.utf8))
+    }
+
     @Test func sendDeliversEveryEventExactlyOnceAcrossACollectorKilledMidway() throws {
         let dir = Fixtures.temporaryDirectory("e2e-kill")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("events.sqlite")
-        let input = dir.appendingPathComponent("events.ndjson")
-        let count = 20_000
-        var text = ""
-        text.reserveCapacity(count * 90)
-        for i in 0..<count {
-            text += #"{"id":"e-\#(i)","ts":\#(1_767_225_600_000 + i),"type":"click","name":"buy","props":{"n":\#(i)}}"# + "\n"
-        }
-        try Data(text.utf8).write(to: input)
+        let (first, second) = Self.eventLines()
 
         var serve = try ServeProcess(db: db)
         defer { serve.kill() }
+        // Events come through a pipe the test holds open, so send is surely mid-way when the collector dies.
         let send = try ChildProcess(
             Binaries.agent,
             [
                 "send", "--to", serve.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool",
-                dir.appendingPathComponent("spool").path, "--batch-events", "100", input.path,
-            ])
+                dir.appendingPathComponent("spool").path, "--batch-events", "200", "-",
+            ], pipeStandardInput: true)
         defer { send.kill() }
-
-        // Kill the collector once some, but not all, events are stored.
-        var storedBeforeKill = 0
+        let stdin = try #require(send.standardInput)
+        try stdin.write(contentsOf: first)
         try poll("the collector storing the first events", within: 60) {
-            storedBeforeKill = try CollectorReportJSON(db: db).total("events")
-            return storedBeforeKill > 0
+            try CollectorReportJSON(db: db).total("events") > 0
         }
         serve.kill()
         try serve.process.waitForExit(within: 10)
-        #expect(storedBeforeKill < count, "send finished before the collector could be killed; the test proved nothing")
 
-        // Same port, same database: send reconnects and resends what was not acknowledged.
+        // The second half goes into the spool while nothing listens; then the collector comes back
+        // on the same port and database, and send reconnects and resends what was not acknowledged.
+        try stdin.write(contentsOf: second)
         serve = try ServeProcess(db: db, listen: serve.address)
+        try stdin.close()
         let status = try send.waitForExit(within: 90)
         #expect(status == 0, "send failed: \(send.standardError)")
         #expect(send.standardOutput.hasPrefix("sent 20000 events: 20000 acknowledged ("))
@@ -83,9 +92,42 @@ import Glibc
 
         try serve.stop()
         let report = try CollectorReportJSON(db: db)
-        #expect(report.total("events") == count)
+        #expect(report.total("events") == 20_000)
         #expect(report.total("rejected") == 0)
-        #expect(report.nameCounts == ["click buy": count])
+        #expect(report.nameCounts == ["click buy": 20_000])
+    }
+
+    @Test func aSendKilledMidwayIsFinishedByTheNextRunOnItsSpool() throws {
+        let dir = Fixtures.temporaryDirectory("e2e-kill-send")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite")
+        let (first, second) = Self.eventLines()
+        let whole = dir.appendingPathComponent("events.ndjson")
+        try (first + second).write(to: whole)
+        let serve = try ServeProcess(db: db)
+        defer { serve.kill() }
+        let args = [
+            "send", "--to", serve.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool",
+            dir.appendingPathComponent("spool").path, "--batch-events", "200",
+        ]
+
+        let killed = try ChildProcess(Binaries.agent, args + ["-"], pipeStandardInput: true)
+        defer { killed.kill() }
+        try #require(killed.standardInput).write(contentsOf: first)
+        try poll("the collector storing the first events", within: 60) {
+            try CollectorReportJSON(db: db).total("events") > 0
+        }
+        killed.kill(SIGKILL)
+        try killed.waitForExit(within: 10)
+
+        // The whole file again, on the same spool: leftovers first, repeats dropped by id.
+        let rerun = try runCommand(Binaries.agent, args + [whole.path], within: 90)
+        #expect(rerun.status == 0, "send failed: \(rerun.err)")
+        #expect(rerun.out.contains(" 0 rejected), 0 invalid lines skipped"))
+        try serve.stop()
+        let report = try CollectorReportJSON(db: db)
+        #expect(report.total("events") == 20_000)
+        #expect(report.nameCounts == ["click buy": 20_000])
     }
 
     @Test func invalidEventsAreCountedAndKeptWithTheirReasons() throws {

@@ -30,8 +30,15 @@ final class ChildProcess: Sendable {
     let process: Process
     private let buffers = OutputBuffers()
 
-    /// Starts `executable` with `arguments`; standard input is `stdin` (a file) or empty.
-    init(_ executable: URL, _ arguments: [String], stdin: URL? = nil, workingDirectory: URL? = nil) throws {
+    /// The write end of standard input, when the process was started with `pipeStandardInput`.
+    let standardInput: FileHandle?
+
+    /// Starts `executable` with `arguments`; standard input is `stdin` (a file), a pipe the test
+    /// writes (`pipeStandardInput`), or empty.
+    init(
+        _ executable: URL, _ arguments: [String], stdin: URL? = nil, pipeStandardInput: Bool = false,
+        workingDirectory: URL? = nil
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw HarnessError(description: "\(executable.path) is missing: build first with `swift build --build-tests`")
         }
@@ -43,10 +50,16 @@ final class ChildProcess: Sendable {
         let errPipe = Pipe()
         p.standardOutput = outPipe
         p.standardError = errPipe
-        if let stdin {
+        if pipeStandardInput {
+            let pipe = Pipe()
+            p.standardInput = pipe
+            standardInput = pipe.fileHandleForWriting
+        } else if let stdin {
             p.standardInput = try FileHandle(forReadingFrom: stdin)
+            standardInput = nil
         } else {
             p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            standardInput = nil
         }
         process = p
         label = ([executable.lastPathComponent] + arguments).joined(separator: " ")
