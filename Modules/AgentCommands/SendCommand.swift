@@ -153,6 +153,8 @@ public struct SendCommand: Command {
             return .failure
         }
 
+        progress.readingFinished()
+
         // Wait for the ACKs while they keep coming; give up after `timeout` without progress.
         var lastAcked = -1
         var lastProgress = ContinuousClock.now

@@ -11,6 +11,8 @@ final class SendProgress: Sendable {
         var read = 0
         var recovered = 0
         var acknowledged = 0
+        /// Until the input is read, the total is not known yet.
+        var reading = true
         var lastError: String?
         var drawn = false
         var lastDraw: ContinuousClock.Instant?
@@ -35,6 +37,12 @@ final class SendProgress: Sendable {
     func setRead(_ n: Int) {
         state.withLock { $0.read = n }
         draw(force: false)
+    }
+
+    /// The input is read: from now on the total is known.
+    func readingFinished() {
+        state.withLock { $0.reading = false }
+        draw(force: true)
     }
 
     func update(_ stats: ShipperStatistics) {
@@ -71,8 +79,13 @@ final class SendProgress: Sendable {
             if !force, let last = s.lastDraw, now - last < .milliseconds(100) { return }
             s.lastDraw = now
             let total = s.read + s.recovered
-            let percent = total > 0 ? min(100, s.acknowledged * 100 / total) : 0
-            var text = "sending to \(address): \(s.acknowledged) of \(total) acknowledged (\(percent)%)"
+            var text: String
+            if s.reading {
+                text = "sending to \(address): \(total) read, \(s.acknowledged) acknowledged"
+            } else {
+                let percent = total > 0 ? min(100, s.acknowledged * 100 / total) : 100
+                text = "sending to \(address): \(s.acknowledged) of \(total) acknowledged (\(percent)%)"
+            }
             if let e = s.lastError, s.acknowledged < total { text += " · retrying: \(e)" }
             io.err("\r\u{1B}[K" + String(text.prefix(160)))
             s.drawn = true
