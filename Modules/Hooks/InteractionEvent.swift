@@ -50,14 +50,18 @@ extension Interaction {
     /// The interaction as a wire event (wire.md §3), with `extraProps` (KVC values…) after its own.
     ///
     /// The public conversion every observer shares: the default `ReportingObserver` and the
-    /// configured tracker produce the same fields.
-    public func trackEvent(id: String, session: String? = nil, extraProps: JSONObject = JSONObject()) -> TrackEvent {
-        let path = viewPath
+    /// configured tracker produce the same fields. An observer that already computed the node's
+    /// path (to match rules) passes it as `viewPath` so it is not walked twice.
+    public func trackEvent(
+        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), viewPath known: ViewPath? = nil
+    ) -> TrackEvent {
+        let canonical = (known ?? viewPath)?.canonical
         var props = eventProps
         for m in extraProps { props[m.key] = m.value }
         return TrackEvent(
             id: id, ts: timestamp, type: eventType, name: Interaction.clip(eventName), page: page,
-            path: path?.canonical, viewId: path?.viewID.hex, session: session, duration: duration, props: props)
+            path: canonical, viewId: canonical.map { ViewID(canonical: $0).hex }, session: session, duration: duration,
+            props: props)
     }
 
     /// Whole numbers stay integers on the wire (a stepper at 2 reports `2`, not `2.0`).
