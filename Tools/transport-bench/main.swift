@@ -213,9 +213,7 @@ print(
         format: "ratio ATLP/baseline: throughput %.3f, p50 latency %.2fx, p99 latency %.2fx",
         atlp.eventsPerSecond / baseline.eventsPerSecond, seconds(atlp.p50) / seconds(baseline.p50),
         seconds(atlp.p99) / seconds(baseline.p99)))
-print(
-    "of which JSONValue.parse of one EVENTS body (EventModel): \(micros(parse)) = "
-        + String(format: "%.0f %% of the ATLP p50", 100 * seconds(parse) / seconds(atlp.p50)))
+print("for scale: JSONValue.parse (EventModel) of one EVENTS body alone, on this thread: \(micros(parse))")
 print(
     String(
         format: "EventShipper end to end, spool in %@ (fsync per batch, window 4): %.0f events/s (%d events in %.2f s), %.4f of baseline",
