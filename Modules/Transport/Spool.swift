@@ -61,7 +61,10 @@ final class Spool {
     let directory: String
     let maxBytes: Int
     /// Sealed batches, oldest first.
-    private(set) var sealed: [SpooledBatch] = []
+    private(set) var sealed: [SpooledBatch] = [] {
+        didSet { sealedEvents = sealed.reduce(0) { $0 + $1.events } }  // per batch, so `pendingEvents` is O(1)
+    }
+    private(set) var sealedEvents = 0
     private(set) var openEvents = 0
     private(set) var openBytes = 0
     private(set) var totalBytes = 0
@@ -80,6 +83,7 @@ final class Spool {
         self.directory = directory
         self.maxBytes = maxBytes
         sealed = found
+        sealedEvents = found.reduce(0) { $0 + $1.events }  // observers do not run in init
         totalBytes = found.reduce(0) { $0 + $1.bytes }
         // Sequences also move with the clock, so ids are not reused after the spool empties.
         nextSequence = max((found.last?.sequence ?? 0) + 1, UInt64(Posix.wallClockMicros()))
@@ -107,7 +111,7 @@ final class Spool {
         if openFD >= 0 { Posix.close(openFD) }
     }
 
-    var pendingEvents: Int { openEvents + sealed.reduce(0) { $0 + $1.events } }
+    var pendingEvents: Int { openEvents + sealedEvents }
 
     private func recoverOpenSegment() throws(SpoolError) {
         let path = openPath

@@ -55,7 +55,7 @@ func tempSpool() -> String {
         #expect(stats.stored == 1000)
         #expect(handler.stored == 1000)
         #expect(handler.duplicates == 0)
-        #expect(progress.withLock { $0 } == 10)
+        #expect(eventually { progress.withLock { $0 } == 10 })  // called on the delivery thread, after the ACK counts
         #expect(try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") }.isEmpty)
     }
 

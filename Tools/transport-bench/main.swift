@@ -77,6 +77,21 @@ let frameBytes = frames[0].count
 let ackBytes = ATLPFrame(verb: "ACK", body: JSONObject([("batch", 0), ("stored", 500), ("duplicates", 0), ("rejected", 0)]))
     .encoded.count
 
+/// Warms up with every frame, then times `latencyBatches` exchanges of one frame each.
+func timeExchanges(_ exchange: ([UInt8]) throws -> Void) throws -> Result {
+    for f in frames { try exchange(f) }
+    var latencies: [Duration] = []
+    latencies.reserveCapacity(latencyBatches)
+    let clock = ContinuousClock()
+    let start = clock.now
+    for i in 0..<latencyBatches {
+        let t = clock.now
+        try exchange(frames[i % frames.count])
+        latencies.append(clock.now - t)
+    }
+    return Result(total: clock.now - start, latencies: latencies)
+}
+
 // MARK: ATLP request/ACK
 
 func measureATLP() throws -> Result {
@@ -84,21 +99,12 @@ func measureATLP() throws -> Result {
     let address = try server.start()
     defer { server.stop() }
     let c = try ATLPConnection(to: address, hello: Hello(appKey: "bench"))
-    for f in frames { try c.sendBytes(f); _ = try c.receive() }  // warm-up
-    var latencies: [Duration] = []
-    latencies.reserveCapacity(latencyBatches)
-    let clock = ContinuousClock()
-    let start = clock.now
-    for i in 0..<latencyBatches {
-        let t = clock.now
-        try c.sendBytes(frames[i % frames.count])
+    defer { c.close() }
+    return try timeExchanges { frame in
+        try c.sendBytes(frame)
         let reply = try c.receive()
-        latencies.append(clock.now - t)
         guard reply.verb == "ACK" else { fatalError("expected ACK, got \(reply)") }
     }
-    let total = clock.now - start
-    c.close()
-    return Result(total: total, latencies: latencies)
 }
 
 // MARK: baseline: the same bytes over a bare loopback socket
@@ -152,17 +158,7 @@ func measureBaseline() throws -> Result {
             got += n
         }
     }
-    for f in frames { try exchange(f) }  // warm-up
-    var latencies: [Duration] = []
-    latencies.reserveCapacity(latencyBatches)
-    let clock = ContinuousClock()
-    let start = clock.now
-    for i in 0..<latencyBatches {
-        let t = clock.now
-        try exchange(frames[i % frames.count])
-        latencies.append(clock.now - t)
-    }
-    return Result(total: clock.now - start, latencies: latencies)
+    return try timeExchanges(exchange)
 }
 
 // MARK: EventShipper end to end
@@ -217,9 +213,7 @@ print(
         format: "ratio ATLP/baseline: throughput %.3f, p50 latency %.2fx, p99 latency %.2fx",
         atlp.eventsPerSecond / baseline.eventsPerSecond, seconds(atlp.p50) / seconds(baseline.p50),
         seconds(atlp.p99) / seconds(baseline.p99)))
-print(
-    "of which JSONValue.parse of one EVENTS body (EventModel): \(micros(parse)) = "
-        + String(format: "%.0f %% of the ATLP p50", 100 * seconds(parse) / seconds(atlp.p50)))
+print("for scale: JSONValue.parse (EventModel) of one EVENTS body alone, on this thread: \(micros(parse))")
 print(
     String(
         format: "EventShipper end to end, spool in %@ (fsync per batch, window 4): %.0f events/s (%d events in %.2f s), %.4f of baseline",
