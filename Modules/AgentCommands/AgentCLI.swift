@@ -7,6 +7,9 @@ public enum AgentCLI {
         name: "autotrack-agent",
         abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
         commands: [
+            CheckCommand.self,
+            InventoryCommand.self,
+            MatchCommand.self,
         ])
     }
 }

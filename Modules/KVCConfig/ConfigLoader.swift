@@ -41,7 +41,8 @@ public enum ConfigLoader {
             return try PlistReader.parse(data, file: file)
         case .json:
             do throws(JSONParseError) {
-                return try JSONValue.parse(data)
+                // A byte-order mark is not JSON, but editors write one.
+                return try JSONValue.parse(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...])
             } catch {
                 throw ConfigError(
                     ConfigProblem(
@@ -55,7 +56,7 @@ public enum ConfigLoader {
             } else if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                 found = "an empty file"
             } else {
-                let head = String(decoding: data.prefix(16), as: UTF8.self)
+                let head = String(decoding: data.prefix(32), as: UTF8.self)
                 found = "text starting \"\(head)\""
             }
             throw ConfigError(
@@ -74,10 +75,21 @@ public enum ConfigLoader {
 
     /// Reads a document's bytes, collecting every problem; a syntax error is the only problem reported then.
     public static func read(data: [UInt8], file: String) -> ConfigReading {
+        var builder = PlanBuilder()
+        read(data: data, file: file, into: &builder)
+        return ConfigReading(plan: builder.plan, problems: builder.problems)
+    }
+
+    /// Parses and reads one document into `builder`; JSON keys repeated in one object are conflicts.
+    static func read(data: [UInt8], file: String, into builder: inout PlanBuilder) {
         do throws(ConfigError) {
-            return read(json: try document(data: data, file: file), file: file)
+            let json = try document(data: data, file: file)
+            if format(of: data) == .json { builder.problems += JSONDuplicateKeys.find(data, file: file) }
+            var reader = DocumentReader(file: file, builder: builder)
+            reader.read(json)
+            builder = reader.builder
         } catch {
-            return ConfigReading(problems: error.problems)
+            builder.problems += error.problems
         }
     }
 
@@ -86,6 +98,11 @@ public enum ConfigLoader {
         let r = read(data: data, file: file)
         guard r.problems.isEmpty else { throw ConfigError(problems: r.problems) }
         return r.plan
+    }
+
+    /// Parses one document from any bytes (Foundation's `Data`, a slice).
+    public static func parse(data: some Collection<UInt8>, file: String) throws(ConfigError) -> TrackingPlan {
+        try parse(data: Array(data), file: file)
     }
 
     /// Parses one document given as text.
@@ -130,14 +147,7 @@ extension TrackingPlan {
             case .failure(let e):
                 builder.problems += e.problems
             case .success(let data):
-                do throws(ConfigError) {
-                    let json = try ConfigLoader.document(data: data, file: file)
-                    var reader = DocumentReader(file: file, builder: builder)
-                    reader.read(json)
-                    builder = reader.builder
-                } catch {
-                    builder.problems += error.problems
-                }
+                ConfigLoader.read(data: data, file: file, into: &builder)
             }
         }
         return ConfigReading(plan: builder.plan, problems: builder.problems)

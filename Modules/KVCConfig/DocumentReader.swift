@@ -166,7 +166,6 @@ struct DocumentReader {
     // MARK: §2 labelled screens and events
 
     mutating func readLabelled(_ root: JSONObject) {
-        rejectUnknown(root, at: .root, allowed: ["trackedScreens", "trackedEvents"], what: "a labelled document")
         for (key, isEvent) in [("trackedScreens", false), ("trackedEvents", true)] {
             guard let v = root[key] else { continue }
             let lpath = DocumentPath.root.key(key)
@@ -207,6 +206,7 @@ struct DocumentReader {
                 }
             }
         }
+        rejectUnknown(root, at: .root, allowed: ["trackedScreens", "trackedEvents"], what: "a labelled document")
     }
 
     // MARK: §3 KVC rules
@@ -214,9 +214,8 @@ struct DocumentReader {
     static let ruleFields = ["id", "appKey", "appVersion", "viewEvent", "viewPath", "keyPath", "keyName", "content"]
 
     mutating func readRules(_ root: JSONObject) {
+        if let v = root["rules"] { readRuleArray(v, at: DocumentPath.root.key("rules")) }
         rejectUnknown(root, at: .root, allowed: ["rules"], what: "a KVC rules document")
-        guard let v = root["rules"] else { return }
-        readRuleArray(v, at: DocumentPath.root.key("rules"))
     }
 
     mutating func readRuleArray(_ v: JSONValue, at lpath: DocumentPath) {

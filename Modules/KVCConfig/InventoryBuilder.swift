@@ -3,8 +3,9 @@ import Foundation
 /// Builds an inventory from Swift sources, best effort: per class (and extension), the methods that can
 /// be actions, as selector-style names.
 ///
-/// A method counts when it is `@objc`, `@IBAction` or `@IBSegueAction`, sits in an `@objcMembers` class,
-/// or takes a sender (its first parameter is named or labelled `sender`, or typed as a control:
+/// A method counts when it is `@objc`, `@IBAction` or `@IBSegueAction`, an `override` (an override of an
+/// Objective-C method, such as `viewDidLoad`, is implicitly `@objc`; the superclass is not known here, so
+/// every override is listed), sits in an `@objcMembers` class, or takes a sender (its first parameter is named or labelled `sender`, or typed as a control:
 /// a type whose name ends in Button, Control, Switch, Slider, Stepper, TextField, Picker, BarButtonItem
 /// or GestureRecognizer). Selector names follow Swift's Objective-C naming: `f(_ a: X)` → `f:`,
 /// `f(sender: X)` → `fWithSender:`, `f(_ a: X, forEvent e: Y)` → `f:forEvent:`, `f()` → `f`, and
@@ -99,6 +100,7 @@ private struct SourceScanner {
     var attributes: [String] = []
     var objcSelector: String?
     var isStatic = false
+    var isOverride = false
     var pendingType: (name: String, kind: TypeKind, objcMembers: Bool)?
 
     init(tokens: [Token]) { self.tokens = tokens }
@@ -120,6 +122,7 @@ private struct SourceScanner {
         attributes = []
         objcSelector = nil
         isStatic = false
+        isOverride = false
     }
 
     /// The innermost type scope, when the current braces are a type's body.
@@ -159,6 +162,7 @@ private struct SourceScanner {
             case .word(let w):
                 i += 1
                 if w == "static" { isStatic = true }
+                if w == "override" { isOverride = true }
                 if let kind = Self.typeKeywords[w], case .word(let name)? = peek(), !Self.declarationWords.contains(name),
                     name != "func", name != "var", name != "let"
                 {
@@ -220,7 +224,7 @@ private struct SourceScanner {
         guard let type = currentType, type.kind == .classType || type.kind == .extensionType, !isStatic else { return }
         let marked = attributes.contains("objc") || attributes.contains("IBAction") || attributes.contains("IBSegueAction")
         let takesSender = params.first.map { $0.label == "sender" || $0.name == "sender" || Self.isControlType($0.typeName) } ?? false
-        guard marked || type.objcMembers || takesSender else { return }
+        guard marked || isOverride || type.objcMembers || takesSender else { return }
         let selector = objcSelector.flatMap { $0.isEmpty ? nil : $0 } ?? Self.selector(name: name, params: params)
         found[type.typeName!, default: []].insert(selector)
     }

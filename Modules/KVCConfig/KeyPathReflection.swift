@@ -11,8 +11,9 @@ import Foundation
 /// 5. dictionaries take the part as a `String` key (an `Int` key also matches a numeric part);
 /// 6. tuples take a numeric part as the position, or an element label;
 /// 7. an enum takes the name of its current case and yields the payload (a tuple when the case carries
-///    several values, whose labels or positions the next part can name); a case without payload, or a
-///    different case, names nothing;
+///    several values or one labelled value, whose labels or positions the next part can name; a
+///    one-element tuple converts to its element, so `live` and `live.since` both read `case live(since: 3)`);
+///    a case without payload, or a different case, names nothing;
 /// 8. structs and classes take a stored property's name; a class's superclasses are searched too;
 ///    `lazy` properties (once computed) and property-wrapper storage (`_name`, read through its
 ///    `wrappedValue`) are found by their declared name; computed properties are not visible;
@@ -201,9 +202,11 @@ extension Reflection {
             return .object(JSONObject(pairs.sorted { $0.0 < $1.0 }))
         case .tuple:
             let children = Array(mirror.children)
+            // A one-element tuple is how a single labelled enum payload, `case live(since: Int)`, reflects.
+            if children.count == 1 { return convert(children[0].value, depth: depth - 1, visiting: &visiting, budget: &budget) }
             if children.allSatisfy({ $0.label?.hasPrefix(".") ?? true }) { return .array(each(mirror.children)) }
             return .object(JSONObject(children.enumerated().map { (i, c) in
-                (c.label ?? String(i), convert(c.value, depth: depth - 1, visiting: &visiting, budget: &budget))
+                (c.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? String(i), convert(c.value, depth: depth - 1, visiting: &visiting, budget: &budget))
             }))
         case .enum:
             guard let payload = mirror.children.first else { return .string(String(describing: v)) }

@@ -36,19 +36,7 @@ private struct PlistParser {
     // MARK: errors
 
     func fail(_ expected: String, found: String, at offset: Int? = nil, path: DocumentPath = .root) -> ConfigError {
-        let at = min(offset ?? pos, bytes.count)
-        var line = 1
-        var column = 1
-        var i = 0
-        while i < at {
-            if bytes[i] == 0x0A {
-                line += 1
-                column = 1
-            } else if bytes[i] & 0xC0 != 0x80 {
-                column += 1
-            }
-            i += 1
-        }
+        let (line, column) = TextPosition.lineColumn(bytes, offset ?? pos)
         return ConfigError(
             ConfigProblem(
                 code: .syntax, location: ConfigLocation(file: file, keyPath: path.text, line: line, column: column),

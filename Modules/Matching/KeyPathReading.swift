@@ -1,7 +1,7 @@
 import EventModel
 import KVCConfig
 
-/// Where a matched rule's key path reads its value: a view's JSON props, or (later) the live object by reflection.
+/// Where a matched rule's key path reads its value: a view's JSON props, or a live object by reflection.
 public protocol KeyPathReading {
     /// The value at `keyPath`, or which key named nothing. Never traps on a missing key.
     func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss>
@@ -18,11 +18,20 @@ public struct JSONPropsReader: KeyPathReading, Sendable {
     }
 }
 
-/// Adapts any `(KVCKeyPath) -> Result<JSONValue, KeyPathMiss>` function, such as a reflection reader.
+/// Adapts any `(KVCKeyPath) -> Result<JSONValue, KeyPathMiss>` function.
 public struct KeyPathReaderFunction: KeyPathReading {
     public let body: (KVCKeyPath) -> Result<JSONValue, KeyPathMiss>
 
     public init(_ body: @escaping (KVCKeyPath) -> Result<JSONValue, KeyPathMiss>) { self.body = body }
 
     public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> { body(keyPath) }
+}
+
+/// Reads key paths from any Swift value by reflection (stored properties, `KeyValueReadable`).
+public struct ReflectionReader: KeyPathReading {
+    public let root: Any
+
+    public init(root: Any) { self.root = root }
+
+    public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> { keyPath.read(reflecting: root) }
 }

@@ -20,7 +20,7 @@ public struct MatchQuery: Sendable, Hashable {
     public var path: ViewPath
     /// The view's visible text; a rule with `content` matches only where it equals this.
     public var title: String?
-    /// nil: rules of every app key match (a matcher built for one app ignores nothing: see `PlanMatcher`).
+    /// nil: rules of every app key match. A matcher built for one app matches nothing for another key.
     public var appKey: String?
     /// nil: every version range holds.
     public var appVersion: AppVersion?

@@ -61,6 +61,11 @@ public struct PlanMatcher: Sendable {
         return out.map(Int.init)
     }
 
+    /// How many rules the index verifies for `query` (every app key), for tests of the pruning.
+    func candidateCount(_ query: MatchQuery) -> Int {
+        index.candidateCount(viewEvent: query.viewEvent, elements: query.path.elements, title: query.title)
+    }
+
     func matchingPositions(_ query: MatchQuery, into out: inout [Int32]) {
         if let app {
             if let key = query.appKey, key != app.key { return }
@@ -75,15 +80,16 @@ public struct PlanMatcher: Sendable {
         }
     }
 
-    /// The rules that match `query`, in plan order, each with the value its key path reads from `reader`.
+    /// The rules that match `query`, in plan order, each with the value its key path reads from `reader`
+    /// or its `kvc_error` record. The record's `appVersion` is the query's version, else the matcher's
+    /// app version, else empty (unknown).
     public func match(_ query: MatchQuery, reader: some KeyPathReading, cache: MatchCache? = nil) -> [RuleMatch] {
         let positions = cache.map { matchingRuleIndexes(query, cache: $0) } ?? matchingRuleIndexes(query)
+        let appVersion = (query.appVersion ?? app?.version)?.description ?? ""
         return positions.map { i in
             let rule = plan.rules[i]
             let result = reader.read(rule.keyPath).mapError { miss in
-                KVCReadError(
-                    ruleID: rule.id, appKey: rule.appKey, appVersion: query.appVersion ?? app?.version,
-                    keyPath: rule.keyPath.text, missingKey: miss.missingKey)
+                KVCErrorRecord(rule: rule, miss: miss, appVersion: appVersion)
             }
             return RuleMatch(ruleIndex: i, rule: rule, result: result)
         }

@@ -15,19 +15,50 @@ struct RuleIndex: Sendable {
         let pattern: PathPattern.IndexPattern
     }
 
-    /// What verifying a candidate needs, by plan position.
+    /// What verifying a rule needs, by plan position (build time only).
     struct Compiled: Sendable {
-        let appID: Int32
         /// nil when the range holds for every version.
         let versions: VersionRange?
         let content: String?
         let checks: [IndexCheck]
     }
 
+    /// One rule of a leaf, with its checks as a range of the leaf's check array.
+    struct Candidate: Sendable {
+        let order: Int32
+        let checkStart: Int32
+        let checkEnd: Int32
+        let content: String?
+        /// nil when the range holds for every version.
+        let versions: VersionRange?
+    }
+
+    /// The rules left after every split, stored together so that verifying them touches two
+    /// contiguous arrays instead of one allocation per rule.
+    struct Leaf: Sendable {
+        /// Ascending plan order.
+        let candidates: [Candidate]
+        let checks: [IndexCheck]
+
+        init(_ members: [Int32], _ compiled: [Compiled]) {
+            var candidates: [Candidate] = []
+            var checks: [IndexCheck] = []
+            candidates.reserveCapacity(members.count)
+            for m in members {
+                let c = compiled[Int(m)]
+                let start = Int32(checks.count)
+                checks += c.checks
+                candidates.append(
+                    Candidate(order: m, checkStart: start, checkEnd: Int32(checks.count), content: c.content, versions: c.versions))
+            }
+            self.candidates = candidates
+            self.checks = checks
+        }
+    }
+
     /// A set of candidate rules, split where that prunes.
     indirect enum Node: Sendable {
-        /// Plan positions, ascending.
-        case leaf([Int32])
+        case leaf(Leaf)
         /// By the index at `position`: exact value, `s:*` section, or `*`.
         case index(position: Int, exact: [PathIndex: Node], section: [Int: Node], any: Node?)
         /// By `content`: rules naming a title, and rules without content.
@@ -45,14 +76,13 @@ struct RuleIndex: Sendable {
         let viewEvent: ViewEvent
         let names: [String]
         /// The next bucket with the same hash, or -1.
-        var next: Int32
-        var apps: [AppNode]
+        let next: Int32
+        let apps: [AppNode]
     }
 
     /// Buckets at most this large stay a plain list.
     static let leafLimit = 8
 
-    private let compiled: [Compiled]
     private let buckets: [Bucket]
     private let bucketByHash: [Int: Int32]
     private let appIDs: [String: Int32]
@@ -79,8 +109,8 @@ struct RuleIndex: Sendable {
             }
             compiled.append(
                 Compiled(
-                    appID: appID, versions: rule.appVersion.comparators.isEmpty ? nil : rule.appVersion,
-                    content: rule.content, checks: checks))
+                    versions: rule.appVersion.comparators.isEmpty ? nil : rule.appVersion, content: rule.content,
+                    checks: checks))
             guard include(rule) else { continue }
             let key = BucketKey(viewEvent: rule.viewEvent, names: rule.viewPath.names)
             let g: Int
@@ -104,14 +134,14 @@ struct RuleIndex: Sendable {
             var used = [Bool](repeating: false, count: group.key.names.count)
             var apps: [AppNode] = []
             for app in group.apps {
-                apps.append(AppNode(appID: app.appID, node: RuleIndex.build(app.members, rules: rules, used: &used, contentDone: false)))
+                let node = RuleIndex.build(app.members, rules: rules, compiled: compiled, used: &used, contentDone: false)
+                apps.append(AppNode(appID: app.appID, node: node))
             }
             let h = RuleIndex.hash(group.key.viewEvent, names: group.key.names)
             let id = Int32(buckets.count)
             buckets.append(Bucket(viewEvent: group.key.viewEvent, names: group.key.names, next: bucketByHash[h] ?? -1, apps: apps))
             bucketByHash[h] = id
         }
-        self.compiled = compiled
         self.buckets = buckets
         self.bucketByHash = bucketByHash
         self.appIDs = appIDs
@@ -129,8 +159,10 @@ struct RuleIndex: Sendable {
 
     /// Splits `members` on the position (or the content) that leaves the fewest expected candidates,
     /// recursively; positions already split on (`used`) and content once split are not split again.
-    private static func build(_ members: [Int32], rules: [KVCRule], used: inout [Bool], contentDone: Bool) -> Node {
-        guard members.count > leafLimit else { return .leaf(members) }
+    private static func build(
+        _ members: [Int32], rules: [KVCRule], compiled: [Compiled], used: inout [Bool], contentDone: Bool
+    ) -> Node {
+        guard members.count > leafLimit else { return .leaf(Leaf(members, compiled)) }
         let n = Double(members.count)
         // A split must cut the expected candidates by a quarter to be worth a level.
         var bestCost = n * 0.75
@@ -163,7 +195,7 @@ struct RuleIndex: Sendable {
         }
         switch best {
         case nil:
-            return .leaf(members)
+            return .leaf(Leaf(members, compiled))
         case .content:
             var groups: [String: [Int32]] = [:]
             var rest: [Int32] = []
@@ -171,8 +203,8 @@ struct RuleIndex: Sendable {
                 if let c = rules[Int(m)].content { groups[c, default: []].append(m) } else { rest.append(m) }
             }
             var byTitle: [String: Node] = [:]
-            for (title, g) in groups { byTitle[title] = build(g, rules: rules, used: &used, contentDone: true) }
-            let any = rest.isEmpty ? nil : build(rest, rules: rules, used: &used, contentDone: true)
+            for (title, g) in groups { byTitle[title] = build(g, rules: rules, compiled: compiled, used: &used, contentDone: true) }
+            let any = rest.isEmpty ? nil : build(rest, rules: rules, compiled: compiled, used: &used, contentDone: true)
             return .content(byTitle: byTitle, any: any)
         case .position(let p):
             var exactGroups: [PathIndex: [Int32]] = [:]
@@ -188,10 +220,10 @@ struct RuleIndex: Sendable {
             used[p] = true
             defer { used[p] = false }
             var exact: [PathIndex: Node] = [:]
-            for (k, g) in exactGroups { exact[k] = build(g, rules: rules, used: &used, contentDone: contentDone) }
+            for (k, g) in exactGroups { exact[k] = build(g, rules: rules, compiled: compiled, used: &used, contentDone: contentDone) }
             var section: [Int: Node] = [:]
-            for (k, g) in sectionGroups { section[k] = build(g, rules: rules, used: &used, contentDone: contentDone) }
-            let any = rest.isEmpty ? nil : build(rest, rules: rules, used: &used, contentDone: contentDone)
+            for (k, g) in sectionGroups { section[k] = build(g, rules: rules, compiled: compiled, used: &used, contentDone: contentDone) }
+            let any = rest.isEmpty ? nil : build(rest, rules: rules, compiled: compiled, used: &used, contentDone: contentDone)
             return .index(position: p, exact: exact, section: section, any: any)
         }
     }
@@ -246,6 +278,28 @@ struct RuleIndex: Sendable {
         if out.count - start > 1 { out[start...].sort() }
     }
 
+    /// How many candidates a query would verify: what the index saves, for tests.
+    func candidateCount(viewEvent: ViewEvent, elements: [ViewPath.Element], title: String?) -> Int {
+        guard var b = bucketByHash[RuleIndex.hash(viewEvent, elements: elements)] else { return 0 }
+        while !(buckets[Int(b)].viewEvent == viewEvent && RuleIndex.sameNames(buckets[Int(b)].names, elements)) {
+            b = buckets[Int(b)].next
+            if b < 0 { return 0 }
+        }
+        func count(_ node: Node) -> Int {
+            switch node {
+            case .leaf(let leaf): return leaf.candidates.count
+            case .index(let p, let exact, let section, let any):
+                let index = elements[p].index
+                var n = exact[index].map(count) ?? 0
+                if case .cell(let ip) = index { n += section[ip.section].map(count) ?? 0 }
+                return n + (any.map(count) ?? 0)
+            case .content(let byTitle, let any):
+                return (title.flatMap { byTitle[$0] }.map(count) ?? 0) + (any.map(count) ?? 0)
+            }
+        }
+        return buckets[Int(b)].apps.reduce(0) { $0 + count($1.node) }
+    }
+
     private struct Query {
         let elements: [ViewPath.Element]
         let title: String?
@@ -260,8 +314,15 @@ struct RuleIndex: Sendable {
 
     private func collect(_ node: Node, _ q: Query, into out: inout [Int32]) {
         switch node {
-        case .leaf(let members):
-            for m in members where holds(compiled[Int(m)], q) { out.append(m) }
+        case .leaf(let leaf):
+            // Through pointers, so no candidate is copied (a copy retains its content and version range).
+            leaf.checks.withUnsafeBufferPointer { checks in
+                leaf.candidates.withUnsafeBufferPointer { candidates in
+                    for i in candidates.indices where RuleIndex.holds(candidates.baseAddress! + i, checks, q) {
+                        out.append(candidates[i].order)
+                    }
+                }
+            }
         case .index(let p, let exact, let section, let any):
             let index = q.elements[p].index
             if let n = exact[index] { collect(n, q, into: &out) }
@@ -275,10 +336,12 @@ struct RuleIndex: Sendable {
 
     /// The full check of one candidate whose names already match.
     @inline(__always)
-    private func holds(_ r: Compiled, _ q: Query) -> Bool {
-        if let c = r.content, c != q.title { return false }
-        for check in r.checks where !check.pattern.matches(q.elements[check.position].index) { return false }
-        if let range = r.versions, let v = q.version, !range.contains(v) { return false }
+    private static func holds(_ r: UnsafePointer<Candidate>, _ checks: UnsafeBufferPointer<IndexCheck>, _ q: Query) -> Bool {
+        if let c = r.pointee.content, c != q.title { return false }
+        for i in Int(r.pointee.checkStart)..<Int(r.pointee.checkEnd) {
+            if !checks[i].pattern.matches(q.elements[checks[i].position].index) { return false }
+        }
+        if let v = q.version, let range = r.pointee.versions, !range.contains(v) { return false }
         return true
     }
 }

@@ -1,40 +1,15 @@
 import EventModel
 import KVCConfig
 
-/// A key path of a matched rule that named nothing: the facts of a `kvc_error` record (config.md §3).
-public struct KVCReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var ruleID: String
-    public var appKey: String
-    /// The version of the app the event came from; nil where the query gave none.
-    public var appVersion: AppVersion?
-    public var keyPath: String
-    /// The part of the key path that named nothing.
-    public var missingKey: String
-
-    public init(ruleID: String, appKey: String, appVersion: AppVersion?, keyPath: String, missingKey: String) {
-        self.ruleID = ruleID
-        self.appKey = appKey
-        self.appVersion = appVersion
-        self.keyPath = keyPath
-        self.missingKey = missingKey
-    }
-
-    public var description: String {
-        let version = appVersion.map { " \($0)" } ?? ""
-        return "rule \"\(ruleID)\" (app \(appKey)\(version)): key path \"\(keyPath)\" has no key \"\(missingKey)\"; "
-            + "fix the rule's keyPath or the view's data"
-    }
-}
-
 /// One rule that matched an interaction, and what its key path read.
 public struct RuleMatch: Sendable, Hashable {
     /// The rule's position in `TrackingPlan.rules` (load order).
     public var ruleIndex: Int
     public var rule: KVCRule
-    /// The value read, or the error record when the key path named nothing.
-    public var result: Result<JSONValue, KVCReadError>
+    /// The value read, or the `kvc_error` record when the key path named nothing.
+    public var result: Result<JSONValue, KVCErrorRecord>
 
-    public init(ruleIndex: Int, rule: KVCRule, result: Result<JSONValue, KVCReadError>) {
+    public init(ruleIndex: Int, rule: KVCRule, result: Result<JSONValue, KVCErrorRecord>) {
         self.ruleIndex = ruleIndex
         self.rule = rule
         self.result = result
@@ -47,7 +22,7 @@ public struct RuleMatch: Sendable, Hashable {
     }
 
     /// The error record, when the key path named nothing.
-    public var error: KVCReadError? {
+    public var error: KVCErrorRecord? {
         if case .failure(let e) = result { return e }
         return nil
     }

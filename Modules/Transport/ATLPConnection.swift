@@ -170,6 +170,11 @@ public final class ATLPConnection {
         }
     }
 
+    /// Half-closes: tells the peer nothing more will be sent, while its answers can still be read.
+    public func finishSending() {
+        if fd >= 0 { Posix.shutdownWrite(fd) }
+    }
+
     /// The underlying descriptor, for fault injection in tests.
     package var fileDescriptor: Int32 { fd }
 

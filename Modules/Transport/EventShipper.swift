@@ -357,7 +357,7 @@ public final class EventShipper: Sendable {
     /// The `EVENTS` frame of a spooled batch, built from the stored JSON lines without
     /// re-encoding; nil when the batch had to be split or set aside to fit `maxFrame`.
     private func buildFrame(_ batch: SpooledBatch, maxFrame: Int) throws(SpoolError) -> [UInt8]? {
-        let lines = try state.withLock { (s) throws(SpoolError) in try s.spool.events(of: batch) }
+        let lines = try Spool.readForSending(batch, in: configuration.spoolDirectory)
         var payload: [UInt8] = []
         payload.reserveCapacity(batch.bytes + 64)
         payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"events\":[".utf8)

@@ -31,7 +31,7 @@ public struct PosixError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The result of a non-blocking read or write: bytes moved, or nothing until the fd is ready.
-enum IOResult: Equatable {
+package enum IOResult: Equatable {
     case processed(Int)
     case wouldBlock
 }
@@ -39,11 +39,11 @@ enum IOResult: Equatable {
 /// Every system call of the module, in one place (swift-nio's `enum Posix`): `EINTR` is
 /// retried, would-block is a value, programmer errors (`EBADF`, `EFAULT`) trap, and every
 /// other failure throws a `PosixError` naming the call and its target.
-enum Posix {
+package enum Posix {
     // MARK: error handling
 
     @inline(__always)
-    static func check(_ what: @autoclosure () -> String, _ body: () -> Int) throws(PosixError) -> Int {
+    package static func check(_ what: @autoclosure () -> String, _ body: () -> Int) throws(PosixError) -> Int {
         while true {
             let r = body()
             if r >= 0 { return r }
@@ -56,7 +56,7 @@ enum Posix {
 
     /// Like `check`, but `EAGAIN`/`EWOULDBLOCK` come back as `.wouldBlock`.
     @inline(__always)
-    static func checkIO(_ what: @autoclosure () -> String, _ body: () -> Int) throws(PosixError) -> IOResult {
+    package static func checkIO(_ what: @autoclosure () -> String, _ body: () -> Int) throws(PosixError) -> IOResult {
         while true {
             let r = body()
             if r >= 0 { return .processed(r) }
@@ -68,7 +68,7 @@ enum Posix {
         }
     }
 
-    static func trapOnProgrammerError(_ e: Int32, _ what: String) {
+    package static func trapOnProgrammerError(_ e: Int32, _ what: String) {
         if e == EBADF || e == EFAULT {
             preconditionFailure("\(what): \(String(cString: strerror(e))) (errno \(e)): a bug in Transport")
         }
@@ -76,7 +76,7 @@ enum Posix {
 
     // MARK: sockets
 
-    static func socket(_ address: SocketAddress) throws(PosixError) -> Int32 {
+    package static func socket(_ address: SocketAddress) throws(PosixError) -> Int32 {
         #if canImport(Glibc)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #else
@@ -88,29 +88,29 @@ enum Posix {
         return Int32(fd)
     }
 
-    static func setNonBlocking(_ fd: Int32, _ on: Bool = true) throws(PosixError) {
+    package static func setNonBlocking(_ fd: Int32, _ on: Bool = true) throws(PosixError) {
         let flags = try check("fcntl(F_GETFL)") { Int(fcntl(fd, F_GETFL)) }
         let new = on ? Int32(flags) | O_NONBLOCK : Int32(flags) & ~O_NONBLOCK
         _ = try check("fcntl(F_SETFL, O_NONBLOCK)") { Int(fcntl(fd, F_SETFL, new)) }
     }
 
-    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ label: String) throws(PosixError) {
+    package static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ label: String) throws(PosixError) {
         var v = value
         _ = try check("setsockopt(\(label))") {
             Int(setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size)))
         }
     }
 
-    static func setNoDelay(_ fd: Int32) throws(PosixError) {
+    package static func setNoDelay(_ fd: Int32) throws(PosixError) {
         try setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, "TCP_NODELAY")
     }
 
-    static func setReuseAddress(_ fd: Int32) throws(PosixError) {
+    package static func setReuseAddress(_ fd: Int32) throws(PosixError) {
         try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
     }
 
     /// Sets `SO_RCVTIMEO` and/or `SO_SNDTIMEO`: a blocking call then fails with would-block.
-    static func setTimeouts(_ fd: Int32, _ duration: Duration, receive: Bool = true, send: Bool = true) throws(PosixError) {
+    package static func setTimeouts(_ fd: Int32, _ duration: Duration, receive: Bool = true, send: Bool = true) throws(PosixError) {
         let (s, attos) = duration.components
         var tv = timeval(tv_sec: Int(max(0, s)), tv_usec: Int(attos / 1_000_000_000_000))
         if tv.tv_sec == 0 && tv.tv_usec == 0 { tv.tv_usec = 1 }  // zero would mean "forever"
@@ -124,18 +124,18 @@ enum Posix {
         }
     }
 
-    static func bind(_ fd: Int32, _ address: SocketAddress) throws(PosixError) {
+    package static func bind(_ fd: Int32, _ address: SocketAddress) throws(PosixError) {
         _ = try address.withSockAddr { (sa, len) throws(PosixError) -> Int in
             try check("bind(\(address))") { Int(Glibc.bind(fd, sa, len)) }
         }
     }
 
-    static func listen(_ fd: Int32, backlog: Int32, _ address: SocketAddress) throws(PosixError) {
+    package static func listen(_ fd: Int32, backlog: Int32, _ address: SocketAddress) throws(PosixError) {
         _ = try check("listen(\(address))") { Int(Glibc.listen(fd, backlog)) }
     }
 
     /// Accepts one connection as a non-blocking, close-on-exec fd; nil when none is waiting.
-    static func accept(_ fd: Int32) throws(PosixError) -> (fd: Int32, peer: SocketAddress)? {
+    package static func accept(_ fd: Int32) throws(PosixError) -> (fd: Int32, peer: SocketAddress)? {
         var storage = sockaddr_storage()
         var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let r = try checkIO("accept") {
@@ -156,7 +156,7 @@ enum Posix {
     }
 
     /// Connects a blocking socket within `timeout` (non-blocking connect, then poll).
-    static func connect(_ fd: Int32, _ address: SocketAddress, timeout: Duration) throws(PosixError) {
+    package static func connect(_ fd: Int32, _ address: SocketAddress, timeout: Duration) throws(PosixError) {
         try setNonBlocking(fd, true)
         let started = try address.withSockAddr { (sa, len) throws(PosixError) -> Bool in
             while true {
@@ -179,7 +179,7 @@ enum Posix {
         try setNonBlocking(fd, false)
     }
 
-    static func localAddress(_ fd: Int32) throws(PosixError) -> SocketAddress {
+    package static func localAddress(_ fd: Int32) throws(PosixError) -> SocketAddress {
         var storage = sockaddr_storage()
         var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = try check("getsockname") {
@@ -191,7 +191,7 @@ enum Posix {
     }
 
     /// Reads what is there (0 means end of stream).
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(PosixError) -> IOResult {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(PosixError) -> IOResult {
         #if DEBUG
         if let fault = FaultInjection.next(fd: fd, .read) {
             switch fault {
@@ -207,7 +207,7 @@ enum Posix {
     }
 
     /// Writes what the kernel takes now, without raising SIGPIPE on a closed peer.
-    static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(PosixError) -> IOResult {
+    package static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(PosixError) -> IOResult {
         var count = buffer.count
         #if DEBUG
         if let fault = FaultInjection.next(fd: fd, .write) {
@@ -222,7 +222,7 @@ enum Posix {
     }
 
     /// Writes all of `bytes` on a blocking socket (partial writes are continued).
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(PosixError) {
+    package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(PosixError) {
         var offset = 0
         while offset < bytes.count {
             let r = try withBytes(bytes, from: offset) { (raw) throws(PosixError) -> IOResult in try send(fd, raw) }
@@ -234,7 +234,7 @@ enum Posix {
     }
 
     /// Runs `body` on the bytes of `array` from `offset`, with a typed error.
-    static func withBytes<R>(
+    package static func withBytes<R>(
         _ array: [UInt8], from offset: Int, _ body: (UnsafeRawBufferPointer) throws(PosixError) -> R
     ) throws(PosixError) -> R {
         var failure: PosixError?
@@ -251,7 +251,7 @@ enum Posix {
     }
 
     /// Runs `body` on a mutable byte buffer, with a typed error.
-    static func withMutableBytes<R>(
+    package static func withMutableBytes<R>(
         _ array: inout [UInt8], _ body: (UnsafeMutableRawBufferPointer) throws(PosixError) -> R
     ) throws(PosixError) -> R {
         var failure: PosixError?
@@ -268,7 +268,7 @@ enum Posix {
     }
 
     /// Waits until `fd` has one of `events`; false on timeout.
-    static func poll(_ fd: Int32, events: Int16, timeout: Duration) throws(PosixError) -> Bool {
+    package static func poll(_ fd: Int32, events: Int16, timeout: Duration) throws(PosixError) -> Bool {
         var p = pollfd(fd: fd, events: events, revents: 0)
         let ms = Int32(clamping: timeout.milliseconds)
         let r = try check("poll(fd \(fd))") { Int(Glibc.poll(&p, 1, ms)) }
@@ -276,18 +276,18 @@ enum Posix {
     }
 
     /// Waits on many fds; returns how many have events.
-    static func poll(_ fds: inout [pollfd], timeoutMilliseconds: Int32) throws(PosixError) -> Int {
+    package static func poll(_ fds: inout [pollfd], timeoutMilliseconds: Int32) throws(PosixError) -> Int {
         let n = nfds_t(fds.count)
         return try fds.withUnsafeMutableBufferPointer { (p) throws(PosixError) -> Int in
             try check("poll(\(n) fds)") { Int(Glibc.poll(p.baseAddress, n, timeoutMilliseconds)) }
         }
     }
 
-    static func shutdownWrite(_ fd: Int32) {
+    package static func shutdownWrite(_ fd: Int32) {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))  // fails only on a peer already gone: nothing to do
     }
 
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         #if DEBUG
         FaultInjection.clear(fd: fd)
         #endif
@@ -298,7 +298,7 @@ enum Posix {
     }
 
     /// A non-blocking, close-on-exec pipe used to wake a poll loop.
-    static func pipe() throws(PosixError) -> (read: Int32, write: Int32) {
+    package static func pipe() throws(PosixError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         _ = try check("pipe") { Int(Glibc.pipe(&fds)) }
         for fd in fds {
@@ -308,18 +308,18 @@ enum Posix {
         return (fds[0], fds[1])
     }
 
-    static func wake(_ fd: Int32) {
+    package static func wake(_ fd: Int32) {
         var b: UInt8 = 1
         _ = Glibc.write(fd, &b, 1)  // a full pipe already means "wake up": EAGAIN is fine
     }
 
-    static func drain(_ fd: Int32) {
+    package static func drain(_ fd: Int32) {
         var buf = [UInt8](repeating: 0, count: 256)
         while Glibc.read(fd, &buf, 256) > 0 {}
     }
 
     /// Raises the soft fd limit toward `wanted` (never above the hard limit); returns the new soft limit.
-    static func raiseFileLimit(to wanted: Int) -> Int {
+    package static func raiseFileLimit(to wanted: Int) -> Int {
         var rl = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &rl) == 0 else { return 0 }
         if rl.rlim_cur < rlim_t(wanted) {
@@ -331,13 +331,13 @@ enum Posix {
     }
 
     /// Stops a signal's default action (so a Dispatch source can observe it instead).
-    static func ignoreSignal(_ s: Int32) { _ = Glibc.signal(s, SIG_IGN) }
+    package static func ignoreSignal(_ s: Int32) { _ = Glibc.signal(s, SIG_IGN) }
 
     /// Restores a signal's default action.
-    static func defaultSignal(_ s: Int32) { _ = Glibc.signal(s, SIG_DFL) }
+    package static func defaultSignal(_ s: Int32) { _ = Glibc.signal(s, SIG_DFL) }
 
     /// Microseconds since the Unix epoch (the spool's sequence floor).
-    static func wallClockMicros() -> Int64 {
+    package static func wallClockMicros() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
@@ -345,11 +345,11 @@ enum Posix {
 
     // MARK: files (the spool)
 
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(PosixError) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(PosixError) -> Int32 {
         Int32(try check("open(\(path))") { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) })
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(PosixError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(PosixError) {
         var offset = 0
         while offset < bytes.count {
             let n = try check("write(\(path))") {
@@ -359,28 +359,28 @@ enum Posix {
         }
     }
 
-    static func fsync(_ fd: Int32, path: String) throws(PosixError) {
+    package static func fsync(_ fd: Int32, path: String) throws(PosixError) {
         _ = try check("fsync(\(path))") { Int(Glibc.fsync(fd)) }
     }
 
-    static func ftruncate(_ fd: Int32, _ length: Int, path: String) throws(PosixError) {
+    package static func ftruncate(_ fd: Int32, _ length: Int, path: String) throws(PosixError) {
         _ = try check("ftruncate(\(path))") { Int(Glibc.ftruncate(fd, off_t(length))) }
     }
 
-    static func rename(_ from: String, _ to: String) throws(PosixError) {
+    package static func rename(_ from: String, _ to: String) throws(PosixError) {
         _ = try check("rename(\(from) → \(to))") { Int(Glibc.rename(from, to)) }
     }
 
-    static func unlink(_ path: String) throws(PosixError) {
+    package static func unlink(_ path: String) throws(PosixError) {
         _ = try check("unlink(\(path))") { Int(Glibc.unlink(path)) }
     }
 
-    static func mkdir(_ path: String) throws(PosixError) {
+    package static func mkdir(_ path: String) throws(PosixError) {
         if Glibc.mkdir(path, 0o755) != 0 && errno != EEXIST { throw PosixError("mkdir(\(path))", errno: errno) }
     }
 
     /// Reads a whole file.
-    static func readFile(_ path: String) throws(PosixError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(PosixError) -> [UInt8] {
         let fd = try open(path, O_RDONLY)
         defer { close(fd) }
         var out: [UInt8] = []
@@ -395,7 +395,7 @@ enum Posix {
     }
 
     /// File names in a directory (no `.` or `..`).
-    static func listDirectory(_ path: String) throws(PosixError) -> [String] {
+    package static func listDirectory(_ path: String) throws(PosixError) -> [String] {
         guard let dir = opendir(path) else { throw PosixError("opendir(\(path))", errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -409,7 +409,7 @@ enum Posix {
     }
 
     /// fsyncs a directory so renames and unlinks in it survive a power loss.
-    static func syncDirectory(_ path: String) throws(PosixError) {
+    package static func syncDirectory(_ path: String) throws(PosixError) {
         let fd = try open(path, O_RDONLY | O_DIRECTORY)
         defer { close(fd) }
         try fsync(fd, path: path)
@@ -450,7 +450,7 @@ package enum FaultInjection {
         }
     }
 
-    static func next(fd: Int32, _ direction: Direction) -> Fault? {
+    package static func next(fd: Int32, _ direction: Direction) -> Fault? {
         plans.withLock { p -> Fault? in
             guard var plan = p[fd] else { return nil }
             var fault: Fault?
@@ -463,7 +463,7 @@ package enum FaultInjection {
         }
     }
 
-    static func clear(fd: Int32) {
+    package static func clear(fd: Int32) {
         plans.withLock { _ = $0.removeValue(forKey: fd) }
     }
 }

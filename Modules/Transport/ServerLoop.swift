@@ -23,6 +23,8 @@ final class ServerConnection {
     /// Our side is shut down; only draining the peer's bytes until EOF or `lingerDeadline`.
     var lingerDeadline: ContinuousClock.Instant?
     var lastActivity: ContinuousClock.Instant
+    /// Index in the loop's poll set (after its two fixed entries).
+    var slot = -1
 
     init(id: UInt64, fd: Int32, peer: String, maxFrame: Int, now: ContinuousClock.Instant) {
         self.id = id
@@ -87,26 +89,38 @@ final class ServerLoop {
         self.shared = shared
     }
 
+    /// The poll set, rebuilt only when connections come or go: [wake pipe, listener, connections...].
+    var fds: [pollfd] = []
+    var slots: [ServerConnection] = []
+    var membershipChanged = true
+    /// Connections whose poll interest may have changed since the last poll.
+    var touched: [ServerConnection] = []
+    var lastSweep: ContinuousClock.Instant?
+
     func run() {
-        var fds: [pollfd] = []
-        var order: [ServerConnection] = []
         while true {
             let now = clock.now
             if stopDeadline == nil, shared.stopRequested.load(ordering: .acquiring) { beginStop(now) }
             if let deadline = stopDeadline, connections.isEmpty || now >= deadline { break }
 
-            fds.removeAll(keepingCapacity: true)
-            order.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            let acceptNow = listening && (acceptPausedUntil.map { now >= $0 } ?? true)
-            fds.append(pollfd(fd: acceptNow ? listener : -1, events: Int16(POLLIN), revents: 0))
-            for c in connections.values {
-                var events: Int16 = 0
-                if wantsRead(c) { events |= Int16(POLLIN) }
-                if c.unsentCount > 0 && c.lingerDeadline == nil { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: c.fd, events: events, revents: 0))
-                order.append(c)
+            // Only what changed is recomputed: with a thousand mostly quiet connections the
+            // loop's own cost stays small next to the poll call.
+            if membershipChanged {
+                slots = Array(connections.values)
+                fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: -1, events: Int16(POLLIN), revents: 0)]
+                for (i, c) in slots.enumerated() {
+                    c.slot = i
+                    fds.append(pollfd(fd: c.fd, events: interest(c), revents: 0))
+                }
+                membershipChanged = false
+            } else {
+                for c in touched where c.slot >= 0 && c.slot < slots.count && slots[c.slot] === c {
+                    fds[c.slot + 2].events = interest(c)
+                }
             }
+            touched.removeAll(keepingCapacity: true)
+            let acceptNow = listening && (acceptPausedUntil.map { now >= $0 } ?? true)
+            fds[1].fd = acceptNow ? listener : -1
             let timeout = Int32(clamping: min(configuration.idleTimeout / 4, .milliseconds(250)).milliseconds)
             let ready: Int
             do {
@@ -116,18 +130,32 @@ final class ServerLoop {
             }
             if ready > 0 {
                 if fds[0].revents != 0 { Posix.drain(wakeRead) }
-                if fds[1].revents != 0 { acceptConnections() }
-                for (i, c) in order.enumerated() where fds[i + 2].revents != 0 && connections[c.id] != nil {
+                let acceptable = fds[1].revents != 0
+                for i in slots.indices where fds[i + 2].revents != 0 {
+                    let c = slots[i]
+                    guard connections[c.id] != nil else { continue }
                     let revents = Int32(fds[i + 2].revents)
                     if revents & Int32(POLLOUT) != 0 { flush(c) }
                     if revents & Int32(POLLIN | POLLHUP | POLLERR) != 0 && connections[c.id] != nil { readFrom(c) }
                 }
+                if acceptable { acceptConnections() }
             }
             applyCompletions()
-            sweep(clock.now)
+            let after = clock.now
+            if lastSweep.map({ after - $0 >= .milliseconds(50) }) ?? true {
+                sweep(after)
+                lastSweep = after
+            }
         }
         for c in Array(connections.values) { close(c) }
         if listening { Posix.close(listener) }
+    }
+
+    private func interest(_ c: ServerConnection) -> Int16 {
+        var events: Int16 = 0
+        if wantsRead(c) { events |= Int16(POLLIN) }
+        if c.unsentCount > 0 && c.lingerDeadline == nil { events |= Int16(POLLOUT) }
+        return events
     }
 
     // MARK: accepting
@@ -153,6 +181,7 @@ final class ServerLoop {
             let c = ServerConnection(id: nextID, fd: fd, peer: peer.description, maxFrame: configuration.maxFrame, now: now)
             nextID += 1
             connections[c.id] = c
+            membershipChanged = true
             shared.statistics.withLock {
                 $0.accepted += 1
                 $0.open = connections.count
@@ -184,6 +213,7 @@ final class ServerLoop {
     }
 
     private func readFrom(_ c: ServerConnection) {
+        defer { touched.append(c) }
         // A fair share per wakeup: one busy client cannot monopolise the loop.
         var budget = 4 * readBuffer.count
         while budget > 0 && (wantsRead(c)) {
@@ -236,6 +266,7 @@ final class ServerLoop {
 
     private func dispatch(_ c: ServerConnection) {
         guard !c.busy, let item = c.popItem() else { return }
+        touched.append(c)
         c.busy = true
         let processor = self.processor
         let shared = self.shared
@@ -258,6 +289,7 @@ final class ServerLoop {
         }
         for (id, outcome) in done {
             guard let c = connections[id] else { continue }
+            touched.append(c)
             c.busy = false
             c.phase = outcome.phase
             c.output.append(contentsOf: outcome.bytes)
@@ -278,6 +310,7 @@ final class ServerLoop {
     }
 
     private func flush(_ c: ServerConnection) {
+        defer { touched.append(c) }
         while c.unsentCount > 0 {
             let result: IOResult
             do {
@@ -294,6 +327,10 @@ final class ServerLoop {
             case .processed(let n):
                 c.outputOffset += n
                 c.lastActivity = clock.now
+                if c.outputOffset >= 1 << 20 && c.outputOffset * 2 >= c.output.count {
+                    c.output.removeFirst(c.outputOffset)  // a reader that never fully catches up
+                    c.outputOffset = 0
+                }
             }
         }
         c.output.removeAll(keepingCapacity: c.output.capacity <= 65536)
@@ -308,10 +345,12 @@ final class ServerLoop {
         guard c.closeWhenDone, c.lingerDeadline == nil, !c.busy, c.pendingCount == 0, c.unsentCount == 0 else { return }
         Posix.shutdownWrite(c.fd)
         c.lingerDeadline = clock.now + Self.lingerTime
+        touched.append(c)
     }
 
     private func close(_ c: ServerConnection) {
         guard connections.removeValue(forKey: c.id) != nil else { return }
+        membershipChanged = true
         Posix.close(c.fd)
         shared.statistics.withLock { $0.open = connections.count }
         let session = c.session
@@ -336,6 +375,7 @@ final class ServerLoop {
     }
 
     private func beginStop(_ now: ContinuousClock.Instant) {
+        membershipChanged = true  // every interest changes
         stopDeadline = now + configuration.stopGracePeriod
         if listening {
             Posix.close(listener)

@@ -51,8 +51,10 @@ struct SpooledBatch: Sendable, Hashable {
 
 /// The disk spool: events are appended to `open.log` as they come (one JSON object per
 /// line), so they survive a crash of the process as soon as `append` returns; a batch is
-/// cut by fsyncing that file and renaming it `batch-<sequence>.log`, so it also survives a
-/// power loss. An `ACK` deletes the batch file. Total size is bounded by `maxBytes`.
+/// cut by renaming that file `batch-<sequence>.log`, and fsynced before it is first sent,
+/// so it also survives a power loss. (Should a power loss undo the rename, the synced
+/// `open.log` is recovered as a batch.) An `ACK` deletes the batch file. Total size is
+/// bounded by `maxBytes`.
 ///
 /// Not thread-safe (so not Sendable): the shipper keeps it inside its mutex.
 final class Spool {
@@ -159,19 +161,18 @@ final class Spool {
         totalBytes += size
     }
 
-    /// Cuts the open segment into a batch: fsync, rename, fsync the directory.
+    /// Cuts the open segment into a batch: close and rename it. The fsync is the sender's,
+    /// before the batch's first send (`readForSending`), so producers never wait on the disk.
     func seal() throws(SpoolError) -> SpooledBatch? {
         guard openEvents > 0 else { return nil }
         let batch = SpooledBatch(sequence: nextSequence, events: openEvents, bytes: openBytes)
         let target = directory + "/" + batch.fileName
         do {
             if openFD >= 0 {
-                try Posix.fsync(openFD, path: openPath)
                 Posix.close(openFD)
                 openFD = -1
             }
             try Posix.rename(openPath, target)
-            try Posix.syncDirectory(directory)
         } catch {
             throw SpoolError(.io, "cannot seal a batch in \(directory): \(error)", cause: error)
         }
@@ -183,8 +184,22 @@ final class Spool {
         return batch
     }
 
+    /// Makes a sealed batch durable (fsync) and returns its events, one JSON text each.
+    /// Touches only the batch's own file, which nothing else writes: safe without the lock.
+    static func readForSending(_ batch: SpooledBatch, in directory: String) throws(SpoolError) -> [ArraySlice<UInt8>] {
+        let path = directory + "/" + batch.fileName
+        do {
+            let fd = try Posix.open(path, O_RDONLY)
+            defer { Posix.close(fd) }
+            try Posix.fsync(fd, path: path)
+        } catch {
+            throw SpoolError(.io, "cannot sync \(path): \(error)", cause: error)
+        }
+        return try events(of: batch, in: directory)
+    }
+
     /// The events of a sealed batch, one JSON text each.
-    func events(of batch: SpooledBatch) throws(SpoolError) -> [ArraySlice<UInt8>] {
+    static func events(of batch: SpooledBatch, in directory: String) throws(SpoolError) -> [ArraySlice<UInt8>] {
         let path = directory + "/" + batch.fileName
         do {
             let bytes = try Posix.readFile(path)
@@ -210,7 +225,7 @@ final class Spool {
     /// Replaces a batch by two halves (for a collector whose frames are smaller than it).
     /// The halves are written and synced before the original is deleted.
     func split(_ batch: SpooledBatch) throws(SpoolError) -> [SpooledBatch] {
-        let lines = try events(of: batch)
+        let lines = try Self.events(of: batch, in: directory)
         guard lines.count > 1, let i = sealed.firstIndex(of: batch) else { return [batch] }
         let halves = [lines[0..<(lines.count / 2)], lines[(lines.count / 2)...]]
         var made: [SpooledBatch] = []

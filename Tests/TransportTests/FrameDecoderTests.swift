@@ -1,4 +1,6 @@
 import EventModel
+import Foundation
+import TestSupport
 import Testing
 
 @testable import Transport
@@ -129,5 +131,52 @@ import Testing
         } catch {
             #expect(error.code == .badFrame)
         }
+    }
+}
+
+@Suite struct WireDocumentTests {
+    /// docs/wire.md's example session: every line is a well-formed frame with the right length.
+    @Test func exampleSessionFramesAreExact() throws {
+        let url = Fixtures.repositoryRoot.appendingPathComponent("docs/wire.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("C: ") || $0.hasPrefix("S: ") }
+        #expect(lines.count >= 10)
+        for line in lines {
+            var d = FrameDecoder(maxFrame: 1 << 20)
+            d.append(Array(line.dropFirst(3).utf8))
+            let payload = try #require(try d.next(), "\(line)")
+            #expect(d.bufferedCount == 0, "\(line)")
+            _ = try ATLPFrame.parse(payload: payload)
+        }
+    }
+
+    /// Replays the example's client lines against a real server: its answers are the
+    /// example's server lines, byte for byte.
+    @Test func exampleSessionReplaysByteForByte() throws {
+        let url = Fixtures.repositoryRoot.appendingPathComponent("docs/wire.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("C: ") || $0.hasPrefix("S: ") }
+        let (server, address) = try startServer(TestHandler(etag: "9f2c"), maxFrame: 1 << 20)
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address)
+        for line in lines {
+            let frame = Array(line.dropFirst(3).utf8)
+            if line.hasPrefix("C: ") {
+                try c.sendBytes(frame)
+            } else {
+                #expect(try c.receive().encoded == frame, "\(line)")
+            }
+        }
+        #expect(throws: TransportError.self) { try c.receive() }  // closed after BYE
+    }
+
+    /// The spec's own example frame decodes to what it says.
+    @Test func specExampleFrame() throws {
+        guard let spec = Fixtures.specDirectory else { return }
+        let text = try String(contentsOf: spec.appendingPathComponent("wire.md"), encoding: .utf8)
+        #expect(text.contains("20 HELLO {\"protocol\":1}"))
+        var d = FrameDecoder(maxFrame: 1 << 20)
+        d.append(Array("20 HELLO {\"protocol\":1}".utf8))
+        #expect(try ATLPFrame.parse(payload: try #require(try d.next())) == ATLPFrame(verb: "HELLO", body: obj(["protocol": 1])))
     }
 }

@@ -26,13 +26,15 @@ final class TestHandler: ATLPHandler {
 
     /// Bytes of filler in each RULES reply, to make replies large.
     let rulesFiller: Int
+    let etag: String
     /// EVENTS calls that have entered the handler.
     let entered = Mutex(0)
 
     init(
         token: String? = nil, adminToken: String = "admin-secret", commitDelay: Duration = .zero,
-        gate: DispatchSemaphore? = nil, rulesFiller: Int = 0
+        gate: DispatchSemaphore? = nil, rulesFiller: Int = 0, etag: String = "e1"
     ) {
+        self.etag = etag
         self.rulesFiller = rulesFiller
         self.token = token
         self.adminToken = adminToken
@@ -70,9 +72,9 @@ final class TestHandler: ATLPHandler {
             return .ack(batch: batch, stored: stored, duplicates: duplicates, rejected: rejected)
         case .config:
             if rulesFiller > 0 {
-                return .rules(etag: "e1", rules: [["id": "r1", "filler": .string(String(repeating: "x", count: rulesFiller))]])
+                return .rules(etag: etag, rules: [["id": "r1", "filler": .string(String(repeating: "x", count: rulesFiller))]])
             }
-            return .rules(etag: "e1", rules: [["id": "r1"]])
+            return .rules(etag: etag, rules: [["id": "r1"]])
         case .publish(let rules):
             if rules.contains(where: { $0.objectValue == nil }) { return .error(.badRequest, "a rule must be an object") }
             state.withLock { $0.published += rules }

@@ -1,0 +1,133 @@
+import CommandSupport
+import EventModel
+import Foundation
+import KVCConfig
+import Matching
+import ViewIdentity
+
+/// `autotrack-agent match`: which KVC rules fire for one view of a tree, and what they read.
+public struct MatchCommand: Command {
+    public static let name = "match"
+    public static let abstract = "shows which KVC rules match a view of a view tree, and the values they read"
+    public static let help = """
+        USAGE: autotrack-agent match --config FILE [--config FILE ...] --tree FILE --id ID --event VIEW_EVENT
+                                     [--app-key KEY] [--app-version VERSION]
+
+        Loads and merges the configuration files (JSON or XML plist), reads the view tree (JSON,
+        viewpath.md §1), takes the node whose "id" is ID, and matches it against every KVC rule for
+        VIEW_EVENT: the node's path against each rule's viewPath pattern, its "title" against the
+        rule's content, its "props" feed each matched rule's keyPath.
+
+        Prints one JSON object on one line, matches in rule load order:
+          {"canonical":"...","viewId":"...","matches":[{"rule":"ID","keyName":"NAME","value":VALUE}],
+           "errors":[{"rule":"ID","keyPath":"PATH","missingKey":"KEY"}]}
+        "errors" lists matched rules whose key path named nothing (the kvc_error records).
+
+        Without --app-key, rules of every app key match; without --app-version, every version range
+        holds. Give them to see exactly what one app at one version would report.
+
+        A configuration, tree, id or view event that cannot be used: the error on standard error,
+        exit 1. A usage error (a missing option, a malformed --app-version) exits 2.
+
+        OPTIONS:
+          --config FILE          a configuration document; repeat for several (they merge)
+          --tree FILE            a view tree JSON file
+          --id ID                the "id" of the node that the event happened on
+          --event VIEW_EVENT     \(ViewEvent.allCases.map(\.rawValue).joined(separator: ", "))
+          --app-key KEY          only rules of this app key
+          --app-version VERSION  only rules whose appVersion range holds for VERSION (such as 1.2.0)
+          -h, --help             show this help
+
+        EXAMPLE:
+          autotrack-agent match --config Examples/rules.json --tree Examples/home-tree.json \\
+              --id btn1 --event ButtonClick --app-key shop --app-version 1.4.0
+
+        """
+
+    let configs: [String]
+    let tree: String
+    let id: String
+    let event: String
+    let appKey: String?
+    let appVersion: AppVersion?
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        configs = try arguments.options("config")
+        guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
+        tree = try arguments.requiredOption("tree")
+        id = try arguments.requiredOption("id")
+        event = try arguments.requiredOption("event")
+        appKey = try arguments.option("app-key")
+        if let text = try arguments.option("app-version") {
+            guard let v = AppVersion(text) else {
+                throw UsageError("option --app-version takes a version such as 1.2.0 (numbers joined by dots), not '\(text)'")
+            }
+            appVersion = v
+        } else {
+            appVersion = nil
+        }
+        try arguments.finish()
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        func fail(_ message: String) -> ExitCode {
+            io.printError("autotrack-agent match: \(message)")
+            return .failure
+        }
+        guard let viewEvent = ViewEvent(rawValue: event) else {
+            return fail(
+                "unknown view event '\(event)'; use one of \(ViewEvent.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let plan: TrackingPlan
+        do throws(ConfigError) {
+            plan = try TrackingPlan.load(files: configs)
+        } catch {
+            for p in error.problems { io.printError("error: \(p)") }
+            return fail("fix the configuration errors above, then run again")
+        }
+        guard let data = FileManager.default.contents(atPath: tree) else {
+            return fail("cannot read the view tree \(tree) (no such file, a directory, or no permission)")
+        }
+        let viewTree: ViewTree
+        do throws(ViewTreeError) {
+            viewTree = try ViewTree(json: [UInt8](data))
+        } catch {
+            return fail("view tree \(tree): \(error)")
+        }
+        guard let node = viewTree.node(id: id) else {
+            let known = viewTree.identified.compactMap(\.id)
+            let list = known.isEmpty ? "the tree has no node with an id" : "ids in the tree: \(known.joined(separator: ", "))"
+            return fail("no node with id \"\(id)\" in \(tree); \(list)")
+        }
+        let matcher = PlanMatcher(plan: plan)
+        let query = PlanMatcher.query(for: node, viewEvent: viewEvent, appKey: appKey, appVersion: appVersion)
+        let results = matcher.match(query, reader: JSONPropsReader(props: node.props))
+        io.print(Self.output(query: query, results: results).jsonText)
+        return .success
+    }
+
+    /// The one-line answer, keys in the documented order.
+    static func output(query: MatchQuery, results: [RuleMatch]) -> JSONValue {
+        var matches: [JSONValue] = []
+        var errors: [JSONValue] = []
+        for r in results {
+            switch r.result {
+            case .success(let value):
+                matches.append(
+                    .object(JSONObject([("rule", .string(r.rule.id)), ("keyName", .string(r.rule.keyName)), ("value", value)])))
+            case .failure(let e):
+                errors.append(
+                    .object(
+                        JSONObject([
+                            ("rule", .string(e.ruleID)), ("keyPath", .string(e.keyPath)), ("missingKey", .string(e.missingKey)),
+                        ])))
+            }
+        }
+        let canonical = query.path.canonical
+        return .object(
+            JSONObject([
+                ("canonical", .string(canonical)), ("viewId", .string(ViewID(canonical: canonical).hex)),
+                ("matches", .array(matches)), ("errors", .array(errors)),
+            ]))
+    }
+}
