@@ -25,7 +25,7 @@ struct AcknowledgeOnly: ATLPHandler {
 struct Settings: Sendable {
     var connections = 4
     var batch = 100
-    var events = 200_000
+    var events = 60_000
     var rounds = 3
 
     static func parse(_ args: [String]) -> Settings {
@@ -145,15 +145,28 @@ func pipeline(_ load: Load, _ durability: EventStore.Durability) -> (rate: Doubl
     return (rate, stored)
 }
 
-/// The store alone, no sockets: the same batches inserted one after another on one thread.
-func storeOnly(_ load: Load, _ durability: EventStore.Durability) -> Double {
+/// The store alone, no sockets: the same batches inserted by one thread per connection's list
+/// (`threads` of them in parallel, so group commit can join their commits), or by one thread.
+func storeOnly(_ load: Load, _ durability: EventStore.Durability, parallel: Bool) -> Double {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(UUID().uuidString.prefix(8))")
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = try! EventStore(path: dir.appendingPathComponent("bench.sqlite").path, durability: durability)
     let start = ContinuousClock.now
-    for list in load.batches {
-        for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+    if parallel {
+        let group = DispatchGroup()
+        for list in load.batches {
+            group.enter()
+            Thread {
+                for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+    } else {
+        for list in load.batches {
+            for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+        }
     }
     let elapsed = ContinuousClock.now - start
     store.close()
@@ -173,6 +186,8 @@ var baseline: [Double] = []
 var full: [Double] = []
 var normal: [Double] = []
 var storeFull: [Double] = []
+var storeFullParallel: [Double] = []
+var storeNormal: [Double] = []
 for _ in 0..<settings.rounds {
     baseline.append(transportOnly(load))
     let f = pipeline(load, .full)
@@ -182,10 +197,16 @@ for _ in 0..<settings.rounds {
     }
     full.append(f.rate)
     normal.append(pipeline(load, .normal).rate)
-    storeFull.append(storeOnly(load, .full))
+    storeFull.append(storeOnly(load, .full, parallel: false))
+    storeFullParallel.append(storeOnly(load, .full, parallel: true))
+    storeNormal.append(storeOnly(load, .normal, parallel: false))
 }
-let b = median(baseline), f = median(full), n = median(normal), sf = median(storeFull)
+let b = median(baseline), f = median(full), n = median(normal)
 print("transport only (ACK, no storage):        \(format(b)) events/s  (baseline)")
 print("collector, SQLite synchronous=FULL:      \(format(f)) events/s  ratio \(String(format: "%.3f", f / b))")
 print("collector, SQLite synchronous=NORMAL:    \(format(n)) events/s  ratio \(String(format: "%.3f", n / b))")
-print("EventStore.insert alone, FULL, 1 thread: \(format(sf)) events/s  (no sockets; for locating the cost)")
+print("")
+print("the store alone, no sockets (where the time goes):")
+print("  EventStore.insert, FULL,   1 thread:                 \(format(median(storeFull))) events/s")
+print("  EventStore.insert, FULL,   \(settings.connections) threads (group commit): \(format(median(storeFullParallel))) events/s")
+print("  EventStore.insert, NORMAL, 1 thread:                 \(format(median(storeNormal))) events/s")
