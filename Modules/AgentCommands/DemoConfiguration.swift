@@ -117,9 +117,9 @@ public enum DemoConfiguration {
             { "id": "gift-cart-price", "appKey": "shop", "appVersion": ">=1.2.0",
               "viewEvent": "ButtonClick", "viewPath": "DetailViewController(gift)-UIView-UIButton&0-0-2",
               "keyPath": "product.price", "keyName": "price", "content": "Add to cart" },
-            { "id": "gift-cart-sku", "appKey": "shop", "appVersion": ">=1.2.0",
-              "viewEvent": "ButtonClick", "viewPath": "DetailViewController(gift)-UIView-UIButton&0-0-2",
-              "keyPath": "product.sku", "keyName": "sku", "content": "Add to cart" },
+            { "id": "detail-share-sku", "appKey": "shop", "appVersion": ">=1.2.0",
+              "viewEvent": "ButtonClick", "viewPath": "DetailViewController-UIView-UIButton&0-0-1",
+              "keyPath": "product.sku", "keyName": "sku" },
             { "id": "legacy-cart-sku", "appKey": "shop", "appVersion": "<1.0.0",
               "viewEvent": "ButtonClick", "viewPath": "DetailViewController(gift)-UIView-UIButton&0-0-2",
               "keyPath": "sku", "keyName": "sku" }

@@ -24,7 +24,7 @@ import TestSupport
         #expect(report["totals"]?["rejected"] == 0)
         let kvc = try #require(report["kvcErrors"]?.arrayValue)
         #expect(kvc.count == 1)
-        #expect(kvc.first?["rule"] == "gift-cart-sku")
+        #expect(kvc.first?["rule"] == "detail-share-sku")
         // The rules were published to the embedded collector: its report shows the values they read.
         let rules = try #require(report["rules"]?.arrayValue)
         let open = try #require(rules.first { $0["id"] == "home-open-product" })

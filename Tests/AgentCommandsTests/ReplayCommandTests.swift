@@ -27,7 +27,7 @@ import TestSupport
         #expect(code == .success, "\(io.standardError)")
         #expect(
             io.standardOutput
-                == "replay: 15 interactions: 16 events (1 kvc_error), session example-session-1: 16 acknowledged (16 stored, 0 duplicates, 0 rejected)\n"
+                == "replay: 18 interactions: 19 events (1 kvc_error), session example-session-1: 19 acknowledged (19 stored, 0 duplicates, 0 rejected)\n"
         )
         let counts = try #require(try collector.store?.eventCounts())
         #expect(counts.first { $0.name == "CTRL_EVENT_HOME_OPEN_PRODUCT" }?.count == 2)

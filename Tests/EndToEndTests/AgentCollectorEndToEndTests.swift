@@ -38,7 +38,7 @@ import Glibc
         let table = try runCommand(Binaries.agent, ["demo"], within: 60)
         #expect(table.status == 0)
         #expect(table.out.contains("EVENTS BY TYPE"))
-        #expect(table.out.contains("gift-cart-sku"))
+        #expect(table.out.contains("detail-share-sku"))
     }
 
     /// 20,000 events as NDJSON lines, in two halves.
@@ -218,19 +218,19 @@ import Glibc
         #expect(first.status == 0, "replay failed: \(first.err)")
         #expect(
             first.out
-                == "replay: 15 interactions: 16 events (1 kvc_error), session example-session-1: 16 acknowledged (16 stored, 0 duplicates, 0 rejected)\n"
+                == "replay: 18 interactions: 19 events (1 kvc_error), session example-session-1: 19 acknowledged (19 stored, 0 duplicates, 0 rejected)\n"
         )
         // The recording names its session, so a second replay stores nothing new.
         let second = try runCommand(Binaries.agent, args)
         #expect(second.status == 0, "replay failed: \(second.err)")
-        #expect(second.out.contains("16 acknowledged (0 stored, 16 duplicates, 0 rejected)"))
+        #expect(second.out.contains("19 acknowledged (0 stored, 19 duplicates, 0 rejected)"))
 
         try serve.stop()
         let report = try CollectorReportJSON(db: db)
-        #expect(report.total("events") == 16)
-        #expect(report.total("duplicates") == 16)
+        #expect(report.total("events") == 19)
+        #expect(report.total("duplicates") == 19)
         #expect(report.total("rejected") == 0)
-        #expect(report.nameCounts["kvc_error gift-cart-sku"] == 1)
+        #expect(report.nameCounts["kvc_error detail-share-sku"] == 1)
         #expect(report.nameCounts["list_item_click CTRL_EVENT_HOME_OPEN_PRODUCT"] == 2)
         #expect(report.nameCounts["page_enter EVENT_HOME_ENTER_PAGE"] == 2)
         #expect(report.nameCounts["click CTRL_EVENT_DETAIL_ADD_TO_CART"] == 1)

@@ -103,7 +103,7 @@ enum DemoExpectations {
         "click CTRL_EVENT_HOME_SHARE": 1,
         "click DetailViewController#DetailViewController#onShareBtnPressed:": 1,
         "gesture DetailViewController#DetailViewController#onImageTapped:": 1,
-        "kvc_error gift-cart-sku": 1,
+        "kvc_error detail-share-sku": 1,
         "scroll HomeViewController#HomeViewController#scrollViewDidEndDragging:willDecelerate:": 1,
         "value_changed CTRL_EVENT_DETAIL_SIZE": 1,
         "value_changed CTRL_EVENT_HOME_IN_STOCK": 1,
@@ -117,7 +117,7 @@ enum DemoExpectations {
         let errors = report.rows("kvcErrors")
         #expect(errors.count == 1, sourceLocation: sourceLocation)
         if let e = errors.first {
-            #expect(e["rule"] as? String == "gift-cart-sku", sourceLocation: sourceLocation)
+            #expect(e["rule"] as? String == "detail-share-sku", sourceLocation: sourceLocation)
             #expect(e["appVersion"] as? String == "1.2.0", sourceLocation: sourceLocation)
             #expect(e["keyPaths"] as? [String] == ["product.sku"], sourceLocation: sourceLocation)
             #expect(e["missingKeys"] as? [String] == ["sku"], sourceLocation: sourceLocation)
