@@ -9,7 +9,7 @@ public struct EventShipperConfiguration: Sendable {
     public var address: SocketAddress
     /// Sent on every (re)connect.
     public var hello: Hello
-    /// The spool folder; one shipper per folder at a time.
+    /// The spool folder; one shipper per folder at a time (a second one gets `SpoolError.io`).
     public var spoolDirectory: String
     /// A batch is cut at this many events...
     public var batchMaxEvents: Int
@@ -172,6 +172,7 @@ public final class EventShipper: Sendable {
             stopSignal.signal()
             wakeup.signal()
             exited.wait()
+            state.withLock { $0.spool.release() }  // the next shipper may take the folder
         }
         return delivered || statistics.pendingEvents == 0
     }

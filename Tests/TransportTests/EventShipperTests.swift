@@ -189,6 +189,22 @@ func tempSpool() -> String {
         #expect(throws: TransportError.self) { try nowhere.flush() }
     }
 
+    @Test func oneShipperPerSpoolAtATime() throws {
+        let address = try freePort()
+        let spool = tempSpool()
+        let first = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        do {
+            _ = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+            Issue.record("two shippers opened one spool")
+        } catch {
+            #expect(error.code == .io)
+            #expect(error.description.contains("in use by another shipper"))
+        }
+        first.close(timeout: .zero)
+        let next = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        next.close(timeout: .zero)
+    }
+
     @Test func backoffGrowsIsCappedAndJittered() {
         let b = Backoff(initial: .milliseconds(100), maximum: .seconds(1), multiplier: 2, jitter: 0.5, random: { 0 })
         #expect(b.delay(afterFailures: 0) == .zero)
