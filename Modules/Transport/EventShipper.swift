@@ -212,7 +212,10 @@ public final class EventShipper: Sendable {
                     failures = 0
                     state.withLock { $0.statistics.connections += 1 }
                 } catch {
-                    let fatal = error.remote.map { [.unauthorized, .forbidden, .unknownVerb].contains($0.code) } ?? false
+                    // A HELLO the collector refuses as such will be refused again: stop and say why.
+                    let fatal =
+                        error.remote.map { [.unauthorized, .forbidden, .unknownVerb, .badRequest, .badJSON].contains($0.code) }
+                        ?? false
                     record(error, halt: fatal)
                     if fatal { break }
                     failures += 1

@@ -123,6 +123,17 @@ func tempSpool() -> String {
         #expect(stats.connections == 0)
     }
 
+    @Test func aHelloTheCollectorRefusesHaltsDelivery() throws {
+        let (server, address) = try startServer()
+        defer { server.stop() }
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: tempSpool(), hello: Hello(appKey: "")))
+        defer { shipper.close(timeout: .zero) }
+        try shipper.enqueue(event("h1"))
+        #expect(shipper.flush(timeout: .seconds(20)) == false)
+        #expect(shipper.statistics.halted)
+        #expect(shipper.statistics.lastError?.contains("bad-request") == true)
+    }
+
     @Test func batchesAreSplitToTheCollectorsMaxFrameAndOversizedEventsSetAside() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1024)
