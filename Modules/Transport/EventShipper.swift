@@ -363,12 +363,13 @@ public final class EventShipper: Sendable {
     private func buildFrame(_ batch: SpooledBatch, maxFrame: Int) throws(SpoolError) -> [UInt8]? {
         let lines = try Spool.readForSending(batch, in: configuration.spoolDirectory)
         var payload: [UInt8] = []
-        payload.reserveCapacity(batch.bytes + 64)
+        payload.reserveCapacity(lines.count + 64)
         payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"events\":[".utf8)
-        for (i, line) in lines.enumerated() {
-            if i > 0 { payload.append(UInt8(ascii: ",")) }
-            payload += line
-        }
+        // The file is one event per line and JSON holds no raw LF: each LF between events
+        // becomes the array's comma.
+        let start = payload.count
+        payload += lines.last == 0x0A ? lines.dropLast() : lines[...]
+        for i in start..<payload.count where payload[i] == 0x0A { payload[i] = UInt8(ascii: ",") }
         payload += Array("]}".utf8)
         guard payload.count <= maxFrame else {
             try state.withLock { (s) throws(SpoolError) in

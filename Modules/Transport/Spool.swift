@@ -226,18 +226,18 @@ final class Spool {
         return batch
     }
 
-    /// Makes a sealed batch durable (fsync) and returns its events, one JSON text each.
+    /// Makes a sealed batch durable (fsync) and returns its file: one JSON text per line.
     /// Touches only the batch's own file, which nothing else writes: safe without the lock.
-    static func readForSending(_ batch: SpooledBatch, in directory: String) throws(SpoolError) -> [ArraySlice<UInt8>] {
+    static func readForSending(_ batch: SpooledBatch, in directory: String) throws(SpoolError) -> [UInt8] {
         let path = directory + "/" + batch.fileName
         do {
             let fd = try Posix.open(path, O_RDONLY)
             defer { Posix.close(fd) }
             try Posix.fsync(fd, path: path)
+            return try Posix.readFile(path)
         } catch {
-            throw SpoolError(.io, "cannot sync \(path): \(error)", cause: error)
+            throw SpoolError(.io, "cannot read \(path): \(error)", cause: error)
         }
-        return try events(of: batch, in: directory)
     }
 
     /// The events of a sealed batch, one JSON text each.
