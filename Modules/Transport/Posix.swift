@@ -470,6 +470,25 @@ package enum Posix {
         return names
     }
 
+    /// Takes an exclusive advisory lock on an open file without waiting; false when another
+    /// process (or another open of the file) holds it. The kernel drops it when the fd closes,
+    /// also when the process dies.
+    package static func tryLock(_ fd: Int32, path: String) throws(PosixError) -> Bool {
+        // An open-file-description lock (F_OFD_SETLK, Linux): unlike classic POSIX record
+        // locks it also conflicts within one process, and closing another fd keeps it.
+        let ofdSetLock: Int32 = 37
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        while true {
+            if fcntl(fd, ofdSetLock, &request) == 0 { return true }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EACCES { return false }
+            throw PosixError("fcntl(\(path), F_OFD_SETLK)", errno: e)
+        }
+    }
+
     /// fsyncs a directory so renames and unlinks in it survive a power loss.
     package static func syncDirectory(_ path: String) throws(PosixError) {
         let fd = try open(path, O_RDONLY | O_DIRECTORY)

@@ -26,6 +26,9 @@ final class ServerConnection {
     /// The interest last given to the poller (-1: not registered yet).
     var registered: Int16 = -1
 
+    /// Accepted only to be told `too-many-connections`; not counted as open.
+    var isRefusal = false
+
     init(id: UInt64, fd: Int32, peer: String, maxFrame: Int, now: ContinuousClock.Instant) {
         self.id = id
         self.fd = fd
@@ -68,6 +71,9 @@ final class ServerLoop {
     let clock = ContinuousClock()
 
     var connections: [UInt64: ServerConnection] = [:]
+    /// How many of `connections` are refusals being closed.
+    var refusals = 0
+    static let maxRefusals = 64
     var nextID: UInt64 = 1
     var listening = true
     var acceptPausedUntil: ContinuousClock.Instant?
@@ -192,8 +198,9 @@ final class ServerLoop {
                 return
             }
             guard let (fd, peer) = accepted else { return }
-            if connections.count >= configuration.maxConnections {
-                refuse(fd)
+            let full = connections.count - refusals >= configuration.maxConnections
+            if full && refusals >= Self.maxRefusals {
+                refuse(fd)  // a flood: no lingering for these
                 continue
             }
             try? Posix.setNoDelay(fd)
@@ -208,19 +215,39 @@ final class ServerLoop {
                 continue
             }
             connections[c.id] = c
+            if full {
+                // Refused like any closing error: the ERR, then a drained half-close, so a
+                // client that already sent its HELLO reads the reason instead of a reset.
+                c.isRefusal = true
+                refusals += 1
+                c.readClosed = true
+                c.closeWhenDone = true
+                c.output = refusalFrame()
+                shared.statistics.withLock {
+                    $0.refused += 1
+                    $0.errors[.tooManyConnections, default: 0] += 1
+                }
+                flush(c)
+                continue
+            }
             shared.statistics.withLock {
                 $0.accepted += 1
-                $0.open = connections.count
+                $0.open = connections.count - refusals
             }
         }
     }
 
-    /// Full: tell the client why in one frame (best effort, never blocking), then close.
-    private func refuse(_ fd: Int32) {
-        let frame = ATLPFrame.error(
+    private func refusalFrame() -> [UInt8] {
+        ATLPFrame.error(
             .tooManyConnections,
             "the collector has its maximum of \(configuration.maxConnections) connections open; retry later"
         ).encoded
+    }
+
+    /// Full, and already refusing many: tell the client why in one frame (best effort,
+    /// never blocking), then close at once.
+    private func refuse(_ fd: Int32) {
+        let frame = refusalFrame()
         _ = try? frame.withUnsafeBytes { try Posix.send(fd, $0) }
         Posix.shutdownWrite(fd)
         Posix.close(fd)
@@ -378,7 +405,11 @@ final class ServerLoop {
         guard connections.removeValue(forKey: c.id) != nil else { return }
         poller.remove(c.fd)
         Posix.close(c.fd)
-        shared.statistics.withLock { $0.open = connections.count }
+        if c.isRefusal {
+            refusals -= 1
+            return
+        }
+        shared.statistics.withLock { $0.open = connections.count - refusals }
         let session = c.session
         let peer = c.peer
         let handler = self.handler
