@@ -1,9 +1,17 @@
+import EventModel
 import EventStore
 import Foundation
 import KVCConfig
 import Matching
 
 extension CollectorReport {
+    /// True when the tracker's `props.rules` (comma-joined ids) lists `rule`, or is absent
+    /// (an event from a client that does not say which rule read its value).
+    static func carries(_ rules: String?, rule: String) -> Bool {
+        guard let rules else { return true }
+        return rules.split(separator: ",").contains { $0 == rule }
+    }
+
     /// Computes the report from `store` with a handful of aggregate queries.
     ///
     /// Rule coverage is the circle selection of the Matching module: the rule's path pattern
@@ -18,19 +26,22 @@ extension CollectorReport {
         let paths = try store.pathCounts()
         var coverage: [RuleCoverage] = []
         for stored in try store.rules() {
-            let selection = RuleJSON.rule(stored).map { CircleSelection(rule: $0) }
+            let rule = RuleJSON.rule(stored)
+            let selection = rule.map { CircleSelection(rule: $0) }
             let matcher = selection.flatMap { try? NSRegularExpression(pattern: $0.pathRegex) }
-            func selected(_ path: String, _ title: String?) -> Bool {
-                guard let matcher, let selection else { return false }
+            let type = rule?.viewEvent.eventType.rawValue
+            func selected(_ eventType: String, _ path: String, _ title: String?) -> Bool {
+                guard let matcher, let selection, eventType == type else { return false }
                 if let wanted = selection.title, wanted != title { return false }
                 let range = NSRange(path.startIndex..., in: path)
                 return matcher.firstMatch(in: path, options: [], range: range) != nil
             }
-            let covered = paths.filter { $0.appKey == stored.appKey && selected($0.path, $0.title) }
+            let covered = paths.filter { $0.appKey == stored.appKey && selected($0.type, $0.path, $0.title) }
                 .reduce(0) { $0 + $1.count }
             var values: [String: Int] = [:]
             if covered > 0 {
-                for v in try store.propValueCounts(appKey: stored.appKey, key: stored.keyName) where selected(v.path, v.title) {
+                for v in try store.propValueCounts(appKey: stored.appKey, key: stored.keyName)
+                where selected(v.type, v.path, v.title) && Self.carries(v.rules, rule: stored.id) {
                     values[v.value, default: 0] += v.count
                 }
             }
@@ -46,5 +57,21 @@ extension CollectorReport {
             database: store.path, totals: try store.totals(), eventTypes: types, events: events,
             pages: try store.pageActivity(), rules: coverage, kvcErrors: try store.kvcErrorCounts(),
             rejected: try store.rejectedCounts())
+    }
+}
+
+extension ViewEvent {
+    /// The wire type of the events a rule on this view event covers (as the hooks type them:
+    /// a tap on a view is a `gesture`).
+    var eventType: EventType {
+        switch self {
+        case .buttonClick: return .click
+        case .listItemClick: return .listItemClick
+        case .viewTap: return .gesture
+        case .valueChanged: return .valueChanged
+        case .pageEnter: return .pageEnter
+        case .pageLeave: return .pageLeave
+        case .scroll: return .scroll
+        }
     }
 }

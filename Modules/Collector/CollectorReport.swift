@@ -52,10 +52,11 @@ public struct RuleCoverage: Sendable, Hashable {
     public var viewPath: String
     public var keyName: String
     public var content: String?
-    /// Stored events of the rule's app whose path the rule's pattern matches (and whose
-    /// `props.title` equals `content`, when the rule has one).
+    /// Stored events of the rule's app and view event's type whose path the rule's pattern
+    /// matches (and whose `props.title` equals `content`, when the rule has one).
     public var covered: Int
-    /// Among the covered events, how many carry each value under `props[keyName]`, most frequent first.
+    /// Among the covered events, how many carry each value under `props[keyName]` (and list the
+    /// rule in `props.rules`, where they have that prop), most frequent first.
     public var values: [ValueCount]
 
     public init(

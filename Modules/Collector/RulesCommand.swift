@@ -16,7 +16,7 @@ public struct RulesCommand: Command {
         publish  loads the files (JSON or XML plist, config.md), merges them, checks every rule,
                  and sends the rules in one PUBLISH over ATLP/1 with a HELLO carrying the admin
                  token. For each app key among the rules, the collector replaces that app's rules
-                 with these. Prints 'stored N rules at HOST:PORT'.
+                 with these. Prints 'stored N rules at HOST:PORT' ('1 rule').
         list     prints a table of the rules published in a database.
 
         OPTIONS:
@@ -96,7 +96,7 @@ public struct RulesCommand: Command {
                 to: address, hello: hello, timeout: .milliseconds(Int64((timeout * 1000).rounded())))
             defer { connection.close() }
             let stored = try connection.publish(rules: plan.rules.map(\.json))
-            io.print("stored \(stored) rules at \(address)")
+            io.print("stored \(stored) \(stored == 1 ? "rule" : "rules") at \(address)")
             return .success
         } catch {
             var message = "autotrack-collector rules publish: \(error)"

@@ -77,8 +77,9 @@ public struct ServeCommand: Command {
             io.printError("autotrack-collector serve: \(error)")
             return .failure
         }
-        let s = collector.statistics
-        io.print("stopped after \(s?.accepted ?? 0) connections and \(s?.framesReceived ?? 0) frames")
+        let connections = collector.statistics?.accepted ?? 0
+        let frames = collector.statistics?.framesReceived ?? 0
+        io.print("stopped after \(connections) connection\(connections == 1 ? "" : "s") and \(frames) frame\(frames == 1 ? "" : "s")")
         return .success
     }
 }

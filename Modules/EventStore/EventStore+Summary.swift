@@ -48,34 +48,41 @@ public struct PageActivity: Sendable, Hashable {
     }
 }
 
-/// How many events of one app were produced at one canonical view path with one title.
+/// How many events of one app and type were produced at one canonical view path with one title.
 public struct PathCount: Sendable, Hashable {
     public var appKey: String
+    public var type: String
     public var path: String
     /// `props.title` as text, nil where the events have none.
     public var title: String?
     public var count: Int
 
-    public init(appKey: String, path: String, title: String? = nil, count: Int) {
+    public init(appKey: String, type: String, path: String, title: String? = nil, count: Int) {
         self.appKey = appKey
+        self.type = type
         self.path = path
         self.title = title
         self.count = count
     }
 }
 
-/// How many events at one path (and title) carry one value under a `props` key.
+/// How many events of one type at one path (and title) carry one value under a `props` key.
 public struct PropValueCount: Sendable, Hashable {
+    public var type: String
     public var path: String
     /// `props.title` as text, nil where the events have none.
     public var title: String?
+    /// `props.rules` (the tracker's comma-joined ids of the rules whose values the event carries), nil when absent.
+    public var rules: String?
     /// Strings as they are; numbers, booleans and null as JSON would write them.
     public var value: String
     public var count: Int
 
-    public init(path: String, title: String? = nil, value: String, count: Int) {
+    public init(type: String, path: String, title: String? = nil, rules: String? = nil, value: String, count: Int) {
+        self.type = type
         self.path = path
         self.title = title
+        self.rules = rules
         self.value = value
         self.count = count
     }
@@ -153,33 +160,38 @@ extension EventStore {
         }
     }
 
-    /// Events per app, canonical path and title (events without a path are left out), sorted.
+    /// Events per app, type, canonical path and title (events without a path are left out), sorted.
     public func pathCounts() throws(SQLiteError) -> [PathCount] {
         try read(
             """
-            SELECT app_key, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, COUNT(*)
+            SELECT app_key, type, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, COUNT(*)
             FROM events WHERE path IS NOT NULL
-            GROUP BY app_key, path, title ORDER BY app_key, path, title
+            GROUP BY app_key, type, path, title ORDER BY app_key, type, path, title
             """
-        ).map { PathCount(appKey: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, count: Int($0[3].int ?? 0)) }
+        ).map {
+            PathCount(appKey: $0[0].text ?? "", type: $0[1].text ?? "", path: $0[2].text ?? "", title: $0[3].text, count: Int($0[4].int ?? 0))
+        }
     }
 
     /// For `appKey`'s events that have a path, how many carry each value under `props[key]`,
-    /// by path and title.
+    /// by type, path, title and `props.rules`.
     public func propValueCounts(appKey: String, key: String) throws(SQLiteError) -> [PropValueCount] {
         // json_each compares the key as a plain string, so any key works, quotes and dots included.
         try read(
             """
-            SELECT e.path, CAST(json_extract(e.props, '$.title') AS TEXT) AS title,
+            SELECT e.type, e.path, CAST(json_extract(e.props, '$.title') AS TEXT) AS title,
+                   CAST(json_extract(e.props, '$.rules') AS TEXT) AS rules,
                    CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
                                WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END AS v,
                    COUNT(*)
             FROM events AS e, json_each(e.props) AS j
             WHERE e.app_key = ? AND e.path IS NOT NULL AND j.key = ?
-            GROUP BY e.path, title, v ORDER BY e.path, title, v
+            GROUP BY e.type, e.path, title, rules, v ORDER BY e.type, e.path, title, rules, v
             """, [.text(appKey), .text(key)]
         ).map {
-            PropValueCount(path: $0[0].text ?? "", title: $0[1].text, value: $0[2].text ?? "", count: Int($0[3].int ?? 0))
+            PropValueCount(
+                type: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, rules: $0[3].text, value: $0[4].text ?? "",
+                count: Int($0[5].int ?? 0))
         }
     }
 

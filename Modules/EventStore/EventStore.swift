@@ -35,14 +35,14 @@ public final class EventStore: Sendable {
     public init(path: String, mode: OpenMode = .create, durability: Durability = .full) throws(SQLiteError) {
         if case .existing = mode, !FileManager.default.fileExists(atPath: path) {
             throw SQLiteError(
-                code: 14, message: "no database at \(path); give the --db file that 'serve' writes", sql: "open \(path)")
+                code: SQLiteCode.cantOpen, message: "no database at \(path); give the --db file that 'serve' writes", sql: "open \(path)")
         }
         let connection = try SQLiteDatabase(path: path, mode: mode == .create ? .readWriteCreate : .readWriteExisting)
         // WAL: readers never block the writer, and a commit is one append to the log.
         let journal = try connection.query("PRAGMA journal_mode = WAL")
         guard journal.first?.first?.text?.lowercased() == "wal" else {
             throw SQLiteError(
-                code: 1, message: "could not switch \(path) to WAL (got \(journal.first?.first?.text ?? "nothing"))",
+                code: SQLiteCode.error, message: "could not switch \(path) to WAL (got \(journal.first?.first?.text ?? "nothing"))",
                 sql: "PRAGMA journal_mode = WAL")
         }
         try connection.execute("PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
@@ -186,7 +186,7 @@ public final class EventStore: Sendable {
 
     /// The open connection, or the error every call after `close()` gets.
     private func opened(_ c: SQLiteDatabase?) throws(SQLiteError) -> SQLiteDatabase {
-        guard let c else { throw SQLiteError(code: 21, message: "the database \(path) was closed", sql: "") }
+        guard let c else { throw SQLiteError(code: SQLiteCode.misuse, message: "the database \(path) was closed", sql: "") }
         return c
     }
 

@@ -69,7 +69,7 @@ final class PendingBatch: Sendable {
     /// The recorded result; only called after a commit finished this batch.
     func outcome() throws(SQLiteError) -> BatchOutcome {
         guard let r = result.withLock({ $0 }) else {
-            throw SQLiteError(code: 1, message: "internal: the batch was not committed", sql: "")
+            throw SQLiteError(code: SQLiteCode.misuse, message: "internal: the batch was not committed", sql: "")
         }
         return try r.get()
     }

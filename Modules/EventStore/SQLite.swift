@@ -44,6 +44,13 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// Result codes for errors this module raises itself (not returned by a SQLite call).
+enum SQLiteCode {
+    static let error = SQLITE_ERROR
+    static let cantOpen = SQLITE_CANTOPEN
+    static let misuse = SQLITE_MISUSE
+}
+
 /// A value bound to a statement parameter or read from a column.
 enum SQLiteValue: Sendable, Hashable {
     case null

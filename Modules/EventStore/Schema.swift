@@ -75,7 +75,7 @@ enum Schema {
         let version = try db.scalarInt("PRAGMA user_version") ?? 0
         if version > currentVersion {
             throw SQLiteError(
-                code: 1,
+                code: SQLiteCode.error,
                 message: "the database at \(db.path) has schema version \(version), newer than the \(currentVersion) this "
                     + "collector knows; use a newer autotrack-collector or another --db file",
                 sql: "PRAGMA user_version")

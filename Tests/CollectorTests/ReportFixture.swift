@@ -61,11 +61,14 @@ enum ReportFixture {
                     // Covered by the path, but read no value.
                     event("c5", "list_item_click", "FAV", path: cellPath + "3"),
                     event("b1", "click", "BUY", path: buyPath, props: [("title", "Buy"), ("price", 9.5)]),
-                    event("b2", "click", "BUY", path: buyPath, props: [("title", "Buy"), ("price", 12)]),
+                    event("b2", "click", "BUY", path: buyPath, props: [("title", "Buy"), ("price", 12), ("rules", "x,buy-price")]),
+                    // Covered, but the tracker says its price was read by another rule.
+                    event("b4", "click", "BUY", path: buyPath, props: [("title", "Buy"), ("price", 99), ("rules", "other")]),
                     // Same path, other title: not covered by a rule whose content is "Buy".
                     event("b3", "click", "BUY", path: buyPath, props: [("title", "Cancel"), ("price", 1)]),
                     event("x1", "click", "<script>alert(1)</script>"),
-                    event("k1", "kvc_error", "kvc_error", props: [
+                    // At a covered path, but a kvc_error is not a list item click: not covered.
+                    event("k1", "kvc_error", "kvc_error", path: cellPath + "1", props: [
                         ("ruleId", "fav-product"), ("appKey", "shop"), ("appVersion", "1.2.0"), ("keyPath", "product.id"),
                         ("missingKey", "id"),
                     ]),

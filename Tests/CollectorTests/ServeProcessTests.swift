@@ -57,7 +57,7 @@ let collectorBinary = Fixtures.repositoryRoot.appendingPathComponent(".build/deb
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(rest.contains("stopped after 1 connections"))
+        #expect(rest.contains("stopped after 1 connection and "))
         // Closed cleanly: the WAL was checkpointed into the file and removed.
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
         #expect(try sqlite(db, "SELECT id FROM events") == ["a"])
