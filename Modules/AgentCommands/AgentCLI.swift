@@ -4,14 +4,17 @@ import CommandSupport
 public enum AgentCLI {
     public static var group: CommandGroup {
         CommandGroup(
-        name: "autotrack-agent",
-        abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
-        commands: [
+            name: "autotrack-agent",
+            abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
+            commands: [
+            DemoCommand.self,
+            SendCommand.self,
+            ReplayCommand.self,
             PathCommand.self,
             MD5Command.self,
             MatchCommand.self,
             CheckCommand.self,
             InventoryCommand.self,
-        ])
+            ])
     }
 }

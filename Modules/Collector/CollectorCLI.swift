@@ -4,9 +4,12 @@ import CommandSupport
 public enum CollectorCLI {
     public static var group: CommandGroup {
         CommandGroup(
-        name: "autotrack-collector",
-        abstract: "receives events over ATLP/1, stores them in SQLite, serves rules and prints reports",
-        commands: [
-        ])
+            name: "autotrack-collector",
+            abstract: "receives events over ATLP/1, stores them in SQLite, serves rules and prints reports",
+            commands: [
+                ServeCommand.self,
+                ReportCommand.self,
+                RulesCommand.self,
+            ])
     }
 }

@@ -1,1 +1,212 @@
-print("pipeline-bench: not written yet")
+// pipeline-bench: events per second from ATLP clients into the collector's handler with
+// SQLite commits (one transaction per batch, synchronous=FULL, WAL), beside the same load
+// into a server whose handler only acknowledges (the transport alone) as the baseline.
+//
+//   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--events N]
+
+import Collector
+import EventModel
+import EventStore
+import Foundation
+import Synchronization
+import Transport
+
+/// A handler that acknowledges every batch without storing it: what the transport costs alone.
+struct AcknowledgeOnly: ATLPHandler {
+    func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
+    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+        if case .events(let batch, let events) = request {
+            return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
+        }
+        return .error(.badRequest, "benchmark handler takes EVENTS only")
+    }
+}
+
+struct Settings: Sendable {
+    var connections = 4
+    var batch = 100
+    var events = 60_000
+    var rounds = 3
+
+    static func parse(_ args: [String]) -> Settings {
+        var s = Settings()
+        func value(after i: Int) -> Int {
+            guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else {
+                FileHandle.standardError.write(Data("pipeline-bench: \(args[i]) needs a positive whole number\n".utf8))
+                exit(2)
+            }
+            return v
+        }
+        var i = 0
+        while i < args.count {
+            switch args[i] {
+            case "--quick":
+                s.events = 20_000
+                s.rounds = 1
+            case "--connections": s.connections = value(after: i); i += 1
+            case "--batch": s.batch = value(after: i); i += 1
+            case "--events": s.events = value(after: i); i += 1
+            case "--help", "-h":
+                print("usage: pipeline-bench [--quick] [--connections N] [--batch N] [--events N]")
+                exit(0)
+            default:
+                FileHandle.standardError.write(Data("pipeline-bench: unknown argument '\(args[i])'; see --help\n".utf8))
+                exit(2)
+            }
+            i += 1
+        }
+        return s
+    }
+}
+
+/// The prepared load: per connection, its batches.
+struct Load: Sendable {
+    let batches: [[[JSONValue]]]
+    var total: Int { batches.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
+
+    /// Realistic events: a click with a path, a view id and a couple of props (~300 bytes on the wire).
+    init(_ settings: Settings) {
+        let perConnection = settings.events / settings.connections
+        batches = (0..<settings.connections).map { connection in
+            var batches: [[JSONValue]] = []
+            var current: [JSONValue] = []
+            for n in 0..<perConnection {
+                current.append([
+                    "id": .string("c\(connection)-e\(n)"), "ts": .int(1_700_000_000_000 + Int64(n)), "type": "list_item_click",
+                    "name": "HomeViewController#HomeViewController#onFavBtnPressed:",
+                    "page": "HomeViewController",
+                    "path": .string("HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:\(n % 50)"),
+                    "viewId": "0123456789abcdef0123456789abcdef", "session": "s-1",
+                    "props": ["productId": .string("p-\(n % 97)"), "price": .double(9.5)],
+                ])
+                if current.count == settings.batch {
+                    batches.append(current)
+                    current = []
+                }
+            }
+            if !current.isEmpty { batches.append(current) }
+            return batches
+        }
+    }
+
+    /// Sends every batch over one connection per list, in parallel, each waiting for its ACK
+    /// before the next batch (as an agent does); returns events per second.
+    func send(to address: SocketAddress) -> Double {
+        let failures = Mutex<[String]>([])
+        let group = DispatchGroup()
+        let start = ContinuousClock.now
+        for list in batches {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                do {
+                    let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"))
+                    for (n, batch) in list.enumerated() {
+                        let ack = try connection.sendEvents(batch: .int(Int64(n)), events: batch)
+                        if ack.stored + ack.duplicates != batch.count {
+                            failures.withLock { $0.append("batch \(n): \(ack)") }
+                        }
+                    }
+                    connection.close()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            thread.start()
+        }
+        group.wait()
+        let elapsed = ContinuousClock.now - start
+        if let f = failures.withLock({ $0.first }) {
+            FileHandle.standardError.write(Data("pipeline-bench: a client failed: \(f)\n".utf8))
+            exit(1)
+        }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Double(total) / seconds
+    }
+}
+
+func transportOnly(_ load: Load) -> Double {
+    let server = ATLPServer(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
+    let address = try! server.start()
+    defer { server.stop() }
+    return load.send(to: address)
+}
+
+func pipeline(_ load: Load, _ durability: EventStore.Durability) -> (rate: Double, stored: Int) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(UUID().uuidString.prefix(8))")
+    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let db = dir.appendingPathComponent("bench.sqlite").path
+    let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options(durability: durability))
+    let address = try! collector.start()
+    let rate = load.send(to: address)
+    collector.stop()
+    let stored = (try? EventStore(path: db, mode: .existing).totals().events) ?? -1
+    return (rate, stored)
+}
+
+/// The store alone, no sockets: the same batches inserted by one thread per connection's list
+/// (`threads` of them in parallel, so group commit can join their commits), or by one thread.
+func storeOnly(_ load: Load, _ durability: EventStore.Durability, parallel: Bool) -> Double {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(UUID().uuidString.prefix(8))")
+    try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = try! EventStore(path: dir.appendingPathComponent("bench.sqlite").path, durability: durability)
+    let start = ContinuousClock.now
+    if parallel {
+        let group = DispatchGroup()
+        for list in load.batches {
+            group.enter()
+            Thread {
+                for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+    } else {
+        for list in load.batches {
+            for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+        }
+    }
+    let elapsed = ContinuousClock.now - start
+    store.close()
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Double(load.total) / seconds
+}
+
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+func format(_ v: Double) -> String { String(Int(v.rounded())) }
+
+let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
+let load = Load(settings)
+let totalEvents = load.total
+print("pipeline-bench: \(totalEvents) events, \(settings.connections) connections, batches of \(settings.batch), "
+    + "\(settings.rounds) round(s), median shown")
+var baseline: [Double] = []
+var full: [Double] = []
+var normal: [Double] = []
+var storeFull: [Double] = []
+var storeFullParallel: [Double] = []
+var storeNormal: [Double] = []
+for _ in 0..<settings.rounds {
+    baseline.append(transportOnly(load))
+    let f = pipeline(load, .full)
+    guard f.stored == totalEvents else {
+        print("pipeline-bench: stored \(f.stored) of \(totalEvents) events; the pipeline lost events")
+        exit(1)
+    }
+    full.append(f.rate)
+    normal.append(pipeline(load, .normal).rate)
+    storeFull.append(storeOnly(load, .full, parallel: false))
+    storeFullParallel.append(storeOnly(load, .full, parallel: true))
+    storeNormal.append(storeOnly(load, .normal, parallel: false))
+}
+let b = median(baseline), f = median(full), n = median(normal)
+print("transport only (ACK, no storage):        \(format(b)) events/s  (baseline)")
+print("collector, SQLite synchronous=FULL:      \(format(f)) events/s  ratio \(String(format: "%.3f", f / b))")
+print("collector, SQLite synchronous=NORMAL:    \(format(n)) events/s  ratio \(String(format: "%.3f", n / b))")
+print("")
+print("the store alone, no sockets (where the time goes):")
+print("  EventStore.insert, FULL,   1 thread:                 \(format(median(storeFull))) events/s")
+print("  EventStore.insert, FULL,   \(settings.connections) threads (group commit): \(format(median(storeFullParallel))) events/s")
+print("  EventStore.insert, NORMAL, 1 thread:                 \(format(median(storeNormal))) events/s")

@@ -1,0 +1,169 @@
+import Collector
+import CommandSupport
+import DemoShop
+import EventStore
+import Foundation
+import Hooks
+import KVCConfig
+import Tracker
+import Transport
+
+/// `autotrack-agent demo`: the demo shop's scripted session, end to end, with the example configuration.
+public struct DemoCommand: Command {
+    public static let name = "demo"
+    public static let abstract = "runs the demo shop's scripted session through hooks, the plan and TCP, and shows the report"
+    public static let help = """
+        USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
+                                    [--format table|json|csv|html] [--timeout SECONDS]
+
+        Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
+        tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
+        that reuses cells, share, a second product page, the in-stock switch, background and
+        foreground. Every interaction goes through the hooks, the tracking plan (event ids,
+        labels, KVC values read from the live views, kvc_error records) and TCP (ATLP/1) to a
+        collector, as app "\(DemoConfiguration.appKey)" version \(DemoConfiguration.appVersion).
+
+        Without --to, it starts a collector inside this process on a loopback port with a
+        temporary database, runs the session, waits until every event is acknowledged, and
+        prints the collector's report (docs/reports.md) on standard output; the one-line
+        summary goes to standard error. With --to, it ships to that collector and prints the
+        summary on standard output:
+          demo: 25 interactions: 26 events (1 kvc_error), session s-…: 26 acknowledged (26 stored, 0 duplicates, 0 rejected)
+
+        The configuration is the example in Examples/ (shop-events.json, shop-labels.plist,
+        shop-rules.json), built into the tool, so no file is needed; --config replaces it.
+        Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
+
+        OPTIONS:
+          --to HOST:PORT      ship to this collector instead of an embedded one
+          --token TOKEN       the collector's ingest token (with --to); also $AUTOTRACK_INGEST_TOKEN
+          --config FILE       a configuration document; repeat for several (default: the examples)
+          --format FORMAT     the report's format without --to: table (default), json, csv, html
+          --timeout SECONDS   how long to wait for acknowledgements (default 30)
+          -h, --help          show this help
+
+        EXAMPLES:
+          autotrack-agent demo
+          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
+          autotrack-agent demo --to 127.0.0.1:7070
+
+        """
+
+    let to: HostPort?
+    let token: String?
+    let configs: [String]
+    let format: ReportFormat
+    let timeout: Double
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
+        token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
+        configs = try arguments.options("config")
+        let formatText = try arguments.option("format")
+        if let formatText {
+            guard let f = ReportFormat(rawValue: formatText) else {
+                throw UsageError(
+                    "--format takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
+            }
+            guard to == nil else {
+                throw UsageError(
+                    "--format shapes the embedded collector's report; with --to, run 'autotrack-collector report' on that collector's database")
+            }
+            format = f
+        } else {
+            format = .table
+        }
+        timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
+        try arguments.finish()
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let plan: TrackingPlan
+        if configs.isEmpty {
+            do {
+                plan = try DemoConfiguration.plan()
+            } catch {
+                io.printError("demo: the built-in example configuration does not load (a bug): \(error)")
+                return .failure
+            }
+        } else {
+            guard let loaded = loadPlan(files: configs, io: io, command: "demo") else { return .failure }
+            plan = loaded
+        }
+        let scratch: ScratchFolder
+        do {
+            scratch = try ScratchFolder("demo")
+        } catch {
+            io.printError("demo: cannot create a temporary folder (\(error.localizedDescription)); check $TMPDIR")
+            return .failure
+        }
+        var keepScratch = false
+        defer { if !keepScratch { scratch.remove() } }
+
+        // The collector: the given one, or one in this process.
+        var embedded: EmbeddedCollector?
+        let address: SocketAddress
+        if let to {
+            address = SocketAddress(host: to.host, port: to.port)
+        } else {
+            let collector = EmbeddedCollector(dbPath: scratch.path + "/demo.sqlite") { line in io.printError("collector: \(line)") }
+            do {
+                address = try collector.start()
+            } catch {
+                io.printError("demo: the embedded collector did not start: \(error)")
+                return .failure
+            }
+            embedded = collector
+        }
+        defer { embedded?.stop() }
+
+        let spool = scratch.path + "/spool"
+        let pipeline: TrackingPipeline
+        do {
+            let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
+            pipeline = try TrackingPipeline(
+                plan: plan, app: app, to: address, token: embedded == nil ? token : nil, spool: spool, session: nil,
+                agent: "autotrack-agent demo")
+        } catch {
+            io.printError("demo: cannot start shipping events: \(error)")
+            return .failure
+        }
+        defer { pipeline.close() }
+
+        // The scripted session, on a manual clock from now: waits take no real time, dwell times are exact.
+        let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let session = DemoSession(observer: pipeline.tracker, clock: clock)
+        do {
+            try session.run(.standard)
+        } catch {
+            io.printError("demo: \(error)")
+            return .failure
+        }
+        session.hooks.stop()
+
+        let delivered = pipeline.drain(timeout: duration(seconds: timeout))
+        let summary = "demo: " + pipeline.summary
+        if !delivered {
+            keepScratch = embedded == nil
+            io.print(summary)
+            io.printError("demo: " + pipeline.failure(timeout: duration(seconds: timeout), spool: spool))
+            return .failure
+        }
+        guard let collector = embedded, let store = collector.store else {
+            io.print(summary)
+            return .success
+        }
+        // Publish the plan's rules to the embedded collector so its report shows their coverage.
+        do {
+            _ = try store.publish(plan.rules.map(RuleJSON.stored))
+            let report = try CollectorReport(store: store)
+            let text = format.renderer.render(report)
+            io.out(text.hasSuffix("\n") ? text : text + "\n")
+        } catch {
+            io.printError("demo: reading the embedded collector's report failed: \(error)")
+            return .failure
+        }
+        io.printError(summary)
+        return .success
+    }
+}

@@ -1,0 +1,123 @@
+import CommandSupport
+import Foundation
+import KVCConfig
+import Tracker
+import Transport
+
+/// `autotrack-agent replay`: a recorded session through the same pipeline as a live app.
+public struct ReplayCommand: Command {
+    public static let name = "replay"
+    public static let abstract = "runs a recorded session (view trees and interactions) through the plan to a collector"
+    public static let help = """
+        USAGE: autotrack-agent replay --session FILE --config FILE [--config FILE ...] --to HOST:PORT
+                                      [--app-key KEY] [--app-version VERSION] [--token TOKEN]
+                                      [--spool DIR] [--timeout SECONDS]
+
+        Reads a recorded session (docs/session-format.md: the screens as view trees, and the
+        taps, selections, value changes, gestures, scrolls and page enters/leaves on them),
+        checks all of it, then plays it through the same pipeline as a live app: each
+        interaction becomes what the hooks deliver, the tracking plan names it, labels it and
+        reads KVC values from the recorded views (kvc_error where a key is missing), and the
+        events go over TCP (ATLP/1, spooled, exactly once) to the collector.
+
+        Prints one summary line on standard output:
+          replay: 9 interactions: 10 events (1 kvc_error), session rec-1: 10 acknowledged (10 stored, 0 duplicates, 0 rejected)
+        A recording that names its session replays to the same event ids, so replaying it
+        twice stores it once. Exit status 0 when every event was acknowledged, 1 otherwise
+        (the reason on standard error), 2 for a usage error.
+
+        OPTIONS:
+          --session FILE        the recorded session (JSON)
+          --config FILE         a configuration document; repeat for several (they merge)
+          --to HOST:PORT        the collector
+          --app-key KEY         override the recording's appKey
+          --app-version VERSION override the recording's appVersion
+          --token TOKEN         the collector's ingest token; also $AUTOTRACK_INGEST_TOKEN
+          --spool DIR           the spool folder (default: a temporary one, removed when all is acknowledged)
+          --timeout SECONDS     how long to wait for acknowledgements (default 30)
+          -h, --help            show this help
+
+        EXAMPLE:
+          autotrack-agent replay --session Examples/session.json --config Examples/shop-events.json \\
+              --config Examples/shop-labels.plist --config Examples/shop-rules.json --to 127.0.0.1:7070
+
+        """
+
+    let session: String
+    let configs: [String]
+    let to: HostPort
+    let appKey: String?
+    let appVersion: String?
+    let token: String?
+    let spool: String?
+    let timeout: Double
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        session = try arguments.requiredOption("session")
+        configs = try arguments.options("config")
+        guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
+        to = try HostPort(try arguments.requiredOption("to"))
+        appKey = try arguments.option("app-key")
+        appVersion = try arguments.option("app-version")
+        token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
+        spool = try arguments.option("spool")
+        timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
+        try arguments.finish()
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let recording: SessionRecording
+        do {
+            recording = try SessionRecording(contentsOf: URL(fileURLWithPath: session))
+        } catch {
+            io.printError("replay: \(error)")
+            return .failure
+        }
+        guard let plan = loadPlan(files: configs, io: io, command: "replay") else { return .failure }
+        let app: TrackedApp
+        do {
+            app = try TrackedApp(key: appKey ?? recording.appKey, version: appVersion ?? recording.appVersion)
+        } catch {
+            io.printError("replay: \(error)")
+            return .failure
+        }
+
+        var scratch: ScratchFolder?
+        let spoolPath: String
+        if let spool {
+            spoolPath = spool
+        } else {
+            do {
+                let s = try ScratchFolder("replay")
+                scratch = s
+                spoolPath = s.path
+            } catch {
+                io.printError("replay: cannot create a temporary spool (\(error.localizedDescription)); give one with --spool")
+                return .failure
+            }
+        }
+        let pipeline: TrackingPipeline
+        do {
+            pipeline = try TrackingPipeline(
+                plan: plan, app: app, to: SocketAddress(host: to.host, port: to.port), token: token, spool: spoolPath,
+                session: recording.session, agent: "autotrack-agent replay")
+        } catch {
+            io.printError("replay: cannot open the spool '\(spoolPath)': \(error)")
+            return .failure
+        }
+        defer { pipeline.close() }
+
+        let player = SessionPlayer(recording, now: Int64(Date().timeIntervalSince1970 * 1000))
+        player.play(into: pipeline.tracker)
+        let wait = duration(seconds: timeout)
+        let delivered = pipeline.drain(timeout: wait)
+        io.print("replay: " + pipeline.summary)
+        guard delivered else {
+            io.printError("replay: " + pipeline.failure(timeout: wait, spool: spoolPath))
+            return .failure
+        }
+        pipeline.close()
+        scratch?.remove()
+        return .success
+    }
+}

@@ -1,0 +1,238 @@
+import CommandSupport
+import EventModel
+import Foundation
+import Transport
+
+/// `autotrack-agent send`: ships an NDJSON file of events to a collector, reliably, exactly once.
+public struct SendCommand: Command {
+    public static let name = "send"
+    public static let abstract = "ships NDJSON events to a collector through a disk spool (exactly once)"
+    public static let help = """
+        USAGE: autotrack-agent send --to HOST:PORT --app-key KEY --app-version VERSION
+                                    [--spool DIR] [--token TOKEN] [--timeout SECONDS]
+                                    [--batch-events N] [FILE | -]
+
+        Reads events, one JSON object per line (wire.md §3), from FILE or standard input ('-',
+        the default), and ships them to the collector over ATLP/1. Each valid event is written to
+        a disk spool first; it leaves the spool only when the collector's ACK covers it (the ACK
+        comes after the commit). A dropped connection or a restarted collector is reconnected and
+        the unacknowledged batches are resent; the collector drops repeated ids, so every event is
+        stored exactly once. If send itself is killed, the next run on the same spool resends
+        what was left (and says so). Re-running with the same file is safe: repeats are counted
+        as duplicates, not stored twice.
+
+        A line that is not a valid event is reported on standard error with its line number
+        ("line 12: ts must be an integer, found a string") and skipped; the rest go on. Blank
+        lines are ignored. On a terminal, progress is redrawn in place on standard error.
+
+        Standard output gets one summary line:
+          sent 1000 events: 1000 acknowledged (998 stored, 2 duplicates, 0 rejected), 1 invalid line skipped
+        followed, when they apply, by ", N not acknowledged" and
+        ", N resent from an earlier run". Exit status: 0 when every event was acknowledged;
+        1 when some were not (collector unreachable past --timeout, or it refused us, e.g. a
+        wrong token: the reason is on standard error); 2 for a usage error. Invalid lines do
+        not change the exit status.
+
+        OPTIONS:
+          --to HOST:PORT        the collector (e.g. 127.0.0.1:7070; [::1]:7070 for IPv6)
+          --app-key KEY         the app the events belong to (sent in HELLO)
+          --app-version VERSION the app's version (sent in HELLO)
+          --spool DIR           the spool folder (default: a folder per app key under
+                                $XDG_CACHE_HOME or ~/.cache, else the temporary folder:
+                                autotrack/spool/KEY). One send per spool at a time.
+          --token TOKEN         the collector's ingest token; also $AUTOTRACK_INGEST_TOKEN
+          --timeout SECONDS     give up when nothing is acknowledged for this long (default 60)
+          --batch-events N      events per batch (default 500)
+          -h, --help            show this help
+
+        EXAMPLE:
+          autotrack-agent send --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 events.ndjson
+
+        """
+
+    let address: HostPort
+    let appKey: String
+    let appVersion: String
+    let spool: String
+    let token: String?
+    let timeout: Double
+    let batchEvents: Int
+    let input: String
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        address = try HostPort(try arguments.requiredOption("to"))
+        appKey = try arguments.requiredOption("app-key")
+        appVersion = try arguments.requiredOption("app-version")
+        guard !appKey.isEmpty else { throw UsageError("--app-key is empty; give the key the collector knows the app by") }
+        guard !appVersion.isEmpty else { throw UsageError("--app-version is empty; give the app's version, e.g. 1.2.0") }
+        token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
+        timeout = try arguments.doubleOption("timeout", in: 0.1...86_400) ?? 60
+        batchEvents = try arguments.intOption("batch-events", in: 1...100_000) ?? 500
+        spool = try arguments.option("spool") ?? SendCommand.defaultSpool(appKey: appKey)
+        let rest = try arguments.positionals()
+        guard rest.count <= 1 else { throw UsageError("give one input FILE (or - for standard input), not \(rest.count)") }
+        input = rest.first ?? "-"
+    }
+
+    /// `$XDG_CACHE_HOME/autotrack/spool/KEY`, else `~/.cache/…`, else the temporary folder; the key made file-safe.
+    static func defaultSpool(appKey: String) -> String {
+        let env = ProcessInfo.processInfo.environment
+        let safe = String(appKey.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+        let base: String
+        if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty {
+            base = xdg
+        } else if let home = env["HOME"], !home.isEmpty {
+            base = home + "/.cache"
+        } else {
+            base = NSTemporaryDirectory()
+        }
+        return URL(fileURLWithPath: base).appendingPathComponent("autotrack/spool/\(safe)").path
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let handle: FileHandle
+        if input == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let h = FileHandle(forReadingAtPath: input) else {
+                io.printError("send: cannot open '\(input)' for reading; check the path (or give - for standard input)")
+                return .failure
+            }
+            handle = h
+        }
+        defer { if input != "-" { try? handle.close() } }
+        do {
+            try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        } catch {
+            io.printError("send: cannot create the spool folder '\(spool)' (\(error.localizedDescription)); give another with --spool")
+            return .failure
+        }
+
+        let progress = SendProgress(io: io, address: address.description)
+        let configuration = EventShipperConfiguration(
+            address: SocketAddress(host: address.host, port: address.port),
+            hello: Hello(appKey: appKey, appVersion: appVersion, agent: "autotrack-agent send", token: token),
+            spoolDirectory: spool, batchMaxEvents: batchEvents, batchInterval: .milliseconds(100),
+            backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
+        let shipper: EventShipper
+        do {
+            shipper = try EventShipper(configuration: configuration) { stats in progress.update(stats) }
+        } catch {
+            io.printError("send: cannot open the spool '\(spool)': \(error); give another with --spool")
+            return .failure
+        }
+        let recovered = shipper.statistics.pendingEvents
+        progress.setRecovered(recovered)
+
+        // Read and enqueue; a full spool waits for the collector to drain it.
+        var reader = EventLineReader(handle: handle)
+        var valid = 0
+        var invalid = 0
+        var refused = 0
+        do {
+            while let line = try reader.next() {
+                switch line {
+                case .invalid:
+                    invalid += 1
+                    progress.problem(line.problem!)
+                case .event(let number, let event):
+                    switch enqueue(event, into: shipper) {
+                    case .none:
+                        valid += 1
+                        progress.setRead(valid)
+                    case .some(let message):
+                        refused += 1
+                        progress.problem("line \(number): not sent: \(message)")
+                    }
+                }
+                if shipper.statistics.halted { break }
+            }
+        } catch {
+            io.printError("send: reading '\(input)' failed: \(error.localizedDescription)")
+            _ = shipper.close(timeout: .zero)
+            return .failure
+        }
+
+        progress.readingFinished()
+
+        // Wait for the ACKs while they keep coming; give up after `timeout` without progress.
+        var lastAcked = -1
+        var lastProgress = ContinuousClock.now
+        var complete = false
+        while true {
+            if shipper.flush(timeout: .milliseconds(250)) {
+                complete = true
+                break
+            }
+            let stats = shipper.statistics
+            if stats.halted { break }
+            if stats.acknowledgedEvents != lastAcked {
+                lastAcked = stats.acknowledgedEvents
+                lastProgress = .now
+            } else if ContinuousClock.now - lastProgress > .milliseconds(Int64(timeout * 1000)) {
+                break
+            }
+            progress.update(stats)
+        }
+        _ = shipper.close(timeout: .zero)
+        let stats = shipper.statistics
+        progress.finish()
+
+        let summary = SendSummary(
+            read: valid, recovered: recovered, invalid: invalid, refused: refused, statistics: stats)
+        io.print(summary.line)
+        if stats.halted {
+            io.printError("send: the collector at \(address) refused delivery: \(stats.lastError ?? "unknown reason")")
+            if (stats.lastError ?? "").contains("unauthorized") {
+                io.printError("send: check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token")
+            }
+        } else if !complete {
+            io.printError(
+                "send: \(stats.pendingEvents) events not acknowledged after \(SendSummary.seconds(timeout)) s without progress"
+                    + (stats.lastError.map { " (last error: \($0))" } ?? "")
+                    + "; they stay in the spool \(spool) and the next send with it delivers them")
+        }
+        return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted ? .success : .failure
+    }
+
+    /// Enqueues one event, waiting (bounded by the timeout) while the spool is full; the reason on failure.
+    private func enqueue(_ event: TrackEvent, into shipper: EventShipper) -> String? {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        while true {
+            do {
+                try shipper.enqueue(event)
+                return nil
+            } catch {
+                guard error.code == .full, !shipper.statistics.halted, ContinuousClock.now < deadline else {
+                    return error.description
+                }
+                _ = shipper.flush(timeout: .milliseconds(100))
+            }
+        }
+    }
+}
+
+/// The summary line `send` prints on standard output; its shape is stable for scripts.
+struct SendSummary {
+    var read: Int
+    var recovered: Int
+    var invalid: Int
+    var refused: Int
+    var statistics: ShipperStatistics
+
+    var line: String {
+        let s = statistics
+        let total = read + recovered
+        var text = "sent \(total) \(total == 1 ? "event" : "events"): \(s.acknowledgedEvents) acknowledged"
+        text += " (\(s.stored) stored, \(s.duplicates) \(s.duplicates == 1 ? "duplicate" : "duplicates"), \(s.rejected) rejected)"
+        text += ", \(invalid) invalid \(invalid == 1 ? "line" : "lines") skipped"
+        let missing = s.pendingEvents + s.undeliverable + refused
+        if missing > 0 { text += ", \(missing) not acknowledged" }
+        if recovered > 0 { text += ", \(recovered) resent from an earlier run" }
+        return text
+    }
+
+    static func seconds(_ v: Double) -> String {
+        v == v.rounded() ? String(Int(v)) : String(v)
+    }
+}

@@ -1,0 +1,95 @@
+import CommandSupport
+import EventModel
+import Foundation
+import KVCConfig
+import Reporters
+import Tracker
+import Transport
+
+/// What `demo` and `replay` run: a tracker that applies a plan and reports over TCP through a
+/// spooled shipper. Owns the shipper's thread; `close` stops it.
+final class TrackingPipeline {
+    let tracker: Tracker
+    let reporting: ReportingSystem
+    let shipper: EventShipper
+    let address: SocketAddress
+
+    init(
+        plan: TrackingPlan, app: TrackedApp, to address: SocketAddress, token: String?, spool: String, session: String?,
+        agent: String
+    ) throws(SpoolError) {
+        self.address = address
+        let configuration = EventShipperConfiguration(
+            address: address, hello: Hello(appKey: app.key, appVersion: app.version, agent: agent, token: token),
+            spoolDirectory: spool, batchInterval: .milliseconds(50),
+            backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
+        shipper = try EventShipper(configuration: configuration)
+        reporting = ReportingSystem([TCPReporter(shipper: shipper)], label: "autotrack.\(agent)")
+        tracker = Tracker(plan: plan, app: app, reporting: reporting, session: session)
+    }
+
+    /// Delivers everything reported so far to the collector: true when all of it was acknowledged
+    /// within `timeout` (or delivery halted, e.g. a wrong token: see `statistics.halted`).
+    func drain(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        guard reporting.flush(timeout: timeout) else { return false }
+        let left = deadline - ContinuousClock.now
+        return shipper.flush(timeout: max(left, .milliseconds(1)))
+    }
+
+    /// Stops the shipper; whatever was not acknowledged stays in its spool.
+    func close() { _ = shipper.close(timeout: .zero) }
+
+    /// `25 interactions: 26 events (1 kvc_error), session s-…: 26 acknowledged (26 stored, 0 duplicates, 0 rejected)`.
+    var summary: String {
+        let t = tracker.statistics
+        let s = shipper.statistics
+        var line = "\(t.interactions) interactions: \(t.events) events (\(t.kvcErrors) kvc_error), session \(tracker.session): "
+        line += "\(s.acknowledgedEvents) acknowledged (\(s.stored) stored, \(s.duplicates) duplicates, \(s.rejected) rejected)"
+        let missing = s.pendingEvents + s.undeliverable + t.dropped
+        if missing > 0 { line += ", \(missing) not acknowledged" }
+        return line
+    }
+
+    /// Why delivery did not complete, for standard error.
+    func failure(timeout: Duration, spool: String) -> String {
+        let s = shipper.statistics
+        if s.halted {
+            var text = "the collector at \(address) refused delivery: \(s.lastError ?? "unknown reason")"
+            if (s.lastError ?? "").contains("unauthorized") {
+                text += "; check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token"
+            }
+            return text
+        }
+        return "\(s.pendingEvents) events not acknowledged by \(address) within \(timeout)"
+            + (s.lastError.map { " (last error: \($0))" } ?? "") + "; they stay in the spool \(spool)"
+    }
+}
+
+/// A temporary folder of a command run, removed by `remove()`.
+struct ScratchFolder {
+    let path: String
+
+    init(_ label: String) throws {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("autotrack-\(label)-\(UUID().uuidString.prefix(8).lowercased())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Loads configuration files into a plan, or prints every problem and returns nil.
+func loadPlan(files: [String], io: any OutputStreams, command: String) -> TrackingPlan? {
+    do {
+        return try TrackingPlan.load(files: files)
+    } catch {
+        for p in error.problems { io.printError("\(command): \(p)") }
+        io.printError("\(command): fix the configuration above (config.md describes the three document shapes)")
+        return nil
+    }
+}
+
+/// A duration of `seconds`, for options given in seconds.
+func duration(seconds: Double) -> Duration { .milliseconds(Int64(seconds * 1000)) }

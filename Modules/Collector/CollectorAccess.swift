@@ -1,0 +1,40 @@
+import Transport
+
+/// Who may send events and who may publish rules, decided on `HELLO`.
+public struct CollectorAccess: Sendable, Hashable {
+    /// When set, `HELLO` must carry it (or the admin token), else `unauthorized`.
+    public var ingestToken: String?
+    /// When set, a `HELLO` carrying it makes an admin session, the only kind that may `PUBLISH`.
+    /// When nil nobody may publish: an open collector must not take rules from anyone.
+    public var adminToken: String?
+
+    public init(ingestToken: String? = nil, adminToken: String? = nil) {
+        self.ingestToken = ingestToken
+        self.adminToken = adminToken
+    }
+
+    /// Accepts, as admin or not, or refuses a `HELLO`.
+    public func decide(_ hello: Hello) -> HelloDecision {
+        let isAdmin = adminToken.map { expected in hello.token.map { Self.equal($0, expected) } ?? false } ?? false
+        if let ingestToken, !isAdmin {
+            guard let token = hello.token else {
+                return .unauthorized("this collector needs a token: add \"token\" to HELLO (the agent's --token)")
+            }
+            guard Self.equal(token, ingestToken) else {
+                return .unauthorized("the token in HELLO is wrong; use the collector's --ingest-token")
+            }
+        }
+        return .accept(admin: isAdmin)
+    }
+
+    /// Compares without stopping at the first difference, so timing does not reveal the token.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        var diff = UInt8(x.count == y.count ? 0 : 1)
+        for i in 0..<max(x.count, y.count) {
+            diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+        }
+        return diff == 0
+    }
+}

@@ -1,0 +1,86 @@
+import EventModel
+import EventStore
+import KVCConfig
+import Transport
+
+/// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
+///
+/// Stateless apart from the store, so one instance serves every connection; the server calls
+/// it on its worker threads, and the store serializes writers.
+public struct CollectorHandler: ATLPHandler {
+    public let store: EventStore
+    public let access: CollectorAccess
+    /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
+    public let log: (@Sendable (String) -> Void)?
+
+    public init(store: EventStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
+        self.store = store
+        self.access = access
+        self.log = log
+    }
+
+    public func hello(_ hello: Hello, peer: String) -> HelloDecision {
+        access.decide(hello)
+    }
+
+    public func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+        switch request {
+        case .events(let label, let events): return storeEvents(label: label, events: events, session: session)
+        case .config: return config(session: session)
+        case .publish(let rules): return publish(rules, session: session)
+        }
+    }
+
+    private func storeEvents(label: JSONValue, events: [JSONValue], session: Session) -> ATLPReply {
+        let batch = EventBatch(
+            appKey: session.appKey, appVersion: session.appVersion, agent: session.hello.agent, label: label.jsonText,
+            events: events)
+        do throws(SQLiteError) {
+            // insert returns after COMMIT: the ACK below is only ever sent for a durable batch.
+            let outcome = try store.insert(batch)
+            return .ack(batch: label, stored: outcome.stored, duplicates: outcome.duplicates, rejected: outcome.rejected)
+        } catch {
+            log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            // No ACK: the client keeps the batch and sends it again after reconnecting.
+            return unavailable("could not store this batch (\(error.message)); keep it and resend later")
+        }
+    }
+
+    private func config(session: Session) -> ATLPReply {
+        do throws(SQLiteError) {
+            let selection = RuleSelection(published: try store.rules(appKey: session.appKey), appVersion: session.appVersion)
+            return .rules(etag: selection.etag, rules: selection.rules)
+        } catch {
+            log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
+            return unavailable("could not read its rules (\(error.message)); try again later")
+        }
+    }
+
+    private func publish(_ values: [JSONValue], session: Session) -> ATLPReply {
+        // The server answers `forbidden` before we are called; this keeps the rule true if it ever does not.
+        guard session.isAdmin else { return .error(.forbidden, "PUBLISH needs a HELLO carrying the admin token") }
+        let rules: [KVCRule]
+        do throws(ConfigError) {
+            rules = try RuleJSON.rules(values)
+        } catch {
+            // All or nothing: a half-published plan would serve rules the author never saw together.
+            let shown = error.problems.prefix(5).map(\.description).joined(separator: "; ")
+            let more = error.problems.count > 5 ? " (and \(error.problems.count - 5) more)" : ""
+            return .error(.badRequest, "no rule stored: \(shown)\(more)")
+        }
+        do throws(SQLiteError) {
+            return .published(stored: try store.publish(rules.map(RuleJSON.stored)))
+        } catch {
+            log?("PUBLISH from \(session.peer) failed: \(error)")
+            return unavailable("could not store the rules (\(error.message)); nothing was published, try again later")
+        }
+    }
+
+    /// A storage failure (disk full, database locked by another process): not the client's
+    /// fault, so not `bad-request`, which a shipper rightly sets aside for good. ATLP/1 has no
+    /// "try later" code; `too-many-connections` (Transport's extension) closes the connection,
+    /// and clients reconnect with backoff and resend, which is what a storage failure needs.
+    private func unavailable(_ what: String) -> ATLPReply {
+        .error(.tooManyConnections, "the collector \(what)")
+    }
+}

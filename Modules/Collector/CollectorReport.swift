@@ -1,0 +1,90 @@
+import EventStore
+
+/// Everything a report shows, computed once from a database and rendered by any `ReportRenderer`.
+public struct CollectorReport: Sendable, Hashable {
+    /// The database the report was computed from, as given.
+    public var database: String
+    public var totals: StoreTotals
+    /// Stored events per type, most frequent first.
+    public var eventTypes: [TypeCount]
+    /// Stored events per type and name, most frequent first.
+    public var events: [EventCount]
+    public var pages: [PageActivity]
+    /// One entry per published rule, by app key then publish order.
+    public var rules: [RuleCoverage]
+    public var kvcErrors: [KVCErrorCount]
+    /// Rejected events per reason, most frequent first.
+    public var rejected: [ReasonCount]
+
+    public init(
+        database: String, totals: StoreTotals, eventTypes: [TypeCount], events: [EventCount], pages: [PageActivity],
+        rules: [RuleCoverage], kvcErrors: [KVCErrorCount], rejected: [ReasonCount]
+    ) {
+        self.database = database
+        self.totals = totals
+        self.eventTypes = eventTypes
+        self.events = events
+        self.pages = pages
+        self.rules = rules
+        self.kvcErrors = kvcErrors
+        self.rejected = rejected
+    }
+}
+
+/// How many stored events have one type.
+public struct TypeCount: Sendable, Hashable {
+    public var type: String
+    public var count: Int
+
+    public init(type: String, count: Int) {
+        self.type = type
+        self.count = count
+    }
+}
+
+/// What one published rule covered: the events its circle selection picks and the values
+/// those events carry under the rule's key name.
+public struct RuleCoverage: Sendable, Hashable {
+    public var appKey: String
+    public var id: String
+    public var appVersion: String
+    public var viewEvent: String
+    public var viewPath: String
+    public var keyName: String
+    public var content: String?
+    /// Stored events of the rule's app and view event's type whose path the rule's pattern
+    /// matches (and whose `props.title` equals `content`, when the rule has one).
+    public var covered: Int
+    /// Among the covered events, how many carry each value under `props[keyName]` (and list the
+    /// rule in `props.rules`, where they have that prop), most frequent first.
+    public var values: [ValueCount]
+
+    public init(
+        appKey: String, id: String, appVersion: String, viewEvent: String, viewPath: String, keyName: String,
+        content: String?, covered: Int, values: [ValueCount]
+    ) {
+        self.appKey = appKey
+        self.id = id
+        self.appVersion = appVersion
+        self.viewEvent = viewEvent
+        self.viewPath = viewPath
+        self.keyName = keyName
+        self.content = content
+        self.covered = covered
+        self.values = values
+    }
+
+    /// Covered events that carry a value: the rule's read rate is `valued / covered`.
+    public var valued: Int { values.reduce(0) { $0 + $1.count } }
+}
+
+/// How many events carry one value.
+public struct ValueCount: Sendable, Hashable {
+    public var value: String
+    public var count: Int
+
+    public init(value: String, count: Int) {
+        self.value = value
+        self.count = count
+    }
+}

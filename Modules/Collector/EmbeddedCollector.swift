@@ -1,0 +1,160 @@
+import EventStore
+import Synchronization
+import Transport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A whole collector inside the current process: the SQLite store and the ATLP/1 server with
+/// the collector's handler. `serve` runs one; tests and the agent's `demo` start one on a
+/// loopback port with a temporary database.
+///
+/// ```swift
+/// let collector = EmbeddedCollector(dbPath: "/tmp/demo.sqlite")   // listens on 127.0.0.1:0
+/// let address = try collector.start()                             // the real port
+/// // ... point an agent at address ...
+/// collector.stop()                                                 // drains, then closes
+/// ```
+public final class EmbeddedCollector: Sendable {
+    /// Everything that shapes a collector besides its database.
+    public struct Options: Sendable, Hashable {
+        public var listen: SocketAddress
+        public var access: CollectorAccess
+        /// Largest frame payload accepted, announced in `WELCOME`.
+        public var maxFrame: Int
+        public var idleTimeout: Duration
+        public var durability: EventStore.Durability
+        public var workerThreads: Int
+
+        public init(
+            listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0), access: CollectorAccess = CollectorAccess(),
+            maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60), durability: EventStore.Durability = .full,
+            workerThreads: Int = 4
+        ) {
+            self.listen = listen
+            self.access = access
+            self.maxFrame = maxFrame
+            self.idleTimeout = idleTimeout
+            self.durability = durability
+            self.workerThreads = workerThreads
+        }
+    }
+
+    public let dbPath: String
+    public let options: Options
+    private let log: (@Sendable (String) -> Void)?
+    private let state = Mutex<(store: EventStore?, server: ATLPServer?)>((nil, nil))
+
+    /// A collector on `listen` (default `127.0.0.1:0`, an ephemeral port) writing to `dbPath`.
+    /// `log` receives a line for each failure a client cannot see in full (a failed commit).
+    public convenience init(
+        dbPath: String, listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0),
+        access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.init(dbPath: dbPath, options: Options(listen: listen, access: access), log: log)
+    }
+
+    public init(dbPath: String, options: Options, log: (@Sendable (String) -> Void)? = nil) {
+        self.dbPath = dbPath
+        self.options = options
+        self.log = log
+    }
+
+    /// Opens the database (creating and migrating it), then listens; returns the bound address.
+    /// Calling it again while running returns the same address.
+    @discardableResult
+    public func start() throws(CollectorStartError) -> SocketAddress {
+        let server = try prepare()
+        do throws(PosixError) {
+            return try server.start()
+        } catch {
+            // Forget the server that could not bind, so a later start() may try again.
+            let store = state.withLock { s -> EventStore? in
+                defer { s = (nil, nil) }
+                return s.store
+            }
+            store?.close()
+            throw CollectorStartError(listen: options.listen, error)
+        }
+    }
+
+    /// Runs as a service: starts, calls `onStart` with the bound address, blocks until SIGINT
+    /// or SIGTERM, then stops gracefully (answers what was read, closes) and returns.
+    public func run(onStart: (SocketAddress) -> Void) throws(CollectorStartError) {
+        let server = try prepare()
+        defer { stop() }
+        do throws(PosixError) {
+            try server.run(onStart: onStart)
+        } catch {
+            throw CollectorStartError(listen: options.listen, error)
+        }
+    }
+
+    /// Stops listening, lets requests already read finish, closes connections, then closes the
+    /// database (checkpointing its WAL). Safe to call twice.
+    public func stop() {
+        let (store, server) = state.withLock { ($0.store, $0.server) }
+        server?.stop()
+        // stop() returns once no handler call runs, so nothing uses the store any more.
+        store?.close()
+    }
+
+    /// The bound address while running.
+    public var address: SocketAddress? { state.withLock { $0.server }?.address }
+
+    /// The store, once started (closed after `stop()`): tests read what was stored through it.
+    public var store: EventStore? { state.withLock { $0.store } }
+
+    /// The server's counters, once started.
+    public var statistics: ATLPServerStatistics? { state.withLock { $0.server }?.statistics }
+
+    private func prepare() throws(CollectorStartError) -> ATLPServer {
+        if let server = state.withLock({ $0.server }) { return server }
+        let store: EventStore
+        do throws(SQLiteError) {
+            store = try EventStore(path: dbPath, mode: .create, durability: options.durability)
+        } catch {
+            throw CollectorStartError(database: dbPath, error)
+        }
+        let configuration = ATLPServerConfiguration(
+            host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame, idleTimeout: options.idleTimeout,
+            workerThreads: options.workerThreads)
+        let server = ATLPServer(
+            configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log))
+        return state.withLock { s in
+            if let existing = s.server { return existing }
+            s = (store, server)
+            return server
+        }
+    }
+}
+
+/// Why a collector could not start: its database would not open, or its address would not bind.
+public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed.
+    public enum Code: String, Sendable, Hashable {
+        case database, listen
+    }
+
+    public var code: Code
+    public var message: String
+
+    init(database path: String, _ error: SQLiteError) {
+        code = .database
+        message = "cannot open the database \(path): \(error)"
+    }
+
+    init(listen: SocketAddress, _ error: PosixError) {
+        code = .listen
+        var m = "cannot listen on \(listen): \(error)"
+        if error.errno == EADDRINUSE { m += ". Another process uses this port; stop it or give another --listen (port 0 picks a free one)." }
+        if error.errno == EADDRNOTAVAIL { m += ". This machine has no such address; use 127.0.0.1 or 0.0.0.0." }
+        if error.errno == EACCES { m += ". Ports below 1024 need privileges; use a port above 1023." }
+        message = m
+    }
+
+    public var description: String { message }
+}

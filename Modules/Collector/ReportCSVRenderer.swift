@@ -1,0 +1,44 @@
+/// The report as one RFC 4180 table in long form, one row per figure, for spreadsheets.
+///
+/// Columns: `section,app,subject,detail,count,mean_ms`; docs/reports.md says what each
+/// section puts in `subject` and `detail`.
+public struct ReportCSVRenderer: ReportRenderer {
+    public init() {}
+
+    public static let header = ["section", "app", "subject", "detail", "count", "mean_ms"]
+
+    public func render(_ r: CollectorReport) -> String {
+        var rows: [[String]] = [Self.header]
+        let t = r.totals
+        for (name, value) in [
+            ("events", t.events), ("rejected", t.rejected), ("duplicates", t.duplicates), ("batches", t.batches),
+            ("apps", t.apps),
+        ] {
+            rows.append(["total", "", name, "", String(value), ""])
+        }
+        for e in r.eventTypes { rows.append(["event_type", "", e.type, "", String(e.count), ""]) }
+        for e in r.events { rows.append(["event", "", e.name, e.type, String(e.count), ""]) }
+        for p in r.pages {
+            rows.append(["page", "", p.page, "enter", String(p.enters), ""])
+            let mean = p.meanDwellMilliseconds.map { ReportNumber.milliseconds($0) } ?? ""
+            rows.append(["page", "", p.page, "leave", String(p.leaves), mean])
+        }
+        for rule in r.rules {
+            rows.append(["rule", rule.appKey, rule.id, rule.keyName, String(rule.covered), ""])
+            for v in rule.values { rows.append(["rule_value", rule.appKey, rule.id, v.value, String(v.count), ""]) }
+        }
+        for k in r.kvcErrors { rows.append(["kvc_error", k.appKey, k.rule, k.appVersion, String(k.count), ""]) }
+        for x in r.rejected { rows.append(["rejected", "", x.reason, "", String(x.count), ""]) }
+        return rows.map { $0.map(Self.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Quotes a field that holds a comma, quote, CR or LF, doubling its quotes (RFC 4180 §2).
+    static func field(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        var quoted = "\""
+        for ch in s {
+            if ch == "\"" { quoted += "\"\"" } else { quoted.append(ch) }
+        }
+        return quoted + "\""
+    }
+}

@@ -1,0 +1,156 @@
+/// The report as one self-contained HTML file: inline CSS and inline SVG bar charts, no
+/// scripts, no external assets, every piece of data HTML-escaped. Opens from disk, offline.
+public struct ReportHTMLRenderer: ReportRenderer {
+    /// Bars per chart; the rest are counted in a note under it.
+    public var chartLimit: Int
+
+    public init(chartLimit: Int = 20) {
+        self.chartLimit = chartLimit
+    }
+
+    public func render(_ r: CollectorReport) -> String {
+        let t = r.totals
+        var body = "<h1>Autotrack report</h1>\n<p class=\"db\">Database: <code>\(Self.escape(r.database))</code></p>\n"
+        body += "<div class=\"totals\">"
+        for (label, value) in [
+            ("events", t.events), ("rejected", t.rejected), ("duplicates dropped", t.duplicates), ("batches", t.batches),
+            ("apps", t.apps),
+        ] {
+            body += "<div class=\"total\"><b>\(value)</b><span>\(label)</span></div>"
+        }
+        body += "</div>\n"
+
+        body += "<h2>Events by type</h2>\n"
+        body += chart(r.eventTypes.map { ($0.type, Double($0.count), String($0.count)) }, label: "Events by type")
+        body += "<h2>Events by name</h2>\n"
+        body += chart(r.events.map { ("\($0.name) (\($0.type))", Double($0.count), String($0.count)) }, label: "Events by name")
+        body += table(["type", "name", "count"], r.events.map { [$0.type, $0.name, String($0.count)] }, numeric: [2])
+
+        body += "<h2>Pages</h2>\n"
+        body += chart(r.pages.map { ($0.page, Double($0.enters), String($0.enters)) }, label: "Page enters")
+        body += chart(
+            r.pages.compactMap { p in p.meanDwellMilliseconds.map { (p.page, $0, ReportNumber.milliseconds($0) + " ms") } },
+            label: "Mean dwell time")
+        body += table(
+            ["page", "enters", "leaves", "mean dwell ms"],
+            r.pages.map { [$0.page, String($0.enters), String($0.leaves), ReportNumber.milliseconds($0.meanDwellMilliseconds)] },
+            numeric: [1, 2, 3])
+
+        body += "<h2>Rules</h2>\n"
+        body += chart(r.rules.map { ("\($0.appKey)/\($0.id)", Double($0.covered), String($0.covered)) }, label: "Events covered per rule")
+        body += table(
+            ["app", "rule", "app version", "view event", "view path", "covered", "key name", "values"],
+            r.rules.map { rule in
+                [
+                    rule.appKey, rule.id, rule.appVersion, rule.viewEvent, rule.viewPath, String(rule.covered), rule.keyName,
+                    rule.values.isEmpty ? "-" : rule.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
+                ]
+            }, numeric: [5])
+
+        body += "<h2>KVC errors</h2>\n"
+        body += chart(
+            r.kvcErrors.map { ("\($0.rule) @ \($0.appVersion)", Double($0.count), String($0.count)) }, label: "KVC errors")
+        body += table(
+            ["app", "rule", "app version", "count", "key paths", "missing keys"],
+            r.kvcErrors.map {
+                [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),
+                 $0.missingKeys.joined(separator: ", ")]
+            }, numeric: [3])
+
+        body += "<h2>Rejected events</h2>\n"
+        body += chart(r.rejected.map { ($0.reason, Double($0.count), String($0.count)) }, label: "Rejected by reason")
+        body += table(["reason", "count"], r.rejected.map { [$0.reason, String($0.count)] }, numeric: [1])
+
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>Autotrack report</title>
+            <style>\(Self.style)</style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    /// A horizontal bar chart: one row per item, bars scaled to the largest value.
+    func chart(_ items: [(label: String, value: Double, text: String)], label: String) -> String {
+        guard !items.isEmpty else { return "<p class=\"none\">(none)</p>\n" }
+        let shown = items.prefix(chartLimit)
+        let labelWidth = 300.0, barWidth = 360.0, row = 22.0, valueWidth = 90.0
+        let width = labelWidth + barWidth + valueWidth
+        let height = row * Double(shown.count) + 4
+        let largest = max(shown.map(\.value).max() ?? 0, 1e-9)
+        var svg = "<svg class=\"chart\" role=\"img\" aria-label=\"\(Self.escape(label))\" width=\"\(Int(width))\" "
+            + "height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
+        for (i, item) in shown.enumerated() {
+            let y = Double(i) * row + 2
+            let w = max(item.value / largest * barWidth, item.value > 0 ? 1 : 0)
+            let name = Self.truncated(item.label, to: 44)
+            svg += "<g><title>\(Self.escape(item.label)): \(Self.escape(item.text))</title>"
+            svg += "<text x=\"\(Int(labelWidth - 6))\" y=\"\(Self.number(y + 15))\" text-anchor=\"end\">\(Self.escape(name))</text>"
+            svg += "<rect x=\"\(Int(labelWidth))\" y=\"\(Self.number(y + 3))\" width=\"\(Self.number(w))\" height=\"16\" rx=\"2\"/>"
+            svg += "<text x=\"\(Self.number(labelWidth + w + 6))\" y=\"\(Self.number(y + 15))\">\(Self.escape(item.text))</text></g>\n"
+        }
+        svg += "</svg>\n"
+        if items.count > shown.count {
+            svg += "<p class=\"more\">\(items.count - shown.count) more not drawn; the table lists them all.</p>\n"
+        }
+        return svg
+    }
+
+    func table(_ header: [String], _ rows: [[String]], numeric: Set<Int>) -> String {
+        guard !rows.isEmpty else { return "" }
+        var s = "<table>\n<thead><tr>"
+        for (i, h) in header.enumerated() { s += "<th\(numeric.contains(i) ? " class=\"n\"" : "")>\(Self.escape(h))</th>" }
+        s += "</tr></thead>\n<tbody>\n"
+        for row in rows {
+            s += "<tr>"
+            for (i, cell) in row.enumerated() { s += "<td\(numeric.contains(i) ? " class=\"n\"" : "")>\(Self.escape(cell))</td>" }
+            s += "</tr>\n"
+        }
+        return s + "</tbody>\n</table>\n"
+    }
+
+    /// Escapes the five characters that could end text or an attribute value.
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func truncated(_ s: String, to n: Int) -> String {
+        s.count <= n ? s : String(s.prefix(n - 1)) + "…"
+    }
+
+    static func number(_ v: Double) -> String {
+        let r = (v * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+
+    static let style = """
+        body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:1000px;color:#222;padding:0 1em}
+        h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #ddd}
+        .db{color:#666}.totals{display:flex;gap:1em;flex-wrap:wrap}
+        .total{background:#f3f5f8;border-radius:6px;padding:.6em 1em;min-width:7em}
+        .total b{display:block;font-size:1.5em}.total span{color:#555}
+        table{border-collapse:collapse;margin:.8em 0;width:100%}th,td{text-align:left;padding:3px 8px;border-bottom:1px solid #eee;vertical-align:top}
+        th{background:#f7f7f7}.n{text-align:right;font-variant-numeric:tabular-nums}
+        svg.chart{display:block;margin:.6em 0;font-size:12px;max-width:100%;height:auto}
+        svg.chart rect{fill:#4a7bd0}svg.chart text{fill:#333}
+        .none,.more{color:#888}code{background:#f3f3f3;padding:1px 4px;border-radius:3px}
+        """
+}

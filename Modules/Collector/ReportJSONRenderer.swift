@@ -1,0 +1,52 @@
+import EventModel
+
+/// The report as one JSON object, for scripts: exact counts, keys in a fixed order.
+public struct ReportJSONRenderer: ReportRenderer {
+    public init() {}
+
+    public func render(_ r: CollectorReport) -> String {
+        json(r).jsonText + "\n"
+    }
+
+    /// The report's JSON value (documented in docs/reports.md).
+    public func json(_ r: CollectorReport) -> JSONValue {
+        func int(_ v: Int) -> JSONValue { .int(Int64(v)) }
+        let t = r.totals
+        let totals: JSONValue = [
+            "events": int(t.events), "rejected": int(t.rejected), "duplicates": int(t.duplicates),
+            "batches": int(t.batches), "apps": int(t.apps),
+        ]
+        return [
+            "database": .string(r.database),
+            "totals": totals,
+            "eventTypes": .array(r.eventTypes.map { ["type": .string($0.type), "count": int($0.count)] }),
+            "events": .array(r.events.map { ["type": .string($0.type), "name": .string($0.name), "count": int($0.count)] }),
+            "pages": .array(
+                r.pages.map {
+                    [
+                        "page": .string($0.page), "enters": int($0.enters), "leaves": int($0.leaves),
+                        "meanDwellMs": $0.meanDwellMilliseconds.map(JSONValue.double) ?? .null,
+                    ]
+                }),
+            "rules": .array(
+                r.rules.map { rule in
+                    [
+                        "appKey": .string(rule.appKey), "id": .string(rule.id), "appVersion": .string(rule.appVersion),
+                        "viewEvent": .string(rule.viewEvent), "viewPath": .string(rule.viewPath),
+                        "keyName": .string(rule.keyName), "content": rule.content.map(JSONValue.string) ?? .null,
+                        "covered": int(rule.covered),
+                        "values": .array(rule.values.map { ["value": .string($0.value), "count": int($0.count)] }),
+                    ]
+                }),
+            "kvcErrors": .array(
+                r.kvcErrors.map {
+                    [
+                        "appKey": .string($0.appKey), "rule": .string($0.rule), "appVersion": .string($0.appVersion),
+                        "count": int($0.count), "keyPaths": .array($0.keyPaths.map(JSONValue.string)),
+                        "missingKeys": .array($0.missingKeys.map(JSONValue.string)),
+                    ]
+                }),
+            "rejected": .array(r.rejected.map { ["reason": .string($0.reason), "count": int($0.count)] }),
+        ]
+    }
+}

@@ -1,0 +1,34 @@
+/// Plain-text tables for a terminal: one titled section per part of the report.
+public struct ReportTableRenderer: ReportRenderer {
+    public init() {}
+
+    public func render(_ r: CollectorReport) -> String {
+        var out = "Autotrack report: \(r.database)\n"
+        let t = r.totals
+        out += "events \(t.events)  rejected \(t.rejected)  duplicates dropped \(t.duplicates)  batches \(t.batches)  apps \(t.apps)\n"
+        out += section("EVENTS BY TYPE", ["type", "count"], r.eventTypes.map { [$0.type, String($0.count)] }, numeric: [1])
+        out += section("EVENTS BY NAME", ["type", "name", "count"], r.events.map { [$0.type, $0.name, String($0.count)] }, numeric: [2])
+        out += section(
+            "PAGES", ["page", "enters", "leaves", "mean dwell ms"],
+            r.pages.map { [$0.page, String($0.enters), String($0.leaves), ReportNumber.milliseconds($0.meanDwellMilliseconds)] },
+            numeric: [1, 2, 3])
+        out += section(
+            "RULES", ["app", "rule", "view event", "covered", "key name", "values"],
+            r.rules.map { rule in
+                let values = rule.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", ")
+                return [rule.appKey, rule.id, rule.viewEvent, String(rule.covered), rule.keyName, values.isEmpty ? "-" : values]
+            }, numeric: [3])
+        out += section(
+            "KVC ERRORS", ["app", "rule", "app version", "count", "key paths", "missing keys"],
+            r.kvcErrors.map {
+                [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),
+                 $0.missingKeys.joined(separator: ", ")]
+            }, numeric: [3])
+        out += section("REJECTED", ["reason", "count"], r.rejected.map { [$0.reason, String($0.count)] }, numeric: [1])
+        return out
+    }
+
+    private func section(_ title: String, _ header: [String], _ rows: [[String]], numeric: Set<Int>) -> String {
+        "\n\(title)\n" + TextTable(header: header, rows: rows, numeric: numeric).text
+    }
+}

@@ -1,0 +1,85 @@
+import CommandSupport
+import EventStore
+import Foundation
+import Transport
+
+/// `serve`: the collector as a service, until SIGINT or SIGTERM.
+public struct ServeCommand: Command {
+    public static let name = "serve"
+    public static let abstract = "receives events over ATLP/1 into SQLite and serves published rules"
+    public static let help = """
+        USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE] [--max-frame BYTES]
+                                         [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
+                                         [--durability full|normal]
+
+        Listens for agents speaking ATLP/1 and stores their events in an SQLite database
+        (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
+        and counted; invalid events are kept with their reason. CONFIG returns the published
+        rules for the app's key and version; PUBLISH needs the admin token. Stops cleanly on
+        SIGINT (Ctrl-C) or SIGTERM: requests already read are answered, then it exits.
+
+        The first line of output is always 'listening on HOST:PORT' with the port actually
+        bound, so '--listen 127.0.0.1:0' picks a free port that scripts can read. The second is
+        'database PATH' (absolute).
+
+        OPTIONS:
+          --listen HOST:PORT      address to listen on (default 127.0.0.1:7070; [::1]:7070 for IPv6)
+          --db FILE               the database, created when absent (default ./autotrack.sqlite)
+          --max-frame BYTES       largest frame payload accepted (default 1048576)
+          --idle-timeout SECONDS  close connections idle this long (default 60)
+          --ingest-token TOKEN    HELLO must carry this token (or the admin token); also $AUTOTRACK_INGEST_TOKEN
+          --admin-token TOKEN     a HELLO carrying it may PUBLISH rules; also $AUTOTRACK_ADMIN_TOKEN.
+                                  Without it nobody can publish.
+          --durability MODE       full (default): a commit survives power loss before its ACK;
+                                  normal: survives a crash of the collector only, faster on slow disks
+
+        EXAMPLE:
+          autotrack-collector serve --listen 0.0.0.0:7070 --db /var/lib/autotrack/events.sqlite \\
+              --ingest-token "$INGEST" --admin-token "$ADMIN"
+
+        """
+
+    public var listen: HostPort
+    public var database: String
+    public var options: EmbeddedCollector.Options
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        listen = try HostPort(try arguments.option("listen") ?? "127.0.0.1:7070")
+        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        guard !database.isEmpty else { throw UsageError("--db needs a file path") }
+        let maxFrame = try arguments.intOption("max-frame", in: 64...(1 << 30)) ?? (1 << 20)
+        let idle = try arguments.doubleOption("idle-timeout", in: 0.1...86_400) ?? 60
+        let environment = ProcessInfo.processInfo.environment
+        let ingest = try arguments.option("ingest-token") ?? environment["AUTOTRACK_INGEST_TOKEN"]
+        let admin = try arguments.option("admin-token") ?? environment["AUTOTRACK_ADMIN_TOKEN"]
+        if let ingest, ingest.isEmpty { throw UsageError("--ingest-token must not be empty; leave it out to accept any agent") }
+        if let admin, admin.isEmpty { throw UsageError("--admin-token must not be empty; leave it out to refuse every PUBLISH") }
+        let durabilityText = try arguments.option("durability") ?? "full"
+        guard let durability = EventStore.Durability(rawValue: durabilityText) else {
+            throw UsageError("--durability '\(durabilityText)' is not full or normal")
+        }
+        try arguments.finish()
+        options = EmbeddedCollector.Options(
+            listen: SocketAddress(host: listen.host, port: listen.port),
+            access: CollectorAccess(ingestToken: ingest, adminToken: admin), maxFrame: maxFrame,
+            idleTimeout: .milliseconds(Int64((idle * 1000).rounded())), durability: durability)
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let path = URL(fileURLWithPath: database).standardizedFileURL.path
+        let collector = EmbeddedCollector(dbPath: path, options: options, log: { io.printError($0) })
+        do throws(CollectorStartError) {
+            try collector.run { address in
+                io.print("listening on \(address)")
+                io.print("database \(path)")
+            }
+        } catch {
+            io.printError("autotrack-collector serve: \(error)")
+            return .failure
+        }
+        let connections = collector.statistics?.accepted ?? 0
+        let frames = collector.statistics?.framesReceived ?? 0
+        io.print("stopped after \(connections) connection\(connections == 1 ? "" : "s") and \(frames) frame\(frames == 1 ? "" : "s")")
+        return .success
+    }
+}

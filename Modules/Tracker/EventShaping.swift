@@ -1,0 +1,129 @@
+import EventModel
+import KVCConfig
+import Matching
+import ViewIdentity
+
+/// The prop names the tracker writes (docs/agent.md "Event shapes"); the collector's reports read them.
+public enum TrackerProps {
+    /// On a renamed event: the name it had before the plan gave it a configured event id.
+    public static let code = "code"
+    /// The configured label of the screen (page enter) or action.
+    public static let label = "label"
+    /// Comma-joined ids of the KVC rules whose values the event carries.
+    public static let rules = "rules"
+    /// On `kvc_error` (beside KVCConfig's `KVCErrorRecord` props `ruleId`, `appKey`, `appVersion`,
+    /// `keyPath`, `missingKey`): the id of the event whose rule missed.
+    public static let event = "event"
+
+    /// Names a KVC rule's `keyName` may not take: the tracker's own props win over them.
+    public static let reserved: Set<String> = [code, label, rules]
+}
+
+/// The app a tracker runs in: the key events are sent under and the version KVC rules are chosen by.
+public struct TrackedApp: Sendable, Hashable {
+    public var key: String
+    /// As the app reports it, e.g. `1.2.0`; written into `kvc_error` events as given.
+    public var version: String
+    public var parsedVersion: AppVersion
+
+    /// Fails when `version` is not dot-separated whole numbers, since rules could not be chosen by it.
+    public init(key: String, version: String) throws(TrackerError) {
+        guard !key.isEmpty else { throw TrackerError.emptyAppKey }
+        guard let v = AppVersion(version) else { throw TrackerError.badAppVersion(version) }
+        self.key = key
+        self.version = version
+        parsedVersion = v
+    }
+
+    var identity: AppIdentity { AppIdentity(key: key, version: parsedVersion) }
+}
+
+/// What stops a tracker from being built.
+public enum TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
+    case emptyAppKey
+    case badAppVersion(String)
+
+    public var description: String {
+        switch self {
+        case .emptyAppKey: return "the app key is empty; give the key the collector knows the app by (e.g. --app-key shop)"
+        case .badAppVersion(let v):
+            return "app version \"\(v)\" is not numbers joined by dots (e.g. 1.2.0); KVC rules choose by version, so give one"
+        }
+    }
+}
+
+/// Applies a tracking plan to one interaction: configured name, label, KVC values and `kvc_error`s.
+///
+/// Pure apart from reading the live node's props, which must happen while the interaction is
+/// being handled (a reused cell shows other data a moment later).
+public struct EventShaper: Sendable {
+    public let matcher: PlanMatcher
+    public let app: TrackedApp
+    private let cache = MatchCache()
+
+    public init(plan: TrackingPlan, app: TrackedApp) {
+        matcher = PlanMatcher(plan: plan, app: app.identity)
+        self.app = app
+    }
+
+    /// The events for one interaction: first the interaction's own event, then one `kvc_error` per
+    /// rule whose key path named nothing. `base` already has its id, ts and session.
+    ///
+    /// - Parameters:
+    ///   - viewEvent: the KVC view event; nil for interactions no rule can name (app lifecycle).
+    ///   - className: the target's class for actions, the controller's class for page events.
+    ///   - action: the action name for target-action events.
+    ///   - nextID: hands out ids for the `kvc_error` events.
+    public func events(
+        base: TrackEvent, node: (any ViewNode)?, viewEvent: ViewEvent?, className: String?, action: String?,
+        nextID: () -> String
+    ) -> [TrackEvent] {
+        guard let viewEvent else { return [base] }
+        var query: MatchQuery
+        if let node {
+            query = PlanMatcher.query(for: node, viewEvent: viewEvent, appKey: app.key, appVersion: app.parsedVersion)
+        } else {
+            // A page event without a node still finds its event id and labels, but no KVC rule.
+            query = MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion)
+        }
+        let interaction = Matching.Interaction(query: query, className: className, action: action)
+        let match: InteractionMatch
+        if node != nil {
+            match = matcher.match(interaction, reader: JSONPropsReader(props: node?.props), cache: cache)
+        } else {
+            var m = matcher.match(interaction, reader: JSONPropsReader(props: nil), cache: nil)
+            m.rules = []
+            match = m
+        }
+        var event = base
+        if let id = match.eventID {
+            event.props[TrackerProps.code] = .string(base.name)
+            event.name = id
+        }
+        if let label = match.labels.first {
+            event.props[TrackerProps.label] = .string(label)
+        }
+        var ruleIDs: [String] = []
+        var errors: [TrackEvent] = []
+        for m in match.rules {
+            switch m.result {
+            case .success(let value):
+                guard !TrackerProps.reserved.contains(m.rule.keyName) else { continue }
+                event.props[m.rule.keyName] = value.isScalar ? value : .string(value.jsonText)
+                ruleIDs.append(m.rule.id)
+            case .failure(var record):
+                // The version as the app gave it, not as parsed (`1.2` stays `1.2`).
+                record.appKey = app.key
+                record.appVersion = app.version
+                var e = record.event(
+                    id: nextID(), ts: base.ts, page: base.page, path: base.path, viewId: base.viewId, session: base.session)
+                e.props[TrackerProps.event] = .string(base.id)
+                errors.append(e)
+            }
+        }
+        if !ruleIDs.isEmpty {
+            event.props[TrackerProps.rules] = .string(ruleIDs.joined(separator: ","))
+        }
+        return [event] + errors
+    }
+}

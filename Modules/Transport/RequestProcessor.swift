@@ -1,0 +1,115 @@
+import EventModel
+
+/// Where a server connection is in the protocol.
+enum ConnectionPhase: Sendable {
+    case awaitingHello
+    case ready(Session)
+}
+
+/// One unit of work for a connection, in arrival order: a payload, or the framing error
+/// that ended its stream (answered in order, after the requests read before it).
+enum InboundItem: Sendable {
+    case payload([UInt8])
+    case framingError(ATLPError)
+}
+
+/// What answering one item produced: the bytes to send, the next phase, whether to close.
+struct Outcome: Sendable {
+    var bytes: [UInt8]
+    var phase: ConnectionPhase
+    var close: Bool
+    /// The ERR code sent, for the statistics.
+    var error: ATLPErrorCode? = nil
+}
+
+/// The server's protocol logic for one request, run on a worker thread. Pure apart from
+/// the handler calls, so a connection's phase moves only through its serial outcomes.
+struct RequestProcessor: Sendable {
+    let handler: any ATLPHandler
+    let maxFrame: Int
+
+    static let verbs = ["HELLO", "EVENTS", "CONFIG", "PUBLISH", "PING", "BYE"]
+
+    func process(_ item: InboundItem, phase: ConnectionPhase, connectionID: UInt64, peer: String) -> Outcome {
+        func fail(_ error: ATLPError) -> Outcome {
+            Outcome(bytes: error.frame.encoded, phase: phase, close: error.code.closesConnection, error: error.code)
+        }
+        let payload: [UInt8]
+        switch item {
+        case .framingError(let error): return fail(error)
+        case .payload(let p): payload = p
+        }
+        let verb: String
+        let body: JSONObject?
+        do throws(ATLPError) {
+            verb = try ATLPFrame.verb(of: payload)
+            switch (phase, verb) {
+            case (.awaitingHello, let v) where v != "HELLO":
+                throw ATLPError(.helloRequired, "\(v) before HELLO: the first frame must be HELLO {\"protocol\":1,\"appKey\":...}")
+            case (.ready, "HELLO"):
+                throw ATLPError(.helloRequired, "a second HELLO on one connection; open a new connection instead")
+            default: break
+            }
+            body = try ATLPFrame.body(of: payload, verb: verb)
+        } catch {
+            return fail(error)
+        }
+        let object = body ?? JSONObject()
+
+        switch (phase, verb) {
+        case (.awaitingHello, _):
+            let hello: Hello
+            do { hello = try Hello(body: object) } catch { return fail(error) }
+            switch handler.hello(hello, peer: peer) {
+            case .accept(let admin):
+                let session = Session(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
+                let welcome = ATLPFrame(
+                    verb: "WELCOME", body: JSONObject([("protocol", 1), ("maxFrame", .int(Int64(maxFrame)))]))
+                return Outcome(bytes: welcome.encoded, phase: .ready(session), close: false)
+            case .unauthorized(let message):
+                return fail(ATLPError(.unauthorized, message))
+            }
+        case (.ready(let session), _):
+            let request: ATLPRequest
+            switch verb {
+            case "PING":
+                return Outcome(bytes: ATLPFrame(verb: "PONG").encoded, phase: phase, close: false)
+            case "BYE":
+                return Outcome(bytes: ATLPFrame(verb: "BYE").encoded, phase: phase, close: true)
+            case "EVENTS":
+                guard let batch = object["batch"] else {
+                    return fail(ATLPError(.badRequest, "EVENTS needs \"batch\": a string or integer the ACK echoes"))
+                }
+                switch batch {
+                case .string(let s) where !s.isEmpty && s.utf8.count <= 128: break
+                case .int: break
+                default:
+                    return fail(
+                        ATLPError(.badRequest, "EVENTS \"batch\" must be a string of 1 to 128 bytes or an integer, found \(batch.jsonText.prefix(40))"))
+                }
+                guard let events = object["events"]?.arrayValue else {
+                    return fail(ATLPError(.badRequest, "EVENTS needs \"events\": an array of event objects"))
+                }
+                request = .events(batch: batch, events: events)
+            case "CONFIG":
+                request = .config(object)
+            case "PUBLISH":
+                guard session.isAdmin else {
+                    return fail(ATLPError(.forbidden, "PUBLISH needs a connection whose HELLO carried the admin token"))
+                }
+                guard let rules = object["rules"]?.arrayValue else {
+                    return fail(ATLPError(.badRequest, "PUBLISH needs \"rules\": an array of rules"))
+                }
+                request = .publish(rules: rules)
+            default:
+                return fail(
+                    ATLPError(.unknownVerb, "\(verb) is not a request of ATLP/1; requests are \(Self.verbs.joined(separator: ", "))"))
+            }
+            let reply = handler.handle(request, session: session)
+            var code: ATLPErrorCode?
+            if case .error(let c, _) = reply { code = c }
+            return Outcome(
+                bytes: reply.wireFrame.encoded, phase: phase, close: code?.closesConnection ?? false, error: code)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import AgentCommands
+import Collector
+import CommandSupport
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct SendCommandTests {
+    /// A collector in this process on a loopback port, with a temporary database.
+    struct Collector {
+        let dir = Fixtures.temporaryDirectory("send-cmd")
+        let embedded: EmbeddedCollector
+        let address: String
+
+        init(ingestToken: String? = nil) throws {
+            embedded = EmbeddedCollector(
+                dbPath: dir.appendingPathComponent("db.sqlite").path, access: CollectorAccess(ingestToken: ingestToken))
+            address = "\(try embedded.start())"
+        }
+
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+
+        var spool: String { dir.appendingPathComponent("spool").path }
+
+        func stop() {
+            embedded.stop()
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    func send(_ args: [String]) -> (ExitCode, CapturedStreams) {
+        let io = CapturedStreams()
+        let code = AgentCLI.group.main(["send"] + args, io: io)
+        return (code, io)
+    }
+
+    @Test func shipsValidLinesAndNamesInvalidOnesByLineNumber() throws {
+        let c = try Collector()
+        defer { c.stop() }
+        let input = try c.file(
+            "events.ndjson",
+            """
+            {"id":"a","ts":1,"type":"click","name":"one"}
+            {"id":"b","ts":2,"type":"click"}
+
+            {"id":"c","ts":3,"type":"page_enter","name":"Home","duration":-1}
+            {"id":"a","ts":1,"type":"click","name":"one"}
+            """)
+        let (code, io) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", c.spool, input])
+        #expect(code == .success, "\(io.standardError)")
+        #expect(io.standardOutput == "sent 3 events: 3 acknowledged (2 stored, 1 duplicate, 0 rejected), 1 invalid line skipped\n")
+        #expect(io.standardError == "line 2: name is required\n")
+        #expect(try c.embedded.store?.totals().events == 2)
+    }
+
+    @Test func anUnreachableCollectorLeavesTheEventsInTheSpool() throws {
+        let c = try Collector()
+        defer { c.stop() }
+        let input = try c.file("events.ndjson", #"{"id":"a","ts":1,"type":"click","name":"one"}"#)
+        // Port 1 on loopback: nothing listens there.
+        let (code, io) = send([
+            "--to", "127.0.0.1:1", "--app-key", "shop", "--app-version", "1", "--spool", c.spool, "--timeout", "0.3", input,
+        ])
+        #expect(code == .failure)
+        #expect(io.standardOutput == "sent 1 event: 0 acknowledged (0 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped, 1 not acknowledged\n")
+        #expect(io.standardError.contains("1 events not acknowledged after"))
+        #expect(io.standardError.contains("they stay in the spool \(c.spool)"))
+
+        // The next run, to a collector that listens, delivers the spooled event first.
+        let empty = try c.file("empty.ndjson", "")
+        let (again, io2) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1", "--spool", c.spool, empty])
+        #expect(again == .success, "\(io2.standardError)")
+        #expect(io2.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped, 1 resent from an earlier run\n")
+    }
+
+    @Test func aWrongTokenIsRefused() throws {
+        let c = try Collector(ingestToken: "secret")
+        defer { c.stop() }
+        let input = try c.file("events.ndjson", #"{"id":"a","ts":1,"type":"click","name":"one"}"#)
+        let (code, io) = send([
+            "--to", c.address, "--app-key", "shop", "--app-version", "1", "--spool", c.spool, "--token", "nope", input,
+        ])
+        #expect(code == .failure)
+        #expect(io.standardError.contains("unauthorized"))
+        #expect(io.standardError.contains("check --token"))
+    }
+
+    @Test func usageErrorsSayWhatToFix() {
+        let (missing, io1) = send(["--app-key", "shop", "--app-version", "1"])
+        #expect(missing == .usage)
+        #expect(io1.standardError.contains("missing required option --to"))
+        let (badAddress, io2) = send(["--to", "localhost", "--app-key", "a", "--app-version", "1"])
+        #expect(badAddress == .usage)
+        #expect(io2.standardError.contains("is not HOST:PORT"))
+        let (twoFiles, io3) = send(["--to", "127.0.0.1:1", "--app-key", "a", "--app-version", "1", "a", "b"])
+        #expect(twoFiles == .usage)
+        #expect(io3.standardError.contains("give one input FILE"))
+        let (noFile, io4) = send(["--to", "127.0.0.1:1", "--app-key", "a", "--app-version", "1", "/nonexistent/x.ndjson"])
+        #expect(noFile == .failure)
+        #expect(io4.standardError.contains("cannot open '/nonexistent/x.ndjson'"))
+    }
+
+    @Test func helpHasUsageOptionsAndAnExample() {
+        let io = CapturedStreams()
+        #expect(AgentCLI.group.main(["send", "--help"], io: io) == .success)
+        #expect(io.standardOutput.contains("USAGE: autotrack-agent send"))
+        #expect(io.standardOutput.contains("EXAMPLE:"))
+    }
+}

@@ -1,0 +1,177 @@
+import Collector
+import CommandSupport
+import EventModel
+import EventStore
+import Foundation
+import Testing
+import TestSupport
+import Transport
+
+/// Runs the tool in process, as `autotrack-collector ARGS...`.
+func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) {
+    let io = CapturedStreams()
+    let code = CollectorCLI.group.main(args, io: io)
+    return (code, io.standardOutput, io.standardError)
+}
+
+@Suite struct CollectorCommandTests {
+    @Test func topLevelHelpListsEveryCommand() {
+        let r = collector("--help")
+        #expect(r.code == .success)
+        for name in ["serve", "report", "rules"] { #expect(r.out.contains("  \(name) ")) }
+        let none = collector()
+        #expect(none.code == .usage)
+        #expect(none.err.contains("COMMANDS"))
+    }
+
+    @Test(arguments: ["serve", "report", "rules"])
+    func everyCommandHasHelpWithUsageOptionsAndAnExample(name: String) {
+        let r = collector(name, "--help")
+        #expect(r.code == .success)
+        #expect(r.out.contains("USAGE: autotrack-collector \(name)"))
+        #expect(r.out.contains("OPTIONS:"))
+        #expect(r.out.contains("EXAMPLE"))
+        #expect(r.err.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["serve", "--listen", "nohost"], "is not HOST:PORT"),
+        (["serve", "--listen", "127.0.0.1:99999"], "expected a number from 0 to 65535"),
+        (["serve", "--max-frame", "big"], "--max-frame takes a whole number"),
+        (["serve", "--idle-timeout", "0"], "--idle-timeout takes a number"),
+        (["serve", "--durability", "maybe"], "is not full or normal"),
+        (["serve", "--admin-token", ""], "must not be empty"),
+        (["serve", "extra"], "unexpected argument 'extra'"),
+        (["report", "--format", "pdf"], "is not one of table, json, csv, html"),
+        (["report", "--bogus"], "unknown option '--bogus'"),
+        (["rules"], "say what to do"),
+        (["rules", "delete"], "unknown rules action 'delete'"),
+        (["rules", "publish", "--to", "127.0.0.1:1", "--token", "t"], "at least one rule file"),
+        (["rules", "publish", "a.json", "--token", "t"], "needs --to HOST:PORT"),
+        (["rules", "list", "a.json"], "takes no file"),
+        (["rules", "list", "--to", "127.0.0.1:1"], "belong to 'rules publish'"),
+    ])
+    func badArgumentsExitTwoAndSayWhatToFix(args: [String], message: String) {
+        let io = CapturedStreams()
+        let code = CollectorCLI.group.main(args, io: io)
+        #expect(code == .usage)
+        #expect(io.standardError.contains(message), "stderr: \(io.standardError)")
+        #expect(io.standardError.contains("--help"))
+        #expect(io.standardOutput.isEmpty)
+    }
+
+    @Test func unknownCommandIsAUsageError() {
+        let r = collector("collect")
+        #expect(r.code == .usage)
+        #expect(r.err.contains("unknown command 'collect'"))
+    }
+
+    @Test func reportOfAMissingDatabaseFailsWithoutCreatingIt() {
+        let path = Fixtures.temporaryDirectory("cli").appendingPathComponent("missing.sqlite").path
+        let r = collector("report", "--db", path)
+        #expect(r.code == .failure)
+        #expect(r.err.contains("no database at \(path)"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func reportPrintsEachFormat() throws {
+        let store = try ReportFixture.make()
+        let table = collector("report", "--db", store.path)
+        #expect(table.code == .success)
+        #expect(table.out.hasPrefix("Autotrack report: \(store.path)\n"))
+        let json = collector("report", "--db", store.path, "--format", "json")
+        #expect(try JSONValue.parse(json.out)["totals"]?["events"] == 21)
+        let csv = collector("report", "--db", store.path, "--format=csv")
+        #expect(csv.out.hasPrefix("section,app,subject,detail,count,mean_ms\r\n"))
+        let html = collector("report", "--db", store.path, "--format", "html")
+        #expect(html.out.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    @Test func reportWritesToAFile() throws {
+        let store = try ReportFixture.make()
+        let out = Fixtures.temporaryDirectory("cli").appendingPathComponent("report.html").path
+        let r = collector("report", "--db", store.path, "--format", "html", "--out", out)
+        #expect(r.code == .success)
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(r.out == "wrote html report to \(out) (\(written.utf8.count) bytes)\n")
+        #expect(written.contains("<svg"))
+
+        let bad = collector("report", "--db", store.path, "--out", "/nonexistent-dir/x/report.txt")
+        #expect(bad.code == .failure)
+        #expect(bad.err.contains("cannot write /nonexistent-dir/x/report.txt"))
+    }
+
+    @Test func rulesListPrintsATable() throws {
+        let store = try ReportFixture.make()
+        let r = collector("rules", "list", "--db", store.path)
+        #expect(r.code == .success)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("app   id           app version  view event     view path"))
+        #expect(lines[1].hasPrefix("shop  fav-product  >=1.0.0      ListItemClick  HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:*"))
+        #expect(lines[2].contains("buy-price") && lines[2].contains("Buy"))
+        let news = collector("rules", "list", "--db", store.path, "--app", "news")
+        #expect(news.out == "no rules published for app news\n")
+    }
+
+    @Test func rulesPublishSendsTheFilesRules() throws {
+        let server = try RunningCollector()
+        let dir = Fixtures.temporaryDirectory("cli")
+        let file = dir.appendingPathComponent("rules.json")
+        let doc: JSONValue = ["rules": [rule("a", appKey: "shop", version: ">=1.0"), rule("b", appKey: "shop", version: "*")]]
+        try Data(doc.jsonText.utf8).write(to: file)
+        let to = "\(server.address)"
+
+        let ok = collector("rules", "publish", file.path, "--to", to, "--token", "admin-secret")
+        #expect(ok.code == .success, "stderr: \(ok.err)")
+        #expect(ok.out == "stored 2 rules at \(to)\n")
+        #expect(try EventStore(path: server.dbPath, mode: .existing).rules().map(\.id) == ["a", "b"])
+
+        let wrong = collector("rules", "publish", file.path, "--to", to, "--token", "guess")
+        #expect(wrong.code == .failure)
+        #expect(wrong.err.contains("forbidden"))
+        #expect(wrong.err.contains("--admin-token"))
+
+        let broken = dir.appendingPathComponent("broken.json")
+        try Data(#"{"rules":[{"id":"x","appKey":"shop","viewEvent":"Hover","viewPath":"A&0","keyPath":"a","keyName":"a"}]}"#.utf8)
+            .write(to: broken)
+        let invalid = collector("rules", "publish", broken.path, "--to", to, "--token", "admin-secret")
+        #expect(invalid.code == .failure)
+        #expect(invalid.err.contains("nothing was sent"))
+        #expect(invalid.err.contains("broken.json"))
+
+        let missing = collector("rules", "publish", dir.appendingPathComponent("nope.json").path, "--to", to, "--token", "t")
+        #expect(missing.code == .failure)
+        #expect(missing.err.contains("nope.json"))
+    }
+
+    @Test func rulesPublishToNobodySaysSo() throws {
+        // A port that was free a moment ago: nothing listens there.
+        let probe = try RunningCollector()
+        let address = probe.address
+        probe.collector.stop()
+        let file = Fixtures.temporaryDirectory("cli").appendingPathComponent("rules.json")
+        try Data(JSONValue(["rules": [rule("a", appKey: "shop", version: "*")]]).jsonText.utf8).write(to: file)
+        let r = collector("rules", "publish", file.path, "--to", "\(address)", "--token", "t", "--timeout", "5")
+        #expect(r.code == .failure)
+        #expect(r.err.contains("Is 'autotrack-collector serve' running at \(address)?"))
+    }
+
+    @Test func serveFailsCleanlyWhenItCannotStart() throws {
+        let busy = try RunningCollector()
+        let db = Fixtures.temporaryDirectory("cli").appendingPathComponent("serve.sqlite").path
+        let r = collector("serve", "--listen", "\(busy.address)", "--db", db)
+        #expect(r.code == .failure)
+        #expect(r.err.contains("cannot listen on \(busy.address)"))
+        #expect(r.err.contains("Another process uses this port"))
+
+        let noDir = collector("serve", "--listen", "127.0.0.1:0", "--db", "/nonexistent-dir/x/events.sqlite")
+        #expect(noDir.code == .failure)
+        #expect(noDir.err.contains("cannot open the database /nonexistent-dir/x/events.sqlite"))
+        #expect(noDir.out.isEmpty)
+    }
+}
+
+extension JSONValue {
+    init(_ v: JSONValue) { self = v }
+}

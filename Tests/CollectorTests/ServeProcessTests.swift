@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import Transport
+
+/// The built `autotrack-collector`, when `swift build` has made it.
+let collectorBinary = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/autotrack-collector")
+
+/// `serve` as users run it: a child process, read through its output, stopped by a signal.
+@Suite struct ServeProcessTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: collectorBinary.path), "needs `swift build` first"))
+    func serveListensStoresAndStopsOnSIGTERM() throws {
+        let db = Fixtures.temporaryDirectory("serve").appendingPathComponent("events.sqlite").path
+        let process = Process()
+        process.executableURL = collectorBinary
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", db, "--ingest-token", "in", "--admin-token", "ad"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first two lines, read on a thread of their own, waited for at most 30 s.
+        let lines = LockedLines()
+        let reader = Thread {
+            var buffer = Data()
+            while lines.count < 2 {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                lines.set(String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init))
+            }
+            lines.done.signal()
+        }
+        reader.start()
+        #expect(lines.done.wait(timeout: .now() + 30) == .success)
+        let first = try #require(lines.all.first)
+        #expect(first.hasPrefix("listening on 127.0.0.1:"))
+        #expect(lines.all.dropFirst().first == "database \(db)")
+        let port = try #require(UInt16(first.dropFirst("listening on 127.0.0.1:".count)))
+
+        let c = try ATLPConnection(
+            to: SocketAddress(host: "127.0.0.1", port: port), hello: Hello(appKey: "shop", token: "in"))
+        let ack = try c.sendEvents(batch: 1, events: [["id": "a", "ts": 1, "type": "click", "name": "n"]])
+        #expect(ack.stored == 1)
+        c.close()
+
+        process.terminate()  // SIGTERM
+        let exited = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            process.waitUntilExit()
+            exited.signal()
+        }
+        #expect(exited.wait(timeout: .now() + 30) == .success)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.contains("stopped after 1 connection and "))
+        // Closed cleanly: the WAL was checkpointed into the file and removed.
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+        #expect(try sqlite(db, "SELECT id FROM events") == ["a"])
+    }
+}
+
+/// Lines shared between the reader thread and the test.
+final class LockedLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    let done = DispatchSemaphore(value: 0)
+
+    func set(_ l: [String]) { lines.withLock { $0 = l } }
+    var all: [String] { lines.withLock { $0 } }
+    var count: Int { all.count }
+}

@@ -1,4 +1,0 @@
-import Testing
-
-// Placeholder: replaced by the module's real tests. A test here must not remain.
-@Test func placeholderEventStore() { #expect(Bool(true)) }

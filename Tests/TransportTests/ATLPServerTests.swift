@@ -1,0 +1,67 @@
+import EventModel
+import Foundation
+import Testing
+
+@testable import Transport
+
+@Suite struct ATLPServerTests {
+    @Test func helloThenPingConfigEventsAndBye() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler)
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello)
+        #expect(c.welcome == Welcome(protocolVersion: 1, maxFrame: 4096))
+        try c.ping()
+        let (etag, rules) = try c.config()
+        #expect(etag == "e1")
+        #expect(rules == [["id": "r1"]])
+        let ack = try c.sendEvents(batch: "b1", events: [event("a").json, event("b").json, ["id": "x"]])
+        #expect(ack == BatchAck(batch: "b1", stored: 2, duplicates: 0, rejected: 1))
+        let again = try c.sendEvents(batch: 7, events: [event("a").json])
+        #expect(again.batch == 7)
+        #expect(again.duplicates == 1)
+        try c.send(ATLPFrame(verb: "BYE"))
+        #expect(try c.receive() == ATLPFrame(verb: "BYE"))
+        #expect(throws: TransportError.self) { try c.receive() }
+    }
+
+    @Test func exactBytesOfTheSpecExample() throws {
+        let (server, address) = try startServer()
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address)
+        try c.sendBytes(Array("20 HELLO {\"protocol\":1}".utf8))
+        // No appKey: bad-request, connection stays open, and a proper HELLO is still accepted.
+        let err = try c.receive()
+        #expect(err.verb == "ERR")
+        #expect(err["code"] == "bad-request")
+        try c.sendBytes(wire("HELLO {\"protocol\":1,\"appKey\":\"shop\"}"))
+        #expect(try c.receive().description == "WELCOME {\"protocol\":1,\"maxFrame\":4096}")
+        try c.sendBytes(Array("4 PING".utf8))
+        #expect(try c.receive().description == "PONG {}")
+        try c.sendBytes(Array("7 PING {}".utf8))
+        try c.sendBytes(Array("8 PING  {}".utf8))
+        #expect(try c.receive().description == "PONG {}")
+        #expect(try c.receive().description == "PONG {}")
+    }
+
+    @Test func ipv6Loopback() throws {
+        let (server, address) = try startServer(host: "::1")
+        defer { server.stop() }
+        #expect(address.description.hasPrefix("[::1]:"))
+        let c = try ATLPConnection(to: address, hello: testHello)
+        try c.ping()
+    }
+
+    @Test func connectRefusedNamesTheAddressAndErrno() throws {
+        // Bind then stop a server to learn a port nobody listens on.
+        let (server, address) = try startServer()
+        server.stop()
+        do {
+            _ = try ATLPConnection(to: address, timeout: .seconds(2))
+            Issue.record("connected to a stopped server")
+        } catch {
+            #expect(error.code == .system)
+            #expect(error.description == "connect(\(address)): Connection refused (errno 111)")
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import EventModel
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Transport
+
+/// A port nobody listens on right now (a server bound it, then stopped).
+func freePort() throws -> SocketAddress {
+    let (server, address) = try startServer()
+    server.stop()
+    return address
+}
+
+func shipperConfiguration(
+    _ address: SocketAddress, spool: String, batchMaxEvents: Int = 100, maxSpoolBytes: Int = 8 << 20,
+    hello: Hello = testHello, batchInterval: Duration = .seconds(30)
+) -> EventShipperConfiguration {
+    EventShipperConfiguration(
+        address: address, hello: hello, spoolDirectory: spool, batchMaxEvents: batchMaxEvents,
+        batchInterval: batchInterval, maxSpoolBytes: maxSpoolBytes, connectTimeout: .seconds(2),
+        backoff: Backoff(initial: .milliseconds(5), maximum: .milliseconds(50), random: { 0.5 }))
+}
+
+func tempSpool() -> String {
+    NSTemporaryDirectory() + "atlp-spool-\(UUID().uuidString.prefix(8))"
+}
+
+@Suite struct EventShipperTests {
+    @Test func spoolsWhileNoServerListensThenDeliversEverythingExactlyOnce() throws {
+        let address = try freePort()
+        let spool = tempSpool()
+        let progress = Mutex(0)
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool)) { _ in
+            progress.withLock { $0 += 1 }
+        }
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<1000 { try shipper.enqueue(event("e\(i)")) }
+        #expect(shipper.flush(timeout: .milliseconds(100)) == false)
+        var stats = shipper.statistics
+        #expect(stats.pendingEvents == 1000)
+        #expect(stats.acknowledgedEvents == 0)
+        #expect(stats.lastError?.contains("Connection refused") == true)
+
+        let handler = TestHandler()
+        let server = ATLPServer(
+            configuration: ATLPServerConfiguration(host: "127.0.0.1", port: address.port, maxFrame: 1 << 20), handler: handler)
+        try server.start()
+        defer { server.stop() }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        stats = shipper.statistics
+        #expect(stats.pendingEvents == 0)
+        #expect(stats.acknowledgedEvents == 1000)
+        #expect(stats.acknowledgedBatches == 10)
+        #expect(stats.stored == 1000)
+        #expect(handler.stored == 1000)
+        #expect(handler.duplicates == 0)
+        #expect(eventually { progress.withLock { $0 } == 10 })  // called on the delivery thread, after the ACK counts
+        #expect(try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") }.isEmpty)
+    }
+
+    @Test func anAbandonedClientsBatchIsResentWithTheSameIDByTheNextOne() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let handler = TestHandler(gate: gate)
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let spool = tempSpool()
+        let first = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        for i in 0..<50 { try first.enqueue(event("a\(i)")) }
+        #expect(first.flush(timeout: .milliseconds(50)) == false)
+        #expect(eventually { handler.entered.withLock { $0 } == 1 })  // sent, not acknowledged
+        #expect(first.close(timeout: .zero) == false)  // the process "dies" without its ACK
+        #expect(throws: SpoolError.self) { try first.enqueue(event("late")) }
+        for _ in 0..<10 { gate.signal() }  // the collector commits the first copy after all
+
+        let second = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        defer { second.close(timeout: .zero) }
+        #expect(second.statistics.pendingEvents == 50)
+        #expect(second.flush(timeout: .seconds(30)))
+        #expect(handler.stored == 50)
+        #expect(handler.duplicates == 50)
+        let batches = handler.state.withLock { $0.batches }
+        #expect(batches.count == 2)
+        #expect(batches[0] == batches[1])
+        #expect(second.statistics.duplicates == 50)
+    }
+
+    @Test func aFullSpoolRefusesWithATypedErrorAndCounts() throws {
+        let address = try freePort()
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool, maxSpoolBytes: 2000))
+        defer { shipper.close(timeout: .zero) }
+        var accepted = 0
+        var refusal: SpoolError?
+        for i in 0..<100 {
+            do {
+                try shipper.enqueue(event("f\(i)"))
+                accepted += 1
+            } catch {
+                refusal = error
+                break
+            }
+        }
+        #expect(refusal?.code == .full)
+        #expect(refusal?.description.contains("full") == true)
+        #expect(accepted > 5)
+        #expect(shipper.statistics.refused == 1)
+        #expect(shipper.statistics.pendingEvents == accepted)
+    }
+
+    @Test func unauthorizedHaltsDeliveryAndKeepsTheEvents() throws {
+        let (server, address) = try startServer(TestHandler(token: "right"))
+        defer { server.stop() }
+        let shipper = try EventShipper(
+            configuration: shipperConfiguration(address, spool: tempSpool(), hello: Hello(appKey: "shop", token: "wrong")))
+        defer { shipper.close(timeout: .zero) }
+        try shipper.enqueue(event("u1"))
+        #expect(shipper.flush(timeout: .seconds(20)) == false)
+        let stats = shipper.statistics
+        #expect(stats.halted)
+        #expect(stats.lastError?.contains("unauthorized") == true)
+        #expect(stats.pendingEvents == 1)
+        #expect(stats.connections == 0)
+    }
+
+    @Test func aHelloTheCollectorRefusesHaltsDelivery() throws {
+        let (server, address) = try startServer()
+        defer { server.stop() }
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: tempSpool(), hello: Hello(appKey: "")))
+        defer { shipper.close(timeout: .zero) }
+        try shipper.enqueue(event("h1"))
+        #expect(shipper.flush(timeout: .seconds(20)) == false)
+        #expect(shipper.statistics.halted)
+        #expect(shipper.statistics.lastError?.contains("bad-request") == true)
+    }
+
+    @Test func batchesAreSplitToTheCollectorsMaxFrameAndOversizedEventsSetAside() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1024)
+        defer { server.stop() }
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<60 { try shipper.enqueue(event("s\(i)")) }
+        var big = event("big")
+        big.props = obj(["text": .string(String(repeating: "z", count: 2000))])
+        try shipper.enqueue(big)
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(handler.stored == 60)
+        let stats = shipper.statistics
+        #expect(stats.undeliverable == 1)
+        #expect(stats.acknowledgedBatches > 1)
+        let aside = try Posix.listDirectory(spool + "/undeliverable")
+        #expect(aside.contains { $0.hasSuffix(".reason") })
+        #expect(aside.count == 2)
+    }
+
+    @Test func theIntervalCutsASmallBatch() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let shipper = try EventShipper(
+            configuration: shipperConfiguration(address, spool: tempSpool(), batchInterval: .milliseconds(20)))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<3 { try shipper.enqueue(event("i\(i)")) }
+        #expect(eventually { handler.stored == 3 })  // no flush: the interval alone sends it
+    }
+
+    @Test func aTornLastLineIsCutOnRecovery() throws {
+        let spool = tempSpool()
+        try Posix.mkdir(spool)
+        let text = event("t1").json.jsonText + "\n" + event("t2").json.jsonText + "\n" + "{\"id\":\"t3\",\"ts\""
+        try Data(text.utf8).write(to: URL(fileURLWithPath: spool + "/open.log"))
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        defer { shipper.close(timeout: .zero) }
+        #expect(shipper.statistics.pendingEvents == 2)
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(handler.stored == 2)
+        #expect(handler.state.withLock { $0.ids } == ["t1", "t2"])
+    }
+
+    @Test func tcpReporterReportsAndFlushes() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let reporter = try TCPReporter(configuration: shipperConfiguration(address, spool: tempSpool()), flushTimeout: .seconds(30))
+        defer { reporter.shipper.close(timeout: .zero) }
+        try reporter.report(event("r1"))
+        try reporter.report(event("r2"))
+        try reporter.flush()
+        #expect(handler.stored == 2)
+
+        let nowhere = try TCPReporter(
+            configuration: shipperConfiguration(try freePort(), spool: tempSpool()), flushTimeout: .milliseconds(50))
+        defer { nowhere.shipper.close(timeout: .zero) }
+        try nowhere.report(event("r3"))
+        #expect(throws: TransportError.self) { try nowhere.flush() }
+    }
+
+    @Test func oneShipperPerSpoolAtATime() throws {
+        let address = try freePort()
+        let spool = tempSpool()
+        let first = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        do {
+            _ = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+            Issue.record("two shippers opened one spool")
+        } catch {
+            #expect(error.code == .io)
+            #expect(error.description.contains("in use by another shipper"))
+        }
+        first.close(timeout: .zero)
+        let next = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        next.close(timeout: .zero)
+    }
+
+    @Test func backoffGrowsIsCappedAndJittered() {
+        let b = Backoff(initial: .milliseconds(100), maximum: .seconds(1), multiplier: 2, jitter: 0.5, random: { 0 })
+        #expect(b.delay(afterFailures: 0) == .zero)
+        #expect(b.delay(afterFailures: 1) == .milliseconds(50))
+        #expect(b.delay(afterFailures: 3) == .milliseconds(200))
+        #expect(b.delay(afterFailures: 40) == .milliseconds(500))
+        let top = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5, random: { 0.999_999 })
+        #expect(top.delay(afterFailures: 40) <= .seconds(1))
+        #expect(top.delay(afterFailures: 40) > .milliseconds(999))
+    }
+}
