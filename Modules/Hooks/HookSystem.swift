@@ -133,14 +133,14 @@ public final class HookSystem: @unchecked Sendable {
             Interaction(
                 kind: .gesture, node: view,
                 eventCode: EventCode(controller: place.codeController, target: proxy.targetName, action: proxy.action.name),
-                title: view.title, indexPath: place.cell?.indexPath, page: place.page, gesture: recognizer.pathName,
+                title: view.title, indexPath: place.cell?.indexPath, page: place.page, gesture: recognizer.baseName,
                 timestamp: clock.wallMilliseconds()))
     }
 
     private func rowSelected(_ table: UITableView, at indexPath: CellIndexPath) {
         let cell = table.cellForRow(at: indexPath)
         let node: UIView = cell ?? table
-        let target = table.delegate.map { TypeName.stripModulePrefix(String(reflecting: type(of: $0))) } ?? table.pathName
+        let target = table.delegate.map { TypeName.stripModulePrefix(String(reflecting: type(of: $0))) } ?? table.baseName
         let place = Placement(of: table)
         observer.observe(
             Interaction(
@@ -151,7 +151,7 @@ public final class HookSystem: @unchecked Sendable {
 
     private func scrolled(_ scrollView: UIScrollView) {
         let target =
-            scrollView.scrollDelegate.map { TypeName.stripModulePrefix(String(reflecting: type(of: $0))) } ?? scrollView.pathName
+            scrollView.scrollDelegate.map { TypeName.stripModulePrefix(String(reflecting: type(of: $0))) } ?? scrollView.baseName
         let place = Placement(of: scrollView)
         observer.observe(
             Interaction(
@@ -245,7 +245,7 @@ struct Placement {
             guard let parent = node.parentNode else { break }
             node = parent
         }
-        let name = (node as? UIResponder)?.pathName ?? TypeName.stripModulePrefix(node.typeName)
+        let name = (node as? UIResponder)?.baseName ?? TypeName.stripModulePrefix(node.typeName)
         codeController = name
         if node.role == .controller {
             let alias = node.pageAlias ?? ""

@@ -20,9 +20,9 @@ open class UIResponder {
     /// The runtime type name as `String(reflecting:)` prints it (`DemoShop.ProductCell`), computed once.
     public private(set) lazy var typeName: String = String(reflecting: type(of: self))
 
-    /// `typeName` without module prefix (viewpath.md §2 rule 3), computed once: every
+    /// `typeName` without module prefix and without alias (viewpath.md §2 rule 3), computed once: every
     /// interaction needs it, and stripping is string work.
-    public private(set) lazy var pathName: String = TypeName.stripModulePrefix(typeName)
+    public private(set) lazy var baseName: String = TypeName.stripModulePrefix(typeName)
 
     /// Runs `body` as the hookable method `method` of this object, so advice can run around it.
     ///

@@ -22,6 +22,9 @@ open class UIView: UIResponder, ViewNode {
     /// Cells override this; declared here so that `any ViewNode` dispatches to the override.
     open var cellIndexPath: CellIndexPath? { nil }
 
+    /// Views carry no alias, so their path name is the stored base name (no string work per event).
+    public var pathName: String { baseName }
+
     /// The superview, or the controller whose root view this is (that controller is the node above).
     public var parentNode: (any ViewNode)? {
         if let owningController { return owningController }

@@ -57,6 +57,12 @@ open class UIViewController: UIResponder, ViewNode {
 
     // MARK: ViewNode
 
+    /// `Name(alias)` for an aliased page (viewpath.md §2 rule 3); must equal `ViewPath.elementName(of:)`.
+    public var pathName: String {
+        guard let alias = pageAlias, !alias.isEmpty else { return baseName }
+        return "\(baseName)(\(alias))"
+    }
+
     public var parentNode: (any ViewNode)? {
         if let sv = loadedView?.superview { return sv }
         if let parent { return parent }
