@@ -3,8 +3,8 @@ import ViewIdentity
 
 /// The KVC rules arranged so that an interaction meets only the rules that could match it.
 ///
-/// Level 1 is a hash of (view event, element count, name sequence): one probe finds the bucket
-/// of rules whose pattern has exactly the path's names. Inside a bucket the rules are split by
+/// Level 1 is a hash of (view event, element count, name sequence) in an open-addressing table:
+/// one probe finds the bucket of rules whose pattern has exactly the path's names. Inside a bucket the rules are split by
 /// app key, then, where a bucket is large, by the index at its most selective position (exact
 /// index, `s:*` section, `*`) or by `content`, recursively. Every candidate is still verified in
 /// full, so the splits only prune; results are sorted back into plan order.
@@ -75,8 +75,6 @@ struct RuleIndex: Sendable {
     struct Bucket: Sendable {
         let viewEvent: ViewEvent
         let names: [String]
-        /// The next bucket with the same hash, or -1.
-        let next: Int32
         let apps: [AppNode]
     }
 
@@ -84,7 +82,15 @@ struct RuleIndex: Sendable {
     static let leafLimit = 8
 
     private let buckets: [Bucket]
-    private let bucketByHash: [Int: Int32]
+    /// Open addressing, linear probing, load ≤ 1/2: a probe reads one contiguous slot array, where a
+    /// Dictionary reads its bitmap, keys and values apart. An empty slot has bucket -1.
+    private let slots: [Slot]
+    private let slotMask: Int
+
+    private struct Slot: Sendable {
+        var hash: Int
+        var bucket: Int32
+    }
     private let appIDs: [String: Int32]
 
     /// Indexes `rules`, keeping only those for which `include` holds (their plan positions stay).
@@ -128,7 +134,6 @@ struct RuleIndex: Sendable {
             }
         }
         var buckets: [Bucket] = []
-        var bucketByHash: [Int: Int32] = [:]
         buckets.reserveCapacity(groups.count)
         for group in groups {
             var used = [Bool](repeating: false, count: group.key.names.count)
@@ -137,13 +142,20 @@ struct RuleIndex: Sendable {
                 let node = RuleIndex.build(app.members, rules: rules, compiled: compiled, used: &used, contentDone: false)
                 apps.append(AppNode(appID: app.appID, node: node))
             }
-            let h = RuleIndex.hash(group.key.viewEvent, names: group.key.names)
-            let id = Int32(buckets.count)
-            buckets.append(Bucket(viewEvent: group.key.viewEvent, names: group.key.names, next: bucketByHash[h] ?? -1, apps: apps))
-            bucketByHash[h] = id
+            buckets.append(Bucket(viewEvent: group.key.viewEvent, names: group.key.names, apps: apps))
         }
         self.buckets = buckets
-        self.bucketByHash = bucketByHash
+        var capacity = 16
+        while capacity < 2 * buckets.count { capacity *= 2 }
+        var slots = [Slot](repeating: Slot(hash: 0, bucket: -1), count: capacity)
+        for (id, bucket) in buckets.enumerated() {
+            let h = RuleIndex.hash(bucket.viewEvent, names: bucket.names)
+            var i = h & (capacity - 1)
+            while slots[i].bucket >= 0 { i = (i + 1) & (capacity - 1) }
+            slots[i] = Slot(hash: h, bucket: Int32(id))
+        }
+        self.slots = slots
+        slotMask = capacity - 1
         self.appIDs = appIDs
     }
 
@@ -234,23 +246,53 @@ struct RuleIndex: Sendable {
         return s
     }
 
-    /// The level-1 hash: view event, element count, then every name (each name's hash is terminated,
-    /// so `A-BC` and `AB-C` differ).
+    /// The level-1 hash: view event, element count, then every name, each closed by 0xFF (never a
+    /// UTF-8 byte) so `A-BC` and `AB-C` differ. An ASCII name is hashed by its bytes with FNV-1a,
+    /// a few cycles per byte against String hashing's normalising tens (flooding is no concern:
+    /// names and rules both come from the app). A non-ASCII name mixes in `String.hashValue`, which
+    /// is the same for canonically equivalent spellings, as names are compared by `==`.
     static func hash(_ viewEvent: ViewEvent, names: [String]) -> Int {
-        var h = Hasher()
-        h.combine(viewEvent.slot)
-        h.combine(names.count)
-        for name in names { h.combine(name) }
-        return h.finalize()
+        var h = seed(viewEvent, names.count)
+        for name in names { mix(&h, name) }
+        return Int(truncatingIfNeeded: h)
     }
 
     /// The same hash, read straight from a path so that a query allocates nothing.
     static func hash(_ viewEvent: ViewEvent, elements: [ViewPath.Element]) -> Int {
-        var h = Hasher()
-        h.combine(viewEvent.slot)
-        h.combine(elements.count)
-        for e in elements { h.combine(e.name) }
-        return h.finalize()
+        var h = seed(viewEvent, elements.count)
+        for e in elements { mix(&h, e.name) }
+        return Int(truncatingIfNeeded: h)
+    }
+
+    private static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    @inline(__always)
+    private static func seed(_ viewEvent: ViewEvent, _ count: Int) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        h = (h ^ UInt64(viewEvent.slot)) &* prime
+        return (h ^ UInt64(truncatingIfNeeded: count)) &* prime
+    }
+
+    @inline(__always)
+    private static func mix(_ h: inout UInt64, _ name: String) {
+        var x = h
+        var seen: UInt8 = 0
+        let contiguous: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes {
+                seen |= b
+                x = (x ^ UInt64(b)) &* prime
+            }
+        }
+        if contiguous == nil {
+            for b in name.utf8 {
+                seen |= b
+                x = (x ^ UInt64(b)) &* prime
+            }
+        }
+        if seen & 0x80 != 0 {
+            x = (h ^ UInt64(UInt(bitPattern: name.hashValue))) &* prime
+        }
+        h = (x ^ 0xFF) &* prime
     }
 
     /// Appends the plan positions of every indexed rule that matches, ascending.
@@ -260,14 +302,9 @@ struct RuleIndex: Sendable {
         viewEvent: ViewEvent, elements: [ViewPath.Element], title: String?, appKey: String?, appVersion: AppVersion?,
         into out: inout [Int32]
     ) {
-        guard !buckets.isEmpty else { return }
+        guard let b = bucket(viewEvent, elements) else { return }
         let start = out.count
-        guard var b = bucketByHash[RuleIndex.hash(viewEvent, elements: elements)] else { return }
-        while !(buckets[Int(b)].viewEvent == viewEvent && RuleIndex.sameNames(buckets[Int(b)].names, elements)) {
-            b = buckets[Int(b)].next
-            if b < 0 { return }
-        }
-        let apps = buckets[Int(b)].apps
+        let apps = buckets[b].apps
         let query = Query(elements: elements, title: title, version: appVersion)
         if let appKey {
             guard let id = appIDs[appKey], let app = apps.first(where: { $0.appID == id }) else { return }
@@ -278,13 +315,25 @@ struct RuleIndex: Sendable {
         if out.count - start > 1 { out[start...].sort() }
     }
 
+    /// The bucket of exactly these names for this event, if any rule has them.
+    @inline(__always)
+    private func bucket(_ viewEvent: ViewEvent, _ elements: [ViewPath.Element]) -> Int? {
+        let h = RuleIndex.hash(viewEvent, elements: elements)
+        var i = h & slotMask
+        while true {
+            let slot = slots[i]
+            if slot.bucket < 0 { return nil }
+            if slot.hash == h {
+                let b = Int(slot.bucket)
+                if buckets[b].viewEvent == viewEvent, RuleIndex.sameNames(buckets[b].names, elements) { return b }
+            }
+            i = (i + 1) & slotMask
+        }
+    }
+
     /// How many candidates a query would verify: what the index saves, for tests.
     func candidateCount(viewEvent: ViewEvent, elements: [ViewPath.Element], title: String?) -> Int {
-        guard var b = bucketByHash[RuleIndex.hash(viewEvent, elements: elements)] else { return 0 }
-        while !(buckets[Int(b)].viewEvent == viewEvent && RuleIndex.sameNames(buckets[Int(b)].names, elements)) {
-            b = buckets[Int(b)].next
-            if b < 0 { return 0 }
-        }
+        guard let b = bucket(viewEvent, elements) else { return 0 }
         func count(_ node: Node) -> Int {
             switch node {
             case .leaf(let leaf): return leaf.candidates.count
@@ -297,7 +346,7 @@ struct RuleIndex: Sendable {
                 return (title.flatMap { byTitle[$0] }.map(count) ?? 0) + (any.map(count) ?? 0)
             }
         }
-        return buckets[Int(b)].apps.reduce(0) { $0 + count($1.node) }
+        return buckets[b].apps.reduce(0) { $0 + count($1.node) }
     }
 
     private struct Query {

@@ -1,7 +1,8 @@
 import EventModel
 
 /// A synchronous ATLP/1 client connection for one-off requests (`rules publish`, `CONFIG`,
-/// `PING`, tests): blocking calls with timeouts, used by one thread at a time.
+/// `PING`, tests): blocking calls with timeouts, used by one thread at a time — a thread
+/// of the caller's, never a task of the Swift concurrency pool.
 public final class ATLPConnection {
     public let address: SocketAddress
     /// Set once `hello` succeeded.

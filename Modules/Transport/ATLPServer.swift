@@ -22,12 +22,16 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
     public var maxPendingRequests: Int
     /// Unsent reply bytes per connection above which reading from it pauses.
     public var maxOutputBytes: Int
+    /// Use epoll where available (Linux); false forces poll(2), whose cost grows with the
+    /// number of open connections.
+    public var useEpoll: Bool
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60),
         maxConnections: Int = 4096, workerThreads: Int = 4, stopGracePeriod: Duration = .seconds(5),
-        maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20
+        maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
     ) {
+        self.useEpoll = useEpoll
         self.host = host
         self.port = port
         self.maxFrame = maxFrame
@@ -53,8 +57,8 @@ public struct ATLPServerStatistics: Sendable, Hashable {
     public var errors: [ATLPErrorCode: Int] = [:]
 }
 
-/// An ATLP/1 server: one I/O thread multiplexing non-blocking sockets with `poll`, and a
-/// small pool of worker threads for handler calls.
+/// An ATLP/1 server: one I/O thread multiplexing non-blocking sockets with epoll (poll
+/// where epoll is missing), and a small pool of worker threads for handler calls.
 ///
 /// A slow or hostile client costs only its own buffers: writes never block the loop,
 /// reading from a connection pauses when its replies or requests pile up, and every

@@ -9,7 +9,7 @@ public struct EventShipperConfiguration: Sendable {
     public var address: SocketAddress
     /// Sent on every (re)connect.
     public var hello: Hello
-    /// The spool folder; one shipper per folder at a time.
+    /// The spool folder; one shipper per folder at a time (a second one gets `SpoolError.io`).
     public var spoolDirectory: String
     /// A batch is cut at this many events...
     public var batchMaxEvents: Int
@@ -172,6 +172,7 @@ public final class EventShipper: Sendable {
             stopSignal.signal()
             wakeup.signal()
             exited.wait()
+            state.withLock { $0.spool.release() }  // the next shipper may take the folder
         }
         return delivered || statistics.pendingEvents == 0
     }
@@ -211,7 +212,10 @@ public final class EventShipper: Sendable {
                     failures = 0
                     state.withLock { $0.statistics.connections += 1 }
                 } catch {
-                    let fatal = error.remote.map { [.unauthorized, .forbidden, .unknownVerb].contains($0.code) } ?? false
+                    // A HELLO the collector refuses as such will be refused again: stop and say why.
+                    let fatal =
+                        error.remote.map { [.unauthorized, .forbidden, .unknownVerb, .badRequest, .badJSON].contains($0.code) }
+                        ?? false
                     record(error, halt: fatal)
                     if fatal { break }
                     failures += 1
@@ -359,12 +363,13 @@ public final class EventShipper: Sendable {
     private func buildFrame(_ batch: SpooledBatch, maxFrame: Int) throws(SpoolError) -> [UInt8]? {
         let lines = try Spool.readForSending(batch, in: configuration.spoolDirectory)
         var payload: [UInt8] = []
-        payload.reserveCapacity(batch.bytes + 64)
+        payload.reserveCapacity(lines.count + 64)
         payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"events\":[".utf8)
-        for (i, line) in lines.enumerated() {
-            if i > 0 { payload.append(UInt8(ascii: ",")) }
-            payload += line
-        }
+        // The file is one event per line and JSON holds no raw LF: each LF between events
+        // becomes the array's comma.
+        let start = payload.count
+        payload += lines.last == 0x0A ? lines.dropLast() : lines[...]
+        for i in start..<payload.count where payload[i] == 0x0A { payload[i] = UInt8(ascii: ",") }
         payload += Array("]}".utf8)
         guard payload.count <= maxFrame else {
             try state.withLock { (s) throws(SpoolError) in

@@ -283,6 +283,68 @@ package enum Posix {
         }
     }
 
+    // MARK: epoll (Linux)
+
+    /// `epoll_create1`/`epoll_ctl`/`epoll_wait`, looked up at run time: the Glibc module does
+    /// not export them, and a C shim target would change Package.swift. nil off Linux.
+    package struct Epoll: Sendable {
+        typealias Create = @convention(c) (Int32) -> Int32
+        typealias Control = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+        typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+        let create: Create
+        let control: Control
+        let wait: Wait
+
+        /// `struct epoll_event` is packed (12 bytes) on x86_64, naturally aligned (16) elsewhere.
+        #if arch(x86_64)
+        package static let eventSize = 12
+        package static let dataOffset = 4
+        #else
+        package static let eventSize = 16
+        package static let dataOffset = 8
+        #endif
+
+        package static let shared: Epoll? = {
+            #if os(Linux)
+            let handle = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+            guard let c = dlsym(handle, "epoll_create1"), let m = dlsym(handle, "epoll_ctl"),
+                let w = dlsym(handle, "epoll_wait")
+            else { return nil }
+            return Epoll(
+                create: unsafeBitCast(c, to: Create.self), control: unsafeBitCast(m, to: Control.self),
+                wait: unsafeBitCast(w, to: Wait.self))
+            #else
+            return nil
+            #endif
+        }()
+    }
+
+    package static func epollCreate(_ e: Epoll) throws(PosixError) -> Int32 {
+        Int32(try check("epoll_create1") { Int(e.create(O_CLOEXEC)) })
+    }
+
+    /// `op` is 1 (add), 2 (delete) or 3 (modify); `events` uses poll's bit values, which
+    /// epoll shares (IN 0x1, OUT 0x4, ERR 0x8, HUP 0x10).
+    package static func epollControl(_ e: Epoll, _ epfd: Int32, op: Int32, fd: Int32, events: UInt32, data: UInt64)
+        throws(PosixError)
+    {
+        var event = [UInt8](repeating: 0, count: 16)
+        event.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: data, toByteOffset: Epoll.dataOffset, as: UInt64.self)
+        }
+        _ = try check("epoll_ctl(op \(op), fd \(fd))") {
+            event.withUnsafeMutableBytes { Int(e.control(epfd, op, fd, $0.baseAddress)) }
+        }
+    }
+
+    /// Waits for events into `buffer` (room for `capacity` events); returns how many.
+    package static func epollWait(
+        _ e: Epoll, _ epfd: Int32, into buffer: UnsafeMutableRawPointer, capacity: Int32, timeoutMilliseconds: Int32
+    ) throws(PosixError) -> Int {
+        try check("epoll_wait") { Int(e.wait(epfd, buffer, capacity, timeoutMilliseconds)) }
+    }
+
     package static func shutdownWrite(_ fd: Int32) {
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))  // fails only on a peer already gone: nothing to do
     }
@@ -406,6 +468,25 @@ package enum Posix {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// Takes an exclusive advisory lock on an open file without waiting; false when another
+    /// process (or another open of the file) holds it. The kernel drops it when the fd closes,
+    /// also when the process dies.
+    package static func tryLock(_ fd: Int32, path: String) throws(PosixError) -> Bool {
+        // An open-file-description lock (F_OFD_SETLK, Linux): unlike classic POSIX record
+        // locks it also conflicts within one process, and closing another fd keeps it.
+        let ofdSetLock: Int32 = 37
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        while true {
+            if fcntl(fd, ofdSetLock, &request) == 0 { return true }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EACCES { return false }
+            throw PosixError("fcntl(\(path), F_OFD_SETLK)", errno: e)
+        }
     }
 
     /// fsyncs a directory so renames and unlinks in it survive a power loss.

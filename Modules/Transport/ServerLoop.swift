@@ -23,8 +23,11 @@ final class ServerConnection {
     /// Our side is shut down; only draining the peer's bytes until EOF or `lingerDeadline`.
     var lingerDeadline: ContinuousClock.Instant?
     var lastActivity: ContinuousClock.Instant
-    /// Index in the loop's poll set (after its two fixed entries).
-    var slot = -1
+    /// The interest last given to the poller (-1: not registered yet).
+    var registered: Int16 = -1
+
+    /// Accepted only to be told `too-many-connections`; not counted as open.
+    var isRefusal = false
 
     init(id: UInt64, fd: Int32, peer: String, maxFrame: Int, now: ContinuousClock.Instant) {
         self.id = id
@@ -54,7 +57,7 @@ final class ServerConnection {
     }
 }
 
-/// The I/O thread's loop: accept, read, frame, hand items to workers, write replies,
+/// The I/O thread's loop (epoll, or poll where epoll is missing): accept, read, frame, hand items to workers, write replies,
 /// enforce limits, and stop gracefully. Lives and dies on that one thread.
 final class ServerLoop {
     let listener: Int32
@@ -68,6 +71,9 @@ final class ServerLoop {
     let clock = ContinuousClock()
 
     var connections: [UInt64: ServerConnection] = [:]
+    /// How many of `connections` are refusals being closed.
+    var refusals = 0
+    static let maxRefusals = 64
     var nextID: UInt64 = 1
     var listening = true
     var acceptPausedUntil: ContinuousClock.Instant?
@@ -87,59 +93,79 @@ final class ServerLoop {
         self.handler = handler
         self.workers = workers
         self.shared = shared
+        if configuration.useEpoll, let epoll = Posix.Epoll.shared, let p = try? EpollPoller(epoll) {
+            poller = p
+        } else {
+            poller = PollPoller()
+        }
     }
 
-    /// The poll set, rebuilt only when connections come or go: [wake pipe, listener, connections...].
-    var fds: [pollfd] = []
-    var slots: [ServerConnection] = []
-    var membershipChanged = true
-    /// Connections whose poll interest may have changed since the last poll.
+    let poller: any Poller
+    static let wakeID = UInt64.max
+    static let listenerID = UInt64.max - 1
+    var listenerInterest: Int16 = 0
+    /// Connections whose interest may have changed since the last wait.
     var touched: [ServerConnection] = []
     var lastSweep: ContinuousClock.Instant?
 
     func run() {
+        do {
+            try poller.add(wakeRead, id: Self.wakeID, events: Int16(POLLIN))
+            try poller.add(listener, id: Self.listenerID, events: 0)
+        } catch {
+            shared.stopRequested.store(true, ordering: .releasing)  // cannot serve: stop at once
+        }
         while true {
             let now = clock.now
             if stopDeadline == nil, shared.stopRequested.load(ordering: .acquiring) { beginStop(now) }
             if let deadline = stopDeadline, connections.isEmpty || now >= deadline { break }
 
-            // Only what changed is recomputed: with a thousand mostly quiet connections the
-            // loop's own cost stays small next to the poll call.
-            if membershipChanged {
-                slots = Array(connections.values)
-                fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: -1, events: Int16(POLLIN), revents: 0)]
-                for (i, c) in slots.enumerated() {
-                    c.slot = i
-                    fds.append(pollfd(fd: c.fd, events: interest(c), revents: 0))
-                }
-                membershipChanged = false
-            } else {
-                for c in touched where c.slot >= 0 && c.slot < slots.count && slots[c.slot] === c {
-                    fds[c.slot + 2].events = interest(c)
+            // Only connections that changed are looked at: a thousand quiet ones cost nothing.
+            for c in touched where connections[c.id] === c {
+                let want = interest(c)
+                if want != c.registered {
+                    do {
+                        try poller.modify(c.fd, id: c.id, events: want)
+                        c.registered = want
+                    } catch {
+                        close(c)
+                    }
                 }
             }
             touched.removeAll(keepingCapacity: true)
             let acceptNow = listening && (acceptPausedUntil.map { now >= $0 } ?? true)
-            fds[1].fd = acceptNow ? listener : -1
+            let wantListener: Int16 = acceptNow ? Int16(POLLIN) : 0
+            if listening && wantListener != listenerInterest {
+                try? poller.modify(listener, id: Self.listenerID, events: wantListener)
+                listenerInterest = wantListener
+            }
             let timeout = Int32(clamping: min(configuration.idleTimeout / 4, .milliseconds(250)).milliseconds)
-            let ready: Int
+            let ready: [(id: UInt64, events: Int16)]
             do {
-                ready = try Posix.poll(&fds, timeoutMilliseconds: max(1, timeout))
+                ready = try poller.wait(timeoutMilliseconds: max(1, timeout))
             } catch {
                 continue  // only EINVAL/ENOMEM are possible here; try again
             }
-            if ready > 0 {
-                if fds[0].revents != 0 { Posix.drain(wakeRead) }
-                let acceptable = fds[1].revents != 0
-                for i in slots.indices where fds[i + 2].revents != 0 {
-                    let c = slots[i]
-                    guard connections[c.id] != nil else { continue }
-                    let revents = Int32(fds[i + 2].revents)
+            var acceptable = false
+            for (id, events) in ready {
+                if id == Self.wakeID {
+                    Posix.drain(wakeRead)
+                } else if id == Self.listenerID {
+                    acceptable = true
+                } else if let c = connections[id] {
+                    let revents = Int32(events)
                     if revents & Int32(POLLOUT) != 0 { flush(c) }
-                    if revents & Int32(POLLIN | POLLHUP | POLLERR) != 0 && connections[c.id] != nil { readFrom(c) }
+                    guard connections[id] != nil else { continue }
+                    if revents & Int32(POLLIN) != 0 {
+                        readFrom(c)
+                    } else if revents & Int32(POLLERR | POLLHUP) != 0 {
+                        // Reset or fully closed while we were not reading: nothing more can
+                        // be sent or received (level-triggered, it would wake us forever).
+                        close(c)
+                    }
                 }
-                if acceptable { acceptConnections() }
             }
+            if acceptable { acceptConnections() }
             applyCompletions()
             let after = clock.now
             if lastSweep.map({ after - $0 >= .milliseconds(50) }) ?? true {
@@ -172,29 +198,56 @@ final class ServerLoop {
                 return
             }
             guard let (fd, peer) = accepted else { return }
-            if connections.count >= configuration.maxConnections {
-                refuse(fd)
+            let full = connections.count - refusals >= configuration.maxConnections
+            if full && refusals >= Self.maxRefusals {
+                refuse(fd)  // a flood: no lingering for these
                 continue
             }
             try? Posix.setNoDelay(fd)
             let now = clock.now
             let c = ServerConnection(id: nextID, fd: fd, peer: peer.description, maxFrame: configuration.maxFrame, now: now)
             nextID += 1
+            do {
+                try poller.add(fd, id: c.id, events: interest(c))
+                c.registered = interest(c)
+            } catch {
+                Posix.close(fd)
+                continue
+            }
             connections[c.id] = c
-            membershipChanged = true
+            if full {
+                // Refused like any closing error: the ERR, then a drained half-close, so a
+                // client that already sent its HELLO reads the reason instead of a reset.
+                c.isRefusal = true
+                refusals += 1
+                c.readClosed = true
+                c.closeWhenDone = true
+                c.output = refusalFrame()
+                shared.statistics.withLock {
+                    $0.refused += 1
+                    $0.errors[.tooManyConnections, default: 0] += 1
+                }
+                flush(c)
+                continue
+            }
             shared.statistics.withLock {
                 $0.accepted += 1
-                $0.open = connections.count
+                $0.open = connections.count - refusals
             }
         }
     }
 
-    /// Full: tell the client why in one frame (best effort, never blocking), then close.
-    private func refuse(_ fd: Int32) {
-        let frame = ATLPFrame.error(
+    private func refusalFrame() -> [UInt8] {
+        ATLPFrame.error(
             .tooManyConnections,
             "the collector has its maximum of \(configuration.maxConnections) connections open; retry later"
         ).encoded
+    }
+
+    /// Full, and already refusing many: tell the client why in one frame (best effort,
+    /// never blocking), then close at once.
+    private func refuse(_ fd: Int32) {
+        let frame = refusalFrame()
         _ = try? frame.withUnsafeBytes { try Posix.send(fd, $0) }
         Posix.shutdownWrite(fd)
         Posix.close(fd)
@@ -350,9 +403,13 @@ final class ServerLoop {
 
     private func close(_ c: ServerConnection) {
         guard connections.removeValue(forKey: c.id) != nil else { return }
-        membershipChanged = true
+        poller.remove(c.fd)
         Posix.close(c.fd)
-        shared.statistics.withLock { $0.open = connections.count }
+        if c.isRefusal {
+            refusals -= 1
+            return
+        }
+        shared.statistics.withLock { $0.open = connections.count - refusals }
         let session = c.session
         let peer = c.peer
         let handler = self.handler
@@ -375,15 +432,16 @@ final class ServerLoop {
     }
 
     private func beginStop(_ now: ContinuousClock.Instant) {
-        membershipChanged = true  // every interest changes
         stopDeadline = now + configuration.stopGracePeriod
         if listening {
+            poller.remove(listener)
             Posix.close(listener)
             listening = false
         }
         for c in Array(connections.values) {
             c.readClosed = true
             c.closeWhenDone = true
+            touched.append(c)
             finishIfDone(c)
         }
     }

@@ -36,11 +36,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
             guard inet_pton(AF_INET6, host, &a.sin6_addr) == 1 else {
                 throw PosixError("inet_pton(\(host)): not a numeric IPv6 address", errno: EINVAL)
             }
-            return try withUnsafePointer(to: &a) { (p) throws(PosixError) -> R in
-                try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { (sa) throws(PosixError) -> R in
-                    try body(sa, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            return try Self.asSockAddr(&a, body)
         }
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
@@ -48,9 +44,15 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         guard inet_pton(AF_INET, host, &a.sin_addr) == 1 else {
             throw PosixError("inet_pton(\(host)): not a numeric IPv4 address (names are not resolved)", errno: EINVAL)
         }
-        return try withUnsafePointer(to: &a) { (p) throws(PosixError) -> R in
+        return try Self.asSockAddr(&a, body)
+    }
+
+    private static func asSockAddr<A, R>(
+        _ address: inout A, _ body: (UnsafePointer<sockaddr>, socklen_t) throws(PosixError) -> R
+    ) throws(PosixError) -> R {
+        try withUnsafePointer(to: &address) { (p) throws(PosixError) -> R in
             try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { (sa) throws(PosixError) -> R in
-                try body(sa, socklen_t(MemoryLayout<sockaddr_in>.size))
+                try body(sa, socklen_t(MemoryLayout<A>.size))
             }
         }
     }

@@ -61,13 +61,18 @@ final class Spool {
     let directory: String
     let maxBytes: Int
     /// Sealed batches, oldest first.
-    private(set) var sealed: [SpooledBatch] = []
+    private(set) var sealed: [SpooledBatch] = [] {
+        didSet { sealedEvents = sealed.reduce(0) { $0 + $1.events } }  // per batch, so `pendingEvents` is O(1)
+    }
+    private(set) var sealedEvents = 0
     private(set) var openEvents = 0
     private(set) var openBytes = 0
     private(set) var totalBytes = 0
     /// When the first event of the open segment was appended.
     private(set) var openSince: ContinuousClock.Instant?
     private var openFD: Int32 = -1
+    /// Holds the folder's `lock` file: one shipper per spool at a time.
+    private var lockFD: Int32 = -1
     private var nextSequence: UInt64
 
     var openPath: String { directory + "/open.log" }
@@ -76,14 +81,51 @@ final class Spool {
     /// Opens or recovers the spool in `directory` (created if missing). A torn last line of
     /// `open.log` (a crash mid-write) is cut off; what remains is sealed as a batch.
     init(directory: String, maxBytes: Int) throws(SpoolError) {
-        let found = try Self.scan(directory)
+        let lock = try Self.lock(directory)
+        let found: [SpooledBatch]
+        do {
+            found = try Self.scan(directory)
+        } catch {
+            Posix.close(lock)
+            throw error
+        }
+        lockFD = lock
         self.directory = directory
         self.maxBytes = maxBytes
         sealed = found
+        sealedEvents = found.reduce(0) { $0 + $1.events }  // observers do not run in init
         totalBytes = found.reduce(0) { $0 + $1.bytes }
         // Sequences also move with the clock, so ids are not reused after the spool empties.
         nextSequence = max((found.last?.sequence ?? 0) + 1, UInt64(Posix.wallClockMicros()))
         try recoverOpenSegment()
+    }
+
+    /// Creates the folder and takes its lock, or says who holds it.
+    private static func lock(_ directory: String) throws(SpoolError) -> Int32 {
+        let path = directory + "/lock"
+        do {
+            try Posix.mkdir(directory)
+            let fd = try Posix.open(path, O_RDWR | O_CREAT)
+            guard try Posix.tryLock(fd, path: path) else {
+                Posix.close(fd)
+                throw SpoolError(
+                    .io, "the spool \(directory) is in use by another shipper (its lock file is held); "
+                        + "give each running sender its own spool folder")
+            }
+            return fd
+        } catch let error as PosixError {
+            throw SpoolError(.io, "cannot lock the spool \(directory): \(error)", cause: error)
+        } catch {
+            throw error as! SpoolError
+        }
+    }
+
+    /// Closes the files and drops the lock, so another shipper may take the folder.
+    func release() {
+        if openFD >= 0 { Posix.close(openFD) }
+        openFD = -1
+        if lockFD >= 0 { Posix.close(lockFD) }
+        lockFD = -1
     }
 
     /// The sealed batches already in `directory`, oldest first.
@@ -104,10 +146,10 @@ final class Spool {
     }
 
     deinit {
-        if openFD >= 0 { Posix.close(openFD) }
+        release()
     }
 
-    var pendingEvents: Int { openEvents + sealed.reduce(0) { $0 + $1.events } }
+    var pendingEvents: Int { openEvents + sealedEvents }
 
     private func recoverOpenSegment() throws(SpoolError) {
         let path = openPath
@@ -184,18 +226,18 @@ final class Spool {
         return batch
     }
 
-    /// Makes a sealed batch durable (fsync) and returns its events, one JSON text each.
+    /// Makes a sealed batch durable (fsync) and returns its file: one JSON text per line.
     /// Touches only the batch's own file, which nothing else writes: safe without the lock.
-    static func readForSending(_ batch: SpooledBatch, in directory: String) throws(SpoolError) -> [ArraySlice<UInt8>] {
+    static func readForSending(_ batch: SpooledBatch, in directory: String) throws(SpoolError) -> [UInt8] {
         let path = directory + "/" + batch.fileName
         do {
             let fd = try Posix.open(path, O_RDONLY)
             defer { Posix.close(fd) }
             try Posix.fsync(fd, path: path)
+            return try Posix.readFile(path)
         } catch {
-            throw SpoolError(.io, "cannot sync \(path): \(error)", cause: error)
+            throw SpoolError(.io, "cannot read \(path): \(error)", cause: error)
         }
-        return try events(of: batch, in: directory)
     }
 
     /// The events of a sealed batch, one JSON text each.

@@ -74,6 +74,23 @@ import TestSupport
         #expect(tap.out.contains(#""matches":[{"rule":"tap-only","keyName":"productId","value":"p-42"}]"#))
     }
 
+    @Test func configsMergeInTheOrderGiven() throws {
+        let f = try Files()
+        let second = f.dir.appendingPathComponent("more.plist").path
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>rules</key><array><dict>
+              <key>id</key><string>from-plist</string><key>appKey</key><string>shop</string>
+              <key>appVersion</key><string>*</string><key>viewEvent</key><string>ButtonClick</string>
+              <key>viewPath</key><string>HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&amp;0-0-0-*-0-1</string>
+              <key>keyPath</key><string>product.id</string><key>keyName</key><string>pid</string>
+            </dict></array></dict></plist>
+            """.write(toFile: second, atomically: true, encoding: .utf8)
+        let r = run(["--config", second, "--config", f.config, "--tree", f.tree, "--id", "btn1", "--event", "ButtonClick", "--app-key", "shop"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains(#""matches":[{"rule":"from-plist","keyName":"pid","value":"p-42"},{"rule":"fav-product","keyName":"productId","value":"p-42"}]"#))
+    }
+
     @Test func errorsExitOneOnStandardError() throws {
         let f = try Files()
         let unknownEvent = run(["--config", f.config, "--tree", f.tree, "--id", "btn1", "--event", "Click"])

@@ -19,7 +19,7 @@ import ViewIdentity
 
     static let shapes: [Shape] = [
         Shape(names: ["A", "B"], maxElements: 4, events: [.buttonClick, .listItemClick], rules: 1500, queries: 1000, seed: 1),
-        Shape(names: ["Home", "UIView", "UITableView", "Cell", "UIButton", "UILabel", "Shop.X", "D(gift)"],
+        Shape(names: ["Home", "UIView", "UITableView", "Cell", "UIButton", "UILabel", "Shop.X", "D(gift)", "Caf\u{E9}", "Cafe\u{301}"],
               maxElements: 6, events: ViewEvent.allCases, rules: 1500, queries: 1000, seed: 2),
         Shape(names: ["A"], maxElements: 3, events: [.scroll], rules: 800, queries: 800, seed: 3),
     ]

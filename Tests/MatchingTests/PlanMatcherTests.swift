@@ -18,6 +18,18 @@ import ViewIdentity
         #expect(m.matchingRuleIndexes(try query("HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView&0-0-0-0:2-0")).isEmpty)
     }
 
+    /// Names compare as Swift strings do: canonically equivalent spellings are equal, in the index as in a scan.
+    @Test func namesMatchAcrossUnicodeSpellings() throws {
+        let precomposed = "Caf\u{E9}ViewController-UIButton&0-0"
+        let decomposed = "Cafe\u{301}ViewController-UIButton&0-0"
+        let plan = TrackingPlan(rules: [try rule("cafe", path: precomposed), try rule("ascii", path: "CafeViewController-UIButton&0-0")])
+        let m = PlanMatcher(plan: plan)
+        let q = try query(decomposed)
+        #expect(m.matchingRuleIndexes(q) == LinearScan(rules: plan.rules).matchingRuleIndexes(q))
+        #expect(m.matchingRuleIndexes(q) == [0])
+        #expect(m.matchingRuleIndexes(try query(precomposed)) == [0])
+    }
+
     @Test func wildcardsMatchAnyIndexOrAnyRowOfASection() throws {
         let plan = TrackingPlan(rules: [
             try rule("anyRow0", path: "\(Self.cellButton)&0-0-0-0:*-0-1"),

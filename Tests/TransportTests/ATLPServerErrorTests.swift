@@ -127,9 +127,16 @@ import Testing
         let b = try ATLPConnection(to: address, hello: testHello)
         let c = try ATLPConnection(to: address)
         expectError(c, .tooManyConnections)
+        // A client that sends its HELLO at once still reads the reason, not a reset.
+        for _ in 0..<5 {
+            let eager = try ATLPConnection(to: address)
+            try? eager.send(ATLPFrame(verb: "HELLO", body: testHello.body))
+            expectError(eager, .tooManyConnections)
+        }
         try a.ping()
         try b.ping()
-        #expect(server.statistics.refused == 1)
+        #expect(server.statistics.refused == 6)
+        #expect(server.statistics.open == 2)
         // A slot freed is a slot available.
         a.close()
         #expect(eventually { server.statistics.open == 1 })

@@ -51,11 +51,13 @@ import Testing
         try fresh.ping()
     }
 
-    @Test func aThousandConcurrentConnections() throws {
+    /// With epoll (the default) and with the poll(2) fallback.
+    @Test(arguments: [true, false])
+    func aThousandConcurrentConnections(useEpoll: Bool) throws {
         let limit = Posix.raiseFileLimit(to: 4096)
         let count = min(1000, (limit - 100) / 2)  // each connection costs a client and a server fd here
         #expect(count == 1000, "RLIMIT_NOFILE is \(limit): only \(count) connections possible in one process")
-        let (server, address) = try startServer(maxConnections: 2000)
+        let (server, address) = try startServer(maxConnections: 2000, useEpoll: useEpoll)
         defer { server.stop() }
         var connections: [ATLPConnection] = []
         for _ in 0..<count { connections.append(try ATLPConnection(to: address, timeout: .seconds(20))) }
@@ -73,6 +75,8 @@ import Testing
         }
         for c in connections { try c.send(ATLPFrame(verb: "PING")) }
         for c in connections { #expect(try c.receive() == ATLPFrame(verb: "PONG")) }
+        // One at a time too, while the 999 others sit idle.
+        for c in connections.prefix(100) { try c.ping() }
         #expect(server.statistics.open == count)
     }
 

@@ -55,7 +55,7 @@ func tempSpool() -> String {
         #expect(stats.stored == 1000)
         #expect(handler.stored == 1000)
         #expect(handler.duplicates == 0)
-        #expect(progress.withLock { $0 } == 10)
+        #expect(eventually { progress.withLock { $0 } == 10 })  // called on the delivery thread, after the ACK counts
         #expect(try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") }.isEmpty)
     }
 
@@ -123,6 +123,17 @@ func tempSpool() -> String {
         #expect(stats.connections == 0)
     }
 
+    @Test func aHelloTheCollectorRefusesHaltsDelivery() throws {
+        let (server, address) = try startServer()
+        defer { server.stop() }
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: tempSpool(), hello: Hello(appKey: "")))
+        defer { shipper.close(timeout: .zero) }
+        try shipper.enqueue(event("h1"))
+        #expect(shipper.flush(timeout: .seconds(20)) == false)
+        #expect(shipper.statistics.halted)
+        #expect(shipper.statistics.lastError?.contains("bad-request") == true)
+    }
+
     @Test func batchesAreSplitToTheCollectorsMaxFrameAndOversizedEventsSetAside() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1024)
@@ -187,6 +198,22 @@ func tempSpool() -> String {
         defer { nowhere.shipper.close(timeout: .zero) }
         try nowhere.report(event("r3"))
         #expect(throws: TransportError.self) { try nowhere.flush() }
+    }
+
+    @Test func oneShipperPerSpoolAtATime() throws {
+        let address = try freePort()
+        let spool = tempSpool()
+        let first = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        do {
+            _ = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+            Issue.record("two shippers opened one spool")
+        } catch {
+            #expect(error.code == .io)
+            #expect(error.description.contains("in use by another shipper"))
+        }
+        first.close(timeout: .zero)
+        let next = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        next.close(timeout: .zero)
     }
 
     @Test func backoffGrowsIsCappedAndJittered() {

@@ -93,12 +93,12 @@ final class TestHandler: ATLPHandler {
 /// A server on 127.0.0.1, port 0, with small limits for tests.
 func startServer(
     _ handler: TestHandler = TestHandler(), maxFrame: Int = 4096, idleTimeout: Duration = .seconds(30),
-    maxConnections: Int = 64, host: String = "127.0.0.1", maxOutputBytes: Int = 4 << 20
+    maxConnections: Int = 64, host: String = "127.0.0.1", maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
 ) throws -> (ATLPServer, SocketAddress) {
     let server = ATLPServer(
         configuration: ATLPServerConfiguration(
             host: host, port: 0, maxFrame: maxFrame, idleTimeout: idleTimeout, maxConnections: maxConnections,
-            stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes),
+            stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes, useEpoll: useEpoll),
         handler: handler)
     let address = try server.start()
     return (server, address)

@@ -21,9 +21,10 @@ let quick = CommandLine.arguments.contains("--quick")
 if CommandLine.arguments.contains("--help") {
     print(
         """
-        usage: transport-bench [--quick]
+        usage: transport-bench [--quick] [--tail]
           Measures ATLP/1 events per second and p50/p99 ACK latency on 127.0.0.1 against a
-          plain loopback socket carrying the same bytes. --quick runs ~5 s instead of ~30 s.
+          plain loopback socket carrying the same bytes. --quick runs ~5 s instead of ~30 s;
+          --tail also prints more percentiles of the ATLP latency.
         example: swift run -c release transport-bench --quick
         """)
     exit(0)
@@ -77,6 +78,21 @@ let frameBytes = frames[0].count
 let ackBytes = ATLPFrame(verb: "ACK", body: JSONObject([("batch", 0), ("stored", 500), ("duplicates", 0), ("rejected", 0)]))
     .encoded.count
 
+/// Warms up with every frame, then times `latencyBatches` exchanges of one frame each.
+func timeExchanges(_ exchange: ([UInt8]) throws -> Void) throws -> Result {
+    for f in frames { try exchange(f) }
+    var latencies: [Duration] = []
+    latencies.reserveCapacity(latencyBatches)
+    let clock = ContinuousClock()
+    let start = clock.now
+    for i in 0..<latencyBatches {
+        let t = clock.now
+        try exchange(frames[i % frames.count])
+        latencies.append(clock.now - t)
+    }
+    return Result(total: clock.now - start, latencies: latencies)
+}
+
 // MARK: ATLP request/ACK
 
 func measureATLP() throws -> Result {
@@ -84,21 +100,12 @@ func measureATLP() throws -> Result {
     let address = try server.start()
     defer { server.stop() }
     let c = try ATLPConnection(to: address, hello: Hello(appKey: "bench"))
-    for f in frames { try c.sendBytes(f); _ = try c.receive() }  // warm-up
-    var latencies: [Duration] = []
-    latencies.reserveCapacity(latencyBatches)
-    let clock = ContinuousClock()
-    let start = clock.now
-    for i in 0..<latencyBatches {
-        let t = clock.now
-        try c.sendBytes(frames[i % frames.count])
+    defer { c.close() }
+    return try timeExchanges { frame in
+        try c.sendBytes(frame)
         let reply = try c.receive()
-        latencies.append(clock.now - t)
         guard reply.verb == "ACK" else { fatalError("expected ACK, got \(reply)") }
     }
-    let total = clock.now - start
-    c.close()
-    return Result(total: total, latencies: latencies)
 }
 
 // MARK: baseline: the same bytes over a bare loopback socket
@@ -152,17 +159,7 @@ func measureBaseline() throws -> Result {
             got += n
         }
     }
-    for f in frames { try exchange(f) }  // warm-up
-    var latencies: [Duration] = []
-    latencies.reserveCapacity(latencyBatches)
-    let clock = ContinuousClock()
-    let start = clock.now
-    for i in 0..<latencyBatches {
-        let t = clock.now
-        try exchange(frames[i % frames.count])
-        latencies.append(clock.now - t)
-    }
-    return Result(total: clock.now - start, latencies: latencies)
+    return try timeExchanges(exchange)
 }
 
 // MARK: EventShipper end to end
@@ -212,14 +209,18 @@ func row(_ name: String, _ r: Result) {
 }
 row("baseline (bare socket)", baseline)
 row("ATLP request/ACK", atlp)
+if CommandLine.arguments.contains("--tail") {
+    let sorted = atlp.latencies.sorted()
+    for p in [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99] { print("  p\(p)", micros(percentile(sorted, p))) }
+    print("  over 8 ms:", sorted.filter { $0 > .milliseconds(8) }.count, "of", sorted.count)
+    print("  indexes over 8 ms:", atlp.latencies.enumerated().filter { $0.element > .milliseconds(8) }.map(\.offset).prefix(30))
+}
 print(
     String(
         format: "ratio ATLP/baseline: throughput %.3f, p50 latency %.2fx, p99 latency %.2fx",
         atlp.eventsPerSecond / baseline.eventsPerSecond, seconds(atlp.p50) / seconds(baseline.p50),
         seconds(atlp.p99) / seconds(baseline.p99)))
-print(
-    "of which JSONValue.parse of one EVENTS body (EventModel): \(micros(parse)) = "
-        + String(format: "%.0f %% of the ATLP p50", 100 * seconds(parse) / seconds(atlp.p50)))
+print("for scale: JSONValue.parse (EventModel) of one EVENTS body alone, on this thread: \(micros(parse))")
 print(
     String(
         format: "EventShipper end to end, spool in %@ (fsync per batch, window 4): %.0f events/s (%d events in %.2f s), %.4f of baseline",

@@ -1,0 +1,60 @@
+import EventModel
+import Foundation
+import Testing
+
+@testable import Transport
+
+/// A real client process killed with SIGKILL after `enqueue` returned: the next client on
+/// its spool delivers every event. The child is this test binary, running only
+/// `spoolingChild` (enabled by an environment variable).
+@Suite struct KilledClientTests {
+    static let childVariable = "ATLP_SPOOL_CHILD"
+    static let marker = "ATLP-CHILD-SPOOLED"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil, "runs only as the child process"))
+    func spoolingChild() throws {
+        let parts = ProcessInfo.processInfo.environment[Self.childVariable]!.split(separator: "|").map(String.init)
+        let address = SocketAddress(host: "127.0.0.1", port: UInt16(parts[1])!)
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: parts[0], batchMaxEvents: 7))
+        for i in 0..<40 { try shipper.enqueue(event("child-\(i)")) }
+        FileHandle.standardOutput.write(Data((Self.marker + "\n").utf8))  // unbuffered
+        Thread.sleep(forTimeInterval: 60)  // killed long before
+    }
+
+    @Test func aClientKilledWithSIGKILLLosesNothing() throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "test binary at \(binary.path)")
+        let gate = DispatchSemaphore(value: 0)
+        let handler = TestHandler(gate: gate)  // takes batches, never acknowledges while the child lives
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let spool = tempSpool()
+
+        let child = Process()
+        child.executableURL = binary
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "spoolingChild"]
+        child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: "\(spool)|\(address.port)"]) { $1 }
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        var seen = ""
+        let reader = output.fileHandleForReading
+        for _ in 0..<600 where !seen.contains(Self.marker) {  // bounded: 600 reads
+            let data = reader.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        try #require(seen.contains(Self.marker), "the child never spooled: \(seen.suffix(500))")
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+        for _ in 0..<20 { gate.signal() }
+
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
+        defer { shipper.close(timeout: .zero) }
+        #expect(shipper.statistics.pendingEvents == 40)
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(handler.stored == 40)  // each event once, whatever the child had sent
+    }
+}
