@@ -146,10 +146,8 @@ func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) 
     }
 
     @Test func rulesPublishToNobodySaysSo() throws {
-        // A port that was free a moment ago: nothing listens there.
-        let probe = try RunningCollector()
-        let address = probe.address
-        probe.collector.stop()
+        // Port 1 (tcpmux) on loopback: nothing listens there, and no test server can take it.
+        let address = "127.0.0.1:1"
         let file = Fixtures.temporaryDirectory("cli").appendingPathComponent("rules.json")
         try Data(JSONValue(["rules": [rule("a", appKey: "shop", version: "*")]]).jsonText.utf8).write(to: file)
         let r = collector("rules", "publish", file.path, "--to", "\(address)", "--token", "t", "--timeout", "5")

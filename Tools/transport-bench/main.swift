@@ -21,9 +21,10 @@ let quick = CommandLine.arguments.contains("--quick")
 if CommandLine.arguments.contains("--help") {
     print(
         """
-        usage: transport-bench [--quick]
+        usage: transport-bench [--quick] [--tail]
           Measures ATLP/1 events per second and p50/p99 ACK latency on 127.0.0.1 against a
-          plain loopback socket carrying the same bytes. --quick runs ~5 s instead of ~30 s.
+          plain loopback socket carrying the same bytes. --quick runs ~5 s instead of ~30 s;
+          --tail also prints more percentiles of the ATLP latency.
         example: swift run -c release transport-bench --quick
         """)
     exit(0)
@@ -208,6 +209,12 @@ func row(_ name: String, _ r: Result) {
 }
 row("baseline (bare socket)", baseline)
 row("ATLP request/ACK", atlp)
+if CommandLine.arguments.contains("--tail") {
+    let sorted = atlp.latencies.sorted()
+    for p in [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99] { print("  p\(p)", micros(percentile(sorted, p))) }
+    print("  over 8 ms:", sorted.filter { $0 > .milliseconds(8) }.count, "of", sorted.count)
+    print("  indexes over 8 ms:", atlp.latencies.enumerated().filter { $0.element > .milliseconds(8) }.map(\.offset).prefix(30))
+}
 print(
     String(
         format: "ratio ATLP/baseline: throughput %.3f, p50 latency %.2fx, p99 latency %.2fx",
