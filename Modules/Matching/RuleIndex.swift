@@ -159,9 +159,21 @@ struct RuleIndex: Sendable {
         self.appIDs = appIDs
     }
 
+    /// Names by their UTF-8 bytes: `String`'s own `==` would merge canonically equivalent spellings
+    /// into one bucket, which byte comparison at query time would then miss.
     private struct BucketKey: Hashable {
         let viewEvent: ViewEvent
         let names: [String]
+
+        static func == (a: BucketKey, b: BucketKey) -> Bool {
+            a.viewEvent == b.viewEvent && a.names.count == b.names.count
+                && zip(a.names, b.names).allSatisfy { sameBytes($0, $1) }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(viewEvent)
+            for n in names { hasher.combine(Array(n.utf8)) }
+        }
     }
 
     private enum Split {
@@ -247,10 +259,10 @@ struct RuleIndex: Sendable {
     }
 
     /// The level-1 hash: view event, element count, then every name, each closed by 0xFF (never a
-    /// UTF-8 byte) so `A-BC` and `AB-C` differ. An ASCII name is hashed by its bytes with FNV-1a,
+    /// UTF-8 byte) so `A-BC` and `AB-C` differ. Names are hashed by their UTF-8 bytes with FNV-1a,
     /// a few cycles per byte against String hashing's normalising tens (flooding is no concern:
-    /// names and rules both come from the app). A non-ASCII name mixes in `String.hashValue`, which
-    /// is the same for canonically equivalent spellings, as names are compared by `==`.
+    /// names and rules both come from the app). Bytes, not Unicode equivalence, because names are
+    /// compared by bytes everywhere (`PathPattern.matches`, the viewId's MD5).
     static func hash(_ viewEvent: ViewEvent, names: [String]) -> Int {
         var h = seed(viewEvent, names.count)
         for name in names { mix(&h, name) }
@@ -276,21 +288,11 @@ struct RuleIndex: Sendable {
     @inline(__always)
     private static func mix(_ h: inout UInt64, _ name: String) {
         var x = h
-        var seen: UInt8 = 0
         let contiguous: Void? = name.utf8.withContiguousStorageIfAvailable { bytes in
-            for b in bytes {
-                seen |= b
-                x = (x ^ UInt64(b)) &* prime
-            }
+            for b in bytes { x = (x ^ UInt64(b)) &* prime }
         }
         if contiguous == nil {
-            for b in name.utf8 {
-                seen |= b
-                x = (x ^ UInt64(b)) &* prime
-            }
-        }
-        if seen & 0x80 != 0 {
-            x = (h ^ UInt64(UInt(bitPattern: name.hashValue))) &* prime
+            for b in name.utf8 { x = (x ^ UInt64(b)) &* prime }
         }
         h = (x ^ 0xFF) &* prime
     }
@@ -357,7 +359,7 @@ struct RuleIndex: Sendable {
 
     private static func sameNames(_ names: [String], _ elements: [ViewPath.Element]) -> Bool {
         guard names.count == elements.count else { return false }
-        for i in 0..<names.count where names[i] != elements[i].name { return false }
+        for i in 0..<names.count where !sameBytes(names[i], elements[i].name) { return false }
         return true
     }
 

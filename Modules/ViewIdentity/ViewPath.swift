@@ -203,7 +203,7 @@ extension ViewPath {
 
 /// Byte equality of two strings' UTF-8, without the canonical-equivalence work of `==`.
 @inline(__always)
-func sameBytes(_ a: String, _ b: String) -> Bool {
+package func sameBytes(_ a: String, _ b: String) -> Bool {
     let x = a.utf8, y = b.utf8
     guard x.count == y.count else { return false }
     let fast = x.withContiguousStorageIfAvailable { p in
