@@ -155,6 +155,23 @@ func tempSpool() -> String {
         #expect(aside.count == 2)
     }
 
+    @Test func anERRFrameTooLargeSplitsTheBatchUntilItFits() throws {
+        // The collector announces 1 MiB but takes 2,000 bytes: 40 events (~3 KB) must be split.
+        let fake = try FakeCollector(announcedMaxFrame: 1 << 20, realMaxFrame: 2000, connections: 10)
+        defer { fake.stop() }
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(fake.address, spool: spool))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<40 { try shipper.enqueue(event("x\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        let ids = fake.acknowledged.withLock { $0 }
+        #expect(ids.count == 40)
+        #expect(Set(ids) == Set((0..<40).map { "x\($0)" }))
+        #expect(fake.tooLarge.withLock { $0 } >= 1)
+        #expect(shipper.statistics.undeliverable == 0)
+        #expect(shipper.statistics.acknowledgedBatches >= 2)
+    }
+
     @Test func theIntervalCutsASmallBatch() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)
