@@ -172,6 +172,26 @@ func tempSpool() -> String {
         #expect(shipper.statistics.acknowledgedBatches >= 2)
     }
 
+    @Test func aBatchTheCollectorRefusesIsSetAsideAndTheRestDelivered() throws {
+        let fake = try FakeCollector(connections: 10, poison: "p2")
+        defer { fake.stop() }
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(fake.address, spool: spool, batchMaxEvents: 1))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<5 { try shipper.enqueue(event("p\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(fake.acknowledged.withLock { $0 } == ["p0", "p1", "p3", "p4"])
+        let stats = shipper.statistics
+        #expect(stats.undeliverable == 1)
+        #expect(stats.connections == 1)  // bad-request keeps the connection
+        let aside = try Posix.listDirectory(spool + "/undeliverable").sorted()
+        #expect(aside.count == 2)
+        let reason = try String(contentsOfFile: spool + "/undeliverable/" + aside[1], encoding: .utf8)
+        #expect(reason.contains("bad-request: event p2 breaks a rule"))
+        let kept = try String(contentsOfFile: spool + "/undeliverable/" + aside[0], encoding: .utf8)
+        #expect(kept.contains("\"id\":\"p2\""))
+    }
+
     @Test func theIntervalCutsASmallBatch() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)

@@ -6,7 +6,8 @@ import Synchronization
 
 /// A scripted collector on a raw socket, for what a real `ATLPServer` never does: it
 /// announces `announcedMaxFrame` in WELCOME but answers `frame-too-large` (and closes) to
-/// any EVENTS payload above `realMaxFrame`, as a proxy with a smaller limit would.
+/// any EVENTS payload above `realMaxFrame`, as a proxy with a smaller limit would; and it
+/// answers `bad-request` to batches holding the `poison` event.
 final class FakeCollector: Sendable {
     let address: SocketAddress
     private let listener: Int32
@@ -15,7 +16,11 @@ final class FakeCollector: Sendable {
     let tooLarge = Mutex(0)
     private let stopping = Atomic<Bool>(false)
 
-    init(announcedMaxFrame: Int, realMaxFrame: Int, connections: Int) throws {
+    /// EVENTS holding an event with this id are answered `ERR bad-request` (connection kept).
+    let poison: String?
+
+    init(announcedMaxFrame: Int = 1 << 20, realMaxFrame: Int = 1 << 20, connections: Int, poison: String? = nil) throws {
+        self.poison = poison
         let wanted = SocketAddress(host: "127.0.0.1", port: 0)
         listener = try Posix.socket(wanted)
         try Posix.bind(listener, wanted)
@@ -65,6 +70,8 @@ final class FakeCollector: Sendable {
                 tooLarge.withLock { $0 += 1 }
                 reply(.error(.frameTooLarge, "a payload of \(payload.count) bytes is above \(realMaxFrame)"))
                 return
+            case "EVENTS" where poison != nil && (frame["events"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == poison }:
+                reply(.error(.badRequest, "event \(poison!) breaks a rule of this collector"))
             case "EVENTS":
                 let events = frame["events"]?.arrayValue ?? []
                 acknowledged.withLock { $0 += events.compactMap { $0["id"]?.stringValue } }
