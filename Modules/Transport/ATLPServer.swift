@@ -63,6 +63,7 @@ public struct ATLPServerStatistics: Sendable, Hashable {
 /// A slow or hostile client costs only its own buffers: writes never block the loop,
 /// reading from a connection pauses when its replies or requests pile up, and every
 /// limit (frame size, idle time, connection count) is enforced per connection.
+/// Its threads run from `start()` until `stop()` (or the end of `run()`): call one of them.
 public final class ATLPServer: Sendable {
     public let configuration: ATLPServerConfiguration
     private let handler: any ATLPHandler
