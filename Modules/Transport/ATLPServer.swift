@@ -63,6 +63,7 @@ public struct ATLPServerStatistics: Sendable, Hashable {
 /// A slow or hostile client costs only its own buffers: writes never block the loop,
 /// reading from a connection pauses when its replies or requests pile up, and every
 /// limit (frame size, idle time, connection count) is enforced per connection.
+/// Its threads run from `start()` until `stop()` (or the end of `run()`): call one of them.
 public final class ATLPServer: Sendable {
     public let configuration: ATLPServerConfiguration
     private let handler: any ATLPHandler
@@ -83,26 +84,35 @@ public final class ATLPServer: Sendable {
     /// the configuration says 0). Throws when the address cannot be bound.
     @discardableResult
     public func start() throws(PosixError) -> SocketAddress {
-        let current = lifecycle.withLock { $0 }
-        switch current {
-        case .running(let address): return address
-        case .stopped: throw PosixError("start(): this server was stopped; create a new one", errno: EINVAL)
-        case .idle: break
+        // Under the lock from check to "running", so concurrent starts bind once.
+        try lifecycle.withLock { (state) throws(PosixError) -> SocketAddress in
+            switch state {
+            case .running(let address): return address
+            case .stopped: throw PosixError("start(): this server was stopped; create a new one", errno: EINVAL)
+            case .idle: break
+            }
+            let bound = try launch()
+            state = .running(bound)
+            return bound
         }
+    }
+
+    private func launch() throws(PosixError) -> SocketAddress {
         let wanted = SocketAddress(host: configuration.host, port: configuration.port)
         let fd = try Posix.socket(wanted)
         let bound: SocketAddress
+        let wake: (read: Int32, write: Int32)
         do {
             try Posix.setReuseAddress(fd)
             try Posix.bind(fd, wanted)
             try Posix.listen(fd, backlog: 1024, wanted)
             try Posix.setNonBlocking(fd)
             bound = try Posix.localAddress(fd)
+            wake = try Posix.pipe()
         } catch {
             Posix.close(fd)
             throw error
         }
-        let wake = try Posix.pipe()
         shared.wakeFD.store(wake.write, ordering: .releasing)
         let workers = WorkerPool(threads: configuration.workerThreads, name: "atlp-worker")
         let processor = RequestProcessor(handler: handler, maxFrame: configuration.maxFrame)
@@ -121,7 +131,6 @@ public final class ATLPServer: Sendable {
             shared.finished.signal()
         }
         thread.name = "atlp-io"
-        lifecycle.withLock { $0 = .running(bound) }
         thread.start()
         return bound
     }

@@ -80,6 +80,7 @@ public struct ShipperStatistics: Sendable, Hashable {
 /// the collector drops repeated event ids, so storage is exactly once.
 ///
 /// One thread of its own does all the network work; `enqueue` only appends to a file.
+/// The thread runs until `close(timeout:)`: call it (it also releases the spool folder).
 public final class EventShipper: Sendable {
     public let configuration: EventShipperConfiguration
     private let state: Mutex<ShipperState>

@@ -155,6 +155,43 @@ func tempSpool() -> String {
         #expect(aside.count == 2)
     }
 
+    @Test func anERRFrameTooLargeSplitsTheBatchUntilItFits() throws {
+        // The collector announces 1 MiB but takes 2,000 bytes: 40 events (~3 KB) must be split.
+        let fake = try FakeCollector(announcedMaxFrame: 1 << 20, realMaxFrame: 2000, connections: 10)
+        defer { fake.stop() }
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(fake.address, spool: spool))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<40 { try shipper.enqueue(event("x\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        let ids = fake.acknowledged.withLock { $0 }
+        #expect(ids.count == 40)
+        #expect(Set(ids) == Set((0..<40).map { "x\($0)" }))
+        #expect(fake.tooLarge.withLock { $0 } >= 1)
+        #expect(shipper.statistics.undeliverable == 0)
+        #expect(shipper.statistics.acknowledgedBatches >= 2)
+    }
+
+    @Test func aBatchTheCollectorRefusesIsSetAsideAndTheRestDelivered() throws {
+        let fake = try FakeCollector(connections: 10, poison: "p2")
+        defer { fake.stop() }
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(fake.address, spool: spool, batchMaxEvents: 1))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<5 { try shipper.enqueue(event("p\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(fake.acknowledged.withLock { $0 } == ["p0", "p1", "p3", "p4"])
+        let stats = shipper.statistics
+        #expect(stats.undeliverable == 1)
+        #expect(stats.connections == 1)  // bad-request keeps the connection
+        let aside = try Posix.listDirectory(spool + "/undeliverable").sorted()
+        #expect(aside.count == 2)
+        let reason = try String(contentsOfFile: spool + "/undeliverable/" + aside[1], encoding: .utf8)
+        #expect(reason.contains("bad-request: event p2 breaks a rule"))
+        let kept = try String(contentsOfFile: spool + "/undeliverable/" + aside[0], encoding: .utf8)
+        #expect(kept.contains("\"id\":\"p2\""))
+    }
+
     @Test func theIntervalCutsASmallBatch() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)
