@@ -161,7 +161,7 @@ public final class ATLPServer: Sendable {
     /// Runs as a service: starts, calls `onStart` with the bound address, blocks until
     /// SIGINT or SIGTERM, then stops gracefully and returns.
     public func run(onStart: (SocketAddress) -> Void = { _ in }) throws(PosixError) {
-        let signals = SignalWaiter([SIGINT, SIGTERM])
+        let signals = try SignalWaiter([SIGINT, SIGTERM])
         defer { signals.cancel() }
         let address = try start()
         onStart(address)
@@ -184,32 +184,19 @@ final class ServerShared: Sendable {
 }
 
 /// Blocks until one of some signals arrives, without the default action of killing the
-/// process (service-lifecycle's graceful shutdown, with Dispatch instead of a package).
+/// process (service-lifecycle's graceful shutdown, without the package). One at a time per process.
 final class SignalWaiter {
-    private let sources: [any DispatchSourceSignal]
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let signals: [Int32]
+    private let readFD: Int32
+    private let previous: [(Int32, SignalHandler)]
 
-    init(_ signals: [Int32]) {
-        self.signals = signals
-        let queue = DispatchQueue(label: "atlp.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for s in signals {
-            Posix.ignoreSignal(s)
-            let source = DispatchSource.makeSignalSource(signal: s, queue: queue)
-            sources.append(source)
-        }
-        self.sources = sources
-        for source in sources {
-            source.setEventHandler { [semaphore] in semaphore.signal() }
-            source.resume()
-        }
+    init(_ signals: [Int32]) throws(PosixError) {
+        (readFD, previous) = try Posix.routeSignalsToPipe(signals)
     }
 
-    func wait() { semaphore.wait() }
+    /// Returns the signal that arrived.
+    @discardableResult
+    func wait() -> Int32 { Posix.awaitSignal(readFD) }
 
-    func cancel() {
-        for source in sources { source.cancel() }
-        for s in signals { Posix.defaultSignal(s) }
-    }
+    /// Restores the previous signal actions.
+    func cancel() { Posix.unrouteSignals(previous, readFD: readFD) }
 }
