@@ -78,9 +78,9 @@ public struct CollectorHandler: ATLPHandler {
 
     /// A storage failure (disk full, database locked by another process): not the client's
     /// fault, so not `bad-request`, which a shipper rightly sets aside for good. ATLP/1 has no
-    /// "try later" code; `too-many-connections` (Transport's extension) closes the connection,
-    /// and clients reconnect with backoff and resend, which is what a storage failure needs.
+    /// "try later" code; `unavailable` (our extension) closes the connection, and clients
+    /// reconnect with backoff and resend, which is what a storage failure needs.
     private func unavailable(_ what: String) -> ATLPReply {
-        .error(.tooManyConnections, "the collector \(what)")
+        .error(.unavailable, "the collector \(what)")
     }
 }

@@ -11,17 +11,21 @@ public enum ATLPErrorCode: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// Our extension (docs/wire.md): sent once, then closed, when the collector is at its
     /// connection limit. Clients that do not know it see an ERR followed by EOF and retry.
     case tooManyConnections = "too-many-connections"
+    /// Our extension (docs/wire.md): the collector could not do what was asked right now (its
+    /// storage failed: disk full, database locked); sent, then closed, so the client reconnects
+    /// with backoff and resends. Nothing of the request was stored.
+    case unavailable = "unavailable"
 
     /// True when the sender closes the connection right after this ERR.
     public var closesConnection: Bool {
         switch self {
-        case .badFrame, .frameTooLarge, .helloRequired, .unauthorized, .tooManyConnections: return true
+        case .badFrame, .frameTooLarge, .helloRequired, .unauthorized, .tooManyConnections, .unavailable: return true
         case .badJSON, .unknownVerb, .forbidden, .badRequest: return false
         }
     }
 
-    /// The codes the spec's table lists (everything but our extension).
-    public static let specCodes: [ATLPErrorCode] = allCases.filter { $0 != .tooManyConnections }
+    /// The codes the spec's table lists (everything but our extensions).
+    public static let specCodes: [ATLPErrorCode] = allCases.filter { $0 != .tooManyConnections && $0 != .unavailable }
 
     public var description: String { rawValue }
 }
