@@ -82,6 +82,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
 
         // Benchmarks: run in release (`swift run -c release <name>`), each reports a ratio to a baseline.
+        .executableTarget(name: "json-bench", dependencies: ["EventModel"], path: "Tools/json-bench"),
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters"], path: "Tools/hooks-bench"),

@@ -26,6 +26,39 @@ extension JSONValue {
     }
 }
 
+/// Collects an object's members, last one winning for a repeated key (as `JSONObject`'s setter),
+/// without a quadratic scan: small objects check linearly, larger ones through a dictionary, so a
+/// hostile body with a hundred thousand keys costs linear time.
+struct ObjectBuilder {
+    private var members: [(key: String, value: JSONValue)] = []
+    private var positions: [String: Int]?
+
+    mutating func add(_ key: String, _ value: JSONValue) {
+        if positions == nil {
+            if let i = members.firstIndex(where: { $0.key == key }) {
+                members[i].value = value
+                return
+            }
+            members.append((key, value))
+            if members.count > 16 {
+                var p: [String: Int] = [:]
+                p.reserveCapacity(members.count * 2)
+                for (i, m) in members.enumerated() { p[m.key] = i }
+                positions = p
+            }
+            return
+        }
+        if let i = positions![key] {
+            members[i].value = value
+        } else {
+            positions![key] = members.count
+            members.append((key, value))
+        }
+    }
+
+    var object: JSONObject { JSONObject(uniqueMembers: members) }
+}
+
 /// A recursive-descent parser over a byte buffer, with a nesting limit so hostile input
 /// cannot exhaust the stack.
 struct JSONParser {
@@ -103,13 +136,13 @@ struct JSONParser {
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         pos += 1
-        var object = JSONObject()
         skipSpace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
             pos += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        var members = ObjectBuilder()
         while true {
             skipSpace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
@@ -121,7 +154,7 @@ struct JSONParser {
             pos += 1
             skipSpace()
             let value = try parseValue()
-            object[key] = value
+            members.add(key, value)
             skipSpace()
             guard pos < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[pos] == UInt8(ascii: ",") {
@@ -131,7 +164,7 @@ struct JSONParser {
             if bytes[pos] == UInt8(ascii: "}") {
                 pos += 1
                 depth -= 1
-                return .object(object)
+                return .object(members.object)
             }
             throw error("expected ',' or '}' in an object")
         }
@@ -189,29 +222,58 @@ struct JSONParser {
             guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected a digit in the exponent") }
             while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
         }
+        if isInteger, let i = integer(start..<pos) { return .int(i) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
-        if isInteger, let i = Int64(text) { return .int(i) }
         guard let d = Double(text) else { throw error("invalid number", at: start) }
         return .double(d)
     }
 
     func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
+    /// An already validated integer literal, straight from its digits; nil when it does not fit
+    /// Int64 (it is then read as a double). Most numbers on the wire are timestamps and counts,
+    /// and a temporary String per number was most of the parse time.
+    func integer(_ range: Range<Int>) -> Int64? {
+        var i = range.lowerBound
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var v: Int64 = 0
+        while i < range.upperBound {
+            let d = Int64(bytes[i] &- 0x30)
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (a, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+            if o1 || o2 { return nil }
+            v = a
+            i += 1
+        }
+        return v
+    }
+
     mutating func parseString() throws(JSONParseError) -> String {
         let start = pos
         pos += 1
         // Fast path: no escapes; the bytes are validated as UTF-8 below.
         var scan = pos
+        var high: UInt8 = 0
         while scan < bytes.count {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[pos..<scan])
-                guard let s = String(validating: slice, as: UTF8.self) else {
-                    throw error("invalid UTF-8 in a string", at: start)
+                // ASCII needs no validation; `String(validating:)` is generic and costs a
+                // metadata lookup per call, which was a third of the parse.
+                let s: String
+                if high < 0x80 {
+                    s = String(decoding: slice, as: UTF8.self)
+                } else {
+                    guard let v = String(validating: slice, as: UTF8.self) else {
+                        throw error("invalid UTF-8 in a string", at: start)
+                    }
+                    s = v
                 }
                 pos = scan + 1
                 return s
             }
+            high |= b
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
             scan += 1
         }

@@ -108,6 +108,11 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         for (k, v) in pairs { self[k] = v }
     }
 
+    /// Members whose keys are known to be distinct (the parser's), taken as they are.
+    init(uniqueMembers: [(key: String, value: JSONValue)]) {
+        members = uniqueMembers
+    }
+
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }
     public var keys: [String] { members.map(\.key) }

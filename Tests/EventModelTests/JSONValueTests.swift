@@ -35,3 +35,36 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
     }
 }
+
+@Suite struct JSONObjectParsingTests {
+    @Test func repeatedKeysKeepTheirFirstPlaceAndTheLastValue() throws {
+        let v = try JSONValue.parse(#"{"a":1,"b":2,"a":3}"#)
+        #expect(v.objectValue?.keys == ["a", "b"])
+        #expect(v["a"] == .int(3))
+    }
+
+    /// Past the small-object threshold the parser indexes keys; repeats must still resolve the same way.
+    @Test func manyKeysWithRepeatsParseLikeFewKeys() throws {
+        var text = "{"
+        for i in 0..<5_000 { text += "\"k\(i)\":\(i)," }
+        text += "\"k7\":\"again\",\"k4999\":null}"
+        let o = try #require(try JSONValue.parse(text).objectValue)
+        #expect(o.count == 5_000)
+        #expect(o["k7"] == .string("again"))
+        #expect(o["k4999"] == .null)
+        #expect(o.keys.first == "k0")
+    }
+
+    @Test(arguments: [
+        ("9223372036854775807", JSONValue.int(.max)), ("-9223372036854775808", JSONValue.int(.min)),
+        ("9223372036854775808", JSONValue.double(9_223_372_036_854_775_808)), ("-0", JSONValue.int(0)), ("12", JSONValue.int(12)),
+    ])
+    func integersAreExactAndOverflowBecomesDouble(text: String, expected: JSONValue) throws {
+        #expect(try JSONValue.parse(text) == expected)
+    }
+
+    @Test func nonASCIIStringsAreValidated() throws {
+        #expect(try JSONValue.parse(Array("\"héllo\"".utf8)) == .string("héllo"))
+        #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) }
+    }
+}

@@ -1,0 +1,61 @@
+// json-bench: EventModel's JSON parser and writer on an EVENTS body of 500 events (≈110 KB),
+// against Foundation's JSONSerialization on the same bytes in the same run.
+// Run: swift run -c release json-bench [--quick]
+import EventModel
+import Foundation
+
+let quick = CommandLine.arguments.contains("--quick")
+let rounds = quick ? 3 : 7
+let iterations = quick ? 20 : 100
+
+func makeBody(events: Int) -> [UInt8] {
+    var list: [JSONValue] = []
+    for i in 0..<events {
+        let e = TrackEvent(
+            id: "s-0123456789abcdef-\(i)", ts: 1_763_769_600_000 + Int64(i), type: .click,
+            name: "HomeViewController#HomeViewController#onFavBtnPressed:", page: "HomeViewController",
+            path: "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:\(i % 40)-0-1",
+            viewId: "a5b721d95905e8b7cbd64740d74710e1", session: "s-0123456789abcdef",
+            props: JSONObject([("title", "Fav"), ("productId", .string("p-\(i % 12)")), ("price", .double(9.5)), ("isOn", true)]))
+        list.append(e.json)
+    }
+    return JSONValue.object(JSONObject([("batch", "b-1"), ("events", .array(list))])).jsonBytes
+}
+
+/// Best of `rounds`, each the mean of `iterations` runs, in microseconds.
+func measure(_ body: () -> Void) -> Double {
+    var best = Double.infinity
+    let clock = ContinuousClock()
+    for _ in 0..<rounds {
+        let start = clock.now
+        for _ in 0..<iterations { body() }
+        let d = clock.now - start
+        let us = Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
+        best = min(best, us / Double(iterations))
+    }
+    return best
+}
+
+let body = makeBody(events: 500)
+let data = Data(body)
+var sink = 0
+let ours = measure {
+    if case .object(let o) = try! JSONValue.parse(body) { sink &+= o.count }
+}
+let foundation = measure {
+    let v = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+    sink &+= v.count
+}
+let value = try! JSONValue.parse(body)
+let ourWrite = measure { sink &+= value.jsonBytes.count }
+let any = try! JSONSerialization.jsonObject(with: data)
+let foundationWrite = measure { sink &+= (try! JSONSerialization.data(withJSONObject: any)).count }
+
+let mb = Double(body.count) / 1e6
+print("json-bench: EVENTS body of 500 events, \(body.count) bytes; best of \(rounds) rounds × \(iterations)")
+print("                         µs/body     MB/s   ratio to Foundation (>1: faster)")
+print(String(format: "parse  EventModel     %9.1f  %7.1f   %.2f", ours, mb / ours * 1e6, foundation / ours))
+print(String(format: "parse  Foundation     %9.1f  %7.1f   1.00 (baseline)", foundation, mb / foundation * 1e6))
+print(String(format: "write  EventModel     %9.1f  %7.1f   %.2f", ourWrite, mb / ourWrite * 1e6, foundationWrite / ourWrite))
+print(String(format: "write  Foundation     %9.1f  %7.1f   1.00 (baseline)", foundationWrite, mb / foundationWrite * 1e6))
+if sink == 42 { print("") }
