@@ -224,8 +224,10 @@ private struct SourceScanner {
         guard let type = currentType, type.kind == .classType || type.kind == .extensionType, !isStatic else { return }
         let marked = attributes.contains("objc") || attributes.contains("IBAction") || attributes.contains("IBSegueAction")
         let takesSender = params.first.map { $0.label == "sender" || $0.name == "sender" || Self.isControlType($0.typeName) } ?? false
-        guard marked || isOverride || type.objcMembers || takesSender else { return }
-        let selector = objcSelector.flatMap { $0.isEmpty ? nil : $0 } ?? Self.selector(name: name, params: params)
+        let swiftSelector = Self.selector(name: name, params: params)
+        let delegateSelector = Self.hookedDelegateSelectors[swiftSelector]
+        guard marked || isOverride || type.objcMembers || takesSender || delegateSelector != nil else { return }
+        let selector = objcSelector.flatMap { $0.isEmpty ? nil : $0 } ?? delegateSelector ?? swiftSelector
         found[type.typeName!, default: []].insert(selector)
     }
 
@@ -263,6 +265,15 @@ private struct SourceScanner {
             return Parameter(label: first, name: names.count > 1 ? names[1] : first, typeName: typeName)
         }
     }
+
+    /// Delegate methods the hooks report as actions (row selection, the end of a drag), by the
+    /// selector Swift's rules give them, to the Objective-C selector UIKit names them by (and the
+    /// hooks put in event codes): UIKit renames some for Swift, so the rules alone would miss them.
+    static let hookedDelegateSelectors: [String: String] = [
+        "tableView:didSelectRowAt:": "tableView:didSelectRowAtIndexPath:",
+        "collectionView:didSelectItemAt:": "collectionView:didSelectItemAtIndexPath:",
+        "scrollViewDidEndDragging:willDecelerate:": "scrollViewDidEndDragging:willDecelerate:",
+    ]
 
     static let controlSuffixes = [
         "Button", "Control", "Switch", "Slider", "Stepper", "TextField", "Picker", "BarButtonItem", "GestureRecognizer",

@@ -114,3 +114,24 @@ import Testing
         #expect(throws: InventoryError.self) { try InventoryBuilder.inventory(directory: dir + "/nope") }
     }
 }
+
+@Suite struct InventoryDelegateSelectorTests {
+    /// UIKit renames some delegate selectors for Swift; the hooks report them by their Objective-C
+    /// names, so the inventory must list those, not the names Swift's rules give.
+    @Test func hookedDelegateMethodsAreListedByTheirObjectiveCSelectors() {
+        let source = """
+            final class HomeViewController: UIViewController {
+                func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {}
+                func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {}
+                func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {}
+                func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { 0 }
+            }
+            """
+        let actions = InventoryBuilder.inventory(source: source).classes["HomeViewController"] ?? []
+        #expect(actions.contains("tableView:didSelectRowAtIndexPath:"))
+        #expect(actions.contains("collectionView:didSelectItemAtIndexPath:"))
+        #expect(actions.contains("scrollViewDidEndDragging:willDecelerate:"))
+        #expect(!actions.contains("tableView:didSelectRowAt:"))
+        #expect(!actions.contains("tableView:numberOfRowsInSection:"))
+    }
+}
