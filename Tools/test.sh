@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# The test command: builds in debug and runs every test (unit, integration, end to end).
+# The test command: sets up, builds everything in debug, runs every test (unit, integration,
+# end to end through the built executables). Extra arguments go to `swift test` (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -f /usr/include/sqlite3.h ]; then
-  echo "SQLite headers missing: run 'apt-get install -y libsqlite3-dev' (or .ci/run, which does it)" >&2
-  exit 1
-fi
+./Tools/setup.sh
 swift build --build-tests
-exec swift test --skip-build --parallel --num-workers 2 "$@"
+exec swift test --skip-build "$@"

@@ -39,7 +39,7 @@ public struct MatchCommand: Command {
           -h, --help             show this help
 
         EXAMPLE:
-          autotrack-agent match --config Examples/rules.json --tree Examples/home-tree.json \\
+          autotrack-agent match --config Examples/shop-rules.json --tree Examples/home-tree.json \\
               --id btn1 --event ButtonClick --app-key shop --app-version 1.4.0
 
         """

@@ -27,7 +27,7 @@ public struct RulesCommand: Command {
           --app KEY        for list: only this app key's rules
 
         EXAMPLES:
-          autotrack-collector rules publish Examples/rules.json --to 127.0.0.1:7070 --token "$ADMIN"
+          autotrack-collector rules publish Examples/shop-rules.json --to 127.0.0.1:7070 --token "$ADMIN"
           autotrack-collector rules list --db /var/lib/autotrack/events.sqlite
 
         """

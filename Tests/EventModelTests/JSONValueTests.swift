@@ -68,3 +68,17 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) }
     }
 }
+
+@Suite struct JSONWriterTests {
+    @Test(arguments: [Int64.min, -1, 0, 7, 10, 1_763_769_600_000, Int64.max])
+    func integersWriteAsTheirDecimalDigits(i: Int64) {
+        #expect(JSONValue.int(i).jsonText == String(i))
+    }
+
+    @Test func stringsEscapeOnlyWhatJSONRequires() throws {
+        let s = "plain \"quoted\" back\\slash\nnew\tline\u{01}é😀 end"
+        let text = JSONValue.string(s).jsonText
+        #expect(text == #""plain \"quoted\" back\\slash\nnew\tline\u0001é😀 end""#)
+        #expect(try JSONValue.parse(text) == .string(s))
+    }
+}
