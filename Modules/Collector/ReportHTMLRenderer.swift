@@ -89,7 +89,7 @@ public struct ReportHTMLRenderer: ReportRenderer {
         for (i, item) in shown.enumerated() {
             let y = Double(i) * row + 2
             let w = max(item.value / largest * barWidth, item.value > 0 ? 1 : 0)
-            let name = Self.truncated(item.label, to: 44)
+            let name = Self.truncated(item.label, to: 36)  // 36 upper-case characters at 12px fit the 294px label area
             svg += "<g><title>\(Self.escape(item.label)): \(Self.escape(item.text))</title>"
             svg += "<text x=\"\(Int(labelWidth - 6))\" y=\"\(Self.number(y + 15))\" text-anchor=\"end\">\(Self.escape(name))</text>"
             svg += "<rect x=\"\(Int(labelWidth))\" y=\"\(Self.number(y + 3))\" width=\"\(Self.number(w))\" height=\"16\" rx=\"2\"/>"

@@ -8,7 +8,7 @@ import TestSupport
 private func files(_ contents: [String: String]) -> String {
     let dir = Fixtures.temporaryDirectory("check-command")
     for (name, text) in contents {
-        FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data(text.utf8))
+        #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data(text.utf8)))
     }
     return dir.path
 }

@@ -14,7 +14,7 @@ import TestSupport
     @Test func printsSortedInventoryOfASourceTree() throws {
         let dir = Fixtures.temporaryDirectory("inventory-command")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("Sub"), withIntermediateDirectories: true)
-        FileManager.default.createFile(
+        #expect(FileManager.default.createFile(
             atPath: dir.appendingPathComponent("Home.swift").path,
             contents: Data(
                 """
@@ -24,10 +24,10 @@ import TestSupport
                     @IBAction func onShareBtnPressed_UA(_ sender: Any) {}
                     private func helper() {}
                 }
-                """.utf8))
-        FileManager.default.createFile(
+                """.utf8)))
+        #expect(FileManager.default.createFile(
             atPath: dir.appendingPathComponent("Sub/Cart.swift").path,
-            contents: Data("class CartCell { func tap(_ b: UIButton, forEvent e: UIEvent) {} }".utf8))
+            contents: Data("class CartCell { func tap(_ b: UIButton, forEvent e: UIEvent) {} }".utf8)))
         let (code, out, err) = run(["inventory", dir.path])
         #expect(code == .success)
         #expect(err == "")

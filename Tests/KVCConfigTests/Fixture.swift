@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// Temporary files for loader and command tests.
 enum Fixture {
@@ -9,7 +10,7 @@ enum Fixture {
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
+            #expect(FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8)))
         }
         return dir.path
     }
