@@ -6,11 +6,11 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (https://www.swift.org/install/)" >&2
   exit 1
 fi
-if [ ! -f /usr/include/sqlite3.h ]; then
+if [ ! -f /usr/include/sqlite3.h ] || ! command -v sqlite3 >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    echo "setup: installing libsqlite3-dev (SQLite headers for the CSQLite system library)" >&2
+    echo "setup: installing libsqlite3-dev and sqlite3 (SQLite headers for CSQLite; the shell the tests query with)" >&2
     $SUDO apt-get update -qq >/dev/null
     $SUDO apt-get install -y -qq libsqlite3-dev sqlite3 >/dev/null
   else

@@ -190,18 +190,6 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
     ]
 }
 
-/// Runs `sql` with the sqlite3 shell, as a user would, and returns its output lines.
-func sqlite(_ path: String, _ sql: String) throws -> [String] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = [path, sql]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-}
 
 @Suite struct CollectorHandlerFailureTests {
     @Test func aBatchThatCannotBeStoredIsNotAcknowledged() throws {

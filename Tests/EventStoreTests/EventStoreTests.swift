@@ -183,16 +183,3 @@ func rule(_ id: String, appKey: String = "shop") -> StoredRule {
         appKey: appKey, id: id, appVersion: "*", viewEvent: "ButtonClick", viewPath: "A-UIButton&0-0", keyPath: "product.id",
         keyName: "productId", json: #"{"id":"\#(id)"}"#)
 }
-
-/// Runs `sql` with the sqlite3 shell, as a user would, and returns its output lines.
-func sqlite(_ path: String, _ sql: String) throws -> [String] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = [path, sql]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-}
