@@ -15,7 +15,8 @@ extension CollectorReport {
     /// Computes the report from `store` with a handful of aggregate queries.
     ///
     /// Rule coverage is the circle selection of the Matching module: the rule's path pattern
-    /// as an anchored regular expression, tried against each distinct stored path once.
+    /// as an anchored regular expression, tried against each distinct stored path once, over the
+    /// events of the rule's app key whose app version its range holds.
     public init(store: EventStore) throws(SQLiteError) {
         let events = try store.eventCounts()
         var byType: [String: Int] = [:]
@@ -30,18 +31,25 @@ extension CollectorReport {
             let selection = rule.map { CircleSelection(rule: $0) }
             let matcher = selection.flatMap { try? NSRegularExpression(pattern: $0.pathRegex) }
             let type = rule?.viewEvent.eventType.rawValue
+            // The events of app versions the rule's range holds, as CONFIG serves rules: an event
+            // whose HELLO named no (readable) version counts only for rules of every version.
+            func holds(_ version: String?) -> Bool {
+                guard let range = rule?.appVersion else { return false }
+                guard let v = version.flatMap({ AppVersion($0) }) else { return range.comparators.isEmpty }
+                return range.contains(v)
+            }
             func selected(_ eventType: String, _ path: String, _ title: String?) -> Bool {
                 guard let matcher, let selection, eventType == type else { return false }
                 if let wanted = selection.title, wanted != title { return false }
                 let range = NSRange(path.startIndex..., in: path)
                 return matcher.firstMatch(in: path, options: [], range: range) != nil
             }
-            let covered = paths.filter { $0.appKey == stored.appKey && selected($0.type, $0.path, $0.title) }
+            let covered = paths.filter { $0.appKey == stored.appKey && holds($0.appVersion) && selected($0.type, $0.path, $0.title) }
                 .reduce(0) { $0 + $1.count }
             var values: [String: Int] = [:]
             if covered > 0 {
                 for v in try store.propValueCounts(appKey: stored.appKey, key: stored.keyName)
-                where selected(v.type, v.path, v.title) && Self.carries(v.rules, rule: stored.id) {
+                where holds(v.appVersion) && selected(v.type, v.path, v.title) && Self.carries(v.rules, rule: stored.id) {
                     values[v.value, default: 0] += v.count
                 }
             }

@@ -51,14 +51,17 @@ public struct PageActivity: Sendable, Hashable {
 /// How many events of one app and type were produced at one canonical view path with one title.
 public struct PathCount: Sendable, Hashable {
     public var appKey: String
+    /// The app version the events' HELLO named, nil where none was given.
+    public var appVersion: String?
     public var type: String
     public var path: String
     /// `props.title` as text, nil where the events have none.
     public var title: String?
     public var count: Int
 
-    public init(appKey: String, type: String, path: String, title: String? = nil, count: Int) {
+    public init(appKey: String, appVersion: String? = nil, type: String, path: String, title: String? = nil, count: Int) {
         self.appKey = appKey
+        self.appVersion = appVersion
         self.type = type
         self.path = path
         self.title = title
@@ -68,6 +71,8 @@ public struct PathCount: Sendable, Hashable {
 
 /// How many events of one type at one path (and title) carry one value under a `props` key.
 public struct PropValueCount: Sendable, Hashable {
+    /// The app version the events' HELLO named, nil where none was given.
+    public var appVersion: String?
     public var type: String
     public var path: String
     /// `props.title` as text, nil where the events have none.
@@ -78,7 +83,11 @@ public struct PropValueCount: Sendable, Hashable {
     public var value: String
     public var count: Int
 
-    public init(type: String, path: String, title: String? = nil, rules: String? = nil, value: String, count: Int) {
+    public init(
+        appVersion: String? = nil, type: String, path: String, title: String? = nil, rules: String? = nil, value: String,
+        count: Int
+    ) {
+        self.appVersion = appVersion
         self.type = type
         self.path = path
         self.title = title
@@ -164,12 +173,14 @@ extension EventStore {
     public func pathCounts() throws(SQLiteError) -> [PathCount] {
         try read(
             """
-            SELECT app_key, type, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, COUNT(*)
+            SELECT app_key, type, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, app_version, COUNT(*)
             FROM events WHERE path IS NOT NULL
-            GROUP BY app_key, type, path, title ORDER BY app_key, type, path, title
+            GROUP BY app_key, app_version, type, path, title ORDER BY app_key, app_version, type, path, title
             """
         ).map {
-            PathCount(appKey: $0[0].text ?? "", type: $0[1].text ?? "", path: $0[2].text ?? "", title: $0[3].text, count: Int($0[4].int ?? 0))
+            PathCount(
+                appKey: $0[0].text ?? "", appVersion: $0[4].text, type: $0[1].text ?? "", path: $0[2].text ?? "",
+                title: $0[3].text, count: Int($0[5].int ?? 0))
         }
     }
 
@@ -183,15 +194,15 @@ extension EventStore {
                    CAST(json_extract(e.props, '$.rules') AS TEXT) AS rules,
                    CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
                                WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END AS v,
-                   COUNT(*)
+                   e.app_version, COUNT(*)
             FROM events AS e, json_each(e.props) AS j
             WHERE e.app_key = ? AND e.path IS NOT NULL AND j.key = ?
-            GROUP BY e.type, e.path, title, rules, v ORDER BY e.type, e.path, title, rules, v
+            GROUP BY e.app_version, e.type, e.path, title, rules, v ORDER BY e.app_version, e.type, e.path, title, rules, v
             """, [.text(appKey), .text(key)]
         ).map {
             PropValueCount(
-                type: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, rules: $0[3].text, value: $0[4].text ?? "",
-                count: Int($0[5].int ?? 0))
+                appVersion: $0[5].text, type: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, rules: $0[3].text,
+                value: $0[4].text ?? "", count: Int($0[6].int ?? 0))
         }
     }
 
