@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters"], path: "Tools/hooks-bench"),
-        .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig"], path: "Tools/match-bench"),
+        .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(name: "transport-bench", dependencies: ["Transport"], path: "Tools/transport-bench"),
         .executableTarget(
             name: "pipeline-bench", dependencies: ["Transport", "Collector", "EventStore"], path: "Tools/pipeline-bench"),

@@ -1,3 +1,4 @@
+import TestSupport
 import KVCConfig
 import Matching
 import Testing

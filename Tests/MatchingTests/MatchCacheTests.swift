@@ -1,3 +1,4 @@
+import TestSupport
 import EventModel
 import KVCConfig
 import Matching

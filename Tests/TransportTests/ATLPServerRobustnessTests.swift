@@ -1,4 +1,5 @@
 import EventModel
+import TestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -12,7 +13,7 @@ import Testing
         let (server, address) = try startServer(handler, maxFrame: 2048)
         defer { server.stop() }
         let victim = try ATLPConnection(to: address, hello: testHello)
-        var rng = SplitMix64(state: 0xA7A7_2026)
+        var rng = SeededGenerator(seed: 0xA7A7_2026)
         let valid = ATLPFrame(verb: "EVENTS", body: obj(["batch": "g", "events": [event("g1").json]])).encoded
         for round in 0..<150 {
             let hostile = try ATLPConnection(to: address, timeout: .seconds(5))

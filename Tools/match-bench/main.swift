@@ -13,18 +13,9 @@ import Glibc
 #endif
 import KVCConfig
 import Matching
+import TestSupport
 import ViewIdentity
 
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let quick = CommandLine.arguments.contains("--quick")
 let app = AppIdentity(key: "shop", version: AppVersion("3.2.0")!)
@@ -37,7 +28,7 @@ enum Spot: CaseIterable {
 }
 
 struct Workload {
-    var rng: SplitMix
+    var rng: SeededGenerator
 
     func screen(_ k: Int) -> String { "Screen\(k)ViewController" }
 
@@ -126,7 +117,7 @@ struct Setup {
 
 /// `rules` rules over rules/20 screens; a pool of `pool` events over twice as many screens.
 func setup(rules: Int, pool: Int, seed: UInt64) -> Setup {
-    var w = Workload(rng: SplitMix(state: seed))
+    var w = Workload(rng: SeededGenerator(seed: seed))
     let screens = max(5, rules / 20)
     let plan = TrackingPlan(rules: (0..<rules).map { w.rule($0, screen: Int.random(in: 0..<screens, using: &w.rng)) })
     let clock = ContinuousClock()
