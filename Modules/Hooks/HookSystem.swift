@@ -208,7 +208,7 @@ public final class HookSystem: @unchecked Sendable {
     public static func pageName(of node: any ViewNode) -> String? {
         var n: (any ViewNode)? = node
         while let current = n {
-            if current.role == .controller { return ViewPath.elementName(of: current) }
+            if current.role == .controller { return current.pathName }
             n = current.parentNode
         }
         return nil
@@ -247,10 +247,7 @@ struct Placement {
         }
         let name = (node as? UIResponder)?.baseName ?? TypeName.stripModulePrefix(node.typeName)
         codeController = name
-        if node.role == .controller {
-            let alias = node.pageAlias ?? ""
-            page = alias.isEmpty ? name : "\(name)(\(alias))"
-        }
+        if node.role == .controller { page = node.pathName }  // rule 3's name, with the alias
         self.cell = cell
     }
 }

@@ -60,8 +60,3 @@ extension ViewNode {
     /// The node's viewId: MD5 of its path's canonical form (viewpath.md §2 rule 7).
     public var viewID: ViewID { ViewPath(of: self).viewID }
 }
-
-/// The name of a type for paths: its reflected name without the module prefix (viewpath.md §2 rule 3).
-public func viewName(ofTypeNamed typeName: String) -> String {
-    TypeName.stripModulePrefix(typeName)
-}

