@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Collector", targets: ["Collector"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
@@ -37,6 +38,9 @@ let package = Package(
         .target(name: "Transport", dependencies: ["EventModel", "Reporters"], path: "Modules/Transport"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "EventStore", dependencies: ["CSQLite", "EventModel"], path: "Modules/EventStore"),
+        // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
+        .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: ["EventModel", "Transport", "EventStore", "KVCConfig", "Matching", "CommandSupport"],
@@ -78,6 +82,9 @@ let package = Package(
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
 
