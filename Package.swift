@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Matching", targets: ["Matching"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
@@ -36,10 +37,14 @@ let package = Package(
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
         .target(name: "Transport", dependencies: ["EventModel", "Reporters"], path: "Modules/Transport"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "EventStore", dependencies: ["CSQLite", "EventModel"], path: "Modules/EventStore"),
+        // The store protocol the collector needs, and the value types every store shares.
+        .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         .target(
             name: "Collector",
-            dependencies: ["EventModel", "Transport", "EventStore", "KVCConfig", "Matching", "CommandSupport"],
+            dependencies: [
+                "EventModel", "ViewIdentity", "Transport", "EventStore", "SQLiteStore", "KVCConfig", "Matching", "CommandSupport",
+            ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
@@ -70,11 +75,18 @@ let package = Package(
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"], path: "Tests/TransportTests"),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"], path: "Tests/EventStoreTests"),
+        .testTarget(
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
             path: "Tests/TrackerTests"),
-        .testTarget(name: "CollectorTests", dependencies: ["Collector", "Transport", "TestSupport"], path: "Tests/CollectorTests"),
+        .testTarget(
+            name: "CollectorTests",
+            dependencies: [
+                "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "Transport", "TestSupport",
+            ],
+            path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
@@ -89,7 +101,7 @@ let package = Package(
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(name: "transport-bench", dependencies: ["Transport"], path: "Tools/transport-bench"),
         .executableTarget(
-            name: "pipeline-bench", dependencies: ["Transport", "Collector", "EventStore"], path: "Tools/pipeline-bench"),
+            name: "pipeline-bench", dependencies: ["Transport", "Collector", "EventStore", "SQLiteStore"], path: "Tools/pipeline-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,9 +23,9 @@ public struct ReportCSVRenderer: ReportRenderer {
             let mean = p.meanDwellMilliseconds.map { ReportNumber.milliseconds($0) } ?? ""
             rows.append(["page", "", p.page, "leave", String(p.leaves), mean])
         }
-        for rule in r.rules {
-            rows.append(["rule", rule.appKey, rule.id, rule.keyName, String(rule.covered), ""])
-            for v in rule.values { rows.append(["rule_value", rule.appKey, rule.id, v.value, String(v.count), ""]) }
+        for coverage in r.rules {
+            rows.append(["rule", coverage.rule.appKey, coverage.rule.id, coverage.rule.keyName, String(coverage.covered), ""])
+            for v in coverage.values { rows.append(["rule_value", coverage.rule.appKey, coverage.rule.id, v.value, String(v.count), ""]) }
         }
         for k in r.kvcErrors { rows.append(["kvc_error", k.appKey, k.rule, k.appVersion, String(k.count), ""]) }
         for x in r.rejected { rows.append(["rejected", "", x.reason, "", String(x.count), ""]) }

@@ -83,9 +83,12 @@ public final class ATLPConnection {
         return (etag, rules)
     }
 
-    /// `PUBLISH` → how many rules were stored (needs an admin `HELLO`).
-    public func publish(rules: [JSONValue]) throws(TransportError) -> Int {
-        let reply = try request(ATLPFrame(verb: "PUBLISH", body: JSONObject([("rules", .array(rules))])))
+    /// `PUBLISH` → how many rules were stored (needs an admin `HELLO`); `sampleRate` (0…1) is
+    /// sent when given.
+    public func publish(rules: [JSONValue], sampleRate: Double? = nil) throws(TransportError) -> Int {
+        var body = JSONObject([("rules", .array(rules))])
+        if let sampleRate { body["sampleRate"] = .double(sampleRate) }
+        let reply = try request(ATLPFrame(verb: "PUBLISH", body: body))
         guard reply.verb == "ACK", let n = reply["stored"]?.intValue else {
             throw unexpected(reply, wanted: "ACK {\"stored\":n}")
         }

@@ -99,13 +99,15 @@ public struct Session: Sendable, Hashable {
 
 /// A request the handler answers, with its body's required fields checked by the server.
 public enum ATLPRequest: Sendable, Hashable {
-    /// `EVENTS {"batch":B,"events":[...]}`: `batch` a string or integer (echoed in `ACK`),
-    /// `events` an array, possibly empty; each event still to be validated (wire.md §3).
-    case events(batch: JSONValue, events: [JSONValue])
+    /// `EVENTS {"batch":B,"sentAt":T,"events":[...]}`: `batch` a string or integer (echoed in
+    /// `ACK`), `sentAt` the client's clock in ms when given, `events` an array, possibly empty;
+    /// each event still to be validated (wire.md §3).
+    case events(batch: JSONValue, events: [JSONValue], sentAt: Int64?)
     /// `CONFIG {...}`: the body as sent (members are not required; see docs/wire.md).
     case config(JSONObject)
-    /// `PUBLISH {"rules":[...]}` on an admin session: the rules as sent, to be validated.
-    case publish(rules: [JSONValue])
+    /// `PUBLISH {"rules":[...],"sampleRate":R}` on an admin session: the rules as sent, to be
+    /// validated, and the sampling rate (0…1) when given.
+    case publish(rules: [JSONValue], sampleRate: Double?)
 
     /// The request's verb.
     public var verb: String {
@@ -134,9 +136,16 @@ public enum ATLPReply: Sendable, Hashable {
                 ])))
     }
 
-    /// `RULES {"etag":E,"rules":[...]}`.
-    public static func rules(etag: String, rules: [JSONValue]) -> ATLPReply {
-        .frame(ATLPFrame(verb: "RULES", body: JSONObject([("etag", .string(etag)), ("rules", .array(rules))])))
+    /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` when given.
+    public static func rules(etag: String, rules: [JSONValue], sampleRate: Double? = nil) -> ATLPReply {
+        var body = JSONObject([("etag", .string(etag)), ("rules", .array(rules))])
+        if let sampleRate { body["sampleRate"] = .double(sampleRate) }
+        return .frame(ATLPFrame(verb: "RULES", body: body))
+    }
+
+    /// `RULES {"etag":E,"unchanged":true}`: the client's rules (etag `E`) are current.
+    public static func rulesUnchanged(etag: String) -> ATLPReply {
+        .frame(ATLPFrame(verb: "RULES", body: JSONObject([("etag", .string(etag)), ("unchanged", .bool(true))])))
     }
 
     /// `ACK {"stored":n}` for `PUBLISH`.

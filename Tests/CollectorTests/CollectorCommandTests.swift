@@ -2,6 +2,7 @@ import Collector
 import CommandSupport
 import EventModel
 import EventStore
+import SQLiteStore
 import Foundation
 import Testing
 import TestSupport
@@ -125,7 +126,7 @@ func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) 
         let ok = collector("rules", "publish", file.path, "--to", to, "--token", "admin-secret")
         #expect(ok.code == .success, "stderr: \(ok.err)")
         #expect(ok.out == "stored 2 rules at \(to)\n")
-        #expect(try EventStore(path: server.dbPath, mode: .existing).rules().map(\.id) == ["a", "b"])
+        #expect(try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .existing)).rules().map(\.id) == ["a", "b"])
 
         let wrong = collector("rules", "publish", file.path, "--to", to, "--token", "guess")
         #expect(wrong.code == .failure)

@@ -51,7 +51,7 @@ final class TestHandler: ATLPHandler {
 
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
         switch request {
-        case .events(let batch, let events):
+        case .events(let batch, let events, _):
             entered.withLock { $0 += 1 }
             gate?.wait()
             if commitDelay > .zero { Thread.sleep(forTimeInterval: Double(commitDelay.components.seconds) + Double(commitDelay.components.attoseconds) / 1e18) }
@@ -76,7 +76,7 @@ final class TestHandler: ATLPHandler {
                 return .rules(etag: etag, rules: [["id": "r1", "filler": .string(String(repeating: "x", count: rulesFiller))]])
             }
             return .rules(etag: etag, rules: [["id": "r1"]])
-        case .publish(let rules):
+        case .publish(let rules, _):
             if rules.contains(where: { $0.objectValue == nil }) { return .error(.badRequest, "a rule must be an object") }
             state.withLock { $0.published += rules }
             return .published(stored: rules.count)
