@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "Collector",
             dependencies: [
-                "EventModel", "ViewIdentity", "Transport", "EventStore", "SQLiteStore", "KVCConfig", "Matching", "CommandSupport",
+                "EventModel", "Transport", "EventStore", "SQLiteStore", "KVCConfig", "Matching", "CommandSupport",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
