@@ -1,8 +1,10 @@
+import ATLPWire
 import EventModel
 import Foundation
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 @Suite struct ATLPServerTests {
     @Test func helloThenPingConfigEventsAndBye() throws {
@@ -46,7 +48,7 @@ import Testing
 
     /// Whether this host can bind `::1` (some CI containers have IPv6 disabled).
     static let ipv6LoopbackAvailable: Bool = {
-        let probe = ATLPServer(configuration: ATLPServerConfiguration(host: "::1", port: 0), handler: TestHandler())
+        let probe = ATLPService(configuration: ATLPServerConfiguration(host: "::1", port: 0), handler: TestHandler())
         defer { probe.stop() }
         return (try? probe.start()) != nil
     }()

@@ -1,9 +1,12 @@
+import ATLPWire
 import EventModel
 import Foundation
 import Synchronization
+import SystemCalls
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 /// A port nobody listens on right now (a server bound it, then stopped).
 func freePort() throws -> SocketAddress {
@@ -43,7 +46,7 @@ func tempSpool() -> String {
         #expect(stats.lastError?.contains("Connection refused") == true)
 
         let handler = TestHandler()
-        let server = ATLPServer(
+        let server = ATLPService(
             configuration: ATLPServerConfiguration(host: "127.0.0.1", port: address.port, maxFrame: 1 << 20), handler: handler)
         try server.start()
         defer { server.stop() }

@@ -1,10 +1,13 @@
+import ATLPWire
 import EventModel
-import TestSupport
 import Foundation
 import Synchronization
+import SystemCalls
+import TestSupport
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 /// A tiny collector for tests: dedups events by id, counts, and can be slowed down.
 final class TestHandler: ATLPHandler {
@@ -95,8 +98,8 @@ final class TestHandler: ATLPHandler {
 func startServer(
     _ handler: TestHandler = TestHandler(), maxFrame: Int = 4096, idleTimeout: Duration = .seconds(30),
     maxConnections: Int = 64, host: String = "127.0.0.1", maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
-) throws -> (ATLPServer, SocketAddress) {
-    let server = ATLPServer(
+) throws -> (ATLPService, SocketAddress) {
+    let server = ATLPService(
         configuration: ATLPServerConfiguration(
             host: host, port: 0, maxFrame: maxFrame, idleTimeout: idleTimeout, maxConnections: maxConnections,
             stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes, useEpoll: useEpoll),

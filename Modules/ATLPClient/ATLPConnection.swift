@@ -1,4 +1,6 @@
+import ATLPWire
 import EventModel
+import SystemCalls
 
 /// A synchronous ATLP/1 client connection for one-off requests (`rules publish`, `CONFIG`,
 /// `PING`, tests): blocking calls with timeouts, used by one thread at a time — a thread
@@ -52,10 +54,9 @@ public final class ATLPConnection {
     @discardableResult
     public func hello(_ hello: Hello) throws(TransportError) -> Welcome {
         let reply = try request(ATLPFrame(verb: "HELLO", body: hello.body))
-        guard reply.verb == "WELCOME", let p = reply["protocol"]?.intValue, let m = reply["maxFrame"]?.intValue else {
+        guard let w = Welcome(reply) else {
             throw TransportError(.protocolViolation, "expected WELCOME after HELLO from \(address), got \(reply.verb)")
         }
-        let w = Welcome(protocolVersion: Int(p), maxFrame: Int(m))
         welcome = w
         return w
     }
@@ -64,7 +65,7 @@ public final class ATLPConnection {
     public func request(_ frame: ATLPFrame) throws(TransportError) -> ATLPFrame {
         try send(frame)
         let reply = try receive()
-        if reply.verb == "ERR" { throw .remote(Self.remoteError(reply), from: address) }
+        if reply.verb == "ERR" { throw .remote(ATLPError(errFrame: reply), from: address) }
         return reply
     }
 
@@ -178,16 +179,6 @@ public final class ATLPConnection {
 
     /// The underlying descriptor, for fault injection in tests.
     package var fileDescriptor: Int32 { fd }
-
-    static func remoteError(_ frame: ATLPFrame) -> ATLPError {
-        let text = frame["code"]?.stringValue ?? "?"
-        let message = frame["message"]?.stringValue ?? ""
-        guard let code = ATLPErrorCode(rawValue: text) else {
-            // A code this version does not know: treated as closing (the safe reading).
-            return ATLPError(.badFrame, "unknown code \(text): \(message)")
-        }
-        return ATLPError(code, message)
-    }
 
     private func unexpected(_ frame: ATLPFrame, wanted: String) -> TransportError {
         TransportError(.protocolViolation, "expected \(wanted) from \(address), got \(frame.description.prefix(200))")

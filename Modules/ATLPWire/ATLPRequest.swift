@@ -1,0 +1,21 @@
+import EventModel
+
+/// A request the handler answers, with its body's required fields checked by the server.
+public enum ATLPRequest: Sendable, Hashable {
+    /// `EVENTS {"batch":B,"events":[...]}`: `batch` a string or integer (echoed in `ACK`),
+    /// `events` an array, possibly empty; each event still to be validated (wire.md §3).
+    case events(batch: JSONValue, events: [JSONValue])
+    /// `CONFIG {...}`: the body as sent (members are not required; see docs/wire.md).
+    case config(JSONObject)
+    /// `PUBLISH {"rules":[...]}` on an admin session: the rules as sent, to be validated.
+    case publish(rules: [JSONValue])
+
+    /// The request's verb.
+    public var verb: String {
+        switch self {
+        case .events: return "EVENTS"
+        case .config: return "CONFIG"
+        case .publish: return "PUBLISH"
+        }
+    }
+}
