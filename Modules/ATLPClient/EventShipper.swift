@@ -299,7 +299,8 @@ public final class EventShipper: Sendable {
         let lines = try Spool.readForSending(batch, in: configuration.spoolDirectory)
         var payload: [UInt8] = []
         payload.reserveCapacity(lines.count + 64)
-        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"events\":[".utf8)
+        // `sentAt` is this side's clock at the send, so the collector can correct a skewed `ts`.
+        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"sentAt\":\(Posix.wallClockMillis()),\"events\":[".utf8)
         // The file is one event per line and JSON holds no raw LF: each LF between events
         // becomes the array's comma.
         let start = payload.count

@@ -85,7 +85,15 @@ struct RequestProcessor: Sendable {
             guard let events = object["events"]?.arrayValue else {
                 return fail(ATLPError(.badRequest, "EVENTS needs \"events\": an array of event objects"))
             }
-            request = .events(batch: batch, events: events)
+            var sentAt: Int64?
+            if let t = object["sentAt"] {
+                guard case .int(let ms) = t else {
+                    return fail(
+                        ATLPError(.badRequest, "EVENTS \"sentAt\" must be an integer (ms since the epoch), found \(t.kindDescription)"))
+                }
+                sentAt = ms
+            }
+            request = .events(batch: batch, events: events, sentAt: sentAt)
         case "CONFIG":
             request = .config(object)
         case "PUBLISH":
@@ -95,7 +103,15 @@ struct RequestProcessor: Sendable {
             guard let rules = object["rules"]?.arrayValue else {
                 return fail(ATLPError(.badRequest, "PUBLISH needs \"rules\": an array of rules"))
             }
-            request = .publish(rules: rules)
+            var sampleRate: Double?
+            if let r = object["sampleRate"] {
+                guard let rate = r.doubleValue, (0...1).contains(rate) else {
+                    return fail(
+                        ATLPError(.badRequest, "PUBLISH \"sampleRate\" must be a number from 0 to 1, found \(r.jsonText.prefix(40))"))
+                }
+                sampleRate = rate
+            }
+            request = .publish(rules: rules, sampleRate: sampleRate)
         default:
             return fail(
                 ATLPError(.unknownVerb, "\(verb) is not a request of ATLP/1; requests are \(Self.verbs.joined(separator: ", "))"))

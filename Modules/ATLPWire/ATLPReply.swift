@@ -17,9 +17,14 @@ public enum ATLPReply: Sendable, Hashable {
                 ])))
     }
 
-    /// `RULES {"etag":E,"rules":[...]}`.
-    public static func rules(etag: String, rules: [JSONValue]) -> ATLPReply {
-        .frame(ATLPFrame(verb: "RULES", body: JSONObject([("etag", .string(etag)), ("rules", .array(rules))])))
+    /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` when given.
+    public static func rules(etag: String, rules: [JSONValue], sampleRate: Double? = nil) -> ATLPReply {
+        .frame(RulesUpdate.changed(etag: etag, rules: rules, sampleRate: sampleRate).frame)
+    }
+
+    /// `RULES {"etag":E,"unchanged":true}`: the client's rules (etag `E`) are current.
+    public static func rulesUnchanged(etag: String) -> ATLPReply {
+        .frame(RulesUpdate.unchanged(etag: etag).frame)
     }
 
     /// `ACK {"stored":n}` for `PUBLISH`.

@@ -62,6 +62,23 @@ func tempSpool() -> String {
         #expect(try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") }.isEmpty)
     }
 
+    @Test func everyEventsFrameCarriesTheShippersClockAsSentAt() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: tempSpool()))
+        defer { shipper.close(timeout: .zero) }
+        let before = Posix.wallClockMillis()
+        for i in 0..<250 { try shipper.enqueue(event("s\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        let after = Posix.wallClockMillis()
+        let sentAts = handler.sentAts
+        #expect(sentAts.count == 3)  // batches of 100
+        for sentAt in sentAts {
+            #expect(sentAt.map { (before...after).contains($0) } == true, "sentAt \(String(describing: sentAt)) not in \(before)...\(after)")
+        }
+    }
+
     @Test func anAbandonedClientsBatchIsResentWithTheSameIDByTheNextOne() throws {
         let gate = DispatchSemaphore(value: 0)
         let handler = TestHandler(gate: gate)

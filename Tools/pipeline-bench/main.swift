@@ -18,7 +18,7 @@ import SystemCalls
 struct AcknowledgeOnly: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
-        if case .events(let batch, let events) = request {
+        if case .events(let batch, let events, _) = request {
             return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
         }
         return .error(.badRequest, "benchmark handler takes EVENTS only")
