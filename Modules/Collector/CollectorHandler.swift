@@ -1,7 +1,7 @@
+import ATLPWire
 import EventModel
 import EventStore
 import KVCConfig
-import Transport
 
 /// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
 ///

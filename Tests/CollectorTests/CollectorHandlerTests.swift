@@ -1,12 +1,14 @@
+import ATLPClient
+import ATLPWire
 import Collector
 import EventModel
 import EventStore
 import SQLiteStore
 import Foundation
 import Synchronization
-import Testing
+import SystemCalls
 import TestSupport
-import Transport
+import Testing
 
 /// A collector on 127.0.0.1:0 with a fresh database, stopped when the test ends.
 final class RunningCollector {

@@ -5,7 +5,8 @@ import Foundation
 import SQLiteStore
 import Testing
 import TestSupport
-import Transport
+import ATLPClient
+import ATLPWire
 
 /// The collector's side of remote configuration and event time (docs/wire.md): `CONFIG` with
 /// an etag, `PUBLISH` with a sampling rate, `EVENTS` with `sentAt`.

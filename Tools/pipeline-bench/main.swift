@@ -4,13 +4,16 @@
 //
 //   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--events N]
 
+import ATLPClient
+import ATLPServer
+import ATLPWire
 import Collector
 import EventModel
 import EventStore
 import SQLiteStore
 import Foundation
 import Synchronization
-import Transport
+import SystemCalls
 
 /// A handler that acknowledges every batch without storing it: what the transport costs alone.
 struct AcknowledgeOnly: ATLPHandler {
@@ -127,7 +130,7 @@ struct Load: Sendable {
 }
 
 func transportOnly(_ load: Load) -> Double {
-    let server = ATLPServer(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
+    let server = ATLPService(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
     let address = try! server.start()
     defer { server.stop() }
     return load.send(to: address)
