@@ -1,10 +1,12 @@
+import ATLPClient
+import ATLPWire
 import CommandSupport
 import EventModel
 import Foundation
 import KVCConfig
 import Reporters
+import SystemCalls
 import Tracker
-import Transport
 
 /// What `demo` and `replay` run: a tracker that applies a plan and reports over TCP through a
 /// spooled shipper. Owns the shipper's thread; `close` stops it.
