@@ -57,7 +57,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
-                "Matching", "CommandSupport",
+                "Matching", "CommandSupport", "PostgresStore",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -108,7 +108,10 @@ let package = Package(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "ATLPWire", "ATLPClient", "TestSupport",
+            ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),

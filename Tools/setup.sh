@@ -18,3 +18,19 @@ if [ ! -f /usr/include/sqlite3.h ] || ! command -v sqlite3 >/dev/null 2>&1; then
     exit 1
   fi
 fi
+# PostgreSQL: libpq's headers for the CLibPQ system library (PostgresStore), and the server the
+# PostgreSQL tests start in a temporary directory (initdb, pg_ctl; Debian's postgresql package).
+if [ ! -f /usr/include/postgresql/libpq-fe.h ] || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "setup: installing libpq-dev and postgresql (headers for CLibPQ; the server the PostgreSQL tests run)" >&2
+    $SUDO apt-get update -qq >/dev/null
+    # The package's own cluster is not used; tests make theirs. policy-rc.d-less containers may
+    # fail to start it, which is fine.
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpq-dev postgresql >/dev/null
+  else
+    echo "setup: libpq headers or PostgreSQL server binaries are missing; install your system's libpq development package and PostgreSQL server" >&2
+    exit 1
+  fi
+fi
