@@ -155,7 +155,7 @@ public struct DemoCommand: Command {
         }
         // Publish the plan's rules to the embedded collector so its report shows their coverage.
         do {
-            _ = try store.publish(plan.rules.map(RuleJSON.stored))
+            _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
             let report = try CollectorReport(store: store)
             let text = format.renderer.render(report)
             io.out(text.hasSuffix("\n") ? text : text + "\n")
