@@ -14,6 +14,7 @@ public enum AgentCLI {
             MD5Command.self,
             MatchCommand.self,
             CheckCommand.self,
+            DriftCommand.self,
             InventoryCommand.self,
             ])
     }
