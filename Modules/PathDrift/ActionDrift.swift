@@ -46,7 +46,7 @@ public struct ActionDrift: Sendable, Hashable {
 /// to the configured action is at least `actionThreshold` and it takes as many arguments (colons).
 /// An action's score is the mean of the two similarities; a class's is its similarity. The best is
 /// suggested when it is `margin` ahead of the second. Actions the configuration already tracks on
-/// that class are never candidates.
+/// that class, and (for a missing class) classes the configuration names itself, are never candidates.
 public enum ActionRenames {
     public static let classThreshold = 0.7
     public static let actionThreshold = 0.6
@@ -68,12 +68,18 @@ public enum ActionRenames {
             configured[ev.className, default: []].insert(ev.selector)
             actionsOf[ev.className, default: []].append((ev.selector, ev.location))
         }
+        var classes = Set(plan.eventTable.keys)
+        classes.formUnion(plan.screens.map(\.className))
+        classes.formUnion(plan.events.map(\.className))
         var out: [ActionDrift] = []
         for f in ConfigCheck.findings(plan, inventory: inventory) {
             guard let className = f.className, let location = f.location else { continue }
             switch f.kind {
             case .missingClass:
-                out.append(drift(className: className, action: nil, location: location, inventory: inventory, configured: configured))
+                out.append(
+                    drift(
+                        className: className, action: nil, location: location, inventory: inventory, configured: configured,
+                        configuredClasses: classes))
                 // The check stops at the class; its actions are missing too, and may have moved with it.
                 var seen: Set<String> = []
                 for (a, l) in (actionsOf[className] ?? []).sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) where seen.insert(a).inserted {
@@ -89,14 +95,15 @@ public enum ActionRenames {
     }
 
     static func drift(
-        className: String, action: String?, location: ConfigLocation, inventory: Inventory, configured: [String: Set<String>]
+        className: String, action: String?, location: ConfigLocation, inventory: Inventory, configured: [String: Set<String>],
+        configuredClasses: Set<String> = []
     ) -> ActionDrift {
         var ranked: [ActionCandidate] = []
         for (c, actions) in inventory.classes {
             let classScore = NameSimilarity.of(className, c)
             guard classScore >= classThreshold else { continue }
             guard let action else {
-                if c != className { ranked.append(ActionCandidate(className: c, action: nil, score: rounded(classScore))) }
+                if !configuredClasses.contains(c) { ranked.append(ActionCandidate(className: c, action: nil, score: rounded(classScore))) }
                 continue
             }
             let arity = action.filter { $0 == ":" }.count

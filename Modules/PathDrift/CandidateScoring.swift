@@ -56,7 +56,10 @@ public struct CandidateScore: Sendable, Hashable {
         v[.path] = alignment.similarity
         v[.type] = NameSimilarity.of(rule.viewPath.names.last ?? "", candidate.pathName)
         if let content = rule.content { v[.content] = candidate.title == content ? 1 : 0 }
-        v[.keyPath] = resolves(rule.keyPath, in: candidate.props) ? 1 : 0
+        // The rule's key path tells only where it read something in the old build too.
+        if reference.map({ resolves(rule.keyPath, in: $0.props) }) ?? true {
+            v[.keyPath] = resolves(rule.keyPath, in: candidate.props) ? 1 : 0
+        }
         if let r = reference {
             if let id = r.id { v[.id] = candidate.id == id ? 1 : 0 }
             if let title = r.title, !title.isEmpty { v[.title] = candidate.title == title ? 1 : 0 }

@@ -85,10 +85,15 @@ public struct DriftReport: Sendable, Hashable {
             lines.append("broken  \(id)  \(matches): \(why) \(r.rule.viewPath.text) (\(r.rule.viewEvent.rawValue))")
             if let s = r.suggestion {
                 lines.append("        suggest    \(s.viewPath)  \(Self.number(s.score))  agreeing: \(s.signals.map(\.rawValue).joined(separator: ", "))")
-            } else if r.candidates.isEmpty {
-                lines.append("        no suggestion: no node of the new trees can take a \(r.rule.viewEvent.rawValue)")
             } else {
-                lines.append("        no suggestion: no candidate is clearly the same view (gone, or ambiguous)")
+                let why: String
+                switch r.absence ?? .tooWeak {
+                case .noCandidate: why = "no node of the new trees can take a \(r.rule.viewEvent.rawValue) there"
+                case .viewGone: why = "no candidate has the view's id, title or content: the view looks removed"
+                case .tooWeak: why = "the best candidate scores under \(Self.number(PathDrift.threshold))"
+                case .tooClose: why = "two candidates are within \(Self.number(PathDrift.margin)) of each other"
+                }
+                lines.append("        no suggestion: \(why)")
             }
             for c in r.candidates {
                 lines.append("        candidate  \(c.viewPath)  \(Self.number(c.score))")

@@ -9,7 +9,7 @@ public enum DriftSignal: String, Sendable, Hashable, CaseIterable, CustomStringC
     case type
     /// The rule's `content` and the candidate's title (rules with `content` only).
     case content
-    /// The rule's `keyPath` resolves in the candidate's props.
+    /// The rule's `keyPath` resolves in the candidate's props (where it resolved in the baseline node's too).
     case keyPath
     /// The baseline node's `id` and the candidate's (baseline nodes with an id).
     case id

@@ -28,6 +28,18 @@ public struct RuleDrift: Sendable, Hashable {
         case ok, broken
     }
 
+    /// Why a broken rule has no suggestion.
+    public enum Absence: String, Sendable, Hashable {
+        /// No node of the new trees (on the rule's page, while it exists) can take the rule's event.
+        case noCandidate
+        /// The view had an id, a title or a content, and no candidate shares one: it is gone.
+        case viewGone
+        /// The best candidate scores under the threshold.
+        case tooWeak
+        /// Another candidate is within the margin of the best.
+        case tooClose
+    }
+
     public var rule: KVCRule
     public var status: Status
     /// Nodes of the new trees that the pattern matches and whose role fits the view event.
@@ -39,10 +51,12 @@ public struct RuleDrift: Sendable, Hashable {
     /// Broken although the pattern still matches: it now names other views than the one it matched
     /// in the baseline (a same-named sibling took its index, or the view was removed).
     public var matchesOtherViews: Bool
+    /// Set for a broken rule without a suggestion.
+    public var absence: Absence?
 
     public init(
         rule: KVCRule, status: Status, matches: Int, suggestion: DriftCandidate?, candidates: [DriftCandidate],
-        matchesOtherViews: Bool = false
+        matchesOtherViews: Bool = false, absence: Absence? = nil
     ) {
         self.rule = rule
         self.status = status
@@ -50,6 +64,7 @@ public struct RuleDrift: Sendable, Hashable {
         self.suggestion = suggestion
         self.candidates = candidates
         self.matchesOtherViews = matchesOtherViews
+        self.absence = absence
     }
 }
 
@@ -86,7 +101,9 @@ public struct PathDrift {
         let references = baselineNodes.filter(fits).map(\.node)
         guard !matched.isEmpty else {
             let search = candidates(for: rule, references: references)
-            return RuleDrift(rule: rule, status: .broken, matches: 0, suggestion: search.suggestion, candidates: search.candidates)
+            return RuleDrift(
+                rule: rule, status: .broken, matches: 0, suggestion: search.suggestion, candidates: search.candidates,
+                absence: search.absence)
         }
         // The pattern matches: ok, unless the baseline tells its view apart (id, title) and none of
         // the nodes matched now is that view: then broken when their ids say they are other views,
@@ -104,7 +121,7 @@ public struct PathDrift {
         }
         return RuleDrift(
             rule: rule, status: .broken, matches: matched.count, suggestion: movedAway ? search.suggestion : nil,
-            candidates: search.candidates, matchesOtherViews: true)
+            candidates: search.candidates, matchesOtherViews: true, absence: movedAway ? nil : search.absence ?? .viewGone)
     }
 
     /// Same id, or same non-empty title, where the baseline node has them.
@@ -116,9 +133,16 @@ public struct PathDrift {
 
     /// Every node of the new build whose role fits, scored against each baseline node (its best
     /// score counts), grouped by the pattern it would give, best first; and the suggestion.
-    func candidates(for rule: KVCRule, references: [TreeNode]) -> (candidates: [DriftCandidate], suggestion: DriftCandidate?) {
+    func candidates(for rule: KVCRule, references: [TreeNode]) -> (
+        candidates: [DriftCandidate], suggestion: DriftCandidate?, absence: RuleDrift.Absence?
+    ) {
+        // A view stays on its page: while the rule's page (the root of its pattern) is in the new
+        // trees, only its nodes are candidates; when it is gone (renamed), every page is searched.
+        let page = rule.viewPath.names.first ?? ""
+        let onPage = { (n: LocatedNode) in n.path.elements.first.map { sameBytes($0.name, page) } ?? false }
+        let pageKept = newNodes.contains(where: onPage)
         var best: [String: DriftCandidate] = [:]
-        for c in newNodes where rule.viewEvent.fits(c.node.role) {
+        for c in newNodes where rule.viewEvent.fits(c.node.role) && (!pageKept || onPage(c)) {
             let alignment = PathAlignment(pattern: rule.viewPath, path: c.path)
             guard let pattern = Self.pattern(c.path, like: rule.viewPath, alignment: alignment) else { continue }
             var top: CandidateScore?
@@ -145,13 +169,13 @@ public struct PathDrift {
         // the next of those. Elsewhere every candidate competes.
         let needsIdentity = rule.content != nil || references.contains { $0.id != nil || !($0.title ?? "").isEmpty }
         let contenders = needsIdentity ? ranked.filter(\.identityAgrees) : ranked
-        var suggestion: DriftCandidate?
-        if let first = contenders.first, first.score >= Self.threshold,
-            first.score - (contenders.dropFirst().first?.score ?? 0) >= Self.margin - 1e-9
-        {
-            suggestion = first
+        let shown = Array(ranked.prefix(Self.candidateLimit))
+        guard let first = contenders.first else { return (shown, nil, ranked.isEmpty ? .noCandidate : .viewGone) }
+        guard first.score >= Self.threshold else { return (shown, nil, .tooWeak) }
+        guard first.score - (contenders.dropFirst().first?.score ?? 0) >= Self.margin - 1e-9 else {
+            return (shown, nil, .tooClose)
         }
-        return (Array(ranked.prefix(Self.candidateLimit)), suggestion)
+        return (shown, first, nil)
     }
 
     /// The canonical text of `path` with the old pattern's open indexes kept; nil when it would not

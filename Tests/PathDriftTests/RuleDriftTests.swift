@@ -38,6 +38,7 @@ typealias T = DriftTrees
         let share = try #require(d["detail-share"])
         #expect(share.status == .broken)
         #expect(share.suggestion == nil)
+        #expect(share.absence == .tooClose)
         #expect(share.candidates.count == 3)
         #expect(share.candidates[0].viewPath == "DetailViewController-UIView-UIStackView-UIButton&0-0-0-1")
         #expect(share.candidates[0].score - share.candidates[1].score < PathDrift.margin)
@@ -102,23 +103,30 @@ typealias T = DriftTrees
         let cart = try #require(noCart["detail-cart"])
         #expect(cart.status == .broken)
         #expect(cart.suggestion == nil)
+        #expect(cart.absence == .viewGone)
         #expect(!cart.candidates.isEmpty)
         // The middle button gone: its old index names the cart button, whose id says it is another view.
         let noShare = try T.drift(new: [T.detail([T.image, T.name, T.fav, T.cart])], old: [T.detailBefore])
         let share = try #require(noShare["detail-share"])
         #expect(share.status == .broken)
         #expect(share.matches == 1)
+        #expect(share.matchesOtherViews)
         #expect(share.suggestion == nil)
+        #expect(share.absence == .viewGone)
         #expect(noShare["detail-cart"]?.suggestion?.viewPath == "DetailViewController-UIView-UIButton&0-0-1")
     }
 
     @Test func twoEquallyGoodCandidatesGetNoSuggestion() throws {
-        let top = T.node("UIStackView", [T.button("cart-top", "Add to cart")])
-        let bottom = T.node("UIStackView", [T.button("cart-bottom", "Add to cart")])
-        let d = try T.drift(new: [T.detail([T.image, T.name, T.fav, T.share, top, bottom])], old: [T.detailBefore])
+        // Buttons without ids (as UIKit dumps them): the cart button now in two stacks, top and bottom.
+        let before = T.detail([T.image, T.name, T.button(nil, "Fav"), T.button(nil, "Share"), T.button(nil, "Add to cart")])
+        let top = T.node("UIStackView", [T.button(nil, "Add to cart")])
+        let bottom = T.node("UIStackView", [T.button(nil, "Add to cart")])
+        let after = T.detail([T.image, T.name, T.button(nil, "Fav"), T.button(nil, "Share"), top, bottom])
+        let d = try T.drift(new: [after], old: [before])
         let cart = try #require(d["detail-cart"])
         #expect(cart.status == .broken)
         #expect(cart.suggestion == nil)
+        #expect(cart.absence == .tooClose)
         #expect(cart.candidates.count >= 2)
         #expect(cart.candidates[0].score == cart.candidates[1].score)
         #expect(Set(cart.candidates.prefix(2).map(\.viewPath)) == [
@@ -134,7 +142,25 @@ typealias T = DriftTrees
         ])
         #expect(d.check(plan, appKey: "blog").isEmpty)
         // A page rule fits only a controller; the home page is absent here.
-        #expect(d.check(plan).first { $0.rule.id == "home-open" }?.candidates.isEmpty == true)
+        let open = d.check(plan).first { $0.rule.id == "home-open" }
+        #expect(open?.candidates.isEmpty == true)
+        #expect(open?.absence == .noCandidate)
+    }
+
+    @Test func aViewStaysOnItsPageWhileThePageExists() throws {
+        // The cart button gone from the detail page; the gift page still has one with its title.
+        let gift = T.node(
+            "Shop.DetailViewController", role: "controller", props: T.product,
+            [T.node("UIView", [T.fav, T.share, T.cart])]
+        ).replacingOccurrences(of: #""role":"controller""#, with: #""role":"controller","alias":"gift""#)
+        let d = try T.drift(new: [T.detail([T.image, T.name, T.fav, T.share]), gift], old: [T.detailBefore])
+        #expect(d["detail-cart"]?.suggestion == nil)
+        #expect(d["detail-cart"]?.candidates.allSatisfy { $0.viewPath.hasPrefix("DetailViewController-") } == true)
+        // With the page itself renamed, every page is searched.
+        let renamed = T.detailBefore.replacingOccurrences(of: "Shop.DetailViewController", with: "Shop.ProductDetailController")
+        let moved = try T.drift(new: [renamed], old: [T.detailBefore])
+        #expect(moved["detail-cart"]?.suggestion?.viewPath == "ProductDetailController-UIView-UIButton&0-0-2")
+        #expect(moved["detail-enter"]?.suggestion?.viewPath == "ProductDetailController&0")
     }
 
     @Test func theRoleMustFitTheViewEvent() {
