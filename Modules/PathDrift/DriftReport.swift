@@ -83,6 +83,9 @@ public struct DriftReport: Sendable, Hashable {
             }
             let why = r.matchesOtherViews ? "the pattern now matches other views" : "no view matches"
             lines.append("broken  \(id)  \(matches): \(why) \(r.rule.viewPath.text) (\(r.rule.viewEvent.rawValue))")
+            if !r.pageFound, let page = r.rule.viewPath.names.first {
+                lines.append("        the page \(page) is in none of the new trees: renamed, or give its tree")
+            }
             if let s = r.suggestion {
                 lines.append("        suggest    \(s.viewPath)  \(Self.number(s.score))  agreeing: \(s.signals.map(\.rawValue).joined(separator: ", "))")
             } else {

@@ -53,10 +53,13 @@ public struct RuleDrift: Sendable, Hashable {
     public var matchesOtherViews: Bool
     /// Set for a broken rule without a suggestion.
     public var absence: Absence?
+    /// False when no new tree holds the rule's page (the first name of its pattern): the page
+    /// was renamed, or no tree of it was given.
+    public var pageFound: Bool
 
     public init(
         rule: KVCRule, status: Status, matches: Int, suggestion: DriftCandidate?, candidates: [DriftCandidate],
-        matchesOtherViews: Bool = false, absence: Absence? = nil
+        matchesOtherViews: Bool = false, absence: Absence? = nil, pageFound: Bool = true
     ) {
         self.rule = rule
         self.status = status
@@ -65,6 +68,7 @@ public struct RuleDrift: Sendable, Hashable {
         self.candidates = candidates
         self.matchesOtherViews = matchesOtherViews
         self.absence = absence
+        self.pageFound = pageFound
     }
 }
 
@@ -103,7 +107,7 @@ public struct PathDrift {
             let search = candidates(for: rule, references: references)
             return RuleDrift(
                 rule: rule, status: .broken, matches: 0, suggestion: search.suggestion, candidates: search.candidates,
-                absence: search.absence)
+                absence: search.absence, pageFound: newNodes.contains { Self.isOnPage($0, of: rule) })
         }
         // The pattern matches: ok, unless the baseline tells its view apart (id, title) and none of
         // the nodes matched now is that view: then broken when their ids say they are other views,
@@ -124,6 +128,12 @@ public struct PathDrift {
             candidates: search.candidates, matchesOtherViews: true, absence: movedAway ? nil : search.absence ?? .viewGone)
     }
 
+    /// True when the node's path starts at the rule's page (the first name of its pattern).
+    static func isOnPage(_ node: LocatedNode, of rule: KVCRule) -> Bool {
+        guard let root = node.path.elements.first, let page = rule.viewPath.names.first else { return false }
+        return sameBytes(root.name, page)
+    }
+
     /// Same id, or same non-empty title, where the baseline node has them.
     static func sameIdentity(_ node: TreeNode, _ reference: TreeNode) -> Bool {
         if let id = reference.id, node.id == id { return true }
@@ -138,11 +148,9 @@ public struct PathDrift {
     ) {
         // A view stays on its page: while the rule's page (the root of its pattern) is in the new
         // trees, only its nodes are candidates; when it is gone (renamed), every page is searched.
-        let page = rule.viewPath.names.first ?? ""
-        let onPage = { (n: LocatedNode) in n.path.elements.first.map { sameBytes($0.name, page) } ?? false }
-        let pageKept = newNodes.contains(where: onPage)
+        let pageKept = newNodes.contains { Self.isOnPage($0, of: rule) }
         var best: [String: DriftCandidate] = [:]
-        for c in newNodes where rule.viewEvent.fits(c.node.role) && (!pageKept || onPage(c)) {
+        for c in newNodes where rule.viewEvent.fits(c.node.role) && (!pageKept || Self.isOnPage(c, of: rule)) {
             let alignment = PathAlignment(pattern: rule.viewPath, path: c.path)
             guard let pattern = Self.pattern(c.path, like: rule.viewPath, alignment: alignment) else { continue }
             var top: CandidateScore?

@@ -161,6 +161,8 @@ typealias T = DriftTrees
         let moved = try T.drift(new: [renamed], old: [T.detailBefore])
         #expect(moved["detail-cart"]?.suggestion?.viewPath == "ProductDetailController-UIView-UIButton&0-0-2")
         #expect(moved["detail-enter"]?.suggestion?.viewPath == "ProductDetailController&0")
+        #expect(moved["detail-enter"]?.pageFound == false)
+        #expect(d["detail-cart"]?.pageFound == true)
     }
 
     @Test func theRoleMustFitTheViewEvent() {
