@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
+        .library(name: "PathDrift", targets: ["PathDrift"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
     ],
@@ -65,11 +66,14 @@ let package = Package(
         .target(
             name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
+        // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
+        .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
+        .testTarget(name: "PathDriftTests", dependencies: ["PathDrift", "KVCConfig", "ViewIdentity", "EventModel", "TestSupport"], path: "Tests/PathDriftTests"),
         .target(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "DemoShop", "CommandSupport",
+                "Collector", "Tracker", "DemoShop", "CommandSupport", "PathDrift",
             ],
             path: "Modules/AgentCommands"),
 
