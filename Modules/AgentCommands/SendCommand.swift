@@ -194,6 +194,12 @@ public struct SendCommand: Command {
                     + (stats.lastError.map { " (last error: \($0))" } ?? "")
                     + "; they stay in the spool \(spool) and the next send with it delivers them")
         }
+        if stats.undeliverable > 0 {
+            io.printError(
+                "send: \(stats.undeliverable) \(stats.undeliverable == 1 ? "event was" : "events were") set aside, not delivered"
+                    + (stats.lastSetAside.map { " (last: \($0))" } ?? "")
+                    + "; they stay in \(spool)/undeliverable with the reason beside each file")
+        }
         return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted ? .success : .failure
     }
 
