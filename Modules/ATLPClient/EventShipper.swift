@@ -66,7 +66,7 @@ public final class EventShipper: Sendable {
         let limit = configuration.maxFrame - 128  // room for `EVENTS {"batch":...,"sentAt":...,"events":[...]}`
         let cut = try state.withLock { (s) throws(SpoolError) -> Bool in
             do throws(SpoolError) {
-                guard !s.stopping else { throw SpoolError(.closed, "the shipper to \(configuration.address) is closed") }
+                guard !s.stopping else { throw SpoolError(.closed, "the shipper to \(configuration.collectorsDescription) is closed") }
                 guard json.count <= limit else {
                     throw SpoolError(
                         .eventTooLarge, "an event of \(json.count) bytes does not fit in a frame of \(configuration.maxFrame) bytes")
@@ -141,7 +141,16 @@ public final class EventShipper: Sendable {
 
     private func deliver() {
         var link: ShipperLink?
+        /// Failed attempts in a row, over every collector.
         var failures = 0
+        /// The collector tried next (an index into `addresses`).
+        var current = 0
+        /// After a failure: try the next collector, and back off once all of them failed in turn.
+        func failOver() {
+            failures += 1
+            current = (current + 1) % configuration.addresses.count
+            if failures % configuration.addresses.count == 0 { pause(failures / configuration.addresses.count) }
+        }
         while !stopping {
             sealIfDue()
             if link == nil {
@@ -149,10 +158,14 @@ public final class EventShipper: Sendable {
                     _ = wakeup.wait(timeout: .now() + waitTime())
                     continue
                 }
+                let address = configuration.addresses[current]
                 do {
-                    link = try ShipperLink(configuration)
+                    link = try ShipperLink(configuration, to: address)
                     failures = 0
-                    state.withLock { $0.statistics.connections += 1 }
+                    state.withLock {
+                        $0.statistics.connections += 1
+                        $0.statistics.collector = address.description
+                    }
                 } catch {
                     // A HELLO the collector refuses as such will be refused again: stop and say why.
                     let fatal =
@@ -160,8 +173,7 @@ public final class EventShipper: Sendable {
                         ?? false
                     record(error, halt: fatal)
                     if fatal { break }
-                    failures += 1
-                    pause(failures)
+                    failOver()
                     continue
                 }
             }
@@ -172,10 +184,7 @@ public final class EventShipper: Sendable {
             case .drop(let error, let backoff):
                 link = nil
                 if let error { record(error) }
-                if backoff {
-                    failures += 1
-                    pause(failures)
-                }
+                if backoff { failOver() }
             case .halt(let error):
                 record(error, halt: true)
                 link = nil
@@ -221,7 +230,7 @@ public final class EventShipper: Sendable {
         } catch {
             if error.code == .timedOut {
                 if ContinuousClock.now - link.lastProgress < configuration.ackTimeout { return .ok }
-                return .drop(TransportError(.timedOut, "no ACK from \(configuration.address) within \(configuration.ackTimeout)"), backoff: true)
+                return .drop(TransportError(.timedOut, "no ACK from \(link.address) within \(configuration.ackTimeout)"), backoff: true)
             }
             return .drop(error, backoff: true)
         }
@@ -232,12 +241,12 @@ public final class EventShipper: Sendable {
     private func handle(_ reply: ATLPFrame, on link: ShipperLink) -> StepResult {
         guard let head = link.inFlight.head else {
             return .drop(
-                TransportError(.protocolViolation, "\(configuration.address) answered a request never sent: \(reply.description.prefix(120))"),
+                TransportError(.protocolViolation, "\(link.address) answered a request never sent: \(reply.description.prefix(120))"),
                 backoff: true)
         }
         if reply.verb == "ERR" {
             let error = ATLPError(errFrame: reply)
-            let transportError = TransportError.remote(error, from: configuration.address)
+            let transportError = TransportError.remote(error, from: link.address)
             switch error.code {
             case .unauthorized, .forbidden, .unknownVerb:
                 return .halt(transportError)
@@ -286,7 +295,7 @@ public final class EventShipper: Sendable {
             return .drop(
                 TransportError(
                     .protocolViolation,
-                    "expected ACK of batch \(Self.batchID(head)) from \(configuration.address), got \(reply.description.prefix(120))"),
+                    "expected ACK of batch \(Self.batchID(head)) from \(link.address), got \(reply.description.prefix(120))"),
                 backoff: true)
         }
         let snapshot: ShipperStatistics

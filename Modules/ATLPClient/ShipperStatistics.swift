@@ -17,6 +17,8 @@ public struct ShipperStatistics: Sendable, Hashable {
     public var lastSetAside: String?
     /// Events in the spool, not yet acknowledged.
     public var pendingEvents = 0
+    /// The collector of the last successful connection (`host:port`).
+    public var collector: String?
     /// Successful connections (HELLO answered by WELCOME).
     public var connections = 0
     /// The last delivery problem, for logs.
