@@ -17,11 +17,13 @@ let package = Package(
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
+        .library(name: "PathDrift", targets: ["PathDrift"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
     ],
@@ -45,12 +47,14 @@ let package = Package(
             name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls"], path: "Modules/ATLPClient"),
         .target(name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls"], path: "Modules/ATLPServer"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "EventStore", dependencies: ["CSQLite", "EventModel"], path: "Modules/EventStore"),
+        // The store protocol the collector needs, and the value types every store shares.
+        .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         .target(
             name: "Collector",
             dependencies: [
-                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "KVCConfig", "Matching",
-                "CommandSupport",
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
+                "Matching", "CommandSupport",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -62,11 +66,14 @@ let package = Package(
         .target(
             name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
+        // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
+        .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
+        .testTarget(name: "PathDriftTests", dependencies: ["PathDrift", "KVCConfig", "ViewIdentity", "EventModel", "TestSupport"], path: "Tests/PathDriftTests"),
         .target(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "DemoShop", "CommandSupport",
+                "Collector", "Tracker", "DemoShop", "CommandSupport", "PathDrift",
             ],
             path: "Modules/AgentCommands"),
 
@@ -84,12 +91,18 @@ let package = Package(
         .testTarget(
             name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
             path: "Tests/TransportTests"),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"], path: "Tests/EventStoreTests"),
+        .testTarget(
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
             path: "Tests/TrackerTests"),
         .testTarget(
-            name: "CollectorTests", dependencies: ["Collector", "ATLPWire", "ATLPClient", "SystemCalls", "TestSupport"],
+            name: "CollectorTests",
+            dependencies: [
+                "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
+                "SystemCalls", "TestSupport",
+            ],
             path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
@@ -108,7 +121,7 @@ let package = Package(
             path: "Tools/transport-bench"),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore"],
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
     ],
     swiftLanguageModes: [.v6]

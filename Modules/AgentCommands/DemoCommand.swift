@@ -14,7 +14,7 @@ public struct DemoCommand: Command {
     public static let abstract = "runs the demo shop's scripted session through hooks, the plan and TCP, and shows the report"
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
-                                    [--format table|json|csv|html] [--timeout SECONDS]
+                                    [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
@@ -40,10 +40,13 @@ public struct DemoCommand: Command {
           --config FILE       a configuration document; repeat for several (default: the examples)
           --format FORMAT     the report's format without --to: table (default), json, csv, html
           --timeout SECONDS   how long to wait for acknowledgements (default 30)
+          --tree-dir DIR      write each page's view tree to DIR/<page>.json as it is entered
+                              (the input of `autotrack-agent drift`); DIR is created if needed
           -h, --help          show this help
 
         EXAMPLES:
           autotrack-agent demo
+          autotrack-agent demo --tree-dir trees
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
           autotrack-agent demo --to 127.0.0.1:7070
 
@@ -54,6 +57,7 @@ public struct DemoCommand: Command {
     let configs: [String]
     let format: ReportFormat
     let timeout: Double
+    let treeDir: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
         to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
@@ -74,6 +78,7 @@ public struct DemoCommand: Command {
             format = .table
         }
         timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
+        treeDir = try arguments.option("tree-dir")
         try arguments.finish()
     }
 
@@ -132,7 +137,17 @@ public struct DemoCommand: Command {
 
         // The scripted session, on a manual clock from now: waits take no real time, dwell times are exact.
         let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let session = DemoSession(observer: pipeline.tracker, clock: clock)
+        var treeWriter: PageTreeWriter?
+        if let treeDir {
+            do {
+                try FileManager.default.createDirectory(atPath: treeDir, withIntermediateDirectories: true)
+            } catch {
+                io.printError("demo: cannot create --tree-dir \(treeDir): \(error.localizedDescription)")
+                return .failure
+            }
+            treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
+        }
+        let session = DemoSession(observer: treeWriter ?? pipeline.tracker, clock: clock)
         do {
             try session.run(.standard)
         } catch {
@@ -140,6 +155,13 @@ public struct DemoCommand: Command {
             return .failure
         }
         session.hooks.stop()
+        if let treeWriter {
+            if let failure = treeWriter.failure {
+                io.printError("demo: \(failure); check that --tree-dir is writable")
+                return .failure
+            }
+            io.printError("demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
+        }
 
         let delivered = pipeline.drain(timeout: duration(seconds: timeout))
         let summary = "demo: " + pipeline.summary
@@ -155,7 +177,7 @@ public struct DemoCommand: Command {
         }
         // Publish the plan's rules to the embedded collector so its report shows their coverage.
         do {
-            _ = try store.publish(plan.rules.map(RuleJSON.stored))
+            _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
             let report = try CollectorReport(store: store)
             let text = format.renderer.render(report)
             io.out(text.hasSuffix("\n") ? text : text + "\n")

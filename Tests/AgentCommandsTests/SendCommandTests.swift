@@ -54,7 +54,7 @@ import TestSupport
         #expect(code == .success, "\(io.standardError)")
         #expect(io.standardOutput == "sent 3 events: 3 acknowledged (2 stored, 1 duplicate, 0 rejected), 1 invalid line skipped\n")
         #expect(io.standardError == "line 2: name is required\n")
-        #expect(try c.embedded.store?.totals().events == 2)
+        #expect(try c.embedded.store?.totals(.all).events == 2)
     }
 
     @Test func anUnreachableCollectorLeavesTheEventsInTheSpool() throws {

@@ -1,4 +1,5 @@
 import EventModel
+import EventStore
 import Synchronization
 
 /// A batch validated and turned into rows, waiting for the group commit that stores it.
@@ -15,7 +16,7 @@ final class PendingBatch: Sendable {
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         rows = batch.events.map { raw in
-            switch EventStore.validate(raw) {
+            switch SQLiteEventStore.validate(raw) {
             case .failure(let error):
                 return .rejected(
                     [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)],
@@ -23,12 +24,15 @@ final class PendingBatch: Sendable {
             case .success(let e):
                 return .event([
                     .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlite,
-                    e.path.sqlite, e.viewId.sqlite, e.session.sqlite, e.duration.sqlite,
+                    e.path.sqlite, e.viewId.sqlite, e.session.sqlite, e.user.sqlite, e.device.sqlite, e.duration.sqlite,
                     .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlite, .int(now),
+                    .int(batch.correctedTime(ts: e.ts, receivedAt: now)),
                 ])
             }
         }
-        batchRow = [.text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite, .int(now)]
+        batchRow = [
+            .text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite, batch.sentAt.sqlite, .int(now),
+        ]
     }
 
     /// Inserts the rows inside the caller's transaction; returns the counts.
@@ -46,17 +50,17 @@ final class PendingBatch: Sendable {
                 // would also swallow any other failure silently.
                 let changed = try db.run(
                     """
-                    INSERT INTO events (app_key, id, ts, type, name, page, path, view_id, session, duration, props,
-                                        app_version, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_key, id) DO NOTHING
+                    INSERT INTO events (app_key, id, ts, type, name, page, path, view_id, session, user_id, device_id,
+                                        duration, props, app_version, received_at, corrected_ts)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_key, id) DO NOTHING
                     """, values)
                 if changed == 1 { outcome.stored += 1 } else { outcome.duplicates += 1 }
             }
         }
         try db.run(
             """
-            INSERT INTO batches (app_key, app_version, agent, batch, received_at, stored, duplicates, rejected)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO batches (app_key, app_version, agent, batch, sent_at, received_at, stored, duplicates, rejected)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             batchRow + [.int(Int64(outcome.stored)), .int(Int64(outcome.duplicates)), .int(Int64(outcome.rejected))])
         return outcome

@@ -1,29 +1,30 @@
 import CSQLite
+import EventStore
 
 // Every call into the SQLite C library lives in this file: result codes become `SQLiteError`
 // here and nowhere else, so the rest of the module reads like Swift.
 
 /// A failed SQLite call: the result code, SQLite's own message and the SQL (or step) it was running.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_BUSY`, ...); 1 for errors of our own.
-    public var code: Int32
-    public var message: String
+    var code: Int32
+    var message: String
     /// The statement or step that failed (`open /var/db/autotrack.sqlite`, `INSERT INTO events ...`).
-    public var sql: String
+    var sql: String
 
-    public init(code: Int32, message: String, sql: String) {
+    init(code: Int32, message: String, sql: String) {
         self.code = code
         self.message = message
         self.sql = sql
     }
 
     /// The primary result code (`SQLITE_CONSTRAINT` for every constraint failure).
-    public var primaryCode: Int32 { code & 0xff }
+    var primaryCode: Int32 { code & 0xff }
 
     /// True when another connection held a lock past the busy timeout.
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
-    public var description: String {
+    var description: String {
         let name = String(cString: sqlite3_errstr(code))
         var s = "SQLite error \(code) (\(name)): \(message)"
         if !sql.isEmpty { s += " — while running: \(sql)" }
@@ -47,8 +48,21 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Result codes for errors this module raises itself (not returned by a SQLite call).
 enum SQLiteCode {
     static let error = SQLITE_ERROR
-    static let cantOpen = SQLITE_CANTOPEN
     static let misuse = SQLITE_MISUSE
+}
+
+extension SQLiteError {
+    /// The protocol's error: the kind the collector acts on, and this error's full description.
+    var storeError: StoreError {
+        let code: StoreError.Code
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL, SQLITE_IOERR, SQLITE_PROTOCOL: code = .unavailable
+        case SQLITE_READONLY: code = .readOnly
+        case SQLITE_NOTADB, SQLITE_CORRUPT: code = .notAutotrack
+        default: code = .failed
+        }
+        return StoreError(code, description)
+    }
 }
 
 /// A value bound to a statement parameter or read from a column.
@@ -63,8 +77,10 @@ enum SQLiteValue: Sendable, Hashable {
 enum SQLiteOpenMode {
     /// Create the file when absent (the server).
     case readWriteCreate
-    /// The file must exist (reports and listings: a typo must not create an empty database).
+    /// The file must exist (a typo must not create an empty database).
     case readWriteExisting
+    /// The file must exist and is never written (reports).
+    case readOnly
 }
 
 // SQLITE_TRANSIENT is a C macro Swift cannot import: it tells SQLite to copy bound bytes.
@@ -79,8 +95,12 @@ final class SQLiteDatabase {
     init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var db: OpaquePointer?
         // NOMUTEX: the owner serializes access with its own lock, so SQLite's would be a second one.
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        if case .readWriteCreate = mode { flags |= SQLITE_OPEN_CREATE }
+        var flags = SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWriteExisting: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
@@ -131,6 +151,17 @@ final class SQLiteDatabase {
         while try s.step() { rows.append(s.row()) }
         s.reset()
         return rows
+    }
+
+    /// Runs `sql` with `parameters`, handing each row to `each` as it is read, until `each`
+    /// returns false: constant memory, however many rows.
+    func stream(_ sql: String, _ parameters: [SQLiteValue], _ each: ([SQLiteValue]) -> Bool) throws(SQLiteError) {
+        let s = try statement(sql)
+        defer { s.reset() }
+        try s.bind(parameters)
+        while try s.step() {
+            if !each(s.row()) { return }
+        }
     }
 
     /// Runs `sql` with `parameters` for its effect; returns how many rows it changed.
@@ -197,7 +228,16 @@ final class SQLiteStatement {
             case .null: rc = sqlite3_bind_null(stmt, n)
             case .int(let x): rc = sqlite3_bind_int64(stmt, n, x)
             case .double(let x): rc = sqlite3_bind_double(stmt, n, x)
-            case .text(let s): rc = sqlite3_bind_text(stmt, n, s, -1, transient)
+            case .text(let s):
+                // With its byte length, not as a C string: a U+0000 inside is stored, not an end.
+                var s = s
+                rc = s.withUTF8 { bytes in
+                    // An empty buffer may have no address, which SQLite would bind as NULL.
+                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(stmt, n, "", 0, transient) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(stmt, n, $0, Int32(bytes.count), transient)
+                    }
+                }
             }
             guard rc == SQLITE_OK else { throw database.error(rc, sql) }
         }
