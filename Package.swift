@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(name: "autotrack-collector", dependencies: ["Collector"], path: "Apps/autotrack-collector"),
 
         // Shared test support: fixtures and helpers, not a product.
-        .target(name: "TestSupport", dependencies: ["EventModel", "ViewIdentity"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore"], path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
