@@ -49,6 +49,8 @@ open class UITableView: UIScrollView {
         super.init()
     }
 
+    open override class var hookPoints: [AnyHookPoint] { super.hookPoints + [HookPoint.didSelectRow.erased] }
+
     /// Tells the table which class to create for `identifier` when the pool is empty.
     public func register(_ cellClass: UITableViewCell.Type, forCellReuseIdentifier identifier: String) {
         registered[identifier] = cellClass
@@ -109,7 +111,7 @@ open class UITableView: UIScrollView {
     @discardableResult
     open func selectRow(at indexPath: CellIndexPath) -> Bool {
         guard cellForRow(at: indexPath) != nil else { return false }
-        aspects.invoke(self, HookPoint.didSelectRow, arguments: [indexPath]) {
+        aspects.invoke(.didSelectRow, on: self, arguments: indexPath) {
             delegate?.tableView(self, didSelectRowAt: indexPath)
         }
         return true
@@ -171,3 +173,8 @@ open class UITableViewCell: UIView {
 
 /// The view inside a cell that holds its content, as in UIKit.
 open class UITableViewCellContentView: UIView {}
+
+extension HookPoint where Instance == UITableView, Arguments == CellIndexPath, Result == Void {
+    /// The user selected a row (`indexPath`); the delegate is told inside.
+    public static var didSelectRow: Self { Self("tableView:didSelectRowAtIndexPath:") }
+}

@@ -33,7 +33,7 @@ open class UIViewController: UIResponder, ViewNode {
         let v = loadView()
         v.owningController = self
         loadedView = v
-        aspects.invoke(self, HookPoint.viewDidLoad) { viewDidLoad() }
+        aspects.invoke(.viewDidLoad, on: self, arguments: ()) { viewDidLoad() }
         return v
     }
 
@@ -48,8 +48,18 @@ open class UIViewController: UIResponder, ViewNode {
     open func viewWillDisappear(_ animated: Bool) {}
     open func viewDidDisappear(_ animated: Bool) {}
 
+    open override class var hookPoints: [AnyHookPoint] {
+        super.hookPoints + [
+            HookPoint.viewDidLoad.erased, HookPoint.viewWillAppear.erased, HookPoint.viewDidAppear.erased,
+            HookPoint.viewWillDisappear.erased, HookPoint.viewDidDisappear.erased,
+        ]
+    }
+
     /// Containers (navigation, tabs) are not pages themselves: page events come from their content.
     open var isContainer: Bool { false }
+
+    /// Whether appearing and disappearing are page events: not for containers.
+    open var isPage: Bool { !isContainer }
 
     /// The children that appear and disappear with this controller: all of them, for a plain
     /// controller; the top one, for a navigation controller.
@@ -109,9 +119,9 @@ open class UIViewController: UIResponder, ViewNode {
     /// Runs the appear half of the lifecycle on this controller, then on `appearingChildren`.
     public func performAppear(animated: Bool = false) {
         guard !isVisible else { return }
-        aspects.invoke(self, HookPoint.viewWillAppear, arguments: [animated]) { viewWillAppear(animated) }
+        aspects.invoke(.viewWillAppear, on: self, arguments: animated) { viewWillAppear(animated) }
         isVisible = true
-        aspects.invoke(self, HookPoint.viewDidAppear, arguments: [animated]) { viewDidAppear(animated) }
+        aspects.invoke(.viewDidAppear, on: self, arguments: animated) { viewDidAppear(animated) }
         for child in appearingChildren { child.performAppear(animated: animated) }
     }
 
@@ -119,9 +129,9 @@ open class UIViewController: UIResponder, ViewNode {
     public func performDisappear(animated: Bool = false) {
         guard isVisible else { return }
         for child in appearingChildren.reversed() { child.performDisappear(animated: animated) }
-        aspects.invoke(self, HookPoint.viewWillDisappear, arguments: [animated]) { viewWillDisappear(animated) }
+        aspects.invoke(.viewWillDisappear, on: self, arguments: animated) { viewWillDisappear(animated) }
         isVisible = false
-        aspects.invoke(self, HookPoint.viewDidDisappear, arguments: [animated]) { viewDidDisappear(animated) }
+        aspects.invoke(.viewDidDisappear, on: self, arguments: animated) { viewDidDisappear(animated) }
     }
 }
 
@@ -166,4 +176,17 @@ open class UINavigationController: UIViewController {
         viewControllers.append(controller)
         view.addSubview(controller.view)
     }
+}
+
+extension HookPoint where Instance == UIViewController, Arguments == Void, Result == Void {
+    /// The root view was loaded.
+    public static var viewDidLoad: Self { Self("viewDidLoad") }
+}
+
+extension HookPoint where Instance == UIViewController, Arguments == Bool, Result == Void {
+    /// Lifecycle, with `animated`.
+    public static var viewWillAppear: Self { Self("viewWillAppear:") }
+    public static var viewDidAppear: Self { Self("viewDidAppear:") }
+    public static var viewWillDisappear: Self { Self("viewWillDisappear:") }
+    public static var viewDidDisappear: Self { Self("viewDidDisappear:") }
 }
