@@ -160,6 +160,25 @@ import ViewIdentity
         _ = window
     }
 
+    @Test func privateClassesAreNamedWithoutTheirContextAddress() throws {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        let handler = SecretHandler()
+        let button = rig.build { () -> SecretButton in
+            let b = SecretButton(title: "Secret")
+            c.view.addSubview(b)
+            b.addTarget(handler, action: "onSecret:", for: .touchUpInside) { h, _ in h.count += 1 }
+            return b
+        }
+        #expect(button.typeName.contains("(unknown context at $"))
+        button.tap()
+        #expect(handler.count == 1)
+        let e = try #require(rig.recorder.events.last)
+        #expect(e.name == "TestController#SecretHandler#onSecret:")
+        #expect(e.path == "TestController-UIView-SecretButton&0-0-0")
+        _ = window
+    }
+
     @Test func aDisabledControlSendsNothing() {
         let rig = HookRig()
         let (window, c) = screen(rig)
@@ -194,3 +213,7 @@ import ViewIdentity
 final class Log {
     var count = 0
 }
+
+/// A private control and a private target: their printed names hold a launch-dependent address.
+private final class SecretButton: UIButton {}
+private final class SecretHandler { var count = 0 }

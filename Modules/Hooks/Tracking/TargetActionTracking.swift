@@ -31,10 +31,11 @@ enum TargetActionTracking: InteractionHook {
         guard system.isRunning else { return }
         let value = control.valueInfo
         system.report(
-            .targetAction(
+            Interaction.targetAction(
                 events.contains(.valueChanged) ? .valueChanged : .click, on: control, targetName: targetName,
                 action: action.name, controlEvents: events, value: value.isEmpty ? nil : value,
-                timestamp: system.clock.wallMilliseconds()))
+                timestamp: system.clock.wallMilliseconds()
+            ).onEventPage(of: control))
     }
 }
 
@@ -51,11 +52,23 @@ enum GestureTracking: InteractionHook {
                         let view = recognizer.view
                     else { return }
                     system.report(
-                        .targetAction(
+                        Interaction.targetAction(
                             .gesture, on: view, targetName: targetName, action: action, gesture: recognizer.baseName,
-                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds()))
+                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds()
+                        ).onEventPage(of: view))
                 })
         }
         return [placing]
+    }
+}
+
+extension Interaction {
+    /// The interaction with the page of a view inside a controller that is not a page itself (a
+    /// navigation or tab bar controller's bar, an alert): the page shown, or the presenting page.
+    func onEventPage(of view: UIView) -> Interaction {
+        guard let owner = view.enclosingController, !owner.isPage else { return self }
+        var copy = self
+        copy.page = owner.eventPage
+        return copy
     }
 }
