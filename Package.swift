@@ -38,7 +38,7 @@ let package = Package(
         // The plugin point where events go.
         .target(name: "Reporters", dependencies: ["EventModel", "SystemCalls"], path: "Modules/Reporters"),
         .target(name: "ViewIdentity", dependencies: ["EventModel"], path: "Modules/ViewIdentity"),
-        .target(name: "Hooks", dependencies: ["EventModel", "Reporters", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
+        .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
@@ -64,7 +64,7 @@ let package = Package(
             path: "Modules/Tracker"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
-            name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
+            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
         // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
         .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
@@ -81,11 +81,14 @@ let package = Package(
         .executableTarget(name: "autotrack-collector", dependencies: ["Collector"], path: "Apps/autotrack-collector"),
 
         // Shared test support: fixtures and helpers, not a product.
-        .target(name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
-        .testTarget(name: "HooksTests", dependencies: ["Hooks", "Reporters", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
+        .testTarget(
+            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
@@ -114,7 +117,7 @@ let package = Package(
         .executableTarget(name: "json-bench", dependencies: ["EventModel"], path: "Tools/json-bench"),
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
-        .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters"], path: "Tools/hooks-bench"),
+        .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],

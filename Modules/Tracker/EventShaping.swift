@@ -86,8 +86,8 @@ public struct EventShaper: Sendable {
             // A page event without a node still finds its event id and labels, but no KVC rule.
             query = MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion)
         }
-        let interaction = Matching.Interaction(query: query, className: className, action: action)
-        let match: InteractionMatch
+        let interaction = PlanQuery(query: query, className: className, action: action)
+        let match: PlanMatch
         if node != nil {
             match = matcher.match(interaction, reader: JSONPropsReader(props: node?.props), cache: cache)
         } else {
