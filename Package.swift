@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "Tracker", targets: ["Tracker"]),
+        .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
@@ -46,6 +47,9 @@ let package = Package(
             name: "Tracker",
             dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching"],
             path: "Modules/Tracker"),
+        // The collector as a tracker's source of rules (CONFIG over ATLP/1).
+        .target(
+            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "Transport"], path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
             name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
@@ -54,7 +58,7 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "Transport",
-                "Collector", "Tracker", "DemoShop", "CommandSupport",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport",
             ],
             path: "Modules/AgentCommands"),
 
@@ -72,8 +76,12 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"], path: "Tests/TransportTests"),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"], path: "Tests/EventStoreTests"),
         .testTarget(
-            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
+            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
+        .testTarget(
+            name: "RemoteConfigTests",
+            dependencies: ["RemoteConfig", "Tracker", "Collector", "Transport", "DemoShop", "Hooks", "KVCConfig", "Reporters", "EventModel"],
+            path: "Tests/RemoteConfigTests"),
         .testTarget(name: "CollectorTests", dependencies: ["Collector", "Transport", "TestSupport"], path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
