@@ -1,7 +1,7 @@
 /// Repeated clicks on one view: a click within `debounce` of the last counted click on the same
-/// view is not counted again, and `rageClicks` clicks on one view within `rageWindow` (counted or
-/// not: a frustrated user's clicks all count) make a rage click. After a rage click the count
-/// starts again, so a long burst gives one rage click per `rageClicks` clicks.
+/// view is not counted (a bounce is one click), and `rageClicks` counted clicks on one view
+/// within `rageWindow` make a rage click. After a rage click the count starts again, so a long
+/// burst gives one rage click per `rageClicks` clicks.
 ///
 /// A view is its canonical viewPath: a reused cell showing another row is another view.
 struct ClickFilter {
@@ -25,17 +25,15 @@ struct ClickFilter {
     }
 
     mutating func click(on view: String, at ts: Int64) -> Verdict {
-        var counted = true
         if let last = lastCounted, last.view == view, ts - last.ts < debounceMilliseconds {
-            counted = false
-        } else {
-            lastCounted = (view, ts)
+            return Verdict(counted: false, rage: false)
         }
+        lastCounted = (view, ts)
         var times = burst?.view == view ? burst!.times : []
         times.removeAll { ts - $0 >= rageWindowMilliseconds }
         times.append(ts)
         let rage = times.count >= rageClicks
         burst = (view, rage ? [] : times)
-        return Verdict(counted: counted, rage: rage)
+        return Verdict(counted: true, rage: rage)
     }
 }

@@ -55,7 +55,7 @@ public final class ConfigRefresher: Sendable {
             run()
             exited.signal()
         }
-        thread.name = "autotrack-config"
+        thread.name = ConfigRefresher.threadName
         thread.start()
     }
 
@@ -84,7 +84,12 @@ public final class ConfigRefresher: Sendable {
         firstAttempt.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success
     }
 
+    /// The name the refresher's thread carries (pthread names hold 15 bytes).
+    public static let threadName = "autotrack-conf"
+
     private func run() {
+        // Named from inside: on Linux a name set before `start` does not reach the system thread.
+        Thread.current.name = ConfigRefresher.threadName
         loadFromDisk()
         var first = true
         while !stopping {

@@ -110,28 +110,25 @@ public final class Tracker: InteractionObserver, Sendable {
         let clickedView = Tracker.isClick(interaction.kind) ? interaction.viewPath?.canonical : nil
         guard let context = prepare(at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView)
         else { return }
-        if let verdict = context.verdict, !verdict.counted, !verdict.rage {
+        if let verdict = context.verdict, !verdict.counted {
             state.withLock { $0.statistics.debounced += 1 }
             return
         }
-        var events: [TrackEvent] = []
         let base = interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix)
-        if context.verdict?.counted ?? true {
-            events = context.shaper.events(
-                base: base, node: interaction.node, viewEvent: interaction.kind.viewEvent,
-                className: Tracker.className(of: interaction), action: interaction.eventCode?.action, nextID: context.ids.next)
-        }
-        if context.verdict?.rage == true {
+        var events = context.shaper.events(
+            base: base, node: interaction.node, viewEvent: interaction.kind.viewEvent,
+            className: Tracker.className(of: interaction), action: interaction.eventCode?.action, nextID: context.ids.next)
+        let rage = context.verdict?.rage == true
+        if rage {
             var props = JSONObject()
             props["clicks"] = .int(Int64(settings.rageClicks))
             events.append(
                 TrackEvent(
-                    id: events.isEmpty ? base.id : context.ids.next(), ts: ts, type: .custom, name: "rage_click",
-                    page: base.page, path: base.path, viewId: base.viewId, session: context.ids.prefix, props: props))
+                    id: context.ids.next(), ts: ts, type: .custom, name: "rage_click", page: base.page, path: base.path,
+                    viewId: base.viewId, session: context.ids.prefix, props: props))
         }
         submit(events, context: context) { s in
-            if let v = context.verdict, !v.counted { s.debounced += 1 }
-            if context.verdict?.rage == true { s.rageClicks += 1 }
+            if rage { s.rageClicks += 1 }
         }
     }
 

@@ -53,6 +53,11 @@ public struct TrackerSettingsError: Error, Sendable, Hashable, CustomStringConve
     public var variable: String
     public var value: String
 
+    public init(variable: String, value: String) {
+        self.variable = variable
+        self.value = value
+    }
+
     public var description: String {
         "\(variable)=\"\(value)\" is not a number of seconds above 0 (e.g. \(variable)=60); fix or unset it"
     }
