@@ -13,7 +13,9 @@ let package = Package(
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "KVCConfig", targets: ["KVCConfig"]),
         .library(name: "Matching", targets: ["Matching"]),
-        .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "ATLPWire", targets: ["ATLPWire"]),
+        .library(name: "ATLPClient", targets: ["ATLPClient"]),
+        .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "Tracker", targets: ["Tracker"]),
@@ -29,18 +31,28 @@ let package = Package(
         .target(
             name: "EventModel", path: "Modules/EventModel",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // Every system call, in one internal module (not a product), over a small C shim.
+        .target(name: "CSystemCalls", path: "Modules/CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"], path: "Modules/SystemCalls"),
         // The plugin point where events go.
-        .target(name: "Reporters", dependencies: ["EventModel"], path: "Modules/Reporters"),
+        .target(name: "Reporters", dependencies: ["EventModel", "SystemCalls"], path: "Modules/Reporters"),
         .target(name: "ViewIdentity", dependencies: ["EventModel"], path: "Modules/ViewIdentity"),
-        .target(name: "Hooks", dependencies: ["EventModel", "Reporters", "ViewIdentity"], path: "Modules/Hooks"),
+        .target(name: "Hooks", dependencies: ["EventModel", "Reporters", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
-        .target(name: "Transport", dependencies: ["EventModel", "Reporters"], path: "Modules/Transport"),
+        // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
+        .target(name: "ATLPWire", dependencies: ["EventModel"], path: "Modules/ATLPWire"),
+        .target(
+            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls"], path: "Modules/ATLPClient"),
+        .target(name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls"], path: "Modules/ATLPServer"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "EventStore", dependencies: ["CSQLite", "EventModel"], path: "Modules/EventStore"),
         .target(
             name: "Collector",
-            dependencies: ["EventModel", "Transport", "EventStore", "KVCConfig", "Matching", "CommandSupport"],
+            dependencies: [
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "KVCConfig", "Matching",
+                "CommandSupport",
+            ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
@@ -49,15 +61,15 @@ let package = Package(
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
-            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "Transport"], path: "Modules/RemoteConfig"),
+            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SystemCalls"], path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
             name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
-        .target(name: "CommandSupport", path: "Modules/CommandSupport"),
+        .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "Transport",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
                 "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport",
             ],
             path: "Modules/AgentCommands"),
@@ -73,16 +85,23 @@ let package = Package(
         .testTarget(name: "HooksTests", dependencies: ["Hooks", "Reporters", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"], path: "Tests/TransportTests"),
+        .testTarget(
+            name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
+            path: "Tests/TransportTests"),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"], path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
         .testTarget(
             name: "RemoteConfigTests",
-            dependencies: ["RemoteConfig", "Tracker", "Collector", "Transport", "DemoShop", "Hooks", "KVCConfig", "Reporters", "EventModel"],
+            dependencies: [
+                "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "EventModel", "TestSupport",
+            ],
             path: "Tests/RemoteConfigTests"),
-        .testTarget(name: "CollectorTests", dependencies: ["Collector", "Transport", "TestSupport"], path: "Tests/CollectorTests"),
+        .testTarget(
+            name: "CollectorTests", dependencies: ["Collector", "ATLPWire", "ATLPClient", "SystemCalls", "TestSupport"],
+            path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
@@ -95,15 +114,19 @@ let package = Package(
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters"], path: "Tools/hooks-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
-        .executableTarget(name: "transport-bench", dependencies: ["Transport"], path: "Tools/transport-bench"),
         .executableTarget(
-            name: "pipeline-bench", dependencies: ["Transport", "Collector", "EventStore"], path: "Tools/pipeline-bench"),
+            name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
+            path: "Tools/transport-bench"),
+        .executableTarget(
+            name: "pipeline-bench",
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore"],
+            path: "Tools/pipeline-bench"),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // Shared settings for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CSystemCalls" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

@@ -5,8 +5,8 @@ import EventStore
 import Foundation
 import Hooks
 import KVCConfig
+import SystemCalls
 import Tracker
-import Transport
 
 /// `autotrack-agent demo`: the demo shop's scripted session, end to end, with the example configuration.
 public struct DemoCommand: Command {

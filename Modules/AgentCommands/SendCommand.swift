@@ -1,7 +1,9 @@
+import ATLPClient
+import ATLPWire
 import CommandSupport
 import EventModel
 import Foundation
-import Transport
+import SystemCalls
 
 /// `autotrack-agent send`: ships an NDJSON file of events to a collector, reliably, exactly once.
 public struct SendCommand: Command {

@@ -1,11 +1,13 @@
+import ATLPClient
+import ATLPWire
 import CommandSupport
 import EventModel
 import Foundation
 import KVCConfig
 import RemoteConfig
 import Reporters
+import SystemCalls
 import Tracker
-import Transport
 
 /// What `demo` and `replay` run: a tracker that applies a plan and reports over TCP through a
 /// spooled shipper, behind a consent gate. Owns the shipper's thread (and, with

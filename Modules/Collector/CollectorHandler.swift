@@ -1,7 +1,7 @@
+import ATLPWire
 import EventModel
 import EventStore
 import KVCConfig
-import Transport
 
 /// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
 ///
@@ -25,9 +25,9 @@ public struct CollectorHandler: ATLPHandler {
 
     public func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
         switch request {
-        case .events(let label, let events): return storeEvents(label: label, events: events, session: session)
+        case .events(let label, let events, _): return storeEvents(label: label, events: events, session: session)
         case .config: return config(session: session)
-        case .publish(let rules): return publish(rules, session: session)
+        case .publish(let rules, _): return publish(rules, session: session)
         }
     }
 

@@ -1,6 +1,7 @@
+import ATLPServer
 import EventStore
 import Synchronization
-import Transport
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,7 @@ public final class EmbeddedCollector: Sendable {
     public let dbPath: String
     public let options: Options
     private let log: (@Sendable (String) -> Void)?
-    private let state = Mutex<(store: EventStore?, server: ATLPServer?)>((nil, nil))
+    private let state = Mutex<(store: EventStore?, server: ATLPService?)>((nil, nil))
 
     /// A collector on `listen` (default `127.0.0.1:0`, an ephemeral port) writing to `dbPath`.
     /// `log` receives a line for each failure a client cannot see in full (a failed commit).
@@ -111,7 +112,7 @@ public final class EmbeddedCollector: Sendable {
     /// The server's counters, once started.
     public var statistics: ATLPServerStatistics? { state.withLock { $0.server }?.statistics }
 
-    private func prepare() throws(CollectorStartError) -> ATLPServer {
+    private func prepare() throws(CollectorStartError) -> ATLPService {
         if let server = state.withLock({ $0.server }) { return server }
         let store: EventStore
         do throws(SQLiteError) {
@@ -122,7 +123,7 @@ public final class EmbeddedCollector: Sendable {
         let configuration = ATLPServerConfiguration(
             host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame, idleTimeout: options.idleTimeout,
             workerThreads: options.workerThreads)
-        let server = ATLPServer(
+        let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log))
         return state.withLock { s in
             if let existing = s.server { return existing }

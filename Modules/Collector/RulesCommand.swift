@@ -1,9 +1,11 @@
+import ATLPClient
+import ATLPWire
 import CommandSupport
 import EventModel
 import EventStore
 import Foundation
 import KVCConfig
-import Transport
+import SystemCalls
 
 /// `rules`: publishes rule files to a running collector, or lists what a database holds.
 public struct RulesCommand: Command {

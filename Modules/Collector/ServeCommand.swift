@@ -1,7 +1,7 @@
 import CommandSupport
 import EventStore
 import Foundation
-import Transport
+import SystemCalls
 
 /// `serve`: the collector as a service, until SIGINT or SIGTERM.
 public struct ServeCommand: Command {

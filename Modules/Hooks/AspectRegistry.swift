@@ -1,5 +1,6 @@
 import Reporters
 import Synchronization
+import SystemCalls
 import ViewIdentity
 
 /// Where advice runs relative to the original method.

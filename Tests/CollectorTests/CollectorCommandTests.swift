@@ -3,9 +3,8 @@ import CommandSupport
 import EventModel
 import EventStore
 import Foundation
-import Testing
 import TestSupport
-import Transport
+import Testing
 
 /// Runs the tool in process, as `autotrack-collector ARGS...`.
 func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) {

@@ -1,11 +1,13 @@
+import ATLPClient
+import ATLPWire
 import Collector
 import EventModel
 import EventStore
 import Foundation
 import Synchronization
-import Testing
+import SystemCalls
 import TestSupport
-import Transport
+import Testing
 
 /// A collector on 127.0.0.1:0 with a fresh database, stopped when the test ends.
 final class RunningCollector {
@@ -199,7 +201,7 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
         let logged = Mutex<[String]>([])
         let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
         let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop"), isAdmin: true)
-        let reply = handler.handle(.events(batch: 1, events: [event("a")]), session: session)
+        let reply = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), session: session)
         guard case .error(let code, let message) = reply else {
             Issue.record("expected an ERR, got \(reply)")
             return

@@ -1,9 +1,12 @@
+import ATLPWire
 import EventModel
 import Foundation
 import Synchronization
+import SystemCalls
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 /// A port nobody listens on right now (a server bound it, then stopped).
 func freePort() throws -> SocketAddress {
@@ -43,7 +46,7 @@ func tempSpool() -> String {
         #expect(stats.lastError?.contains("Connection refused") == true)
 
         let handler = TestHandler()
-        let server = ATLPServer(
+        let server = ATLPService(
             configuration: ATLPServerConfiguration(host: "127.0.0.1", port: address.port, maxFrame: 1 << 20), handler: handler)
         try server.start()
         defer { server.stop() }
@@ -57,6 +60,23 @@ func tempSpool() -> String {
         #expect(handler.duplicates == 0)
         #expect(eventually { progress.withLock { $0 } == 10 })  // called on the delivery thread, after the ACK counts
         #expect(try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") }.isEmpty)
+    }
+
+    @Test func everyEventsFrameCarriesTheShippersClockAsSentAt() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: tempSpool()))
+        defer { shipper.close(timeout: .zero) }
+        let before = Posix.wallClockMillis()
+        for i in 0..<250 { try shipper.enqueue(event("s\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        let after = Posix.wallClockMillis()
+        let sentAts = handler.sentAts
+        #expect(sentAts.count == 3)  // batches of 100
+        for sentAt in sentAts {
+            #expect(sentAt.map { (before...after).contains($0) } == true, "sentAt \(String(describing: sentAt)) not in \(before)...\(after)")
+        }
     }
 
     @Test func anAbandonedClientsBatchIsResentWithTheSameIDByTheNextOne() throws {

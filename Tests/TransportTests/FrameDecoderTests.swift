@@ -1,9 +1,10 @@
+import ATLPWire
 import EventModel
 import Foundation
 import TestSupport
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
 
 @Suite struct FrameDecoderTests {
     static let frames: [ATLPFrame] = [

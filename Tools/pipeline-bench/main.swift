@@ -4,18 +4,21 @@
 //
 //   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--events N]
 
+import ATLPClient
+import ATLPServer
+import ATLPWire
 import Collector
 import EventModel
 import EventStore
 import Foundation
 import Synchronization
-import Transport
+import SystemCalls
 
 /// A handler that acknowledges every batch without storing it: what the transport costs alone.
 struct AcknowledgeOnly: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
-        if case .events(let batch, let events) = request {
+        if case .events(let batch, let events, _) = request {
             return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
         }
         return .error(.badRequest, "benchmark handler takes EVENTS only")
@@ -126,7 +129,7 @@ struct Load: Sendable {
 }
 
 func transportOnly(_ load: Load) -> Double {
-    let server = ATLPServer(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
+    let server = ATLPService(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
     let address = try! server.start()
     defer { server.stop() }
     return load.send(to: address)

@@ -1,53 +1,8 @@
+import SystemCalls
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Why an event was not taken into the spool. The caller keeps the event; nothing is
-/// dropped behind its back.
-public struct SpoolError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of refusal.
-    public enum Code: String, Sendable, Hashable {
-        /// The spool holds `maxSpoolBytes` already: the collector has been unreachable too long.
-        case full
-        /// One event alone would not fit in a frame of `maxFrame` bytes.
-        case eventTooLarge
-        /// A file operation failed (`cause` has errno).
-        case io
-        /// The shipper was closed.
-        case closed
-    }
-
-    public var code: Code
-    public var message: String
-    public var cause: PosixError?
-
-    public init(_ code: Code, _ message: String, cause: PosixError? = nil) {
-        self.code = code
-        self.message = message
-        self.cause = cause
-    }
-
-    public var description: String { message }
-}
-
-/// A sealed batch on disk: its stable id (the file's sequence) and how many events it holds.
-struct SpooledBatch: Sendable, Hashable {
-    let sequence: UInt64
-    let events: Int
-    let bytes: Int
-
-    var fileName: String { SpooledBatch.fileName(sequence) }
-
-    static func fileName(_ sequence: UInt64) -> String {
-        let digits = String(sequence)
-        return "batch-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".log"
-    }
-
-    static func sequence(ofFile name: String) -> UInt64? {
-        guard name.hasPrefix("batch-"), name.hasSuffix(".log") else { return nil }
-        return UInt64(name.dropFirst(6).dropLast(4))
-    }
-}
 
 /// The disk spool: events are appended to `open.log` as they come (one JSON object per
 /// line), so they survive a crash of the process as soon as `append` returns; a batch is

@@ -20,13 +20,13 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// True for an IPv6 host (it holds a colon).
     public var isIPv6: Bool { host.contains(":") }
 
-    var family: Int32 { isIPv6 ? AF_INET6 : AF_INET }
+    package var family: Int32 { isIPv6 ? AF_INET6 : AF_INET }
 
     /// `127.0.0.1:7070`, or `[::1]:7070` for IPv6.
     public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// Builds the C address, or fails with `EINVAL` naming the host when it is not numeric.
-    func withSockAddr<R>(
+    package func withSockAddr<R>(
         _ body: (UnsafePointer<sockaddr>, socklen_t) throws(PosixError) -> R
     ) throws(PosixError) -> R {
         if isIPv6 {
@@ -58,7 +58,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a C address (IPv4 or IPv6).
-    init?(_ storage: sockaddr_storage) {
+    package init?(_ storage: sockaddr_storage) {
         var s = storage
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(s.ss_family) {

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,50 +52,6 @@ final class PollPoller: Poller {
         for i in fds.indices where fds[i].revents != 0 {
             ready.append((ids[i], fds[i].revents))
             fds[i].revents = 0
-        }
-        return ready
-    }
-}
-
-/// The `epoll(7)` poller: the kernel keeps the interest set, a wait costs what is ready.
-final class EpollPoller: Poller {
-    private let epoll: Posix.Epoll
-    private let epfd: Int32
-    private let capacity: Int32 = 512
-    private let buffer: UnsafeMutableRawPointer
-
-    init(_ epoll: Posix.Epoll) throws(PosixError) {
-        self.epoll = epoll
-        epfd = try Posix.epollCreate(epoll)
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(capacity) * Posix.Epoll.eventSize, alignment: 8)
-    }
-
-    deinit {
-        buffer.deallocate()
-        Posix.close(epfd)
-    }
-
-    func add(_ fd: Int32, id: UInt64, events: Int16) throws(PosixError) {
-        try Posix.epollControl(epoll, epfd, op: 1, fd: fd, events: UInt32(UInt16(bitPattern: events)), data: id)
-    }
-
-    func modify(_ fd: Int32, id: UInt64, events: Int16) throws(PosixError) {
-        try Posix.epollControl(epoll, epfd, op: 3, fd: fd, events: UInt32(UInt16(bitPattern: events)), data: id)
-    }
-
-    func remove(_ fd: Int32) {
-        try? Posix.epollControl(epoll, epfd, op: 2, fd: fd, events: 0, data: 0)  // closing removes it anyway
-    }
-
-    func wait(timeoutMilliseconds: Int32) throws(PosixError) -> [(id: UInt64, events: Int16)] {
-        let n = try Posix.epollWait(epoll, epfd, into: buffer, capacity: capacity, timeoutMilliseconds: timeoutMilliseconds)
-        var ready: [(id: UInt64, events: Int16)] = []
-        ready.reserveCapacity(n)
-        for i in 0..<n {
-            let base = i * Posix.Epoll.eventSize
-            let events = buffer.loadUnaligned(fromByteOffset: base, as: UInt32.self)
-            let id = buffer.loadUnaligned(fromByteOffset: base + Posix.Epoll.dataOffset, as: UInt64.self)
-            ready.append((id, Int16(truncatingIfNeeded: events & 0x7FFF)))
         }
         return ready
     }

@@ -1,3 +1,6 @@
+import ATLPWire
+import SystemCalls
+
 /// Why a client-side exchange failed: a system call, an `ERR` from the collector, a reply
 /// that breaks the protocol, a timeout, or the peer closing.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -37,38 +40,3 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String { message }
 }
-
-/// The collector's `WELCOME`.
-public struct Welcome: Sendable, Hashable {
-    public var protocolVersion: Int
-    /// The largest payload the collector accepts.
-    public var maxFrame: Int
-}
-
-/// The collector's `ACK` of an `EVENTS` batch.
-public struct BatchAck: Sendable, Hashable {
-    public var batch: JSONValue
-    public var stored: Int
-    public var duplicates: Int
-    public var rejected: Int
-
-    public init(batch: JSONValue, stored: Int, duplicates: Int, rejected: Int) {
-        self.batch = batch
-        self.stored = stored
-        self.duplicates = duplicates
-        self.rejected = rejected
-    }
-
-    /// Reads an `ACK` body; nil when a count is missing.
-    init?(_ frame: ATLPFrame) {
-        guard frame.verb == "ACK", let batch = frame["batch"], let s = frame["stored"]?.intValue,
-            let d = frame["duplicates"]?.intValue, let r = frame["rejected"]?.intValue
-        else { return nil }
-        self.batch = batch
-        stored = Int(s)
-        duplicates = Int(d)
-        rejected = Int(r)
-    }
-}
-
-import EventModel

@@ -1,77 +1,9 @@
+import ATLPWire
 import Dispatch
 import EventModel
 import Foundation
 import Synchronization
-
-/// How an `EventShipper` batches, spools and delivers.
-public struct EventShipperConfiguration: Sendable {
-    /// The collector.
-    public var address: SocketAddress
-    /// Sent on every (re)connect.
-    public var hello: Hello
-    /// The spool folder; one shipper per folder at a time (a second one gets `SpoolError.io`).
-    public var spoolDirectory: String
-    /// A batch is cut at this many events...
-    public var batchMaxEvents: Int
-    /// ...or at this many bytes of event JSON...
-    public var batchMaxBytes: Int
-    /// ...or when its first event is this old.
-    public var batchInterval: Duration
-    /// The spool's bound; when reached, `enqueue` refuses events with `SpoolError.full`.
-    public var maxSpoolBytes: Int
-    /// Our largest frame; a bigger event is refused at `enqueue` (`eventTooLarge`).
-    public var maxFrame: Int
-    /// Batches sent before waiting for the oldest `ACK`.
-    public var window: Int
-    public var connectTimeout: Duration
-    /// With batches in flight and no answer for this long, the connection is dropped and they are resent.
-    public var ackTimeout: Duration
-    public var backoff: Backoff
-
-    public init(
-        address: SocketAddress, hello: Hello, spoolDirectory: String, batchMaxEvents: Int = 500,
-        batchMaxBytes: Int = 256 << 10, batchInterval: Duration = .seconds(1), maxSpoolBytes: Int = 64 << 20,
-        maxFrame: Int = 1 << 20, window: Int = 4, connectTimeout: Duration = .seconds(5),
-        ackTimeout: Duration = .seconds(30), backoff: Backoff = Backoff()
-    ) {
-        self.address = address
-        self.hello = hello
-        self.spoolDirectory = spoolDirectory
-        self.batchMaxEvents = batchMaxEvents
-        self.batchMaxBytes = batchMaxBytes
-        self.batchInterval = batchInterval
-        self.maxSpoolBytes = maxSpoolBytes
-        self.maxFrame = maxFrame
-        self.window = window
-        self.connectTimeout = connectTimeout
-        self.ackTimeout = ackTimeout
-        self.backoff = backoff
-    }
-}
-
-/// What a shipper has done so far.
-public struct ShipperStatistics: Sendable, Hashable {
-    /// Events taken into the spool.
-    public var enqueued = 0
-    /// Events refused by `enqueue` (spool full, too large, closed); the caller got the error.
-    public var refused = 0
-    public var acknowledgedBatches = 0
-    public var acknowledgedEvents = 0
-    /// Sums of the collector's ACK counts.
-    public var stored = 0
-    public var duplicates = 0
-    public var rejected = 0
-    /// Events moved to `undeliverable/` because the collector refuses their batch for good.
-    public var undeliverable = 0
-    /// Events in the spool, not yet acknowledged.
-    public var pendingEvents = 0
-    /// Successful connections (HELLO answered by WELCOME).
-    public var connections = 0
-    /// The last delivery problem, for logs.
-    public var lastError: String?
-    /// Delivery stopped for good (e.g. `unauthorized`); events stay in the spool.
-    public var halted = false
-}
+import SystemCalls
 
 /// The client that loses nothing: events go to a disk spool on `enqueue`, are cut into
 /// batches, sent over one connection with a window of batches in flight, and deleted from
@@ -199,7 +131,7 @@ public final class EventShipper: Sendable {
     }
 
     private func deliver() {
-        var link: Link?
+        var link: ShipperLink?
         var failures = 0
         while !stopping {
             sealIfDue()
@@ -209,7 +141,7 @@ public final class EventShipper: Sendable {
                     continue
                 }
                 do {
-                    link = try Link(configuration)
+                    link = try ShipperLink(configuration)
                     failures = 0
                     state.withLock { $0.statistics.connections += 1 }
                 } catch {
@@ -251,11 +183,9 @@ public final class EventShipper: Sendable {
     }
 
     /// Fills the window, then waits for one answer (or for work when nothing is in flight).
-    private func step(_ link: Link) -> StepResult {
-        while link.inflight.count < configuration.window {
-            let next = state.withLock { s -> SpooledBatch? in
-                s.spool.sealed.count > link.inflight.count ? s.spool.sealed[link.inflight.count] : nil
-            }
+    private func step(_ link: ShipperLink) -> StepResult {
+        while link.inFlight.count < configuration.window {
+            let next = state.withLock { s -> SpooledBatch? in link.inFlight.nextToSend(sealed: s.spool.sealed) }
             guard let batch = next else { break }
             let frame: [UInt8]
             do {
@@ -270,9 +200,9 @@ public final class EventShipper: Sendable {
             } catch {
                 return .drop(error, backoff: true)
             }
-            link.inflight.append(batch)
+            link.inFlight.sent(batch)
         }
-        if link.inflight.isEmpty {
+        if link.inFlight.isEmpty {
             _ = wakeup.wait(timeout: .now() + waitTime())
             return .ok
         }
@@ -290,10 +220,14 @@ public final class EventShipper: Sendable {
         return handle(reply, on: link)
     }
 
-    private func handle(_ reply: ATLPFrame, on link: Link) -> StepResult {
-        let head = link.inflight[0]
+    private func handle(_ reply: ATLPFrame, on link: ShipperLink) -> StepResult {
+        guard let head = link.inFlight.head else {
+            return .drop(
+                TransportError(.protocolViolation, "\(configuration.address) answered a request never sent: \(reply.description.prefix(120))"),
+                backoff: true)
+        }
         if reply.verb == "ERR" {
-            let error = ATLPConnection.remoteError(reply)
+            let error = ATLPError(errFrame: reply)
             let transportError = TransportError.remote(error, from: configuration.address)
             switch error.code {
             case .unauthorized, .forbidden, .unknownVerb:
@@ -323,7 +257,7 @@ public final class EventShipper: Sendable {
                     record(error)
                     return .drop(transportError, backoff: true)
                 }
-                link.inflight.removeFirst()
+                link.inFlight.headAnswered()
                 record(transportError)
                 return .ok
             default:
@@ -354,7 +288,7 @@ public final class EventShipper: Sendable {
             record(error)
             return .drop(nil, backoff: true)
         }
-        link.inflight.removeFirst()
+        link.inFlight.headAnswered()
         onProgress?(snapshot)
         return .ok
     }
@@ -365,7 +299,8 @@ public final class EventShipper: Sendable {
         let lines = try Spool.readForSending(batch, in: configuration.spoolDirectory)
         var payload: [UInt8] = []
         payload.reserveCapacity(lines.count + 64)
-        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"events\":[".utf8)
+        // `sentAt` is this side's clock at the send, so the collector can correct a skewed `ts`.
+        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"sentAt\":\(Posix.wallClockMillis()),\"events\":[".utf8)
         // The file is one event per line and JSON holds no raw LF: each LF between events
         // becomes the array's comma.
         let start = payload.count
@@ -409,21 +344,5 @@ public final class EventShipper: Sendable {
         if stopSignal.wait(timeout: .now() + .milliseconds(Int(delay.milliseconds))) == .success {
             stopSignal.signal()  // keep the stop visible to the loop's other waits
         }
-    }
-}
-
-/// One live connection of the shipper and the batches sent on it, oldest first.
-final class Link {
-    let connection: ATLPConnection
-    let maxFrame: Int
-    var inflight: [SpooledBatch] = []
-    var lastProgress = ContinuousClock.now
-
-    init(_ configuration: EventShipperConfiguration) throws(TransportError) {
-        connection = try ATLPConnection(to: configuration.address, timeout: configuration.connectTimeout)
-        let welcome = try connection.hello(configuration.hello)
-        maxFrame = min(welcome.maxFrame, configuration.maxFrame)
-        // Short reads let the thread notice close(); ackTimeout is counted across them.
-        try connection.setReceiveTimeout(.milliseconds(200))
     }
 }

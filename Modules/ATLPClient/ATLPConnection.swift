@@ -1,4 +1,6 @@
+import ATLPWire
 import EventModel
+import SystemCalls
 
 /// A synchronous ATLP/1 client connection for one-off requests (`rules publish`, `CONFIG`,
 /// `PING`, tests): blocking calls with timeouts, used by one thread at a time — a thread
@@ -52,10 +54,9 @@ public final class ATLPConnection {
     @discardableResult
     public func hello(_ hello: Hello) throws(TransportError) -> Welcome {
         let reply = try request(ATLPFrame(verb: "HELLO", body: hello.body))
-        guard reply.verb == "WELCOME", let p = reply["protocol"]?.intValue, let m = reply["maxFrame"]?.intValue else {
+        guard let w = Welcome(reply) else {
             throw TransportError(.protocolViolation, "expected WELCOME after HELLO from \(address), got \(reply.verb)")
         }
-        let w = Welcome(protocolVersion: Int(p), maxFrame: Int(m))
         welcome = w
         return w
     }
@@ -64,7 +65,7 @@ public final class ATLPConnection {
     public func request(_ frame: ATLPFrame) throws(TransportError) -> ATLPFrame {
         try send(frame)
         let reply = try receive()
-        if reply.verb == "ERR" { throw .remote(Self.remoteError(reply), from: address) }
+        if reply.verb == "ERR" { throw .remote(ATLPError(errFrame: reply), from: address) }
         return reply
     }
 
@@ -77,25 +78,42 @@ public final class ATLPConnection {
     /// `CONFIG` → the rules and their etag.
     public func config() throws(TransportError) -> (etag: String, rules: [JSONValue]) {
         let reply = try request(ATLPFrame(verb: "CONFIG"))
-        guard reply.verb == "RULES", let etag = reply["etag"]?.stringValue, let rules = reply["rules"]?.arrayValue else {
+        guard case .changed(let etag, let rules, _)? = RulesUpdate(reply) else {
             throw unexpected(reply, wanted: "RULES {\"etag\":...,\"rules\":[...]}")
         }
         return (etag, rules)
     }
 
-    /// `PUBLISH` → how many rules were stored (needs an admin `HELLO`).
-    public func publish(rules: [JSONValue]) throws(TransportError) -> Int {
-        let reply = try request(ATLPFrame(verb: "PUBLISH", body: JSONObject([("rules", .array(rules))])))
+    /// `CONFIG {"etag":E}` → the rules (with their etag and sampling rate), or `.unchanged` when
+    /// `etag` names the rules in force. Without an etag it asks for the rules outright.
+    public func config(etag: String?) throws(TransportError) -> RulesUpdate {
+        var body = JSONObject()
+        if let etag { body["etag"] = .string(etag) }
+        let reply = try request(ATLPFrame(verb: "CONFIG", body: body))
+        guard let update = RulesUpdate(reply) else {
+            throw unexpected(reply, wanted: "RULES {\"etag\":...} with \"rules\":[...] or \"unchanged\":true")
+        }
+        return update
+    }
+
+    /// `PUBLISH` → how many rules were stored (needs an admin `HELLO`); `sampleRate` (0…1) is
+    /// sent when given.
+    public func publish(rules: [JSONValue], sampleRate: Double? = nil) throws(TransportError) -> Int {
+        var body = JSONObject([("rules", .array(rules))])
+        if let sampleRate { body["sampleRate"] = .double(sampleRate) }
+        let reply = try request(ATLPFrame(verb: "PUBLISH", body: body))
         guard reply.verb == "ACK", let n = reply["stored"]?.intValue else {
             throw unexpected(reply, wanted: "ACK {\"stored\":n}")
         }
         return Int(n)
     }
 
-    /// `EVENTS` → its `ACK`.
-    public func sendEvents(batch: JSONValue, events: [JSONValue]) throws(TransportError) -> BatchAck {
-        let reply = try request(
-            ATLPFrame(verb: "EVENTS", body: JSONObject([("batch", batch), ("events", .array(events))])))
+    /// `EVENTS` → its `ACK`; `sentAt` (this side's clock, ms since the epoch) is sent when given.
+    public func sendEvents(batch: JSONValue, events: [JSONValue], sentAt: Int64? = nil) throws(TransportError) -> BatchAck {
+        var body = JSONObject([("batch", batch)])
+        if let sentAt { body["sentAt"] = .int(sentAt) }
+        body["events"] = .array(events)
+        let reply = try request(ATLPFrame(verb: "EVENTS", body: body))
         guard let ack = BatchAck(reply) else { throw unexpected(reply, wanted: "ACK of batch \(batch.jsonText)") }
         return ack
     }
@@ -178,16 +196,6 @@ public final class ATLPConnection {
 
     /// The underlying descriptor, for fault injection in tests.
     package var fileDescriptor: Int32 { fd }
-
-    static func remoteError(_ frame: ATLPFrame) -> ATLPError {
-        let text = frame["code"]?.stringValue ?? "?"
-        let message = frame["message"]?.stringValue ?? ""
-        guard let code = ATLPErrorCode(rawValue: text) else {
-            // A code this version does not know: treated as closing (the safe reading).
-            return ATLPError(.badFrame, "unknown code \(text): \(message)")
-        }
-        return ATLPError(code, message)
-    }
 
     private func unexpected(_ frame: ATLPFrame, wanted: String) -> TransportError {
         TransportError(.protocolViolation, "expected \(wanted) from \(address), got \(frame.description.prefix(200))")

@@ -40,6 +40,18 @@ public struct ATLPError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Reads an `ERR` frame. A code this version does not know is read as `bad-frame`
+    /// (closing: the safe reading), with the unknown code in the message.
+    public init(errFrame frame: ATLPFrame) {
+        let text = frame["code"]?.stringValue ?? "?"
+        let message = frame["message"]?.stringValue ?? ""
+        if let code = ATLPErrorCode(rawValue: text) {
+            self.init(code, message)
+        } else {
+            self.init(.badFrame, "unknown code \(text): \(message)")
+        }
+    }
+
     /// The frame that answers it.
     public var frame: ATLPFrame { .error(code, message) }
 

@@ -60,7 +60,7 @@ extension ATLPFrame {
     }
 
     /// Checks the payload is one line of UTF-8 starting with a verb; returns the verb.
-    static func verb(of bytes: [UInt8]) throws(ATLPError) -> String {
+    package static func verb(of bytes: [UInt8]) throws(ATLPError) -> String {
         guard !bytes.contains(0x0A) else {
             throw ATLPError(
                 .badFrame, "the payload holds a line feed (LF); a payload is one line and JSON escapes its newlines")
@@ -78,7 +78,7 @@ extension ATLPFrame {
     }
 
     /// The body after the verb: nil when the payload is the verb alone, else a JSON object.
-    static func body(of bytes: [UInt8], verb: String) throws(ATLPError) -> JSONObject? {
+    package static func body(of bytes: [UInt8], verb: String) throws(ATLPError) -> JSONObject? {
         let start = verb.utf8.count
         guard start < bytes.count else { return nil }
         let value: JSONValue

@@ -1,61 +1,11 @@
-import Dispatch
+import ATLPWire
 import Foundation
 import Synchronization
+import SystemCalls
 
-/// The server's settings; the defaults are the collector's.
-public struct ATLPServerConfiguration: Sendable, Hashable {
-    /// The address to listen on (numeric; `::1` for IPv6 loopback).
-    public var host: String
-    /// 0 picks a free port; `start()` returns it.
-    public var port: UInt16
-    /// Largest payload accepted, in bytes; announced in `WELCOME`.
-    public var maxFrame: Int
-    /// A connection with nothing to do and no bytes moved for this long is closed.
-    public var idleTimeout: Duration
-    /// Above this many open connections a new one gets `ERR too-many-connections` and is closed.
-    public var maxConnections: Int
-    /// Threads that run handler calls (they may block on a commit).
-    public var workerThreads: Int
-    /// How long `stop()` lets connections finish answering before closing them anyway.
-    public var stopGracePeriod: Duration
-    /// Requests read ahead per connection before reading from it pauses.
-    public var maxPendingRequests: Int
-    /// Unsent reply bytes per connection above which reading from it pauses.
-    public var maxOutputBytes: Int
-    /// Use epoll where available (Linux); false forces poll(2), whose cost grows with the
-    /// number of open connections.
-    public var useEpoll: Bool
-
-    public init(
-        host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60),
-        maxConnections: Int = 4096, workerThreads: Int = 4, stopGracePeriod: Duration = .seconds(5),
-        maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
-    ) {
-        self.useEpoll = useEpoll
-        self.host = host
-        self.port = port
-        self.maxFrame = maxFrame
-        self.idleTimeout = idleTimeout
-        self.maxConnections = maxConnections
-        self.workerThreads = workerThreads
-        self.stopGracePeriod = stopGracePeriod
-        self.maxPendingRequests = maxPendingRequests
-        self.maxOutputBytes = maxOutputBytes
-    }
-}
-
-/// Counters of a running server, for logs and tests.
-public struct ATLPServerStatistics: Sendable, Hashable {
-    public var open = 0
-    public var accepted = 0
-    /// Connections turned away because `maxConnections` were open.
-    public var refused = 0
-    /// Connections closed for being idle.
-    public var idleClosed = 0
-    public var framesReceived = 0
-    /// ERR frames sent, by code.
-    public var errors: [ATLPErrorCode: Int] = [:]
-}
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An ATLP/1 server: one I/O thread multiplexing non-blocking sockets with epoll (poll
 /// where epoll is missing), and a small pool of worker threads for handler calls.
@@ -64,7 +14,7 @@ public struct ATLPServerStatistics: Sendable, Hashable {
 /// reading from a connection pauses when its replies or requests pile up, and every
 /// limit (frame size, idle time, connection count) is enforced per connection.
 /// Its threads run from `start()` until `stop()` (or the end of `run()`): call one of them.
-public final class ATLPServer: Sendable {
+public final class ATLPService: Sendable {
     public let configuration: ATLPServerConfiguration
     private let handler: any ATLPHandler
     private let shared: ServerShared
@@ -171,32 +121,4 @@ public final class ATLPServer: Sendable {
 
     /// A snapshot of the counters.
     public var statistics: ATLPServerStatistics { shared.statistics.withLock { $0 } }
-}
-
-/// State the I/O thread, the workers and the public API share; every member is
-/// Sendable by itself (atomics, mutexes, a semaphore).
-final class ServerShared: Sendable {
-    let stopRequested = Atomic<Bool>(false)
-    let wakeFD = Atomic<Int32>(-1)
-    let finished = DispatchSemaphore(value: 0)
-    let completions = Mutex<[(id: UInt64, outcome: Outcome)]>([])
-    let statistics = Mutex(ATLPServerStatistics())
-}
-
-/// Blocks until one of some signals arrives, without the default action of killing the
-/// process (service-lifecycle's graceful shutdown, without the package). One at a time per process.
-final class SignalWaiter {
-    private let readFD: Int32
-    private let previous: [(Int32, SignalHandler)]
-
-    init(_ signals: [Int32]) throws(PosixError) {
-        (readFD, previous) = try Posix.routeSignalsToPipe(signals)
-    }
-
-    /// Returns the signal that arrived.
-    @discardableResult
-    func wait() -> Int32 { Posix.awaitSignal(readFD) }
-
-    /// Restores the previous signal actions.
-    func cancel() { Posix.unrouteSignals(previous, readFD: readFD) }
 }

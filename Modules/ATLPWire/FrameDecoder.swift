@@ -29,7 +29,7 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Adds received bytes from a raw buffer.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         append(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
     }
 

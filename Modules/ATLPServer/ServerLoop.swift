@@ -1,61 +1,9 @@
+import ATLPWire
+import SystemCalls
+
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// One client connection, as the I/O thread sees it. Touched only by that thread.
-final class ServerConnection {
-    let id: UInt64
-    let fd: Int32
-    let peer: String
-    var decoder: FrameDecoder
-    /// Items read and not yet handed to a worker, in order.
-    var inbox: [InboundItem] = []
-    var inboxHead = 0
-    /// A worker is answering this connection's head item.
-    var busy = false
-    var phase: ConnectionPhase = .awaitingHello
-    var output: [UInt8] = []
-    var outputOffset = 0
-    /// Nothing more is read for requests (EOF, framing error, closing ERR, stop).
-    var readClosed = false
-    /// Close once the inbox is answered and the output flushed.
-    var closeWhenDone = false
-    /// Our side is shut down; only draining the peer's bytes until EOF or `lingerDeadline`.
-    var lingerDeadline: ContinuousClock.Instant?
-    var lastActivity: ContinuousClock.Instant
-    /// The interest last given to the poller (-1: not registered yet).
-    var registered: Int16 = -1
-
-    /// Accepted only to be told `too-many-connections`; not counted as open.
-    var isRefusal = false
-
-    init(id: UInt64, fd: Int32, peer: String, maxFrame: Int, now: ContinuousClock.Instant) {
-        self.id = id
-        self.fd = fd
-        self.peer = peer
-        self.decoder = FrameDecoder(maxFrame: maxFrame)
-        self.lastActivity = now
-    }
-
-    var pendingCount: Int { inbox.count - inboxHead }
-    var unsentCount: Int { output.count - outputOffset }
-
-    var session: Session? {
-        if case .ready(let s) = phase { return s }
-        return nil
-    }
-
-    func popItem() -> InboundItem? {
-        guard inboxHead < inbox.count else { return nil }
-        let item = inbox[inboxHead]
-        inboxHead += 1
-        if inboxHead == inbox.count {
-            inbox.removeAll(keepingCapacity: true)
-            inboxHead = 0
-        }
-        return item
-    }
-}
 
 /// The I/O thread's loop (epoll, or poll where epoll is missing): accept, read, frame, hand items to workers, write replies,
 /// enforce limits, and stop gracefully. Lives and dies on that one thread.
@@ -93,7 +41,7 @@ final class ServerLoop {
         self.handler = handler
         self.workers = workers
         self.shared = shared
-        if configuration.useEpoll, let epoll = Posix.Epoll.shared, let p = try? EpollPoller(epoll) {
+        if configuration.useEpoll, let p = try? EpollPoller() {
             poller = p
         } else {
             poller = PollPoller()
@@ -180,7 +128,7 @@ final class ServerLoop {
     private func interest(_ c: ServerConnection) -> Int16 {
         var events: Int16 = 0
         if wantsRead(c) { events |= Int16(POLLIN) }
-        if c.unsentCount > 0 && c.lingerDeadline == nil { events |= Int16(POLLOUT) }
+        if c.unsentCount > 0 && !c.isLingering { events |= Int16(POLLOUT) }
         return events
     }
 
@@ -205,7 +153,8 @@ final class ServerLoop {
             }
             try? Posix.setNoDelay(fd)
             let now = clock.now
-            let c = ServerConnection(id: nextID, fd: fd, peer: peer.description, maxFrame: configuration.maxFrame, now: now)
+            let c = ServerConnection(
+                id: nextID, fd: fd, peer: peer.description, maxFrame: configuration.maxFrame, now: now, isRefusal: full)
             nextID += 1
             do {
                 try poller.add(fd, id: c.id, events: interest(c))
@@ -218,10 +167,7 @@ final class ServerLoop {
             if full {
                 // Refused like any closing error: the ERR, then a drained half-close, so a
                 // client that already sent its HELLO reads the reason instead of a reset.
-                c.isRefusal = true
                 refusals += 1
-                c.readClosed = true
-                c.closeWhenDone = true
                 c.output = refusalFrame()
                 shared.statistics.withLock {
                     $0.refused += 1
@@ -260,9 +206,12 @@ final class ServerLoop {
     // MARK: reading
 
     private func wantsRead(_ c: ServerConnection) -> Bool {
-        if c.lingerDeadline != nil { return true }
-        return !c.readClosed && c.pendingCount < configuration.maxPendingRequests
-            && c.unsentCount < configuration.maxOutputBytes
+        switch c.phase {
+        case .lingering: return true
+        case .finishing: return false
+        case .reading:
+            return c.pendingCount < configuration.maxPendingRequests && c.unsentCount < configuration.maxOutputBytes
+        }
     }
 
     private func readFrom(_ c: ServerConnection) {
@@ -281,18 +230,17 @@ final class ServerLoop {
             case .wouldBlock:
                 return
             case .processed(0):
-                if c.lingerDeadline != nil {
+                if c.isLingering {
                     close(c)
                     return
                 }
-                c.readClosed = true
-                c.closeWhenDone = true
+                c.finish()
                 finishIfDone(c)
                 return
             case .processed(let n):
                 budget -= n
                 c.lastActivity = clock.now
-                if c.lingerDeadline != nil { continue }  // discarding until EOF
+                if c.isLingering { continue }  // discarding until EOF
                 readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 extractFrames(c)
                 dispatch(c)
@@ -302,14 +250,14 @@ final class ServerLoop {
 
     private func extractFrames(_ c: ServerConnection) {
         var frames = 0
-        while !c.readClosed {
+        while case .reading = c.phase {
             do {
                 guard let payload = try c.decoder.next() else { break }
                 c.inbox.append(.payload(payload))
                 frames += 1
             } catch {
                 c.inbox.append(.framingError(error))
-                c.readClosed = true
+                c.finish()
             }
         }
         if frames > 0 { shared.statistics.withLock { $0.framesReceived += frames } }
@@ -318,16 +266,16 @@ final class ServerLoop {
     // MARK: answering
 
     private func dispatch(_ c: ServerConnection) {
-        guard !c.busy, let item = c.popItem() else { return }
+        guard !c.answering, let item = c.popItem() else { return }
         touched.append(c)
-        c.busy = true
+        c.answering = true
         let processor = self.processor
         let shared = self.shared
-        let phase = c.phase
+        let session = c.session
         let id = c.id
         let peer = c.peer
         let submitted = workers.submit {
-            let outcome = processor.process(item, phase: phase, connectionID: id, peer: peer)
+            let outcome = processor.process(item, session: session, connectionID: id, peer: peer)
             shared.completions.withLock { $0.append((id, outcome)) }
             let fd = shared.wakeFD.load(ordering: .acquiring)
             if fd >= 0 { Posix.wake(fd) }
@@ -343,16 +291,14 @@ final class ServerLoop {
         for (id, outcome) in done {
             guard let c = connections[id] else { continue }
             touched.append(c)
-            c.busy = false
-            c.phase = outcome.phase
+            c.answering = false
+            c.session = outcome.session
             c.output.append(contentsOf: outcome.bytes)
             c.lastActivity = clock.now
             if let code = outcome.error { shared.statistics.withLock { $0.errors[code, default: 0] += 1 } }
             if outcome.close {
-                c.readClosed = true
-                c.closeWhenDone = true
-                c.inbox.removeAll()
-                c.inboxHead = 0
+                c.finish()
+                c.discardInbox()
             }
             flush(c)
             if connections[id] != nil {
@@ -395,9 +341,9 @@ final class ServerLoop {
     /// shut down our side, then drain the peer briefly so unread bytes do not turn our
     /// last frame into a reset.
     private func finishIfDone(_ c: ServerConnection) {
-        guard c.closeWhenDone, c.lingerDeadline == nil, !c.busy, c.pendingCount == 0, c.unsentCount == 0 else { return }
+        guard case .finishing = c.phase, !c.answering, c.pendingCount == 0, c.unsentCount == 0 else { return }
         Posix.shutdownWrite(c.fd)
-        c.lingerDeadline = clock.now + Self.lingerTime
+        c.phase = .lingering(until: clock.now + Self.lingerTime)
         touched.append(c)
     }
 
@@ -420,11 +366,11 @@ final class ServerLoop {
 
     private func sweep(_ now: ContinuousClock.Instant) {
         for c in Array(connections.values) {
-            if let linger = c.lingerDeadline {
-                if now >= linger { close(c) }
+            if case .lingering(let until) = c.phase {
+                if now >= until { close(c) }
                 continue
             }
-            if !c.busy && c.pendingCount == 0 && now - c.lastActivity >= configuration.idleTimeout {
+            if !c.answering && c.pendingCount == 0 && now - c.lastActivity >= configuration.idleTimeout {
                 shared.statistics.withLock { $0.idleClosed += 1 }
                 close(c)
             }
@@ -439,8 +385,7 @@ final class ServerLoop {
             listening = false
         }
         for c in Array(connections.values) {
-            c.readClosed = true
-            c.closeWhenDone = true
+            c.finish()
             touched.append(c)
             finishIfDone(c)
         }
