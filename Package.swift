@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(name: "HooksTests", dependencies: ["Hooks", "Reporters", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
-        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
+        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
             name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
@@ -96,7 +96,7 @@ let package = Package(
             name: "RemoteConfigTests",
             dependencies: [
                 "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
-                "EventModel", "TestSupport",
+                "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
             path: "Tests/RemoteConfigTests"),
         .testTarget(
