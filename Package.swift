@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "Tracker", targets: ["Tracker"]),
+        .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
@@ -62,6 +63,9 @@ let package = Package(
             name: "Tracker",
             dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching"],
             path: "Modules/Tracker"),
+        // The collector as a tracker's source of rules (CONFIG over ATLP/1).
+        .target(
+            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SystemCalls"], path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
             name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
@@ -73,7 +77,7 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "DemoShop", "CommandSupport", "PathDrift",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
             ],
             path: "Modules/AgentCommands"),
 
@@ -89,7 +93,7 @@ let package = Package(
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
             name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
-        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
+        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
             name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
@@ -98,9 +102,15 @@ let package = Package(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
-            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
+            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
         .testTarget(
+            name: "RemoteConfigTests",
+            dependencies: [
+                "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
+            ],
+            path: "Tests/RemoteConfigTests"),
             name: "CollectorTests",
             dependencies: [
                 "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
