@@ -111,6 +111,7 @@ let package = Package(
                 "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
             path: "Tests/RemoteConfigTests"),
+        .testTarget(
             name: "CollectorTests",
             dependencies: [
                 "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
