@@ -119,7 +119,7 @@ let package = Package(
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
-            name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
+            name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
