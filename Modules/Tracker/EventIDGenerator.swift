@@ -1,25 +1,4 @@
-import EventModel
-import Reporters
 import Synchronization
-
-/// The default observer: every interaction becomes a wire event, handed to a reporting system.
-///
-/// It reads nothing but the interaction; the configured `Tracker` adds rules and KVC values.
-public final class ReportingObserver: InteractionObserver {
-    public let reporting: ReportingSystem
-    public let ids: EventIDGenerator
-    public let session: String?
-
-    public init(reporting: ReportingSystem, ids: EventIDGenerator = EventIDGenerator(), session: String? = nil) {
-        self.reporting = reporting
-        self.ids = ids
-        self.session = session
-    }
-
-    public func observe(_ interaction: Interaction) {
-        reporting.submit(interaction.trackEvent(id: ids.next(), session: session))
-    }
-}
 
 /// Event ids unique per app key: a random prefix for the process, then a counter (`3f9c…-17`).
 public final class EventIDGenerator: Sendable {

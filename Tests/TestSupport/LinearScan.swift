@@ -1,4 +1,5 @@
 import KVCConfig
+import Matching
 import ViewIdentity
 
 /// The plain scan that field SDKs run: every rule, one by one, in plan order.

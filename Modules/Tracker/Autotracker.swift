@@ -1,3 +1,4 @@
+import Hooks
 import Reporters
 import Synchronization
 
@@ -19,7 +20,12 @@ public enum Autotracker {
             return true
         }
         guard ok else { throw AutotrackerError.alreadyInstalled }
-        hooks.start()
+        do {
+            try hooks.start()
+        } catch {
+            system.withLock { $0 = nil }
+            throw AutotrackerError.refused(error)
+        }
         return hooks
     }
 
@@ -36,8 +42,15 @@ public enum Autotracker {
 /// Misuse of the process-wide installation.
 public enum AutotrackerError: Error, Sendable, Hashable, CustomStringConvertible {
     case alreadyInstalled
+    /// The aspect registry refused one of the hooks (another class of a hierarchy already hooks the method).
+    case refused(AspectError)
 
     public var description: String {
-        "Autotracker.install was called twice; install once at launch, and give tests their own HookSystem instances"
+        switch self {
+        case .alreadyInstalled:
+            return "Autotracker.install was called twice; install once at launch, and give tests their own HookSystem instances"
+        case .refused(let error):
+            return "Autotracker.install could not hook: \(error)"
+        }
     }
 }
