@@ -2,7 +2,7 @@ import Foundation
 import Hooks
 import ViewIdentity
 
-/// Passes every interaction on, and writes each page's view tree (JSON, docs/view-identity.md) to
+/// Passes every interaction on, and writes each page's view tree (JSON, docs/viewpath.md §1) to
 /// `directory/<page>.json` when the page is entered, the controller at its root. A page entered
 /// again overwrites its file, so the folder holds each page as it was last entered.
 ///
