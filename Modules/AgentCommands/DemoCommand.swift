@@ -130,16 +130,16 @@ public struct DemoCommand: Command {
         }
         defer { pipeline.close() }
 
-        // The scripted session, on a manual clock from now: waits take no real time, dwell times are exact.
+        // The scripted run, on a manual clock from now: waits take no real time, dwell times are exact.
         let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let session = DemoSession(observer: pipeline.tracker, clock: clock)
+        let run = DemoRun(observer: pipeline.tracker, clock: clock)
         do {
-            try session.run(.standard)
+            try run.run(.standard)
         } catch {
             io.printError("demo: \(error)")
             return .failure
         }
-        session.hooks.stop()
+        run.hooks.stop()
 
         let delivered = pipeline.drain(timeout: duration(seconds: timeout))
         let summary = "demo: " + pipeline.summary
