@@ -15,6 +15,7 @@ public enum AgentCLI {
             MatchCommand.self,
             CheckCommand.self,
             InventoryCommand.self,
+            RunCommand.self,
             ])
     }
 }
