@@ -157,9 +157,27 @@ enum ChildProgram {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
+        // The program starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their default
+        // actions, whatever this process inherited (a test runner may block them).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var forwarded = sigset_t()
+        sigemptyset(&forwarded)
+        for s in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&forwarded, s) }
+        posix_spawnattr_setsigdefault(&attributes, &forwarded)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, nil, nil, argv, envp)
+        let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
         guard rc == 0 else { throw SpawnError(errno: rc) }
+        var passOn = sigset_t()
+        sigemptyset(&passOn)
+        sigaddset(&passOn, SIGTERM)
+        sigaddset(&passOn, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &passOn, nil)
         child.store(pid, ordering: .sequentiallyConsistent)
         let forward: @convention(c) (Int32) -> Void = { signal in
             let pid = ChildProgram.child.load(ordering: .sequentiallyConsistent)

@@ -27,7 +27,7 @@ struct GtkShopTrackingTests {
         defer { shop.kill() }
 
         let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-        let window = try display.window(titled: "Autotrack Shop")
+        let window = try display.window(titled: "^Autotrack Shop$")
         // Launch built and filled the window by code: only the lifecycle is reported.
         let launch = try collector.events(atLeast: 2)
         Thread.sleep(forTimeInterval: 0.5)
@@ -117,7 +117,7 @@ struct GtkShopTrackingTests {
                  "--", Built.shop], environment: display.environment())
             defer { shop.kill() }
             let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-            let window = try display.window(titled: "Autotrack Shop")
+            let window = try display.window(titled: "^Autotrack Shop$")
             try drive(home, window)
             try display.xdotool(["key", "ctrl+q"])
             #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")

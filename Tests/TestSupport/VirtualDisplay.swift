@@ -81,11 +81,12 @@ public final class VirtualDisplay {
         return p.standardOutput
     }
 
-    /// The id of the first window whose title is `title`, waiting until it is shown.
+    /// The id of the first shown window whose title matches the regular expression `title`
+    /// (xdotool's `search --name`), waiting until there is one.
     public func window(titled title: String, within seconds: Double = 30) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let out = try? xdotool(["search", "--onlyvisible", "--name", "^\(title)$"]),
+            if let out = try? xdotool(["search", "--onlyvisible", "--name", title]),
                 let first = out.split(separator: "\n").first
             {
                 return String(first)
