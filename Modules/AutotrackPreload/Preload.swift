@@ -5,9 +5,12 @@ import GtkTracking
 import KVCConfig
 import ProgramLaunch
 import Reporters
+import ATLPClient
+import ATLPWire
+import RemoteConfig
 import Synchronization
+import SystemCalls
 import Tracker
-import Transport
 
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +28,7 @@ public func autotrackPreloadStart() {
 
 /// What the preload runs in a tracked program: tracker, reporting, shipper and hooks.
 final class PreloadSession {
+    let tracker: Tracker
     let reporting: ReportingSystem
     let shipper: EventShipper?
     let hooks: GtkHookSystem
@@ -34,7 +38,8 @@ final class PreloadSession {
     /// How long exit waits for the collector's acknowledgements (docs/gtk.md).
     static let exitFlushTimeout: Duration = .seconds(2)
 
-    private init(reporting: ReportingSystem, shipper: EventShipper?, hooks: GtkHookSystem) {
+    private init(tracker: Tracker, reporting: ReportingSystem, shipper: EventShipper?, hooks: GtkHookSystem) {
+        self.tracker = tracker
         self.reporting = reporting
         self.shipper = shipper
         self.hooks = hooks
@@ -51,7 +56,7 @@ final class PreloadSession {
         let settings = LaunchSettings(environment: env, program: program)
         do {
             try current.withLock { (slot: inout PreloadSession?) throws(PreloadError) in
-                slot = try PreloadSession(settings: settings)
+                slot = try PreloadSession(settings: settings, environment: env)
             }
             atexit { PreloadSession.finish() }
         } catch {
@@ -59,7 +64,7 @@ final class PreloadSession {
         }
     }
 
-    private convenience init(settings: LaunchSettings) throws(PreloadError) {
+    private convenience init(settings: LaunchSettings, environment: [String: String]) throws(PreloadError) {
         var plan = TrackingPlan()
         if !settings.configFiles.isEmpty {
             do {
@@ -74,16 +79,28 @@ final class PreloadSession {
         } catch {
             throw PreloadError(error.description)
         }
+        // The tracker's own settings (config refresh, session timeout, data directory) come from
+        // AUTOTRACK_* variables too; the device id and the last good remote rules live in the data directory.
+        var trackerSettings: TrackerSettings
+        do {
+            trackerSettings = try TrackerSettings().applying(environment: environment)
+        } catch {
+            throw PreloadError(error.description)
+        }
+        if trackerSettings.dataDirectory == nil {
+            trackerSettings.dataDirectory = AgentDataDirectory.default(appKey: app.key, environment: environment)
+        }
         var shipper: EventShipper?
+        var rulesSource: ATLPRulesSource?
         let reporter: any Reporter
         if let collector = settings.collector {
             guard let address = PreloadSession.address(collector) else {
                 throw PreloadError("\(LaunchSettings.collectorKey)=\(collector) is not HOST:PORT")
             }
+            let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token)
+            rulesSource = ATLPRulesSource(address: address, hello: hello)
             let configuration = EventShipperConfiguration(
-                address: address,
-                hello: Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token),
-                spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
+                address: address, hello: hello, spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
                 backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
             do {
                 let s = try EventShipper(configuration: configuration)
@@ -100,12 +117,15 @@ final class PreloadSession {
                 throw PreloadError("\(path) cannot be written: \(error)")
             }
         }
-        let reporting = ReportingSystem([reporter], label: "autotrack.preload")
-        let tracker = Tracker(plan: plan, app: app, reporting: reporting)
-        GtkKeyPathProjection.use(plan.rules.map(\.keyPath))
+        let gate = ConsentGate([reporter])
+        let reporting = ReportingSystem([gate], label: "autotrack.preload")
+        let tracker = Tracker(plan: plan, app: app, reporting: reporting, settings: trackerSettings)
+        tracker.onDiscard { gate.discard(upTo: $0) }
+        // Rules published to the collector reach the running app (docs/agent.md "Remote configuration").
+        if let rulesSource { _ = tracker.startRemoteConfig(source: rulesSource) }
         let hooks = GtkHookSystem(observer: tracker, treeDirectory: settings.treeDirectory)
         hooks.start()
-        self.init(reporting: reporting, shipper: shipper, hooks: hooks)
+        self.init(tracker: tracker, reporting: reporting, shipper: shipper, hooks: hooks)
     }
 
     /// At exit: pages still shown are left, then the events go out within `exitFlushTimeout`;
@@ -113,6 +133,7 @@ final class PreloadSession {
     static func finish() {
         guard let session = current.withLock({ $0.take() }) else { return }
         session.hooks.stop()
+        session.tracker.stop()
         let deadline = ContinuousClock.now + exitFlushTimeout
         _ = session.reporting.flush(timeout: exitFlushTimeout)
         if let shipper = session.shipper {

@@ -49,7 +49,7 @@ public final class DemoSession {
     private func apply(_ step: DemoStep) -> String? {
         if case .launch = step {
             guard app == nil else { return "the app is already running" }
-            hooks.start()
+            do { try hooks.start() } catch { return error.description }
             let app = DemoShopApp()
             self.app = app
             app.application.launch()

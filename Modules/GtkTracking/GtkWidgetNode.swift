@@ -127,11 +127,6 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
         return name.isEmpty || name == typeName ? nil : name
     }
 
-    /// What the configured key paths read from the live widget now (docs/gtk.md "Key paths").
-    public var props: JSONValue? {
-        GtkKeyPathProjection.project(self)
-    }
-
     // MARK: KeyValueReadable
 
     /// A GObject property of the widget (`label`, `active`, `value`, `selected`, `parent`…); on the

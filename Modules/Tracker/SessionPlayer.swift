@@ -5,15 +5,17 @@ import ViewIdentity
 /// Runs a recorded session: turns each recorded interaction into the `Interaction` the hooks would
 /// have delivered for it, and hands it to an observer (a `Tracker`), in order, synchronously.
 ///
-/// The interactions carry what the hooks give a live app: event codes with the same default
-/// actions (`tableView:didSelectRowAtIndexPath:`, `scrollViewDidEndDragging:willDecelerate:`),
-/// control events, titles, the enclosing cell's index path, page names with aliases, per-page
-/// enter counts and dwell times.
+/// It builds them with the hooks' own mapping (`Interaction.targetAction`, `.listSelection`,
+/// `.scroll`, `.page`, `PageVisits`), so a recorded tap and a live one give the same event: event
+/// codes with the same default actions, control events, titles, the enclosing cell's index path,
+/// page names with aliases, per-page enter counts and dwell times.
 public struct SessionPlayer {
     /// The action list selections are reported under, as the hooks do.
-    public static let selectAction = "tableView:didSelectRowAtIndexPath:"
+    public static let selectAction = HookPoint.didSelectRow.method
     /// The action scrolls are reported under, as the hooks do.
-    public static let scrollAction = "scrollViewDidEndDragging:willDecelerate:"
+    public static let scrollAction = HookPoint.didEndDragging.method
+    /// The recogniser a recorded gesture stands for.
+    public static let gestureRecognizer = "UITapGestureRecognizer"
 
     public let recording: SessionRecording
     /// Milliseconds since the Unix epoch at `t = 0`.
@@ -28,11 +30,10 @@ public struct SessionPlayer {
     /// Every interaction of the recording, as the hooks would deliver it (the nodes stay live in the recording).
     public func interactions() -> [Interaction] {
         var out: [Interaction] = []
-        var pageCounts: [String: Int] = [:]
-        var entered: [ObjectIdentifier: Int64] = [:]
+        var pages = PageVisits()
         for step in recording.steps {
             guard case .interact(let r) = step else { continue }
-            out.append(interaction(for: r, pageCounts: &pageCounts, entered: &entered))
+            out.append(interaction(for: r, pages: &pages))
         }
         return out
     }
@@ -45,54 +46,37 @@ public struct SessionPlayer {
         return all.count
     }
 
-    private func interaction(
-        for r: RecordedInteraction, pageCounts: inout [String: Int], entered: inout [ObjectIdentifier: Int64]
-    ) -> Interaction {
+    private func interaction(for r: RecordedInteraction, pages: inout PageVisits) -> Interaction {
         let node = r.node
         let ts = startTs + r.t
-        let page = HookSystem.pageName(of: node)
-        let controllerType = SessionPlayer.controllerTypeName(of: node)
-        func code(_ defaultAction: String?) -> EventCode? {
-            guard let action = r.action ?? defaultAction else { return nil }
-            return EventCode(sender: node, targetTypeName: r.target ?? controllerType, action: action)
-        }
+        // The target defaults to the node's controller (viewpath.md §4's walk), as a controller's own actions.
+        let targetName = r.target.map(TypeName.name) ?? ViewPlacement(of: node).codeController
+        let now = UInt64(max(0, r.t)) * 1_000_000
         switch r.kind {
-        case .enter, .leave:
-            let name = ViewPath.elementName(of: node)
-            if r.kind == .enter { pageCounts[name, default: 0] += 1 }
-            let id = ObjectIdentifier(node)
-            var duration: Int64?
-            if r.kind == .enter {
-                entered[id] = r.t
-            } else if let start = entered.removeValue(forKey: id) {
-                duration = r.t - start
-            }
-            return Interaction(
-                kind: r.kind == .enter ? .pageEnter : .pageLeave, node: node, title: node.title, duration: duration,
-                page: name, pageCount: pageCounts[name], timestamp: ts)
+        case .enter:
+            return .page(.pageEnter, node, count: pages.enter(node, now: now), timestamp: ts)
+        case .leave:
+            let (duration, count) = pages.leave(node, now: now)
+            return .page(.pageLeave, node, count: count, duration: duration, timestamp: ts)
         case .tap:
-            return Interaction(
-                kind: .click, node: node, eventCode: code(nil), controlEvents: .touchUpInside, title: node.title,
-                indexPath: SessionPlayer.enclosingCell(of: node)?.cellIndexPath, page: page, timestamp: ts)
+            return .targetAction(
+                .click, on: node, targetName: targetName, action: r.action, controlEvents: .touchUpInside, timestamp: ts)
         case .change:
-            return Interaction(
-                kind: .valueChanged, node: node, eventCode: code(nil), controlEvents: .valueChanged, title: node.title,
-                value: SessionPlayer.controlValue(r.value, selectedIndex: r.selectedIndex),
-                indexPath: SessionPlayer.enclosingCell(of: node)?.cellIndexPath,
-                page: page, timestamp: ts)
+            return .targetAction(
+                .valueChanged, on: node, targetName: targetName, action: r.action, controlEvents: .valueChanged,
+                value: SessionPlayer.controlValue(r.value, selectedIndex: r.selectedIndex), timestamp: ts)
         case .gesture:
-            return Interaction(
-                kind: .gesture, node: node, eventCode: code(nil), title: node.title,
-                indexPath: SessionPlayer.enclosingCell(of: node)?.cellIndexPath, page: page,
-                gesture: "UITapGestureRecognizer", timestamp: ts)
+            return .targetAction(
+                .gesture, on: node, targetName: targetName, action: r.action, gesture: SessionPlayer.gestureRecognizer,
+                tapCount: 1, timestamp: ts)
         case .select:
-            return Interaction(
-                kind: .listItemClick, node: node, eventCode: code(SessionPlayer.selectAction), title: node.title,
-                indexPath: node.cellIndexPath, page: page, timestamp: ts)
+            return .listSelection(
+                list: node.parentNode ?? node, cell: node, indexPath: node.cellIndexPath ?? CellIndexPath(section: 0, row: 0),
+                delegateName: targetName, action: r.action ?? SessionPlayer.selectAction, timestamp: ts)
         case .scroll:
-            return Interaction(
-                kind: .scroll, node: node, eventCode: code(SessionPlayer.scrollAction),
-                value: SessionPlayer.controlValue(r.value, selectedIndex: nil), page: page, timestamp: ts)
+            return .scroll(
+                node, delegateName: targetName, action: r.action ?? SessionPlayer.scrollAction,
+                value: SessionPlayer.controlValue(r.value, selectedIndex: nil), timestamp: ts)
         }
     }
 
@@ -106,24 +90,5 @@ public struct SessionPlayer {
         default: break
         }
         return c.isEmpty ? nil : c
-    }
-
-    /// The runtime type of the node's controller (viewpath.md §4's walk): the default target.
-    static func controllerTypeName(of node: any ViewNode) -> String {
-        var n: any ViewNode = node
-        while true {
-            if n.role == .controller || n.role == .window { return n.typeName }
-            guard let parent = n.parentNode else { return n.typeName }
-            n = parent
-        }
-    }
-
-    static func enclosingCell(of node: any ViewNode) -> (any ViewNode)? {
-        var n: (any ViewNode)? = node
-        while let current = n {
-            if current.role == .cell { return current }
-            n = current.parentNode
-        }
-        return nil
     }
 }

@@ -1,7 +1,7 @@
 import Collector
 import Foundation
 import TestSupport
-import Transport
+import SystemCalls
 
 /// The built programs the GTK tests run.
 enum Built {

@@ -3,6 +3,7 @@ import EventModel
 import Hooks
 import Reporters
 import Testing
+import Tracker
 import ViewIdentity
 
 @Suite struct DemoSessionTests {
@@ -39,7 +40,7 @@ import ViewIdentity
             "5000 | value_changed | DetailViewController#DetailViewController#onSizeChanged: | DetailViewController(gift)-UIView-UISegmentedControl&0-0-0 | - | {\"title\":\"L\",\"controlEvents\":\"valueChanged\",\"selectedIndex\":2}",
             "5000 | value_changed | DetailViewController#DetailViewController#onQuantityChanged: | DetailViewController(gift)-UIView-UIStepper&0-0-0 | - | {\"controlEvents\":\"valueChanged\",\"value\":2}",
             "5000 | value_changed | DetailViewController#DetailViewController#onQuantityChanged: | DetailViewController(gift)-UIView-UIStepper&0-0-0 | - | {\"controlEvents\":\"valueChanged\",\"value\":3}",
-            "5000 | gesture | DetailViewController#DetailViewController#onImageTapped: | DetailViewController(gift)-UIView-UIImageView&0-0-0 | - | {\"gesture\":\"UITapGestureRecognizer\"}",
+            "5000 | gesture | DetailViewController#DetailViewController#onImageTapped: | DetailViewController(gift)-UIView-UIImageView&0-0-0 | - | {\"gesture\":\"UITapGestureRecognizer\",\"tapCount\":1}",
             "5000 | click | DetailViewController#DetailViewController#onFavBtnPressed: | DetailViewController(gift)-UIView-UIButton&0-0-0 | - | {\"title\":\"Favourite\",\"controlEvents\":\"touchUpInside\"}",
             "5000 | click | DetailViewController#DetailViewController#onAddToCartPressed: | DetailViewController(gift)-UIView-UIButton&0-0-2 | - | {\"title\":\"Add to cart\",\"controlEvents\":\"touchUpInside\"}",
             "6000 | page_leave | DetailViewController(gift) | DetailViewController(gift)&0 | 4000 | {\"title\":\"Gift Card\",\"count\":1}",

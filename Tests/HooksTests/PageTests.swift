@@ -65,7 +65,7 @@ import Testing
         let rig = HookRig(start: false)
         final class Screen: UIViewController {}
         let (window, screen) = rig.show { Screen() }
-        rig.hooks.start()
+        try rig.hooks.start()
         rig.clock.advance(milliseconds: 10)
         screen.performDisappear()
         let leave = try #require(rig.recorder.events.last)
