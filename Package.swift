@@ -27,6 +27,11 @@ let package = Package(
         .library(name: "PathDrift", targets: ["PathDrift"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
+        // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
+        .library(name: "GtkTracking", targets: ["GtkTracking"]),
+        .library(name: "AutotrackPreload", type: .dynamic, targets: ["AutotrackPreload"]),
+        .library(name: "GtkShop", targets: ["GtkShop"]),
+        .executable(name: "autotrack-gtk-shop", targets: ["autotrack-gtk-shop"]),
     ],
     targets: [
         // What every module speaks: the event value and JSON values.
@@ -77,12 +82,32 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
         .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands"], path: "Apps/autotrack-agent"),
         .executableTarget(name: "autotrack-collector", dependencies: ["Collector"], path: "Apps/autotrack-collector"),
+
+        // GTK 4: the system library, the adapter, the LD_PRELOAD library (its constructor is C), the shop.
+        .systemLibrary(name: "CGtk", path: "Modules/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(
+            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Hooks", "KVCConfig"],
+            path: "Modules/GtkTracking"),
+        .target(name: "ProgramLaunch", path: "Modules/ProgramLaunch"),
+        .target(name: "CAutotrackPreload", path: "Modules/CAutotrackPreload"),
+        .target(
+            name: "AutotrackPreload",
+            dependencies: [
+                "CAutotrackPreload", "CGtk", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
+                "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "SystemCalls",
+            ],
+            path: "Modules/AutotrackPreload"),
+        .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),
+        .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop"], path: "Apps/autotrack-gtk-shop"),
+        .testTarget(
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
+            path: "Tests/GtkTrackingTests"),
 
         // Shared test support: fixtures and helpers, not a product.
         .target(
