@@ -172,6 +172,9 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
+        .executableTarget(
+            name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            path: "Tools/store-bench"),
     ],
     swiftLanguageModes: [.v6]
 )
