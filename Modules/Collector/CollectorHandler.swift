@@ -12,6 +12,7 @@ public struct CollectorHandler: ATLPHandler {
     public let access: CollectorAccess
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
     public let log: (@Sendable (String) -> Void)?
+    private let parsed = ParsedRuleSets()
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
@@ -50,7 +51,9 @@ public struct CollectorHandler: ATLPHandler {
     /// `RULES` for the session's app and version; only the etag when the client's is current.
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
         do throws(StoreError) {
-            let selection = RuleSelection(published: try store.ruleSet(appKey: session.appKey), appVersion: session.appVersion)
+            let set = try store.ruleSet(appKey: session.appKey)
+            let selection = RuleSelection(
+                rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
             if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag) }
             return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
         } catch {
