@@ -5,8 +5,10 @@ import KVCConfig
 
 /// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
 ///
-/// Stateless apart from the store, so one instance serves every connection; the server calls
-/// it on its worker threads, and the store serializes writers.
+/// Holds only the store and a cache of parsed rule sets (under its own lock), so one instance
+/// serves every connection; the server calls it on its worker threads, and the store serializes
+/// writers. A storage failure is logged in full and answered with its kind only (`unavailable`,
+/// `closed`, ...): SQL, paths and database messages are the operator's, not the client's.
 public struct CollectorHandler: ATLPHandler {
     public let store: any CollectorStore
     public let access: CollectorAccess
@@ -44,7 +46,7 @@ public struct CollectorHandler: ATLPHandler {
         } catch {
             log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
             // No ACK: the client keeps the batch and sends it again after reconnecting.
-            return unavailable("could not store this batch (\(error.message)); keep it and resend later")
+            return unavailable("could not store this batch (\(error.code)); keep it and resend later")
         }
     }
 
@@ -58,7 +60,7 @@ public struct CollectorHandler: ATLPHandler {
             return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
         } catch {
             log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
-            return unavailable("could not read its rules (\(error.message)); try again later")
+            return unavailable("could not read its rules (\(error.code)); try again later")
         }
     }
 
@@ -78,7 +80,7 @@ public struct CollectorHandler: ATLPHandler {
             return .published(stored: try store.publish(rules.map(StoredRule.init), sampleRate: sampleRate))
         } catch {
             log?("PUBLISH from \(session.peer) failed: \(error)")
-            return unavailable("could not store the rules (\(error.message)); nothing was published, try again later")
+            return unavailable("could not store the rules (\(error.code)); nothing was published, try again later")
         }
     }
 
