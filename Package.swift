@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
@@ -56,6 +57,9 @@ let package = Package(
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
+        // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
+        .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -147,8 +151,11 @@ let package = Package(
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
-            name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
+            name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
 

@@ -165,14 +165,14 @@ public struct DemoCommand: Command {
             }
             treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
         }
-        let session = DemoSession(observer: treeWriter ?? pipeline.tracker, clock: clock)
+        let run = DemoRun(observer: treeWriter ?? pipeline.tracker, clock: clock)
         do {
-            try session.run(.standard)
+            try run.run(.standard)
         } catch {
             io.printError("demo: \(error)")
             return .failure
         }
-        session.hooks.stop()
+        run.hooks.stop()
         if let treeWriter {
             if let failure = treeWriter.failure {
                 io.printError("demo: \(failure); check that --tree-dir is writable")

@@ -17,7 +17,7 @@ extension Tracker {
     public func trackMethods(in aspects: AspectRegistry, clock: any HookClock = SystemHookClock()) throws(ConfigError) -> [AspectToken] {
         var tokens: [AspectToken] = []
         var problems: [ConfigProblem] = []
-        for tracked in shaper.matcher.plan.events {
+        for tracked in plan.events {
             guard let type = aspects.knownType(named: tracked.className) else { continue }
             if type.actionMethods.contains(ActionName(tracked.selector)) { continue }
             guard type.hookPoints.contains(where: { $0.method == tracked.selector }) else {
@@ -38,7 +38,7 @@ extension Tracker {
                 problems.append(
                     ConfigProblem(
                         code: .unknownMethod, location: tracked.location, expected: "a method that can be hooked",
-                        found: error.description, className: tracked.className, action: tracked.selector))
+                        found: "\(error)", className: tracked.className, action: tracked.selector))
             }
         }
         guard problems.isEmpty else {
@@ -57,14 +57,16 @@ extension Tracker {
             controller: placement?.codeController ?? TypeName.name(tracked.className), target: TypeName.name(tracked.className),
             action: tracked.selector)
         let path = node.map { ViewPath(of: $0).canonical }
-        var event = TrackEvent(
-            id: ids.next(), ts: ts, type: .custom, name: code.description, page: placement?.page, path: path,
-            viewId: path.map { ViewID(canonical: $0).hex }, session: session)
-        if let id = shaper.matcher.eventTable.controlEventID(className: tracked.className, action: tracked.selector) {
-            event.props[TrackerProps.code] = .string(event.name)
-            event.name = id
+        submitMethodCall(at: ts) { ids, shaper in
+            var event = TrackEvent(
+                id: ids.next(), ts: ts, type: .custom, name: code.description, page: placement?.page, path: path,
+                viewId: path.map { ViewID(canonical: $0).hex }, session: ids.prefix)
+            if let id = shaper.matcher.eventTable.controlEventID(className: tracked.className, action: tracked.selector) {
+                event.props[TrackerProps.code] = .string(event.name)
+                event.name = id
+            }
+            event.props[TrackerProps.label] = .string(tracked.label)
+            return event
         }
-        event.props[TrackerProps.label] = .string(tracked.label)
-        _ = reporting.submit(event)
     }
 }

@@ -9,7 +9,7 @@ import ViewIdentity
 /// `.scroll`, `.page`, `PageVisits`), so a recorded tap and a live one give the same event: event
 /// codes with the same default actions, control events, titles, the enclosing cell's index path,
 /// page names with aliases, per-page enter counts and dwell times.
-public struct SessionPlayer {
+public struct RecordingPlayer {
     /// The action list selections are reported under, as the hooks do.
     public static let selectAction = HookPoint.didSelectRow.method
     /// The action scrolls are reported under, as the hooks do.
@@ -17,12 +17,12 @@ public struct SessionPlayer {
     /// The recogniser a recorded gesture stands for.
     public static let gestureRecognizer = "UITapGestureRecognizer"
 
-    public let recording: SessionRecording
+    public let recording: Recording
     /// Milliseconds since the Unix epoch at `t = 0`.
     public let startTs: Int64
 
     /// A player for `recording`; `startTs` overrides the recording's (which defaults to `now`).
-    public init(_ recording: SessionRecording, startTs: Int64? = nil, now: Int64) {
+    public init(_ recording: Recording, startTs: Int64? = nil, now: Int64) {
         self.recording = recording
         self.startTs = startTs ?? recording.startTs ?? now
     }
@@ -64,19 +64,19 @@ public struct SessionPlayer {
         case .change:
             return .targetAction(
                 .valueChanged, on: node, targetName: targetName, action: r.action, controlEvents: .valueChanged,
-                value: SessionPlayer.controlValue(r.value, selectedIndex: r.selectedIndex), timestamp: ts)
+                value: RecordingPlayer.controlValue(r.value, selectedIndex: r.selectedIndex), timestamp: ts)
         case .gesture:
             return .targetAction(
-                .gesture, on: node, targetName: targetName, action: r.action, gesture: SessionPlayer.gestureRecognizer,
+                .gesture, on: node, targetName: targetName, action: r.action, gesture: RecordingPlayer.gestureRecognizer,
                 tapCount: 1, timestamp: ts)
         case .select:
             return .listSelection(
                 list: node.parentNode ?? node, cell: node, indexPath: node.cellIndexPath ?? CellIndexPath(section: 0, row: 0),
-                delegateName: targetName, action: r.action ?? SessionPlayer.selectAction, timestamp: ts)
+                delegateName: targetName, action: r.action ?? RecordingPlayer.selectAction, timestamp: ts)
         case .scroll:
             return .scroll(
-                node, delegateName: targetName, action: r.action ?? SessionPlayer.scrollAction,
-                value: SessionPlayer.controlValue(r.value, selectedIndex: nil), timestamp: ts)
+                node, delegateName: targetName, action: r.action ?? RecordingPlayer.scrollAction,
+                value: RecordingPlayer.controlValue(r.value, selectedIndex: nil), timestamp: ts)
         }
     }
 

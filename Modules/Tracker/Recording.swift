@@ -3,8 +3,8 @@ import Foundation
 import ViewIdentity
 
 /// A recorded app session: the screens shown (view trees) and the interactions on them, in order
-/// (docs/session-format.md). `replay` runs it through the same pipeline as a live app.
-public struct SessionRecording {
+/// (docs/recording-format.md). `replay` runs it through the same pipeline as a live app.
+public struct Recording {
     /// The version of the format this reader understands; `format` in the document, when present, must equal it.
     public static let formatName = "autotrack-session/1"
 
@@ -14,9 +14,9 @@ public struct SessionRecording {
     public var session: String?
     /// Milliseconds since the Unix epoch of `t == 0`; nil means "when the replay starts".
     public var startTs: Int64?
-    public var steps: [SessionStep]
+    public var steps: [RecordingStep]
 
-    public init(appKey: String, appVersion: String, session: String? = nil, startTs: Int64? = nil, steps: [SessionStep]) {
+    public init(appKey: String, appVersion: String, session: String? = nil, startTs: Int64? = nil, steps: [RecordingStep]) {
         self.appKey = appKey
         self.appVersion = appVersion
         self.session = session
@@ -26,7 +26,7 @@ public struct SessionRecording {
 }
 
 /// One step of a recording.
-public enum SessionStep {
+public enum RecordingStep {
     /// A new screen: the view tree that later steps name nodes of (by `id`).
     case show(ViewTree)
     /// An interaction on a node of the tree shown last.
@@ -74,8 +74,8 @@ public struct RecordedInteraction {
     public var location: String
 }
 
-/// A recording that breaks docs/session-format.md; names the step and field at fault.
-public struct SessionFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+/// A recording that breaks docs/recording-format.md; names the step and field at fault.
+public struct RecordingFormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file, or `the session` when read from memory.
     public var file: String
     /// `steps[3].tap`, `appKey`, or empty for the document as a whole.
@@ -93,42 +93,42 @@ public struct SessionFormatError: Error, Sendable, Hashable, CustomStringConvert
     }
 }
 
-extension SessionRecording {
+extension Recording {
     /// Reads a recording from a file.
-    public init(contentsOf url: URL) throws(SessionFormatError) {
+    public init(contentsOf url: URL) throws(RecordingFormatError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SessionFormatError(
+            throw RecordingFormatError(
                 file: url.path, location: "", reason: "cannot be read (\(error.localizedDescription)); check the path")
         }
         try self.init(json: data, file: url.path)
     }
 
     /// Reads a recording from JSON text; `file` names it in errors.
-    public init(json bytes: some Collection<UInt8>, file: String = "the session") throws(SessionFormatError) {
+    public init(json bytes: some Collection<UInt8>, file: String = "the session") throws(RecordingFormatError) {
         let value: JSONValue
         do {
             value = try JSONValue.parse(bytes)
         } catch {
-            throw SessionFormatError(file: file, location: "", reason: "is not valid JSON: \(error)")
+            throw RecordingFormatError(file: file, location: "", reason: "is not valid JSON: \(error)")
         }
         try self.init(json: value, file: file)
     }
 
     /// Reads a recording from a parsed JSON value.
-    public init(json value: JSONValue, file: String = "the session") throws(SessionFormatError) {
-        func fail(_ location: String, _ reason: String) -> SessionFormatError {
-            SessionFormatError(file: file, location: location, reason: reason)
+    public init(json value: JSONValue, file: String = "the session") throws(RecordingFormatError) {
+        func fail(_ location: String, _ reason: String) -> RecordingFormatError {
+            RecordingFormatError(file: file, location: location, reason: reason)
         }
         guard case .object(let doc) = value else {
             throw fail("", "must be a JSON object with \"appKey\", \"appVersion\" and \"steps\", found \(value.kindDescription)")
         }
-        if let f = doc["format"], f != .string(SessionRecording.formatName) {
-            throw fail("format", "is \(f.jsonText); this reader understands \"\(SessionRecording.formatName)\"")
+        if let f = doc["format"], f != .string(Recording.formatName) {
+            throw fail("format", "is \(f.jsonText); this reader understands \"\(Recording.formatName)\"")
         }
-        func requiredString(_ key: String) throws(SessionFormatError) -> String {
+        func requiredString(_ key: String) throws(RecordingFormatError) -> String {
             guard let v = doc[key] else { throw fail(key, "is required (a non-empty string)") }
             guard case .string(let s) = v, !s.isEmpty else {
                 throw fail(key, "must be a non-empty string, found \(v.kindDescription)")
@@ -156,7 +156,7 @@ extension SessionRecording {
             throw fail("steps", "must be an array, found \(stepsValue.kindDescription)")
         }
 
-        var steps: [SessionStep] = []
+        var steps: [RecordingStep] = []
         var current: ViewTree?
         var lastT: Int64 = 0
         for (i, raw) in rawSteps.enumerated() {
@@ -203,7 +203,7 @@ extension SessionRecording {
                 }
             default: break
             }
-            func optionalString(_ key: String) throws(SessionFormatError) -> String? {
+            func optionalString(_ key: String) throws(RecordingFormatError) -> String? {
                 guard let v = step[key], v != .null else { return nil }
                 guard case .string(let s) = v, !s.isEmpty else {
                     throw fail("\(here).\(key)", "must be a non-empty string, found \(v.kindDescription)")

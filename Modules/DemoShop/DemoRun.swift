@@ -4,9 +4,9 @@ import ViewIdentity
 /// Runs the demo shop under hooks: builds the app in its own aspect registry, starts a
 /// `HookSystem` for the observer first, then performs script steps.
 ///
-/// With a `ManualHookClock` (the default) waits only move the clock, so a whole session takes
+/// With a `ManualHookClock` (the default) waits only move the clock, so a whole run takes
 /// milliseconds and its timestamps and dwell times are exact.
-public final class DemoSession {
+public final class DemoRun {
     public let aspects: AspectRegistry
     public let clock: any HookClock
     public let hooks: HookSystem
@@ -14,7 +14,7 @@ public final class DemoSession {
     public private(set) var app: DemoShopApp?
     private let wait: (Int64) -> Void
 
-    /// A session whose waits call `wait(milliseconds)` (sleep for real time, advance for a manual clock).
+    /// A run whose waits call `wait(milliseconds)` (sleep for real time, advance for a manual clock).
     public init(
         observer: any InteractionObserver, clock: any HookClock, aspects: AspectRegistry = AspectRegistry(),
         wait: @escaping (Int64) -> Void
@@ -25,7 +25,7 @@ public final class DemoSession {
         hooks = HookSystem(observer: observer, aspects: aspects, clock: clock)
     }
 
-    /// A session on a manual clock: waits advance it, nothing sleeps.
+    /// A run on a manual clock: waits advance it, nothing sleeps.
     public convenience init(observer: any InteractionObserver, clock: ManualHookClock = ManualHookClock(), aspects: AspectRegistry = AspectRegistry()) {
         self.init(observer: observer, clock: clock, aspects: aspects, wait: { clock.advance(milliseconds: $0) })
     }

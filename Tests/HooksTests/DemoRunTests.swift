@@ -6,7 +6,7 @@ import Testing
 import Tracker
 import ViewIdentity
 
-@Suite struct DemoSessionTests {
+@Suite struct DemoRunTests {
     /// One line per event: offset from the start, type, name, path, duration, props.
     private func lines(_ events: [TrackEvent], start: Int64) -> [String] {
         events.map { e in
@@ -22,7 +22,7 @@ import ViewIdentity
         let reporting = ReportingSystem([memory])
         let observer = ReportingObserver(reporting: reporting, ids: EventIDGenerator(prefix: "demo"), session: "s1")
         let clock = ManualHookClock(wallMilliseconds: 1_700_000_000_000)
-        let session = DemoSession(observer: observer, clock: clock)
+        let session = DemoRun(observer: observer, clock: clock)
         var narrated: [String] = []
         try session.run { i, step in narrated.append("\(i) \(step)") }
         #expect(reporting.flush())
@@ -75,7 +75,7 @@ import ViewIdentity
     }
 
     @Test func aStepThatCannotRunSaysWhy() throws {
-        let session = DemoSession(observer: InteractionRecorder())
+        let session = DemoRun(observer: InteractionRecorder())
         #expect(throws: DemoStepError.self) { try session.perform(.tapFavourite(row: 0)) }
         try session.perform(.launch)
         do {

@@ -3,7 +3,7 @@ import Testing
 import Tracker
 import ViewIdentity
 
-@Suite struct SessionRecordingTests {
+@Suite struct RecordingTests {
     static let tree = """
         {"type":"Shop.HomeViewController","role":"controller","id":"home","children":[
           {"type":"UIView","children":[
@@ -15,10 +15,10 @@ import ViewIdentity
         ]}
         """
 
-    func recording(_ steps: String, header: String = #""appKey":"shop","appVersion":"1.2.0","#) throws(SessionFormatError)
-        -> SessionRecording
+    func recording(_ steps: String, header: String = #""appKey":"shop","appVersion":"1.2.0","#) throws(RecordingFormatError)
+        -> Recording
     {
-        try SessionRecording(json: Array("{\(header)\"steps\":[\(steps)]}".utf8), file: "s.json")
+        try Recording(json: Array("{\(header)\"steps\":[\(steps)]}".utf8), file: "s.json")
     }
 
     func error(_ steps: String, header: String = #""appKey":"shop","appVersion":"1.2.0","#) -> String? {

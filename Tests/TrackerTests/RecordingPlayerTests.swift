@@ -4,7 +4,7 @@ import Testing
 import Tracker
 import ViewIdentity
 
-@Suite struct SessionPlayerTests {
+@Suite struct RecordingPlayerTests {
     static let session = """
         {"appKey":"shop","appVersion":"1.2.0","startTs":1000,"steps":[
           {"tree":{"type":"Shop.DetailViewController","role":"controller","alias":"gift","id":"detail","title":"Gift Card","children":[
@@ -30,8 +30,8 @@ import ViewIdentity
         """
 
     @Test func interactionsAreWhatTheHooksWouldDeliver() throws {
-        let recording = try SessionRecording(json: Array(Self.session.utf8))
-        let all = SessionPlayer(recording, now: 99).interactions()
+        let recording = try Recording(json: Array(Self.session.utf8))
+        let all = RecordingPlayer(recording, now: 99).interactions()
         #expect(all.map(\.kind) == [.pageEnter, .click, .valueChanged, .listItemClick, .gesture, .scroll, .pageLeave, .pageEnter])
         #expect(all.map(\.timestamp) == [1000, 1100, 1200, 1300, 1400, 1500, 2500, 2600])
         #expect(all.map { $0.eventCode?.description } == [
@@ -60,9 +60,9 @@ import ViewIdentity
     }
 
     @Test func startTsFallsBackToNow() throws {
-        let recording = try SessionRecording(
+        let recording = try Recording(
             json: Array(#"{"appKey":"a","appVersion":"1","steps":[{"tree":{"type":"V","role":"controller","id":"v"}},{"enter":"v","t":5}]}"#.utf8))
-        #expect(SessionPlayer(recording, now: 7000).interactions().map(\.timestamp) == [7005])
-        #expect(SessionPlayer(recording, startTs: 10, now: 7000).interactions().map(\.timestamp) == [15])
+        #expect(RecordingPlayer(recording, now: 7000).interactions().map(\.timestamp) == [7005])
+        #expect(RecordingPlayer(recording, startTs: 10, now: 7000).interactions().map(\.timestamp) == [15])
     }
 }
