@@ -14,7 +14,7 @@ public struct DemoCommand: Command {
     public static let abstract = "runs the demo shop's scripted session through hooks, the plan and TCP, and shows the report"
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
-                                    [--format table|json|csv|html] [--timeout SECONDS]
+                                    [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
                                     [--config-refresh SECONDS]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
@@ -45,12 +45,15 @@ public struct DemoCommand: Command {
           --config FILE       a configuration document; repeat for several (default: the examples)
           --format FORMAT     the report's format without --to: table (default), json, csv, html
           --timeout SECONDS   how long to wait for acknowledgements (default 30)
+          --tree-dir DIR      write each page's view tree to DIR/<page>.json as it is entered
+                              (the input of `autotrack-agent drift`); DIR is created if needed
           --config-refresh SECONDS
                               how often the tracker asks the collector for rules (default 60)
           -h, --help          show this help
 
         EXAMPLES:
           autotrack-agent demo
+          autotrack-agent demo --tree-dir trees
           autotrack-agent demo --config-refresh 5 --format json
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
           autotrack-agent demo --to 127.0.0.1:7070
@@ -62,6 +65,7 @@ public struct DemoCommand: Command {
     let configs: [String]
     let format: ReportFormat
     let timeout: Double
+    let treeDir: String?
     let configRefresh: Double
 
     public init(arguments: inout Arguments) throws(UsageError) {
@@ -83,6 +87,7 @@ public struct DemoCommand: Command {
             format = .table
         }
         timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
+        treeDir = try arguments.option("tree-dir")
         configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
         try arguments.finish()
     }
@@ -150,14 +155,31 @@ public struct DemoCommand: Command {
         // Rules from the collector before the session, so its events do not depend on a race.
         pipeline.refresher?.waitForFirstAttempt(timeout: .seconds(5))
 
-        let session = DemoSession(observer: pipeline.tracker, clock: clock)
+        var treeWriter: PageTreeWriter?
+        if let treeDir {
+            do {
+                try FileManager.default.createDirectory(atPath: treeDir, withIntermediateDirectories: true)
+            } catch {
+                io.printError("demo: cannot create --tree-dir \(treeDir): \(error.localizedDescription)")
+                return .failure
+            }
+            treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
+        }
+        let run = DemoRun(observer: treeWriter ?? pipeline.tracker, clock: clock)
         do {
-            try session.run(.standard)
+            try run.run(.standard)
         } catch {
             io.printError("demo: \(error)")
             return .failure
         }
-        session.hooks.stop()
+        run.hooks.stop()
+        if let treeWriter {
+            if let failure = treeWriter.failure {
+                io.printError("demo: \(failure); check that --tree-dir is writable")
+                return .failure
+            }
+            io.printError("demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
+        }
 
         let delivered = pipeline.drain(timeout: duration(seconds: timeout))
         let summary = "demo: " + pipeline.summary
@@ -173,7 +195,7 @@ public struct DemoCommand: Command {
         }
         // Publish the plan's rules to the embedded collector so its report shows their coverage.
         do {
-            _ = try store.publish(plan.rules.map(RuleJSON.stored))
+            _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
             let report = try CollectorReport(store: store)
             let text = format.renderer.render(report)
             io.out(text.hasSuffix("\n") ? text : text + "\n")

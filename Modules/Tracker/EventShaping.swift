@@ -102,8 +102,8 @@ public struct EventShaper: Sendable {
             // A page event without a node still finds its event id and labels, but no KVC rule.
             query = MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion)
         }
-        let interaction = Matching.Interaction(query: query, className: className, action: action)
-        let match: InteractionMatch
+        let interaction = PlanQuery(query: query, className: className, action: action)
+        let match: PlanMatch
         if node != nil {
             // The live object: stored properties, KeyValueReadable, superview/parent steps (a JSON
             // tree's node answers from its props).

@@ -7,7 +7,7 @@ import ViewIdentity
 @Suite struct ListTests {
     @Test func selectingARowReportsTheCellBeforeTheDelegateRuns() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         let app = try #require(session.app)
         var topAtObserve: UIViewController?
@@ -26,7 +26,7 @@ import ViewIdentity
 
     @Test func reusedCellsReportTheRowTheyShowAtInteractionTime() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         let app = try #require(session.app)
         let table = app.home.tableView
@@ -58,7 +58,7 @@ import ViewIdentity
 
     @Test func theSpecExamplePathIsTheShareButtonOfRow2() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         try session.perform(.tapShare(row: 2))
         let e = try #require(recorder.events.last)
@@ -73,7 +73,7 @@ import ViewIdentity
 
     @Test func aRowOutOfViewCannotBeSelected() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         #expect(throws: DemoStepError.self) { try session.perform(.selectRow(9)) }
         #expect(recorder.events.allSatisfy { $0.type != .listItemClick })

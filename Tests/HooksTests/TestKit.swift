@@ -54,7 +54,7 @@ struct HookRig {
 
     init(start: Bool = true) {
         hooks = HookSystem(observer: recorder, aspects: aspects, clock: clock)
-        if start { hooks.start() }
+        if start { try! hooks.start() }
     }
 
     /// A visible window (in this rig's registry) whose root is the controller `make` builds.

@@ -39,7 +39,7 @@ import ViewIdentity
         let memory = MemoryReporter()
         let reporting: ReportingSystem
         let tracker: Tracker
-        let session: DemoSession
+        let session: DemoRun
 
         init() throws {
             var plan = try ConfigLoader.parse(text: TrackerTests.events, file: "events.json")
@@ -47,7 +47,7 @@ import ViewIdentity
             try plan.merge(try ConfigLoader.parse(text: TrackerTests.rules, file: "rules.json"))
             reporting = ReportingSystem([memory], label: "tracker-tests")
             tracker = Tracker(plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "t")
-            session = DemoSession(observer: tracker, clock: ManualHookClock(wallMilliseconds: 1_000_000))
+            session = DemoRun(observer: tracker, clock: ManualHookClock(wallMilliseconds: 1_000_000))
         }
 
         func perform(_ steps: DemoStep...) throws {
