@@ -13,13 +13,18 @@ let package = Package(
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "KVCConfig", targets: ["KVCConfig"]),
         .library(name: "Matching", targets: ["Matching"]),
-        .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "ATLPWire", targets: ["ATLPWire"]),
+        .library(name: "ATLPClient", targets: ["ATLPClient"]),
+        .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "Tracker", targets: ["Tracker"]),
+        .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
+        .library(name: "PathDrift", targets: ["PathDrift"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
     ],
@@ -28,33 +33,51 @@ let package = Package(
         .target(
             name: "EventModel", path: "Modules/EventModel",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // Every system call, in one internal module (not a product), over a small C shim.
+        .target(name: "CSystemCalls", path: "Modules/CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"], path: "Modules/SystemCalls"),
         // The plugin point where events go.
-        .target(name: "Reporters", dependencies: ["EventModel"], path: "Modules/Reporters"),
+        .target(name: "Reporters", dependencies: ["EventModel", "SystemCalls"], path: "Modules/Reporters"),
         .target(name: "ViewIdentity", dependencies: ["EventModel"], path: "Modules/ViewIdentity"),
-        .target(name: "Hooks", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/Hooks"),
+        .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
-        .target(name: "Transport", dependencies: ["EventModel", "Reporters"], path: "Modules/Transport"),
+        // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
+        .target(name: "ATLPWire", dependencies: ["EventModel"], path: "Modules/ATLPWire"),
+        .target(
+            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls"], path: "Modules/ATLPClient"),
+        .target(name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls"], path: "Modules/ATLPServer"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "EventStore", dependencies: ["CSQLite", "EventModel"], path: "Modules/EventStore"),
+        // The store protocol the collector needs, and the value types every store shares.
+        .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         .target(
             name: "Collector",
-            dependencies: ["EventModel", "Transport", "EventStore", "KVCConfig", "Matching", "CommandSupport"],
+            dependencies: [
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
+                "Matching", "CommandSupport",
+            ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
             name: "Tracker",
             dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching"],
             path: "Modules/Tracker"),
+        // The collector as a tracker's source of rules (CONFIG over ATLP/1).
+        .target(
+            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SystemCalls"], path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
             name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
-        .target(name: "CommandSupport", path: "Modules/CommandSupport"),
+        .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
+        // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
+        .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
+        .testTarget(name: "PathDriftTests", dependencies: ["PathDrift", "KVCConfig", "ViewIdentity", "EventModel", "TestSupport"], path: "Tests/PathDriftTests"),
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "Transport",
-                "Collector", "Tracker", "DemoShop", "CommandSupport",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
             ],
             path: "Modules/AgentCommands"),
 
@@ -63,20 +86,38 @@ let package = Package(
 
         // Shared test support: fixtures and helpers, not a product.
         .target(
-            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "KVCConfig", "Matching"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
             name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
-        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
+        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "TestSupport"], path: "Tests/TransportTests"),
-        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "TestSupport"], path: "Tests/EventStoreTests"),
         .testTarget(
-            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
+            name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
+            path: "Tests/TransportTests"),
+        .testTarget(
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            path: "Tests/EventStoreTests"),
+        .testTarget(
+            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
-        .testTarget(name: "CollectorTests", dependencies: ["Collector", "Transport", "TestSupport"], path: "Tests/CollectorTests"),
+        .testTarget(
+            name: "RemoteConfigTests",
+            dependencies: [
+                "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
+            ],
+            path: "Tests/RemoteConfigTests"),
+        .testTarget(
+            name: "CollectorTests",
+            dependencies: [
+                "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
+                "SystemCalls", "TestSupport",
+            ],
+            path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
@@ -89,15 +130,19 @@ let package = Package(
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
-        .executableTarget(name: "transport-bench", dependencies: ["Transport"], path: "Tools/transport-bench"),
         .executableTarget(
-            name: "pipeline-bench", dependencies: ["Transport", "Collector", "EventStore"], path: "Tools/pipeline-bench"),
+            name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
+            path: "Tools/transport-bench"),
+        .executableTarget(
+            name: "pipeline-bench",
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
+            path: "Tools/pipeline-bench"),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // Shared settings for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CSystemCalls" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

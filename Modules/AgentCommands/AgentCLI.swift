@@ -5,7 +5,7 @@ public enum AgentCLI {
     public static var group: CommandGroup {
         CommandGroup(
             name: "autotrack-agent",
-            abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches and checks",
+            abstract: "sends tracked events, runs the demo shop, and computes paths, digests, matches, checks and path drift",
             commands: [
             DemoCommand.self,
             SendCommand.self,
@@ -14,6 +14,7 @@ public enum AgentCLI {
             MD5Command.self,
             MatchCommand.self,
             CheckCommand.self,
+            DriftCommand.self,
             InventoryCommand.self,
             ])
     }

@@ -54,7 +54,7 @@ public struct CheckCommand: Command {
             failed = true
         }
         var inv = Inventory()
-        switch loadInventory() {
+        switch loadInventory(inventory) {
         case .success(let i): inv = i
         case .failure(let message):
             io.printError(message.message)
@@ -81,26 +81,4 @@ public struct CheckCommand: Command {
                 + "match the inventory of \(inv.classes.count) classes; every \(ConfigCheck.marker) action is tracked")
         return .success
     }
-
-    /// The inventory file, or the inventory built from a directory of sources; an error message otherwise.
-    private func loadInventory() -> Result<Inventory, CheckLoadFailure> {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: inventory, isDirectory: &isDir), isDir.boolValue {
-            do throws(InventoryError) {
-                return .success(try InventoryBuilder.inventory(directory: inventory))
-            } catch {
-                return .failure(CheckLoadFailure(message: "error: \(error)"))
-            }
-        }
-        do throws(ConfigError) {
-            return .success(try Inventory.load(file: inventory))
-        } catch {
-            return .failure(CheckLoadFailure(message: error.problems.map { "error: \($0)" }.joined(separator: "\n")))
-        }
-    }
-}
-
-/// Why the inventory could not be loaded, as the lines to print.
-private struct CheckLoadFailure: Error {
-    var message: String
 }

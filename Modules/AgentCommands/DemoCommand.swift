@@ -5,8 +5,8 @@ import EventStore
 import Foundation
 import Hooks
 import KVCConfig
+import SystemCalls
 import Tracker
-import Transport
 
 /// `autotrack-agent demo`: the demo shop's scripted session, end to end, with the example configuration.
 public struct DemoCommand: Command {
@@ -14,7 +14,8 @@ public struct DemoCommand: Command {
     public static let abstract = "runs the demo shop's scripted session through hooks, the plan and TCP, and shows the report"
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
-                                    [--format table|json|csv|html] [--timeout SECONDS]
+                                    [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
+                                    [--config-refresh SECONDS]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
@@ -32,6 +33,10 @@ public struct DemoCommand: Command {
 
         The configuration is the example in Examples/ (shop-events.json, shop-labels.plist,
         shop-rules.json), built into the tool, so no file is needed; --config replaces it.
+        Rules published to the collector (autotrack-collector rules publish) are merged over it:
+        the tracker asks the collector (CONFIG) before the session starts and then every
+        --config-refresh seconds while it runs (docs/agent.md "Remote configuration"). The
+        agent's data (device id, last good rules) lives in the temporary folder of the run.
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
 
         OPTIONS:
@@ -40,10 +45,16 @@ public struct DemoCommand: Command {
           --config FILE       a configuration document; repeat for several (default: the examples)
           --format FORMAT     the report's format without --to: table (default), json, csv, html
           --timeout SECONDS   how long to wait for acknowledgements (default 30)
+          --tree-dir DIR      write each page's view tree to DIR/<page>.json as it is entered
+                              (the input of `autotrack-agent drift`); DIR is created if needed
+          --config-refresh SECONDS
+                              how often the tracker asks the collector for rules (default 60)
           -h, --help          show this help
 
         EXAMPLES:
           autotrack-agent demo
+          autotrack-agent demo --tree-dir trees
+          autotrack-agent demo --config-refresh 5 --format json
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
           autotrack-agent demo --to 127.0.0.1:7070
 
@@ -54,6 +65,8 @@ public struct DemoCommand: Command {
     let configs: [String]
     let format: ReportFormat
     let timeout: Double
+    let treeDir: String?
+    let configRefresh: Double
 
     public init(arguments: inout Arguments) throws(UsageError) {
         to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
@@ -74,6 +87,8 @@ public struct DemoCommand: Command {
             format = .table
         }
         timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
+        treeDir = try arguments.option("tree-dir")
+        configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
         try arguments.finish()
     }
 
@@ -117,22 +132,40 @@ public struct DemoCommand: Command {
         }
         defer { embedded?.stop() }
 
+        // The scripted session runs on a manual clock from now: waits take no real time, dwell
+        // times are exact; the tracker's time rules read the same clock.
+        let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let spool = scratch.path + "/spool"
         let pipeline: TrackingPipeline
         do {
             let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
+            var settings = TrackerSettings()
+            settings.clock = clock
+            settings.configRefresh = duration(seconds: configRefresh)
+            settings.dataDirectory = scratch.path + "/data"
+            settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
             pipeline = try TrackingPipeline(
                 plan: plan, app: app, to: address, token: embedded == nil ? token : nil, spool: spool, session: nil,
-                agent: "autotrack-agent demo")
+                agent: "autotrack-agent demo", settings: settings, remoteConfig: true)
         } catch {
             io.printError("demo: cannot start shipping events: \(error)")
             return .failure
         }
         defer { pipeline.close() }
+        // Rules from the collector before the session, so its events do not depend on a race.
+        pipeline.refresher?.waitForFirstAttempt(timeout: .seconds(5))
 
-        // The scripted run, on a manual clock from now: waits take no real time, dwell times are exact.
-        let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let run = DemoRun(observer: pipeline.tracker, clock: clock)
+        var treeWriter: PageTreeWriter?
+        if let treeDir {
+            do {
+                try FileManager.default.createDirectory(atPath: treeDir, withIntermediateDirectories: true)
+            } catch {
+                io.printError("demo: cannot create --tree-dir \(treeDir): \(error.localizedDescription)")
+                return .failure
+            }
+            treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
+        }
+        let run = DemoRun(observer: treeWriter ?? pipeline.tracker, clock: clock)
         do {
             try run.run(.standard)
         } catch {
@@ -140,6 +173,13 @@ public struct DemoCommand: Command {
             return .failure
         }
         run.hooks.stop()
+        if let treeWriter {
+            if let failure = treeWriter.failure {
+                io.printError("demo: \(failure); check that --tree-dir is writable")
+                return .failure
+            }
+            io.printError("demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
+        }
 
         let delivered = pipeline.drain(timeout: duration(seconds: timeout))
         let summary = "demo: " + pipeline.summary
@@ -155,7 +195,7 @@ public struct DemoCommand: Command {
         }
         // Publish the plan's rules to the embedded collector so its report shows their coverage.
         do {
-            _ = try store.publish(plan.rules.map(RuleJSON.stored))
+            _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
             let report = try CollectorReport(store: store)
             let text = format.renderer.render(report)
             io.out(text.hasSuffix("\n") ? text : text + "\n")

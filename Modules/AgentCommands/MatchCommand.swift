@@ -58,14 +58,7 @@ public struct MatchCommand: Command {
         id = try arguments.requiredOption("id")
         event = try arguments.requiredOption("event")
         appKey = try arguments.option("app-key")
-        if let text = try arguments.option("app-version") {
-            guard let v = AppVersion(text) else {
-                throw UsageError("option --app-version takes a version such as 1.2.0 (numbers joined by dots), not '\(text)'")
-            }
-            appVersion = v
-        } else {
-            appVersion = nil
-        }
+        appVersion = try arguments.appVersionOption()
         try arguments.finish()
     }
 
@@ -101,7 +94,7 @@ public struct MatchCommand: Command {
         }
         let matcher = PlanMatcher(plan: plan)
         let query = PlanMatcher.query(for: node, viewEvent: viewEvent, appKey: appKey, appVersion: appVersion)
-        let results = matcher.match(query, reader: JSONPropsReader(props: node.props))
+        let results = matcher.match(query, reader: ReflectionReader(root: node))
         io.print(Self.output(query: query, results: results).jsonText)
         return .success
     }

@@ -1,8 +1,8 @@
 import CommandSupport
 import Foundation
 import KVCConfig
+import SystemCalls
 import Tracker
-import Transport
 
 /// `autotrack-agent replay`: a recording (a UI script) through the same pipeline as a live app.
 public struct ReplayCommand: Command {

@@ -1,6 +1,6 @@
+import ATLPClient
 import CommandSupport
 import Synchronization
-import Transport
 
 /// `send`'s progress on standard error: redrawn in place on a terminal, silent otherwise.
 ///

@@ -1,4 +1,5 @@
 import EventStore
+import KVCConfig
 
 /// Everything a report shows, computed once from a database and rendered by any `ReportRenderer`.
 public struct CollectorReport: Sendable, Hashable {
@@ -45,13 +46,7 @@ public struct TypeCount: Sendable, Hashable {
 /// What one published rule covered: the events its circle selection picks and the values
 /// those events carry under the rule's key name.
 public struct RuleCoverage: Sendable, Hashable {
-    public var appKey: String
-    public var id: String
-    public var appVersion: String
-    public var viewEvent: String
-    public var viewPath: String
-    public var keyName: String
-    public var content: String?
+    public var rule: KVCRule
     /// Stored events of the rule's app and view event's type whose path the rule's pattern
     /// matches (and whose `props.title` equals `content`, when the rule has one).
     public var covered: Int
@@ -59,17 +54,8 @@ public struct RuleCoverage: Sendable, Hashable {
     /// rule in `props.rules`, where they have that prop), most frequent first.
     public var values: [ValueCount]
 
-    public init(
-        appKey: String, id: String, appVersion: String, viewEvent: String, viewPath: String, keyName: String,
-        content: String?, covered: Int, values: [ValueCount]
-    ) {
-        self.appKey = appKey
-        self.id = id
-        self.appVersion = appVersion
-        self.viewEvent = viewEvent
-        self.viewPath = viewPath
-        self.keyName = keyName
-        self.content = content
+    public init(rule: KVCRule, covered: Int, values: [ValueCount]) {
+        self.rule = rule
         self.covered = covered
         self.values = values
     }

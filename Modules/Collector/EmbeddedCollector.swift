@@ -1,6 +1,7 @@
+import ATLPServer
 import EventStore
 import Synchronization
-import Transport
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A whole collector inside the current process: the SQLite store and the ATLP/1 server with
+/// A whole collector inside the current process: the store `dbPath` names (`openStore`) and the ATLP/1 server with
 /// the collector's handler. `serve` runs one; tests and the agent's `demo` start one on a
 /// loopback port with a temporary database.
 ///
@@ -26,12 +27,12 @@ public final class EmbeddedCollector: Sendable {
         /// Largest frame payload accepted, announced in `WELCOME`.
         public var maxFrame: Int
         public var idleTimeout: Duration
-        public var durability: EventStore.Durability
+        public var durability: StoreOptions.Durability
         public var workerThreads: Int
 
         public init(
             listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0), access: CollectorAccess = CollectorAccess(),
-            maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60), durability: EventStore.Durability = .full,
+            maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60), durability: StoreOptions.Durability = .full,
             workerThreads: Int = 4
         ) {
             self.listen = listen
@@ -46,7 +47,7 @@ public final class EmbeddedCollector: Sendable {
     public let dbPath: String
     public let options: Options
     private let log: (@Sendable (String) -> Void)?
-    private let state = Mutex<(store: EventStore?, server: ATLPServer?)>((nil, nil))
+    private let state = Mutex<(store: (any CollectorStore)?, server: ATLPService?)>((nil, nil))
 
     /// A collector on `listen` (default `127.0.0.1:0`, an ephemeral port) writing to `dbPath`.
     /// `log` receives a line for each failure a client cannot see in full (a failed commit).
@@ -72,7 +73,7 @@ public final class EmbeddedCollector: Sendable {
             return try server.start()
         } catch {
             // Forget the server that could not bind, so a later start() may try again.
-            let store = state.withLock { s -> EventStore? in
+            let store = state.withLock { s -> (any CollectorStore)? in
                 defer { s = (nil, nil) }
                 return s.store
             }
@@ -106,23 +107,23 @@ public final class EmbeddedCollector: Sendable {
     public var address: SocketAddress? { state.withLock { $0.server }?.address }
 
     /// The store, once started (closed after `stop()`): tests read what was stored through it.
-    public var store: EventStore? { state.withLock { $0.store } }
+    public var store: (any CollectorStore)? { state.withLock { $0.store } }
 
     /// The server's counters, once started.
     public var statistics: ATLPServerStatistics? { state.withLock { $0.server }?.statistics }
 
-    private func prepare() throws(CollectorStartError) -> ATLPServer {
+    private func prepare() throws(CollectorStartError) -> ATLPService {
         if let server = state.withLock({ $0.server }) { return server }
-        let store: EventStore
-        do throws(SQLiteError) {
-            store = try EventStore(path: dbPath, mode: .create, durability: options.durability)
+        let store: any CollectorStore
+        do throws(StoreError) {
+            store = try openStore(dbPath, options: StoreOptions(access: .create, durability: options.durability))
         } catch {
             throw CollectorStartError(database: dbPath, error)
         }
         let configuration = ATLPServerConfiguration(
             host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame, idleTimeout: options.idleTimeout,
             workerThreads: options.workerThreads)
-        let server = ATLPServer(
+        let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log))
         return state.withLock { s in
             if let existing = s.server { return existing }
@@ -142,7 +143,7 @@ public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConver
     public var code: Code
     public var message: String
 
-    init(database path: String, _ error: SQLiteError) {
+    init(database path: String, _ error: StoreError) {
         code = .database
         message = "cannot open the database \(path): \(error)"
     }

@@ -23,13 +23,26 @@ public struct ReportCSVRenderer: ReportRenderer {
             let mean = p.meanDwellMilliseconds.map { ReportNumber.milliseconds($0) } ?? ""
             rows.append(["page", "", p.page, "leave", String(p.leaves), mean])
         }
-        for rule in r.rules {
-            rows.append(["rule", rule.appKey, rule.id, rule.keyName, String(rule.covered), ""])
-            for v in rule.values { rows.append(["rule_value", rule.appKey, rule.id, v.value, String(v.count), ""]) }
+        for coverage in r.rules {
+            rows.append(["rule", coverage.rule.appKey, coverage.rule.id, coverage.rule.keyName, String(coverage.covered), ""])
+            for v in coverage.values { rows.append(["rule_value", coverage.rule.appKey, coverage.rule.id, v.value, String(v.count), ""]) }
         }
         for k in r.kvcErrors { rows.append(["kvc_error", k.appKey, k.rule, k.appVersion, String(k.count), ""]) }
         for x in r.rejected { rows.append(["rejected", "", x.reason, "", String(x.count), ""]) }
-        return rows.map { $0.map(Self.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        // The text columns hold what clients sent (names, paths, values): neutralized. The numeric
+        // columns are the report's own numbers, left as numbers.
+        let textColumns = 4
+        return rows.map { row in
+            row.enumerated().map { i, cell in Self.field(i < textColumns ? Self.neutralized(cell) : cell) }
+                .joined(separator: ",")
+        }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, tab or CR)
+    /// gets a leading `'`, as OWASP's CSV injection guidance recommends; others are unchanged.
+    static func neutralized(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return s }
+        return "'" + s
     }
 
     /// Quotes a field that holds a comma, quote, CR or LF, doubling its quotes (RFC 4180 §2).

@@ -9,7 +9,8 @@ public struct ReportCommand: Command {
     public static let help = """
         USAGE: autotrack-collector report [--db FILE] [--format table|json|csv|html] [--out FILE]
 
-        Reads the database that 'serve' writes and prints: events by type and by name; pages
+        Reads the database that 'serve' writes, without changing it (a file that is not an
+        Autotrack database is refused, and --out may not name the database), and prints: events by type and by name; pages
         with enter and leave counts and mean dwell time; per published rule, the events its
         view path covers and the values read under its key name; kvc_error counts per rule and
         app version; rejected events by reason. docs/reports.md describes every format.
@@ -38,12 +39,16 @@ public struct ReportCommand: Command {
         format = f
         output = try arguments.option("out")
         try arguments.finish()
+        if let output, let file = storeFile(database), Self.sameFile(output, file) {
+            throw UsageError("--out \(output) is the database itself; the report would overwrite it; give another --out file")
+        }
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
         let report: CollectorReport
-        do throws(SQLiteError) {
-            let store = try EventStore(path: database, mode: .existing)
+        do throws(StoreError) {
+            let store = try openStore(database, options: StoreOptions(access: .readOnly))
+            defer { store.close() }
             report = try CollectorReport(store: store)
         } catch {
             io.printError("autotrack-collector report: \(error)")
@@ -62,5 +67,18 @@ public struct ReportCommand: Command {
         }
         io.print("wrote \(format.rawValue) report to \(output) (\(text.utf8.count) bytes)")
         return .success
+    }
+
+    /// True when `a` and `b` name one file: the same path once symbolic links are resolved, or,
+    /// when both exist, the same device and inode (a hard link).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        func resolved(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
+        if resolved(a) == resolved(b) { return true }
+        let fm = FileManager.default
+        guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b) else { return false }
+        guard let ix = x[.systemFileNumber] as? Int, let iy = y[.systemFileNumber] as? Int,
+            let dx = x[.systemNumber] as? Int, let dy = y[.systemNumber] as? Int
+        else { return false }
+        return ix == iy && dx == dy
     }
 }

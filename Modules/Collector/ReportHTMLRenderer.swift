@@ -37,13 +37,13 @@ public struct ReportHTMLRenderer: ReportRenderer {
             numeric: [1, 2, 3])
 
         body += "<h2>Rules</h2>\n"
-        body += chart(r.rules.map { ("\($0.appKey)/\($0.id)", Double($0.covered), String($0.covered)) }, label: "Events covered per rule")
+        body += chart(r.rules.map { ("\($0.rule.appKey)/\($0.rule.id)", Double($0.covered), String($0.covered)) }, label: "Events covered per rule")
         body += table(
             ["app", "rule", "app version", "view event", "view path", "covered", "key name", "values"],
-            r.rules.map { rule in
+            r.rules.map { coverage in
                 [
-                    rule.appKey, rule.id, rule.appVersion, rule.viewEvent, rule.viewPath, String(rule.covered), rule.keyName,
-                    rule.values.isEmpty ? "-" : rule.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
+                    coverage.rule.appKey, coverage.rule.id, coverage.rule.appVersion.text, coverage.rule.viewEvent.rawValue, coverage.rule.viewPath.text, String(coverage.covered), coverage.rule.keyName,
+                    coverage.values.isEmpty ? "-" : coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
                 ]
             }, numeric: [5])
 

@@ -1,4 +1,5 @@
 import EventModel
+import KVCConfig
 
 /// The report as one JSON object, for scripts: exact counts, keys in a fixed order.
 public struct ReportJSONRenderer: ReportRenderer {
@@ -29,14 +30,12 @@ public struct ReportJSONRenderer: ReportRenderer {
                     ]
                 }),
             "rules": .array(
-                r.rules.map { rule in
-                    [
-                        "appKey": .string(rule.appKey), "id": .string(rule.id), "appVersion": .string(rule.appVersion),
-                        "viewEvent": .string(rule.viewEvent), "viewPath": .string(rule.viewPath),
-                        "keyName": .string(rule.keyName), "content": rule.content.map(JSONValue.string) ?? .null,
-                        "covered": int(rule.covered),
-                        "values": .array(rule.values.map { ["value": .string($0.value), "count": int($0.count)] }),
-                    ]
+                r.rules.map { coverage in
+                    // The rule as its codec writes it (config.md §3), then what it covered.
+                    var o = coverage.rule.json.objectValue ?? JSONObject()
+                    o["covered"] = int(coverage.covered)
+                    o["values"] = .array(coverage.values.map { ["value": .string($0.value), "count": int($0.count)] })
+                    return JSONValue.object(o)
                 }),
             "kvcErrors": .array(
                 r.kvcErrors.map {

@@ -14,9 +14,9 @@ public struct ReportTableRenderer: ReportRenderer {
             numeric: [1, 2, 3])
         out += section(
             "RULES", ["app", "rule", "view event", "covered", "key name", "values"],
-            r.rules.map { rule in
-                let values = rule.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", ")
-                return [rule.appKey, rule.id, rule.viewEvent, String(rule.covered), rule.keyName, values.isEmpty ? "-" : values]
+            r.rules.map { coverage in
+                let values = coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", ")
+                return [coverage.rule.appKey, coverage.rule.id, coverage.rule.viewEvent.rawValue, String(coverage.covered), coverage.rule.keyName, values.isEmpty ? "-" : values]
             }, numeric: [3])
         out += section(
             "KVC ERRORS", ["app", "rule", "app version", "count", "key paths", "missing keys"],

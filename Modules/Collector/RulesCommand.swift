@@ -1,28 +1,34 @@
+import ATLPClient
+import ATLPWire
 import CommandSupport
 import EventModel
 import EventStore
 import Foundation
 import KVCConfig
-import Transport
+import SystemCalls
 
 /// `rules`: publishes rule files to a running collector, or lists what a database holds.
 public struct RulesCommand: Command {
     public static let name = "rules"
     public static let abstract = "publishes KVC rule files to a collector, or lists the published rules"
     public static let help = """
-        USAGE: autotrack-collector rules publish FILE... --to HOST:PORT --token TOKEN
+        USAGE: autotrack-collector rules publish FILE... --to HOST:PORT --token TOKEN [--sample-rate R]
                autotrack-collector rules list [--db FILE] [--app KEY]
 
         publish  loads the files (JSON or XML plist, config.md), merges them, checks every rule,
                  and sends the rules in one PUBLISH over ATLP/1 with a HELLO carrying the admin
                  token. For each app key among the rules, the collector replaces that app's rules
-                 with these. Prints 'stored N rules at HOST:PORT' ('1 rule').
-        list     prints a table of the rules published in a database.
+                 with these (and the sampling rate, default 1). Prints 'stored N rules at
+                 HOST:PORT' ('1 rule').
+        list     prints a table of the rules published in a database, with each app's
+                 sampling rate; the database is only read.
 
         OPTIONS:
           --to HOST:PORT   the collector to publish to
           --token TOKEN    the collector's admin token (also $AUTOTRACK_ADMIN_TOKEN)
           --timeout SECS   give up on a silent collector after this long (default 10)
+          --sample-rate R  the share of devices (0 to 1) whose events the apps send (default 1:
+                           all); agents pick devices by a hash of their id (docs/wire.md)
           --db FILE        for list: the database (default ./autotrack.sqlite)
           --app KEY        for list: only this app key's rules
 
@@ -34,7 +40,7 @@ public struct RulesCommand: Command {
 
     /// What to do.
     public enum Action: Sendable {
-        case publish(files: [String], to: HostPort, token: String, timeout: Double)
+        case publish(files: [String], to: HostPort, token: String, timeout: Double, sampleRate: Double?)
         case list(database: String, appKey: String?)
     }
 
@@ -44,6 +50,7 @@ public struct RulesCommand: Command {
         let to = try arguments.option("to")
         let token = try arguments.option("token")
         let timeout = try arguments.doubleOption("timeout", in: 0.1...3600)
+        let sampleRate = try arguments.doubleOption("sample-rate", in: StoredRuleSet.sampleRates)
         let db = try arguments.option("db")
         let app = try arguments.option("app")
         var rest = try arguments.positionals()
@@ -57,9 +64,11 @@ public struct RulesCommand: Command {
             guard let token = token ?? ProcessInfo.processInfo.environment["AUTOTRACK_ADMIN_TOKEN"], !token.isEmpty else {
                 throw UsageError("rules publish needs --token TOKEN (the collector's --admin-token)")
             }
-            action = .publish(files: rest, to: try HostPort(to), token: token, timeout: timeout ?? 10)
+            action = .publish(files: rest, to: try HostPort(to), token: token, timeout: timeout ?? 10, sampleRate: sampleRate)
         case "list":
-            if to != nil || token != nil || timeout != nil { throw UsageError("--to, --token and --timeout belong to 'rules publish'") }
+            if to != nil || token != nil || timeout != nil || sampleRate != nil {
+                throw UsageError("--to, --token, --timeout and --sample-rate belong to 'rules publish'")
+            }
             if let extra = rest.first { throw UsageError("rules list takes no file ('\(extra)'); use --db FILE") }
             action = .list(database: db ?? "./autotrack.sqlite", appKey: app)
         default:
@@ -69,12 +78,15 @@ public struct RulesCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         switch action {
-        case .publish(let files, let to, let token, let timeout): return publish(files, to: to, token: token, timeout: timeout, io: io)
+        case .publish(let files, let to, let token, let timeout, let sampleRate):
+            return publish(files, to: to, token: token, timeout: timeout, sampleRate: sampleRate, io: io)
         case .list(let database, let appKey): return list(database, appKey: appKey, io: io)
         }
     }
 
-    private func publish(_ files: [String], to: HostPort, token: String, timeout: Double, io: any OutputStreams) -> ExitCode {
+    private func publish(
+        _ files: [String], to: HostPort, token: String, timeout: Double, sampleRate: Double?, io: any OutputStreams
+    ) -> ExitCode {
         let plan: TrackingPlan
         do throws(ConfigError) {
             plan = try TrackingPlan.load(files: files)
@@ -95,7 +107,7 @@ public struct RulesCommand: Command {
             let connection = try ATLPConnection(
                 to: address, hello: hello, timeout: .milliseconds(Int64((timeout * 1000).rounded())))
             defer { connection.close() }
-            let stored = try connection.publish(rules: plan.rules.map(\.json))
+            let stored = try connection.publish(rules: plan.rules.map(\.json), sampleRate: sampleRate)
             io.print("stored \(stored) \(stored == 1 ? "rule" : "rules") at \(address)")
             return .success
         } catch {
@@ -113,23 +125,34 @@ public struct RulesCommand: Command {
     }
 
     private func list(_ database: String, appKey: String?, io: any OutputStreams) -> ExitCode {
-        let rules: [StoredRule]
-        do throws(SQLiteError) {
-            rules = try EventStore(path: database, mode: .existing).rules(appKey: appKey)
+        let sets: [StoredRuleSet]
+        do throws(StoreError) {
+            let store = try openStore(database, options: StoreOptions(access: .readOnly))
+            defer { store.close() }
+            sets = try store.ruleSets(appKey: appKey)
         } catch {
             io.printError("autotrack-collector rules list: \(error)")
             return .failure
         }
-        guard !rules.isEmpty else {
+        guard sets.contains(where: { !$0.rules.isEmpty }) else {
             io.print(appKey.map { "no rules published for app \($0)" } ?? "no rules published")
             return .success
         }
-        let header = ["app", "id", "app version", "view event", "view path", "key path", "key name", "content", "published"]
-        let rows = rules.map { r in
-            [
-                r.appKey, r.id, r.appVersion, r.viewEvent, r.viewPath, r.keyPath, r.keyName, r.content ?? "-",
-                Self.timestamp(r.publishedAt),
-            ]
+        let header = [
+            "app", "id", "app version", "view event", "view path", "key path", "key name", "content", "sample rate", "published",
+        ]
+        var rows: [[String]] = []
+        for set in sets {
+            for stored in set.rules {
+                guard let r = stored.rule else {
+                    rows.append([set.appKey, stored.id, "(does not parse: \(stored.json))", "", "", "", "", "", "", ""])
+                    continue
+                }
+                rows.append([
+                    r.appKey, r.id, r.appVersion.text, r.viewEvent.rawValue, r.viewPath.text, r.keyPath.text, r.keyName,
+                    r.content ?? "-", JSONValue.double(set.sampleRate).jsonText, Self.timestamp(stored.publishedAt),
+                ])
+            }
         }
         io.out(TextTable(header: header, rows: rows).text)
         return .success

@@ -1,7 +1,7 @@
 import CommandSupport
 import EventStore
 import Foundation
-import Transport
+import SystemCalls
 
 /// `serve`: the collector as a service, until SIGINT or SIGTERM.
 public struct ServeCommand: Command {
@@ -55,7 +55,7 @@ public struct ServeCommand: Command {
         if let ingest, ingest.isEmpty { throw UsageError("--ingest-token must not be empty; leave it out to accept any agent") }
         if let admin, admin.isEmpty { throw UsageError("--admin-token must not be empty; leave it out to refuse every PUBLISH") }
         let durabilityText = try arguments.option("durability") ?? "full"
-        guard let durability = EventStore.Durability(rawValue: durabilityText) else {
+        guard let durability = StoreOptions.Durability(rawValue: durabilityText) else {
             throw UsageError("--durability '\(durabilityText)' is not full or normal")
         }
         try arguments.finish()

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -42,22 +43,8 @@ public final class StandardStreams: OutputStreams {
     public var errIsTerminal: Bool { isatty(2) == 1 }
 
     private func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { p in
-                #if canImport(Glibc)
-                Glibc.write(fd, p.baseAddress! + off, p.count - off)
-                #else
-                Darwin.write(fd, p.baseAddress! + off, p.count - off)
-                #endif
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return  // A closed pipe: nothing useful left to do with the text.
-            }
-            off += n
-        }
+        // A closed pipe: nothing useful left to do with the text.
+        try? Posix.writeAll(fd, Array(text.utf8), path: fd == 1 ? "standard output" : "standard error")
     }
 }
 

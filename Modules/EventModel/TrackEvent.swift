@@ -11,6 +11,10 @@ public struct TrackEvent: Sendable, Hashable {
     public var path: String?
     public var viewId: String?
     public var session: String?
+    /// The signed-in user the app named, at most 128 bytes.
+    public var user: String?
+    /// The agent's anonymous install id, at most 128 bytes.
+    public var device: String?
     /// Milliseconds, e.g. dwell time on `page_leave`.
     public var duration: Int64?
     /// String keys, JSON scalar values.
@@ -18,7 +22,8 @@ public struct TrackEvent: Sendable, Hashable {
 
     public init(
         id: String, ts: Int64, type: EventType, name: String, page: String? = nil, path: String? = nil,
-        viewId: String? = nil, session: String? = nil, duration: Int64? = nil, props: JSONObject = JSONObject()
+        viewId: String? = nil, session: String? = nil, user: String? = nil, device: String? = nil, duration: Int64? = nil,
+        props: JSONObject = JSONObject()
     ) {
         self.id = id
         self.ts = ts
@@ -28,6 +33,8 @@ public struct TrackEvent: Sendable, Hashable {
         self.path = path
         self.viewId = viewId
         self.session = session
+        self.user = user
+        self.device = device
         self.duration = duration
         self.props = props
     }
@@ -43,6 +50,8 @@ public struct TrackEvent: Sendable, Hashable {
         if let path { o["path"] = .string(path) }
         if let viewId { o["viewId"] = .string(viewId) }
         if let session { o["session"] = .string(session) }
+        if let user { o["user"] = .string(user) }
+        if let device { o["device"] = .string(device) }
         if let duration { o["duration"] = .int(duration) }
         if !props.isEmpty { o["props"] = .object(props) }
         return .object(o)
@@ -95,20 +104,36 @@ public struct TrackEvent: Sendable, Hashable {
             }
             guard ok else { throw EventValidationError(field: "viewId", reason: "must be 32 hexadecimal digits") }
         }
+        func identity(_ key: String) throws(EventValidationError) -> String? {
+            guard let s = try string(key, required: false) else { return nil }
+            let bytes = s.utf8.count
+            guard bytes <= 128 else { throw EventValidationError(field: key, reason: "must be at most 128 bytes, found \(bytes)") }
+            return s
+        }
+        let user = try identity("user")
+        let device = try identity("device")
         var props = JSONObject()
         if let p = o["props"] {
             guard case .object(let po) = p else {
                 throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
             }
-            for m in po where !m.value.isScalar {
-                throw EventValidationError(field: "props.\(m.key)", reason: "must be a scalar, found \(m.value.kindDescription)")
+            for m in po {
+                guard m.value.isScalar else {
+                    throw EventValidationError(field: "props.\(m.key)", reason: "must be a scalar, found \(m.value.kindDescription)")
+                }
+                // A number beyond a double (1e999) parses as infinity, which JSON cannot write back:
+                // refused, so nothing is stored as something other than what was sent.
+                if case .double(let d) = m.value, !d.isFinite {
+                    throw EventValidationError(
+                        field: "props.\(m.key)", reason: "is a number too large for a 64-bit float; send it as a string")
+                }
             }
             props = po
         }
         self.init(
             id: id, ts: ts, type: type, name: name, page: try string("page", required: false),
             path: try string("path", required: false), viewId: viewId, session: try string("session", required: false),
-            duration: try integer("duration", required: false), props: props)
+            user: user, device: device, duration: try integer("duration", required: false), props: props)
     }
 }
 

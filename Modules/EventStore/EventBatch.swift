@@ -5,19 +5,37 @@ public struct EventBatch: Sendable, Hashable {
     /// The app the events belong to; ids are unique per app key.
     public var appKey: String
     public var appVersion: String?
-    /// The agent's self-description from `HELLO`, kept in the `batches` table.
+    /// The agent's self-description from `HELLO`, kept with the batch.
     public var agent: String?
     /// The client's batch label (`"batch"` in the frame), as JSON text; echoed in the `ACK`.
     public var label: String?
+    /// The client's clock when it sent the frame (`"sentAt"`, ms since the epoch), nil when not
+    /// given. The store corrects each event's time by `received − sentAt` (docs/wire.md).
+    public var sentAt: Int64?
     /// The events as they arrived; each is validated with `TrackEvent(json:)` when stored.
     public var events: [JSONValue]
 
-    public init(appKey: String, appVersion: String? = nil, agent: String? = nil, label: String? = nil, events: [JSONValue]) {
+    public init(
+        appKey: String, appVersion: String? = nil, agent: String? = nil, label: String? = nil, sentAt: Int64? = nil,
+        events: [JSONValue]
+    ) {
         self.appKey = appKey
         self.appVersion = appVersion
         self.agent = agent
         self.label = label
+        self.sentAt = sentAt
         self.events = events
+    }
+
+    /// The corrected time of an event stamped `ts` in this batch, received at `receivedAt`:
+    /// `ts + (receivedAt − sentAt)`, or `ts` when the client sent no `sentAt`. Saturates instead of
+    /// overflowing, so no client value can crash the collector.
+    public func correctedTime(ts: Int64, receivedAt: Int64) -> Int64 {
+        guard let sentAt else { return ts }
+        let (skew, o1) = receivedAt.subtractingReportingOverflow(sentAt)
+        if o1 { return ts }
+        let (time, o2) = ts.addingReportingOverflow(skew)
+        return o2 ? (skew > 0 ? Int64.max : Int64.min) : time
     }
 }
 
@@ -35,38 +53,5 @@ public struct BatchOutcome: Sendable, Hashable {
         self.duplicates = duplicates
         self.rejected = rejected
         self.rejections = rejections
-    }
-}
-
-/// A published KVC rule as the store keeps it: the fields it is queried by, and its JSON object.
-public struct StoredRule: Sendable, Hashable {
-    public var appKey: String
-    public var id: String
-    /// The version range as written (`>=1.2.0 <2.0.0`, `*`).
-    public var appVersion: String
-    public var viewEvent: String
-    public var viewPath: String
-    public var keyPath: String
-    public var keyName: String
-    public var content: String?
-    /// The rule object as served in `RULES` (config.md §3 field names).
-    public var json: String
-    /// Milliseconds since the epoch; 0 before it is stored.
-    public var publishedAt: Int64
-
-    public init(
-        appKey: String, id: String, appVersion: String, viewEvent: String, viewPath: String, keyPath: String,
-        keyName: String, content: String? = nil, json: String, publishedAt: Int64 = 0
-    ) {
-        self.appKey = appKey
-        self.id = id
-        self.appVersion = appVersion
-        self.viewEvent = viewEvent
-        self.viewPath = viewPath
-        self.keyPath = keyPath
-        self.keyName = keyName
-        self.content = content
-        self.json = json
-        self.publishedAt = publishedAt
     }
 }

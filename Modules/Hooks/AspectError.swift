@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemCalls
 
 /// A hook the registry refused, as Aspects refuses it: what, on which method, and how to fix it.
 public struct AspectError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -63,7 +57,6 @@ public struct AspectFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// The default diagnostics: one line on standard error.
     @Sendable public static func writeToStandardError(_ failure: AspectFailure) {
-        var line = failure.description + "\n"
-        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        Posix.writeToStandardError(failure.description + "\n")
     }
 }

@@ -22,3 +22,19 @@ extension TrackingPlan {
         .object(JSONObject([("rules", .array(rules.map(\.json)))]))
     }
 }
+
+extension KVCRule {
+    /// Reads rule objects as config.md §3 writes them (`PUBLISH`, a store's rule JSON), all or
+    /// none: the reading half of the codec whose writing half is `json`.
+    public static func rules(json values: [JSONValue], source: String) throws(ConfigError) -> [KVCRule] {
+        try ConfigLoader.rules(json: .array(values), file: source)
+    }
+
+    /// One rule from its compact JSON text (as a store keeps it); nil when it does not parse.
+    public init?(jsonText: String, source: String) {
+        guard let value = try? JSONValue.parse(jsonText), let rule = (try? Self.rules(json: [value], source: source))?.first else {
+            return nil
+        }
+        self = rule
+    }
+}

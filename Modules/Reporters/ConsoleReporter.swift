@@ -1,4 +1,5 @@
 import EventModel
+import SystemCalls
 
 /// Prints each event as one line: wire-form JSON, or a short human-readable summary.
 public struct ConsoleReporter: Reporter {
@@ -27,7 +28,12 @@ public struct ConsoleReporter: Reporter {
     }
 
     public func report(_ event: TrackEvent) throws(ReporterError) {
-        try Posix.writeAll(stream.descriptor, Array((ConsoleReporter.line(for: event, format: format) + "\n").utf8), target: stream.name)
+        let line = Array((ConsoleReporter.line(for: event, format: format) + "\n").utf8)
+        do throws(PosixError) {
+            try Posix.writeAll(stream.descriptor, line, path: stream.name)
+        } catch {
+            throw ReporterError(code: .writeFailed, target: stream.name, error)
+        }
     }
 
     /// The text written for `event`, without the newline.

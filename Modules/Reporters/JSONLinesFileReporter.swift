@@ -1,5 +1,12 @@
 import EventModel
 import Synchronization
+import SystemCalls
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Appends each event to a file as one line of wire-form JSON (JSON Lines), one write per event.
 ///
@@ -13,7 +20,11 @@ public final class JSONLinesFileReporter: Reporter {
     /// Opens (creating or appending to) the file at `path`.
     public init(path: String) throws(ReporterError) {
         self.path = path
-        descriptor = Mutex(try Posix.openForAppend(path))
+        do throws(PosixError) {
+            descriptor = Mutex(try Posix.open(path, O_WRONLY | O_CREAT | O_APPEND))
+        } catch {
+            throw ReporterError(code: .openFailed, target: path, error)
+        }
     }
 
     public func report(_ event: TrackEvent) throws(ReporterError) {
@@ -21,21 +32,31 @@ public final class JSONLinesFileReporter: Reporter {
         line.append(UInt8(ascii: "\n"))
         try descriptor.withLock { (fd: inout Int32) throws(ReporterError) in
             guard fd >= 0 else { throw ReporterError(code: .closed, target: path) }
-            try Posix.writeAll(fd, line, target: path)
+            do throws(PosixError) {
+                try Posix.writeAll(fd, line, path: path)
+            } catch {
+                throw ReporterError(code: .writeFailed, target: path, error)
+            }
         }
     }
 
     public func flush() throws(ReporterError) {
         try descriptor.withLock { (fd: inout Int32) throws(ReporterError) in
             guard fd >= 0 else { return }
-            try Posix.sync(fd, target: path)
+            do throws(PosixError) {
+                try Posix.fsync(fd, path: path)
+            } catch where error.errno == EINVAL || error.errno == EROFS {
+                // Pipes and terminals cannot be synced; that is not a failure of the reporter.
+            } catch {
+                throw ReporterError(code: .syncFailed, target: path, error)
+            }
         }
     }
 
     /// Closes the file; later reports throw `closed`.
     public func close() {
         descriptor.withLock { fd in
-            if fd >= 0 { Posix.closeDescriptor(fd) }
+            if fd >= 0 { Posix.close(fd) }
             fd = -1
         }
     }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A reporter could not deliver: what failed, on which file or stream, and the system's reason.
 public struct ReporterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of operation failed.
@@ -18,6 +20,11 @@ public struct ReporterError: Error, Sendable, Hashable, CustomStringConvertible 
         self.code = code
         self.target = target
         self.errno = errno
+    }
+
+    /// The reporter's error for a failed system call on `target`.
+    init(code: Code, target: String, _ error: PosixError) {
+        self.init(code: code, target: target, errno: error.errno)
     }
 
     public var description: String {

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A reporter's first failure, as the reporting system announces it (once per reporter).
 public struct ReporterFailure: Sendable, Hashable, CustomStringConvertible {
     /// Position of the reporter in the system's list.

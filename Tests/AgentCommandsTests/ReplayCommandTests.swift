@@ -29,7 +29,7 @@ import TestSupport
             io.standardOutput
                 == "replay: 18 interactions: 19 events (1 kvc_error), session example-session-1: 19 acknowledged (19 stored, 0 duplicates, 0 rejected)\n"
         )
-        let counts = try #require(try collector.store?.eventCounts())
+        let counts = try #require(try collector.store?.eventCounts(.all))
         #expect(counts.first { $0.name == "CTRL_EVENT_HOME_OPEN_PRODUCT" }?.count == 2)
     }
 

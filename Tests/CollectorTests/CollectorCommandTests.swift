@@ -2,10 +2,10 @@ import Collector
 import CommandSupport
 import EventModel
 import EventStore
+import SQLiteStore
 import Foundation
-import Testing
 import TestSupport
-import Transport
+import Testing
 
 /// Runs the tool in process, as `autotrack-collector ARGS...`.
 func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) {
@@ -125,7 +125,11 @@ func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) 
         let ok = collector("rules", "publish", file.path, "--to", to, "--token", "admin-secret")
         #expect(ok.code == .success, "stderr: \(ok.err)")
         #expect(ok.out == "stored 2 rules at \(to)\n")
-        #expect(try EventStore(path: server.dbPath, mode: .existing).rules().map(\.id) == ["a", "b"])
+        #expect(try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .existing)).rules().map(\.id) == ["a", "b"])
+        let sampled = collector("rules", "publish", file.path, "--to", to, "--token", "admin-secret", "--sample-rate", "0.5")
+        #expect(sampled.code == .success, "stderr: \(sampled.err)")
+        #expect(try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .readOnly)).ruleSet(appKey: "shop")?.sampleRate == 0.5)
+        #expect(collector("rules", "publish", file.path, "--to", to, "--token", "t", "--sample-rate", "1.5").code == .usage)
 
         let wrong = collector("rules", "publish", file.path, "--to", to, "--token", "guess")
         #expect(wrong.code == .failure)
@@ -172,4 +176,56 @@ func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) 
 
 extension JSONValue {
     init(_ v: JSONValue) { self = v }
+}
+
+/// `report` only reads (docs/reports.md): a foreign file, or an `--out` that is the database, is refused unchanged.
+@Suite struct ReportSafetyTests {
+    @Test func aForeignSQLiteFileIsRefusedAndLeftUnchanged() throws {
+        let path = Fixtures.temporaryDirectory("foreign").appendingPathComponent("crm.sqlite").path
+        _ = try sqlite(path, "CREATE TABLE customers (id INTEGER PRIMARY KEY); INSERT INTO customers VALUES (1);")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let r = collector("report", "--db", path)
+        #expect(r.code == .failure)
+        #expect(r.err.contains("is not an Autotrack database"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try sqlite(path, "PRAGMA journal_mode; PRAGMA user_version; SELECT name FROM sqlite_master") == ["delete", "0", "customers"])
+        let list = collector("rules", "list", "--db", path)
+        #expect(list.code == .failure)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func anOutThatIsTheDatabaseIsRefused() throws {
+        let store = try ReportFixture.make()
+        store.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        let link = Fixtures.temporaryDirectory("out").appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store.path)
+        for out in [store.path, link, store.path.replacingOccurrences(of: "/fixture.sqlite", with: "/./fixture.sqlite")] {
+            let r = collector("report", "--db", store.path, "--format", "csv", "--out", out)
+            #expect(r.code == .usage)
+            #expect(r.err.contains("is the database itself"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
+    }
+
+    @Test func csvCellsAFormulaWouldRunAreNeutralized() throws {
+        let path = Fixtures.temporaryDirectory("csv").appendingPathComponent("csv.sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        let names = ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tTab", "\rCR", "plain"]
+        _ = try store.append(
+            EventBatch(appKey: "shop", events: names.enumerated().map { i, n in ["id": .string("e\(i)"), "ts": 1, "type": "custom", "name": .string(n)] }))
+        let csv = ReportCSVRenderer().render(try CollectorReport(store: store))
+        for n in names.dropLast() {
+            #expect(csv.contains("event,,\(ReportCSVRendererField.quoted("'" + n)),custom,1,"), "\(n)")
+        }
+        #expect(csv.contains("event,,plain,custom,1,"))
+    }
+}
+
+/// RFC 4180 quoting as the test expects it (the renderer's own is internal).
+enum ReportCSVRendererField {
+    static func quoted(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 }

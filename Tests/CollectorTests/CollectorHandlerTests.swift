@@ -1,11 +1,14 @@
+import ATLPClient
+import ATLPWire
 import Collector
 import EventModel
 import EventStore
+import SQLiteStore
 import Foundation
 import Synchronization
-import Testing
+import SystemCalls
 import TestSupport
-import Transport
+import Testing
 
 /// A collector on 127.0.0.1:0 with a fresh database, stopped when the test ends.
 final class RunningCollector {
@@ -49,13 +52,13 @@ func remoteCode(_ body: () throws -> Void) -> ATLPErrorCode? {
         let ack = try c.sendEvents(batch: "b-1", events: [event("a"), event("b"), event("a"), ["id": "x", "ts": 1, "type": "tap", "name": "n"]])
         #expect(ack == BatchAck(batch: "b-1", stored: 2, duplicates: 1, rejected: 1))
         // The ACK came after COMMIT: another connection to the file sees the batch now.
-        let reader = try EventStore(path: server.dbPath, mode: .existing)
-        #expect(try reader.totals() == StoreTotals(events: 2, rejected: 1, duplicates: 1, batches: 1, apps: 1))
-        #expect(try reader.rejectedCounts() == [ReasonCount(reason: #"type unknown event type "tap""#, count: 1)])
+        let reader = try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .existing))
+        #expect(try reader.totals(.all) == StoreTotals(events: 2, rejected: 1, duplicates: 1, batches: 1, apps: 1))
+        #expect(try reader.rejectedCounts(.all) == [ReasonCount(reason: #"type unknown event type "tap""#, count: 1)])
         // A resend of the same batch, as after a lost ACK: all duplicates, nothing stored twice.
         let again = try c.sendEvents(batch: 7, events: [event("a"), event("b")])
         #expect(again == BatchAck(batch: 7, stored: 0, duplicates: 2, rejected: 0))
-        #expect(try reader.totals().events == 2)
+        #expect(try reader.totals(.all).events == 2)
     }
 
     @Test func anEmptyBatchIsAcknowledged() throws {
@@ -149,7 +152,7 @@ func remoteCode(_ body: () throws -> Void) -> ATLPErrorCode? {
             #expect(error.remote?.code == .badRequest)
             #expect(error.remote?.message.contains("appVersion") == true)
         }
-        #expect(try EventStore(path: server.dbPath, mode: .existing).rules().map(\.id) == ["keep"])
+        #expect(try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .existing)).rules().map(\.id) == ["keep"])
     }
 
     @Test func theIngestTokenIsRequiredWhenSet() throws {
@@ -194,12 +197,12 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
 @Suite struct CollectorHandlerFailureTests {
     @Test func aBatchThatCannotBeStoredIsNotAcknowledged() throws {
         let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
-        let store = try EventStore(path: path)
+        let store = try SQLiteEventStore(path: path)
         store.close()  // Every write now fails, as on a full disk.
         let logged = Mutex<[String]>([])
         let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
         let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop"), isAdmin: true)
-        let reply = handler.handle(.events(batch: 1, events: [event("a")]), session: session)
+        let reply = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), session: session)
         guard case .error(let code, let message) = reply else {
             Issue.record("expected an ERR, got \(reply)")
             return

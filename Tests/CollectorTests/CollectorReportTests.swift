@@ -1,6 +1,7 @@
 import Collector
 import EventModel
 import EventStore
+import SQLiteStore
 import Foundation
 import Testing
 import TestSupport
@@ -20,7 +21,7 @@ import TestSupport
             PageActivity(page: "DetailViewController", enters: 1, leaves: 1, meanDwellMilliseconds: nil),
             PageActivity(page: "HomeViewController", enters: 3, leaves: 2, meanDwellMilliseconds: 1500),
         ])
-        #expect(r.rules.map(\.id) == ["fav-product", "buy-price", "unused"])
+        #expect(r.rules.map(\.rule.id) == ["fav-product", "buy-price", "unused"])
         let fav = try #require(r.rules.first)
         #expect(fav.covered == 4)
         #expect(fav.values == [ValueCount(value: "p-1", count: 2), ValueCount(value: "p-2", count: 1)])
@@ -52,7 +53,7 @@ import TestSupport
 
     @Test func anEmptyDatabaseSaysNoneInsteadOfEmptyTables() throws {
         let path = Fixtures.temporaryDirectory("report").appendingPathComponent("empty.sqlite").path
-        let text = ReportTableRenderer().render(try CollectorReport(store: try EventStore(path: path)))
+        let text = ReportTableRenderer().render(try CollectorReport(store: try SQLiteEventStore(path: path)))
         #expect(text.components(separatedBy: "(none)").count - 1 == 6)
     }
 

@@ -1,6 +1,7 @@
 import Collector
 import EventModel
 import EventStore
+import SQLiteStore
 import KVCConfig
 import TestSupport
 
@@ -37,11 +38,11 @@ enum ReportFixture {
     ]
 
     /// Builds the fixture database and returns the open store.
-    static func make() throws -> EventStore {
+    static func make() throws -> SQLiteEventStore {
         let path = Fixtures.temporaryDirectory("report").appendingPathComponent("fixture.sqlite").path
-        let store = try EventStore(path: path)
+        let store = try SQLiteEventStore(path: path)
         let home = "HomeViewController"
-        _ = try store.insert(
+        _ = try store.append(
             EventBatch(
                 appKey: "shop", appVersion: "1.2.0", label: "1",
                 events: [
@@ -86,9 +87,9 @@ enum ReportFixture {
                     ["ts": 1, "type": "click", "name": "n"],
                 ]))
         // A resend of two events: duplicates.
-        _ = try store.insert(
+        _ = try store.append(
             EventBatch(appKey: "shop", appVersion: "1.2.0", label: "2", events: [event("e1", "page_enter", "EVENT_HOME_ENTER", page: home), event("c1", "list_item_click", "FAV")]))
-        try store.publish(try RuleJSON.rules(rules, source: "fixture").map(RuleJSON.stored))
+        try store.publish(try KVCRule.rules(json: rules, source: "fixture").map(StoredRule.init), sampleRate: 1)
         return store
     }
 }

@@ -1,6 +1,8 @@
 import Collector
 import EventModel
 import EventStore
+import KVCConfig
+import SQLiteStore
 import Testing
 import TestSupport
 
@@ -8,23 +10,23 @@ import TestSupport
 @Suite struct RuleCoverageVersionTests {
     @Test func coverageAndValuesFollowTheRulesVersionRange() throws {
         let path = Fixtures.temporaryDirectory("coverage").appendingPathComponent("v.sqlite").path
-        let store = try EventStore(path: path)
+        let store = try SQLiteEventStore(path: path)
         let button = "DetailViewController-UIView-UIButton&0-0-1"
         func click(_ id: String, sku: String) -> JSONValue {
             ReportFixture.event(id, "click", "BUY", path: button, props: [("sku", .string(sku))])
         }
-        _ = try store.insert(EventBatch(appKey: "shop", appVersion: "0.9.0", events: [click("old-1", sku: "a"), click("old-2", sku: "a")]))
-        _ = try store.insert(EventBatch(appKey: "shop", appVersion: "1.2.0", events: [click("new-1", sku: "b")]))
-        _ = try store.insert(EventBatch(appKey: "shop", events: [click("unversioned", sku: "c")]))
+        _ = try store.append(EventBatch(appKey: "shop", appVersion: "0.9.0", events: [click("old-1", sku: "a"), click("old-2", sku: "a")]))
+        _ = try store.append(EventBatch(appKey: "shop", appVersion: "1.2.0", events: [click("new-1", sku: "b")]))
+        _ = try store.append(EventBatch(appKey: "shop", events: [click("unversioned", sku: "c")]))
         func rule(_ id: String, _ range: String) -> JSONValue {
             [
                 "id": .string(id), "appKey": "shop", "appVersion": .string(range), "viewEvent": "ButtonClick",
                 "viewPath": .string(button), "keyPath": "sku", "keyName": "sku",
             ]
         }
-        try store.publish(try RuleJSON.rules([rule("legacy", "<1.0.0"), rule("current", ">=1.0.0"), rule("all", "*")], source: "t").map(RuleJSON.stored))
+        try store.publish(try KVCRule.rules(json: [rule("legacy", "<1.0.0"), rule("current", ">=1.0.0"), rule("all", "*")], source: "t").map(StoredRule.init), sampleRate: 1)
 
-        let rules = Dictionary(uniqueKeysWithValues: try CollectorReport(store: store).rules.map { ($0.id, $0) })
+        let rules = Dictionary(uniqueKeysWithValues: try CollectorReport(store: store).rules.map { ($0.rule.id, $0) })
         #expect(rules["legacy"]?.covered == 2)
         #expect(rules["legacy"]?.values == [ValueCount(value: "a", count: 2)])
         #expect(rules["current"]?.covered == 1)

@@ -1,8 +1,10 @@
+import ATLPClient
+import ATLPWire
 import Foundation
 import Synchronization
-import Testing
+import SystemCalls
 import TestSupport
-import Transport
+import Testing
 
 /// The built `autotrack-collector`, when `swift build` has made it.
 let collectorBinary = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/autotrack-collector")

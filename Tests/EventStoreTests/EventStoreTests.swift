@@ -1,5 +1,6 @@
 import EventModel
 import EventStore
+import SQLiteStore
 import Foundation
 import Synchronization
 import Testing
@@ -18,9 +19,13 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
 }
 
 @Suite struct EventStoreTests {
+    @Test(arguments: StoreConformance.checks) func conformsToTheStoreProtocol(_ check: StoreCheck) throws {
+        try check.run(try SQLiteEventStore(path: temporaryDatabase("conformance")))
+    }
+
     @Test func storesABatchAndReadsItBack() throws {
-        let store = try EventStore(path: temporaryDatabase())
-        let outcome = try store.insert(
+        let store = try SQLiteEventStore(path: temporaryDatabase())
+        let outcome = try store.append(
             EventBatch(
                 appKey: "shop", appVersion: "1.2.0", label: "1",
                 events: [
@@ -28,33 +33,21 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
                     event("b", type: "page_leave", extra: [("duration", 1500)]),
                 ]))
         #expect(outcome == BatchOutcome(stored: 2, duplicates: 0, rejected: 0))
-        #expect(try store.totals() == StoreTotals(events: 2, rejected: 0, duplicates: 0, batches: 1, apps: 1))
-        #expect(try store.eventCounts() == [EventCount(type: "click", name: "n", count: 1), EventCount(type: "page_leave", name: "n", count: 1)])
-    }
-
-    @Test func dropsRepeatsWithinABatchAndAcrossBatches() throws {
-        let store = try EventStore(path: temporaryDatabase())
-        let first = try store.insert(EventBatch(appKey: "shop", events: [event("a"), event("b"), event("a")]))
-        #expect(first == BatchOutcome(stored: 2, duplicates: 1, rejected: 0))
-        let second = try store.insert(EventBatch(appKey: "shop", events: [event("b"), event("c")]))
-        #expect(second == BatchOutcome(stored: 1, duplicates: 1, rejected: 0))
-        // The same id under another app key is another event.
-        let other = try store.insert(EventBatch(appKey: "news", events: [event("a")]))
-        #expect(other == BatchOutcome(stored: 1, duplicates: 0, rejected: 0))
-        #expect(try store.totals() == StoreTotals(events: 4, rejected: 0, duplicates: 2, batches: 3, apps: 2))
+        #expect(try store.totals(.all) == StoreTotals(events: 2, rejected: 0, duplicates: 0, batches: 1, apps: 1))
+        #expect(try store.eventCounts(.all) == [EventCount(type: "click", name: "n", count: 1), EventCount(type: "page_leave", name: "n", count: 1)])
     }
 
     @Test func keepsRejectedEventsWithTheirReasonsAndStoresTheRest() throws {
         let path = temporaryDatabase()
-        let store = try EventStore(path: path)
+        let store = try SQLiteEventStore(path: path)
         let bad1: JSONValue = ["id": "x", "ts": 1, "type": "tap", "name": "n"]
         let bad2: JSONValue = ["ts": 1, "type": "click", "name": "n"]
-        let outcome = try store.insert(EventBatch(appKey: "shop", events: [bad1, event("ok"), bad2, .int(7)]))
+        let outcome = try store.append(EventBatch(appKey: "shop", events: [bad1, event("ok"), bad2, .int(7)]))
         #expect(outcome.stored == 1)
         #expect(outcome.rejected == 3)
         #expect(outcome.rejections == [#"type unknown event type "tap""#, "id is required", "an event must be a JSON object, found a number"])
-        #expect(try store.rejectedCounts().map(\.count) == [1, 1, 1])
-        #expect(Set(try store.rejectedCounts().map(\.reason)) == Set(outcome.rejections))
+        #expect(try store.rejectedCounts(.all).map(\.count) == [1, 1, 1])
+        #expect(Set(try store.rejectedCounts(.all).map(\.reason)) == Set(outcome.rejections))
         // The raw JSON is kept, so nothing the client sent is lost.
         let rows = try sqlite(path, "SELECT raw FROM rejected ORDER BY seq")
         #expect(rows == [bad1.jsonText, bad2.jsonText, "7"])
@@ -62,16 +55,16 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
 
     @Test func aBatchIsCommittedWhenInsertReturns() throws {
         let path = temporaryDatabase()
-        let writer = try EventStore(path: path)
-        _ = try writer.insert(EventBatch(appKey: "shop", events: [event("a"), event("b")]))
+        let writer = try SQLiteEventStore(path: path)
+        _ = try writer.append(EventBatch(appKey: "shop", events: [event("a"), event("b")]))
         // A second connection sees the batch at once: it is committed, not pending in a transaction.
-        let reader = try EventStore(path: path, mode: .existing)
-        #expect(try reader.totals().events == 2)
+        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
+        #expect(try reader.totals(.all).events == 2)
         #expect(try sqlite(path, "SELECT COUNT(*) FROM events") == ["2"])
     }
 
     @Test func concurrentBatchesAreEachCountedExactlyOnce() throws {
-        let store = try EventStore(path: temporaryDatabase())
+        let store = try SQLiteEventStore(path: temporaryDatabase())
         let threads = 8, batches = 10, perBatch = 10
         let outcomes = Mutex<[BatchOutcome]>([])
         let errors = Mutex<[String]>([])
@@ -85,7 +78,7 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
                     let owner = t - t % 2
                     let events = (0..<perBatch).map { event("t\(owner)-b\(b)-e\($0)") } + [.int(0)]
                     do {
-                        let o = try store.insert(EventBatch(appKey: "shop", label: "\(t)-\(b)", events: events))
+                        let o = try store.append(EventBatch(appKey: "shop", label: "\(t)-\(b)", events: events))
                         outcomes.withLock { $0.append(o) }
                     } catch {
                         errors.withLock { $0.append("\(error)") }
@@ -101,38 +94,38 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         let distinct = threads / 2 * batches * perBatch
         #expect(all.reduce(0) { $0 + $1.stored } == distinct)
         #expect(all.reduce(0) { $0 + $1.duplicates } == distinct)
-        #expect(try store.totals() == StoreTotals(events: distinct, rejected: threads * batches, duplicates: distinct, batches: threads * batches, apps: 1))
+        #expect(try store.totals(.all) == StoreTotals(events: distinct, rejected: threads * batches, duplicates: distinct, batches: threads * batches, apps: 1))
     }
 
     @Test func reopeningKeepsEventsRulesAndDedup() throws {
         let path = temporaryDatabase()
         do {
-            let store = try EventStore(path: path)
-            _ = try store.insert(EventBatch(appKey: "shop", events: [event("a")]))
-            try store.publish([rule("r1")])
+            let store = try SQLiteEventStore(path: path)
+            _ = try store.append(EventBatch(appKey: "shop", events: [event("a")]))
+            try store.publish([rule("r1")], sampleRate: 1)
         }
-        let again = try EventStore(path: path, mode: .existing)
-        #expect(try again.totals().events == 1)
+        let again = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
+        #expect(try again.totals(.all).events == 1)
         #expect(try again.rules().map(\.id) == ["r1"])
-        #expect(try again.insert(EventBatch(appKey: "shop", events: [event("a")])) == BatchOutcome(stored: 0, duplicates: 1, rejected: 0))
+        #expect(try again.append(EventBatch(appKey: "shop", events: [event("a")])) == BatchOutcome(stored: 0, duplicates: 1, rejected: 0))
     }
 
     @Test func migratesAnEmptyDatabaseAndUsesWAL() throws {
         let path = temporaryDatabase()
         // An existing but empty SQLite file (user_version 0) is migrated, not refused.
         _ = try sqlite(path, "PRAGMA user_version")
-        let store = try EventStore(path: path, mode: .existing)
-        #expect(try store.schemaVersion() == EventStore.currentSchemaVersion)
+        let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
+        #expect(try store.schemaVersion() == SQLiteEventStore.currentSchemaVersion)
         #expect(try sqlite(path, "PRAGMA journal_mode") == ["wal"])
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        #expect(tables == ["batches", "events", "rejected", "rules"])
+        #expect(tables == ["batches", "events", "rejected", "rule_sets", "rules"])
     }
 
     @Test func refusesADatabaseFromANewerCollector() throws {
         let path = temporaryDatabase()
         _ = try sqlite(path, "PRAGMA user_version = 99")
-        #expect(throws: SQLiteError.self) { try EventStore(path: path) }
-        do { _ = try EventStore(path: path) } catch {
+        #expect(throws: StoreError.self) { try SQLiteEventStore(path: path) }
+        do { _ = try SQLiteEventStore(path: path) } catch {
             #expect(error.description.contains("schema version 99"))
             #expect(error.description.contains("newer autotrack-collector"))
         }
@@ -141,7 +134,7 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
     @Test func existingModeDoesNotCreateAFile() throws {
         let path = temporaryDatabase()
         do {
-            _ = try EventStore(path: path, mode: .existing)
+            _ = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
             Issue.record("opened a database that does not exist")
         } catch {
             #expect(error.description.contains("no database at \(path)"))
@@ -154,32 +147,15 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         try Data("this is not sqlite, it is a text file that is long enough to have a header".utf8)
             .write(to: URL(fileURLWithPath: path))
         do {
-            _ = try EventStore(path: path, mode: .existing)
+            _ = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
             Issue.record("opened a text file as a database")
         } catch {
-            #expect(error.primaryCode == 26)
+            #expect(error.code == .notAutotrack)
             #expect(error.description.contains("not an Autotrack database"))
         }
-    }
-
-    @Test func publishReplacesAnAppsRulesAndKeepsOtherApps() throws {
-        let store = try EventStore(path: temporaryDatabase())
-        #expect(try store.publish([rule("r1"), rule("r2"), rule("n1", appKey: "news")]) == 3)
-        #expect(try store.publish([rule("r3"), rule("r1")]) == 2)
-        #expect(try store.rules(appKey: "shop").map(\.id) == ["r3", "r1"])
-        #expect(try store.rules(appKey: "news").map(\.id) == ["n1"])
-        #expect(try store.rules().map { "\($0.appKey)/\($0.id)" } == ["news/n1", "shop/r3", "shop/r1"])
-        // A repeated id in one publish: the later one wins.
-        var changed = rule("r9")
-        changed.keyName = "second"
-        #expect(try store.publish([rule("r9"), changed]) == 1)
-        #expect(try store.rules(appKey: "shop").map(\.keyName) == ["second"])
-        #expect(try store.rules(appKey: "shop").first?.publishedAt ?? 0 > 0)
     }
 }
 
 func rule(_ id: String, appKey: String = "shop") -> StoredRule {
-    StoredRule(
-        appKey: appKey, id: id, appVersion: "*", viewEvent: "ButtonClick", viewPath: "A-UIButton&0-0", keyPath: "product.id",
-        keyName: "productId", json: #"{"id":"\#(id)"}"#)
+    StoredRule(appKey: appKey, id: id, json: #"{"id":"\#(id)"}"#)
 }

@@ -1,8 +1,9 @@
+import ATLPWire
 import EventModel
 import Foundation
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
 
 /// Every ERR code of wire.md §2, provoked through a real socket.
 @Suite struct ATLPServerErrorTests {

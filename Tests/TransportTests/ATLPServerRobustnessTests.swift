@@ -1,10 +1,13 @@
+import ATLPWire
 import EventModel
-import TestSupport
 import Foundation
 import Synchronization
+import SystemCalls
+import TestSupport
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 /// The server under hostile, slow, idle and numerous clients, and its graceful stop.
 @Suite struct ATLPServerRobustnessTests {
@@ -155,7 +158,7 @@ import Testing
     }
 
     @Test func runStopsGracefullyOnSIGTERM() throws {
-        let server = ATLPServer(
+        let server = ATLPService(
             configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0, stopGracePeriod: .seconds(2)),
             handler: TestHandler())
         let bound = Mutex<SocketAddress?>(nil)

@@ -1,8 +1,10 @@
+import ATLPWire
 import EventModel
 import Foundation
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 @Suite struct ATLPServerTests {
     @Test func helloThenPingConfigEventsAndBye() throws {
@@ -23,6 +25,30 @@ import Testing
         try c.send(ATLPFrame(verb: "BYE"))
         #expect(try c.receive() == ATLPFrame(verb: "BYE"))
         #expect(throws: TransportError.self) { try c.receive() }
+    }
+
+    @Test func configWithTheCurrentEtagIsAnsweredUnchangedAndTheSampleRatePassesThrough() throws {
+        let (server, address) = try startServer(TestHandler(etag: "e7", sampleRate: 0.25))
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello)
+        #expect(try c.config(etag: nil) == .changed(etag: "e7", rules: [["id": "r1"]], sampleRate: 0.25))
+        #expect(try c.config(etag: "e6") == .changed(etag: "e7", rules: [["id": "r1"]], sampleRate: 0.25))
+        #expect(try c.config(etag: "e7") == .unchanged(etag: "e7"))
+        try c.send(ATLPFrame(verb: "CONFIG", body: JSONObject([("etag", "e7")])))
+        #expect(try c.receive().description == "RULES {\"etag\":\"e7\",\"unchanged\":true}")
+    }
+
+    @Test func eventsCarrySentAtToTheHandlerAndABadOneIsABadRequest() throws {
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler)
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello)
+        _ = try c.sendEvents(batch: 1, events: [event("a").json], sentAt: 1_700_000_000_123)
+        _ = try c.sendEvents(batch: 2, events: [event("b").json])
+        #expect(handler.sentAts == [1_700_000_000_123, nil])
+        try c.send(ATLPFrame(verb: "EVENTS", body: JSONObject([("batch", 3), ("sentAt", "yesterday"), ("events", .array([]))])))
+        let err = try c.receive()
+        #expect(err["code"] == "bad-request")
     }
 
     @Test func exactBytesOfTheSpecExample() throws {
@@ -46,7 +72,7 @@ import Testing
 
     /// Whether this host can bind `::1` (some CI containers have IPv6 disabled).
     static let ipv6LoopbackAvailable: Bool = {
-        let probe = ATLPServer(configuration: ATLPServerConfiguration(host: "::1", port: 0), handler: TestHandler())
+        let probe = ATLPService(configuration: ATLPServerConfiguration(host: "::1", port: 0), handler: TestHandler())
         defer { probe.stop() }
         return (try? probe.start()) != nil
     }()

@@ -1,10 +1,13 @@
+import ATLPWire
 import EventModel
 import Foundation
 import Synchronization
+import SystemCalls
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
-/// A scripted collector on a raw socket, for what a real `ATLPServer` never does: it
+/// A scripted collector on a raw socket, for what a real `ATLPService` never does: it
 /// announces `announcedMaxFrame` in WELCOME but answers `frame-too-large` (and closes) to
 /// any EVENTS payload above `realMaxFrame`, as a proxy with a smaller limit would; and it
 /// answers `bad-request` to batches holding the `poison` event.

@@ -1,8 +1,9 @@
 import EventModel
 import Foundation
+import SystemCalls
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
 
 /// A real client process killed with SIGKILL after `enqueue` returned: the next client on
 /// its spool delivers every event. The child is this test binary, running only

@@ -1,10 +1,13 @@
+import ATLPWire
 import EventModel
-import TestSupport
 import Foundation
 import Synchronization
+import SystemCalls
+import TestSupport
 import Testing
 
-@testable import Transport
+@testable import ATLPClient
+@testable import ATLPServer
 
 /// A tiny collector for tests: dedups events by id, counts, and can be slowed down.
 final class TestHandler: ATLPHandler {
@@ -13,6 +16,8 @@ final class TestHandler: ATLPHandler {
         var stored = 0
         var duplicates = 0
         var batches: [JSONValue] = []
+        /// Each EVENTS frame's `sentAt`, in arrival order.
+        var sentAts: [Int64?] = []
         var published: [JSONValue] = []
         var closedConnections = 0
     }
@@ -28,15 +33,19 @@ final class TestHandler: ATLPHandler {
     /// Bytes of filler in each RULES reply, to make replies large.
     let rulesFiller: Int
     let etag: String
+    /// Sent with `RULES` when set.
+    let sampleRate: Double?
     /// EVENTS calls that have entered the handler.
     let entered = Mutex(0)
 
     init(
         token: String? = nil, adminToken: String = "admin-secret", commitDelay: Duration = .zero,
-        gate: DispatchSemaphore? = nil, rulesFiller: Int = 0, etag: String = "e1"
+        gate: DispatchSemaphore? = nil, rulesFiller: Int = 0, etag: String = "e1",
+        sampleRate: Double? = nil
     ) {
         self.etag = etag
         self.rulesFiller = rulesFiller
+        self.sampleRate = sampleRate
         self.token = token
         self.adminToken = adminToken
         self.commitDelay = commitDelay
@@ -51,7 +60,7 @@ final class TestHandler: ATLPHandler {
 
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
         switch request {
-        case .events(let batch, let events):
+        case .events(let batch, let events, let sentAt):
             entered.withLock { $0 += 1 }
             gate?.wait()
             if commitDelay > .zero { Thread.sleep(forTimeInterval: Double(commitDelay.components.seconds) + Double(commitDelay.components.attoseconds) / 1e18) }
@@ -60,6 +69,7 @@ final class TestHandler: ATLPHandler {
             var rejected = 0
             state.withLock { s in
                 s.batches.append(batch)
+                s.sentAts.append(sentAt)
                 for e in events {
                     guard let event = try? TrackEvent(json: e) else {
                         rejected += 1
@@ -71,12 +81,13 @@ final class TestHandler: ATLPHandler {
                 s.duplicates += duplicates
             }
             return .ack(batch: batch, stored: stored, duplicates: duplicates, rejected: rejected)
-        case .config:
+        case .config(let body):
+            if body["etag"]?.stringValue == etag { return .rulesUnchanged(etag: etag) }
             if rulesFiller > 0 {
                 return .rules(etag: etag, rules: [["id": "r1", "filler": .string(String(repeating: "x", count: rulesFiller))]])
             }
-            return .rules(etag: etag, rules: [["id": "r1"]])
-        case .publish(let rules):
+            return .rules(etag: etag, rules: [["id": "r1"]], sampleRate: sampleRate)
+        case .publish(let rules, _):
             if rules.contains(where: { $0.objectValue == nil }) { return .error(.badRequest, "a rule must be an object") }
             state.withLock { $0.published += rules }
             return .published(stored: rules.count)
@@ -88,6 +99,7 @@ final class TestHandler: ATLPHandler {
     }
 
     var stored: Int { state.withLock { $0.stored } }
+    var sentAts: [Int64?] { state.withLock { $0.sentAts } }
     var duplicates: Int { state.withLock { $0.duplicates } }
 }
 
@@ -95,12 +107,18 @@ final class TestHandler: ATLPHandler {
 func startServer(
     _ handler: TestHandler = TestHandler(), maxFrame: Int = 4096, idleTimeout: Duration = .seconds(30),
     maxConnections: Int = 64, host: String = "127.0.0.1", maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
-) throws -> (ATLPServer, SocketAddress) {
-    let server = ATLPServer(
+) throws -> (ATLPService, SocketAddress) {
+    try startServer(
+        handler,
         configuration: ATLPServerConfiguration(
             host: host, port: 0, maxFrame: maxFrame, idleTimeout: idleTimeout, maxConnections: maxConnections,
-            stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes, useEpoll: useEpoll),
-        handler: handler)
+            stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes, useEpoll: useEpoll,
+            maxConnectionsPerAddress: maxConnections))
+}
+
+/// A server with `configuration` (its port should be 0).
+func startServer(_ handler: TestHandler, configuration: ATLPServerConfiguration) throws -> (ATLPService, SocketAddress) {
+    let server = ATLPService(configuration: configuration, handler: handler)
     let address = try server.start()
     return (server, address)
 }

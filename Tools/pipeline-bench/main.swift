@@ -4,18 +4,22 @@
 //
 //   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--events N]
 
+import ATLPClient
+import ATLPServer
+import ATLPWire
 import Collector
 import EventModel
 import EventStore
+import SQLiteStore
 import Foundation
 import Synchronization
-import Transport
+import SystemCalls
 
 /// A handler that acknowledges every batch without storing it: what the transport costs alone.
 struct AcknowledgeOnly: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
-        if case .events(let batch, let events) = request {
+        if case .events(let batch, let events, _) = request {
             return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
         }
         return .error(.badRequest, "benchmark handler takes EVENTS only")
@@ -126,13 +130,13 @@ struct Load: Sendable {
 }
 
 func transportOnly(_ load: Load) -> Double {
-    let server = ATLPServer(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
+    let server = ATLPService(configuration: ATLPServerConfiguration(port: 0), handler: AcknowledgeOnly())
     let address = try! server.start()
     defer { server.stop() }
     return load.send(to: address)
 }
 
-func pipeline(_ load: Load, _ durability: EventStore.Durability) -> (rate: Double, stored: Int) {
+func pipeline(_ load: Load, _ durability: StoreOptions.Durability) -> (rate: Double, stored: Int) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(UUID().uuidString.prefix(8))")
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -141,31 +145,31 @@ func pipeline(_ load: Load, _ durability: EventStore.Durability) -> (rate: Doubl
     let address = try! collector.start()
     let rate = load.send(to: address)
     collector.stop()
-    let stored = (try? EventStore(path: db, mode: .existing).totals().events) ?? -1
+    let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
     return (rate, stored)
 }
 
 /// The store alone, no sockets: the same batches inserted by one thread per connection's list
 /// (`threads` of them in parallel, so group commit can join their commits), or by one thread.
-func storeOnly(_ load: Load, _ durability: EventStore.Durability, parallel: Bool) -> Double {
+func storeOnly(_ load: Load, _ durability: StoreOptions.Durability, parallel: Bool) -> Double {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-bench-\(UUID().uuidString.prefix(8))")
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let store = try! EventStore(path: dir.appendingPathComponent("bench.sqlite").path, durability: durability)
+    let store = try! SQLiteEventStore(path: dir.appendingPathComponent("bench.sqlite").path, options: StoreOptions(durability: durability))
     let start = ContinuousClock.now
     if parallel {
         let group = DispatchGroup()
         for list in load.batches {
             group.enter()
             Thread {
-                for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+                for batch in list { _ = try! store.append(EventBatch(appKey: "bench", events: batch)) }
                 group.leave()
             }.start()
         }
         group.wait()
     } else {
         for list in load.batches {
-            for batch in list { _ = try! store.insert(EventBatch(appKey: "bench", events: batch)) }
+            for batch in list { _ = try! store.append(EventBatch(appKey: "bench", events: batch)) }
         }
     }
     let elapsed = ContinuousClock.now - start

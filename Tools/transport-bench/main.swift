@@ -9,9 +9,12 @@
 //    bare loopback socket to a thread that reads the frame's bytes and writes back as many
 //    bytes as an ACK frame, with no parsing. Ratio = ATLP / baseline.
 // 2. EventShipper end to end: enqueue → spool (fsync per batch) → window of batches → ACK.
+import ATLPClient
+import ATLPServer
+import ATLPWire
 import EventModel
 import Foundation
-import Transport
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +41,7 @@ let shipperEvents = quick ? 50_000 : 300_000
 struct AckOnly: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
-        guard case .events(let batch, let events) = request else { return .error(.badRequest, "bench takes EVENTS only") }
+        guard case .events(let batch, let events, _) = request else { return .error(.badRequest, "bench takes EVENTS only") }
         return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
     }
 }
@@ -96,7 +99,7 @@ func timeExchanges(_ exchange: ([UInt8]) throws -> Void) throws -> Result {
 // MARK: ATLP request/ACK
 
 func measureATLP() throws -> Result {
-    let server = ATLPServer(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: AckOnly())
+    let server = ATLPService(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: AckOnly())
     let address = try server.start()
     defer { server.stop() }
     let c = try ATLPConnection(to: address, hello: Hello(appKey: "bench"))
@@ -176,7 +179,7 @@ func measureParse() throws -> Duration {
 }
 
 func measureShipper(spoolRoot: String) throws -> (eventsPerSecond: Double, total: Duration) {
-    let server = ATLPServer(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: AckOnly())
+    let server = ATLPService(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: AckOnly())
     let address = try server.start()
     defer { server.stop() }
     let spool = spoolRoot + "/transport-bench-\(getpid())"

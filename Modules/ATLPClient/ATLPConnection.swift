@@ -1,0 +1,203 @@
+import ATLPWire
+import EventModel
+import SystemCalls
+
+/// A synchronous ATLP/1 client connection for one-off requests (`rules publish`, `CONFIG`,
+/// `PING`, tests): blocking calls with timeouts, used by one thread at a time — a thread
+/// of the caller's, never a task of the Swift concurrency pool.
+public final class ATLPConnection {
+    public let address: SocketAddress
+    /// Set once `hello` succeeded.
+    public private(set) var welcome: Welcome?
+    private var fd: Int32
+    private var decoder: FrameDecoder
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+    private let timeout: Duration
+
+    /// Connects (no `HELLO` yet); `timeout` bounds the connect and every later read or write.
+    /// `maxReply` bounds the replies accepted (a `RULES` can be large).
+    public init(to address: SocketAddress, timeout: Duration = .seconds(10), maxReply: Int = 64 << 20)
+        throws(TransportError)
+    {
+        self.address = address
+        self.timeout = timeout
+        decoder = FrameDecoder(maxFrame: maxReply)
+        do {
+            fd = try Posix.socket(address)
+        } catch {
+            throw .system(error)
+        }
+        do {
+            try Posix.connect(fd, address, timeout: timeout)
+            try Posix.setNoDelay(fd)
+            try Posix.setTimeouts(fd, timeout)
+        } catch {
+            Posix.close(fd)
+            fd = -1
+            throw .system(error)
+        }
+    }
+
+    /// Connects and says `HELLO`.
+    public convenience init(to address: SocketAddress, hello: Hello, timeout: Duration = .seconds(10))
+        throws(TransportError)
+    {
+        try self.init(to: address, timeout: timeout)
+        try self.hello(hello)
+    }
+
+    deinit {
+        if fd >= 0 { Posix.close(fd) }
+    }
+
+    /// Sends `HELLO` and reads `WELCOME`.
+    @discardableResult
+    public func hello(_ hello: Hello) throws(TransportError) -> Welcome {
+        let reply = try request(ATLPFrame(verb: "HELLO", body: hello.body))
+        guard let w = Welcome(reply) else {
+            throw TransportError(.protocolViolation, "expected WELCOME after HELLO from \(address), got \(reply.verb)")
+        }
+        welcome = w
+        return w
+    }
+
+    /// Sends a frame and returns the reply; an `ERR` reply throws `.remote`.
+    public func request(_ frame: ATLPFrame) throws(TransportError) -> ATLPFrame {
+        try send(frame)
+        let reply = try receive()
+        if reply.verb == "ERR" { throw .remote(ATLPError(errFrame: reply), from: address) }
+        return reply
+    }
+
+    /// `PING` → `PONG`.
+    public func ping() throws(TransportError) {
+        let reply = try request(ATLPFrame(verb: "PING"))
+        guard reply.verb == "PONG" else { throw unexpected(reply, wanted: "PONG") }
+    }
+
+    /// `CONFIG` → the rules and their etag.
+    public func config() throws(TransportError) -> (etag: String, rules: [JSONValue]) {
+        let reply = try request(ATLPFrame(verb: "CONFIG"))
+        guard case .changed(let etag, let rules, _)? = RulesUpdate(reply) else {
+            throw unexpected(reply, wanted: "RULES {\"etag\":...,\"rules\":[...]}")
+        }
+        return (etag, rules)
+    }
+
+    /// `CONFIG {"etag":E}` → the rules (with their etag and sampling rate), or `.unchanged` when
+    /// `etag` names the rules in force. Without an etag it asks for the rules outright.
+    public func config(etag: String?) throws(TransportError) -> RulesUpdate {
+        var body = JSONObject()
+        if let etag { body["etag"] = .string(etag) }
+        let reply = try request(ATLPFrame(verb: "CONFIG", body: body))
+        guard let update = RulesUpdate(reply) else {
+            throw unexpected(reply, wanted: "RULES {\"etag\":...} with \"rules\":[...] or \"unchanged\":true")
+        }
+        return update
+    }
+
+    /// `PUBLISH` → how many rules were stored (needs an admin `HELLO`); `sampleRate` (0…1) is
+    /// sent when given.
+    public func publish(rules: [JSONValue], sampleRate: Double? = nil) throws(TransportError) -> Int {
+        var body = JSONObject([("rules", .array(rules))])
+        if let sampleRate { body["sampleRate"] = .double(sampleRate) }
+        let reply = try request(ATLPFrame(verb: "PUBLISH", body: body))
+        guard reply.verb == "ACK", let n = reply["stored"]?.intValue else {
+            throw unexpected(reply, wanted: "ACK {\"stored\":n}")
+        }
+        return Int(n)
+    }
+
+    /// `EVENTS` → its `ACK`; `sentAt` (this side's clock, ms since the epoch) is sent when given.
+    public func sendEvents(batch: JSONValue, events: [JSONValue], sentAt: Int64? = nil) throws(TransportError) -> BatchAck {
+        var body = JSONObject([("batch", batch)])
+        if let sentAt { body["sentAt"] = .int(sentAt) }
+        body["events"] = .array(events)
+        let reply = try request(ATLPFrame(verb: "EVENTS", body: body))
+        guard let ack = BatchAck(reply) else { throw unexpected(reply, wanted: "ACK of batch \(batch.jsonText)") }
+        return ack
+    }
+
+    /// Says `BYE`, waits for its answer, and closes.
+    public func close() {
+        guard fd >= 0 else { return }
+        if (try? send(ATLPFrame(verb: "BYE"))) != nil { _ = try? receive() }
+        Posix.close(fd)
+        fd = -1
+    }
+
+    // MARK: raw access (also used by tests and the shipper)
+
+    /// Sends one frame.
+    public func send(_ frame: ATLPFrame) throws(TransportError) {
+        try sendBytes(frame.encoded)
+    }
+
+    /// Sends bytes as they are (for frames built elsewhere, or for provoking errors in tests).
+    public func sendBytes(_ bytes: [UInt8]) throws(TransportError) {
+        guard fd >= 0 else { throw TransportError(.closed, "the connection to \(address) is closed") }
+        do {
+            try Posix.sendAll(fd, bytes)
+        } catch {
+            if error.isTimeout { throw TransportError(.timedOut, "sending to \(address) timed out after \(timeout)") }
+            throw .system(error)
+        }
+    }
+
+    /// Reads the next frame, whatever its verb (an `ERR` is returned, not thrown).
+    public func receive() throws(TransportError) -> ATLPFrame {
+        guard fd >= 0 else { throw TransportError(.closed, "the connection to \(address) is closed") }
+        while true {
+            let payload: [UInt8]?
+            do {
+                payload = try decoder.next()
+            } catch {
+                throw TransportError(.protocolViolation, "the collector at \(address) sent a broken frame: \(error.message)")
+            }
+            if let payload {
+                do {
+                    return try ATLPFrame.parse(payload: payload)
+                } catch {
+                    throw TransportError(.protocolViolation, "the collector at \(address) sent \(error.message)")
+                }
+            }
+            let result: IOResult
+            do {
+                result = try Posix.withMutableBytes(&buffer) { (raw) throws(PosixError) -> IOResult in
+                    try Posix.read(fd, into: raw)
+                }
+            } catch {
+                throw .system(error)
+            }
+            switch result {
+            case .wouldBlock:
+                throw TransportError(.timedOut, "no answer from \(address) within \(timeout)")
+            case .processed(0):
+                throw TransportError(.closed, "the collector at \(address) closed the connection")
+            case .processed(let n):
+                decoder.append(buffer[0..<n])
+            }
+        }
+    }
+
+    /// Changes how long `receive` waits for bytes (sends keep the connect timeout).
+    public func setReceiveTimeout(_ duration: Duration) throws(TransportError) {
+        do {
+            try Posix.setTimeouts(fd, duration, receive: true, send: false)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    /// Half-closes: tells the peer nothing more will be sent, while its answers can still be read.
+    public func finishSending() {
+        if fd >= 0 { Posix.shutdownWrite(fd) }
+    }
+
+    /// The underlying descriptor, for fault injection in tests.
+    package var fileDescriptor: Int32 { fd }
+
+    private func unexpected(_ frame: ATLPFrame, wanted: String) -> TransportError {
+        TransportError(.protocolViolation, "expected \(wanted) from \(address), got \(frame.description.prefix(200))")
+    }
+}

@@ -1,0 +1,388 @@
+import ATLPWire
+import Dispatch
+import EventModel
+import Foundation
+import Synchronization
+import SystemCalls
+
+/// The client that loses nothing: events go to a disk spool on `enqueue`, are cut into
+/// batches, sent over one connection with a window of batches in flight, and deleted from
+/// the spool only when an `ACK` covers them. After a reconnect (or a restart of the
+/// process on the same spool) unacknowledged batches are resent with the same batch ids;
+/// the collector drops repeated event ids, so storage is exactly once.
+///
+/// One thread of its own does all the network work; `enqueue` only appends to a file.
+/// The thread runs until `close(timeout:)`: call it (it also releases the spool folder).
+public final class EventShipper: Sendable {
+    public let configuration: EventShipperConfiguration
+    private let state: Mutex<ShipperState>
+    private let wakeup = DispatchSemaphore(value: 0)
+    private let stopSignal = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    private let onProgress: (@Sendable (ShipperStatistics) -> Void)?
+
+    struct ShipperState {
+        var spool: Spool
+        var statistics = ShipperStatistics()
+        var stopping = false
+        var stopped = false
+    }
+
+    /// Opens (and recovers) the spool and starts the delivery thread. `onProgress` is
+    /// called on that thread after every `ACK`.
+    public init(
+        configuration: EventShipperConfiguration, onProgress: (@Sendable (ShipperStatistics) -> Void)? = nil
+    ) throws(SpoolError) {
+        self.configuration = configuration
+        self.onProgress = onProgress
+        let spool = try Spool(directory: configuration.spoolDirectory, maxBytes: configuration.maxSpoolBytes)
+        state = Mutex(ShipperState(spool: spool))
+        let thread = Thread { [self] in
+            deliver()
+            exited.signal()
+        }
+        thread.name = "atlp-shipper"
+        thread.start()
+    }
+
+    /// Takes one event. When this returns, the event is in the spool file: it survives a
+    /// crash of this process and will be delivered by this shipper or the next one on the
+    /// same folder. Throws (and counts the refusal) when the spool is full or closed.
+    public func enqueue(_ event: TrackEvent) throws(SpoolError) {
+        try spool(json: event.json.jsonBytes)  // our own writer: one line of valid JSON
+    }
+
+    /// Takes one event already in its wire JSON form: one line of UTF-8 holding a JSON object
+    /// (anything else is refused with `invalidEvent`, as the collector would refuse its batch).
+    public func enqueue(json: [UInt8]) throws(SpoolError) {
+        if let problem = SpooledEvent.problem(json) {
+            state.withLock { $0.statistics.refused += 1 }
+            throw SpoolError(.invalidEvent, "the event is \(problem); it was refused, not spooled")
+        }
+        try spool(json: json)
+    }
+
+    private func spool(json: [UInt8]) throws(SpoolError) {
+        let limit = configuration.maxFrame - 128  // room for `EVENTS {"batch":...,"sentAt":...,"events":[...]}`
+        let cut = try state.withLock { (s) throws(SpoolError) -> Bool in
+            do throws(SpoolError) {
+                guard !s.stopping else { throw SpoolError(.closed, "the shipper to \(configuration.collectorsDescription) is closed") }
+                guard json.count <= limit else {
+                    throw SpoolError(
+                        .eventTooLarge, "an event of \(json.count) bytes does not fit in a frame of \(configuration.maxFrame) bytes")
+                }
+                try s.spool.append(json)
+                s.statistics.enqueued += 1
+                if s.spool.openEvents >= configuration.batchMaxEvents || s.spool.openBytes >= configuration.batchMaxBytes {
+                    _ = try s.spool.seal()
+                    return true
+                }
+                return false
+            } catch {
+                s.statistics.refused += 1
+                throw error
+            }
+        }
+        if cut { wakeup.signal() }
+    }
+
+    /// Cuts the open batch and waits until everything enqueued so far is acknowledged;
+    /// false on timeout or when delivery halted (the events stay in the spool).
+    public func flush(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        _ = try? state.withLock { (s) throws(SpoolError) in _ = try s.spool.seal() }
+        wakeup.signal()
+        while true {
+            let (pending, halted) = state.withLock { ($0.spool.pendingEvents, $0.statistics.halted) }
+            if pending == 0 { return true }
+            if halted || ContinuousClock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    /// Flushes within `timeout`, then stops the delivery thread (closing its connection).
+    /// Whatever was not acknowledged stays in the spool for the next shipper. Returns
+    /// whether everything was acknowledged. Later `enqueue` calls throw `.closed`.
+    @discardableResult
+    public func close(timeout: Duration = .seconds(5)) -> Bool {
+        let delivered = timeout > .zero ? flush(timeout: timeout) : false
+        let first = state.withLock { s -> Bool in
+            defer { s.stopping = true }
+            return !s.stopping
+        }
+        if first {
+            stopSignal.signal()
+            wakeup.signal()
+            exited.wait()
+            state.withLock { $0.spool.release() }  // the next shipper may take the folder
+        }
+        return delivered || statistics.pendingEvents == 0
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: ShipperStatistics {
+        state.withLock { s in
+            var stats = s.statistics
+            stats.pendingEvents = s.spool.pendingEvents
+            return stats
+        }
+    }
+
+    // MARK: the delivery thread
+
+    private var stopping: Bool { state.withLock { $0.stopping } }
+
+    private func record(_ error: some Error, halt: Bool = false) {
+        state.withLock { s in
+            s.statistics.lastError = "\(error)"
+            if halt { s.statistics.halted = true }
+        }
+    }
+
+    private func deliver() {
+        var link: ShipperLink?
+        /// Failed attempts in a row, over every collector.
+        var failures = 0
+        /// The collector tried next (an index into `addresses`).
+        var current = 0
+        /// After a failure: try the next collector, and back off once all of them failed in turn.
+        func failOver() {
+            failures += 1
+            current = (current + 1) % configuration.addresses.count
+            if failures % configuration.addresses.count == 0 { pause(failures / configuration.addresses.count) }
+        }
+        while !stopping {
+            sealIfDue()
+            if link == nil {
+                guard state.withLock({ !$0.spool.sealed.isEmpty }) else {
+                    _ = wakeup.wait(timeout: .now() + waitTime())
+                    continue
+                }
+                let address = configuration.addresses[current]
+                do {
+                    link = try ShipperLink(configuration, to: address)
+                    failures = 0
+                    state.withLock {
+                        $0.statistics.connections += 1
+                        $0.statistics.collector = address.description
+                    }
+                } catch {
+                    // A HELLO the collector refuses as such will be refused again: stop and say why.
+                    let fatal =
+                        error.remote.map { [.unauthorized, .forbidden, .unknownVerb, .badRequest, .badJSON].contains($0.code) }
+                        ?? false
+                    record(error, halt: fatal)
+                    if fatal { break }
+                    failOver()
+                    continue
+                }
+            }
+            guard let current = link else { continue }
+            switch step(current) {
+            case .ok:
+                break
+            case .drop(let error, let backoff):
+                link = nil
+                if let error { record(error) }
+                if backoff { failOver() }
+            case .halt(let error):
+                record(error, halt: true)
+                link = nil
+            }
+            if state.withLock({ $0.statistics.halted }) { break }
+        }
+        link?.connection.close()
+    }
+
+    private enum StepResult {
+        case ok
+        case drop(TransportError?, backoff: Bool)
+        case halt(TransportError)
+    }
+
+    /// Fills the window, then waits for one answer (or for work when nothing is in flight).
+    private func step(_ link: ShipperLink) -> StepResult {
+        while link.inFlight.count < configuration.window {
+            let next = state.withLock { s -> SpooledBatch? in link.inFlight.nextToSend(sealed: s.spool.sealed) }
+            guard let batch = next else { break }
+            let frame: [UInt8]
+            do {
+                guard let built = try buildFrame(batch, maxFrame: link.maxFrame) else { continue }  // split or quarantined
+                frame = built
+            } catch {
+                record(error)
+                return .drop(nil, backoff: true)
+            }
+            do {
+                try link.connection.sendBytes(frame)
+            } catch {
+                return .drop(error, backoff: true)
+            }
+            link.inFlight.sent(batch)
+        }
+        if link.inFlight.isEmpty {
+            _ = wakeup.wait(timeout: .now() + waitTime())
+            return .ok
+        }
+        let reply: ATLPFrame
+        do {
+            reply = try link.connection.receive()
+        } catch {
+            if error.code == .timedOut {
+                if ContinuousClock.now - link.lastProgress < configuration.ackTimeout { return .ok }
+                return .drop(TransportError(.timedOut, "no ACK from \(link.address) within \(configuration.ackTimeout)"), backoff: true)
+            }
+            return .drop(error, backoff: true)
+        }
+        link.lastProgress = .now
+        return handle(reply, on: link)
+    }
+
+    private func handle(_ reply: ATLPFrame, on link: ShipperLink) -> StepResult {
+        guard let head = link.inFlight.head else {
+            return .drop(
+                TransportError(.protocolViolation, "\(link.address) answered a request never sent: \(reply.description.prefix(120))"),
+                backoff: true)
+        }
+        if reply.verb == "ERR" {
+            let error = ATLPError(errFrame: reply)
+            let transportError = TransportError.remote(error, from: link.address)
+            switch error.code {
+            case .unauthorized, .forbidden, .unknownVerb:
+                return .halt(transportError)
+            case .frameTooLarge:
+                do {
+                    try state.withLock { (s) throws(SpoolError) in
+                        if head.events > 1 {
+                            _ = try s.spool.split(head)
+                        } else {
+                            try s.spool.quarantine(head, reason: error.description)
+                            s.statistics.undeliverable += head.events
+                        }
+                    }
+                } catch {
+                    record(error)
+                }
+                return .drop(transportError, backoff: false)
+            case .badFrame, .badJSON, .badRequest:
+                // The collector refuses the batch whole: halve it until the events it refuses are
+                // alone, and set only those aside; everything else is delivered.
+                let isolated: Bool
+                do {
+                    isolated = try state.withLock { (s) throws(SpoolError) -> Bool in
+                        guard head.events == 1 else {
+                            _ = try s.spool.split(head)
+                            return false
+                        }
+                        let file = try s.spool.setAside([0], of: head, reason: "the collector refused it: \(error)")
+                        s.statistics.noteSetAside(1, of: head, in: file, why: "the collector refused it: \(error)")
+                        return true
+                    }
+                } catch {
+                    record(error)
+                    return .drop(transportError, backoff: true)
+                }
+                // Resend the halves on a new connection (the answers in flight are for the old batch).
+                guard isolated, !error.code.closesConnection else { return .drop(transportError, backoff: false) }
+                link.inFlight.headAnswered()
+                record(transportError)
+                return .ok
+            default:
+                return .drop(transportError, backoff: true)
+            }
+        }
+        guard let ack = BatchAck(reply), ack.batch == .string(Self.batchID(head)) else {
+            return .drop(
+                TransportError(
+                    .protocolViolation,
+                    "expected ACK of batch \(Self.batchID(head)) from \(link.address), got \(reply.description.prefix(120))"),
+                backoff: true)
+        }
+        let snapshot: ShipperStatistics
+        do {
+            snapshot = try state.withLock { (s) throws(SpoolError) -> ShipperStatistics in
+                try s.spool.remove(head)
+                s.statistics.acknowledgedBatches += 1
+                s.statistics.acknowledgedEvents += head.events
+                s.statistics.stored += ack.stored
+                s.statistics.duplicates += ack.duplicates
+                s.statistics.rejected += ack.rejected
+                var stats = s.statistics
+                stats.pendingEvents = s.spool.pendingEvents
+                return stats
+            }
+        } catch {
+            record(error)
+            return .drop(nil, backoff: true)
+        }
+        link.inFlight.headAnswered()
+        onProgress?(snapshot)
+        return .ok
+    }
+
+    /// The `EVENTS` frame of a spooled batch, built from the stored JSON lines without
+    /// re-encoding; nil when the batch had to be split or set aside to fit `maxFrame`.
+    private func buildFrame(_ batch: SpooledBatch, maxFrame: Int) throws(SpoolError) -> [UInt8]? {
+        let file = try Spool.readForSending(batch, in: configuration.spoolDirectory)
+        let lines = file.split(separator: 0x0A, omittingEmptySubsequences: true)
+        // What was spooled whole may have been damaged on disk: only sendable events go out.
+        var problems: [(index: Int, problem: String)] = []
+        for (i, line) in lines.enumerated() {
+            if let problem = SpooledEvent.problem(line) { problems.append((i, problem)) }
+        }
+        guard problems.isEmpty else {
+            let why = problems.prefix(3).map { "event \($0.index + 1): \($0.problem)" }.joined(separator: "; ")
+            try state.withLock { (s) throws(SpoolError) in
+                let aside = try s.spool.setAside(problems.map(\.index), of: batch, reason: why)
+                s.statistics.noteSetAside(problems.count, of: batch, in: aside, why: why)
+            }
+            return nil
+        }
+        var payload: [UInt8] = []
+        payload.reserveCapacity(file.count + 64)
+        // `sentAt` is this side's clock at the send, so the collector can correct a skewed `ts`.
+        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"sentAt\":\(Posix.wallClockMillis()),\"events\":[".utf8)
+        for (i, line) in lines.enumerated() {
+            if i > 0 { payload.append(UInt8(ascii: ",")) }
+            payload += line
+        }
+        payload += Array("]}".utf8)
+        guard payload.count <= maxFrame else {
+            try state.withLock { (s) throws(SpoolError) in
+                if batch.events > 1 {
+                    _ = try s.spool.split(batch)
+                } else {
+                    try s.spool.quarantine(
+                        batch, reason: "frame-too-large: one event needs \(payload.count) bytes, the collector takes \(maxFrame)")
+                    s.statistics.undeliverable += 1
+                }
+            }
+            return nil
+        }
+        return ATLPFrame.frame(payload: payload)
+    }
+
+    static func batchID(_ batch: SpooledBatch) -> String { String(batch.sequence) }
+
+    private func sealIfDue() {
+        _ = try? state.withLock { (s) throws(SpoolError) in
+            if let since = s.spool.openSince, ContinuousClock.now - since >= configuration.batchInterval {
+                _ = try s.spool.seal()
+            }
+        }
+    }
+
+    private func waitTime() -> DispatchTimeInterval {
+        let since = state.withLock { $0.spool.openSince }
+        var wait = configuration.batchInterval
+        if let since { wait = max(.milliseconds(1), configuration.batchInterval - (ContinuousClock.now - since)) }
+        return .milliseconds(Int(min(wait, .seconds(1)).milliseconds))
+    }
+
+    private func pause(_ failures: Int) {
+        let delay = configuration.backoff.delay(afterFailures: failures)
+        if stopSignal.wait(timeout: .now() + .milliseconds(Int(delay.milliseconds))) == .success {
+            stopSignal.signal()  // keep the stop visible to the loop's other waits
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// The server's settings; the defaults are the collector's.
+public struct ATLPServerConfiguration: Sendable, Hashable {
+    /// The address to listen on (numeric; `::1` for IPv6 loopback).
+    public var host: String
+    /// 0 picks a free port; `start()` returns it.
+    public var port: UInt16
+    /// Largest payload accepted, in bytes; announced in `WELCOME`.
+    public var maxFrame: Int
+    /// A connection with nothing to do and no bytes moved for this long is closed.
+    public var idleTimeout: Duration
+    /// Above this many open connections a new one gets `ERR too-many-connections` and is closed.
+    public var maxConnections: Int
+    /// Threads that run handler calls (they may block on a commit).
+    public var workerThreads: Int
+    /// How long `stop()` lets connections finish answering before closing them anyway.
+    public var stopGracePeriod: Duration
+    /// Requests read ahead per connection before reading from it pauses.
+    public var maxPendingRequests: Int
+    /// Unsent reply bytes per connection above which reading from it pauses.
+    public var maxOutputBytes: Int
+    /// Use epoll where available (Linux); false forces poll(2), whose cost grows with the
+    /// number of open connections.
+    public var useEpoll: Bool
+    /// Above this many open connections from one IP address a new one from it gets
+    /// `ERR too-many-connections` and is closed.
+    public var maxConnectionsPerAddress: Int
+    /// A connection must have sent its whole `HELLO` this long after it was accepted, or it gets
+    /// `ERR hello-required` and is closed.
+    public var helloTimeout: Duration
+    /// A frame in progress must arrive at this many bytes per second at least, after
+    /// `frameGracePeriod`, counted only while the server waits on the client; else the connection is closed.
+    public var minimumFrameRate: Int
+    public var frameGracePeriod: Duration
+    /// After an `unauthorized` from an IP address, its next `HELLO` waits this long; each further
+    /// failure doubles the wait, up to `maxUnauthorizedDelay`. Forgotten 10 minutes after the last failure.
+    public var unauthorizedDelay: Duration
+    public var maxUnauthorizedDelay: Duration
+
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60),
+        maxConnections: Int = 4096, workerThreads: Int = 4, stopGracePeriod: Duration = .seconds(5),
+        maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true,
+        maxConnectionsPerAddress: Int = 256, helloTimeout: Duration = .seconds(10), minimumFrameRate: Int = 1024,
+        frameGracePeriod: Duration = .seconds(10), unauthorizedDelay: Duration = .milliseconds(250),
+        maxUnauthorizedDelay: Duration = .seconds(8)
+    ) {
+        self.useEpoll = useEpoll
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.helloTimeout = helloTimeout
+        self.minimumFrameRate = max(1, minimumFrameRate)
+        self.frameGracePeriod = frameGracePeriod
+        self.unauthorizedDelay = unauthorizedDelay
+        self.maxUnauthorizedDelay = maxUnauthorizedDelay
+        self.host = host
+        self.port = port
+        self.maxFrame = maxFrame
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.workerThreads = workerThreads
+        self.stopGracePeriod = stopGracePeriod
+        self.maxPendingRequests = maxPendingRequests
+        self.maxOutputBytes = maxOutputBytes
+    }
+}

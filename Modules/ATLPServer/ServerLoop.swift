@@ -1,0 +1,476 @@
+import ATLPWire
+import SystemCalls
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The I/O thread's loop (epoll, or poll where epoll is missing): accept, read, frame, hand items to workers, write replies,
+/// enforce limits, and stop gracefully. Lives and dies on that one thread.
+final class ServerLoop {
+    let listener: Int32
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    let configuration: ATLPServerConfiguration
+    let processor: RequestProcessor
+    let handler: any ATLPHandler
+    let workers: WorkerPool
+    let shared: ServerShared
+    let clock = ContinuousClock()
+
+    var connections: [UInt64: ServerConnection] = [:]
+    /// How many of `connections` are refusals being closed.
+    var refusals = 0
+    static let maxRefusals = 64
+    var nextID: UInt64 = 1
+    var listening = true
+    var acceptPausedUntil: ContinuousClock.Instant?
+    var stopDeadline: ContinuousClock.Instant?
+    var readBuffer = [UInt8](repeating: 0, count: 65536)
+    static let lingerTime = Duration.seconds(2)
+    /// Open connections (not refusals) by peer IP address.
+    var openPerAddress: [String: Int] = [:]
+    var unauthorized: UnauthorizedThrottle
+    /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
+    var reserveFD: Int32
+    var lastForget: ContinuousClock.Instant?
+
+    init(
+        listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
+        processor: RequestProcessor, handler: any ATLPHandler, workers: WorkerPool, shared: ServerShared
+    ) {
+        self.listener = listener
+        self.wakeRead = wakeRead
+        self.wakeWrite = wakeWrite
+        self.configuration = configuration
+        self.processor = processor
+        self.handler = handler
+        self.workers = workers
+        self.shared = shared
+        unauthorized = UnauthorizedThrottle(
+            baseDelay: configuration.unauthorizedDelay, maxDelay: configuration.maxUnauthorizedDelay)
+        reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
+        if configuration.useEpoll, let p = try? EpollPoller() {
+            poller = p
+        } else {
+            poller = PollPoller()
+        }
+    }
+
+    let poller: any Poller
+    static let wakeID = UInt64.max
+    static let listenerID = UInt64.max - 1
+    var listenerInterest: Int16 = 0
+    /// Connections whose interest may have changed since the last wait.
+    var touched: [ServerConnection] = []
+    var lastSweep: ContinuousClock.Instant?
+
+    func run() {
+        do {
+            try poller.add(wakeRead, id: Self.wakeID, events: Int16(POLLIN))
+            try poller.add(listener, id: Self.listenerID, events: 0)
+        } catch {
+            shared.stopRequested.store(true, ordering: .releasing)  // cannot serve: stop at once
+        }
+        while true {
+            let now = clock.now
+            if stopDeadline == nil, shared.stopRequested.load(ordering: .acquiring) { beginStop(now) }
+            if let deadline = stopDeadline, connections.isEmpty || now >= deadline { break }
+
+            // Only connections that changed are looked at: a thousand quiet ones cost nothing.
+            for c in touched where connections[c.id] === c {
+                let want = interest(c)
+                if want != c.registered {
+                    do {
+                        try poller.modify(c.fd, id: c.id, events: want)
+                        c.registered = want
+                    } catch {
+                        close(c)
+                    }
+                }
+            }
+            touched.removeAll(keepingCapacity: true)
+            let acceptNow = listening && (acceptPausedUntil.map { now >= $0 } ?? true)
+            let wantListener: Int16 = acceptNow ? Int16(POLLIN) : 0
+            if listening && wantListener != listenerInterest {
+                try? poller.modify(listener, id: Self.listenerID, events: wantListener)
+                listenerInterest = wantListener
+            }
+            let timeout = Int32(clamping: min(configuration.idleTimeout / 4, .milliseconds(250)).milliseconds)
+            let ready: [(id: UInt64, events: Int16)]
+            do {
+                ready = try poller.wait(timeoutMilliseconds: max(1, timeout))
+            } catch {
+                continue  // only EINVAL/ENOMEM are possible here; try again
+            }
+            var acceptable = false
+            for (id, events) in ready {
+                if id == Self.wakeID {
+                    Posix.drain(wakeRead)
+                } else if id == Self.listenerID {
+                    acceptable = true
+                } else if let c = connections[id] {
+                    let revents = Int32(events)
+                    if revents & Int32(POLLOUT) != 0 { flush(c) }
+                    guard connections[id] != nil else { continue }
+                    if revents & Int32(POLLIN) != 0 {
+                        readFrom(c)
+                    } else if revents & Int32(POLLERR | POLLHUP) != 0 {
+                        // Reset or fully closed while we were not reading: nothing more can
+                        // be sent or received (level-triggered, it would wake us forever).
+                        close(c)
+                    }
+                }
+            }
+            if acceptable { acceptConnections() }
+            applyCompletions()
+            let after = clock.now
+            if lastSweep.map({ after - $0 >= .milliseconds(50) }) ?? true {
+                sweep(after)
+                lastSweep = after
+            }
+        }
+        for c in Array(connections.values) { close(c) }
+        if listening { Posix.close(listener) }
+        if reserveFD >= 0 { Posix.close(reserveFD) }
+    }
+
+    private func interest(_ c: ServerConnection) -> Int16 {
+        var events: Int16 = 0
+        if wantsRead(c) { events |= Int16(POLLIN) }
+        if c.unsentCount > 0 && !c.isLingering { events |= Int16(POLLOUT) }
+        return events
+    }
+
+    // MARK: accepting
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            let accepted: (fd: Int32, peer: SocketAddress)?
+            do {
+                accepted = try Posix.accept(listener)
+            } catch where error.isOutOfDescriptors && reserveFD >= 0 {
+                // Out of fds: give up the spare one to accept the waiting client and tell it why,
+                // instead of leaving it to hang in the backlog.
+                Posix.close(reserveFD)
+                reserveFD = -1
+                if let (fd, _) = try? Posix.accept(listener) {
+                    refuse(fd, "the collector is out of file descriptors; retry later")
+                }
+                reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
+                continue
+            } catch {
+                // Out of fds with no spare, or a connection aborted while queued: pause
+                // accepting briefly instead of spinning on a listener that stays readable.
+                acceptPausedUntil = clock.now + .milliseconds(100)
+                return
+            }
+            guard let (fd, peer) = accepted else { return }
+            let full = connections.count - refusals >= configuration.maxConnections
+            let crowded = (openPerAddress[peer.host] ?? 0) >= configuration.maxConnectionsPerAddress
+            let refusal = full || crowded
+            let reason =
+                full
+                ? "the collector has its maximum of \(configuration.maxConnections) connections open; retry later"
+                : "the collector has its maximum of \(configuration.maxConnectionsPerAddress) connections open from \(peer.host); "
+                    + "close some or retry later"
+            if refusal && refusals >= Self.maxRefusals {
+                refuse(fd, reason)  // a flood: no lingering for these
+                continue
+            }
+            try? Posix.setNoDelay(fd)
+            let now = clock.now
+            let c = ServerConnection(
+                id: nextID, fd: fd, peer: peer, maxFrame: configuration.maxFrame, now: now, isRefusal: refusal)
+            nextID += 1
+            do {
+                try poller.add(fd, id: c.id, events: interest(c))
+                c.registered = interest(c)
+            } catch {
+                Posix.close(fd)
+                continue
+            }
+            connections[c.id] = c
+            if refusal {
+                // Refused like any closing error: the ERR, then a drained half-close, so a
+                // client that already sent its HELLO reads the reason instead of a reset.
+                refusals += 1
+                c.output = ATLPFrame.error(.tooManyConnections, reason).encoded
+                shared.statistics.withLock {
+                    $0.refused += 1
+                    $0.errors[.tooManyConnections, default: 0] += 1
+                }
+                flush(c)
+                continue
+            }
+            openPerAddress[c.host, default: 0] += 1
+            shared.statistics.withLock {
+                $0.accepted += 1
+                $0.open = connections.count - refusals
+            }
+        }
+    }
+
+    /// Tells the client why in one frame (best effort, never blocking), then closes at once.
+    private func refuse(_ fd: Int32, _ reason: String) {
+        let frame = ATLPFrame.error(.tooManyConnections, reason).encoded
+        _ = try? frame.withUnsafeBytes { try Posix.send(fd, $0) }
+        Posix.shutdownWrite(fd)
+        Posix.close(fd)
+        shared.statistics.withLock {
+            $0.refused += 1
+            $0.errors[.tooManyConnections, default: 0] += 1
+        }
+    }
+
+    // MARK: reading
+
+    private func wantsRead(_ c: ServerConnection) -> Bool {
+        switch c.phase {
+        case .lingering: return true
+        case .finishing: return false
+        case .reading:
+            // Bounded read-ahead: queued requests, unsent replies, and bytes not yet cut into
+            // frames (room for one whole frame) each stop reading until they drain.
+            return c.pendingCount < configuration.maxPendingRequests && c.unsentCount < configuration.maxOutputBytes
+                && c.decoder.bufferedCount <= configuration.maxFrame + 16
+        }
+    }
+
+    private func readFrom(_ c: ServerConnection) {
+        defer { touched.append(c) }
+        // A fair share per wakeup: one busy client cannot monopolise the loop.
+        var budget = 4 * readBuffer.count
+        while budget > 0 && (wantsRead(c)) {
+            let result: IOResult
+            do {
+                result = try readBuffer.withUnsafeMutableBytes { try Posix.read(c.fd, into: $0) }
+            } catch {
+                close(c)  // reset by the peer: nothing can be answered any more
+                return
+            }
+            switch result {
+            case .wouldBlock:
+                return
+            case .processed(0):
+                if c.isLingering {
+                    close(c)
+                    return
+                }
+                c.finish()
+                finishIfDone(c)
+                return
+            case .processed(let n):
+                budget -= n
+                c.lastActivity = clock.now
+                if c.isLingering { continue }  // discarding until EOF
+                readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                dispatch(c)
+            }
+        }
+    }
+
+    /// Cuts buffered bytes into requests, up to `maxPendingRequests` queued: the rest waits in
+    /// the decoder until the queue drains.
+    private func extractFrames(_ c: ServerConnection) {
+        var frames = 0
+        while case .reading = c.phase, c.pendingCount < configuration.maxPendingRequests {
+            do {
+                guard let payload = try c.decoder.next() else { break }
+                c.inbox.append(.payload(payload))
+                frames += 1
+            } catch {
+                c.inbox.append(.framingError(error))
+                c.finish()
+            }
+        }
+        if frames > 0 {
+            let pending = c.pendingCount
+            shared.statistics.withLock {
+                $0.framesReceived += frames
+                $0.peakPendingRequests = max($0.peakPendingRequests, pending)
+            }
+        }
+    }
+
+    // MARK: answering
+
+    private func dispatch(_ c: ServerConnection) {
+        guard !c.answering else { return }
+        extractFrames(c)
+        guard c.pendingCount > 0 else { return }
+        if c.session == nil && !unauthorized.admit(c.host, now: clock.now) {
+            // Its address failed authentication recently: this HELLO waits (the sweep retries).
+            if !c.throttled {
+                c.throttled = true
+                shared.statistics.withLock { $0.throttledHellos += 1 }
+            }
+            return
+        }
+        guard let item = c.popItem() else { return }
+        touched.append(c)
+        c.answering = true
+        let processor = self.processor
+        let shared = self.shared
+        let session = c.session
+        let id = c.id
+        let peer = c.peer
+        let submitted = workers.submit {
+            let outcome = processor.process(item, session: session, connectionID: id, peer: peer)
+            shared.completions.withLock { $0.append((id, outcome)) }
+            let fd = shared.wakeFD.load(ordering: .acquiring)
+            if fd >= 0 { Posix.wake(fd) }
+        }
+        if !submitted { close(c) }
+    }
+
+    private func applyCompletions() {
+        let done = shared.completions.withLock { list -> [(id: UInt64, outcome: Outcome)] in
+            defer { list.removeAll(keepingCapacity: true) }
+            return list
+        }
+        for (id, outcome) in done {
+            guard let c = connections[id] else { continue }
+            touched.append(c)
+            c.answering = false
+            if outcome.error == .unauthorized { unauthorized.failed(c.host, now: clock.now) }
+            if c.session == nil && outcome.session != nil { unauthorized.succeeded(c.host) }
+            c.session = outcome.session
+            c.output.append(contentsOf: outcome.bytes)
+            c.lastActivity = clock.now
+            if let code = outcome.error { shared.statistics.withLock { $0.errors[code, default: 0] += 1 } }
+            if outcome.close {
+                c.finish()
+                c.discardInbox()
+            }
+            flush(c)
+            if connections[id] != nil {
+                dispatch(c)
+                finishIfDone(c)
+            }
+        }
+    }
+
+    private func flush(_ c: ServerConnection) {
+        defer { touched.append(c) }
+        while c.unsentCount > 0 {
+            let result: IOResult
+            do {
+                result = try c.output.withUnsafeBytes { raw in
+                    try Posix.send(c.fd, UnsafeRawBufferPointer(rebasing: raw[c.outputOffset...]))
+                }
+            } catch {
+                close(c)  // the peer is gone
+                return
+            }
+            switch result {
+            case .wouldBlock:
+                return
+            case .processed(let n):
+                c.outputOffset += n
+                c.lastActivity = clock.now
+                if c.outputOffset >= 1 << 20 && c.outputOffset * 2 >= c.output.count {
+                    c.output.removeFirst(c.outputOffset)  // a reader that never fully catches up
+                    c.outputOffset = 0
+                }
+            }
+        }
+        c.output.removeAll(keepingCapacity: c.output.capacity <= 65536)
+        c.outputOffset = 0
+        finishIfDone(c)
+    }
+
+    /// Closes a connection that asked for it once everything it read is answered and sent:
+    /// shut down our side, then drain the peer briefly so unread bytes do not turn our
+    /// last frame into a reset.
+    private func finishIfDone(_ c: ServerConnection) {
+        guard case .finishing = c.phase, !c.answering, c.pendingCount == 0, c.unsentCount == 0 else { return }
+        Posix.shutdownWrite(c.fd)
+        c.phase = .lingering(until: clock.now + Self.lingerTime)
+        touched.append(c)
+    }
+
+    private func close(_ c: ServerConnection) {
+        guard connections.removeValue(forKey: c.id) != nil else { return }
+        poller.remove(c.fd)
+        Posix.close(c.fd)
+        if c.isRefusal {
+            refusals -= 1
+            return
+        }
+        if let n = openPerAddress[c.host] { openPerAddress[c.host] = n > 1 ? n - 1 : nil }
+        shared.statistics.withLock { $0.open = connections.count - refusals }
+        let session = c.session
+        let peer = c.peer
+        let handler = self.handler
+        workers.submit { handler.closed(session: session, peer: peer) }
+    }
+
+    // MARK: limits and stopping
+
+    private func sweep(_ now: ContinuousClock.Instant) {
+        if lastForget.map({ now - $0 >= .seconds(1) }) ?? true {
+            unauthorized.forgetOld(now: now)
+            lastForget = now
+        }
+        for c in Array(connections.values) {
+            if case .lingering(let until) = c.phase {
+                if now >= until { close(c) }
+                continue
+            }
+            if c.throttled && !c.answering { dispatch(c) }  // a held-back HELLO whose wait may be over
+            guard connections[c.id] != nil else { continue }
+            if !c.answering && c.pendingCount == 0 && now - c.lastActivity >= configuration.idleTimeout {
+                shared.statistics.withLock { $0.idleClosed += 1 }
+                close(c)
+                continue
+            }
+            guard case .reading = c.phase else { continue }
+            if c.session == nil && c.waitsOnClient && now - c.acceptedAt >= configuration.helloTimeout {
+                shared.statistics.withLock { $0.helloTimedOut += 1 }
+                answerAndFinish(
+                    c, ATLPError(.helloRequired, "no HELLO within \(configuration.helloTimeout); a connection starts with HELLO"))
+                continue
+            }
+            // The minimum-rate clock of a frame in progress runs only while we wait on the client:
+            // it gets the grace period plus one second per `minimumFrameRate` bytes received.
+            if c.decoder.bufferedCount == 0 {
+                c.partialSince = nil
+            } else if let since = c.partialSince, c.waitsOnClient {
+                let allowed =
+                    configuration.frameGracePeriod
+                    + .milliseconds(Int64(c.decoder.bufferedCount) * 1000 / Int64(configuration.minimumFrameRate))
+                if now - since > allowed {
+                    shared.statistics.withLock { $0.slowFramesClosed += 1 }
+                    close(c)
+                }
+            } else {
+                c.partialSince = now
+            }
+        }
+    }
+
+    /// Sends a closing `ERR` the loop decided on itself (not a worker), then finishes the connection.
+    private func answerAndFinish(_ c: ServerConnection, _ error: ATLPError) {
+        c.discardInbox()
+        c.finish()
+        c.output.append(contentsOf: error.frame.encoded)
+        shared.statistics.withLock { $0.errors[error.code, default: 0] += 1 }
+        flush(c)
+    }
+
+    private func beginStop(_ now: ContinuousClock.Instant) {
+        stopDeadline = now + configuration.stopGracePeriod
+        if listening {
+            poller.remove(listener)
+            shared.listenerFD.store(-1, ordering: .releasing)
+            Posix.close(listener)
+            listening = false
+        }
+        for c in Array(connections.values) {
+            c.finish()
+            touched.append(c)
+            finishIfDone(c)
+        }
+    }
+}

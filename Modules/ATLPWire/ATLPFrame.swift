@@ -1,0 +1,95 @@
+import EventModel
+
+/// One ATLP/1 frame: a verb (`A`–`Z`) and an optional JSON object body (wire.md §1).
+public struct ATLPFrame: Sendable, Hashable, CustomStringConvertible {
+    /// The verb, e.g. `EVENTS`; only `A`–`Z`.
+    public var verb: String
+    /// The body; nil when the frame is the verb alone (we always send a body; see docs/wire.md).
+    public var body: JSONObject?
+
+    public init(verb: String, body: JSONObject? = JSONObject()) {
+        self.verb = verb
+        self.body = body
+    }
+
+    /// The payload bytes: verb, then one space and the compact JSON body when there is one.
+    public var payload: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(verb.utf8.count + 64)
+        out.append(contentsOf: verb.utf8)
+        if let body {
+            out.append(0x20)
+            JSONValue.object(body).write(to: &out)
+        }
+        return out
+    }
+
+    /// The whole frame on the wire: `<length> <payload>`.
+    public var encoded: [UInt8] { ATLPFrame.frame(payload: payload) }
+
+    /// Wraps a payload in its length prefix.
+    public static func frame(payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + 12)
+        out.append(contentsOf: String(payload.count).utf8)
+        out.append(0x20)
+        out.append(contentsOf: payload)
+        return out
+    }
+
+    /// The member `key` of the body, if any.
+    public subscript(key: String) -> JSONValue? { body?[key] }
+
+    public var description: String {
+        String(decoding: payload, as: UTF8.self)
+    }
+}
+
+extension ATLPFrame {
+    /// `ERR {"code":C,"message":M}`.
+    public static func error(_ code: ATLPErrorCode, _ message: String) -> ATLPFrame {
+        ATLPFrame(verb: "ERR", body: JSONObject([("code", .string(code.rawValue)), ("message", .string(message))]))
+    }
+
+    /// Decodes a payload (the bytes after the length prefix) into a frame, checking rule 1
+    /// of wire.md and the verb/body shape. The error says which ERR code answers it.
+    public static func parse(payload: some Collection<UInt8>) throws(ATLPError) -> ATLPFrame {
+        let bytes = Array(payload)
+        let verb = try verb(of: bytes)
+        return ATLPFrame(verb: verb, body: try body(of: bytes, verb: verb))
+    }
+
+    /// Checks the payload is one line of UTF-8 starting with a verb; returns the verb.
+    package static func verb(of bytes: [UInt8]) throws(ATLPError) -> String {
+        guard !bytes.contains(0x0A) else {
+            throw ATLPError(
+                .badFrame, "the payload holds a line feed (LF); a payload is one line and JSON escapes its newlines")
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw ATLPError(.badFrame, "the payload is not valid UTF-8")
+        }
+        let space = bytes.firstIndex(of: 0x20) ?? bytes.count
+        let verbBytes = bytes[0..<space]
+        guard !verbBytes.isEmpty, verbBytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            let shown = String(decoding: verbBytes.prefix(32), as: UTF8.self)
+            throw ATLPError(.unknownVerb, "\"\(shown)\" is not a verb: a payload starts with capital letters A-Z")
+        }
+        return String(decoding: verbBytes, as: UTF8.self)
+    }
+
+    /// The body after the verb: nil when the payload is the verb alone, else a JSON object.
+    package static func body(of bytes: [UInt8], verb: String) throws(ATLPError) -> JSONObject? {
+        let start = verb.utf8.count
+        guard start < bytes.count else { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes[(start + 1)...])
+        } catch {
+            throw ATLPError(.badJSON, "the \(verb) body is not valid JSON: \(error.description)")
+        }
+        guard case .object(let object) = value else {
+            throw ATLPError(.badJSON, "the \(verb) body must be a JSON object, found \(value.kindDescription)")
+        }
+        return object
+    }
+}

@@ -1,0 +1,27 @@
+/// What the collector plugs into `ATLPService` (module ATLPServer): it decides on `HELLO` and answers
+/// `EVENTS`, `CONFIG` and `PUBLISH`. Framing, `HELLO` ordering, `PING`, `BYE`,
+/// `bad-json`, `unknown-verb`, `forbidden` and required-field checks are the server's.
+///
+/// Both methods run on the server's worker threads, never on its I/O thread, so they may
+/// block (an SQLite commit). Calls for one connection never overlap and replies keep the
+/// order of requests; calls for different connections run concurrently.
+public protocol ATLPHandler: Sendable {
+    /// Accepts or refuses a well-formed `HELLO` (protocol 1, an `appKey`).
+    func hello(_ hello: Hello, peer: String) -> HelloDecision
+    /// Answers one request of an accepted session.
+    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply
+    /// Called once per connection when it closes, for bookkeeping; default does nothing.
+    func closed(session: Session?, peer: String)
+}
+
+extension ATLPHandler {
+    public func closed(session: Session?, peer: String) {}
+}
+
+/// The handler's answer to a `HELLO`.
+public enum HelloDecision: Sendable, Hashable {
+    /// Welcome the client; `admin` lets it `PUBLISH`.
+    case accept(admin: Bool)
+    /// Refuse with `unauthorized` (closes) and a message for the client's logs.
+    case unauthorized(String)
+}

@@ -1,0 +1,42 @@
+import EventModel
+
+/// The handler's answer: one frame, or an error.
+public enum ATLPReply: Sendable, Hashable {
+    case frame(ATLPFrame)
+    /// Answered as `ERR`; codes that close (`closesConnection`) close the connection after it.
+    case error(ATLPErrorCode, String)
+
+    /// `ACK {"batch":B,"stored":s,"duplicates":d,"rejected":r}`; send only once durable.
+    public static func ack(batch: JSONValue, stored: Int, duplicates: Int, rejected: Int) -> ATLPReply {
+        .frame(
+            ATLPFrame(
+                verb: "ACK",
+                body: JSONObject([
+                    ("batch", batch), ("stored", .int(Int64(stored))), ("duplicates", .int(Int64(duplicates))),
+                    ("rejected", .int(Int64(rejected))),
+                ])))
+    }
+
+    /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` when given.
+    public static func rules(etag: String, rules: [JSONValue], sampleRate: Double? = nil) -> ATLPReply {
+        .frame(RulesUpdate.changed(etag: etag, rules: rules, sampleRate: sampleRate).frame)
+    }
+
+    /// `RULES {"etag":E,"unchanged":true}`: the client's rules (etag `E`) are current.
+    public static func rulesUnchanged(etag: String) -> ATLPReply {
+        .frame(RulesUpdate.unchanged(etag: etag).frame)
+    }
+
+    /// `ACK {"stored":n}` for `PUBLISH`.
+    public static func published(stored: Int) -> ATLPReply {
+        .frame(ATLPFrame(verb: "ACK", body: JSONObject([("stored", .int(Int64(stored)))])))
+    }
+
+    /// The frame sent on the wire.
+    public var wireFrame: ATLPFrame {
+        switch self {
+        case .frame(let f): return f
+        case .error(let code, let message): return .error(code, message)
+        }
+    }
+}

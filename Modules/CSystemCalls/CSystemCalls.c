@@ -1,0 +1,51 @@
+#define _GNU_SOURCE
+#include "CSystemCalls.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+#ifdef __linux__
+#include <sys/epoll.h>
+
+int csc_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int csc_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event event;
+    memset(&event, 0, sizeof event);
+    event.events = events;
+    event.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int csc_epoll_wait(int epfd, csc_ready_event *ready, int capacity, int timeout_ms) {
+    struct epoll_event events[CSC_EPOLL_MAX_EVENTS];
+    if (capacity > CSC_EPOLL_MAX_EVENTS) capacity = CSC_EPOLL_MAX_EVENTS;
+    int n = epoll_wait(epfd, events, capacity, timeout_ms);
+    for (int i = 0; i < n; i++) {  // copying leaves errno alone
+        ready[i].events = events[i].events;
+        ready[i].data = events[i].data.u64;
+    }
+    return n;
+}
+
+int csc_try_lock_file(int fd) {
+    struct flock request;
+    memset(&request, 0, sizeof request);
+    request.l_type = F_WRLCK;
+    request.l_whence = SEEK_SET;
+    return fcntl(fd, F_OFD_SETLK, &request);
+}
+#else
+int csc_epoll_create(void) { errno = ENOSYS; return -1; }
+int csc_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) { errno = ENOSYS; return -1; }
+int csc_epoll_wait(int epfd, csc_ready_event *ready, int capacity, int timeout_ms) { errno = ENOSYS; return -1; }
+
+int csc_try_lock_file(int fd) {
+    struct flock request;
+    memset(&request, 0, sizeof request);
+    request.l_type = F_WRLCK;
+    request.l_whence = SEEK_SET;
+    return fcntl(fd, F_SETLK, &request);  // classic record lock where there is no OFD lock
+}
+#endif

@@ -1,0 +1,37 @@
+// The few system interfaces Swift cannot import from Glibc by itself: epoll (its header is
+// not in the Glibc module, and `struct epoll_event` is packed on x86_64) and the
+// open-file-description lock (`F_OFD_SETLK` needs `_GNU_SOURCE`). Each function keeps the
+// C convention: -1 with `errno` set on failure, so `Posix.syscall` wraps it like any other call.
+#ifndef CSYSTEMCALLS_H
+#define CSYSTEMCALLS_H
+
+#include <stdint.h>
+
+/// One ready descriptor as `epoll_wait` reports it, in a layout Swift reads directly.
+typedef struct {
+    uint32_t events;
+    uint64_t data;
+} csc_ready_event;
+
+/// The most events one `csc_epoll_wait` returns.
+#define CSC_EPOLL_MAX_EVENTS 512
+
+/// The `op` values of `csc_epoll_ctl`.
+#define CSC_EPOLL_ADD 1
+#define CSC_EPOLL_DELETE 2
+#define CSC_EPOLL_MODIFY 3
+
+/// `epoll_create1(EPOLL_CLOEXEC)`; -1 with `ENOSYS` where there is no epoll.
+int csc_epoll_create(void);
+
+/// `epoll_ctl` with the event mask (poll's bit values, which epoll shares) and the 64-bit id.
+int csc_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+
+/// `epoll_wait` into `ready` (room for `capacity`, at most `CSC_EPOLL_MAX_EVENTS`); returns how many.
+int csc_epoll_wait(int epfd, csc_ready_event *ready, int capacity, int timeout_ms);
+
+/// Takes an exclusive open-file-description lock on the whole file without waiting
+/// (`fcntl(F_OFD_SETLK)`): 0 when taken, -1 with `EAGAIN`/`EACCES` when another holds it.
+int csc_try_lock_file(int fd);
+
+#endif

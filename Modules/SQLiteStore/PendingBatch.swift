@@ -1,0 +1,80 @@
+import EventModel
+import EventStore
+import Synchronization
+
+/// A batch validated and turned into rows, waiting for the group commit that stores it.
+final class PendingBatch: Sendable {
+    /// One event's row: stored in `events`, or kept in `rejected` with its reason.
+    enum Row: Sendable {
+        case event([SQLiteValue])
+        case rejected([SQLiteValue], reason: String)
+    }
+
+    let rows: [Row]
+    let batchRow: [SQLiteValue]
+    private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
+
+    init(_ batch: EventBatch, receivedAt now: Int64) {
+        rows = batch.events.map { raw in
+            switch SQLiteEventStore.validate(raw) {
+            case .failure(let error):
+                return .rejected(
+                    [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)],
+                    reason: error.description)
+            case .success(let e):
+                return .event([
+                    .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlite,
+                    e.path.sqlite, e.viewId.sqlite, e.session.sqlite, e.user.sqlite, e.device.sqlite, e.duration.sqlite,
+                    .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlite, .int(now),
+                    .int(batch.correctedTime(ts: e.ts, receivedAt: now)),
+                ])
+            }
+        }
+        batchRow = [
+            .text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite, batch.sentAt.sqlite, .int(now),
+        ]
+    }
+
+    /// Inserts the rows inside the caller's transaction; returns the counts.
+    func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
+        var outcome = BatchOutcome()
+        for row in rows {
+            switch row {
+            case .rejected(let values, let reason):
+                try db.run(
+                    "INSERT INTO rejected (app_key, app_version, raw, reason, received_at) VALUES (?, ?, ?, ?, ?)", values)
+                outcome.rejected += 1
+                outcome.rejections.append(reason)
+            case .event(let values):
+                // ON CONFLICT names the one constraint a repeat breaks, where INSERT OR IGNORE
+                // would also swallow any other failure silently.
+                let changed = try db.run(
+                    """
+                    INSERT INTO events (app_key, id, ts, type, name, page, path, view_id, session, user_id, device_id,
+                                        duration, props, app_version, received_at, corrected_ts)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_key, id) DO NOTHING
+                    """, values)
+                if changed == 1 { outcome.stored += 1 } else { outcome.duplicates += 1 }
+            }
+        }
+        try db.run(
+            """
+            INSERT INTO batches (app_key, app_version, agent, batch, sent_at, received_at, stored, duplicates, rejected)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            batchRow + [.int(Int64(outcome.stored)), .int(Int64(outcome.duplicates)), .int(Int64(outcome.rejected))])
+        return outcome
+    }
+
+    var isDone: Bool { result.withLock { $0 != nil } }
+
+    func finish(_ r: Result<BatchOutcome, SQLiteError>) { result.withLock { $0 = r } }
+
+    /// The recorded result; only called after a commit finished this batch.
+    func outcome() throws(SQLiteError) -> BatchOutcome {
+        guard let r = result.withLock({ $0 }) else {
+            throw SQLiteError(code: SQLiteCode.misuse, message: "internal: the batch was not committed", sql: "")
+        }
+        return try r.get()
+    }
+}

@@ -1,0 +1,312 @@
+import CSQLite
+import EventStore
+
+// Every call into the SQLite C library lives in this file: result codes become `SQLiteError`
+// here and nowhere else, so the rest of the module reads like Swift.
+
+/// A failed SQLite call: the result code, SQLite's own message and the SQL (or step) it was running.
+struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_BUSY`, ...); 1 for errors of our own.
+    var code: Int32
+    var message: String
+    /// The statement or step that failed (`open /var/db/autotrack.sqlite`, `INSERT INTO events ...`).
+    var sql: String
+
+    init(code: Int32, message: String, sql: String) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (`SQLITE_CONSTRAINT` for every constraint failure).
+    var primaryCode: Int32 { code & 0xff }
+
+    var description: String {
+        let name = String(cString: sqlite3_errstr(code))
+        var s = "SQLite error \(code) (\(name)): \(message)"
+        if !sql.isEmpty { s += " — while running: \(sql)" }
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            s += ". Another process holds the database; retry, or stop the other writer."
+        case SQLITE_CANTOPEN:
+            s += ". Check that the directory exists and is writable."
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            s += ". The file is not an Autotrack database (or is damaged); give another --db path."
+        case SQLITE_FULL:
+            s += ". The disk is full; free space and retry."
+        case SQLITE_READONLY:
+            s += ". The database is read-only; check the file's permissions."
+        default: break
+        }
+        return s
+    }
+}
+
+/// Result codes for errors this module raises itself (not returned by a SQLite call).
+enum SQLiteCode {
+    static let error = SQLITE_ERROR
+    static let misuse = SQLITE_MISUSE
+}
+
+extension SQLiteError {
+    /// The protocol's error: the kind the collector acts on, and this error's full description.
+    var storeError: StoreError {
+        let code: StoreError.Code
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL, SQLITE_IOERR, SQLITE_PROTOCOL: code = .unavailable
+        case SQLITE_READONLY: code = .readOnly
+        case SQLITE_NOTADB, SQLITE_CORRUPT: code = .notAutotrack
+        default: code = .failed
+        }
+        return StoreError(code, description)
+    }
+}
+
+/// A value bound to a statement parameter or read from a column.
+enum SQLiteValue: Sendable, Hashable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+}
+
+/// How a database file is opened.
+enum SQLiteOpenMode {
+    /// Create the file when absent (the server).
+    case readWriteCreate
+    /// The file must exist (a typo must not create an empty database).
+    case readWriteExisting
+    /// The file must exist and is never written (reports).
+    case readOnly
+}
+
+// SQLITE_TRANSIENT is a C macro Swift cannot import: it tells SQLite to copy bound bytes.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One open connection with its prepared-statement cache; not thread-safe (callers lock).
+final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+
+    init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var db: OpaquePointer?
+        // NOMUTEX: the owner serializes access with its own lock, so SQLite's would be a second one.
+        var flags = SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWriteExisting: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message, sql: "open \(path)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        self.handle = db
+        self.path = path
+    }
+
+    deinit {
+        for s in cache.values { s.finalize() }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows we need (schema, pragmas, BEGIN/COMMIT).
+    func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// The statement for `sql`, prepared once per connection and reset for each use.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let s = cache[sql] {
+            s.reset()
+            return s
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, sql) }
+        let s = SQLiteStatement(stmt, database: self, sql: sql)
+        cache[sql] = s
+        return s
+    }
+
+    /// Runs `sql` with `parameters` and returns every row.
+    func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        let s = try statement(sql)
+        try s.bind(parameters)
+        var rows: [[SQLiteValue]] = []
+        while try s.step() { rows.append(s.row()) }
+        s.reset()
+        return rows
+    }
+
+    /// Runs `sql` with `parameters`, handing each row to `each` as it is read, until `each`
+    /// returns false: constant memory, however many rows.
+    func stream(_ sql: String, _ parameters: [SQLiteValue], _ each: ([SQLiteValue]) -> Bool) throws(SQLiteError) {
+        let s = try statement(sql)
+        defer { s.reset() }
+        try s.bind(parameters)
+        while try s.step() {
+            if !each(s.row()) { return }
+        }
+    }
+
+    /// Runs `sql` with `parameters` for its effect; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+        let s = try statement(sql)
+        try s.bind(parameters)
+        while try s.step() {}
+        s.reset()
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// The integer in the first column of the first row, or nil.
+    func scalarInt(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
+        let rows = try query(sql, parameters)
+        if case .int(let v)? = rows.first?.first { return v }
+        return nil
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; a throw rolls back. Returns after COMMIT.
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        // IMMEDIATE takes the write lock up front, so a busy database fails (after the busy
+        // timeout) at BEGIN rather than halfway through a batch.
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    fileprivate func error(_ rc: Int32, _ sql: String) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+/// A prepared statement owned by its connection's cache.
+final class SQLiteStatement {
+    private let stmt: OpaquePointer
+    private unowned let database: SQLiteDatabase
+    let sql: String
+
+    fileprivate init(_ stmt: OpaquePointer, database: SQLiteDatabase, sql: String) {
+        self.stmt = stmt
+        self.database = database
+        self.sql = sql
+    }
+
+    fileprivate func finalize() { sqlite3_finalize(stmt) }
+
+    func reset() {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        for (i, v) in values.enumerated() {
+            let n = Int32(i + 1)
+            let rc: Int32
+            switch v {
+            case .null: rc = sqlite3_bind_null(stmt, n)
+            case .int(let x): rc = sqlite3_bind_int64(stmt, n, x)
+            case .double(let x): rc = sqlite3_bind_double(stmt, n, x)
+            case .text(let s):
+                // With its byte length, not as a C string: a U+0000 inside is stored, not an end.
+                var s = s
+                rc = s.withUTF8 { bytes in
+                    // An empty buffer may have no address, which SQLite would bind as NULL.
+                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(stmt, n, "", 0, transient) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(stmt, n, $0, Int32(bytes.count), transient)
+                    }
+                }
+            }
+            guard rc == SQLITE_OK else { throw database.error(rc, sql) }
+        }
+    }
+
+    /// Advances: true when a row is ready, false when done.
+    func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let e = database.error(rc, sql)
+            sqlite3_reset(stmt)
+            throw e
+        }
+    }
+
+    /// The current row's columns.
+    func row() -> [SQLiteValue] {
+        let n = sqlite3_column_count(stmt)
+        var out: [SQLiteValue] = []
+        out.reserveCapacity(Int(n))
+        for i in 0..<n {
+            switch sqlite3_column_type(stmt, i) {
+            case SQLITE_INTEGER: out.append(.int(sqlite3_column_int64(stmt, i)))
+            case SQLITE_FLOAT: out.append(.double(sqlite3_column_double(stmt, i)))
+            case SQLITE_NULL: out.append(.null)
+            default:
+                if let p = sqlite3_column_text(stmt, i) {
+                    let count = Int(sqlite3_column_bytes(stmt, i))
+                    out.append(.text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)))
+                } else {
+                    out.append(.null)
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension SQLiteValue {
+    var int: Int64? {
+        switch self {
+        case .int(let v): return v
+        case .double(let d): return Int64(exactly: d.rounded())
+        default: return nil
+        }
+    }
+
+    var double: Double? {
+        switch self {
+        case .int(let v): return Double(v)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
+    var text: String? {
+        switch self {
+        case .text(let s): return s
+        case .int(let v): return String(v)
+        case .double(let d): return String(d)
+        case .null: return nil
+        }
+    }
+}
+
+extension Optional where Wrapped == String {
+    var sqlite: SQLiteValue { map(SQLiteValue.text) ?? .null }
+}
+
+extension Optional where Wrapped == Int64 {
+    var sqlite: SQLiteValue { map(SQLiteValue.int) ?? .null }
+}

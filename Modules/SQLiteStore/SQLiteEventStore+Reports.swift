@@ -1,0 +1,155 @@
+import EventModel
+import EventStore
+
+/// An `EventFilter` as SQL conditions on `events` (or a table aliased `table`).
+struct EventFilterSQL {
+    var conditions: [String] = []
+    var parameters: [SQLiteValue] = []
+
+    /// `timed`: false for tables without event times (`rejected`, `batches`), which are
+    /// filtered by app key and version only.
+    init(_ filter: EventFilter, table: String, timed: Bool = true) {
+        let prefix = table.isEmpty ? "" : table + "."
+        if let k = filter.appKey {
+            conditions.append("\(prefix)app_key = ?")
+            parameters.append(.text(k))
+        }
+        if let v = filter.appVersion {
+            conditions.append("\(prefix)app_version = ?")
+            parameters.append(.text(v))
+        }
+        if timed, let since = filter.since {
+            conditions.append("\(prefix)corrected_ts >= ?")
+            parameters.append(.int(since))
+        }
+        if timed, let until = filter.until {
+            conditions.append("\(prefix)corrected_ts < ?")
+            parameters.append(.int(until))
+        }
+    }
+
+    /// `cond AND cond`, or the empty string.
+    var whereClause: (sql: String, parameters: [SQLiteValue]) {
+        (conditions.joined(separator: " AND "), parameters)
+    }
+
+    /// ` WHERE …` (or nothing), then `AND extra` conditions.
+    func `where`(_ extra: String...) -> String {
+        let all = conditions + extra
+        return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
+    }
+}
+
+extension SQLiteEventStore {
+    public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
+        let e = EventFilterSQL(filter, table: "")
+        let other = EventFilterSQL(filter, table: "", timed: false)
+        let r = try read(
+            """
+            SELECT (SELECT COUNT(*) FROM events\(e.where())), (SELECT COUNT(*) FROM rejected\(other.where())),
+                   (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())), (SELECT COUNT(*) FROM batches\(other.where())),
+                   (SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))
+            """, e.parameters + other.parameters + other.parameters + other.parameters + e.parameters)
+        let v = r.first ?? []
+        func at(_ i: Int) -> Int { i < v.count ? Int(v[i].int ?? 0) : 0 }
+        return StoreTotals(events: at(0), rejected: at(1), duplicates: at(2), batches: at(3), apps: at(4))
+    }
+
+    public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
+        let f = EventFilterSQL(filter, table: "")
+        return try read(
+            "SELECT type, name, COUNT(*) AS n FROM events\(f.where()) GROUP BY type, name ORDER BY n DESC, type, name",
+            f.parameters
+        ).map {
+            EventCount(type: $0[0].text ?? "", name: $0[1].text ?? "", count: Int($0[2].int ?? 0))
+        }
+    }
+
+    public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
+        let f = EventFilterSQL(filter, table: "")
+        return try read(
+            """
+            SELECT COALESCE(page, name) AS p,
+                   SUM(type = 'page_enter'), SUM(type = 'page_leave'),
+                   AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL)
+            FROM events\(f.where("type IN ('page_enter', 'page_leave')"))
+            GROUP BY p ORDER BY p
+            """, f.parameters
+        ).map {
+            PageActivity(
+                page: $0[0].text ?? "", enters: Int($0[1].int ?? 0), leaves: Int($0[2].int ?? 0),
+                meanDwellMilliseconds: $0[3].double)
+        }
+    }
+
+    public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
+        let f = EventFilterSQL(filter, table: "")
+        return try read(
+            """
+            SELECT app_key, type, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, app_version, COUNT(*)
+            FROM events\(f.where("path IS NOT NULL"))
+            GROUP BY app_key, app_version, type, path, title ORDER BY app_key, app_version, type, path, title
+            """, f.parameters
+        ).map {
+            PathCount(
+                appKey: $0[0].text ?? "", appVersion: $0[4].text, type: $0[1].text ?? "", path: $0[2].text ?? "",
+                title: $0[3].text, count: Int($0[5].int ?? 0))
+        }
+    }
+
+    public func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount] {
+        let f = EventFilterSQL(filter, table: "e")
+        // json_each compares the key as a plain string, so any key works, quotes and dots included.
+        return try read(
+            """
+            SELECT e.type, e.path, CAST(json_extract(e.props, '$.title') AS TEXT) AS title,
+                   CAST(json_extract(e.props, '$.rules') AS TEXT) AS rules,
+                   CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
+                               WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END AS v,
+                   e.app_version, COUNT(*)
+            FROM events AS e, json_each(e.props) AS j
+            \(f.where("e.app_key = ?", "e.path IS NOT NULL", "j.key = ?"))
+            GROUP BY e.app_version, e.type, e.path, title, rules, v ORDER BY e.app_version, e.type, e.path, title, rules, v
+            """, f.parameters + [.text(appKey), .text(key)]
+        ).map {
+            PropValueCount(
+                appVersion: $0[5].text, type: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, rules: $0[3].text,
+                value: $0[4].text ?? "", count: Int($0[6].int ?? 0))
+        }
+    }
+
+    public func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount] {
+        let f = EventFilterSQL(filter, table: "")
+        let rows = try read(
+            """
+            SELECT app_key,
+                   COALESCE(CAST(json_extract(props, '$.ruleId') AS TEXT), CAST(json_extract(props, '$.rule') AS TEXT), name) AS rule,
+                   COALESCE(CAST(json_extract(props, '$.appVersion') AS TEXT), app_version, '(unknown)') AS version,
+                   COUNT(*) AS n,
+                   json_group_array(DISTINCT CAST(json_extract(props, '$.keyPath') AS TEXT))
+                       FILTER (WHERE json_extract(props, '$.keyPath') IS NOT NULL),
+                   json_group_array(DISTINCT CAST(json_extract(props, '$.missingKey') AS TEXT))
+                       FILTER (WHERE json_extract(props, '$.missingKey') IS NOT NULL)
+            FROM events\(f.where("type = 'kvc_error'"))
+            GROUP BY app_key, rule, version ORDER BY n DESC, app_key, rule, version
+            """, f.parameters)
+        func strings(_ v: SQLiteValue) -> [String] {
+            guard let text = v.text, let array = (try? JSONValue.parse(text))?.arrayValue else { return [] }
+            return array.compactMap(\.stringValue).sorted()
+        }
+        return rows.map {
+            KVCErrorCount(
+                appKey: $0[0].text ?? "", rule: $0[1].text ?? "", appVersion: $0[2].text ?? "", count: Int($0[3].int ?? 0),
+                keyPaths: strings($0[4]), missingKeys: strings($0[5]))
+        }
+    }
+
+    public func rejectedCounts(_ filter: EventFilter) throws(StoreError) -> [ReasonCount] {
+        let f = EventFilterSQL(filter, table: "", timed: false)
+        return try read(
+            "SELECT reason, COUNT(*) AS n FROM rejected\(f.where()) GROUP BY reason ORDER BY n DESC, reason", f.parameters
+        ).map {
+            ReasonCount(reason: $0[0].text ?? "", count: Int($0[1].int ?? 0))
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import EventModel
+import EventStore
+import Foundation
+import Synchronization
+
+/// The collector's SQLite database: events, rejected events, batches and published rule sets.
+///
+/// One connection per store, guarded by a mutex: SQLite has one writer at a time anyway, and a
+/// batch is one transaction. Readers (reports) open their own store, read-only; WAL lets them
+/// read while the server writes.
+public final class SQLiteEventStore: CollectorStore {
+    public let path: String
+    public var location: String { path }
+    /// nil once closed.
+    private let connection: Mutex<SQLiteDatabase?>
+    /// Batches waiting for the next group commit.
+    private let pending = Mutex<[PendingBatch]>([])
+
+    /// Opens the database as `options.access` says: creating and migrating it, migrating an
+    /// existing one, or reading one at the current schema without writing anything.
+    public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+        if options.access != .create, !FileManager.default.fileExists(atPath: path) {
+            throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
+        }
+        self.connection = Mutex(try Self.open(path, options))
+        self.path = path
+    }
+
+    private static func open(_ path: String, _ options: StoreOptions) throws(StoreError) -> SQLiteDatabase {
+        let migrating = options.access != .readOnly
+        let connection: SQLiteDatabase
+        let problem: StoreError?
+        do throws(SQLiteError) {
+            let mode: SQLiteOpenMode =
+                switch options.access {
+                case .create: .readWriteCreate
+                case .existing: .readWriteExisting
+                case .readOnly: .readOnly
+                }
+            connection = try SQLiteDatabase(path: path, mode: mode)
+            // Refuse a foreign or newer file before anything (WAL, a migration) changes it.
+            problem = try Schema.problem(connection, migrating: migrating)
+        } catch {
+            throw error.storeError
+        }
+        if let problem { throw problem }
+        guard migrating else { return connection }
+        do throws(SQLiteError) {
+            // WAL: readers never block the writer, and a commit is one append to the log.
+            let journal = try connection.query("PRAGMA journal_mode = WAL")
+            guard journal.first?.first?.text?.lowercased() == "wal" else {
+                throw SQLiteError(
+                    code: SQLiteCode.error,
+                    message: "could not switch \(path) to WAL (got \(journal.first?.first?.text ?? "nothing"))",
+                    sql: "PRAGMA journal_mode = WAL")
+            }
+            try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
+            try connection.execute("PRAGMA foreign_keys = ON")
+            try Schema.migrate(connection)
+        } catch {
+            throw error.storeError
+        }
+        return connection
+    }
+
+    public func schemaVersion() throws(StoreError) -> Int {
+        try locked { db throws(SQLiteError) in Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
+    }
+
+    /// The schema version this build writes.
+    public static var currentSchemaVersion: Int { Int(Schema.currentVersion) }
+
+    /// Validates and stores a batch; returns only after the COMMIT that holds it, so the outcome
+    /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
+    /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
+    ///
+    /// Group commit: batches that arrive while a commit is running wait for the lock, and the
+    /// first to get it writes every waiting batch (each under its own SAVEPOINT, so a batch that
+    /// fails rolls back alone) and commits them together, with one fsync instead of one each.
+    /// Nobody returns before the COMMIT that holds its batch.
+    public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
+        // Validation and row building need no lock: they run on the caller's thread, in parallel.
+        let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
+        pending.withLock { $0.append(mine) }
+        let committed = connection.withLock { c -> Bool in
+            if mine.isDone { return true }  // A commit of another caller already held it.
+            guard let db = c else { return false }
+            let group = pending.withLock { p -> [PendingBatch] in
+                defer { p = [] }
+                return p
+            }
+            Self.commit(group, db)
+            return true
+        }
+        guard committed else {
+            pending.withLock { $0.removeAll { $0 === mine } }
+            throw StoreError(.closed, "the database \(path) was closed")
+        }
+        do throws(SQLiteError) { return try mine.outcome() } catch { throw error.storeError }
+    }
+
+    /// Writes `group` in one transaction, a SAVEPOINT per batch, and records each batch's result.
+    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) {
+        var results: [Result<BatchOutcome, SQLiteError>] = []
+        do throws(SQLiteError) {
+            try db.execute("BEGIN IMMEDIATE")
+            for batch in group {
+                try db.execute("SAVEPOINT batch")
+                do throws(SQLiteError) {
+                    results.append(.success(try batch.write(to: db)))
+                    try db.execute("RELEASE batch")
+                } catch {
+                    try? db.execute("ROLLBACK TO batch")
+                    try? db.execute("RELEASE batch")
+                    results.append(.failure(error))
+                }
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            results = group.map { _ in .failure(error) }
+        }
+        for (batch, result) in zip(group, results) { batch.finish(result) }
+    }
+
+    /// Replaces, for every app key among `rules`, that app's whole rule set with the given
+    /// rules (in their order) and `sampleRate`, in one transaction. Returns how many rules those
+    /// apps now have.
+    ///
+    /// Replacing rather than merging makes a publish the truth for its apps: a rule removed
+    /// from the file stops being served.
+    @discardableResult
+    public func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int {
+        let now = Self.nowMilliseconds()
+        var seen = Set<String>()
+        let appKeys = rules.map(\.appKey).filter { seen.insert($0).inserted }
+        return try locked { db throws(SQLiteError) -> Int in
+            try db.transaction { () throws(SQLiteError) -> Int in
+                var count = 0
+                for key in appKeys {
+                    try db.run("DELETE FROM rules WHERE app_key = ?", [.text(key)])
+                    // A repeated id within one publish: the later rule wins, at the later place.
+                    var ordered: [StoredRule] = []
+                    for r in rules where r.appKey == key {
+                        ordered.removeAll { $0.id == r.id }
+                        ordered.append(r)
+                    }
+                    for (position, r) in ordered.enumerated() {
+                        try db.run(
+                            "INSERT INTO rules (app_key, id, position, json, published_at) VALUES (?, ?, ?, ?, ?)",
+                            [.text(key), .text(r.id), .int(Int64(position)), .text(r.json), .int(now)])
+                    }
+                    let etag = StoredRuleSet.etag(ruleJSON: ordered.map(\.json), sampleRate: sampleRate)
+                    try db.run(
+                        """
+                        INSERT INTO rule_sets (app_key, sample_rate, etag, published_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (app_key) DO UPDATE SET
+                            sample_rate = excluded.sample_rate, etag = excluded.etag, published_at = excluded.published_at
+                        """, [.text(key), .double(sampleRate), .text(etag), .int(now)])
+                    count += ordered.count
+                }
+                return count
+            }
+        }
+    }
+
+    public func ruleSets(appKey: String?) throws(StoreError) -> [StoredRuleSet] {
+        let (sets, rules) = try locked { db throws(SQLiteError) in
+            let where_ = appKey == nil ? "" : " WHERE app_key = ?"
+            let parameters: [SQLiteValue] = appKey.map { [.text($0)] } ?? []
+            let sets = try db.query(
+                "SELECT app_key, sample_rate, etag, published_at FROM rule_sets\(where_) ORDER BY app_key", parameters)
+            let rules = try db.query(
+                "SELECT app_key, id, json, published_at FROM rules\(where_) ORDER BY app_key, position", parameters)
+            return (sets, rules)
+        }
+        var byApp: [String: [StoredRule]] = [:]
+        for r in rules {
+            let rule = StoredRule(appKey: r[0].text ?? "", id: r[1].text ?? "", json: r[2].text ?? "{}", publishedAt: r[3].int ?? 0)
+            byApp[rule.appKey, default: []].append(rule)
+        }
+        return sets.map { s in
+            let key = s[0].text ?? ""
+            return StoredRuleSet(
+                appKey: key, sampleRate: s[1].double ?? 1, etag: s[2].text ?? "", rules: byApp[key] ?? [],
+                publishedAt: s[3].int ?? 0)
+        }
+    }
+
+    public func events(_ query: EventQuery, _ each: (StoredEvent) -> Bool) throws(StoreError) {
+        var (sql, parameters) = EventFilterSQL(query.filter, table: "").whereClause
+        var conditions: [String] = sql.isEmpty ? [] : [sql]
+        if !query.types.isEmpty {
+            conditions.append("type IN (\(query.types.map { _ in "?" }.joined(separator: ", ")))")
+            parameters += query.types.map(SQLiteValue.text)
+        }
+        if let after = query.afterSeq {
+            conditions.append("seq > ?")
+            parameters.append(.int(after))
+        }
+        sql = """
+            SELECT seq, app_key, app_version, id, ts, type, name, page, path, view_id, session, user_id, device_id, duration,
+                   props, corrected_ts, received_at
+            FROM events\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY seq
+            """
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            parameters.append(.int(Int64(limit)))
+        }
+        // A connection of its own, read-only: a long stream never holds up `append` (WAL lets it
+        // read while the writer commits), and `each` runs outside the store's lock.
+        guard connection.withLock({ $0 != nil }) else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) {
+            let db = try SQLiteDatabase(path: path, mode: .readOnly)
+            try db.stream(sql, parameters) { r in
+                let props = r[14].text.flatMap { try? JSONValue.parse($0) }?.objectValue ?? JSONObject()
+                let event = TrackEvent(
+                    id: r[3].text ?? "", ts: r[4].int ?? 0, type: EventType(rawValue: r[5].text ?? "") ?? .custom,
+                    name: r[6].text ?? "", page: r[7].text, path: r[8].text, viewId: r[9].text, session: r[10].text,
+                    user: r[11].text, device: r[12].text, duration: r[13].int, props: props)
+                return each(
+                    StoredEvent(
+                        seq: r[0].int ?? 0, appKey: r[1].text ?? "", appVersion: r[2].text, event: event,
+                        time: r[15].int ?? 0, receivedAt: r[16].int ?? 0))
+            }
+        } catch {
+            throw error.storeError
+        }
+    }
+
+    /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
+    public func close() {
+        let db = connection.withLock { c -> SQLiteDatabase? in
+            defer { c = nil }
+            return c
+        }
+        _ = db  // Released here, outside the lock: its deinit closes the handle.
+    }
+
+    /// Runs `body` on the open connection under the lock; SQLite's errors become the protocol's.
+    func locked<T>(_ body: sending (SQLiteDatabase) throws(SQLiteError) -> sending T) throws(StoreError) -> T {
+        let result: Result<T, SQLiteError>? = connection.withLock { c in
+            guard let c else { return nil }
+            do throws(SQLiteError) { return .success(try body(c)) } catch { return .failure(error) }
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
+    }
+
+    /// Runs a read-only query for the reports in `SQLiteEventStore+Reports.swift`.
+    func read(_ sql: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [[SQLiteValue]] {
+        try locked { db throws(SQLiteError) in try db.query(sql, parameters) }
+    }
+
+    static func validate(_ raw: JSONValue) -> Result<TrackEvent, EventValidationError> {
+        do throws(EventValidationError) { return .success(try TrackEvent(json: raw)) } catch { return .failure(error) }
+    }
+
+    static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    }
+}

@@ -1,0 +1,162 @@
+import EventStore
+
+/// The database schema as an ordered list of migrations; `PRAGMA user_version` says how many ran.
+///
+/// A migration is only ever appended, never edited: a database at version n has run exactly the
+/// first n. docs/schema.md describes the result for people querying it with `sqlite3`.
+enum Schema {
+    /// The version this build writes; a database with a higher one is refused, not guessed at.
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// The tables every Autotrack database at `currentVersion` has; a file without them is not ours.
+    static let tables: Set<String> = ["events", "rejected", "batches", "rules", "rule_sets"]
+
+    // Indexes cost every insert (measured: three more on `events` halved the store's rate), and
+    // ingest runs all day while reports run now and then and scan anyway. So `events` keeps
+    // only the dedup key and time order; docs/schema.md shows indexes to add for other queries.
+    static let migrations: [String] = [
+        // 1: events, rejected events, received batches, published rules.
+        """
+        CREATE TABLE events (
+            seq         INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            id          TEXT    NOT NULL,
+            ts          INTEGER NOT NULL,
+            type        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            page        TEXT,
+            path        TEXT,
+            view_id     TEXT,
+            session     TEXT,
+            duration    INTEGER,
+            props       TEXT    NOT NULL DEFAULT '{}',
+            app_version TEXT,
+            received_at INTEGER NOT NULL,
+            UNIQUE (app_key, id)
+        );
+        CREATE INDEX events_ts ON events (app_key, ts);
+
+        CREATE TABLE rejected (
+            seq         INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT,
+            raw         TEXT    NOT NULL,
+            reason      TEXT    NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+        CREATE INDEX rejected_reason ON rejected (reason);
+
+        CREATE TABLE batches (
+            seq         INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT,
+            agent       TEXT,
+            batch       TEXT,
+            stored      INTEGER NOT NULL,
+            duplicates  INTEGER NOT NULL,
+            rejected    INTEGER NOT NULL,
+            received_at INTEGER NOT NULL
+        );
+
+        CREATE TABLE rules (
+            app_key      TEXT    NOT NULL,
+            id           TEXT    NOT NULL,
+            app_version  TEXT    NOT NULL,
+            view_event   TEXT    NOT NULL,
+            view_path    TEXT    NOT NULL,
+            key_path     TEXT    NOT NULL,
+            key_name     TEXT    NOT NULL,
+            content      TEXT,
+            json         TEXT    NOT NULL,
+            position     INTEGER NOT NULL,
+            published_at INTEGER NOT NULL,
+            PRIMARY KEY (app_key, id)
+        ) WITHOUT ROWID;
+        """,
+        // 2: who and when (wire.md `user`, `device`, `sentAt`); a rule is its key columns and its
+        // JSON (the one codec), and each app's rule set has a sampling rate and a stored etag.
+        """
+        ALTER TABLE events ADD COLUMN user_id TEXT;
+        ALTER TABLE events ADD COLUMN device_id TEXT;
+        ALTER TABLE events ADD COLUMN corrected_ts INTEGER NOT NULL DEFAULT 0;
+        UPDATE events SET corrected_ts = ts;
+        DROP INDEX events_ts;
+        CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts);
+        ALTER TABLE batches ADD COLUMN sent_at INTEGER;
+
+        CREATE TABLE rules_v2 (
+            app_key      TEXT    NOT NULL,
+            id           TEXT    NOT NULL,
+            position     INTEGER NOT NULL,
+            json         TEXT    NOT NULL,
+            published_at INTEGER NOT NULL,
+            PRIMARY KEY (app_key, id)
+        ) WITHOUT ROWID;
+        INSERT INTO rules_v2 SELECT app_key, id, position, json, published_at FROM rules;
+        DROP TABLE rules;
+        ALTER TABLE rules_v2 RENAME TO rules;
+
+        CREATE TABLE rule_sets (
+            app_key      TEXT    NOT NULL PRIMARY KEY,
+            sample_rate  REAL    NOT NULL,
+            etag         TEXT    NOT NULL,
+            published_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO rule_sets SELECT app_key, 1.0, '', MAX(published_at) FROM rules GROUP BY app_key;
+        """,
+    ]
+
+    /// Brings the database to `currentVersion`, each migration in its own transaction. Call
+    /// `problem(_:migrating:)` first: this assumes the database is ours and not newer.
+    static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
+        let version = try db.scalarInt("PRAGMA user_version") ?? 0
+        guard version < currentVersion else { return }
+        for v in Int(version)..<migrations.count {
+            try db.transaction { () throws(SQLiteError) in
+                try db.execute(migrations[v])
+                if v == 1 { try storeRuleSetEtags(db) }
+                // PRAGMA takes no parameters; the value is our own integer.
+                try db.execute("PRAGMA user_version = \(v + 1)")
+            }
+        }
+    }
+
+    /// Migration 2's step SQL cannot do: the etag of every rule set published before it.
+    private static func storeRuleSetEtags(_ db: SQLiteDatabase) throws(SQLiteError) {
+        for row in try db.query("SELECT app_key FROM rule_sets") {
+            let appKey = row[0].text ?? ""
+            let json = try db.query("SELECT json FROM rules WHERE app_key = ? ORDER BY position", [.text(appKey)])
+            let etag = StoredRuleSet.etag(ruleJSON: json.map { $0[0].text ?? "{}" }, sampleRate: 1)
+            try db.run("UPDATE rule_sets SET etag = ? WHERE app_key = ?", [.text(etag), .text(appKey)])
+        }
+    }
+
+    /// Why the database at `db` cannot be used as it is, or nil. A new, empty file is fine when
+    /// `migrating`; an older schema too. Nothing here writes.
+    static func problem(_ db: SQLiteDatabase, migrating: Bool) throws(SQLiteError) -> StoreError? {
+        let version = try db.scalarInt("PRAGMA user_version") ?? 0
+        let names = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
+        if version == 0, names.isEmpty, migrating { return nil }
+        if version > currentVersion {
+            return StoreError(
+                .schemaVersion,
+                "the database at \(db.path) has schema version \(version), newer than the \(currentVersion) this "
+                    + "collector knows; use a newer autotrack-collector or another --db file")
+        }
+        // Version 1 had every table of `tables` but `rule_sets`.
+        if version == 0 || !tables.subtracting(["rule_sets"]).isSubset(of: names) {
+            return StoreError(
+                .notAutotrack,
+                "\(db.path) is not an Autotrack database (schema version \(version), tables: "
+                    + "\(names.isEmpty ? "none" : names.sorted().joined(separator: ", "))); it was left unchanged; "
+                    + "give the --db file that 'serve' writes")
+        }
+        if version < currentVersion, !migrating {
+            return StoreError(
+                .schemaVersion,
+                "the database at \(db.path) has schema version \(version), older than \(currentVersion); it is read "
+                    + "without changing it, so migrate it first: 'autotrack-collector serve --db \(db.path)' does on start")
+        }
+        return nil
+    }
+}

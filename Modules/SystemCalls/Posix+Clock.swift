@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Posix {
+    /// Microseconds since the Unix epoch.
+    package static func wallClockMicros() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+
+    /// Milliseconds since the Unix epoch (the wire's `ts` and `sentAt`).
+    package static func wallClockMillis() -> Int64 { wallClockMicros() / 1000 }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a tiny positive timeout never becomes 0 ("don't wait").
+    package var milliseconds: Int64 {
+        let (s, a) = components
+        return s * 1000 + (a + 999_999_999_999_999) / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,112 @@
+import CSystemCalls
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Posix {
+    /// Opens `path` close-on-exec.
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(PosixError) -> Int32 {
+        try check("open(\(path))") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// Writes all of `bytes` (short writes are continued). On a failure part of `bytes` may be
+    /// written: callers that need whole records (the spool) truncate back themselves.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(PosixError) {
+        var offset = 0
+        while offset < bytes.count {
+            var count = bytes.count - offset
+            #if DEBUG
+            if let fault = FaultInjection.next(fd: fd, .write) {
+                switch fault {
+                case .wouldBlock, .error: throw PosixError("write(\(path))", errno: fault.errno)
+                case .short(let n): count = max(1, min(n, count))
+                }
+            }
+            #endif
+            let n = try check("write(\(path))") {
+                bytes.withUnsafeBytes { raw in Glibc.write(fd, raw.baseAddress! + offset, count) }
+            }
+            offset += n
+        }
+    }
+
+    /// Writes `text` to standard error, ignoring failure: diagnostics must never fail the app.
+    package static func writeToStandardError(_ text: String) {
+        try? writeAll(2, Array(text.utf8), path: "standard error")
+    }
+
+    package static func fsync(_ fd: Int32, path: String) throws(PosixError) {
+        _ = try check("fsync(\(path))") { Glibc.fsync(fd) }
+    }
+
+    package static func ftruncate(_ fd: Int32, _ length: Int, path: String) throws(PosixError) {
+        _ = try check("ftruncate(\(path))") { Glibc.ftruncate(fd, off_t(length)) }
+    }
+
+    package static func rename(_ from: String, _ to: String) throws(PosixError) {
+        _ = try check("rename(\(from) → \(to))") { Glibc.rename(from, to) }
+    }
+
+    package static func unlink(_ path: String) throws(PosixError) {
+        _ = try check("unlink(\(path))") { Glibc.unlink(path) }
+    }
+
+    /// Creates a folder (0755); one that exists already is fine.
+    package static func mkdir(_ path: String) throws(PosixError) {
+        do throws(PosixError) {
+            _ = try check("mkdir(\(path))") { Glibc.mkdir(path, 0o755) }
+        } catch where error.errno == EEXIST {}
+    }
+
+    /// Reads a whole file.
+    package static func readFile(_ path: String) throws(PosixError) -> [UInt8] {
+        let fd = try open(path, O_RDONLY)
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try check("read(\(path))") {
+                chunk.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress, raw.count) }
+            }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// File names in a directory (no `.` or `..`).
+    package static func listDirectory(_ path: String) throws(PosixError) -> [String] {
+        guard let dir = opendir(path) else { throw PosixError("opendir(\(path))", errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { p in
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Takes an exclusive advisory lock on an open file without waiting; false when another
+    /// process (or another open of the file) holds it. The kernel drops it when the fd closes,
+    /// also when the process dies. An open-file-description lock (`F_OFD_SETLK`, Linux): unlike
+    /// classic POSIX record locks it also conflicts within one process, and closing another fd keeps it.
+    package static func tryLock(_ fd: Int32, path: String) throws(PosixError) -> Bool {
+        do throws(PosixError) {
+            _ = try check("fcntl(\(path), F_OFD_SETLK)") { csc_try_lock_file(fd) }
+            return true
+        } catch where error.errno == EAGAIN || error.errno == EACCES {
+            return false
+        }
+    }
+
+    /// fsyncs a directory so renames and unlinks in it survive a power loss.
+    package static func syncDirectory(_ path: String) throws(PosixError) {
+        let fd = try open(path, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        try fsync(fd, path: path)
+    }
+}

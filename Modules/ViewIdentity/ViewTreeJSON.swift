@@ -1,0 +1,27 @@
+import EventModel
+
+extension ViewTree {
+    /// The subtree at `node` as view tree JSON (viewpath.md §1), the form `ViewTree(json:)` reads back.
+    ///
+    /// Writes `type`, then `role` (unless `view`), `indexPath` (cells), `alias` (controllers, when
+    /// it is `[A-Za-z0-9_]+`), `id` (tree nodes that have one), `title`, `props` and `children`,
+    /// each only where there is something to write. Every node below `node` keeps its viewPath,
+    /// as long as `node` is a controller or the topmost node of its tree (paths root there).
+    public static func json(of node: any ViewNode) -> JSONValue {
+        var o = JSONObject()
+        o["type"] = .string(node.typeName)
+        if node.role != .view { o["role"] = .string(node.role.rawValue) }
+        if node.role == .cell, let ip = node.cellIndexPath {
+            o["indexPath"] = .array([.int(Int64(ip.section)), .int(Int64(ip.row))])
+        }
+        if node.role == .controller, let alias = node.pageAlias, isValidAlias(alias) {
+            o["alias"] = .string(alias)
+        }
+        if let tree = node as? TreeNode, let id = tree.id { o["id"] = .string(id) }
+        if let title = node.title { o["title"] = .string(title) }
+        if let props = node.props, case .object = props { o["props"] = props }
+        let children = node.childNodes
+        if !children.isEmpty { o["children"] = .array(children.map { json(of: $0) }) }
+        return .object(o)
+    }
+}
