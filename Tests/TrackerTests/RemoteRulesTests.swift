@@ -70,7 +70,7 @@ import Tracker
         let memory = MemoryReporter()
         let reporting: ReportingSystem
         let tracker: Tracker
-        let session: DemoSession
+        let session: DemoRun
 
         init(directory: String? = nil, refresh: Duration = .seconds(3600)) throws {
             reporting = ReportingSystem([memory], label: "remote-rules-tests")
@@ -84,7 +84,7 @@ import Tracker
             tracker = Tracker(
                 plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "s",
                 settings: settings)
-            session = DemoSession(observer: tracker, clock: clock)
+            session = DemoRun(observer: tracker, clock: clock)
         }
 
         func perform(_ steps: DemoStep...) throws {
@@ -169,6 +169,21 @@ import Tracker
         #expect(rig.lastClick()?["productName"] == "Espresso Cup")
         #expect(rig.tracker.rulesEtag == "e1")
         #expect(refresher.statistics.unchanged >= 1 && refresher.statistics.applied == 1)
+    }
+
+    @Test func aRefusedSetIsReportedOnceThoughTheCollectorServesItAgain() throws {
+        let rig = try Rig()
+        let bad = RemoteRules(etag: "bad", rules: [Self.rule("broken", keyPath: "a..b", keyName: "x")])
+        let source = FakeSource(.success(.rules(bad)))
+        let refresher = rig.tracker.startRemoteConfig(source: source)
+        defer { refresher.stop() }
+        #expect(refresher.waitForFirstAttempt(timeout: .seconds(10)))
+        try rig.perform(.launch, .background, .foreground)
+        #expect(source.waitForCalls(2))
+        #expect(refresher.stop())
+        #expect(rig.events().filter { $0.name == "config_rejected" }.count == 1)
+        #expect(refresher.statistics.refused == 1 && refresher.statistics.answers == 2)
+        #expect(rig.tracker.rulesEtag == nil, "the local plan stays in use")
     }
 
     @Test func theLastGoodSetIsKeptOnDiskForAnOfflineStart() throws {

@@ -26,7 +26,7 @@ import Tracker
         let reporting: ReportingSystem
         let tracker: Tracker
         let clock = ManualHookClock(wallMilliseconds: 1_000_000)
-        let session: DemoSession
+        let session: DemoRun
 
         init(
             directory: String? = nil, plan: TrackingPlan? = nil, coalescing: Duration = .milliseconds(2),
@@ -41,7 +41,7 @@ import Tracker
             tracker = Tracker(
                 plan: try plan ?? ConfigLoader.parse(text: SDKTests.rules, file: "rules.json"),
                 app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "s", settings: settings)
-            session = DemoSession(observer: tracker, clock: clock)
+            session = DemoRun(observer: tracker, clock: clock)
             let gate = self.gate
             tracker.onDiscard { gate.discard(upTo: $0) }
         }
@@ -79,8 +79,13 @@ import Tracker
         try rig.tracker.identify(user: "u-42")
         rig.tracker.waitForSaves()
         #expect(try Rig(directory: dir).tracker.identity.user == "u-42", "the user is kept")
+        try rig.perform(.launch)
         let session = rig.tracker.session
         rig.tracker.reset()
+        try rig.perform(.tapFavourite(row: 0))
+        let events = rig.events()
+        #expect(events.prefix(2).allSatisfy { $0.user == "u-42" && $0.device == device }, "who is on every event")
+        #expect(events.last?.user == nil && events.last?.device == rig.tracker.identity.device)
         #expect(rig.tracker.identity.user == nil)
         #expect(rig.tracker.identity.device != device)
         #expect(rig.tracker.session != session)
