@@ -1,3 +1,4 @@
+import Dispatch
 import EventModel
 import EventStore
 import Synchronization
@@ -29,6 +30,8 @@ final class PostgresPendingBatch: Sendable {
     /// Events kept in `rejected`: the raw JSON text and the reason, in batch order.
     let rejected: [(raw: String, reason: String)]
     private let result = Mutex<Result<BatchOutcome, StoreError>?>(nil)
+    /// Signalled once the result is recorded.
+    private let finished = DispatchSemaphore(value: 0)
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         appKey = PostgresText.encode(batch.appKey)
@@ -62,7 +65,16 @@ final class PostgresPendingBatch: Sendable {
 
     var isDone: Bool { result.withLock { $0 != nil } }
 
-    func finish(_ r: Result<BatchOutcome, StoreError>) { result.withLock { $0 = r } }
+    func finish(_ r: Result<BatchOutcome, StoreError>) {
+        result.withLock { $0 = r }
+        finished.signal()
+    }
+
+    /// Blocks until a commit recorded this batch's result (at once when it has).
+    func waitUntilFinished() {
+        finished.wait()
+        finished.signal()  // Left signalled: a later wait returns at once too.
+    }
 
     /// The recorded result; only called after a commit finished this batch.
     func outcome() throws(StoreError) -> BatchOutcome {
