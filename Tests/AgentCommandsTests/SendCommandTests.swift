@@ -87,7 +87,7 @@ import TestSupport
         ])
         #expect(code == .success, "\(io.standardError)")
         #expect(io.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped\n")
-        #expect(try c.embedded.store?.totals().events == 1)
+        #expect(try c.embedded.store?.totals(.all).events == 1)
     }
 
     @Test func aWrongTokenIsRefused() throws {
