@@ -60,7 +60,8 @@ let package = Package(
         .target(
             name: "Collector",
             dependencies: [
-                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
+                "SQLiteStore", "KVCConfig",
                 "Matching", "CommandSupport",
             ],
             path: "Modules/Collector"),
@@ -79,7 +80,8 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "ATLPTLS",
+                "SecureChannel", "SystemCalls",
                 "Collector", "Tracker", "DemoShop", "CommandSupport", "PathDrift",
             ],
             path: "Modules/AgentCommands"),
