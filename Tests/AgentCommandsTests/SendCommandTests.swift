@@ -1,6 +1,7 @@
 import AgentCommands
 import Collector
 import CommandSupport
+import EventStore
 import Foundation
 import Testing
 import TestSupport
@@ -87,7 +88,7 @@ import TestSupport
         ])
         #expect(code == .success, "\(io.standardError)")
         #expect(io.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped\n")
-        #expect(try c.embedded.store?.totals(.all).events == 1)
+        #expect(try c.embedded.store?.totals(EventFilter()).events == 1)
     }
 
     @Test func sendsOverTLSToACollectorServingTLS() throws {
@@ -106,7 +107,7 @@ import TestSupport
         let args = ["--to", address, "--app-key", "shop", "--app-version", "1", "--spool", spool]
         let (code, io) = send(args + ["--timeout", "5", "--tls-ca", cert.certificate, input.path])
         #expect(code == .success, "\(io.standardError)")
-        #expect(try collector.store?.totals(.all).events == 1)
+        #expect(try collector.store?.totals(EventFilter()).events == 1)
         // Plain TCP to the TLS collector delivers nothing; the event stays spooled.
         let (plain, io2) = send(args + ["--timeout", "0.5", input.path])
         #expect(plain == .failure)
