@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ATLPWire", targets: ["ATLPWire"]),
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
+        .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -51,8 +52,14 @@ let package = Package(
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
         .target(name: "ATLPWire", dependencies: ["EventModel"], path: "Modules/ATLPWire"),
         .target(
-            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls"], path: "Modules/ATLPClient"),
-        .target(name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls"], path: "Modules/ATLPServer"),
+            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls", "SecureChannel"],
+            path: "Modules/ATLPClient"),
+        .target(
+            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+        // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
+        .target(name: "SecureChannel", path: "Modules/SecureChannel"),
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
@@ -63,7 +70,8 @@ let package = Package(
         .target(
             name: "Collector",
             dependencies: [
-                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
+                "SQLiteStore", "KVCConfig",
                 "Matching", "CommandSupport",
             ],
             path: "Modules/Collector"),
@@ -85,8 +93,9 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "ATLPTLS",
+                "SecureChannel", "SystemCalls", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
+                "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
@@ -128,7 +137,8 @@ let package = Package(
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
-            name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
+            name: "TransportTests",
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
