@@ -71,8 +71,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "KVCConfig",
-                "Matching", "CommandSupport",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -164,7 +163,10 @@ let package = Package(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "ATLPWire", "ATLPClient", "TestSupport",
+            ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
@@ -185,6 +187,9 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
+        .executableTarget(
+            name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            path: "Tools/store-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

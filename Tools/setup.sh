@@ -28,6 +28,22 @@ fi
 if [ ! -f /usr/include/openssl/ssl.h ] || ! command -v openssl >/dev/null 2>&1; then
   install_packages "TLS for ATLPTLS; certificates for its tests" libssl-dev openssl
 fi
+# PostgreSQL: libpq's headers for the CLibPQ system library (PostgresStore), and the server the
+# PostgreSQL tests start in a temporary directory (initdb, pg_ctl; Debian's postgresql package).
+if [ ! -f /usr/include/postgresql/libpq-fe.h ] || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "setup: installing libpq-dev and postgresql (headers for CLibPQ; the server the PostgreSQL tests run)" >&2
+    $SUDO apt-get update -qq >/dev/null
+    # The package's own cluster is not used; tests make theirs. policy-rc.d-less containers may
+    # fail to start it, which is fine.
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpq-dev postgresql >/dev/null
+  else
+    echo "setup: libpq headers or PostgreSQL server binaries are missing; install your system's libpq development package and PostgreSQL server" >&2
+    exit 1
+  fi
+fi
 
 # GTK 4 (docs/gtk.md): GTK's headers for the CGtk system library; Xvfb, xdotool and a D-Bus session
 # for the demo and the GUI tests; Debian's GTK 4 demo programs the tests track; python3 for the demo.

@@ -10,6 +10,7 @@ public enum CollectorCLI {
                 ServeCommand.self,
                 ReportCommand.self,
                 RulesCommand.self,
+                PruneCommand.self,
             ])
     }
 }

@@ -19,7 +19,7 @@ public struct ReportCommand: Command {
         would run as a formula are prefixed with '.
 
         OPTIONS:
-          --db FILE        the database (default ./autotrack.sqlite); it must exist
+          --db FILE|URI    the database (default ./autotrack.sqlite), or a postgresql:// URI; it must exist
           --format FORMAT  table (default), json, csv or html (one self-contained file with charts)
           --out FILE       write the report to FILE instead of standard output
 

@@ -8,7 +8,7 @@ public struct ServeCommand: Command {
     public static let name = "serve"
     public static let abstract = "receives events over ATLP/1 into SQLite and serves published rules"
     public static let help = """
-        USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE] [--max-frame BYTES]
+        USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
                                          [--durability full|normal] [--tls-cert FILE --tls-key FILE]
 
@@ -24,7 +24,8 @@ public struct ServeCommand: Command {
 
         OPTIONS:
           --listen HOST:PORT      address to listen on (default 127.0.0.1:7070; [::1]:7070 for IPv6)
-          --db FILE               the database, created when absent (default ./autotrack.sqlite)
+          --db FILE|URI           the database, created when absent (default ./autotrack.sqlite), or a
+                                  postgresql:// URI that several collectors may share (docs/schema.md)
           --max-frame BYTES       largest frame payload accepted (default 1048576)
           --idle-timeout SECONDS  close connections idle this long (default 60)
           --ingest-token TOKEN    HELLO must carry this token (or the admin token); also $AUTOTRACK_INGEST_TOKEN
@@ -75,12 +76,13 @@ public struct ServeCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let path = URL(fileURLWithPath: database).standardizedFileURL.path
+        // A file becomes an absolute path; a PostgreSQL URI stays as given (printed without its password).
+        let path = storeFile(database).map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? database
         let collector = EmbeddedCollector(dbPath: path, options: options, log: { io.printError($0) })
         do throws(CollectorStartError) {
             try collector.run { address in
                 io.print("listening on \(address)")
-                io.print("database \(path)")
+                io.print("database \(collector.store?.location ?? path)")
             }
         } catch {
             io.printError("autotrack-collector serve: \(error)")
