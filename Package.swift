@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
@@ -27,6 +28,11 @@ let package = Package(
         .library(name: "PathDrift", targets: ["PathDrift"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
+        // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
+        .library(name: "GtkTracking", targets: ["GtkTracking"]),
+        .library(name: "AutotrackPreload", type: .dynamic, targets: ["AutotrackPreload"]),
+        .library(name: "GtkShop", targets: ["GtkShop"]),
+        .executable(name: "autotrack-gtk-shop", targets: ["autotrack-gtk-shop"]),
     ],
     targets: [
         // What every module speaks: the event value and JSON values.
@@ -51,6 +57,9 @@ let package = Package(
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
+        // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
+        .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -77,12 +86,35 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
         .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands"], path: "Apps/autotrack-agent"),
         .executableTarget(name: "autotrack-collector", dependencies: ["Collector"], path: "Apps/autotrack-collector"),
+
+        // GTK 4: the system library, the adapter, the LD_PRELOAD library (its constructor is C), the shop.
+        .systemLibrary(name: "CGtk", path: "Modules/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(
+            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Hooks", "KVCConfig"],
+            path: "Modules/GtkTracking"),
+        .target(name: "ProgramLaunch", path: "Modules/ProgramLaunch"),
+        .target(name: "CAutotrackPreload", path: "Modules/CAutotrackPreload"),
+        .target(
+            name: "AutotrackPreload",
+            dependencies: [
+                "CAutotrackPreload", "CGtk", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
+                "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "SystemCalls",
+            ],
+            path: "Modules/AutotrackPreload"),
+        .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),
+        .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop"], path: "Apps/autotrack-gtk-shop"),
+        .executableTarget(
+            name: "gtk-bench", dependencies: ["CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+            path: "Tools/gtk-bench"),
+        .testTarget(
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
+            path: "Tests/GtkTrackingTests"),
 
         // Shared test support: fixtures and helpers, not a product.
         .target(
@@ -119,8 +151,11 @@ let package = Package(
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
-            name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
+            name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
 
@@ -129,6 +164,9 @@ let package = Package(
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
+        .executableTarget(
+            name: "kvc-bench", dependencies: ["DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
+            path: "Tools/kvc-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],

@@ -360,7 +360,10 @@ public final class Tracker: InteractionObserver, Sendable {
         return accepted
     }
 
+    /// Who the event is about (`device`, and `user` once identified) and the super properties.
     private func stamp(_ event: inout TrackEvent, _ context: Context) {
+        event.device = context.identity.device
+        event.user = context.identity.user
         SuperProperties.merge(context.superProperties, into: &event.props)
     }
 }

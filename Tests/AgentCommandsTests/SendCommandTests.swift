@@ -1,6 +1,7 @@
 import AgentCommands
 import Collector
 import CommandSupport
+import EventStore
 import Foundation
 import Testing
 import TestSupport
@@ -87,7 +88,7 @@ import TestSupport
         ])
         #expect(code == .success, "\(io.standardError)")
         #expect(io.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped\n")
-        #expect(try c.embedded.store?.totals(.init()).events == 1)
+        #expect(try c.embedded.store?.totals(EventFilter()).events == 1)
     }
 
     @Test func aWrongTokenIsRefused() throws {

@@ -11,11 +11,9 @@ func temporaryDatabase(_ label: String = "store") -> String {
     Fixtures.temporaryDirectory("eventstore-\(label)").appendingPathComponent("test.sqlite").path
 }
 
-/// A valid event's wire form.
+/// A valid event's wire form (the one factory, shared with the store conformance checks).
 func event(_ id: String, type: String = "click", name: String = "n", extra: [(String, JSONValue)] = []) -> JSONValue {
-    var o = JSONObject([("id", .string(id)), ("ts", .int(1_700_000_000_000)), ("type", .string(type)), ("name", .string(name))])
-    for (k, v) in extra { o[k] = v }
-    return .object(o)
+    StoreConformance.event(id, type: type, name: name, extra: extra)
 }
 
 @Suite struct EventStoreTests {
