@@ -200,3 +200,9 @@ for target in package.targets where target.type != .system && target.name != "CS
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
 }
+
+// Modules whose imports say what they are: each file imports the modules whose members it uses,
+// and only imports that show in public API are `public import`.
+for target in package.targets where ["ViewIdentity", "Hooks", "Matching"].contains(target.name) {
+    target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
+}
