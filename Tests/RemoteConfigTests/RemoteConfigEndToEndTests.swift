@@ -59,7 +59,7 @@ import Tracker
         #expect(refresher.waitForFirstAttempt(timeout: .seconds(10)))
         let firstEtag = try #require(tracker.rulesEtag, "the collector answered at start: \(refresher.statistics)")
 
-        let session = DemoSession(observer: tracker)
+        let session = DemoRun(observer: tracker)
         try session.perform(.launch)
         try session.perform(.tapFavourite(row: 0))
 

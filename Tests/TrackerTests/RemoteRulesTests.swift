@@ -70,7 +70,7 @@ import Tracker
         let memory = MemoryReporter()
         let reporting: ReportingSystem
         let tracker: Tracker
-        let session: DemoSession
+        let session: DemoRun
 
         init(directory: String? = nil, refresh: Duration = .seconds(3600)) throws {
             reporting = ReportingSystem([memory], label: "remote-rules-tests")
@@ -84,7 +84,7 @@ import Tracker
             tracker = Tracker(
                 plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "s",
                 settings: settings)
-            session = DemoSession(observer: tracker, clock: clock)
+            session = DemoRun(observer: tracker, clock: clock)
         }
 
         func perform(_ steps: DemoStep...) throws {

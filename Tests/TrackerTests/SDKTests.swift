@@ -26,7 +26,7 @@ import Tracker
         let reporting: ReportingSystem
         let tracker: Tracker
         let clock = ManualHookClock(wallMilliseconds: 1_000_000)
-        let session: DemoSession
+        let session: DemoRun
 
         init(
             directory: String? = nil, plan: TrackingPlan? = nil, coalescing: Duration = .milliseconds(2),
@@ -41,7 +41,7 @@ import Tracker
             tracker = Tracker(
                 plan: try plan ?? ConfigLoader.parse(text: SDKTests.rules, file: "rules.json"),
                 app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "s", settings: settings)
-            session = DemoSession(observer: tracker, clock: clock)
+            session = DemoRun(observer: tracker, clock: clock)
             let gate = self.gate
             tracker.onDiscard { gate.discard(upTo: $0) }
         }
