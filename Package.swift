@@ -164,6 +164,9 @@ let package = Package(
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
+        .executableTarget(
+            name: "kvc-bench", dependencies: ["DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
+            path: "Tools/kvc-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
