@@ -109,6 +109,9 @@ let package = Package(
             path: "Modules/AutotrackPreload"),
         .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),
         .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop"], path: "Apps/autotrack-gtk-shop"),
+        .executableTarget(
+            name: "gtk-bench", dependencies: ["CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+            path: "Tools/gtk-bench"),
         .testTarget(
             name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
             path: "Tests/GtkTrackingTests"),

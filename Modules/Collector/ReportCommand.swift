@@ -9,11 +9,14 @@ public struct ReportCommand: Command {
     public static let help = """
         USAGE: autotrack-collector report [--db FILE] [--format table|json|csv|html] [--out FILE]
 
-        Reads the database that 'serve' writes, without changing it (a file that is not an
-        Autotrack database is refused, and --out may not name the database), and prints: events by type and by name; pages
+        Reads the database that 'serve' writes and prints: events by type and by name; pages
         with enter and leave counts and mean dwell time; per published rule, the events its
         view path covers and the values read under its key name; kvc_error counts per rule and
         app version; rejected events by reason. docs/reports.md describes every format.
+
+        The database is only read, never changed: a file that is not an Autotrack database is
+        refused, and --out may not name the database itself. CSV cells that a spreadsheet
+        would run as a formula are prefixed with '.
 
         OPTIONS:
           --db FILE        the database (default ./autotrack.sqlite); it must exist

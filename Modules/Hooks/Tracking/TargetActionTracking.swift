@@ -34,8 +34,7 @@ enum TargetActionTracking: InteractionHook {
             Interaction.targetAction(
                 events.contains(.valueChanged) ? .valueChanged : .click, on: control, targetName: targetName,
                 action: action.name, controlEvents: events, value: value.isEmpty ? nil : value,
-                timestamp: system.clock.wallMilliseconds()
-            ).onEventPage(of: control))
+                timestamp: system.clock.wallMilliseconds(), pageOf: eventPage))
     }
 }
 
@@ -54,21 +53,18 @@ enum GestureTracking: InteractionHook {
                     system.report(
                         Interaction.targetAction(
                             .gesture, on: view, targetName: targetName, action: action, gesture: recognizer.baseName,
-                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds()
-                        ).onEventPage(of: view))
+                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds(),
+                            pageOf: eventPage))
                 })
         }
         return [placing]
     }
 }
 
-extension Interaction {
-    /// The interaction with the page of a view inside a controller that is not a page itself (a
-    /// navigation or tab bar controller's bar, an alert): the page shown, or the presenting page.
-    func onEventPage(of view: UIView) -> Interaction {
-        guard let owner = view.enclosingController, !owner.isPage else { return self }
-        var copy = self
-        copy.page = owner.eventPage
-        return copy
-    }
+/// The page of interactions inside `controller`: its own name when it is a page; for a controller
+/// that is no page (a navigation or tab bar controller's bar, an alert), the page it shows or was
+/// presented by.
+func eventPage(_ controller: any ViewNode) -> String? {
+    guard let c = controller as? UIViewController, !c.isPage else { return controller.pathName }
+    return c.eventPage
 }
