@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
     ],
@@ -50,11 +51,19 @@ let package = Package(
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
+        // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
+        .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
+        .testTarget(
+            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            path: "Tests/AnalyticsTests"),
+        .executableTarget(
+            name: "analytics-bench", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel"],
+            path: "Tools/analytics-bench"),
         .target(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
-                "Matching", "CommandSupport",
+                "Matching", "CommandSupport", "Analytics",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
