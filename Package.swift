@@ -57,7 +57,7 @@ let package = Package(
             name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
-            name: "analytics-bench", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel"],
+            name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
             path: "Tools/analytics-bench"),
         .target(
             name: "Collector",

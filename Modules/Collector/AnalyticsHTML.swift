@@ -33,7 +33,7 @@ enum AnalyticsHTML {
         svg += "<text x=\"\(number(left - 6))\" y=\"\(number(top + plotHeight + 4))\" text-anchor=\"end\">0</text>\n"
         svg += "<text x=\"\(number(x(0)))\" y=\"\(number(height - 20))\" text-anchor=\"middle\">\(days[0].day)</text>"
         if days.count > 1 {
-            svg += "<text x=\"\(number(x(days.count - 1)))\" y=\"\(number(height - 20))\" text-anchor=\"middle\">\(days[days.count - 1].day)</text>"
+            svg += "<text x=\"\(number(x(days.count - 1)))\" y=\"\(number(height - 20))\" text-anchor=\"end\">\(days[days.count - 1].day)</text>"
         }
         svg += "\n"
         let series: [(String, String, KeyPath<DailyActivity, Int>)] = [
