@@ -19,7 +19,9 @@ let package = Package(
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "Tracker", targets: ["Tracker"]),
+        .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
@@ -27,6 +29,11 @@ let package = Package(
         .library(name: "Analytics", targets: ["Analytics"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
+        // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
+        .library(name: "GtkTracking", targets: ["GtkTracking"]),
+        .library(name: "AutotrackPreload", type: .dynamic, targets: ["AutotrackPreload"]),
+        .library(name: "GtkShop", targets: ["GtkShop"]),
+        .executable(name: "autotrack-gtk-shop", targets: ["autotrack-gtk-shop"]),
     ],
     targets: [
         // What every module speaks: the event value and JSON values.
@@ -39,7 +46,7 @@ let package = Package(
         // The plugin point where events go.
         .target(name: "Reporters", dependencies: ["EventModel", "SystemCalls"], path: "Modules/Reporters"),
         .target(name: "ViewIdentity", dependencies: ["EventModel"], path: "Modules/ViewIdentity"),
-        .target(name: "Hooks", dependencies: ["EventModel", "Reporters", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
+        .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
@@ -59,6 +66,9 @@ let package = Package(
         .executableTarget(
             name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
             path: "Tools/analytics-bench"),
+        // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
+        .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -71,9 +81,12 @@ let package = Package(
             name: "Tracker",
             dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching"],
             path: "Modules/Tracker"),
+        // The collector as a tracker's source of rules (CONFIG over ATLP/1).
+        .target(
+            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SystemCalls"], path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
-            name: "DemoShop", dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
+            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
         // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
         .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
@@ -82,20 +95,43 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "DemoShop", "CommandSupport", "PathDrift",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
         .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands"], path: "Apps/autotrack-agent"),
         .executableTarget(name: "autotrack-collector", dependencies: ["Collector"], path: "Apps/autotrack-collector"),
 
+        // GTK 4: the system library, the adapter, the LD_PRELOAD library (its constructor is C), the shop.
+        .systemLibrary(name: "CGtk", path: "Modules/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        .target(
+            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Hooks", "KVCConfig"],
+            path: "Modules/GtkTracking"),
+        .target(name: "ProgramLaunch", path: "Modules/ProgramLaunch"),
+        .target(name: "CAutotrackPreload", path: "Modules/CAutotrackPreload"),
+        .target(
+            name: "AutotrackPreload",
+            dependencies: [
+                "CAutotrackPreload", "CGtk", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
+                "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "SystemCalls",
+            ],
+            path: "Modules/AutotrackPreload"),
+        .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),
+        .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop"], path: "Apps/autotrack-gtk-shop"),
+        .testTarget(
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
+            path: "Tests/GtkTrackingTests"),
+
         // Shared test support: fixtures and helpers, not a product.
-        .target(name: "TestSupport", dependencies: ["EventModel", "ViewIdentity"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
-        .testTarget(name: "HooksTests", dependencies: ["Hooks", "Reporters", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
-        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "TestSupport"], path: "Tests/KVCConfigTests"),
+        .testTarget(
+            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
+        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
             name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
@@ -104,8 +140,15 @@ let package = Package(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
-            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "TestSupport"],
+            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
+        .testTarget(
+            name: "RemoteConfigTests",
+            dependencies: [
+                "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
+            ],
+            path: "Tests/RemoteConfigTests"),
         .testTarget(
             name: "CollectorTests",
             dependencies: [
@@ -114,8 +157,11 @@ let package = Package(
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
-            name: "AgentCommandsTests", dependencies: ["AgentCommands", "CommandSupport", "TestSupport"],
+            name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
 
@@ -123,7 +169,7 @@ let package = Package(
         .executableTarget(name: "json-bench", dependencies: ["EventModel"], path: "Tools/json-bench"),
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
-        .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters"], path: "Tools/hooks-bench"),
+        .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],

@@ -49,15 +49,24 @@ public final class EventShipper: Sendable {
     /// crash of this process and will be delivered by this shipper or the next one on the
     /// same folder. Throws (and counts the refusal) when the spool is full or closed.
     public func enqueue(_ event: TrackEvent) throws(SpoolError) {
-        try enqueue(json: event.json.jsonBytes)
+        try spool(json: event.json.jsonBytes)  // our own writer: one line of valid JSON
     }
 
-    /// Takes one event already in its wire JSON form (one line, no LF).
+    /// Takes one event already in its wire JSON form: one line of UTF-8 holding a JSON object
+    /// (anything else is refused with `invalidEvent`, as the collector would refuse its batch).
     public func enqueue(json: [UInt8]) throws(SpoolError) {
-        let limit = configuration.maxFrame - 64  // room for `EVENTS {"batch":...,"events":[...]}`
+        if let problem = SpooledEvent.problem(json) {
+            state.withLock { $0.statistics.refused += 1 }
+            throw SpoolError(.invalidEvent, "the event is \(problem); it was refused, not spooled")
+        }
+        try spool(json: json)
+    }
+
+    private func spool(json: [UInt8]) throws(SpoolError) {
+        let limit = configuration.maxFrame - 128  // room for `EVENTS {"batch":...,"sentAt":...,"events":[...]}`
         let cut = try state.withLock { (s) throws(SpoolError) -> Bool in
             do throws(SpoolError) {
-                guard !s.stopping else { throw SpoolError(.closed, "the shipper to \(configuration.address) is closed") }
+                guard !s.stopping else { throw SpoolError(.closed, "the shipper to \(configuration.collectorsDescription) is closed") }
                 guard json.count <= limit else {
                     throw SpoolError(
                         .eventTooLarge, "an event of \(json.count) bytes does not fit in a frame of \(configuration.maxFrame) bytes")
@@ -132,7 +141,16 @@ public final class EventShipper: Sendable {
 
     private func deliver() {
         var link: ShipperLink?
+        /// Failed attempts in a row, over every collector.
         var failures = 0
+        /// The collector tried next (an index into `addresses`).
+        var current = 0
+        /// After a failure: try the next collector, and back off once all of them failed in turn.
+        func failOver() {
+            failures += 1
+            current = (current + 1) % configuration.addresses.count
+            if failures % configuration.addresses.count == 0 { pause(failures / configuration.addresses.count) }
+        }
         while !stopping {
             sealIfDue()
             if link == nil {
@@ -140,10 +158,14 @@ public final class EventShipper: Sendable {
                     _ = wakeup.wait(timeout: .now() + waitTime())
                     continue
                 }
+                let address = configuration.addresses[current]
                 do {
-                    link = try ShipperLink(configuration)
+                    link = try ShipperLink(configuration, to: address)
                     failures = 0
-                    state.withLock { $0.statistics.connections += 1 }
+                    state.withLock {
+                        $0.statistics.connections += 1
+                        $0.statistics.collector = address.description
+                    }
                 } catch {
                     // A HELLO the collector refuses as such will be refused again: stop and say why.
                     let fatal =
@@ -151,8 +173,7 @@ public final class EventShipper: Sendable {
                         ?? false
                     record(error, halt: fatal)
                     if fatal { break }
-                    failures += 1
-                    pause(failures)
+                    failOver()
                     continue
                 }
             }
@@ -163,10 +184,7 @@ public final class EventShipper: Sendable {
             case .drop(let error, let backoff):
                 link = nil
                 if let error { record(error) }
-                if backoff {
-                    failures += 1
-                    pause(failures)
-                }
+                if backoff { failOver() }
             case .halt(let error):
                 record(error, halt: true)
                 link = nil
@@ -212,7 +230,7 @@ public final class EventShipper: Sendable {
         } catch {
             if error.code == .timedOut {
                 if ContinuousClock.now - link.lastProgress < configuration.ackTimeout { return .ok }
-                return .drop(TransportError(.timedOut, "no ACK from \(configuration.address) within \(configuration.ackTimeout)"), backoff: true)
+                return .drop(TransportError(.timedOut, "no ACK from \(link.address) within \(configuration.ackTimeout)"), backoff: true)
             }
             return .drop(error, backoff: true)
         }
@@ -223,12 +241,12 @@ public final class EventShipper: Sendable {
     private func handle(_ reply: ATLPFrame, on link: ShipperLink) -> StepResult {
         guard let head = link.inFlight.head else {
             return .drop(
-                TransportError(.protocolViolation, "\(configuration.address) answered a request never sent: \(reply.description.prefix(120))"),
+                TransportError(.protocolViolation, "\(link.address) answered a request never sent: \(reply.description.prefix(120))"),
                 backoff: true)
         }
         if reply.verb == "ERR" {
             let error = ATLPError(errFrame: reply)
-            let transportError = TransportError.remote(error, from: configuration.address)
+            let transportError = TransportError.remote(error, from: link.address)
             switch error.code {
             case .unauthorized, .forbidden, .unknownVerb:
                 return .halt(transportError)
@@ -246,17 +264,26 @@ public final class EventShipper: Sendable {
                     record(error)
                 }
                 return .drop(transportError, backoff: false)
-            case .badJSON, .badRequest:
-                // The collector will never take this batch: keep it aside, counted, and go on.
+            case .badFrame, .badJSON, .badRequest:
+                // The collector refuses the batch whole: halve it until the events it refuses are
+                // alone, and set only those aside; everything else is delivered.
+                let isolated: Bool
                 do {
-                    try state.withLock { (s) throws(SpoolError) in
-                        try s.spool.quarantine(head, reason: error.description)
-                        s.statistics.undeliverable += head.events
+                    isolated = try state.withLock { (s) throws(SpoolError) -> Bool in
+                        guard head.events == 1 else {
+                            _ = try s.spool.split(head)
+                            return false
+                        }
+                        let file = try s.spool.setAside([0], of: head, reason: "the collector refused it: \(error)")
+                        s.statistics.noteSetAside(1, of: head, in: file, why: "the collector refused it: \(error)")
+                        return true
                     }
                 } catch {
                     record(error)
                     return .drop(transportError, backoff: true)
                 }
+                // Resend the halves on a new connection (the answers in flight are for the old batch).
+                guard isolated, !error.code.closesConnection else { return .drop(transportError, backoff: false) }
                 link.inFlight.headAnswered()
                 record(transportError)
                 return .ok
@@ -268,7 +295,7 @@ public final class EventShipper: Sendable {
             return .drop(
                 TransportError(
                     .protocolViolation,
-                    "expected ACK of batch \(Self.batchID(head)) from \(configuration.address), got \(reply.description.prefix(120))"),
+                    "expected ACK of batch \(Self.batchID(head)) from \(link.address), got \(reply.description.prefix(120))"),
                 backoff: true)
         }
         let snapshot: ShipperStatistics
@@ -296,16 +323,29 @@ public final class EventShipper: Sendable {
     /// The `EVENTS` frame of a spooled batch, built from the stored JSON lines without
     /// re-encoding; nil when the batch had to be split or set aside to fit `maxFrame`.
     private func buildFrame(_ batch: SpooledBatch, maxFrame: Int) throws(SpoolError) -> [UInt8]? {
-        let lines = try Spool.readForSending(batch, in: configuration.spoolDirectory)
+        let file = try Spool.readForSending(batch, in: configuration.spoolDirectory)
+        let lines = file.split(separator: 0x0A, omittingEmptySubsequences: true)
+        // What was spooled whole may have been damaged on disk: only sendable events go out.
+        var problems: [(index: Int, problem: String)] = []
+        for (i, line) in lines.enumerated() {
+            if let problem = SpooledEvent.problem(line) { problems.append((i, problem)) }
+        }
+        guard problems.isEmpty else {
+            let why = problems.prefix(3).map { "event \($0.index + 1): \($0.problem)" }.joined(separator: "; ")
+            try state.withLock { (s) throws(SpoolError) in
+                let aside = try s.spool.setAside(problems.map(\.index), of: batch, reason: why)
+                s.statistics.noteSetAside(problems.count, of: batch, in: aside, why: why)
+            }
+            return nil
+        }
         var payload: [UInt8] = []
-        payload.reserveCapacity(lines.count + 64)
+        payload.reserveCapacity(file.count + 64)
         // `sentAt` is this side's clock at the send, so the collector can correct a skewed `ts`.
         payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"sentAt\":\(Posix.wallClockMillis()),\"events\":[".utf8)
-        // The file is one event per line and JSON holds no raw LF: each LF between events
-        // becomes the array's comma.
-        let start = payload.count
-        payload += lines.last == 0x0A ? lines.dropLast() : lines[...]
-        for i in start..<payload.count where payload[i] == 0x0A { payload[i] = UInt8(ascii: ",") }
+        for (i, line) in lines.enumerated() {
+            if i > 0 { payload.append(UInt8(ascii: ",")) }
+            payload += line
+        }
         payload += Array("]}".utf8)
         guard payload.count <= maxFrame else {
             try state.withLock { (s) throws(SpoolError) in

@@ -3,8 +3,14 @@ import SystemCalls
 
 /// How an `EventShipper` batches, spools and delivers.
 public struct EventShipperConfiguration: Sendable {
-    /// The collector.
-    public var address: SocketAddress
+    /// The collectors, in order: delivery stays on one while it answers and fails over to the
+    /// next (round robin) when a connection cannot be made or is lost. Never empty.
+    public var addresses: [SocketAddress]
+    /// The first collector; setting it makes it the only one.
+    public var address: SocketAddress {
+        get { addresses[0] }
+        set { addresses = [newValue] }
+    }
     /// Sent on every (re)connect.
     public var hello: Hello
     /// The spool folder; one shipper per folder at a time (a second one gets `SpoolError.io`).
@@ -26,13 +32,14 @@ public struct EventShipperConfiguration: Sendable {
     public var ackTimeout: Duration
     public var backoff: Backoff
 
+    /// `address` is the first collector, `failover` the others, tried in turn.
     public init(
-        address: SocketAddress, hello: Hello, spoolDirectory: String, batchMaxEvents: Int = 500,
+        address: SocketAddress, failover: [SocketAddress] = [], hello: Hello, spoolDirectory: String, batchMaxEvents: Int = 500,
         batchMaxBytes: Int = 256 << 10, batchInterval: Duration = .seconds(1), maxSpoolBytes: Int = 64 << 20,
         maxFrame: Int = 1 << 20, window: Int = 4, connectTimeout: Duration = .seconds(5),
         ackTimeout: Duration = .seconds(30), backoff: Backoff = Backoff()
     ) {
-        self.address = address
+        self.addresses = [address] + failover.filter { $0 != address }
         self.hello = hello
         self.spoolDirectory = spoolDirectory
         self.batchMaxEvents = batchMaxEvents
@@ -45,4 +52,9 @@ public struct EventShipperConfiguration: Sendable {
         self.ackTimeout = ackTimeout
         self.backoff = backoff
     }
+}
+
+extension EventShipperConfiguration {
+    /// The collectors, for messages: `127.0.0.1:7070` or `127.0.0.1:7070, 127.0.0.1:7071`.
+    var collectorsDescription: String { addresses.map(\.description).joined(separator: ", ") }
 }

@@ -1,4 +1,5 @@
 import ATLPWire
+import SystemCalls
 
 /// One live connection of the shipper and the batches sent on it.
 final class ShipperLink {
@@ -7,8 +8,10 @@ final class ShipperLink {
     var inFlight = InFlightBatches()
     var lastProgress = ContinuousClock.now
 
-    init(_ configuration: EventShipperConfiguration) throws(TransportError) {
-        connection = try ATLPConnection(to: configuration.address, timeout: configuration.connectTimeout)
+    var address: SocketAddress { connection.address }
+
+    init(_ configuration: EventShipperConfiguration, to address: SocketAddress) throws(TransportError) {
+        connection = try ATLPConnection(to: address, timeout: configuration.connectTimeout)
         let welcome = try connection.hello(configuration.hello)
         maxFrame = min(welcome.maxFrame, configuration.maxFrame)
         // Short reads let the thread notice close(); ackTimeout is counted across them.

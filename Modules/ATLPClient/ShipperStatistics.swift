@@ -10,14 +10,28 @@ public struct ShipperStatistics: Sendable, Hashable {
     public var stored = 0
     public var duplicates = 0
     public var rejected = 0
-    /// Events moved to `undeliverable/` because the collector refuses their batch for good.
+    /// Events moved to `undeliverable/`: damaged on disk, refused by the collector, or alone too
+    /// large for a frame. The others of their batch are delivered.
     public var undeliverable = 0
+    /// What the last events set aside were, where they went and why (names the file and count).
+    public var lastSetAside: String?
     /// Events in the spool, not yet acknowledged.
     public var pendingEvents = 0
+    /// The collector of the last successful connection (`host:port`).
+    public var collector: String?
     /// Successful connections (HELLO answered by WELCOME).
     public var connections = 0
     /// The last delivery problem, for logs.
     public var lastError: String?
     /// Delivery stopped for good (e.g. `unauthorized`); events stay in the spool.
     public var halted = false
+}
+
+extension ShipperStatistics {
+    /// Counts `count` events of `batch` set aside in `file`, and says so in `lastSetAside`.
+    mutating func noteSetAside(_ count: Int, of batch: SpooledBatch, in file: String, why: String) {
+        undeliverable += count
+        lastSetAside =
+            "\(count) of \(batch.events) \(batch.events == 1 ? "event" : "events") of \(batch.fileName) set aside in \(file): \(why)"
+    }
 }

@@ -25,7 +25,8 @@ final class Spool {
     private(set) var totalBytes = 0
     /// When the first event of the open segment was appended.
     private(set) var openSince: ContinuousClock.Instant?
-    private var openFD: Int32 = -1
+    /// The open segment's descriptor (-1 while none is open); tests inject faults on it.
+    private(set) var openFD: Int32 = -1
     /// Holds the folder's `lock` file: one shipper per spool at a time.
     private var lockFD: Int32 = -1
     private var nextSequence: UInt64
@@ -135,7 +136,9 @@ final class Spool {
         }
     }
 
-    /// Appends one event (its JSON, no LF inside) to the open segment.
+    /// Appends one event (its JSON, no LF inside) to the open segment. A write that fails
+    /// part-way (a full disk) is cut back to the last whole line, so the next event never lands
+    /// on a torn one; the event is refused (the error says why) and nothing else is lost.
     func append(_ json: [UInt8]) throws(SpoolError) {
         let size = json.count + 1
         guard totalBytes + size <= maxBytes else {
@@ -147,15 +150,32 @@ final class Spool {
         do {
             if openFD < 0 {
                 openFD = try Posix.open(openPath, O_WRONLY | O_CREAT | O_APPEND)
+                // A failed cut-back may have left a torn line: the segment ends at a whole line again.
+                try Posix.ftruncate(openFD, openBytes, path: openPath)
             }
             try Posix.writeAll(openFD, json + [0x0A], path: openPath)
         } catch {
-            throw SpoolError(.io, "cannot append to \(openPath): \(error)", cause: error)
+            cutBackOpenSegment()
+            var message = "cannot append to \(openPath): \(error); the event was refused, not stored"
+            if error.isNoSpace { message += "; free disk space (the spool keeps every event already taken)" }
+            throw SpoolError(.io, message, cause: error)
         }
         if openEvents == 0 { openSince = ContinuousClock.now }
         openEvents += 1
         openBytes += size
         totalBytes += size
+    }
+
+    /// After a failed append: back to the last whole line (`openBytes`). When even that fails,
+    /// the file is closed and cut when next opened.
+    private func cutBackOpenSegment() {
+        guard openFD >= 0 else { return }
+        do {
+            try Posix.ftruncate(openFD, openBytes, path: openPath)
+        } catch {
+            Posix.close(openFD)
+            openFD = -1
+        }
     }
 
     /// Cuts the open segment into a batch: close and rename it. The fsync is the sender's,
@@ -219,23 +239,40 @@ final class Spool {
         totalBytes -= batch.bytes
     }
 
-    /// Replaces a batch by two halves (for a collector whose frames are smaller than it).
-    /// The halves are written and synced before the original is deleted.
+    /// Replaces a batch by two halves (for a collector whose frames are smaller than it, or
+    /// that refuses the batch whole: halving isolates the events it refuses).
     func split(_ batch: SpooledBatch) throws(SpoolError) -> [SpooledBatch] {
         let lines = try Self.events(of: batch, in: directory)
-        guard lines.count > 1, let i = sealed.firstIndex(of: batch) else { return [batch] }
-        let halves = [lines[0..<(lines.count / 2)], lines[(lines.count / 2)...]]
+        guard lines.count > 1 else { return [batch] }
+        return try replace(batch, with: [lines[0..<(lines.count / 2)], lines[(lines.count / 2)...]])
+    }
+
+    /// Moves the events of `batch` at `indexes` to `undeliverable/` (a new file, with the reason
+    /// beside it) and keeps the others as a batch; returns the file the events went to.
+    func setAside(_ indexes: [Int], of batch: SpooledBatch, reason: String) throws(SpoolError) -> String {
+        let lines = try Self.events(of: batch, in: directory)
+        let aside = Set(indexes)
+        let kept = lines.indices.filter { !aside.contains($0) }.map { lines[$0] }
+        let name = SpooledBatch.fileName(nextSequence)
+        nextSequence += 1
+        do { try Posix.mkdir(quarantineDirectory) } catch { throw SpoolError(.io, "\(error)", cause: error) }
+        try writeSynced(Self.joined(indexes.sorted().map { lines[$0] }), name: "undeliverable/" + name)
+        try writeSynced(Array((reason + "\n").utf8), name: "undeliverable/" + name + ".reason")
+        _ = try replace(batch, with: kept.isEmpty ? [] : [kept[...]])
+        return quarantineDirectory + "/" + name
+    }
+
+    /// Replaces a sealed batch by new batches (possibly none) holding `pieces` of its events.
+    /// The new files are written and synced before the original is deleted.
+    private func replace(_ batch: SpooledBatch, with pieces: [ArraySlice<ArraySlice<UInt8>>]) throws(SpoolError) -> [SpooledBatch] {
+        guard let i = sealed.firstIndex(of: batch) else { return [batch] }
         var made: [SpooledBatch] = []
-        for half in halves {
-            var bytes: [UInt8] = []
-            for line in half {
-                bytes += line
-                bytes.append(0x0A)
-            }
-            let piece = SpooledBatch(sequence: nextSequence, events: half.count, bytes: bytes.count)
+        for piece in pieces {
+            let bytes = Self.joined(Array(piece))
+            let made1 = SpooledBatch(sequence: nextSequence, events: piece.count, bytes: bytes.count)
             nextSequence += 1
-            try writeSynced(bytes, name: piece.fileName)
-            made.append(piece)
+            try writeSynced(bytes, name: made1.fileName)
+            made.append(made1)
         }
         sealed.replaceSubrange(i...i, with: made)
         totalBytes += made.reduce(0) { $0 + $1.bytes }
@@ -243,6 +280,16 @@ final class Spool {
         sealed.insert(batch, at: i)  // so remove() finds and accounts for it
         try remove(batch)
         return made
+    }
+
+    /// Event lines as a file: each followed by LF.
+    private static func joined(_ lines: [ArraySlice<UInt8>]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for line in lines {
+            bytes += line
+            bytes.append(0x0A)
+        }
+        return bytes
     }
 
     /// Moves a batch the collector will never accept to `undeliverable/`, with the reason beside it.

@@ -9,6 +9,8 @@ public struct SpoolError: Error, Sendable, Hashable, CustomStringConvertible {
         case full
         /// One event alone would not fit in a frame of `maxFrame` bytes.
         case eventTooLarge
+        /// The event is not one line of UTF-8 holding a JSON object.
+        case invalidEvent
         /// A file operation failed (`cause` has errno).
         case io
         /// The shipper was closed.

@@ -13,7 +13,7 @@ public struct TCPReporter: Reporter {
         self.flushTimeout = flushTimeout
     }
 
-    /// Opens the spool and starts delivering to `configuration.address`.
+    /// Opens the spool and starts delivering to `configuration.addresses`.
     public init(configuration: EventShipperConfiguration, flushTimeout: Duration = .seconds(10)) throws(SpoolError) {
         self.init(shipper: try EventShipper(configuration: configuration), flushTimeout: flushTimeout)
     }
@@ -31,7 +31,7 @@ public struct TCPReporter: Reporter {
             let why = s.lastError.map { "; last error: \($0)" } ?? ""
             throw TransportError(
                 .timedOut,
-                "\(s.pendingEvents) events not yet acknowledged by \(shipper.configuration.address) after \(flushTimeout)"
+                "\(s.pendingEvents) events not yet acknowledged by \(shipper.configuration.collectorsDescription) after \(flushTimeout)"
                     + "; they stay in \(shipper.configuration.spoolDirectory)\(why)")
         }
     }

@@ -21,13 +21,36 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
     /// Use epoll where available (Linux); false forces poll(2), whose cost grows with the
     /// number of open connections.
     public var useEpoll: Bool
+    /// Above this many open connections from one IP address a new one from it gets
+    /// `ERR too-many-connections` and is closed.
+    public var maxConnectionsPerAddress: Int
+    /// A connection must have sent its whole `HELLO` this long after it was accepted, or it gets
+    /// `ERR hello-required` and is closed.
+    public var helloTimeout: Duration
+    /// A frame in progress must arrive at this many bytes per second at least, after
+    /// `frameGracePeriod`, counted only while the server waits on the client; else the connection is closed.
+    public var minimumFrameRate: Int
+    public var frameGracePeriod: Duration
+    /// After an `unauthorized` from an IP address, its next `HELLO` waits this long; each further
+    /// failure doubles the wait, up to `maxUnauthorizedDelay`. Forgotten 10 minutes after the last failure.
+    public var unauthorizedDelay: Duration
+    public var maxUnauthorizedDelay: Duration
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60),
         maxConnections: Int = 4096, workerThreads: Int = 4, stopGracePeriod: Duration = .seconds(5),
-        maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
+        maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true,
+        maxConnectionsPerAddress: Int = 256, helloTimeout: Duration = .seconds(10), minimumFrameRate: Int = 1024,
+        frameGracePeriod: Duration = .seconds(10), unauthorizedDelay: Duration = .milliseconds(250),
+        maxUnauthorizedDelay: Duration = .seconds(8)
     ) {
         self.useEpoll = useEpoll
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.helloTimeout = helloTimeout
+        self.minimumFrameRate = max(1, minimumFrameRate)
+        self.frameGracePeriod = frameGracePeriod
+        self.unauthorizedDelay = unauthorizedDelay
+        self.maxUnauthorizedDelay = maxUnauthorizedDelay
         self.host = host
         self.port = port
         self.maxFrame = maxFrame

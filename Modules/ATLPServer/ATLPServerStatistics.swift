@@ -4,11 +4,20 @@ import ATLPWire
 public struct ATLPServerStatistics: Sendable, Hashable {
     public var open = 0
     public var accepted = 0
-    /// Connections turned away because `maxConnections` were open.
+    /// Connections turned away: `maxConnections` open, `maxConnectionsPerAddress` open from
+    /// the same address, or the process out of file descriptors.
     public var refused = 0
     /// Connections closed for being idle.
     public var idleClosed = 0
+    /// Connections closed for not finishing `HELLO` within `helloTimeout`.
+    public var helloTimedOut = 0
+    /// Connections closed for sending a frame slower than `minimumFrameRate`.
+    public var slowFramesClosed = 0
+    /// `HELLO`s held back because their address recently failed authentication.
+    public var throttledHellos = 0
     public var framesReceived = 0
+    /// The most requests read ahead on one connection at any time (bounded by `maxPendingRequests`).
+    public var peakPendingRequests = 0
     /// ERR frames sent, by code.
     public var errors: [ATLPErrorCode: Int] = [:]
 }

@@ -64,6 +64,7 @@ public final class ATLPService: Sendable {
             throw error
         }
         shared.wakeFD.store(wake.write, ordering: .releasing)
+        shared.listenerFD.store(fd, ordering: .releasing)
         let workers = WorkerPool(threads: configuration.workerThreads, name: "atlp-worker")
         let processor = RequestProcessor(handler: handler, maxFrame: configuration.maxFrame)
         let config = configuration
@@ -118,6 +119,9 @@ public final class ATLPService: Sendable {
         signals.wait()
         stop()
     }
+
+    /// The listening socket while running, -1 otherwise (for fault injection in tests).
+    var listenerDescriptor: Int32 { shared.listenerFD.load(ordering: .acquiring) }
 
     /// A snapshot of the counters.
     public var statistics: ATLPServerStatistics { shared.statistics.withLock { $0 } }

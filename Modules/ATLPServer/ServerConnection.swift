@@ -1,4 +1,5 @@
 import ATLPWire
+import SystemCalls
 
 /// One client connection, as the I/O thread sees it. Touched only by that thread.
 final class ServerConnection {
@@ -17,6 +18,12 @@ final class ServerConnection {
     let id: UInt64
     let fd: Int32
     let peer: String
+    /// The peer's IP address (the per-address limits' key).
+    let host: String
+    let acceptedAt: ContinuousClock.Instant
+    /// Since when a frame has been in progress while the server waited on the client (the
+    /// minimum-rate clock); nil when no partial frame is buffered.
+    var partialSince: ContinuousClock.Instant?
     /// Accepted only to be told `too-many-connections`; not counted as open.
     let isRefusal: Bool
     var phase: Phase
@@ -28,16 +35,20 @@ final class ServerConnection {
     var inboxHead = 0
     /// A worker is answering this connection's head item.
     var answering = false
+    /// Its `HELLO` was held back at least once (its address failed authentication recently).
+    var throttled = false
     var output: [UInt8] = []
     var outputOffset = 0
     var lastActivity: ContinuousClock.Instant
     /// The interest last given to the poller (-1: not registered yet).
     var registered: Int16 = -1
 
-    init(id: UInt64, fd: Int32, peer: String, maxFrame: Int, now: ContinuousClock.Instant, isRefusal: Bool = false) {
+    init(id: UInt64, fd: Int32, peer: SocketAddress, maxFrame: Int, now: ContinuousClock.Instant, isRefusal: Bool = false) {
         self.id = id
         self.fd = fd
-        self.peer = peer
+        self.peer = peer.description
+        self.host = peer.host
+        self.acceptedAt = now
         self.isRefusal = isRefusal
         self.phase = isRefusal ? .finishing : .reading
         self.decoder = FrameDecoder(maxFrame: maxFrame)
@@ -46,6 +57,9 @@ final class ServerConnection {
 
     var pendingCount: Int { inbox.count - inboxHead }
     var unsentCount: Int { output.count - outputOffset }
+
+    /// The server waits on the client: nothing queued, being answered or unsent.
+    var waitsOnClient: Bool { pendingCount == 0 && !answering && unsentCount == 0 }
 
     var isLingering: Bool {
         if case .lingering = phase { return true }

@@ -28,6 +28,12 @@ final class ServerLoop {
     var stopDeadline: ContinuousClock.Instant?
     var readBuffer = [UInt8](repeating: 0, count: 65536)
     static let lingerTime = Duration.seconds(2)
+    /// Open connections (not refusals) by peer IP address.
+    var openPerAddress: [String: Int] = [:]
+    var unauthorized: UnauthorizedThrottle
+    /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
+    var reserveFD: Int32
+    var lastForget: ContinuousClock.Instant?
 
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
@@ -41,6 +47,9 @@ final class ServerLoop {
         self.handler = handler
         self.workers = workers
         self.shared = shared
+        unauthorized = UnauthorizedThrottle(
+            baseDelay: configuration.unauthorizedDelay, maxDelay: configuration.maxUnauthorizedDelay)
+        reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
         if configuration.useEpoll, let p = try? EpollPoller() {
             poller = p
         } else {
@@ -123,6 +132,7 @@ final class ServerLoop {
         }
         for c in Array(connections.values) { close(c) }
         if listening { Posix.close(listener) }
+        if reserveFD >= 0 { Posix.close(reserveFD) }
     }
 
     private func interest(_ c: ServerConnection) -> Int16 {
@@ -139,22 +149,39 @@ final class ServerLoop {
             let accepted: (fd: Int32, peer: SocketAddress)?
             do {
                 accepted = try Posix.accept(listener)
+            } catch where error.isOutOfDescriptors && reserveFD >= 0 {
+                // Out of fds: give up the spare one to accept the waiting client and tell it why,
+                // instead of leaving it to hang in the backlog.
+                Posix.close(reserveFD)
+                reserveFD = -1
+                if let (fd, _) = try? Posix.accept(listener) {
+                    refuse(fd, "the collector is out of file descriptors; retry later")
+                }
+                reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
+                continue
             } catch {
-                // Out of fds (EMFILE/ENFILE) or a connection aborted while queued: pause
+                // Out of fds with no spare, or a connection aborted while queued: pause
                 // accepting briefly instead of spinning on a listener that stays readable.
                 acceptPausedUntil = clock.now + .milliseconds(100)
                 return
             }
             guard let (fd, peer) = accepted else { return }
             let full = connections.count - refusals >= configuration.maxConnections
-            if full && refusals >= Self.maxRefusals {
-                refuse(fd)  // a flood: no lingering for these
+            let crowded = (openPerAddress[peer.host] ?? 0) >= configuration.maxConnectionsPerAddress
+            let refusal = full || crowded
+            let reason =
+                full
+                ? "the collector has its maximum of \(configuration.maxConnections) connections open; retry later"
+                : "the collector has its maximum of \(configuration.maxConnectionsPerAddress) connections open from \(peer.host); "
+                    + "close some or retry later"
+            if refusal && refusals >= Self.maxRefusals {
+                refuse(fd, reason)  // a flood: no lingering for these
                 continue
             }
             try? Posix.setNoDelay(fd)
             let now = clock.now
             let c = ServerConnection(
-                id: nextID, fd: fd, peer: peer.description, maxFrame: configuration.maxFrame, now: now, isRefusal: full)
+                id: nextID, fd: fd, peer: peer, maxFrame: configuration.maxFrame, now: now, isRefusal: refusal)
             nextID += 1
             do {
                 try poller.add(fd, id: c.id, events: interest(c))
@@ -164,11 +191,11 @@ final class ServerLoop {
                 continue
             }
             connections[c.id] = c
-            if full {
+            if refusal {
                 // Refused like any closing error: the ERR, then a drained half-close, so a
                 // client that already sent its HELLO reads the reason instead of a reset.
                 refusals += 1
-                c.output = refusalFrame()
+                c.output = ATLPFrame.error(.tooManyConnections, reason).encoded
                 shared.statistics.withLock {
                     $0.refused += 1
                     $0.errors[.tooManyConnections, default: 0] += 1
@@ -176,6 +203,7 @@ final class ServerLoop {
                 flush(c)
                 continue
             }
+            openPerAddress[c.host, default: 0] += 1
             shared.statistics.withLock {
                 $0.accepted += 1
                 $0.open = connections.count - refusals
@@ -183,17 +211,9 @@ final class ServerLoop {
         }
     }
 
-    private func refusalFrame() -> [UInt8] {
-        ATLPFrame.error(
-            .tooManyConnections,
-            "the collector has its maximum of \(configuration.maxConnections) connections open; retry later"
-        ).encoded
-    }
-
-    /// Full, and already refusing many: tell the client why in one frame (best effort,
-    /// never blocking), then close at once.
-    private func refuse(_ fd: Int32) {
-        let frame = refusalFrame()
+    /// Tells the client why in one frame (best effort, never blocking), then closes at once.
+    private func refuse(_ fd: Int32, _ reason: String) {
+        let frame = ATLPFrame.error(.tooManyConnections, reason).encoded
         _ = try? frame.withUnsafeBytes { try Posix.send(fd, $0) }
         Posix.shutdownWrite(fd)
         Posix.close(fd)
@@ -210,7 +230,10 @@ final class ServerLoop {
         case .lingering: return true
         case .finishing: return false
         case .reading:
+            // Bounded read-ahead: queued requests, unsent replies, and bytes not yet cut into
+            // frames (room for one whole frame) each stop reading until they drain.
             return c.pendingCount < configuration.maxPendingRequests && c.unsentCount < configuration.maxOutputBytes
+                && c.decoder.bufferedCount <= configuration.maxFrame + 16
         }
     }
 
@@ -242,15 +265,16 @@ final class ServerLoop {
                 c.lastActivity = clock.now
                 if c.isLingering { continue }  // discarding until EOF
                 readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                extractFrames(c)
                 dispatch(c)
             }
         }
     }
 
+    /// Cuts buffered bytes into requests, up to `maxPendingRequests` queued: the rest waits in
+    /// the decoder until the queue drains.
     private func extractFrames(_ c: ServerConnection) {
         var frames = 0
-        while case .reading = c.phase {
+        while case .reading = c.phase, c.pendingCount < configuration.maxPendingRequests {
             do {
                 guard let payload = try c.decoder.next() else { break }
                 c.inbox.append(.payload(payload))
@@ -260,13 +284,30 @@ final class ServerLoop {
                 c.finish()
             }
         }
-        if frames > 0 { shared.statistics.withLock { $0.framesReceived += frames } }
+        if frames > 0 {
+            let pending = c.pendingCount
+            shared.statistics.withLock {
+                $0.framesReceived += frames
+                $0.peakPendingRequests = max($0.peakPendingRequests, pending)
+            }
+        }
     }
 
     // MARK: answering
 
     private func dispatch(_ c: ServerConnection) {
-        guard !c.answering, let item = c.popItem() else { return }
+        guard !c.answering else { return }
+        extractFrames(c)
+        guard c.pendingCount > 0 else { return }
+        if c.session == nil && !unauthorized.admit(c.host, now: clock.now) {
+            // Its address failed authentication recently: this HELLO waits (the sweep retries).
+            if !c.throttled {
+                c.throttled = true
+                shared.statistics.withLock { $0.throttledHellos += 1 }
+            }
+            return
+        }
+        guard let item = c.popItem() else { return }
         touched.append(c)
         c.answering = true
         let processor = self.processor
@@ -292,6 +333,8 @@ final class ServerLoop {
             guard let c = connections[id] else { continue }
             touched.append(c)
             c.answering = false
+            if outcome.error == .unauthorized { unauthorized.failed(c.host, now: clock.now) }
+            if c.session == nil && outcome.session != nil { unauthorized.succeeded(c.host) }
             c.session = outcome.session
             c.output.append(contentsOf: outcome.bytes)
             c.lastActivity = clock.now
@@ -355,6 +398,7 @@ final class ServerLoop {
             refusals -= 1
             return
         }
+        if let n = openPerAddress[c.host] { openPerAddress[c.host] = n > 1 ? n - 1 : nil }
         shared.statistics.withLock { $0.open = connections.count - refusals }
         let session = c.session
         let peer = c.peer
@@ -365,22 +409,61 @@ final class ServerLoop {
     // MARK: limits and stopping
 
     private func sweep(_ now: ContinuousClock.Instant) {
+        if lastForget.map({ now - $0 >= .seconds(1) }) ?? true {
+            unauthorized.forgetOld(now: now)
+            lastForget = now
+        }
         for c in Array(connections.values) {
             if case .lingering(let until) = c.phase {
                 if now >= until { close(c) }
                 continue
             }
+            if c.throttled && !c.answering { dispatch(c) }  // a held-back HELLO whose wait may be over
+            guard connections[c.id] != nil else { continue }
             if !c.answering && c.pendingCount == 0 && now - c.lastActivity >= configuration.idleTimeout {
                 shared.statistics.withLock { $0.idleClosed += 1 }
                 close(c)
+                continue
+            }
+            guard case .reading = c.phase else { continue }
+            if c.session == nil && c.waitsOnClient && now - c.acceptedAt >= configuration.helloTimeout {
+                shared.statistics.withLock { $0.helloTimedOut += 1 }
+                answerAndFinish(
+                    c, ATLPError(.helloRequired, "no HELLO within \(configuration.helloTimeout); a connection starts with HELLO"))
+                continue
+            }
+            // The minimum-rate clock of a frame in progress runs only while we wait on the client:
+            // it gets the grace period plus one second per `minimumFrameRate` bytes received.
+            if c.decoder.bufferedCount == 0 {
+                c.partialSince = nil
+            } else if let since = c.partialSince, c.waitsOnClient {
+                let allowed =
+                    configuration.frameGracePeriod
+                    + .milliseconds(Int64(c.decoder.bufferedCount) * 1000 / Int64(configuration.minimumFrameRate))
+                if now - since > allowed {
+                    shared.statistics.withLock { $0.slowFramesClosed += 1 }
+                    close(c)
+                }
+            } else {
+                c.partialSince = now
             }
         }
+    }
+
+    /// Sends a closing `ERR` the loop decided on itself (not a worker), then finishes the connection.
+    private func answerAndFinish(_ c: ServerConnection, _ error: ATLPError) {
+        c.discardInbox()
+        c.finish()
+        c.output.append(contentsOf: error.frame.encoded)
+        shared.statistics.withLock { $0.errors[error.code, default: 0] += 1 }
+        flush(c)
     }
 
     private func beginStop(_ now: ContinuousClock.Instant) {
         stopDeadline = now + configuration.stopGracePeriod
         if listening {
             poller.remove(listener)
+            shared.listenerFD.store(-1, ordering: .releasing)
             Posix.close(listener)
             listening = false
         }

@@ -16,6 +16,7 @@ public enum AgentCLI {
             CheckCommand.self,
             DriftCommand.self,
             InventoryCommand.self,
+            RunCommand.self,
             ])
     }
 }

@@ -15,6 +15,7 @@ public struct DemoCommand: Command {
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
                                     [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
+                                    [--config-refresh SECONDS]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
@@ -32,6 +33,10 @@ public struct DemoCommand: Command {
 
         The configuration is the example in Examples/ (shop-events.json, shop-labels.plist,
         shop-rules.json), built into the tool, so no file is needed; --config replaces it.
+        Rules published to the collector (autotrack-collector rules publish) are merged over it:
+        the tracker asks the collector (CONFIG) before the session starts and then every
+        --config-refresh seconds while it runs (docs/agent.md "Remote configuration"). The
+        agent's data (device id, last good rules) lives in the temporary folder of the run.
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
 
         OPTIONS:
@@ -42,11 +47,14 @@ public struct DemoCommand: Command {
           --timeout SECONDS   how long to wait for acknowledgements (default 30)
           --tree-dir DIR      write each page's view tree to DIR/<page>.json as it is entered
                               (the input of `autotrack-agent drift`); DIR is created if needed
+          --config-refresh SECONDS
+                              how often the tracker asks the collector for rules (default 60)
           -h, --help          show this help
 
         EXAMPLES:
           autotrack-agent demo
           autotrack-agent demo --tree-dir trees
+          autotrack-agent demo --config-refresh 5 --format json
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
           autotrack-agent demo --to 127.0.0.1:7070
 
@@ -58,6 +66,7 @@ public struct DemoCommand: Command {
     let format: ReportFormat
     let timeout: Double
     let treeDir: String?
+    let configRefresh: Double
 
     public init(arguments: inout Arguments) throws(UsageError) {
         to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
@@ -79,6 +88,7 @@ public struct DemoCommand: Command {
         }
         timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
         treeDir = try arguments.option("tree-dir")
+        configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
         try arguments.finish()
     }
 
@@ -122,21 +132,29 @@ public struct DemoCommand: Command {
         }
         defer { embedded?.stop() }
 
+        // The scripted session runs on a manual clock from now: waits take no real time, dwell
+        // times are exact; the tracker's time rules read the same clock.
+        let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let spool = scratch.path + "/spool"
         let pipeline: TrackingPipeline
         do {
             let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
+            var settings = TrackerSettings()
+            settings.clock = clock
+            settings.configRefresh = duration(seconds: configRefresh)
+            settings.dataDirectory = scratch.path + "/data"
+            settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
             pipeline = try TrackingPipeline(
                 plan: plan, app: app, to: address, token: embedded == nil ? token : nil, spool: spool, session: nil,
-                agent: "autotrack-agent demo")
+                agent: "autotrack-agent demo", settings: settings, remoteConfig: true)
         } catch {
             io.printError("demo: cannot start shipping events: \(error)")
             return .failure
         }
         defer { pipeline.close() }
+        // Rules from the collector before the session, so its events do not depend on a race.
+        pipeline.refresher?.waitForFirstAttempt(timeout: .seconds(5))
 
-        // The scripted session, on a manual clock from now: waits take no real time, dwell times are exact.
-        let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         var treeWriter: PageTreeWriter?
         if let treeDir {
             do {
@@ -147,14 +165,14 @@ public struct DemoCommand: Command {
             }
             treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
         }
-        let session = DemoSession(observer: treeWriter ?? pipeline.tracker, clock: clock)
+        let run = DemoRun(observer: treeWriter ?? pipeline.tracker, clock: clock)
         do {
-            try session.run(.standard)
+            try run.run(.standard)
         } catch {
             io.printError("demo: \(error)")
             return .failure
         }
-        session.hooks.stop()
+        run.hooks.stop()
         if let treeWriter {
             if let failure = treeWriter.failure {
                 io.printError("demo: \(failure); check that --tree-dir is writable")

@@ -94,7 +94,7 @@ public struct MatchCommand: Command {
         }
         let matcher = PlanMatcher(plan: plan)
         let query = PlanMatcher.query(for: node, viewEvent: viewEvent, appKey: appKey, appVersion: appVersion)
-        let results = matcher.match(query, reader: JSONPropsReader(props: node.props))
+        let results = matcher.match(query, reader: ReflectionReader(root: node))
         io.print(Self.output(query: query, results: results).jsonText)
         return .success
     }

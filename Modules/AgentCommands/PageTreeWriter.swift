@@ -2,7 +2,7 @@ import Foundation
 import Hooks
 import ViewIdentity
 
-/// Passes every interaction on, and writes each page's view tree (JSON, docs/view-identity.md) to
+/// Passes every interaction on, and writes each page's view tree (JSON, docs/viewpath.md §1) to
 /// `directory/<page>.json` when the page is entered, the controller at its root. A page entered
 /// again overwrites its file, so the folder holds each page as it was last entered.
 ///
@@ -26,7 +26,7 @@ final class PageTreeWriter: InteractionObserver {
     }
 
     private func write(_ node: any ViewNode, page: String?) {
-        let name = Self.fileName(page ?? node.pathName)
+        let name = ViewTree.fileName(page: page ?? node.pathName)
         let path = (directory as NSString).appendingPathComponent(name)
         do {
             try Data((ViewTree.json(of: node).jsonText + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -34,15 +34,5 @@ final class PageTreeWriter: InteractionObserver {
         } catch {
             if failure == nil { failure = "cannot write the page tree \(path): \(error.localizedDescription)" }
         }
-    }
-
-    /// `DetailViewController(gift)` → `DetailViewController(gift).json`; any character other than
-    /// letters, digits, `_`, `(`, `)`, `.` and `-` becomes `_`.
-    static func fileName(_ page: String) -> String {
-        let safe = page.unicodeScalars.map { c -> String in
-            let ok = c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || "_().-".unicodeScalars.contains(c))
-            return ok ? String(c) : "_"
-        }.joined()
-        return (safe.isEmpty || safe.hasPrefix(".") ? "page" + safe : safe) + ".json"
     }
 }

@@ -4,16 +4,16 @@ import KVCConfig
 import SystemCalls
 import Tracker
 
-/// `autotrack-agent replay`: a recorded session through the same pipeline as a live app.
+/// `autotrack-agent replay`: a recording (a UI script) through the same pipeline as a live app.
 public struct ReplayCommand: Command {
     public static let name = "replay"
-    public static let abstract = "runs a recorded session (view trees and interactions) through the plan to a collector"
+    public static let abstract = "runs a recording (view trees and interactions) through the plan to a collector"
     public static let help = """
-        USAGE: autotrack-agent replay --session FILE --config FILE [--config FILE ...] --to HOST:PORT
+        USAGE: autotrack-agent replay --recording FILE --config FILE [--config FILE ...] --to HOST:PORT
                                       [--app-key KEY] [--app-version VERSION] [--token TOKEN]
                                       [--spool DIR] [--timeout SECONDS]
 
-        Reads a recorded session (docs/session-format.md: the screens as view trees, and the
+        Reads a recording (docs/recording-format.md: the screens as view trees, and the
         taps, selections, value changes, gestures, scrolls and page enters/leaves on them),
         checks all of it, then plays it through the same pipeline as a live app: each
         interaction becomes what the hooks deliver, the tracking plan names it, labels it and
@@ -27,7 +27,7 @@ public struct ReplayCommand: Command {
         (the reason on standard error), 2 for a usage error.
 
         OPTIONS:
-          --session FILE        the recorded session (JSON)
+          --recording FILE      the recording (JSON)
           --config FILE         a configuration document; repeat for several (they merge)
           --to HOST:PORT        the collector
           --app-key KEY         override the recording's appKey
@@ -38,12 +38,12 @@ public struct ReplayCommand: Command {
           -h, --help            show this help
 
         EXAMPLE:
-          autotrack-agent replay --session Examples/session.json --config Examples/shop-events.json \\
+          autotrack-agent replay --recording Examples/recording.json --config Examples/shop-events.json \\
               --config Examples/shop-labels.plist --config Examples/shop-rules.json --to 127.0.0.1:7070
 
         """
 
-    let session: String
+    let recordingPath: String
     let configs: [String]
     let to: HostPort
     let appKey: String?
@@ -53,7 +53,7 @@ public struct ReplayCommand: Command {
     let timeout: Double
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        session = try arguments.requiredOption("session")
+        recordingPath = try arguments.requiredOption("recording")
         configs = try arguments.options("config")
         guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
         to = try HostPort(try arguments.requiredOption("to"))
@@ -66,9 +66,9 @@ public struct ReplayCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let recording: SessionRecording
+        let recording: Recording
         do {
-            recording = try SessionRecording(contentsOf: URL(fileURLWithPath: session))
+            recording = try Recording(contentsOf: URL(fileURLWithPath: recordingPath))
         } catch {
             io.printError("replay: \(error)")
             return .failure
@@ -107,7 +107,7 @@ public struct ReplayCommand: Command {
         }
         defer { pipeline.close() }
 
-        let player = SessionPlayer(recording, now: Int64(Date().timeIntervalSince1970 * 1000))
+        let player = RecordingPlayer(recording, now: Int64(Date().timeIntervalSince1970 * 1000))
         player.play(into: pipeline.tracker)
         let wait = duration(seconds: timeout)
         let delivered = pipeline.drain(timeout: wait)

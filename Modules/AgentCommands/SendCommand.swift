@@ -10,7 +10,7 @@ public struct SendCommand: Command {
     public static let name = "send"
     public static let abstract = "ships NDJSON events to a collector through a disk spool (exactly once)"
     public static let help = """
-        USAGE: autotrack-agent send --to HOST:PORT --app-key KEY --app-version VERSION
+        USAGE: autotrack-agent send --to HOST:PORT [--to HOST:PORT ...] --app-key KEY --app-version VERSION
                                     [--spool DIR] [--token TOKEN] [--timeout SECONDS]
                                     [--batch-events N] [FILE | -]
 
@@ -36,7 +36,9 @@ public struct SendCommand: Command {
         not change the exit status.
 
         OPTIONS:
-          --to HOST:PORT        the collector (e.g. 127.0.0.1:7070; [::1]:7070 for IPv6)
+          --to HOST:PORT        the collector (e.g. 127.0.0.1:7070; [::1]:7070 for IPv6); give it
+                                again for more collectors: delivery stays on one while it answers
+                                and fails over to the next when it does not
           --app-key KEY         the app the events belong to (sent in HELLO)
           --app-version VERSION the app's version (sent in HELLO)
           --spool DIR           the spool folder (default: a folder per app key under
@@ -52,7 +54,8 @@ public struct SendCommand: Command {
 
         """
 
-    let address: HostPort
+    /// The collectors, first one first.
+    let addresses: [HostPort]
     let appKey: String
     let appVersion: String
     let spool: String
@@ -62,7 +65,8 @@ public struct SendCommand: Command {
     let input: String
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        address = try HostPort(try arguments.requiredOption("to"))
+        addresses = try arguments.options("to").map { (text) throws(UsageError) -> HostPort in try HostPort(text) }
+        guard !addresses.isEmpty else { throw UsageError("missing required option --to") }
         appKey = try arguments.requiredOption("app-key")
         appVersion = try arguments.requiredOption("app-version")
         guard !appKey.isEmpty else { throw UsageError("--app-key is empty; give the key the collector knows the app by") }
@@ -110,9 +114,11 @@ public struct SendCommand: Command {
             return .failure
         }
 
-        let progress = SendProgress(io: io, address: address.description)
+        let collectors = addresses.map(\.description).joined(separator: ", ")
+        let progress = SendProgress(io: io, address: collectors)
+        let sockets = addresses.map { SocketAddress(host: $0.host, port: $0.port) }
         let configuration = EventShipperConfiguration(
-            address: SocketAddress(host: address.host, port: address.port),
+            address: sockets[0], failover: Array(sockets.dropFirst()),
             hello: Hello(appKey: appKey, appVersion: appVersion, agent: "autotrack-agent send", token: token),
             spoolDirectory: spool, batchMaxEvents: batchEvents, batchInterval: .milliseconds(100),
             backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
@@ -184,7 +190,7 @@ public struct SendCommand: Command {
             read: valid, recovered: recovered, invalid: invalid, refused: refused, statistics: stats)
         io.print(summary.line)
         if stats.halted {
-            io.printError("send: the collector at \(address) refused delivery: \(stats.lastError ?? "unknown reason")")
+            io.printError("send: the collector at \(stats.collector ?? collectors) refused delivery: \(stats.lastError ?? "unknown reason")")
             if (stats.lastError ?? "").contains("unauthorized") {
                 io.printError("send: check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token")
             }
@@ -193,6 +199,12 @@ public struct SendCommand: Command {
                 "send: \(stats.pendingEvents) events not acknowledged after \(SendSummary.seconds(timeout)) s without progress"
                     + (stats.lastError.map { " (last error: \($0))" } ?? "")
                     + "; they stay in the spool \(spool) and the next send with it delivers them")
+        }
+        if stats.undeliverable > 0 {
+            io.printError(
+                "send: \(stats.undeliverable) \(stats.undeliverable == 1 ? "event was" : "events were") set aside, not delivered"
+                    + (stats.lastSetAside.map { " (last: \($0))" } ?? "")
+                    + "; they stay in \(spool)/undeliverable with the reason beside each file")
         }
         return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted ? .success : .failure
     }

@@ -4,30 +4,40 @@ import CommandSupport
 import EventModel
 import Foundation
 import KVCConfig
+import RemoteConfig
 import Reporters
 import SystemCalls
 import Tracker
 
 /// What `demo` and `replay` run: a tracker that applies a plan and reports over TCP through a
-/// spooled shipper. Owns the shipper's thread; `close` stops it.
+/// spooled shipper, behind a consent gate. Owns the shipper's thread (and, with
+/// `remoteConfig`, the tracker's configuration thread); `close` stops them.
 final class TrackingPipeline {
     let tracker: Tracker
     let reporting: ReportingSystem
     let shipper: EventShipper
     let address: SocketAddress
+    let refresher: ConfigRefresher?
 
+    /// With `remoteConfig`, the tracker asks the same collector for rules (`CONFIG`) at start and
+    /// every `settings.configRefresh`.
     init(
         plan: TrackingPlan, app: TrackedApp, to address: SocketAddress, token: String?, spool: String, session: String?,
-        agent: String
+        agent: String, settings: TrackerSettings = TrackerSettings(), remoteConfig: Bool = false
     ) throws(SpoolError) {
         self.address = address
+        let hello = Hello(appKey: app.key, appVersion: app.version, agent: agent, token: token)
         let configuration = EventShipperConfiguration(
-            address: address, hello: Hello(appKey: app.key, appVersion: app.version, agent: agent, token: token),
-            spoolDirectory: spool, batchInterval: .milliseconds(50),
+            address: address, hello: hello, spoolDirectory: spool, batchInterval: .milliseconds(50),
             backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
         shipper = try EventShipper(configuration: configuration)
-        reporting = ReportingSystem([TCPReporter(shipper: shipper)], label: "autotrack.\(agent)")
-        tracker = Tracker(plan: plan, app: app, reporting: reporting, session: session)
+        let gate = ConsentGate([TCPReporter(shipper: shipper)])
+        reporting = ReportingSystem([gate], label: "autotrack.\(agent)")
+        tracker = Tracker(plan: plan, app: app, reporting: reporting, session: session, settings: settings)
+        // Withdrawn consent drops what the reporting queue still holds. (The spool has no discard
+        // call yet: events already in it are delivered; docs/agent.md "Consent".)
+        tracker.onDiscard { gate.discard(upTo: $0) }
+        refresher = remoteConfig ? tracker.startRemoteConfig(source: ATLPRulesSource(address: address, hello: hello)) : nil
     }
 
     /// Delivers everything reported so far to the collector: true when all of it was acknowledged
@@ -39,8 +49,11 @@ final class TrackingPipeline {
         return shipper.flush(timeout: max(left, .milliseconds(1)))
     }
 
-    /// Stops the shipper; whatever was not acknowledged stays in its spool.
-    func close() { _ = shipper.close(timeout: .zero) }
+    /// Stops the configuration thread and the shipper; whatever was not acknowledged stays in its spool.
+    func close() {
+        tracker.stop()
+        _ = shipper.close(timeout: .zero)
+    }
 
     /// `25 interactions: 26 events (1 kvc_error), session s-…: 26 acknowledged (26 stored, 0 duplicates, 0 rejected)`.
     var summary: String {

@@ -20,8 +20,8 @@ public enum ActionInventory {
             }
             if let table = view as? UITableView, let delegate = table.delegate {
                 let name = String(reflecting: type(of: delegate))
-                add(name, HookPoint.didSelectRow)
-                add(name, HookPoint.didEndDragging)
+                add(name, HookPoint.didSelectRow.method)
+                add(name, HookPoint.didEndDragging.method)
             }
             for s in view.subviews { visit(s) }
         }

@@ -2,7 +2,7 @@ import Hooks
 
 /// The demo shop: an application with one window showing a navigation stack that starts at home.
 ///
-/// Build it inside the aspect registry the hooks watch (see `DemoSession`), and start the hooks
+/// Build it inside the aspect registry the hooks watch (see `DemoRun`), and start the hooks
 /// first: like swizzling on iOS, they see only targets added after they start.
 public final class DemoShopApp {
     public let application = UIApplication()

@@ -3,6 +3,8 @@ import Hooks
 /// A product's page: image (tap to zoom), name, price, favourite, share, size, quantity, add to cart.
 ///
 /// Gift products use the page alias `gift`, so their path starts `DetailViewController(gift)`.
+/// The controller holds its `product`: KVC rules read `product.id` on page events and
+/// `parent.parent.product.id` from a control on the page (control → root view → controller).
 public final class DetailViewController: UIViewController {
     public let product: Product
     public let imageView = UIImageView(imageName: "product")
@@ -23,18 +25,13 @@ public final class DetailViewController: UIViewController {
         super.init()
         pageAlias = product.isGift ? "gift" : nil
         title = product.name
-        props = product.props
     }
 
     public override func viewDidLoad() {
-        view.props = product.props
         nameLabel.text = product.name
         priceLabel.text = String(product.price)
         for v in [imageView, nameLabel, priceLabel, favButton, shareButton, sizeControl, quantityStepper, addToCartButton] as [UIView] {
             view.addSubview(v)
-        }
-        for v in [imageView, favButton, shareButton, sizeControl, quantityStepper, addToCartButton] as [UIView] {
-            v.props = product.props
         }
         let tap = UITapGestureRecognizer()
         tap.addTarget(self, action: "onImageTapped:") { $0.onImageTapped($1) }

@@ -1,5 +1,3 @@
-import EventModel
-
 /// One product of the demo shop's catalogue.
 public struct Product: Sendable, Hashable {
     public var id: String
@@ -15,11 +13,6 @@ public struct Product: Sendable, Hashable {
         self.price = price
         self.isGift = isGift
         self.inStock = inStock
-    }
-
-    /// The product as view props: `{"product":{"id":"p-1","name":"…","price":…}}`, what KVC rules read.
-    public var props: JSONValue {
-        .object(JSONObject([("product", .object(JSONObject([("id", .string(id)), ("name", .string(name)), ("price", .double(price))])))]))
     }
 
     /// The fixed catalogue the demo shows, `p-1` to `p-12`; `p-3` and `p-8` are gifts, `p-5` and `p-11` are sold out.

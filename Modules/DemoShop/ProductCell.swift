@@ -15,22 +15,17 @@ public final class ProductCell: UITableViewCell {
         contentView.addSubview(shareButton)
     }
 
-    /// Shows `product`; its data goes into the props of the cell and its buttons.
+    /// Shows `product`. The cell keeps the model object itself: KVC rules read it live
+    /// (`product.id` on the cell, `superview.superview.product.id` from one of its buttons).
     public func configure(with product: Product, isFavourite: Bool) {
         self.product = product
         title = product.name
         nameLabel.text = product.name
         favButton.title = isFavourite ? "Unfav" : "Fav"
-        props = product.props
-        favButton.props = product.props
-        shareButton.props = product.props
     }
 
     public override func prepareForReuse() {
         product = nil
         title = nil
-        props = nil
-        favButton.props = nil
-        shareButton.props = nil
     }
 }

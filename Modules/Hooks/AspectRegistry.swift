@@ -1,6 +1,4 @@
-import Reporters
 import Synchronization
-import SystemCalls
 import ViewIdentity
 
 /// Where advice runs relative to the original method.
@@ -8,26 +6,42 @@ public enum AspectPosition: String, Sendable, Hashable {
     case before, after, instead
 }
 
-/// Before / after / instead advice on hookable methods, found by type and method name (Aspects, in Swift).
+/// How an advice behaves beyond its position.
+public struct AspectOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The advice runs once, then removes itself (Aspects' `AspectOptionAutomaticRemoval`).
+    public static let automaticRemoval = AspectOptions(rawValue: 1 << 0)
+}
+
+/// Before / after / instead advice on hookable methods (Aspects, in Swift).
 ///
 /// A method is hookable when its implementation runs through `invoke`; the object model's
-/// lifecycle and action methods do, and app code can make its own methods hookable the same way.
-/// Advice registered on a class applies to its subclasses, as a swizzled method does. Several
-/// advices on one method run in order of registration: befores, then the insteads (the first
-/// registered outermost, each able to `proceed()` to the next and finally to the original), then
-/// afters. An advice that throws is reported through `diagnostics` and never breaks the call: a
-/// throwing instead advice that did not proceed is followed by the original.
+/// lifecycle and action methods do (their `HookPoint`s), and app code makes its own methods
+/// hookable the same way. Advice on a class applies to its subclasses, as a swizzled method does;
+/// advice on one object applies to that object only. Several advices on one method run in order
+/// of registration: befores, then the insteads (the first registered outermost, each able to
+/// `proceed()` to the next and finally to the original), then afters. An advice that throws is
+/// reported through `diagnostics` and never breaks the call: a throwing instead advice that did
+/// not proceed is followed by the original.
+///
+/// Like Aspects, the registry refuses (with an `AspectError`) hooks on methods a class's method
+/// table lacks or declares with another signature, on methods that must not be hooked, `instead`
+/// on `dealloc`, and a method already hooked on another class of the same hierarchy.
 ///
 /// Registration is thread-safe; calls take the lock only to read a cached list of advices.
 /// UI objects capture `AspectRegistry.current` when created (the process-wide `shared` unless a
-/// test or a session binds its own with `AspectRegistry.$current.withValue`).
+/// test or a run binds its own with `AspectRegistry.$current.withValue`).
 public final class AspectRegistry: Sendable {
-    /// How an advice names the classes it applies to.
+    /// What an advice applies to.
     enum Scope: Sendable, Hashable {
         /// This class and its subclasses.
         case type(ObjectIdentifier)
         /// Classes whose name, with or without module prefix, is this (for configuration files).
         case name(String)
+        /// One object.
+        case instance(ObjectIdentifier)
     }
 
     struct Advice: Sendable {
@@ -36,6 +50,9 @@ public final class AspectRegistry: Sendable {
         let scopeDescription: String
         let method: String
         let position: AspectPosition
+        let options: AspectOptions
+        /// The class a type or name scope resolved to (nil for one object).
+        let hookedClass: AnyClass?
         let body: @Sendable (AspectInvocation) throws -> Void
     }
 
@@ -45,17 +62,32 @@ public final class AspectRegistry: Sendable {
         var instead: [Advice] = []
         var after: [Advice] = []
         var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
+
+        mutating func append(_ advice: Advice) {
+            switch advice.position {
+            case .before: before.append(advice)
+            case .instead: instead.append(advice)
+            case .after: after.append(advice)
+            }
+        }
     }
 
-    struct CacheKey: Hashable {
-        let type: ObjectIdentifier
+    struct CallKey: Hashable {
+        let object: ObjectIdentifier
         let method: String
     }
 
     struct State {
         var nextID: UInt64 = 1
         var byMethod: [String: [Advice]] = [:]
-        var cache: [CacheKey: Resolved] = [:]
+        var cache: [CallKey: Resolved] = [:]
+        /// Per-object advices, by object and method.
+        var byInstance: [CallKey: [Advice]] = [:]
+        /// The methods running with advice now, per object: a call through `super` inside one runs bare.
+        var active: Set<CallKey> = []
+        /// Classes known by name (`declare`, or the first object of a class), full and without module prefix.
+        var known: [String: [ObjectIdentifier: AnyClass]] = [:]
+        var declared: Set<ObjectIdentifier> = []
     }
 
     private let state = Mutex(State())
@@ -74,43 +106,165 @@ public final class AspectRegistry: Sendable {
     /// The registry new UI objects join: `shared` unless bound for a task with `$current.withValue`.
     @TaskLocal public static var current: AspectRegistry = shared
 
+    /// Methods no advice may wrap: the reference-counting and message-forwarding machinery
+    /// (Aspects' blacklist: `retain`, `release`, `autorelease`, `forwardInvocation:`).
+    public static let forbiddenMethods: Set<String> = ["retain", "release", "autorelease", "forwardInvocation:"]
+
     /// How many advices are registered.
     public var count: Int { adviceCount.load(ordering: .acquiring) }
 
-    /// Adds advice on `method` of `type` and its subclasses.
+    // MARK: Registering
+
+    /// Adds advice on `point` of `type` (its declaring class by default) and its subclasses.
     @discardableResult
-    public func hook<T: AnyObject>(
-        _ type: T.Type, _ method: String, position: AspectPosition,
-        _ body: @escaping @Sendable (AspectInvocation) throws -> Void
-    ) -> AspectToken {
-        add(scope: .type(ObjectIdentifier(type)), description: String(reflecting: type), method: method, position: position, body: body)
+    public func hook<Instance, Arguments, Result>(
+        _ point: HookPoint<Instance, Arguments, Result>, on type: Instance.Type = Instance.self,
+        position: AspectPosition, options: AspectOptions = [],
+        _ body: @escaping @Sendable (HookedCall<Instance, Arguments, Result>) throws -> Void
+    ) throws(AspectError) -> AspectToken {
+        try check(point.erased, on: type, position: position)
+        return try add(
+            scope: .type(ObjectIdentifier(type)), description: String(reflecting: type), class: type, method: point.method,
+            position: position, options: options
+        ) { invocation in try body(HookedCall(invocation)) }
     }
 
-    /// Adds advice on `method` of the class named `typeName` (`HomeViewController` or `Shop.HomeViewController`)
-    /// and its subclasses: how configuration files, which know classes only by name, hook methods.
+    /// Adds advice on `point` of `object` only; other objects of its class are not affected.
+    @discardableResult
+    public func hook<Instance, Arguments, Result>(
+        _ point: HookPoint<Instance, Arguments, Result>, onObject object: Instance,
+        position: AspectPosition, options: AspectOptions = [],
+        _ body: @escaping @Sendable (HookedCall<Instance, Arguments, Result>) throws -> Void
+    ) throws(AspectError) -> AspectToken {
+        let type: AnyClass = Swift.type(of: object)
+        try check(point.erased, on: type, position: position)
+        return try add(
+            scope: .instance(ObjectIdentifier(object)), description: String(reflecting: type), class: nil,
+            method: point.method, position: position, options: options
+        ) { invocation in try body(HookedCall(invocation)) }
+    }
+
+    /// Adds advice on `method` of the class named `typeName` (`HomeViewController` or
+    /// `Shop.HomeViewController`) and its subclasses: how configuration files, which know classes
+    /// only by name, hook methods. The advice reads the call untyped.
+    ///
+    /// The class must be known (`declare`d, an object of it created, or a full name the runtime
+    /// finds); then its method table must hold `method`.
     @discardableResult
     public func hook(
-        typeNamed typeName: String, _ method: String, position: AspectPosition,
+        typeNamed typeName: String, _ method: String, position: AspectPosition, options: AspectOptions = [],
         _ body: @escaping @Sendable (AspectInvocation) throws -> Void
-    ) -> AspectToken {
-        add(scope: .name(typeName), description: typeName, method: method, position: position, body: body)
+    ) throws(AspectError) -> AspectToken {
+        guard let type = knownType(named: typeName) else {
+            throw AspectError(.unknownType, type: typeName, method: method, "no class of that name is known")
+        }
+        guard let entry = type.hookPoints.first(where: { $0.method == method }) else {
+            throw AspectError(.unknownMethod, type: typeName, method: method, Self.tableDescription(type))
+        }
+        try check(entry, on: type, position: position)
+        return try add(
+            scope: .name(typeName), description: typeName, class: type, method: method, position: position,
+            options: options, body: body)
+    }
+
+    /// Makes `types` known by name, so `hook(typeNamed:…)` finds them before any object exists.
+    public func declare(_ types: any Hookable.Type...) {
+        for t in types { learn(t) }
+    }
+
+    /// The class named `name` (full, or without module prefix), when known; nil when unknown or ambiguous.
+    public func knownType(named name: String) -> (any Hookable.Type)? {
+        if let found = state.withLock({ s in s.known[name] }), found.count == 1 {
+            return found.first!.value as? any Hookable.Type
+        }
+        if let t = _typeByName(name) as? any Hookable.Type {
+            learn(t)
+            return t
+        }
+        return nil
+    }
+
+    /// Notes the class of a new object (its first object only costs more than a set lookup).
+    func learn(_ type: any Hookable.Type) {
+        let id = ObjectIdentifier(type)
+        let type: AnyClass = type
+        state.withLock { s in
+            guard s.declared.insert(id).inserted else { return }
+            let full = String(reflecting: type)
+            s.known[full, default: [:]][id] = type
+            let short = TypeName.name(full)
+            if short != full { s.known[short, default: [:]][id] = type }
+        }
+    }
+
+    private static func tableDescription(_ type: any Hookable.Type) -> String {
+        let methods = type.hookPoints.map(\.method)
+        return "its hookable methods are \(methods.joined(separator: ", ")); make the method hookable or fix the name"
+    }
+
+    /// The refusals that do not depend on other advice: forbidden methods, `instead` on dealloc,
+    /// methods the class's table lacks or declares with another signature.
+    private func check(_ point: AnyHookPoint, on type: AnyClass, position: AspectPosition) throws(AspectError) {
+        let name = String(reflecting: type)
+        if AspectRegistry.forbiddenMethods.contains(point.method) {
+            throw AspectError(.forbiddenMethod, type: name, method: point.method, "it is part of object lifetime and messaging")
+        }
+        if point.method == HookPoint.dealloc.method, position == .instead {
+            throw AspectError(.insteadOnDealloc, type: name, method: point.method, "a deinit cannot be replaced; use before or after")
+        }
+        guard let table = type as? any Hookable.Type else { return }
+        guard let declared = table.hookPoints.first(where: { $0.method == point.method }) else {
+            throw AspectError(.unknownMethod, type: name, method: point.method, Self.tableDescription(table))
+        }
+        guard declared == point else {
+            throw AspectError(
+                .signatureMismatch, type: name, method: point.method,
+                "the method is \(declared.signature), the advice expects \(point.signature)")
+        }
     }
 
     private func add(
-        scope: Scope, description: String, method: String, position: AspectPosition,
-        body: @escaping @Sendable (AspectInvocation) throws -> Void
-    ) -> AspectToken {
-        let id = state.withLock { s in
+        scope: Scope, description: String, class type: AnyClass?, method: String, position: AspectPosition,
+        options: AspectOptions, body: @escaping @Sendable (AspectInvocation) throws -> Void
+    ) throws(AspectError) -> AspectToken {
+        let result: Result<UInt64, AspectError> = state.withLock { s in
+            if let type, let clash = hierarchyClash(s, type: type, method: method) {
+                return .failure(
+                    AspectError(
+                        .alreadyHookedInHierarchy, type: description, method: method,
+                        "\(clash) of the same class hierarchy already has advice on it; hook one class per hierarchy"))
+            }
             let id = s.nextID
             s.nextID += 1
-            s.byMethod[method, default: []].append(
-                Advice(id: id, scope: scope, scopeDescription: description, method: method, position: position, body: body))
-            s.cache.removeAll(keepingCapacity: true)
-            return id
+            let advice = Advice(
+                id: id, scope: scope, scopeDescription: description, method: method, position: position,
+                options: options, hookedClass: type, body: body)
+            if case .instance(let object) = scope {
+                s.byInstance[CallKey(object: object, method: method), default: []].append(advice)
+            } else {
+                s.byMethod[method, default: []].append(advice)
+                s.cache.removeAll(keepingCapacity: true)
+            }
+            return .success(id)
         }
+        let id = try result.get()
         adviceCount.add(1, ordering: .releasing)
         return AspectToken(id: id, registry: self)
     }
+
+    /// Another class, a superclass or a subclass of `type`, whose `method` already has class advice.
+    private func hierarchyClash(_ s: State, type: AnyClass, method: String) -> String? {
+        let mine = ObjectIdentifier(type)
+        for advice in s.byMethod[method] ?? [] {
+            guard let other = advice.hookedClass, ObjectIdentifier(other) != mine else { continue }
+            if AspectRegistry.isSubclass(type, of: other) || AspectRegistry.isSubclass(other, of: type) {
+                return String(reflecting: other)
+            }
+        }
+        return nil
+    }
+
+    // MARK: Removing
 
     /// Removes the advice `token` registered; false when it was already removed.
     @discardableResult
@@ -124,21 +278,40 @@ public final class AspectRegistry: Sendable {
                     return true
                 }
             }
+            for (key, list) in s.byInstance {
+                if let i = list.firstIndex(where: { $0.id == token.id }) {
+                    s.byInstance[key]!.remove(at: i)
+                    if s.byInstance[key]!.isEmpty { s.byInstance[key] = nil }
+                    return true
+                }
+            }
             return false
         }
         if removed { adviceCount.subtract(1, ordering: .releasing) }
         return removed
     }
 
-    /// Runs `original` as the hookable method `method` of `instance`, with the advices that apply.
+    // MARK: Calling
+
+    /// Runs `original` as the hook point `point` of `instance`, with the advices that apply.
     ///
-    /// `arguments` are what advices see (built only when some advice is registered).
-    public func invoke<R>(
-        _ instance: AnyObject, _ method: String, arguments: @autoclosure () -> [Any] = [], original: () -> R
-    ) -> R {
+    /// `arguments` are what advices see (built only when some advice applies).
+    public func invoke<Instance, Arguments, Result>(
+        _ point: HookPoint<Instance, Arguments, Result>, on instance: Instance, arguments: @autoclosure () -> Arguments,
+        original: () -> Result
+    ) -> Result {
         if adviceCount.load(ordering: .acquiring) == 0 { return original() }
-        let resolved = advices(for: instance, method: method)
-        if resolved.isEmpty { return original() }
+        return invoke(instance, point.method, arguments: arguments(), original: original)
+    }
+
+    /// Runs `original` as the hookable method `method` of `instance` (untyped: app methods hooked by name).
+    public func invoke<Result>(
+        _ instance: AnyObject, _ method: String, arguments: @autoclosure () -> Any = (), original: () -> Result
+    ) -> Result {
+        if adviceCount.load(ordering: .acquiring) == 0 { return original() }
+        let key = CallKey(object: ObjectIdentifier(instance), method: method)
+        guard let resolved = enter(instance, key) else { return original() }
+        defer { leave(key) }
         return withoutActuallyEscaping(original) { original in
             let invocation = AspectInvocation(instance: instance, method: method, arguments: arguments())
             for advice in resolved.before { run(advice, invocation) }
@@ -149,12 +322,56 @@ public final class AspectRegistry: Sendable {
             }
             for advice in resolved.after { run(advice, invocation) }
             invocation.proceedBody = nil
-            if let value = invocation.returnValue as? R { return value }
-            if let nothing = () as? R { return nothing }
-            // An instead advice that neither proceeded nor set a value of the right type: the
-            // original result is the only honest answer.
+            if let value = invocation.returnValue as? Result { return value }
+            // An instead advice that neither proceeded nor set a value: the type's zero value, as
+            // Aspects leaves a zeroed return; a type without one gets the original's result.
+            if let zero = ZeroValue.of(Result.self) { return zero }
             return original()
         }
+    }
+
+    /// A deinit's advice: `before` and `after` (instead is refused when registered).
+    func invokeDealloc(_ instance: UIResponder) {
+        if adviceCount.load(ordering: .acquiring) == 0 { return }
+        invoke(instance, HookPoint.dealloc.method, arguments: ()) {}
+    }
+
+    /// The advices for this call, and the call marked running; nil when none apply or the same
+    /// method of the same object is already running with advice (an override calling `super`).
+    private func enter(_ instance: AnyObject, _ key: CallKey) -> Resolved? {
+        let dynamicType: AnyClass = type(of: instance)
+        let classKey = CallKey(object: ObjectIdentifier(dynamicType), method: key.method)
+        var expired: [UInt64] = []
+        let resolved: Resolved? = state.withLock { s in
+            if s.active.contains(key) { return nil }
+            var resolved: Resolved
+            if let hit = s.cache[classKey] {
+                resolved = hit
+            } else {
+                resolved = Resolved()
+                if let list = s.byMethod[key.method] {
+                    let scopes = AspectRegistry.scopes(of: dynamicType)
+                    for advice in list where scopes.contains(advice.scope) { resolved.append(advice) }
+                }
+                s.cache[classKey] = resolved
+            }
+            if let mine = s.byInstance[key] {
+                for advice in mine { resolved.append(advice) }
+            }
+            if resolved.isEmpty { return nil }
+            // Automatic removal: taken out before it runs, so it runs once even if the call re-enters.
+            for list in [resolved.before, resolved.instead, resolved.after] {
+                for advice in list where advice.options.contains(.automaticRemoval) { expired.append(advice.id) }
+            }
+            s.active.insert(key)
+            return resolved
+        }
+        for id in expired { remove(AspectToken(id: id, registry: self)) }
+        return resolved
+    }
+
+    private func leave(_ key: CallKey) {
+        _ = state.withLock { s in s.active.remove(key) }
     }
 
     private func runInstead(_ chain: ArraySlice<Advice>, _ invocation: AspectInvocation, original: @escaping () -> Any) {
@@ -190,40 +407,33 @@ public final class AspectRegistry: Sendable {
                 typeName: advice.scopeDescription, method: advice.method, position: advice.position, error: String(describing: error)))
     }
 
-    /// The advices for `method` on the concrete class of `instance`, cached per class.
-    func advices(for instance: AnyObject, method: String) -> Resolved {
-        let dynamicType: AnyClass = type(of: instance)
-        let key = CacheKey(type: ObjectIdentifier(dynamicType), method: method)
-        return state.withLock { s in
-            if let hit = s.cache[key] { return hit }
-            var resolved = Resolved()
-            if let list = s.byMethod[method] {
-                let lineage = AspectRegistry.lineage(of: dynamicType)
-                for advice in list where lineage.contains(advice.scope) {
-                    switch advice.position {
-                    case .before: resolved.before.append(advice)
-                    case .instead: resolved.instead.append(advice)
-                    case .after: resolved.after.append(advice)
-                    }
-                }
-            }
-            s.cache[key] = resolved
-            return resolved
-        }
-    }
+    // MARK: Class chains
 
-    /// A class and its superclasses, by identity and by name (full and without module prefix).
-    static func lineage(of type: AnyClass) -> Set<Scope> {
+    /// A class and its superclasses, by identity and by name (full and rule 3's).
+    static func scopes(of type: AnyClass) -> Set<Scope> {
         var scopes: Set<Scope> = []
-        var current: AnyClass? = type
-        while let c = current {
+        for c in lineage(of: type) {
             scopes.insert(.type(ObjectIdentifier(c)))
             let full = String(reflecting: c)
             scopes.insert(.name(full))
-            scopes.insert(.name(TypeName.stripModulePrefix(full)))
-            current = _getSuperclass(c)
+            scopes.insert(.name(TypeName.name(full)))
         }
         return scopes
+    }
+
+    /// `type`, then its superclasses (the standard library's `_getSuperclass`: the portable way on Linux).
+    static func lineage(of type: AnyClass) -> [AnyClass] {
+        var out: [AnyClass] = []
+        var current: AnyClass? = type
+        while let c = current {
+            out.append(c)
+            current = _getSuperclass(c)
+        }
+        return out
+    }
+
+    static func isSubclass(_ a: AnyClass, of b: AnyClass) -> Bool {
+        lineage(of: a).contains { ObjectIdentifier($0) == ObjectIdentifier(b) }
     }
 }
 
@@ -240,63 +450,15 @@ public struct AspectToken: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-/// One call of a hooked method, as advice sees it.
-///
-/// Lives only for the call: it belongs to the UI thread, like the instance it names.
-public final class AspectInvocation {
-    /// The object whose method is called.
-    public let instance: AnyObject
-    /// The method's selector-style name.
-    public let method: String
-    /// The call's arguments, in order.
-    public let arguments: [Any]
-    /// Where the running advice sits.
-    public internal(set) var position: AspectPosition = .before
-    /// The result: set by the original, or by an instead advice that replaces it.
-    public var returnValue: Any?
-    var proceedBody: (() -> Void)?
-
-    init(instance: AnyObject, method: String, arguments: [Any]) {
-        self.instance = instance
-        self.method = method
-        self.arguments = arguments
-    }
-
-    /// The instance as `T`, nil when it is of another type.
-    public func instance<T>(as type: T.Type) -> T? { instance as? T }
-
-    /// The argument at `index` as `T`, nil when absent or of another type.
-    public func argument<T>(_ index: Int, as type: T.Type) -> T? {
-        index < arguments.count ? arguments[index] as? T : nil
-    }
-
-    /// From an instead advice: runs the next instead advice, or the original. Runs at most once.
-    public func proceed() {
-        proceedBody?()
-    }
-}
-
-/// An advice threw; the call went on without it.
-public struct AspectFailure: Sendable, Hashable, CustomStringConvertible {
-    public var typeName: String
-    public var method: String
-    public var position: AspectPosition
-    public var error: String
-
-    public init(typeName: String, method: String, position: AspectPosition, error: String) {
-        self.typeName = typeName
-        self.method = method
-        self.position = position
-        self.error = error
-    }
-
-    public var description: String {
-        "autotrack: \(position.rawValue) advice on -[\(typeName) \(method)] threw: \(error). "
-            + "The original method ran; fix or remove the advice."
-    }
-
-    /// The default diagnostics: one line on standard error.
-    @Sendable public static func writeToStandardError(_ failure: AspectFailure) {
-        Posix.writeToStandardError(failure.description + "\n")
+/// The value an `instead` advice that neither proceeds nor sets a result leaves: zero, false,
+/// empty, nil (Aspects returns a zeroed buffer).
+enum ZeroValue {
+    static func of<T>(_ type: T.Type) -> T? {
+        if let nothing = () as? T { return nothing }
+        if let t = type as? any ExpressibleByNilLiteral.Type { return t.init(nilLiteral: ()) as? T }
+        if let t = type as? any AdditiveArithmetic.Type { return t.zero as? T }
+        if T.self == Bool.self { return false as? T }
+        if let t = type as? any RangeReplaceableCollection.Type { return t.init() as? T }
+        return nil
     }
 }

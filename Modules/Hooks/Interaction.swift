@@ -34,13 +34,15 @@ public struct Interaction {
     public var pageCount: Int?
     /// Gestures: the recogniser's type name (`UITapGestureRecognizer`).
     public var gesture: String?
+    /// Tap gestures: how many taps recognised it.
+    public var tapCount: Int?
     /// Milliseconds since the Unix epoch.
     public var timestamp: Int64
 
     public init(
         kind: Kind, node: (any ViewNode)? = nil, eventCode: EventCode? = nil, controlEvents: ControlEvents? = nil,
         title: String? = nil, value: ControlValue? = nil, indexPath: CellIndexPath? = nil, duration: Int64? = nil,
-        page: String? = nil, pageCount: Int? = nil, gesture: String? = nil, timestamp: Int64
+        page: String? = nil, pageCount: Int? = nil, gesture: String? = nil, tapCount: Int? = nil, timestamp: Int64
     ) {
         self.kind = kind
         self.node = node
@@ -53,6 +55,7 @@ public struct Interaction {
         self.page = page
         self.pageCount = pageCount
         self.gesture = gesture
+        self.tapCount = tapCount
         self.timestamp = timestamp
     }
 

@@ -31,7 +31,7 @@ extension Interaction {
     }
 
     /// The interaction's facts as scalar props, in a fixed order: `title`, `controlEvents`,
-    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`.
+    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`, `tapCount`.
     public var eventProps: JSONObject {
         var p = JSONObject()
         if let title { p["title"] = .string(title) }
@@ -44,6 +44,7 @@ extension Interaction {
         if let indexPath { p["indexPath"] = .string(indexPath.description) }
         if let pageCount { p["count"] = .int(Int64(pageCount)) }
         if let gesture { p["gesture"] = .string(gesture) }
+        if let tapCount { p["tapCount"] = .int(Int64(tapCount)) }
         return p
     }
 

@@ -1,93 +1,89 @@
-/// One registered target-action pair (or a tracking proxy placed beside one).
-final class TargetActionEntry {
-    /// Identifies the entry, so a proxy can name its partner.
-    let serial: UInt64
+/// One registered target-action pair, with the tracking proxies hook systems placed beside it.
+public final class TargetActionEntry {
     private(set) weak var target: AnyObject?
     let targetTypeName: String
     let action: ActionName
-    let events: ControlEvents
+    /// The events it is registered for: adding the pair again widens them, removing narrows them.
+    fileprivate(set) var events: ControlEvents
     /// Calls the action on the target with the sender and the events that fired.
     let body: (AnyObject, AnyObject, ControlEvents) -> Void
-    /// For a proxy: the serial of the entry it shadows.
-    let partner: UInt64?
-    /// A proxy is owned by its entry, since nothing else keeps it alive.
-    let ownedTarget: AnyObject?
+    /// Run before the target, one per hook system watching the sender.
+    private(set) var proxies: [TrackingProxy] = []
 
-    init(
-        serial: UInt64, target: AnyObject, action: ActionName, events: ControlEvents, partner: UInt64? = nil,
-        owned: Bool = false, body: @escaping (AnyObject, AnyObject, ControlEvents) -> Void
-    ) {
-        self.serial = serial
+    init(target: AnyObject, action: ActionName, events: ControlEvents, body: @escaping (AnyObject, AnyObject, ControlEvents) -> Void) {
         self.target = target
         self.targetTypeName = String(reflecting: type(of: target))
         self.action = action
         self.events = events
-        self.partner = partner
-        self.ownedTarget = owned ? target : nil
         self.body = body
     }
 
-    var isProxy: Bool { partner != nil }
+    /// Places `proxy` unless one of the same owner is there already.
+    func place(_ proxy: TrackingProxy) {
+        guard !proxies.contains(where: { $0.owner == proxy.owner }) else { return }
+        proxies.append(proxy)
+    }
+
+    func hasProxy(of owner: ObjectIdentifier) -> Bool { proxies.contains { $0.owner == owner } }
+
+    func matches(target: AnyObject?, action: ActionName?) -> Bool {
+        (target == nil || self.target === target) && (action == nil || self.action == action)
+    }
 }
 
-/// The target-action pairs of a control or gesture recogniser, in registration order.
+/// What a hook system places beside a real target: it observes the action just before the target runs.
+final class TrackingProxy {
+    /// The hook system that placed it.
+    let owner: ObjectIdentifier
+    /// Reports the interaction: `(sender, events that fired)`.
+    let fire: (AnyObject, ControlEvents) -> Void
+
+    init(owner: ObjectIdentifier, fire: @escaping (AnyObject, ControlEvents) -> Void) {
+        self.owner = owner
+        self.fire = fire
+    }
+}
+
+/// The target-action pairs of a control or gesture recogniser, in registration order, as UIKit keeps them.
 struct TargetActionList {
     private(set) var entries: [TargetActionEntry] = []
-    private var nextSerial: UInt64 = 1
 
+    /// Registers the pair for `events`; the same target and action again is the same registration,
+    /// its events widened (UIKit does not add a second one).
     mutating func add(
         target: AnyObject, action: ActionName, events: ControlEvents, body: @escaping (AnyObject, AnyObject, ControlEvents) -> Void
     ) -> TargetActionEntry {
-        let entry = TargetActionEntry(serial: nextSerial, target: target, action: action, events: events, body: body)
-        nextSerial += 1
+        if let existing = entries.first(where: { $0.target === target && $0.action == action }) {
+            existing.events.formUnion(events)
+            return existing
+        }
+        let entry = TargetActionEntry(target: target, action: action, events: events, body: body)
         entries.append(entry)
         return entry
     }
 
-    /// Places a proxy just before the entry it shadows, so it observes the interaction before the
-    /// real action changes anything (values are read as the user saw them).
-    mutating func insertProxy(
-        _ proxy: AnyObject, for partner: TargetActionEntry, body: @escaping (AnyObject, AnyObject, ControlEvents) -> Void
-    ) {
-        guard let i = entries.firstIndex(where: { $0 === partner }) else { return }
-        let entry = TargetActionEntry(
-            serial: nextSerial, target: proxy, action: partner.action, events: partner.events, partner: partner.serial,
-            owned: true, body: body)
-        nextSerial += 1
-        entries.insert(entry, at: i)
-    }
-
-    /// Removes real entries matching `target` (nil: any) and `action` (nil: any) for any of `events`.
+    /// Removes `events` from the pairs matching `target` and `action` (nil: any); a pair left with
+    /// no events is removed.
     mutating func remove(target: AnyObject?, action: ActionName?, events: ControlEvents) {
-        entries.removeAll { e in
-            !e.isProxy && (target == nil || e.target === target) && (action == nil || e.action == action)
-                && !e.events.isDisjoint(with: events)
-        }
+        for e in entries where e.matches(target: target, action: action) { e.events.subtract(events) }
+        entries.removeAll { $0.events.isEmpty }
     }
 
-    /// Removes proxies whose partner is gone.
-    /// Runs on every send, so it first checks without allocating: lists hold a handful of entries.
-    mutating func pruneProxies() {
-        func orphan(_ e: TargetActionEntry) -> Bool {
-            guard let p = e.partner else { return false }
-            return !entries.contains { $0.serial == p }
-        }
-        guard entries.contains(where: orphan) else { return }
-        let orphans = entries.filter(orphan).map { ObjectIdentifier($0) }
-        entries.removeAll { orphans.contains(ObjectIdentifier($0)) }
-    }
-
-    /// Drops real entries whose target was deallocated.
+    /// Drops entries whose target was deallocated.
     mutating func dropReleasedTargets() {
-        guard entries.contains(where: { !$0.isProxy && $0.target == nil }) else { return }
-        entries.removeAll { !$0.isProxy && $0.target == nil }
+        guard entries.contains(where: { $0.target == nil }) else { return }
+        entries.removeAll { $0.target == nil }
     }
 
-    /// The real (not proxy) entries.
-    var registered: [TargetActionEntry] { entries.filter { !$0.isProxy } }
+    /// The entry for this target and action.
+    func entry(target: AnyObject, action: ActionName) -> TargetActionEntry? {
+        entries.first { $0.target === target && $0.action == action }
+    }
 
-    func partner(of proxy: TargetActionEntry) -> TargetActionEntry? {
-        guard let p = proxy.partner else { return nil }
-        return entries.first { $0.serial == p }
+    var proxyCount: Int { entries.reduce(0) { $0 + $1.proxies.count } }
+
+    /// Every registration with its target's runtime type name, in order.
+    var registeredActions: [RegisteredAction] {
+        entries.map { RegisteredAction(targetTypeName: $0.targetTypeName, action: $0.action, events: $0.events) }
     }
 }

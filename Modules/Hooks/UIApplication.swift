@@ -27,6 +27,10 @@ open class UIApplication: UIResponder {
         super.init()
     }
 
+    open override class var hookPoints: [AnyHookPoint] {
+        super.hookPoints + [HookPoint.didFinishLaunching.erased, HookPoint.didEnterBackground.erased, HookPoint.willEnterForeground.erased]
+    }
+
     /// Adds a window to the app.
     public func addWindow(_ window: UIWindow) {
         window.application = self
@@ -38,20 +42,27 @@ open class UIApplication: UIResponder {
     open func launch() {
         guard state == .notRunning else { return }
         state = .active
-        aspects.invoke(self, HookPoint.didFinishLaunching) { delegate?.applicationDidFinishLaunching(self) }
+        aspects.invoke(.didFinishLaunching, on: self, arguments: ()) { delegate?.applicationDidFinishLaunching(self) }
     }
 
     /// The user leaves the app (home button, app switcher).
     open func enterBackground() {
         guard state == .active else { return }
         state = .background
-        aspects.invoke(self, HookPoint.didEnterBackground) { delegate?.applicationDidEnterBackground(self) }
+        aspects.invoke(.didEnterBackground, on: self, arguments: ()) { delegate?.applicationDidEnterBackground(self) }
     }
 
     /// The user comes back to the app.
     open func enterForeground() {
         guard state == .background else { return }
         state = .active
-        aspects.invoke(self, HookPoint.willEnterForeground) { delegate?.applicationWillEnterForeground(self) }
+        aspects.invoke(.willEnterForeground, on: self, arguments: ()) { delegate?.applicationWillEnterForeground(self) }
     }
+}
+
+extension HookPoint where Instance == UIApplication, Arguments == Void, Result == Void {
+    /// The app's lifecycle; the delegate is told inside.
+    public static var didFinishLaunching: Self { Self("application:didFinishLaunchingWithOptions:") }
+    public static var didEnterBackground: Self { Self("applicationDidEnterBackground:") }
+    public static var willEnterForeground: Self { Self("applicationWillEnterForeground:") }
 }

@@ -1,11 +1,17 @@
 /// A view that sends actions to targets when the user acts on it (button, switch, slider…).
 ///
-/// `addTarget`, `removeTarget` and `sendAction` are hookable (`HookPoint`), which is how the
-/// hook system places its tracking proxy beside each target without the app's code knowing.
+/// Target-action follows UIKit: the same target and action added twice is one registration;
+/// `removeTarget` removes only the events it names; nil target or action matches all. `addTarget`,
+/// `removeTarget` and `sendAction` are hook points, which is how a hook system places its
+/// tracking proxy beside each target without the app's code knowing.
 open class UIControl: UIView {
     var targetActions = TargetActionList()
     /// A disabled control sends no actions.
     open var isEnabled = true
+
+    open override class var hookPoints: [AnyHookPoint] {
+        super.hookPoints + [HookPoint.addTarget.erased, HookPoint.removeTarget.erased, HookPoint.sendAction.erased]
+    }
 
     /// The value information the control reports with its events; value controls override it.
     open var valueInfo: ControlValue { ControlValue() }
@@ -17,14 +23,14 @@ open class UIControl: UIView {
         _ target: AnyObject, action: ActionName, for events: ControlEvents,
         invoking body: @escaping (AnyObject, UIControl, ControlEvents) -> Void
     ) {
-        let _: TargetActionEntry = aspects.invoke(self, HookPoint.addTarget, arguments: [target, action, events]) {
+        _ = aspects.invoke(.addTarget, on: self, arguments: (target, action, events)) {
             targetActions.add(target: target, action: action, events: events) { t, s, e in body(t, s as! UIControl, e) }
         }
     }
 
-    /// Removes matching actions: `target` nil means any target, `action` nil any action.
+    /// Removes `events` from the matching actions: `target` nil means any target, `action` nil any action.
     public func removeTarget(_ target: AnyObject?, action: ActionName?, for events: ControlEvents = .allEvents) {
-        aspects.invoke(self, HookPoint.removeTarget, arguments: [target as Any, action as Any, events]) {
+        aspects.invoke(.removeTarget, on: self, arguments: (target, action, events)) {
             targetActions.remove(target: target, action: action, events: events)
         }
     }
@@ -32,7 +38,7 @@ open class UIControl: UIView {
     /// The targets with at least one action, tracking proxies excluded.
     public var allTargets: [AnyObject] {
         var seen: [AnyObject] = []
-        for e in targetActions.registered {
+        for e in targetActions.entries {
             if let t = e.target, !seen.contains(where: { $0 === t }) { seen.append(t) }
         }
         return seen
@@ -40,41 +46,54 @@ open class UIControl: UIView {
 
     /// The actions registered on `target` for any of `events`.
     public func actions(forTarget target: AnyObject, forControlEvent events: ControlEvents) -> [ActionName] {
-        targetActions.registered.filter { $0.target === target && !$0.events.isDisjoint(with: events) }.map(\.action)
+        targetActions.entries.filter { $0.target === target && !$0.events.isDisjoint(with: events) }.map(\.action)
     }
 
-    /// Every registered action with its target's runtime type name, in registration order (proxies excluded).
-    public var registeredActions: [RegisteredAction] {
-        targetActions.registered.map { RegisteredAction(targetTypeName: $0.targetTypeName, action: $0.action, events: $0.events) }
-    }
+    /// Every registered action with its target's runtime type name, in registration order.
+    public var registeredActions: [RegisteredAction] { targetActions.registeredActions }
 
     /// How many tracking proxies sit beside the targets (0 when no hook system watches this control).
-    public var trackingProxyCount: Int { targetActions.entries.count - targetActions.registered.count }
+    public var trackingProxyCount: Int { targetActions.proxyCount }
 
     /// Sends the actions registered for any of `events`, in registration order: what a touch does.
+    /// Each target's tracking proxies observe first, then `sendAction(_:to:for:)` calls the target.
     open func sendActions(for events: ControlEvents) {
         guard isEnabled else { return }
         targetActions.dropReleasedTargets()
-        targetActions.pruneProxies()
         for entry in targetActions.entries where !entry.events.isDisjoint(with: events) {
             guard let target = entry.target else { continue }
-            sendAction(entry, to: target, for: events.intersection(entry.events))
+            let fired = events.intersection(entry.events)
+            for proxy in entry.proxies { proxy.fire(self, fired) }
+            sendAction(entry.action, to: target, for: fired)
         }
     }
 
-    private func sendAction(_ entry: TargetActionEntry, to target: AnyObject, for events: ControlEvents) {
-        aspects.invoke(self, HookPoint.sendAction, arguments: [entry.action, target, events]) {
-            entry.body(target, self, events)
+    /// Sends one action to one target (hookable, as UIKit's `sendAction:to:forEvent:`).
+    open func sendAction(_ action: ActionName, to target: AnyObject, for events: ControlEvents) {
+        aspects.invoke(.sendAction, on: self, arguments: (action, target, events)) {
+            targetActions.entry(target: target, action: action)?.body(target, self, events)
         }
     }
 
-    func insertProxy(_ proxy: AnyObject, for partner: TargetActionEntry, body: @escaping (AnyObject, AnyObject, ControlEvents) -> Void) {
-        targetActions.insertProxy(proxy, for: partner, body: body)
+    /// The registration of `action` on `target`, if any (hook systems place proxies on it).
+    func registration(of target: AnyObject, action: ActionName) -> TargetActionEntry? {
+        targetActions.entry(target: target, action: action)
     }
+}
 
-    func pruneProxies() {
-        targetActions.pruneProxies()
-    }
+extension HookPoint where Instance == UIControl, Arguments == (AnyObject, ActionName, ControlEvents), Result == TargetActionEntry {
+    /// An action was registered: `(target, action, events)`; the result is the registration.
+    public static var addTarget: Self { Self("addTarget:action:forControlEvents:") }
+}
+
+extension HookPoint where Instance == UIControl, Arguments == (AnyObject?, ActionName?, ControlEvents), Result == Void {
+    /// Actions were removed: `(target?, action?, events)`.
+    public static var removeTarget: Self { Self("removeTarget:action:forControlEvents:") }
+}
+
+extension HookPoint where Instance == UIControl, Arguments == (ActionName, AnyObject, ControlEvents), Result == Void {
+    /// One action is sent to one target: `(action, target, events)`.
+    public static var sendAction: Self { Self("sendAction:to:forEvent:") }
 }
 
 /// One target-action registration, as inventories and configuration checks list them.

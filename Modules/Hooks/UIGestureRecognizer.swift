@@ -9,9 +9,23 @@ open class UIGestureRecognizer: UIResponder {
         super.init()
     }
 
-    /// Registers `action` on `target`, calling `body(target, recognizer)` when the gesture is recognised.
+    /// A recogniser with one action, as UIKit's `init(target:action:)`: `body(target, recognizer)`
+    /// runs when the gesture is recognised.
+    public convenience init<Target: AnyObject>(
+        target: Target, action: ActionName, _ body: @escaping (Target, UIGestureRecognizer) -> Void
+    ) {
+        self.init()
+        addTarget(target as AnyObject, action: action) { t, recognizer in body(t as! Target, recognizer) }
+    }
+
+    open override class var hookPoints: [AnyHookPoint] {
+        super.hookPoints + [HookPoint.gestureAddTarget.erased, HookPoint.gestureRemoveTarget.erased]
+    }
+
+    /// Registers `action` on `target`, calling `body(target, recognizer)` when the gesture is
+    /// recognised; the same pair again is one registration.
     public func addTarget(_ target: AnyObject, action: ActionName, invoking body: @escaping (AnyObject, UIGestureRecognizer) -> Void) {
-        let _: TargetActionEntry = aspects.invoke(self, HookPoint.gestureAddTarget, arguments: [target, action]) {
+        _ = aspects.invoke(.gestureAddTarget, on: self, arguments: (target, action)) {
             targetActions.add(target: target, action: action, events: .allEvents) { t, s, _ in
                 body(t, s as! UIGestureRecognizer)
             }
@@ -20,26 +34,27 @@ open class UIGestureRecognizer: UIResponder {
 
     /// Removes matching actions: `target` nil means any target, `action` nil any action.
     public func removeTarget(_ target: AnyObject?, action: ActionName?) {
-        aspects.invoke(self, HookPoint.gestureRemoveTarget, arguments: [target as Any, action as Any]) {
+        aspects.invoke(.gestureRemoveTarget, on: self, arguments: (target, action)) {
             targetActions.remove(target: target, action: action, events: .allEvents)
         }
     }
 
-    /// Every registered action with its target's runtime type name (proxies excluded).
-    public var registeredActions: [RegisteredAction] {
-        targetActions.registered.map { RegisteredAction(targetTypeName: $0.targetTypeName, action: $0.action, events: $0.events) }
-    }
+    /// Every registered action with its target's runtime type name.
+    public var registeredActions: [RegisteredAction] { targetActions.registeredActions }
 
     /// How many tracking proxies sit beside the targets.
-    public var trackingProxyCount: Int { targetActions.entries.count - targetActions.registered.count }
+    public var trackingProxyCount: Int { targetActions.proxyCount }
+
+    /// The number of taps the gesture was recognised with (tap recognisers report it).
+    open var recognizedTapCount: Int? { nil }
 
     /// What the user's gesture does: sends every action, in registration order, when attached and enabled.
     open func recognize() {
         guard isEnabled, view != nil else { return }
         targetActions.dropReleasedTargets()
-        targetActions.pruneProxies()
         for entry in targetActions.entries {
             guard let target = entry.target else { continue }
+            for proxy in entry.proxies { proxy.fire(self, .allEvents) }
             entry.body(target, self, .allEvents)
         }
     }
@@ -47,14 +62,16 @@ open class UIGestureRecognizer: UIResponder {
     func removeFromView() {
         view?.removeGestureRecognizer(self)
     }
+}
 
-    func insertProxy(_ proxy: AnyObject, for partner: TargetActionEntry, body: @escaping (AnyObject, AnyObject, ControlEvents) -> Void) {
-        targetActions.insertProxy(proxy, for: partner, body: body)
-    }
+extension HookPoint where Instance == UIGestureRecognizer, Arguments == (AnyObject, ActionName), Result == TargetActionEntry {
+    /// An action was registered on a recogniser: `(target, action)`; the result is the registration.
+    public static var gestureAddTarget: Self { Self("addTarget:action:") }
+}
 
-    func pruneProxies() {
-        targetActions.pruneProxies()
-    }
+extension HookPoint where Instance == UIGestureRecognizer, Arguments == (AnyObject?, ActionName?), Result == Void {
+    /// Actions were removed from a recogniser: `(target?, action?)`.
+    public static var gestureRemoveTarget: Self { Self("removeTarget:action:") }
 }
 
 extension UIGestureRecognizer: TargetActionSender {}
@@ -66,8 +83,13 @@ extension TargetActionSender where Self: UIGestureRecognizer {
     }
 }
 
-/// A single tap.
-open class UITapGestureRecognizer: UIGestureRecognizer {}
+/// A tap, or several: `numberOfTapsRequired` taps recognise it, and events report the count.
+open class UITapGestureRecognizer: UIGestureRecognizer {
+    /// How many taps recognise the gesture (1: a single tap, 2: a double tap).
+    public var numberOfTapsRequired = 1
+
+    open override var recognizedTapCount: Int? { numberOfTapsRequired }
+}
 
 /// A press held down.
 open class UILongPressGestureRecognizer: UIGestureRecognizer {}

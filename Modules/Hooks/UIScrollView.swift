@@ -17,6 +17,8 @@ open class UIScrollView: UIView {
         super.init()
     }
 
+    open override class var hookPoints: [AnyHookPoint] { super.hookPoints + [HookPoint.didEndDragging.erased] }
+
     /// Moves the content without telling anyone, as code does.
     open func setContentOffset(_ offset: Double) {
         contentOffset = max(0, offset)
@@ -26,7 +28,7 @@ open class UIScrollView: UIView {
     /// What the user's drag to `offset` does: moves the content, then reports the drag's end.
     open func drag(to offset: Double) {
         setContentOffset(offset)
-        aspects.invoke(self, HookPoint.didEndDragging, arguments: [contentOffset]) {
+        aspects.invoke(.didEndDragging, on: self, arguments: contentOffset) {
             notifyDidEndDragging()
         }
     }
@@ -38,4 +40,9 @@ open class UIScrollView: UIView {
 
     /// Places content for the current offset; subclasses that reuse views override it.
     open func layoutContent() {}
+}
+
+extension HookPoint where Instance == UIScrollView, Arguments == Double, Result == Void {
+    /// A drag ended at the content offset given; the delegate is told inside.
+    public static var didEndDragging: Self { Self("scrollViewDidEndDragging:willDecelerate:") }
 }

@@ -36,36 +36,35 @@ open class UITableView: UIScrollView {
     /// How many rows fit in the viewport.
     public var visibleRowCount: Int
 
-    private var registered: [String: UITableViewCell.Type] = [:]
-    private var reusePool: [String: [UITableViewCell]] = [:]
+    private var pool = CellReusePool<UITableViewCell>()
     /// Visible cells by row, in row order.
     public private(set) var visibleCells: [UITableViewCell] = []
     /// How many cells were ever created: stays small however far the table scrolls.
-    public private(set) var createdCellCount = 0
+    public var createdCellCount: Int { pool.createdCount }
+    /// The private container real table views had between the table and its cells (iOS 7–10's
+    /// `UITableViewWrapperView`); nil when cells are the table's own subviews (the default).
+    public let wrapperView: UITableViewWrapperView?
 
-    public init(rowHeight: Double = 44, visibleRowCount: Int = 5) {
+    /// A table of `visibleRowCount` rows on screen; `wrapsCells` puts the cells in a
+    /// `UITableViewWrapperView`, as iOS 7–10 did, so paths read `UITableView-UITableViewWrapperView-Cell`.
+    public init(rowHeight: Double = 44, visibleRowCount: Int = 5, wrapsCells: Bool = false) {
         self.rowHeight = rowHeight
         self.visibleRowCount = visibleRowCount
+        wrapperView = wrapsCells ? UITableViewWrapperView() : nil
         super.init()
+        if let wrapperView { addSubview(wrapperView) }
     }
+
+    open override class var hookPoints: [AnyHookPoint] { super.hookPoints + [HookPoint.didSelectRow.erased] }
 
     /// Tells the table which class to create for `identifier` when the pool is empty.
     public func register(_ cellClass: UITableViewCell.Type, forCellReuseIdentifier identifier: String) {
-        registered[identifier] = cellClass
+        pool.register(cellClass, for: identifier)
     }
 
     /// A cell for `indexPath`: one from the reuse pool (after `prepareForReuse`), else a new one.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: CellIndexPath) -> UITableViewCell {
-        let cell: UITableViewCell
-        if var pool = reusePool[identifier], !pool.isEmpty {
-            cell = pool.removeLast()
-            reusePool[identifier] = pool
-            cell.prepareForReuse()
-        } else {
-            let type = registered[identifier] ?? UITableViewCell.self
-            cell = type.init(reuseIdentifier: identifier)
-            createdCellCount += 1
-        }
+        let cell = pool.dequeue(identifier)
         cell.indexPath = indexPath
         return cell
     }
@@ -109,7 +108,7 @@ open class UITableView: UIScrollView {
     @discardableResult
     open func selectRow(at indexPath: CellIndexPath) -> Bool {
         guard cellForRow(at: indexPath) != nil else { return false }
-        aspects.invoke(self, HookPoint.didSelectRow, arguments: [indexPath]) {
+        aspects.invoke(.didSelectRow, on: self, arguments: indexPath) {
             delegate?.tableView(self, didSelectRowAt: indexPath)
         }
         return true
@@ -135,7 +134,7 @@ open class UITableView: UIScrollView {
             } else {
                 let cell = ds.tableView(self, cellForRowAt: ip)
                 cell.indexPath = ip
-                addSubview(cell)
+                (wrapperView ?? self).addSubview(cell)
                 result.append(cell)
             }
         }
@@ -143,14 +142,13 @@ open class UITableView: UIScrollView {
     }
 
     private func recycle(_ cell: UITableViewCell) {
-        cell.removeFromSuperview()
         cell.indexPath = nil
-        reusePool[cell.reuseIdentifier ?? "", default: []].append(cell)
+        pool.recycle(cell)
     }
 }
 
 /// One row of a table: a node of role `cell` carrying its index path; subviews go in `contentView`.
-open class UITableViewCell: UIView {
+open class UITableViewCell: UIView, ReusableCell {
     public let reuseIdentifier: String?
     /// The row the cell shows now; nil while it waits in the reuse pool.
     public internal(set) var indexPath: CellIndexPath?
@@ -171,3 +169,11 @@ open class UITableViewCell: UIView {
 
 /// The view inside a cell that holds its content, as in UIKit.
 open class UITableViewCellContentView: UIView {}
+
+/// The private container between a table and its cells in iOS 7–10 (`UITableView(wrapsCells: true)`).
+open class UITableViewWrapperView: UIView {}
+
+extension HookPoint where Instance == UITableView, Arguments == CellIndexPath, Result == Void {
+    /// The user selected a row (`indexPath`); the delegate is told inside.
+    public static var didSelectRow: Self { Self("tableView:didSelectRowAtIndexPath:") }
+}

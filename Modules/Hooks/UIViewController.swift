@@ -33,7 +33,7 @@ open class UIViewController: UIResponder, ViewNode {
         let v = loadView()
         v.owningController = self
         loadedView = v
-        aspects.invoke(self, HookPoint.viewDidLoad) { viewDidLoad() }
+        aspects.invoke(.viewDidLoad, on: self, arguments: ()) { viewDidLoad() }
         return v
     }
 
@@ -48,8 +48,29 @@ open class UIViewController: UIResponder, ViewNode {
     open func viewWillDisappear(_ animated: Bool) {}
     open func viewDidDisappear(_ animated: Bool) {}
 
+    open override class var hookPoints: [AnyHookPoint] {
+        super.hookPoints + [
+            HookPoint.viewDidLoad.erased, HookPoint.viewWillAppear.erased, HookPoint.viewDidAppear.erased,
+            HookPoint.viewWillDisappear.erased, HookPoint.viewDidDisappear.erased,
+        ]
+    }
+
     /// Containers (navigation, tabs) are not pages themselves: page events come from their content.
     open var isContainer: Bool { false }
+
+    /// Whether appearing and disappearing are page events: not for containers (nor alerts).
+    open var isPage: Bool { !isContainer }
+
+    /// The page that interactions inside this controller belong to: itself when it is a page; a
+    /// container's shown child's page; an alert's presenting page.
+    open var eventPage: String? { isPage ? pathName : nil }
+
+    /// The bar button items and title a navigation controller shows while this controller is on top.
+    public private(set) lazy var navigationItem = UINavigationItem()
+
+    /// The controller this one presented (an alert), and the one that presented this one.
+    public private(set) var presentedViewController: UIViewController?
+    public private(set) weak var presentingViewController: UIViewController?
 
     /// The children that appear and disappear with this controller: all of them, for a plain
     /// controller; the top one, for a navigation controller.
@@ -104,14 +125,40 @@ open class UIViewController: UIResponder, ViewNode {
         return nil
     }
 
+    // MARK: Presentation
+
+    /// Shows `controller` over this one (an alert, an action sheet): it becomes a child whose view
+    /// is placed in this controller's view, so it is this page's child in the tree.
+    open func present(_ controller: UIViewController, animated: Bool = true) {
+        presentedViewController?.dismiss(animated: animated)
+        presentedViewController = controller
+        controller.presentingViewController = self
+        addChild(controller)
+        view.addSubview(controller.view)
+        if isVisible { controller.performAppear(animated: animated) }
+    }
+
+    /// Takes away what this controller presented, or this controller when it was presented.
+    open func dismiss(animated: Bool = true) {
+        if let shown = presentedViewController {
+            shown.dismiss(animated: animated)
+            return
+        }
+        guard let presenter = presentingViewController else { return }
+        performDisappear(animated: animated)
+        removeFromParent()
+        presenter.presentedViewController = nil
+        presentingViewController = nil
+    }
+
     // MARK: Appearance, driven by containers and windows
 
     /// Runs the appear half of the lifecycle on this controller, then on `appearingChildren`.
     public func performAppear(animated: Bool = false) {
         guard !isVisible else { return }
-        aspects.invoke(self, HookPoint.viewWillAppear, arguments: [animated]) { viewWillAppear(animated) }
+        aspects.invoke(.viewWillAppear, on: self, arguments: animated) { viewWillAppear(animated) }
         isVisible = true
-        aspects.invoke(self, HookPoint.viewDidAppear, arguments: [animated]) { viewDidAppear(animated) }
+        aspects.invoke(.viewDidAppear, on: self, arguments: animated) { viewDidAppear(animated) }
         for child in appearingChildren { child.performAppear(animated: animated) }
     }
 
@@ -119,51 +166,21 @@ open class UIViewController: UIResponder, ViewNode {
     public func performDisappear(animated: Bool = false) {
         guard isVisible else { return }
         for child in appearingChildren.reversed() { child.performDisappear(animated: animated) }
-        aspects.invoke(self, HookPoint.viewWillDisappear, arguments: [animated]) { viewWillDisappear(animated) }
+        aspects.invoke(.viewWillDisappear, on: self, arguments: animated) { viewWillDisappear(animated) }
         isVisible = false
-        aspects.invoke(self, HookPoint.viewDidDisappear, arguments: [animated]) { viewDidDisappear(animated) }
+        aspects.invoke(.viewDidDisappear, on: self, arguments: animated) { viewDidDisappear(animated) }
     }
 }
 
-/// A stack of controllers of which the top one is shown; push and pop drive appear and disappear.
-open class UINavigationController: UIViewController {
-    public private(set) var viewControllers: [UIViewController] = []
+extension HookPoint where Instance == UIViewController, Arguments == Void, Result == Void {
+    /// The root view was loaded.
+    public static var viewDidLoad: Self { Self("viewDidLoad") }
+}
 
-    public init(rootViewController: UIViewController) {
-        super.init()
-        push(rootViewController)
-    }
-
-    open override var isContainer: Bool { true }
-    public var topViewController: UIViewController? { viewControllers.last }
-    open override var appearingChildren: [UIViewController] { topViewController.map { [$0] } ?? [] }
-
-    /// Shows `controller` on top: the old top disappears, the new one appears (when on screen).
-    open func pushViewController(_ controller: UIViewController, animated: Bool = true) {
-        let old = topViewController
-        if isVisible { old?.performDisappear(animated: animated) }
-        old?.view.removeFromSuperview()
-        push(controller)
-        if isVisible { controller.performAppear(animated: animated) }
-    }
-
-    /// Removes the top controller (never the root): it disappears, the one below appears.
-    @discardableResult
-    open func popViewController(animated: Bool = true) -> UIViewController? {
-        guard viewControllers.count > 1, let top = viewControllers.last else { return nil }
-        if isVisible { top.performDisappear(animated: animated) }
-        top.removeFromParent()
-        viewControllers.removeLast()
-        if let below = topViewController {
-            view.addSubview(below.view)
-            if isVisible { below.performAppear(animated: animated) }
-        }
-        return top
-    }
-
-    private func push(_ controller: UIViewController) {
-        addChild(controller)
-        viewControllers.append(controller)
-        view.addSubview(controller.view)
-    }
+extension HookPoint where Instance == UIViewController, Arguments == Bool, Result == Void {
+    /// Lifecycle, with `animated`.
+    public static var viewWillAppear: Self { Self("viewWillAppear:") }
+    public static var viewDidAppear: Self { Self("viewDidAppear:") }
+    public static var viewWillDisappear: Self { Self("viewWillDisappear:") }
+    public static var viewDidDisappear: Self { Self("viewDidDisappear:") }
 }

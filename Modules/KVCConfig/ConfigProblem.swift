@@ -24,6 +24,8 @@ public struct ConfigProblem: Sendable, Hashable, CustomStringConvertible {
         case badViewEvent = "bad-view-event"
         /// Two places give different values for the same thing, or reuse a unique id.
         case conflict
+        /// A tracked event names a method its class does not have (found when the plan is hooked).
+        case unknownMethod = "unknown-method"
     }
 
     public var code: Code

@@ -1,23 +1,30 @@
 import EventModel
 import Foundation
+import ViewIdentity
 
 /// Key-path reading from arbitrary Swift values, by `Mirror`.
 ///
+/// This is the live-object reader: a tracker reads a rule's key path from the interaction's view
+/// node itself (`read(reflecting: node)`), so an app keeps its business data in its own objects.
+///
 /// One step, from the value reached so far, in this order:
 /// 1. optionals are unwrapped (nested ones too); `nil` names nothing;
-/// 2. a `KeyValueReadable` answers the key itself;
-/// 3. a `JSONValue` or `JSONObject` is read as JSON;
-/// 4. arrays and other ordered collections take a numeric part as an index; sets take none;
-/// 5. dictionaries take the part as a `String` key (an `Int` key also matches a numeric part);
-/// 6. tuples take a numeric part as the position, or an element label;
-/// 7. an enum takes the name of its current case and yields the payload (a tuple when the case carries
+/// 2. on a view node (`ViewNode`), `superview` and `parent` both step to the node above
+///    (`parentNode`: the superview, or the controller that owns a root view); a node of a JSON view
+///    tree (`TreeNode`) answers every other key from its `props` bag, the only place props are read;
+/// 3. a `KeyValueReadable` answers the key itself;
+/// 4. a `JSONValue` or `JSONObject` is read as JSON;
+/// 5. arrays and other ordered collections take a numeric part as an index; sets take none;
+/// 6. dictionaries take the part as a `String` key (an `Int` key also matches a numeric part);
+/// 7. tuples take a numeric part as the position, or an element label;
+/// 8. an enum takes the name of its current case and yields the payload (a tuple when the case carries
 ///    several values or one labelled value, whose labels or positions the next part can name; a
 ///    one-element tuple converts to its element, so `live` and `live.since` both read `case live(since: 3)`);
 ///    a case without payload, or a different case, names nothing;
-/// 8. structs and classes take a stored property's name; a class's superclasses are searched too;
+/// 9. structs and classes take a stored property's name; a class's superclasses are searched too;
 ///    `lazy` properties (once computed) and property-wrapper storage (`_name`, read through its
 ///    `wrappedValue`) are found by their declared name; computed properties are not visible;
-/// 9. finally, `rawValue` on any `RawRepresentable` value yields its raw value.
+/// 10. finally, `rawValue` on any `RawRepresentable` value yields its raw value.
 ///
 /// Every step is bounded by the key path's length, so cycles through class references cannot loop.
 extension KVCKeyPath {
@@ -66,6 +73,13 @@ enum Reflection {
     static func step(_ value: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
         guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
         let key = part.description
+        if let node = current as? any ViewNode {
+            if case .key(let k) = part, k == "superview" || k == "parent" {
+                guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
+                return .success(above)
+            }
+            if let tree = node as? TreeNode { return (tree.props ?? .object(JSONObject())).child(part).map { $0 as Any } }
+        }
         if let readable = current as? any KeyValueReadable {
             if let v = readable.value(forKey: key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))

@@ -27,7 +27,9 @@ public struct KeyPathReaderFunction: KeyPathReading {
     public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> { body(keyPath) }
 }
 
-/// Reads key paths from any Swift value by reflection (stored properties, `KeyValueReadable`).
+/// Reads key paths from any Swift value by reflection (stored properties, `KeyValueReadable`); the
+/// default reader of the tracker and `match`, rooted at the interaction's view node, which steps up
+/// by `superview`/`parent` and, in a JSON view tree, answers from its `props`.
 public struct ReflectionReader: KeyPathReading {
     public let root: Any
 

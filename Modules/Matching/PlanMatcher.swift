@@ -2,8 +2,9 @@ import EventModel
 import KVCConfig
 import ViewIdentity
 
-/// An interaction as the tracker sees it: the KVC query plus the class and action the event table is keyed by.
-public struct Interaction: Sendable, Hashable {
+/// What the whole plan is asked about one interaction: the KVC query plus the class and action
+/// the event table is keyed by.
+public struct PlanQuery: Sendable, Hashable {
     public var query: MatchQuery
     /// Page events: the controller's class; actions: the target's class.
     public var className: String?
@@ -99,9 +100,9 @@ public struct PlanMatcher: Sendable {
     /// labels (labels on `PageEnter` only); actions find the control event id and the event's labels;
     /// every event finds its KVC rules.
     public func match(
-        _ interaction: Interaction, reader: some KeyPathReading, cache: MatchCache? = nil
-    ) -> InteractionMatch {
-        var result = InteractionMatch(rules: match(interaction.query, reader: reader, cache: cache))
+        _ interaction: PlanQuery, reader: some KeyPathReading, cache: MatchCache? = nil
+    ) -> PlanMatch {
+        var result = PlanMatch(rules: match(interaction.query, reader: reader, cache: cache))
         guard let className = interaction.className else { return result }
         switch interaction.query.viewEvent {
         case .pageEnter:

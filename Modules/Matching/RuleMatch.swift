@@ -29,7 +29,7 @@ public struct RuleMatch: Sendable, Hashable {
 }
 
 /// Everything configured for one interaction: the event table's id, the labels, and the KVC rules with their values.
-public struct InteractionMatch: Sendable, Hashable {
+public struct PlanMatch: Sendable, Hashable {
     /// From the event table: the page event id (page events) or the control event id (actions).
     public var eventID: String?
     /// Labelled screens (page events) or labelled events (actions), in load order.

@@ -2,17 +2,41 @@ import EventModel
 import KVCConfig
 import ViewIdentity
 
-/// A node of a tree with its path, computed once.
+/// A node of a tree with what scoring reads from it, computed once.
 public struct LocatedNode {
     public let node: TreeNode
     public let path: ViewPath
     /// The tree file it is in.
     public let file: String
+    /// The parent's name, and the names and titles of up to `neighbourReach` siblings on each side.
+    let neighbourhood: Set<String>
+    /// Where it sits among its parent's children: 0 first, 1 last (0 for an only child or a root).
+    let position: Double
+    /// The key paths of its props' leaves.
+    let leafKeyPaths: [KVCKeyPath]
+
+    /// How many siblings on each side count as neighbours: enough to see a toolbar's other
+    /// buttons, few enough that a list's thousand rows do not drown the signal (or the time).
+    public static let neighbourReach = 3
 
     public init(node: TreeNode, path: ViewPath, file: String) {
         self.node = node
         self.path = path
         self.file = file
+        var neighbourhood: Set<String> = []
+        var position = 0.0
+        if let parent = node.parent, let i = parent.children.firstIndex(where: { $0 === node }) {
+            neighbourhood.insert("parent " + parent.pathName)
+            let siblings = parent.children
+            for j in max(0, i - Self.neighbourReach)...min(siblings.count - 1, i + Self.neighbourReach) where j != i {
+                neighbourhood.insert("name " + siblings[j].pathName)
+                if let t = siblings[j].title, !t.isEmpty { neighbourhood.insert("title " + t) }
+            }
+            if siblings.count > 1 { position = Double(i) / Double(siblings.count - 1) }
+        }
+        self.neighbourhood = neighbourhood
+        self.position = position
+        leafKeyPaths = CandidateScore.leafKeyPaths(node.props)
     }
 
     /// Every node of every tree, in document order.
@@ -50,27 +74,28 @@ public struct CandidateScore: Sendable, Hashable {
     /// Scores `candidate` for `rule`, whose pattern lines up with the candidate's path as `alignment`
     /// says, against `reference` (a node the rule matched in the baseline), when there is one.
     public static func score(
-        _ candidate: TreeNode, alignment: PathAlignment, rule: KVCRule, reference: TreeNode?
+        _ candidate: LocatedNode, alignment: PathAlignment, rule: KVCRule, reference: LocatedNode?
     ) -> CandidateScore {
+        let c = candidate.node
         var v: [DriftSignal: Double] = [:]
         v[.path] = alignment.similarity
-        v[.type] = NameSimilarity.of(rule.viewPath.names.last ?? "", candidate.pathName)
-        if let content = rule.content { v[.content] = candidate.title == content ? 1 : 0 }
+        v[.type] = NameSimilarity.of(rule.viewPath.names.last ?? "", c.pathName)
+        if let content = rule.content { v[.content] = c.title == content ? 1 : 0 }
         // The rule's key path tells only where it read something in the old build too.
-        if reference.map({ resolves(rule.keyPath, in: $0.props) }) ?? true {
-            v[.keyPath] = resolves(rule.keyPath, in: candidate.props) ? 1 : 0
+        if reference.map({ resolves(rule.keyPath, in: $0.node.props) }) ?? true {
+            v[.keyPath] = resolves(rule.keyPath, in: c.props) ? 1 : 0
         }
-        if let r = reference {
-            if let id = r.id { v[.id] = candidate.id == id ? 1 : 0 }
-            if let title = r.title, !title.isEmpty { v[.title] = candidate.title == title ? 1 : 0 }
-            let keyPaths = leafKeyPaths(r.props)
-            if !keyPaths.isEmpty {
-                let found = keyPaths.filter { resolves($0, in: candidate.props) }.count
-                v[.props] = Double(found) / Double(keyPaths.count)
+        if let reference {
+            let r = reference.node
+            if let id = r.id { v[.id] = c.id == id ? 1 : 0 }
+            if let title = r.title, !title.isEmpty { v[.title] = c.title == title ? 1 : 0 }
+            if !reference.leafKeyPaths.isEmpty {
+                let found = reference.leafKeyPaths.filter { resolves($0, in: c.props) }.count
+                v[.props] = Double(found) / Double(reference.leafKeyPaths.count)
             }
             if r.parent != nil {
-                v[.neighbours] = jaccard(neighbourhood(of: r), neighbourhood(of: candidate))
-                v[.position] = 1 - abs(relativePosition(of: r) - relativePosition(of: candidate))
+                v[.neighbours] = jaccard(reference.neighbourhood, candidate.neighbourhood)
+                v[.position] = 1 - abs(reference.position - candidate.position)
             }
         }
         // Summed in declaration order, so the same inputs always round the same way.
@@ -106,25 +131,6 @@ public struct CandidateScore: Sendable, Hashable {
         }
         walk(root, "")
         return out
-    }
-
-    /// The parent's name and each sibling's name and title.
-    static func neighbourhood(of node: TreeNode) -> Set<String> {
-        guard let parent = node.parent else { return [] }
-        var s: Set<String> = ["parent " + parent.pathName]
-        for sibling in parent.children where sibling !== node {
-            s.insert("name " + sibling.pathName)
-            if let t = sibling.title, !t.isEmpty { s.insert("title " + t) }
-        }
-        return s
-    }
-
-    /// 0 for the first child, 1 for the last, 0 for an only child.
-    static func relativePosition(of node: TreeNode) -> Double {
-        guard let parent = node.parent, parent.children.count > 1,
-            let i = parent.children.firstIndex(where: { $0 === node })
-        else { return 0 }
-        return Double(i) / Double(parent.children.count - 1)
     }
 
     static func jaccard(_ a: Set<String>, _ b: Set<String>) -> Double {

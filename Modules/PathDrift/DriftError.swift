@@ -5,7 +5,7 @@ public struct DriftError: Error, Sendable, Hashable, CustomStringConvertible {
         case unreadablePath
         /// A directory with no `.json` file in it.
         case noTreeFiles
-        /// A file that is not a view tree (viewpath.md §1 as docs/view-identity.md tells it).
+        /// A file that is not a view tree (docs/viewpath.md §1).
         case badTree
         /// A rules document that cannot be written back (`--fix`).
         case unwritableFix

@@ -5,8 +5,8 @@ import ViewIdentity
 ///
 /// Costs (docs/drift.md): an element added or removed 1; a renamed element (another name at the
 /// same place) 0.5 + 0.5 × (1 − name similarity), so a rename always costs less than removing one
-/// element and adding another; a kept name whose exact index changed 0.25; a kept name whose
-/// index the pattern accepts 0. Similarity is 1 − distance ÷ (the longer element count), at least 0.
+/// element and adding another; 0.25 more where the pattern does not accept the new index (on a
+/// kept or a renamed element). Similarity is 1 − distance ÷ (the longer element count), at least 0.
 public struct PathAlignment: Sendable, Hashable {
     /// The old pattern's elements, each with what it became.
     public enum Step: Sendable, Hashable {
@@ -25,16 +25,21 @@ public struct PathAlignment: Sendable, Hashable {
     public let similarity: Double
     /// In path order.
     public let steps: [Step]
+    /// True when every `s:*` of the old pattern is still on a cell of section `s` (the rule's
+    /// choice of a list section, which a refactor of the cells does not change).
+    public let sectionsKept: Bool
 
-    /// Aligns `pattern` (the rule's path) with `path` (a node of the new build).
-    public init(pattern: PathPattern, path: ViewPath) {
+    /// Aligns `pattern` (the rule's path) with `path` (a node of the new build). `nameSimilarity`
+    /// may be a cached `NameSimilarity.of` (names repeat across the nodes of a tree).
+    public init(
+        pattern: PathPattern, path: ViewPath, nameSimilarity: (String, String) -> Double = NameSimilarity.of
+    ) {
         let m = pattern.names.count, n = path.elements.count
         func substitution(_ i: Int, _ j: Int) -> Double {
             let element = path.elements[j]
-            if sameBytes(pattern.names[i], element.name) {
-                return pattern.indexes[i].matches(element.index) ? 0 : Self.indexChangedCost
-            }
-            return 0.5 + 0.5 * (1 - NameSimilarity.of(pattern.names[i], element.name))
+            let index = pattern.indexes[i].matches(element.index) ? 0 : Self.indexChangedCost
+            if sameBytes(pattern.names[i], element.name) { return index }
+            return 0.5 + 0.5 * (1 - nameSimilarity(pattern.names[i], element.name)) + index
         }
         // cost[i][j]: aligning the first i old elements with the first j new ones.
         var cost = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: m + 1)
@@ -67,6 +72,10 @@ public struct PathAlignment: Sendable, Hashable {
             }
         }
         self.steps = steps.reversed()
+        sectionsKept = self.steps.allSatisfy { step in
+            guard case .kept(let old, let new) = step, case .anyRow = pattern.indexes[old] else { return true }
+            return pattern.indexes[old].matches(path.elements[new].index)
+        }
         distance = cost[m][n]
         let longer = max(m, n)
         similarity = longer == 0 ? 1 : max(0, 1 - distance / Double(longer))

@@ -12,13 +12,22 @@ public struct DriftCandidate: Sendable, Hashable {
     public var identityAgrees: Bool
     /// The tree file of that node.
     public var file: String
+    /// The element names of `viewPath`.
+    public var names: [String]
+    /// Whether every `s:*` of the old pattern is still on a cell of section `s`.
+    public var sectionsKept: Bool
 
-    public init(viewPath: String, score: Double, signals: [DriftSignal], identityAgrees: Bool, file: String) {
+    public init(
+        viewPath: String, score: Double, signals: [DriftSignal], identityAgrees: Bool, file: String, names: [String] = [],
+        sectionsKept: Bool = true
+    ) {
         self.viewPath = viewPath
         self.score = score
         self.signals = signals
         self.identityAgrees = identityAgrees
         self.file = file
+        self.names = names
+        self.sectionsKept = sectionsKept
     }
 }
 
@@ -102,7 +111,7 @@ public struct PathDrift {
     public func check(_ rule: KVCRule) -> RuleDrift {
         let fits = { (n: LocatedNode) in rule.viewEvent.fits(n.node.role) && rule.viewPath.matches(n.path) }
         let matched = newNodes.filter(fits)
-        let references = baselineNodes.filter(fits).map(\.node)
+        let references = baselineNodes.filter(fits)
         guard !matched.isEmpty else {
             let search = candidates(for: rule, references: references)
             return RuleDrift(
@@ -112,11 +121,11 @@ public struct PathDrift {
         // The pattern matches: ok, unless the baseline tells its view apart (id, title) and none of
         // the nodes matched now is that view: then broken when their ids say they are other views,
         // or when that view is clearly found elsewhere (a changed title alone is not enough).
-        let known = references.filter { $0.id != nil || !($0.title ?? "").isEmpty }
+        let known = references.map(\.node).filter { $0.id != nil || !($0.title ?? "").isEmpty }
         guard !known.isEmpty, !matched.contains(where: { m in known.contains { r in Self.sameIdentity(m.node, r) } }) else {
             return RuleDrift(rule: rule, status: .ok, matches: matched.count, suggestion: nil, candidates: [])
         }
-        let ids = Set(references.compactMap(\.id))
+        let ids = Set(references.compactMap(\.node.id))
         let otherIDs = !ids.isEmpty && matched.allSatisfy { m in m.node.id.map { !ids.contains($0) } ?? false }
         let search = candidates(for: rule, references: references)
         let movedAway = search.suggestion.map { $0.viewPath != rule.viewPath.text } ?? false
@@ -143,25 +152,47 @@ public struct PathDrift {
 
     /// Every node of the new build whose role fits, scored against each baseline node (its best
     /// score counts), grouped by the pattern it would give, best first; and the suggestion.
-    func candidates(for rule: KVCRule, references: [TreeNode]) -> (
+    func candidates(for rule: KVCRule, references: [LocatedNode]) -> (
         candidates: [DriftCandidate], suggestion: DriftCandidate?, absence: RuleDrift.Absence?
     ) {
         // A view stays on its page: while the rule's page (the root of its pattern) is in the new
         // trees, only its nodes are candidates; when it is gone (renamed), every page is searched.
         let pageKept = newNodes.contains { Self.isOnPage($0, of: rule) }
+        // Each candidate is compared with the baseline node of its id, the one of its title, and the
+        // first one: with a whole list matched, its own row is found without trying every row.
+        var byID: [String: LocatedNode] = [:], byTitle: [String: LocatedNode] = [:]
+        for r in references.reversed() {
+            if let id = r.node.id { byID[id] = r }
+            if let t = r.node.title, !t.isEmpty { byTitle[t] = r }
+        }
+        // Names repeat across nodes: each pair is measured once, each pattern read once.
+        var similarities: [String: [String: Double]] = [:]
+        let similarity = { (a: String, b: String) -> Double in
+            if let known = similarities[a]?[b] { return known }
+            let s = NameSimilarity.of(a, b)
+            similarities[a, default: [:]][b] = s
+            return s
+        }
+        var readable: [String: Bool] = [:]
         var best: [String: DriftCandidate] = [:]
         for c in newNodes where rule.viewEvent.fits(c.node.role) && (!pageKept || Self.isOnPage(c, of: rule)) {
-            let alignment = PathAlignment(pattern: rule.viewPath, path: c.path)
-            guard let pattern = Self.pattern(c.path, like: rule.viewPath, alignment: alignment) else { continue }
+            let alignment = PathAlignment(pattern: rule.viewPath, path: c.path, nameSimilarity: similarity)
+            let pattern = Self.pattern(c.path, like: rule.viewPath, alignment: alignment)
+            if readable[pattern] == nil { readable[pattern] = Self.readsBack(pattern, elements: c.path.elements.count) }
+            guard readable[pattern] == true else { continue }
             var top: CandidateScore?
-            for r in references.isEmpty ? [nil] : references.map(Optional.some) {
-                let s = CandidateScore.score(c.node, alignment: alignment, rule: rule, reference: r)
+            var compared: [LocatedNode?] = references.isEmpty ? [nil] : [references[0]]
+            if let id = c.node.id, let r = byID[id] { compared.append(r) }
+            if let t = c.node.title, let r = byTitle[t] { compared.append(r) }
+            for r in compared {
+                let s = CandidateScore.score(c, alignment: alignment, rule: rule, reference: r)
                 if let t = top, (t.score, t.identityAgrees ? 1 : 0) >= (s.score, s.identityAgrees ? 1 : 0) { continue }
                 top = s
             }
             guard let top else { continue }
             let candidate = DriftCandidate(
-                viewPath: pattern, score: top.score, signals: top.agreeing, identityAgrees: top.identityAgrees, file: c.file)
+                viewPath: pattern, score: top.score, signals: top.agreeing, identityAgrees: top.identityAgrees, file: c.file,
+                names: c.path.elements.map(\.name), sectionsKept: alignment.sectionsKept)
             if let old = best[pattern], (old.score, old.identityAgrees ? 1 : 0) >= (top.score, top.identityAgrees ? 1 : 0) {
                 continue
             }
@@ -175,24 +206,33 @@ public struct PathDrift {
         // Where the view can be told apart (an id or title in the baseline, the rule's content), only
         // candidates that agree on one of them can be it: the best of those must be clearly ahead of
         // the next of those. Elsewhere every candidate competes.
-        let needsIdentity = rule.content != nil || references.contains { $0.id != nil || !($0.title ?? "").isEmpty }
+        let needsIdentity = rule.content != nil || references.contains { $0.node.id != nil || !($0.node.title ?? "").isEmpty }
         let contenders = needsIdentity ? ranked.filter(\.identityAgrees) : ranked
         let shown = Array(ranked.prefix(Self.candidateLimit))
         guard let first = contenders.first else { return (shown, nil, ranked.isEmpty ? .noCandidate : .viewGone) }
         guard first.score >= Self.threshold else { return (shown, nil, .tooWeak) }
-        guard first.score - (contenders.dropFirst().first?.score ?? 0) >= Self.margin - 1e-9 else {
+        // Rows of another section (the rule said `9:*`) with the best one's names are not rivals of
+        // a best one in that section: the rule chose the section, and a refactor of cells keeps it.
+        let rivals = contenders.dropFirst().filter { c in
+            !(first.sectionsKept && !c.sectionsKept && c.names.count == first.names.count
+                && zip(c.names, first.names).allSatisfy { sameBytes($0, $1) })
+        }
+        guard first.score - (rivals.first?.score ?? 0) >= Self.margin - 1e-9 else {
             return (shown, nil, .tooClose)
         }
         return (shown, first, nil)
     }
 
-    /// The canonical text of `path` with the old pattern's open indexes kept; nil when it would not
-    /// read back as a pattern (a type name holding `-` or `&`).
-    static func pattern(_ path: ViewPath, like old: PathPattern, alignment: PathAlignment) -> String? {
+    /// The canonical text of `path` with the old pattern's open indexes kept.
+    static func pattern(_ path: ViewPath, like old: PathPattern, alignment: PathAlignment) -> String {
         let indexes = PathAlignment.generalize(path, like: old, steps: alignment.steps)
-        let text = path.elements.map(\.name).joined(separator: "-") + "&"
-            + indexes.map(\.description).joined(separator: "-")
-        guard let parsed = try? PathPattern(text), parsed.names.count == path.elements.count else { return nil }
-        return text
+        return path.elements.map(\.name).joined(separator: "-") + "&" + indexes.map(\.description).joined(separator: "-")
+    }
+
+    /// False for a pattern that would not read back as written (a type name holding `-` or `&`):
+    /// such a node cannot be named by a rule.
+    static func readsBack(_ text: String, elements: Int) -> Bool {
+        guard let parsed = try? PathPattern(text) else { return false }
+        return parsed.names.count == elements
     }
 }

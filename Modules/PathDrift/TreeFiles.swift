@@ -56,7 +56,7 @@ public struct TreeFile {
         do throws(ViewTreeError) {
             return TreeFile(path: file, tree: try ViewTree(json: [UInt8](data)))
         } catch {
-            throw DriftError(code: .badTree, path: file, reason: "not a view tree: \(error). Fix that node (docs/view-identity.md)")
+            throw DriftError(code: .badTree, path: file, reason: "not a view tree: \(error). Fix that node (docs/viewpath.md §1)")
         }
     }
 }

@@ -21,9 +21,6 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The primary result code (`SQLITE_CONSTRAINT` for every constraint failure).
     var primaryCode: Int32 { code & 0xff }
 
-    /// True when another connection held a lock past the busy timeout.
-    var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
-
     var description: String {
         let name = String(cString: sqlite3_errstr(code))
         var s = "SQLite error \(code) (\(name)): \(message)"

@@ -28,8 +28,8 @@ public struct TrackedApp: Sendable, Hashable {
 
     /// Fails when `version` is not dot-separated whole numbers, since rules could not be chosen by it.
     public init(key: String, version: String) throws(TrackerError) {
-        guard !key.isEmpty else { throw TrackerError.emptyAppKey }
-        guard let v = AppVersion(version) else { throw TrackerError.badAppVersion(version) }
+        guard !key.isEmpty else { throw .emptyAppKey }
+        guard let v = AppVersion(version) else { throw .badAppVersion(version) }
         self.key = key
         self.version = version
         parsedVersion = v
@@ -38,23 +38,39 @@ public struct TrackedApp: Sendable, Hashable {
     var identity: AppIdentity { AppIdentity(key: key, version: parsedVersion) }
 }
 
-/// What stops a tracker from being built.
-public enum TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
-    case emptyAppKey
-    case badAppVersion(String)
-
-    public var description: String {
-        switch self {
-        case .emptyAppKey: return "the app key is empty; give the key the collector knows the app by (e.g. --app-key shop)"
-        case .badAppVersion(let v):
-            return "app version \"\(v)\" is not numbers joined by dots (e.g. 1.2.0); KVC rules choose by version, so give one"
-        }
+/// What a tracker refuses: an app it cannot track, or an argument of the SDK calls that breaks
+/// the wire contract (docs/wire.md §3).
+public struct TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        case emptyAppKey = "empty-app-key"
+        case badAppVersion = "bad-app-version"
+        case badUserID = "bad-user-id"
+        case badEventName = "bad-event-name"
     }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public static let emptyAppKey = TrackerError(
+        .emptyAppKey, "the app key is empty; give the key the collector knows the app by (e.g. --app-key shop)")
+
+    public static func badAppVersion(_ v: String) -> TrackerError {
+        TrackerError(
+            .badAppVersion,
+            "app version \"\(v)\" is not numbers joined by dots (e.g. 1.2.0); KVC rules choose by version, so give one")
+    }
+
+    public var description: String { message }
 }
 
 /// Applies a tracking plan to one interaction: configured name, label, KVC values and `kvc_error`s.
 ///
-/// Pure apart from reading the live node's props, which must happen while the interaction is
+/// Pure apart from reading the live node (KVCConfig's reflection reader), which must happen while the interaction is
 /// being handled (a reused cell shows other data a moment later).
 public struct EventShaper: Sendable {
     public let matcher: PlanMatcher
@@ -86,10 +102,12 @@ public struct EventShaper: Sendable {
             // A page event without a node still finds its event id and labels, but no KVC rule.
             query = MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion)
         }
-        let interaction = Matching.Interaction(query: query, className: className, action: action)
-        let match: InteractionMatch
+        let interaction = PlanQuery(query: query, className: className, action: action)
+        let match: PlanMatch
         if node != nil {
-            match = matcher.match(interaction, reader: JSONPropsReader(props: node?.props), cache: cache)
+            // The live object: stored properties, KeyValueReadable, superview/parent steps (a JSON
+            // tree's node answers from its props).
+            match = matcher.match(interaction, reader: ReflectionReader(root: node as Any), cache: cache)
         } else {
             var m = matcher.match(interaction, reader: JSONPropsReader(props: nil), cache: nil)
             m.rules = []

@@ -11,15 +11,28 @@ import ViewIdentity
 /// reads KVC values from the live node at once, since a reused cell shows other data a moment
 /// later, then only submits to the reporting system, which delivers on its own queue.
 /// Timestamps are the interaction's, from the hooks' injectable `HookClock`.
+///
+/// Around the plan (docs/agent.md "SDK"): who (`device`, `identify(user:)`, `reset()`, super
+/// properties), when (sessions rotated after `sessionTimeout` and at app start), custom events
+/// (`track(name:props:)`), consent, sampling, click debounce and rage clicks, and rules from the
+/// collector swapped in while the app runs (`startRemoteConfig(source:)`). Nothing here knows a
+/// toolkit: UIKit-model hooks and the GTK adapter feed the same tracker.
 public final class Tracker: InteractionObserver, Sendable {
     /// How much a tracker has done.
     public struct Statistics: Sendable, Hashable {
         public var interactions = 0
-        /// Events submitted, `kvc_error` events included.
+        /// Events submitted, `kvc_error`, `custom` and diagnostic events included.
         public var events = 0
         public var kvcErrors = 0
         /// Events the reporting system refused (its queue was full).
         public var dropped = 0
+        /// Repeated clicks within the debounce interval, reported as nothing.
+        public var debounced = 0
+        public var rageClicks = 0
+        /// Interactions and `track` calls not captured: no consent, or this device is sampled out.
+        public var notCaptured = 0
+        /// Remote rule sets refused whole (each reported as a `config_rejected` event).
+        public var rejectedRuleSets = 0
 
         public init(interactions: Int = 0, events: Int = 0, kvcErrors: Int = 0, dropped: Int = 0) {
             self.interactions = interactions
@@ -29,41 +42,101 @@ public final class Tracker: InteractionObserver, Sendable {
         }
     }
 
-    public let shaper: EventShaper
+    public let app: TrackedApp
     public let reporting: ReportingSystem
-    public let ids: EventIDGenerator
-    /// Every event's `session`; also the prefix of every event id.
-    public var session: String { ids.prefix }
-    private let counters = Mutex(Statistics())
+    public let settings: TrackerSettings
+    /// The plan from the app's own files, which remote rules are merged over.
+    public let localPlan: TrackingPlan
+    private let writer: IdentityWriter
 
-    /// A tracker for `app` that applies `plan` and submits to `reporting`; `session` nil draws a fresh id.
-    public init(plan: TrackingPlan, app: TrackedApp, reporting: ReportingSystem, session: String? = nil) {
-        shaper = EventShaper(plan: plan, app: app)
+    private struct State {
+        var shaper: EventShaper
+        var etag: String?
+        var sampleRate: Double = 1
+        var sessions: SessionClock
+        var clicks: ClickFilter
+        var identity: AgentIdentity
+        var superProperties: JSONObject
+        var statistics = Statistics()
+        var discardHandlers: [@Sendable (Int64) -> Void] = []
+        var refresher: ConfigRefresher?
+
+        func capturing(appKey: String) -> Bool {
+            identity.consent && Sampling.includes(device: identity.device, appKey: appKey, rate: sampleRate)
+        }
+    }
+
+    private let state: Mutex<State>
+
+    /// A tracker for `app` that applies `plan` and submits to `reporting`; `session` nil draws a
+    /// fresh id. With `settings.dataDirectory` it reads (once, here) or creates the identity kept there.
+    public init(
+        plan: TrackingPlan, app: TrackedApp, reporting: ReportingSystem, session: String? = nil,
+        settings: TrackerSettings = TrackerSettings()
+    ) {
+        self.app = app
         self.reporting = reporting
-        ids = EventIDGenerator(prefix: session ?? Tracker.newSessionID())
+        self.settings = settings
+        localPlan = plan
+        writer = IdentityWriter(directory: settings.dataDirectory)
+        let identity = AgentIdentity.load(from: settings.dataDirectory, writer: writer)
+        state = Mutex(
+            State(
+                shaper: EventShaper(plan: plan, app: app),
+                sessions: SessionClock(session: session ?? Tracker.newSessionID(), timeout: settings.sessionTimeout),
+                clicks: ClickFilter(settings: settings), identity: identity, superProperties: settings.superProperties))
     }
 
     /// A fresh session id: `s-` and 16 random hexadecimal digits.
     public static func newSessionID() -> String { "s-" + EventIDGenerator().prefix }
 
-    public var statistics: Statistics { counters.withLock { $0 } }
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+    /// The session of the next event; also the prefix of its id.
+    public var session: String { state.withLock { $0.sessions.session } }
+    public var identity: AgentIdentity { state.withLock { $0.identity } }
+    /// The etag of the remote rule set in use; nil while only the local plan applies.
+    public var rulesEtag: String? { state.withLock { $0.etag } }
+    public var sampleRate: Double { state.withLock { $0.sampleRate } }
+    /// The plan in use: the local plan with the remote rules merged over it.
+    public var plan: TrackingPlan { state.withLock { $0.shaper.matcher.plan } }
+    /// Whether events are captured now: consent given and this device sampled in.
+    public var isCapturing: Bool { state.withLock { $0.capturing(appKey: app.key) } }
+
+    // MARK: Interactions
 
     public func observe(_ interaction: Interaction) {
-        let events = events(for: interaction)
-        var dropped = 0
-        for e in events where !reporting.submit(e) { dropped += 1 }
-        counters.withLock { s in
-            s.interactions += 1
-            s.events += events.count
-            s.kvcErrors += events.count { $0.type == .kvcError }
-            s.dropped += dropped
+        if interaction.kind == .appForeground { state.withLock { $0.refresher }?.refreshSoon() }
+        let ts = interaction.timestamp
+        let clickedView = Tracker.isClick(interaction.kind) ? interaction.viewPath?.canonical : nil
+        guard let context = prepare(at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView)
+        else { return }
+        if let verdict = context.verdict, !verdict.counted {
+            state.withLock { $0.statistics.debounced += 1 }
+            return
+        }
+        let base = interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix)
+        var events = context.shaper.events(
+            base: base, node: interaction.node, viewEvent: interaction.kind.viewEvent,
+            className: Tracker.className(of: interaction), action: interaction.eventCode?.action, nextID: context.ids.next)
+        let rage = context.verdict?.rage == true
+        if rage {
+            var props = JSONObject()
+            props["clicks"] = .int(Int64(settings.rageClicks))
+            events.append(
+                TrackEvent(
+                    id: context.ids.next(), ts: ts, type: .custom, name: "rage_click", page: base.page, path: base.path,
+                    viewId: base.viewId, session: context.ids.prefix, props: props))
+        }
+        submit(events, context: context) { s in
+            if rage { s.rageClicks += 1 }
         }
     }
 
-    /// The events for one interaction (what `observe` submits): the interaction's own event, then
-    /// its `kvc_error`s. Reads the live node now.
+    /// The events for one interaction as the plan makes them (no session, consent or click rules,
+    /// nothing submitted): the interaction's own event, then its `kvc_error`s. Reads the live node now.
     public func events(for interaction: Interaction) -> [TrackEvent] {
-        let base = interaction.trackEvent(id: ids.next(), session: session)
+        let (shaper, ids) = state.withLock { ($0.shaper, $0.sessions.ids) }
+        let base = interaction.trackEvent(id: ids.next(), session: ids.prefix)
         return shaper.events(
             base: base, node: interaction.node, viewEvent: interaction.kind.viewEvent,
             className: Tracker.className(of: interaction), action: interaction.eventCode?.action, nextID: ids.next)
@@ -77,6 +150,225 @@ public final class Tracker: InteractionObserver, Sendable {
         default:
             return interaction.eventCode?.target
         }
+    }
+
+    /// Interactions that debounce and rage-click rules apply to.
+    static func isClick(_ kind: Interaction.Kind) -> Bool {
+        kind == .click || kind == .listItemClick || kind == .gesture
+    }
+
+    // MARK: Custom events
+
+    /// Reports a `custom` event named `name` (1–256 bytes) with `props` (non-scalar values are
+    /// sent as their JSON text), at the settings' clock's time. False when nothing was captured
+    /// (no consent, sampled out) or the reporting queue was full.
+    @discardableResult
+    public func track(name: String, props: JSONObject = JSONObject()) throws(TrackerError) -> Bool {
+        guard (1...256).contains(name.utf8.count) else {
+            throw TrackerError(.badEventName, "a custom event's name must be 1 to 256 bytes; \"\(name.prefix(40))\" has \(name.utf8.count)")
+        }
+        let ts = settings.clock.wallMilliseconds()
+        guard let context = prepare(at: ts, .custom) else { return false }
+        var wire = JSONObject()
+        for (k, v) in props { wire[k] = v.propValue }
+        let event = TrackEvent(id: context.ids.next(), ts: ts, type: .custom, name: name, session: context.ids.prefix, props: wire)
+        return submit([event], context: context) { _ in } == 1
+    }
+
+    /// Submits a `custom` event made from a hooked method call (SPOC, `MethodTracking.swift`) under
+    /// the same consent, sampling, session and who rules as `track(name:props:)`.
+    func submitMethodCall(at ts: Int64, _ make: (_ ids: EventIDGenerator, _ shaper: EventShaper) -> TrackEvent) {
+        guard let context = prepare(at: ts, .custom) else { return }
+        submit([make(context.ids, context.shaper)], context: context) { _ in }
+    }
+
+    // MARK: Who
+
+    /// Sets the signed-in user (1–128 bytes), sent as `user` on every event from now on, and kept
+    /// in the data directory.
+    public func identify(user: String) throws(TrackerError) {
+        guard (1...128).contains(user.utf8.count) else {
+            throw TrackerError(.badUserID, "a user id must be 1 to 128 bytes; \"\(user.prefix(40))\" has \(user.utf8.count)")
+        }
+        let identity = state.withLock { s in
+            s.identity.user = user
+            return s.identity
+        }
+        writer.save(identity)
+    }
+
+    /// Signs the user out: no `user`, a new anonymous `device` id and a new session, as after a
+    /// fresh install (consent is kept).
+    public func reset() {
+        let identity = state.withLock { s in
+            s.identity.user = nil
+            s.identity.device = AgentIdentity.newDeviceID()
+            s.sessions.rotate()
+            return s.identity
+        }
+        writer.save(identity)
+    }
+
+    /// Adds props to every later event (replacing super properties of the same names).
+    public func register(superProperties: JSONObject) {
+        state.withLock { s in
+            for (k, v) in superProperties { s.superProperties[k] = v.propValue }
+        }
+    }
+
+    public var superProperties: JSONObject { state.withLock { $0.superProperties } }
+
+    // MARK: Consent
+
+    /// The user's consent, kept in the data directory. Withdrawing it stops capture at once and
+    /// discards what is not yet sent: every handler added with `onDiscard` is called with the
+    /// current time (a `ConsentGate` drops events queued before it; a spool empties itself).
+    public func setConsent(_ granted: Bool) {
+        let now = settings.clock.wallMilliseconds()
+        let (identity, handlers, changed) = state.withLock { s in
+            let changed = s.identity.consent != granted
+            s.identity.consent = granted
+            return (s.identity, s.discardHandlers, changed)
+        }
+        guard changed else { return }
+        writer.save(identity)
+        if !granted { for h in handlers { h(now) } }
+    }
+
+    public var hasConsent: Bool { state.withLock { $0.identity.consent } }
+
+    /// Registers what to do with unsent events when consent is withdrawn; `body` gets the time of
+    /// the withdrawal (milliseconds since the epoch, the settings' clock): events up to it are discarded.
+    public func onDiscard(_ body: @escaping @Sendable (Int64) -> Void) {
+        state.withLock { $0.discardHandlers.append(body) }
+    }
+
+    /// Waits until identity changes (identify, reset, consent) are on disk.
+    public func waitForSaves() { writer.wait() }
+
+    // MARK: Remote configuration
+
+    /// Starts asking `source` for rules at once, on return to the foreground and every
+    /// `settings.configRefresh`, on a thread of its own; the last good set is kept in (and first
+    /// read from) `settings.dataDirectory`. Calling it again returns the running refresher.
+    @discardableResult
+    public func startRemoteConfig(source: any RulesSource) -> ConfigRefresher {
+        let (refresher, created) = state.withLock { s -> (ConfigRefresher, Bool) in
+            if let r = s.refresher { return (r, false) }
+            let r = ConfigRefresher(
+                tracker: self, source: source, interval: settings.configRefresh, directory: settings.dataDirectory)
+            s.refresher = r
+            return (r, true)
+        }
+        if created { refresher.start() }
+        return refresher
+    }
+
+    /// Stops the remote configuration's thread, if started.
+    public func stop() {
+        state.withLock { $0.refresher }?.stop()
+    }
+
+    /// Swaps `rules` in over the local plan, atomically: the next interaction uses them. A set
+    /// that does not load is refused whole (the rules in use stay) and, when it came from the
+    /// collector, reported as a `config_rejected` event. Returns whether it was swapped in.
+    @discardableResult
+    public func apply(_ rules: RemoteRules, fromDisk: Bool = false) -> Bool {
+        let plan: TrackingPlan
+        do {
+            plan = try rules.plan(over: localPlan)
+        } catch {
+            if fromDisk {
+                AgentDiagnostics.write("the rules kept on disk (etag \(rules.etag)) no longer load and are ignored: \(error)")
+            } else {
+                rejected(rules, error)
+            }
+            return false
+        }
+        let shaper = EventShaper(plan: plan, app: app)
+        state.withLock { s in
+            s.shaper = shaper
+            s.etag = rules.etag
+            s.sampleRate = rules.sampleRate ?? 1
+        }
+        return true
+    }
+
+    /// Reports a refused rule set (docs/agent.md "config_rejected").
+    private func rejected(_ rules: RemoteRules, _ error: ConfigError) {
+        let ts = settings.clock.wallMilliseconds()
+        state.withLock { $0.statistics.rejectedRuleSets += 1 }
+        guard let context = prepare(at: ts, .diagnostic) else { return }
+        var props = JSONObject()
+        props["appKey"] = .string(app.key)
+        props["appVersion"] = .string(app.version)
+        props["etag"] = .string(rules.etag)
+        props["problems"] = .int(Int64(error.problems.count))
+        props["problem"] = .string(error.problems.first.map(\.description) ?? String(describing: error))
+        let event = TrackEvent(
+            id: context.ids.next(), ts: ts, type: .kvcError, name: "config_rejected", session: context.ids.prefix, props: props)
+        submit([event], context: context) { _ in }
+    }
+
+    // MARK: Shared steps
+
+    /// What an event comes from: the user's interaction, the app's `track` (both are activity
+    /// that keeps a session alive), or the agent's own diagnostics (which is not).
+    private enum Origin {
+        case interaction(appStart: Bool)
+        case custom
+        case diagnostic
+    }
+
+    private struct Context {
+        var shaper: EventShaper
+        var ids: EventIDGenerator
+        var identity: AgentIdentity
+        var superProperties: JSONObject
+        var verdict: ClickFilter.Verdict?
+    }
+
+    /// Under the lock: counts the interaction, refuses it without consent or out of sample, moves
+    /// the session, applies the click rules; returns what the events are made with.
+    private func prepare(at ts: Int64, _ origin: Origin, clickedView: String? = nil) -> Context? {
+        state.withLock { s -> Context? in
+            if case .interaction = origin { s.statistics.interactions += 1 }
+            guard s.capturing(appKey: app.key) else {
+                s.statistics.notCaptured += 1
+                return nil
+            }
+            switch origin {
+            case .interaction(let appStart): s.sessions.touch(at: ts, appStart: appStart)
+            case .custom: s.sessions.touch(at: ts)
+            case .diagnostic: break
+            }
+            let verdict = clickedView.map { s.clicks.click(on: $0, at: ts) }
+            return Context(
+                shaper: s.shaper, ids: s.sessions.ids, identity: s.identity, superProperties: s.superProperties,
+                verdict: verdict)
+        }
+    }
+
+    /// Adds who and the super properties to each event, submits them, counts; returns how many
+    /// the reporting system took.
+    @discardableResult
+    private func submit(_ events: [TrackEvent], context: Context, count: (inout Statistics) -> Void) -> Int {
+        var accepted = 0
+        for var e in events {
+            stamp(&e, context)
+            if reporting.submit(e) { accepted += 1 }
+        }
+        state.withLock { s in
+            s.statistics.events += events.count
+            s.statistics.kvcErrors += events.count { $0.type == .kvcError }
+            s.statistics.dropped += events.count - accepted
+            count(&s.statistics)
+        }
+        return accepted
+    }
+
+    private func stamp(_ event: inout TrackEvent, _ context: Context) {
+        SuperProperties.merge(context.superProperties, into: &event.props)
     }
 }
 

@@ -14,18 +14,14 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
     public init(sender: any ViewNode, targetTypeName: String, action: String) {
         self.init(
             controller: EventCode.controllerName(from: sender),
-            target: TypeName.stripModulePrefix(targetTypeName), action: action)
+            target: TypeName.name(targetTypeName), action: action)
     }
 
     /// The first controller met walking up the responder chain, which (as in UIKit) starts at the
     /// sender itself; name without alias. A window met first, or the end of the chain, gives that
     /// last node's name.
     public static func controllerName(from sender: any ViewNode) -> String {
-        var node: any ViewNode = sender
-        while node.role != .controller, node.role != .window, let parent = node.parentNode {
-            node = parent
-        }
-        return TypeName.stripModulePrefix(node.typeName)
+        ViewPlacement(of: sender).codeController
     }
 
     public var description: String { "\(controller)#\(target)#\(action)" }

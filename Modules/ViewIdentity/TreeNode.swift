@@ -37,7 +37,7 @@ public final class TreeNode: ViewNode {
         self.title = title
         self.props = props
         self.position = position
-        let base = TypeName.stripModulePrefix(typeName)
+        let base = TypeName.name(typeName)
         if role == .controller, let pageAlias, !pageAlias.isEmpty {
             pathName = base + "(" + pageAlias + ")"
         } else {

@@ -1,5 +1,35 @@
-/// Module-prefix stripping (viewpath.md §2 rule 3), kept apart because path names and event codes both use it.
+/// A type's name as paths and event codes print it (viewpath.md §2 rule 3), kept apart because
+/// path names, event codes and the hooks all use it.
 public enum TypeName {
+    /// Rule 3's name of a runtime type name: private and local declaration contexts dropped, then
+    /// the module prefix. `Shop.(unknown context at $55a6851fc5f4).SecretCell` → `SecretCell`,
+    /// `Shop.ProductCell` → `ProductCell`.
+    public static func name(_ typeName: String) -> String {
+        stripModulePrefix(dropPrivateContexts(typeName))
+    }
+
+    /// Drops every `(unknown context at $…).` segment, which Swift prints for private and local
+    /// declaration contexts and whose address changes between launches.
+    public static func dropPrivateContexts(_ typeName: String) -> String {
+        let marker = "(unknown context at $"
+        guard typeName.utf8.count > marker.utf8.count, typeName.contains(marker) else { return typeName }
+        var out = ""
+        var rest = Substring(typeName)
+        while let open = rest.firstRange(of: marker) {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: ")") else {
+                // An unterminated segment is left as it is.
+                out += rest[open.lowerBound...]
+                return out
+            }
+            var after = rest.index(after: close)
+            if after < rest.endIndex, rest[after] == "." { after = rest.index(after: after) }
+            rest = rest[after...]
+        }
+        out += rest
+        return out.isEmpty ? typeName : out
+    }
+
     /// `Shop.ProductCell` → `ProductCell`; `Shop.Outer.Inner` → `Outer.Inner`; `UIButton` → `UIButton`.
     ///
     /// The text before the first dot must be a plain identifier (letters, digits, `_`); otherwise
@@ -11,7 +41,7 @@ public enum TypeName {
     }
 
     /// Where the name begins once the module prefix is dropped (`startIndex` when there is none).
-    public static func nameStart(_ typeName: String) -> String.Index {
+    static func nameStart(_ typeName: String) -> String.Index {
         let utf8 = typeName.utf8
         guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else {
             return typeName.startIndex

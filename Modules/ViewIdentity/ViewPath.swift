@@ -157,12 +157,13 @@ extension ViewPath {
     public init(of target: any ViewNode) {
         var elements: [Element] = []
         elements.reserveCapacity(24)
-        var node: any ViewNode = target
+        var ancestors = target.selfAndAncestors
+        var node: any ViewNode = ancestors.next()!
         // Walk up from T (T included) to the nearest controller, or to the topmost ancestor (rule 1),
         // collecting elements leaf first; the root R always gets index 0 (rule 4).
         while true {
             let name = node.pathName
-            guard node.role != .controller, let parent = node.parentNode else {
+            guard node.role != .controller, let parent = ancestors.next() else {
                 elements.append(Element(name: name, index: .position(0)))
                 break
             }
@@ -179,9 +180,9 @@ extension ViewPath {
         self.init(elements: elements)
     }
 
-    /// Rule 3: the type name without module prefix; a controller with an alias is `Name(alias)`.
+    /// Rule 3: the type name without private contexts and module prefix; a controller with an alias is `Name(alias)`.
     public static func elementName(of node: any ViewNode) -> String {
-        let base = TypeName.stripModulePrefix(node.typeName)
+        let base = TypeName.name(node.typeName)
         if node.role == .controller, let alias = node.pageAlias, !alias.isEmpty {
             return base + "(" + alias + ")"
         }

@@ -24,4 +24,16 @@ extension ViewTree {
         if !children.isEmpty { o["children"] = .array(children.map { json(of: $0) }) }
         return .object(o)
     }
+
+    /// The file a page's tree is written to, by page name (`DetailViewController(gift)` →
+    /// `DetailViewController(gift).json`): any character but ASCII letters, digits and `_().-`
+    /// becomes `_`, and a name that is empty or starts with `.` gets `page` in front (no hidden files).
+    public static func fileName(page: String) -> String {
+        let safe = String(
+            page.unicodeScalars.map { c -> Character in
+                let kept = c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || "_().-".unicodeScalars.contains(c))
+                return kept ? Character(c) : "_"
+            })
+        return (safe.isEmpty || safe.hasPrefix(".") ? "page" + safe : safe) + ".json"
+    }
 }

@@ -22,7 +22,7 @@ import TestSupport
         defer { collector.stop() }
         let io = CapturedStreams()
         let code = AgentCLI.group.main(
-            ["replay", "--session", examples.appendingPathComponent("session.json").path, "--to", "\(address)"]
+            ["replay", "--recording", examples.appendingPathComponent("recording.json").path, "--to", "\(address)"]
                 + configArgs(), io: io)
         #expect(code == .success, "\(io.standardError)")
         #expect(
@@ -40,11 +40,11 @@ import TestSupport
         try Data(#"{"appKey":"shop","appVersion":"1.2.0","steps":[{"tap":"fav","action":"a:"}]}"#.utf8).write(to: session)
         let io = CapturedStreams()
         // Nothing listens on port 1: the session is checked first, so the failure is about the session.
-        let code = AgentCLI.group.main(["replay", "--session", session.path, "--to", "127.0.0.1:1"] + configArgs(), io: io)
+        let code = AgentCLI.group.main(["replay", "--recording", session.path, "--to", "127.0.0.1:1"] + configArgs(), io: io)
         #expect(code == .failure)
         #expect(io.standardError.contains("steps[0] acts on node \"fav\" before any tree is shown"))
         let io2 = CapturedStreams()
-        #expect(AgentCLI.group.main(["replay", "--session", session.path, "--to", "127.0.0.1:1"], io: io2) == .usage)
+        #expect(AgentCLI.group.main(["replay", "--recording", session.path, "--to", "127.0.0.1:1"], io: io2) == .usage)
         #expect(io2.standardError.contains("--config"))
     }
 }

@@ -1,6 +1,7 @@
 import AgentCommands
 import Collector
 import CommandSupport
+import EventStore
 import Foundation
 import Testing
 import TestSupport
@@ -75,6 +76,19 @@ import TestSupport
         let (again, io2) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1", "--spool", c.spool, empty])
         #expect(again == .success, "\(io2.standardError)")
         #expect(io2.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped, 1 resent from an earlier run\n")
+    }
+
+    @Test func severalCollectorsFailOverToOneThatAnswers() throws {
+        let c = try Collector()
+        defer { c.stop() }
+        let input = try c.file("events.ndjson", #"{"id":"a","ts":1,"type":"click","name":"one"}"#)
+        // The first collector does not listen (port 1); the second does.
+        let (code, io) = send([
+            "--to", "127.0.0.1:1", "--to", c.address, "--app-key", "shop", "--app-version", "1", "--spool", c.spool, input,
+        ])
+        #expect(code == .success, "\(io.standardError)")
+        #expect(io.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped\n")
+        #expect(try c.embedded.store?.totals(EventFilter()).events == 1)
     }
 
     @Test func aWrongTokenIsRefused() throws {

@@ -210,7 +210,7 @@ import Glibc
         let serve = try ServeProcess(db: db)
         defer { serve.kill() }
         let examples = Fixtures.repositoryRoot.appendingPathComponent("Examples")
-        var args = ["replay", "--session", examples.appendingPathComponent("session.json").path, "--to", serve.address]
+        var args = ["replay", "--recording", examples.appendingPathComponent("recording.json").path, "--to", serve.address]
         for f in ["shop-events.json", "shop-labels.plist", "shop-rules.json"] {
             args += ["--config", examples.appendingPathComponent(f).path]
         }

@@ -119,7 +119,7 @@ enum DemoExpectations {
         if let e = errors.first {
             #expect(e["rule"] as? String == "detail-share-sku", sourceLocation: sourceLocation)
             #expect(e["appVersion"] as? String == "1.2.0", sourceLocation: sourceLocation)
-            #expect(e["keyPaths"] as? [String] == ["product.sku"], sourceLocation: sourceLocation)
+            #expect(e["keyPaths"] as? [String] == ["parent.parent.product.sku"], sourceLocation: sourceLocation)
             #expect(e["missingKeys"] as? [String] == ["sku"], sourceLocation: sourceLocation)
         }
     }

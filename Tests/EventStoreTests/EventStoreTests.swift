@@ -11,14 +11,16 @@ func temporaryDatabase(_ label: String = "store") -> String {
     Fixtures.temporaryDirectory("eventstore-\(label)").appendingPathComponent("test.sqlite").path
 }
 
-/// A valid event's wire form.
+/// A valid event's wire form (the one factory, shared with the store conformance checks).
 func event(_ id: String, type: String = "click", name: String = "n", extra: [(String, JSONValue)] = []) -> JSONValue {
-    var o = JSONObject([("id", .string(id)), ("ts", .int(1_700_000_000_000)), ("type", .string(type)), ("name", .string(name))])
-    for (k, v) in extra { o[k] = v }
-    return .object(o)
+    StoreConformance.event(id, type: type, name: name, extra: extra)
 }
 
 @Suite struct EventStoreTests {
+    @Test(arguments: StoreConformance.checks) func conformsToTheStoreProtocol(_ check: StoreCheck) throws {
+        try check.run(try SQLiteEventStore(path: temporaryDatabase("conformance")))
+    }
+
     @Test func storesABatchAndReadsItBack() throws {
         let store = try SQLiteEventStore(path: temporaryDatabase())
         let outcome = try store.append(
@@ -31,18 +33,6 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         #expect(outcome == BatchOutcome(stored: 2, duplicates: 0, rejected: 0))
         #expect(try store.totals(.all) == StoreTotals(events: 2, rejected: 0, duplicates: 0, batches: 1, apps: 1))
         #expect(try store.eventCounts(.all) == [EventCount(type: "click", name: "n", count: 1), EventCount(type: "page_leave", name: "n", count: 1)])
-    }
-
-    @Test func dropsRepeatsWithinABatchAndAcrossBatches() throws {
-        let store = try SQLiteEventStore(path: temporaryDatabase())
-        let first = try store.append(EventBatch(appKey: "shop", events: [event("a"), event("b"), event("a")]))
-        #expect(first == BatchOutcome(stored: 2, duplicates: 1, rejected: 0))
-        let second = try store.append(EventBatch(appKey: "shop", events: [event("b"), event("c")]))
-        #expect(second == BatchOutcome(stored: 1, duplicates: 1, rejected: 0))
-        // The same id under another app key is another event.
-        let other = try store.append(EventBatch(appKey: "news", events: [event("a")]))
-        #expect(other == BatchOutcome(stored: 1, duplicates: 0, rejected: 0))
-        #expect(try store.totals(.all) == StoreTotals(events: 4, rejected: 0, duplicates: 2, batches: 3, apps: 2))
     }
 
     @Test func keepsRejectedEventsWithTheirReasonsAndStoresTheRest() throws {
@@ -161,21 +151,6 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
             #expect(error.code == .notAutotrack)
             #expect(error.description.contains("not an Autotrack database"))
         }
-    }
-
-    @Test func publishReplacesAnAppsRulesAndKeepsOtherApps() throws {
-        let store = try SQLiteEventStore(path: temporaryDatabase())
-        #expect(try store.publish([rule("r1"), rule("r2"), rule("n1", appKey: "news")], sampleRate: 1) == 3)
-        #expect(try store.publish([rule("r3"), rule("r1")], sampleRate: 1) == 2)
-        #expect(try store.rules(appKey: "shop").map(\.id) == ["r3", "r1"])
-        #expect(try store.rules(appKey: "news").map(\.id) == ["n1"])
-        #expect(try store.rules().map { "\($0.appKey)/\($0.id)" } == ["news/n1", "shop/r3", "shop/r1"])
-        // A repeated id in one publish: the later one wins.
-        var changed = rule("r9")
-        changed.json = #"{"id":"r9","keyName":"second"}"#
-        #expect(try store.publish([rule("r9"), changed], sampleRate: 1) == 1)
-        #expect(try store.rules(appKey: "shop").map(\.json) == [changed.json])
-        #expect(try store.rules(appKey: "shop").first?.publishedAt ?? 0 > 0)
     }
 }
 

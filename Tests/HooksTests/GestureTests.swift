@@ -61,4 +61,29 @@ final class Gallery: UIViewController {
         #expect(rig.recorder.events.allSatisfy { $0.type != .gesture })
         _ = window
     }
+
+    @Test func aRecogniserAcceptsInitTargetAction() throws {
+        let rig = HookRig()
+        let (window, g) = show(rig)
+        let double = rig.build {
+            UITapGestureRecognizer(target: g, action: "onPhotoDoubleTapped:") { gallery, _ in gallery.taps += 10 }
+        }
+        #expect(double.registeredActions.map(\.action) == ["onPhotoDoubleTapped:"])
+        g.photo.addGestureRecognizer(double)
+        double.recognize()
+        #expect(g.taps == 10)
+        #expect(rig.recorder.events.last?.name == "Gallery#Gallery#onPhotoDoubleTapped:")
+        _ = window
+    }
+
+    @Test func aTapRecogniserReportsItsTapCount() throws {
+        let rig = HookRig()
+        let (window, g) = show(rig)
+        g.tap.recognize()
+        #expect(rig.recorder.events.last?.props["tapCount"] == .int(1))
+        g.tap.numberOfTapsRequired = 2
+        g.tap.recognize()
+        #expect(rig.recorder.events.last?.props["tapCount"] == .int(2))
+        _ = window
+    }
 }

@@ -7,7 +7,7 @@ import ViewIdentity
 @Suite struct ListTests {
     @Test func selectingARowReportsTheCellBeforeTheDelegateRuns() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         let app = try #require(session.app)
         var topAtObserve: UIViewController?
@@ -20,13 +20,13 @@ import ViewIdentity
         #expect(click.event.path == "HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:2")
         #expect(click.event.props["indexPath"] == .string("0:2"))
         #expect(click.event.props["title"] == .string("Gift Card"))
-        #expect(click.props?["product"]?["id"] == .string("p-3"))
+        #expect(click.productID == "p-3")
         #expect(app.detail?.product.id == "p-3")
     }
 
     @Test func reusedCellsReportTheRowTheyShowAtInteractionTime() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         let app = try #require(session.app)
         let table = app.home.tableView
@@ -43,13 +43,13 @@ import ViewIdentity
 
         let favs = recorder.seen.filter { $0.kind == .click }
         try #require(favs.count == 2)
-        #expect(favs[0].props?["product"]?["id"] == .string("p-2"))
-        #expect(favs[1].props?["product"]?["id"] == .string("p-8"))
+        #expect(favs[0].productID == "p-2")
+        #expect(favs[1].productID == "p-8")
         #expect(favs[1].event.path == "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:7-0-0")
         #expect(favs[1].event.props["indexPath"] == .string("0:7"))
         let select = try #require(recorder.seen.first { $0.kind == .listItemClick })
         #expect(select.event.path == "HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:7")
-        #expect(select.props?["product"]?["id"] == .string("p-8"))
+        #expect(select.productID == "p-8")
         // The cell of row 7 is one made for rows 0–3: identity is the path, not the object.
         #expect(Set(table.visibleCells.map { ObjectIdentifier($0) }) == originalCells)
         #expect(select.nodeID.map { originalCells.contains($0) } == true)
@@ -58,7 +58,7 @@ import ViewIdentity
 
     @Test func theSpecExamplePathIsTheShareButtonOfRow2() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         try session.perform(.tapShare(row: 2))
         let e = try #require(recorder.events.last)
@@ -73,7 +73,7 @@ import ViewIdentity
 
     @Test func aRowOutOfViewCannotBeSelected() throws {
         let recorder = InteractionRecorder()
-        let session = DemoSession(observer: recorder)
+        let session = DemoRun(observer: recorder)
         try session.perform(.launch)
         #expect(throws: DemoStepError.self) { try session.perform(.selectRow(9)) }
         #expect(recorder.events.allSatisfy { $0.type != .listItemClick })

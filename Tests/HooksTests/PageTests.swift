@@ -7,7 +7,7 @@ import Testing
     @Test func pagesReportEnterAndLeaveWithExactDwellAndCounts() throws {
         let recorder = InteractionRecorder()
         let clock = ManualHookClock(wallMilliseconds: 5_000)
-        let session = DemoSession(observer: recorder, clock: clock)
+        let session = DemoRun(observer: recorder, clock: clock)
         for step: DemoStep in [
             .launch, .wait(milliseconds: 1234), .selectRow(0), .wait(milliseconds: 42), .back, .wait(milliseconds: 10),
             .selectRow(2), .wait(milliseconds: 7), .back,
@@ -65,7 +65,7 @@ import Testing
         let rig = HookRig(start: false)
         final class Screen: UIViewController {}
         let (window, screen) = rig.show { Screen() }
-        rig.hooks.start()
+        try rig.hooks.start()
         rig.clock.advance(milliseconds: 10)
         screen.performDisappear()
         let leave = try #require(rig.recorder.events.last)
@@ -79,7 +79,7 @@ import Testing
     @Test func coldStartBackgroundAndForeground() throws {
         let recorder = InteractionRecorder()
         let clock = ManualHookClock(wallMilliseconds: 0)
-        let session = DemoSession(observer: recorder, clock: clock)
+        let session = DemoRun(observer: recorder, clock: clock)
         try session.perform(.launch)
         try session.perform(.wait(milliseconds: 10))
         try session.perform(.background)

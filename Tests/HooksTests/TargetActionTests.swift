@@ -84,23 +84,98 @@ import ViewIdentity
         _ = window
     }
 
-    @Test func targetsAddedBeforeStartOrAfterStopAreNotTracked() {
+    @Test func targetsAddedBeforeTrackingStartedAreTrackedThroughSendActionWithoutDoubleReports() throws {
         let rig = HookRig(start: false)
         let (window, c) = screen(rig)
         c.wireOK()
-        rig.hooks.start()
+        try rig.hooks.start()
         c.okButton.tap()
-        #expect(c.log.count == 1)
+        #expect(c.log == ["onOK OK"])
         #expect(c.okButton.trackingProxyCount == 0)
+        #expect(rig.recorder.summary.filter { $0.hasPrefix("click") } == ["click TestController#TestController#onOK:"])
+        // A target added while running has a proxy: sendAction's advice leaves it to the proxy.
         rig.build {
             c.cancelButton.addTarget(c, action: "onCancel:", for: .touchUpInside) { target, _ in target.log.append("cancel") }
         }
         #expect(c.cancelButton.trackingProxyCount == 1)
+        c.cancelButton.tap()
+        #expect(rig.recorder.summary.filter { $0.hasPrefix("click") }.count == 2)
         rig.hooks.stop()
         #expect(rig.aspects.count == 0)
         c.cancelButton.tap()
-        #expect(c.log == ["onOK OK", "cancel"])
-        #expect(rig.recorder.events.isEmpty)
+        c.okButton.tap()
+        #expect(c.log == ["onOK OK", "cancel", "cancel", "onOK OK"])
+        #expect(rig.recorder.events.filter { $0.type == .click }.count == 2)
+        _ = window
+    }
+
+    @Test func addingTheSameTargetAndActionTwiceIsOneRegistration() {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        c.wireOK()
+        c.wireOK()
+        #expect(c.okButton.registeredActions.count == 1)
+        #expect(c.okButton.trackingProxyCount == 1)
+        c.okButton.tap()
+        #expect(c.log == ["onOK OK"])
+        #expect(rig.recorder.events.filter { $0.type == .click }.count == 1)
+        _ = window
+    }
+
+    @Test func removingATargetForSomeEventsKeepsItsOtherEvents() {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: [.touchDown, .touchUpInside]) { t, s in t.onOK(s) }
+        }
+        c.okButton.tap()
+        #expect(c.log.count == 2)
+        c.okButton.removeTarget(c, action: "onOK:", for: .touchDown)
+        #expect(c.okButton.actions(forTarget: c, forControlEvent: .touchUpInside) == ["onOK:"])
+        #expect(c.okButton.actions(forTarget: c, forControlEvent: .touchDown).isEmpty)
+        c.okButton.tap()
+        #expect(c.log.count == 3)
+        #expect(rig.recorder.events.filter { $0.type == .click }.map { $0.props["controlEvents"] } == [
+            .string("touchDown"), .string("touchUpInside"), .string("touchUpInside"),
+        ])
+        _ = window
+    }
+
+    @Test func aNilTargetOrNilActionRemovesEveryMatchingRegistration() {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        let other = Log()
+        rig.build {
+            c.okButton.addTarget(c, action: "onOK:", for: .touchUpInside) { t, s in t.onOK(s) }
+            c.okButton.addTarget(c, action: "onOther:", for: .touchUpInside) { t, _ in t.log.append("other") }
+            c.okButton.addTarget(other, action: "onOK:", for: .touchUpInside) { l, _ in l.count += 1 }
+        }
+        c.okButton.removeTarget(nil, action: "onOK:")
+        #expect(c.okButton.registeredActions.map(\.action) == ["onOther:"])
+        c.okButton.removeTarget(c, action: nil)
+        #expect(c.okButton.registeredActions.isEmpty)
+        c.okButton.tap()
+        #expect(c.log.isEmpty)
+        #expect(other.count == 0)
+        _ = window
+    }
+
+    @Test func privateClassesAreNamedWithoutTheirContextAddress() throws {
+        let rig = HookRig()
+        let (window, c) = screen(rig)
+        let handler = SecretHandler()
+        let button = rig.build { () -> SecretButton in
+            let b = SecretButton(title: "Secret")
+            c.view.addSubview(b)
+            b.addTarget(handler, action: "onSecret:", for: .touchUpInside) { h, _ in h.count += 1 }
+            return b
+        }
+        #expect(button.typeName.contains("(unknown context at $"))
+        button.tap()
+        #expect(handler.count == 1)
+        let e = try #require(rig.recorder.events.last)
+        #expect(e.name == "TestController#SecretHandler#onSecret:")
+        #expect(e.path == "TestController-UIView-SecretButton&0-0-0")
         _ = window
     }
 
@@ -138,3 +213,7 @@ import ViewIdentity
 final class Log {
     var count = 0
 }
+
+/// A private control and a private target: their printed names hold a launch-dependent address.
+private final class SecretButton: UIButton {}
+private final class SecretHandler { var count = 0 }

@@ -1,3 +1,4 @@
+import DemoShop
 import EventModel
 import Hooks
 import Reporters
@@ -8,8 +9,10 @@ final class InteractionRecorder: InteractionObserver {
     struct Seen {
         var kind: Interaction.Kind
         var event: TrackEvent
-        /// The node's props at interaction time (what KVC would read).
+        /// The node's props at interaction time.
         var props: JSONValue?
+        /// The id of the product the node's cell shows at interaction time (the live model a KVC rule reads).
+        var productID: String?
         var nodeID: ObjectIdentifier?
     }
 
@@ -22,7 +25,19 @@ final class InteractionRecorder: InteractionObserver {
         seen.append(
             Seen(
                 kind: interaction.kind, event: interaction.trackEvent(id: "e\(seen.count + 1)"),
-                props: interaction.node?.props, nodeID: interaction.node.map { ObjectIdentifier($0) }))
+                props: interaction.node?.props, productID: Self.cellProduct(of: interaction.node),
+                nodeID: interaction.node.map { ObjectIdentifier($0) }))
+    }
+
+    /// The product of the demo shop cell at or above `node`, if any.
+    static func cellProduct(of node: (any ViewNode)?) -> String? {
+        var current = node
+        // Bounded by the tree's depth.
+        while let n = current {
+            if let cell = n as? ProductCell { return cell.product?.id }
+            current = n.parentNode
+        }
+        return nil
     }
 
     var events: [TrackEvent] { seen.map(\.event) }
@@ -39,7 +54,7 @@ struct HookRig {
 
     init(start: Bool = true) {
         hooks = HookSystem(observer: recorder, aspects: aspects, clock: clock)
-        if start { hooks.start() }
+        if start { try! hooks.start() }
     }
 
     /// A visible window (in this rig's registry) whose root is the controller `make` builds.

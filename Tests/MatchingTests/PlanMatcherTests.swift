@@ -139,19 +139,19 @@ import ViewIdentity
         plan.events = [LabelledEvent(className: "ZOCMainViewController", selector: "shareButtonPressed:", label: "Share button", location: at)]
         let m = PlanMatcher(plan: plan)
         let reader = JSONPropsReader(props: nil)
-        func interaction(_ event: ViewEvent, _ path: String, _ cls: String, _ action: String? = nil) throws -> Interaction {
-            Interaction(query: try query(path, event: event), className: cls, action: action)
+        func interaction(_ event: ViewEvent, _ path: String, _ cls: String, _ action: String? = nil) throws -> PlanQuery {
+            PlanQuery(query: try query(path, event: event), className: cls, action: action)
         }
         let enter = m.match(try interaction(.pageEnter, "HomeViewController&0", "Shop.HomeViewController"), reader: reader)
-        #expect(enter == InteractionMatch(eventID: "EVENT_HOME_ENTER_PAGE"))
+        #expect(enter == PlanMatch(eventID: "EVENT_HOME_ENTER_PAGE"))
         let leave = m.match(try interaction(.pageLeave, "HomeViewController&0", "HomeViewController"), reader: reader)
         #expect(leave.eventID == "EVENT_HOME_LEAVE_PAGE")
         let fav = m.match(try interaction(.buttonClick, "HomeViewController-UIButton&0-0", "HomeViewController", "onFavBtnPressed:"), reader: reader)
         #expect(fav.eventID == "CTRL_EVENT_HOME_FAV")
         let screen = m.match(try interaction(.pageEnter, "ZOCMainViewController&0", "ZOCMainViewController"), reader: reader)
-        #expect(screen == InteractionMatch(labels: ["Main screen"]))
+        #expect(screen == PlanMatch(labels: ["Main screen"]))
         let share = m.match(try interaction(.buttonClick, "ZOCMainViewController-UIButton&0-0", "ZOCMainViewController", "shareButtonPressed:"), reader: reader)
-        #expect(share == InteractionMatch(labels: ["Share button"]))
+        #expect(share == PlanMatch(labels: ["Share button"]))
         let nothing = m.match(try interaction(.buttonClick, "HomeViewController-UIButton&0-0", "HomeViewController", "onOther:"), reader: reader)
         #expect(nothing.isEmpty)
     }

@@ -28,6 +28,8 @@ typealias T = DriftTrees
         #expect(s.signals.contains(.id) && s.signals.contains(.title) && s.signals.contains(.keyPath))
         #expect(!s.signals.contains(.path))  // one element added: 0.75
         #expect(share.candidates.first == s)
+        // docs/drift.md's worked example: 15.75 / 18, then Add to cart and Fav.
+        #expect(share.candidates.map(\.score) == [0.88, 0.46, 0.43])
         #expect(d["detail-cart"]?.suggestion?.viewPath == "DetailViewController-UIView-UIStackView-UIButton&0-0-0-2")
         #expect(d["detail-enter"]?.status == .ok)
     }
@@ -80,6 +82,31 @@ typealias T = DriftTrees
         // Without a baseline the only list cells are still clearly the ones.
         let alone = try T.drift(new: [T.home(cellType: "Shop.ProductListCell")], old: [])
         #expect(alone["home-open"]?.suggestion?.viewPath == "HomeViewController-UIView-UITableView-ProductListCell&0-0-0-0:*")
+    }
+
+    @Test func aRenamedCellClassKeepsTheRulesSection() throws {
+        // Two sections whose rows look alike (same buttons); the rule names section 1.
+        func table(_ type: String) -> String {
+            let cells = (0..<2).flatMap { s in
+                (0..<3).map { r in
+                    T.node(
+                        type, role: "cell", title: "Row \(s)-\(r)", props: T.props(r), indexPath: (s, r),
+                        [T.node("UITableViewCellContentView", [T.node("UIButton", title: "Fav", props: T.props(r))])])
+                }
+            }
+            return T.node("Shop.HomeViewController", role: "controller", [T.node("UIView", [T.node("UITableView", cells)])])
+        }
+        let rules = """
+            {"rules": [{"id": "fav-1", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
+              "viewPath": "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-1:*-0-0",
+              "keyPath": "product.id", "keyName": "productId"}]}
+            """
+        let plan = try ConfigLoader.parse(text: rules, file: "rules.json")
+        let d = PathDrift(trees: try T.trees([table("Shop.ProductListCell")]), baseline: try T.trees([table("Shop.ProductCell")]))
+        let fav = try #require(d.check(plan).first)
+        #expect(fav.status == .broken)
+        #expect(fav.suggestion?.viewPath == "HomeViewController-UIView-UITableView-ProductListCell-UITableViewCellContentView-UIButton&0-0-0-1:*-0-0")
+        #expect(fav.candidates.map(\.viewPath).contains { $0.contains("&0-0-0-0:*-0-0") })
     }
 
     @Test func aControlMovedToAnotherContainerIsFoundByItsTitle() throws {

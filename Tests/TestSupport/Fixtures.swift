@@ -2,17 +2,14 @@ import EventModel
 import Foundation
 import ViewIdentity
 
-/// Shared test fixtures: paths to the spec and examples, temporary folders, and the spec's trees.
+/// Shared test fixtures: paths to the docs and examples, temporary folders, and the spec's trees.
 public enum Fixtures {
     /// The repository root (this file is Tests/TestSupport/Fixtures.swift).
     public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/spec`, beside the checkout; nil where it is absent.
-    public static var specDirectory: URL? {
-        let u = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/spec")
-        return FileManager.default.fileExists(atPath: u.path) ? u : nil
-    }
+    /// The repository's `docs/`, which holds our account of the contracts (viewpath.md, wire.md, config.md).
+    public static var docsDirectory: URL { repositoryRoot.appendingPathComponent("docs") }
 
     /// A fresh temporary directory, removed by the caller (or left for the OS).
     public static func temporaryDirectory(_ label: String = "autotrack") -> URL {

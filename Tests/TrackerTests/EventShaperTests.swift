@@ -170,5 +170,6 @@ enum ShopPlan {
     @Test func anAppVersionMustBeNumbers() {
         #expect(throws: TrackerError.badAppVersion("1.x")) { try TrackedApp(key: "shop", version: "1.x") }
         #expect(throws: TrackerError.emptyAppKey) { try TrackedApp(key: "", version: "1") }
+        #expect(TrackerError.badAppVersion("1.x").code == .badAppVersion)
     }
 }

@@ -23,14 +23,14 @@ import ViewIdentity
         {"rules": [
           {"id": "fav", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
            "viewPath": "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:*-0-0",
-           "keyPath": "product.id", "keyName": "productId"},
+           "keyPath": "superview.superview.product.id", "keyName": "productId"},
           {"id": "open", "appKey": "shop", "appVersion": "*", "viewEvent": "ListItemClick",
            "viewPath": "HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:*",
            "keyPath": "product.id", "keyName": "productId"},
           {"id": "cart-price", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
-           "viewPath": "DetailViewController-UIView-UIButton&0-0-2", "keyPath": "product.price", "keyName": "price"},
+           "viewPath": "DetailViewController-UIView-UIButton&0-0-2", "keyPath": "parent.parent.product.price", "keyName": "price"},
           {"id": "cart-sku", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
-           "viewPath": "DetailViewController-UIView-UIButton&0-0-2", "keyPath": "product.sku", "keyName": "sku"}
+           "viewPath": "DetailViewController-UIView-UIButton&0-0-2", "keyPath": "parent.parent.product.sku", "keyName": "sku"}
         ]}
         """
 
@@ -39,7 +39,7 @@ import ViewIdentity
         let memory = MemoryReporter()
         let reporting: ReportingSystem
         let tracker: Tracker
-        let session: DemoSession
+        let session: DemoRun
 
         init() throws {
             var plan = try ConfigLoader.parse(text: TrackerTests.events, file: "events.json")
@@ -47,7 +47,7 @@ import ViewIdentity
             try plan.merge(try ConfigLoader.parse(text: TrackerTests.rules, file: "rules.json"))
             reporting = ReportingSystem([memory], label: "tracker-tests")
             tracker = Tracker(plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "t")
-            session = DemoSession(observer: tracker, clock: ManualHookClock(wallMilliseconds: 1_000_000))
+            session = DemoRun(observer: tracker, clock: ManualHookClock(wallMilliseconds: 1_000_000))
         }
 
         func perform(_ steps: DemoStep...) throws {
@@ -98,7 +98,7 @@ import ViewIdentity
               "code": "DetailViewController#DetailViewController#onAddToCartPressed:", "label": "Add to cart",
               "price": 12.5, "rules": "cart-price"]),
             ("t-8", .kvcError, "cart-sku", "DetailViewController-UIView-UIButton&0-0-2", nil,
-             ["ruleId": "cart-sku", "appKey": "shop", "appVersion": "1.2.0", "keyPath": "product.sku", "missingKey": "sku",
+             ["ruleId": "cart-sku", "appKey": "shop", "appVersion": "1.2.0", "keyPath": "parent.parent.product.sku", "missingKey": "sku",
               "event": "t-7"]),
             ("t-9", .pageLeave, "DetailViewController", "DetailViewController&0", 2000, ["title": "Espresso Cup", "count": 1]),
             ("t-10", .pageEnter, "HOME_IN", "HomeViewController&0", nil,

@@ -62,6 +62,36 @@ func tempSpool() -> String {
         #expect(try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") }.isEmpty)
     }
 
+    @Test func deliveryFailsOverToTheNextCollectorAndStaysThere() throws {
+        let first = TestHandler()
+        let second = TestHandler()
+        let (a, addressA) = try startServer(first, maxFrame: 1 << 20)
+        let (b, addressB) = try startServer(second, maxFrame: 1 << 20)
+        defer { b.stop() }
+        let shipper = try EventShipper(
+            configuration: shipperConfiguration(addressA, spool: tempSpool()).with { $0.addresses = [addressA, addressB] })
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<150 { try shipper.enqueue(event("f\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(first.stored == 150)
+        #expect(shipper.statistics.collector == addressA.description)
+
+        a.stop()  // the first collector goes away: the rest goes to the second
+        for i in 150..<300 { try shipper.enqueue(event("f\(i)")) }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(first.stored + second.stored == 300)
+        #expect(second.stored == 150)
+        #expect(shipper.statistics.collector == addressB.description)
+
+        let deadFirst = try freePort()  // a list whose first collector never answers
+        let other = try EventShipper(
+            configuration: shipperConfiguration(deadFirst, spool: tempSpool()).with { $0.addresses = [deadFirst, addressB] })
+        defer { other.close(timeout: .zero) }
+        try other.enqueue(event("g0"))
+        #expect(other.flush(timeout: .seconds(30)))
+        #expect(second.stored == 151)
+    }
+
     @Test func everyEventsFrameCarriesTheShippersClockAsSentAt() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)
@@ -282,5 +312,14 @@ func tempSpool() -> String {
         let top = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5, random: { 0.999_999 })
         #expect(top.delay(afterFailures: 40) <= .seconds(1))
         #expect(top.delay(afterFailures: 40) > .milliseconds(999))
+    }
+}
+
+extension EventShipperConfiguration {
+    /// A copy with `change` applied.
+    func with(_ change: (inout EventShipperConfiguration) -> Void) -> EventShipperConfiguration {
+        var copy = self
+        change(&copy)
+        return copy
     }
 }

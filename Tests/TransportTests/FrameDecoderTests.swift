@@ -171,10 +171,9 @@ import Testing
         #expect(throws: TransportError.self) { try c.receive() }  // closed after BYE
     }
 
-    /// The spec's own example frame decodes to what it says.
+    /// The contract's own example frame (docs/wire.md §1) decodes to what it says.
     @Test func specExampleFrame() throws {
-        guard let spec = Fixtures.specDirectory else { return }
-        let text = try String(contentsOf: spec.appendingPathComponent("wire.md"), encoding: .utf8)
+        let text = try String(contentsOf: Fixtures.docsDirectory.appendingPathComponent("wire.md"), encoding: .utf8)
         #expect(text.contains("20 HELLO {\"protocol\":1}"))
         var d = FrameDecoder(maxFrame: 1 << 20)
         d.append(Array("20 HELLO {\"protocol\":1}".utf8))

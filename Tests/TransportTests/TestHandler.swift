@@ -108,11 +108,17 @@ func startServer(
     _ handler: TestHandler = TestHandler(), maxFrame: Int = 4096, idleTimeout: Duration = .seconds(30),
     maxConnections: Int = 64, host: String = "127.0.0.1", maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true
 ) throws -> (ATLPService, SocketAddress) {
-    let server = ATLPService(
+    try startServer(
+        handler,
         configuration: ATLPServerConfiguration(
             host: host, port: 0, maxFrame: maxFrame, idleTimeout: idleTimeout, maxConnections: maxConnections,
-            stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes, useEpoll: useEpoll),
-        handler: handler)
+            stopGracePeriod: .seconds(2), maxOutputBytes: maxOutputBytes, useEpoll: useEpoll,
+            maxConnectionsPerAddress: maxConnections))
+}
+
+/// A server with `configuration` (its port should be 0).
+func startServer(_ handler: TestHandler, configuration: ATLPServerConfiguration) throws -> (ATLPService, SocketAddress) {
+    let server = ATLPService(configuration: configuration, handler: handler)
     let address = try server.start()
     return (server, address)
 }

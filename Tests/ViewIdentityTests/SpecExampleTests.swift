@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import ViewIdentity
 
-/// The examples written in viewpath.md, checked verbatim.
+/// The examples written in docs/viewpath.md, checked verbatim.
 @Suite struct SpecExampleTests {
     let specCanonical =
         "HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-1"
@@ -22,10 +22,9 @@ import ViewIdentity
         #expect(try ViewPath(canonical: path.canonical) == path)
     }
 
-    /// The example lines as the spec file itself writes them, so an edit to the spec shows here.
-    @Test(.enabled(if: Fixtures.specDirectory != nil, "needs ../shared/spec beside the checkout"))
-    func theSpecFileExampleLines() throws {
-        let url = try #require(Fixtures.specDirectory).appendingPathComponent("viewpath.md")
+    /// The example lines as docs/viewpath.md (our account of the contract) writes them, so an edit there shows here.
+    @Test func theSpecFileExampleLines() throws {
+        let url = Fixtures.docsDirectory.appendingPathComponent("viewpath.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         func line(_ prefix: String) -> String? {
             text.split(separator: "\n").first { $0.hasPrefix(prefix) }

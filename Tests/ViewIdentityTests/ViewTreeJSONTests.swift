@@ -26,4 +26,12 @@ import ViewIdentity
         let back = try ViewTree(json: ViewTree.json(of: page))
         #expect(back.root.children[0].viewPath == view.viewPath)
     }
+
+    @Test func pageFileNamesAreSafe() {
+        #expect(ViewTree.fileName(page: "DetailViewController(gift)") == "DetailViewController(gift).json")
+        #expect(ViewTree.fileName(page: "GtkBox(cart)") == "GtkBox(cart).json")
+        #expect(ViewTree.fileName(page: "a/b c:é") == "a_b_c__.json")
+        #expect(ViewTree.fileName(page: "..") == "page...json")
+        #expect(ViewTree.fileName(page: "") == "page.json")
+    }
 }

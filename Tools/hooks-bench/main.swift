@@ -8,6 +8,7 @@
 // (The screen's page_enter is one more event.) Only the app thread's time is measured; the reporting queue is drained between batches.
 // Usage: swift run -c release hooks-bench [--quick]
 import Hooks
+import Tracker
 import Reporters
 
 final class Counter {
@@ -78,7 +79,7 @@ for _ in 0..<rounds {
         let registry = AspectRegistry()
         let observer = DiscardingObserver()
         let hooks = HookSystem(observer: observer, aspects: registry)
-        hooks.start()
+        try! hooks.start()
         let counter = Counter()
         let (window, button) = makeButton(registry, counter: counter)
         results["observer", default: []].append(measure(button, batches: batches, batchSize: batchSize) {})
@@ -91,7 +92,7 @@ for _ in 0..<rounds {
         let registry = AspectRegistry()
         let reporting = ReportingSystem([NoOpReporter()])
         let hooks = HookSystem(observer: ReportingObserver(reporting: reporting), aspects: registry)
-        hooks.start()
+        try! hooks.start()
         let counter = Counter()
         let (window, button) = makeButton(registry, counter: counter)
         results["pipeline", default: []].append(measure(button, batches: batches, batchSize: batchSize) { reporting.flush() })

@@ -68,7 +68,8 @@ struct Load: Sendable {
     let batches: [[[JSONValue]]]
     var total: Int { batches.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
 
-    /// Realistic events: a click with a path, a view id and a couple of props (~300 bytes on the wire).
+    /// Realistic events: a click with a path, a view id, who (user, device) and a couple of props
+    /// (~340 bytes on the wire).
     init(_ settings: Settings) {
         let perConnection = settings.events / settings.connections
         batches = (0..<settings.connections).map { connection in
@@ -80,7 +81,8 @@ struct Load: Sendable {
                     "name": "HomeViewController#HomeViewController#onFavBtnPressed:",
                     "page": "HomeViewController",
                     "path": .string("HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:\(n % 50)"),
-                    "viewId": "0123456789abcdef0123456789abcdef", "session": "s-1",
+                    "viewId": "0123456789abcdef0123456789abcdef", "session": "s-1", "user": .string("u-\(n % 13)"),
+                    "device": .string("d-\(connection)"),
                     "props": ["productId": .string("p-\(n % 97)"), "price": .double(9.5)],
                 ])
                 if current.count == settings.batch {
@@ -106,7 +108,8 @@ struct Load: Sendable {
                 do {
                     let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"))
                     for (n, batch) in list.enumerated() {
-                        let ack = try connection.sendEvents(batch: .int(Int64(n)), events: batch)
+                        let now = Int64(Date().timeIntervalSince1970 * 1000)
+                        let ack = try connection.sendEvents(batch: .int(Int64(n)), events: batch, sentAt: now)
                         if ack.stored + ack.duplicates != batch.count {
                             failures.withLock { $0.append("batch \(n): \(ack)") }
                         }
@@ -211,6 +214,6 @@ print("collector, SQLite synchronous=FULL:      \(format(f)) events/s  ratio \(S
 print("collector, SQLite synchronous=NORMAL:    \(format(n)) events/s  ratio \(String(format: "%.3f", n / b))")
 print("")
 print("the store alone, no sockets (where the time goes):")
-print("  EventStore.insert, FULL,   1 thread:                 \(format(median(storeFull))) events/s")
-print("  EventStore.insert, FULL,   \(settings.connections) threads (group commit): \(format(median(storeFullParallel))) events/s")
-print("  EventStore.insert, NORMAL, 1 thread:                 \(format(median(storeNormal))) events/s")
+print("  SQLiteEventStore.append, FULL,   1 thread:                 \(format(median(storeFull))) events/s")
+print("  SQLiteEventStore.append, FULL,   \(settings.connections) threads (group commit): \(format(median(storeFullParallel))) events/s")
+print("  SQLiteEventStore.append, NORMAL, 1 thread:                 \(format(median(storeNormal))) events/s")

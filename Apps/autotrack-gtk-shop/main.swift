@@ -1,0 +1,7 @@
+import GtkShop
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(GtkShopApp.run())

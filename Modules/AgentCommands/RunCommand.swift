@@ -1,0 +1,201 @@
+import CommandSupport
+import Foundation
+import KVCConfig
+import ProgramLaunch
+import Synchronization
+import Tracker
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `autotrack-agent run`: tracks an unmodified GTK 4 application through the preload library.
+public struct RunCommand: Command {
+    public static let name = "run"
+    public static let abstract = "runs a GTK 4 program with codeless tracking loaded into it (LD_PRELOAD)"
+    public static let help = """
+        USAGE: autotrack-agent run [--to HOST:PORT [--token TOKEN]] [--app-key K] [--app-version V]
+                                   [--config FILE ...] [--spool DIR] [--tree-dir DIR] [--out FILE]
+                                   -- PROGRAM [ARGS ...]
+
+        Runs PROGRAM with the Autotrack preload library (libAutotrackPreload.so, found beside this
+        tool or at $AUTOTRACK_PRELOAD_LIBRARY) loaded into it. Its constructor hooks GTK's signals
+        process-wide, so what the user does in the application (clicks, toggles, switches,
+        scales, drop-downs, list rows, click gestures, pages of stacks and notebooks, app start,
+        foreground and background) is tracked with no code in the application: named by viewPath
+        and viewId (docs/view-identity.md §5), shaped by the configuration, and shipped on a
+        thread of its own. docs/gtk.md describes what is tracked and how.
+
+        With --to, events are spooled in --spool and sent to that collector (ATLP/1); at exit the
+        spool is flushed for at most 2 seconds, and what is not acknowledged stays there for the
+        next run. Without --to, events are written as NDJSON to --out (default: standard error).
+        --tree-dir writes each page's widget tree (view-tree JSON with ids, titles, paths and
+        frames) when the page is entered, to write rules against.
+
+        A PROGRAM that is not a GTK 4 application (it does not link libgtk-4) runs untouched, with
+        one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
+        when signal N ended it); 2 for a usage error, 1 when PROGRAM cannot be started.
+
+        OPTIONS:
+          --to HOST:PORT      ship to this collector
+          --token TOKEN       the collector's ingest token (with --to); also $AUTOTRACK_INGEST_TOKEN
+          --app-key K         the key events are sent under (default: PROGRAM's file name)
+          --app-version V     the app's version, numbers joined by dots (default \(LaunchSettings.defaultAppVersion))
+          --config FILE       a configuration document; repeat for several (default: none)
+          --spool DIR         the spool directory (default: ~/.local/state/autotrack/spool/<app key>)
+          --tree-dir DIR      write each entered page's widget tree into DIR
+          --out FILE          without --to: the NDJSON file (default: standard error)
+          -h, --help          show this help
+
+        EXAMPLES:
+          autotrack-agent run --out events.ndjson -- gtk4-widget-factory
+          autotrack-agent run --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 \\
+              --config Examples/gtk-shop-rules.json --tree-dir trees -- autotrack-gtk-shop
+
+        """
+
+    let settings: LaunchSettings
+    let program: [String]
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        let to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
+        let token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
+        let appKey = try arguments.option("app-key")
+        let appVersion = try arguments.option("app-version") ?? LaunchSettings.defaultAppVersion
+        let configs = try arguments.options("config")
+        let spool = try arguments.option("spool")
+        let trees = try arguments.option("tree-dir")
+        let out = try arguments.option("out")
+        if out != nil, to != nil { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
+        program = try arguments.positionals()
+        guard let first = program.first else {
+            throw UsageError("give the program to run after '--', e.g. 'autotrack-agent run -- gtk4-widget-factory'")
+        }
+        let key = appKey ?? String(first.split(separator: "/").last ?? "app")
+        do {
+            _ = try TrackedApp(key: key, version: appVersion)
+        } catch {
+            throw UsageError(error.description)
+        }
+        func absolute(_ path: String?) -> String? {
+            path.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        }
+        settings = LaunchSettings(
+            collector: to?.description, token: to == nil ? nil : token, appKey: key, appVersion: appVersion,
+            configFiles: configs.map { absolute($0)! }, spoolDirectory: absolute(spool), treeDirectory: absolute(trees),
+            out: absolute(out), home: ProcessInfo.processInfo.environment["HOME"])
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        guard let executable = RunCommand.resolve(program[0]) else {
+            io.printError("run: no executable '\(program[0])' (looked in $PATH); give a path or install the program")
+            return .failure
+        }
+        if !settings.configFiles.isEmpty, loadPlan(files: settings.configFiles, io: io, command: "run") == nil {
+            return .failure
+        }
+        var environment = ProcessInfo.processInfo.environment
+        if GtkProgram.isGtk4(path: executable) {
+            guard let library = RunCommand.preloadLibrary() else {
+                io.printError(
+                    "run: the preload library libAutotrackPreload.so is not beside autotrack-agent; build it with 'swift build --product AutotrackPreload' or set AUTOTRACK_PRELOAD_LIBRARY")
+                return .failure
+            }
+            for (k, v) in settings.environment { environment[k] = v }
+            environment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
+        } else {
+            io.printError(GtkProgram.untrackedNotice(program: executable))
+        }
+        do {
+            return ExitCode(try ChildProgram.run(executable: executable, arguments: program, environment: environment))
+        } catch {
+            io.printError("run: \(executable) could not be started: \(error)")
+            return .failure
+        }
+    }
+
+    /// `name` as a path, or found in `$PATH`.
+    static func resolve(_ name: String) -> String? {
+        let fm = FileManager.default
+        if name.contains("/") { return fm.isExecutableFile(atPath: name) ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") where fm.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+
+    /// `$AUTOTRACK_PRELOAD_LIBRARY`, or the library beside this executable (or in `../lib`).
+    static func preloadLibrary() -> String? {
+        let fm = FileManager.default
+        if let given = ProcessInfo.processInfo.environment["AUTOTRACK_PRELOAD_LIBRARY"], fm.fileExists(atPath: given) {
+            return given
+        }
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in ["libAutotrackPreload.so", "../lib/libAutotrackPreload.so"] {
+            let path = me.appendingPathComponent(candidate).standardizedFileURL.path
+            if fm.fileExists(atPath: path) { return path }
+        }
+        return nil
+    }
+}
+
+/// Runs a program as a child and waits for it; SIGTERM and SIGINT sent to the agent are passed on.
+enum ChildProgram {
+    private static let child = Atomic<Int32>(0)
+
+    struct SpawnError: Error, CustomStringConvertible {
+        var errno: Int32
+        var description: String { String(cString: strerror(errno)) + " (errno \(errno))" }
+    }
+
+    /// The child's exit status, or 128 + the signal that ended it.
+    static func run(executable: String, arguments: [String], environment: [String: String]) throws -> Int32 {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        // The program starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their default
+        // actions, whatever this process inherited (a test runner may block them).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var forwarded = sigset_t()
+        sigemptyset(&forwarded)
+        for s in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&forwarded, s) }
+        posix_spawnattr_setsigdefault(&attributes, &forwarded)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+        guard rc == 0 else { throw SpawnError(errno: rc) }
+        var passOn = sigset_t()
+        sigemptyset(&passOn)
+        sigaddset(&passOn, SIGTERM)
+        sigaddset(&passOn, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &passOn, nil)
+        child.store(pid, ordering: .sequentiallyConsistent)
+        let forward: @convention(c) (Int32) -> Void = { signal in
+            let pid = ChildProgram.child.load(ordering: .sequentiallyConsistent)
+            if pid > 0 { kill(pid, signal) }
+        }
+        let oldTerm = signal(SIGTERM, forward)
+        let oldInt = signal(SIGINT, forward)
+        defer {
+            signal(SIGTERM, oldTerm)
+            signal(SIGINT, oldInt)
+            child.store(0, ordering: .sequentiallyConsistent)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw SpawnError(errno: errno) }
+        }
+        let signalled = status & 0x7F
+        if signalled == 0 { return (status >> 8) & 0xFF }
+        return 128 + signalled
+    }
+}

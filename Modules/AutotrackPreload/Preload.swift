@@ -1,0 +1,157 @@
+import CAutotrackPreload
+import CGtk
+import EventModel
+import GtkTracking
+import KVCConfig
+import ProgramLaunch
+import Reporters
+import ATLPClient
+import ATLPWire
+import RemoteConfig
+import Synchronization
+import SystemCalls
+import Tracker
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The preload library's start: its C constructor calls this before the program's `main`.
+///
+/// Reads `LaunchSettings` from the environment, removes itself from `LD_PRELOAD` (so the
+/// program's children run untouched), and, when the program is a GTK 4 application, installs the
+/// GTK hooks with a tracker that ships to the collector (or writes NDJSON), flushing at exit.
+@_cdecl("autotrack_preload_start")
+public func autotrackPreloadStart() {
+    PreloadSession.start()
+}
+
+/// What the preload runs in a tracked program: tracker, reporting, shipper and hooks.
+final class PreloadSession {
+    let tracker: Tracker
+    let reporting: ReportingSystem
+    let shipper: EventShipper?
+    let hooks: GtkHookSystem
+
+    /// The session of this process, taken (once) at exit.
+    private static let current = Mutex<PreloadSession?>(nil)
+    /// How long exit waits for the collector's acknowledgements (docs/gtk.md).
+    static let exitFlushTimeout: Duration = .seconds(2)
+
+    private init(tracker: Tracker, reporting: ReportingSystem, shipper: EventShipper?, hooks: GtkHookSystem) {
+        self.tracker = tracker
+        self.reporting = reporting
+        self.shipper = shipper
+        self.hooks = hooks
+    }
+
+    static func start() {
+        let env = Environment.current()
+        Environment.removeSelfFromPreload()
+        let program = Environment.programPath()
+        guard GtkProgram.isGtk4(path: program) else {
+            Environment.printError(GtkProgram.untrackedNotice(program: program))
+            return
+        }
+        let settings = LaunchSettings(environment: env, program: program)
+        do {
+            try current.withLock { (slot: inout PreloadSession?) throws(PreloadError) in
+                slot = try PreloadSession(settings: settings, environment: env)
+            }
+            atexit { PreloadSession.finish() }
+        } catch {
+            Environment.printError("autotrack: \(error); the program runs untracked")
+        }
+    }
+
+    private convenience init(settings: LaunchSettings, environment: [String: String]) throws(PreloadError) {
+        var plan = TrackingPlan()
+        if !settings.configFiles.isEmpty {
+            do {
+                plan = try TrackingPlan.load(files: settings.configFiles)
+            } catch {
+                throw PreloadError(error.problems.map(\.description).joined(separator: "; "))
+            }
+        }
+        let app: TrackedApp
+        do {
+            app = try TrackedApp(key: settings.appKey, version: settings.appVersion)
+        } catch {
+            throw PreloadError(error.description)
+        }
+        // The tracker's own settings (config refresh, session timeout, data directory) come from
+        // AUTOTRACK_* variables too; the device id and the last good remote rules live in the data directory.
+        var trackerSettings: TrackerSettings
+        do {
+            trackerSettings = try TrackerSettings().applying(environment: environment)
+        } catch {
+            throw PreloadError(error.description)
+        }
+        if trackerSettings.dataDirectory == nil {
+            trackerSettings.dataDirectory = AgentDataDirectory.default(appKey: app.key, environment: environment)
+        }
+        var shipper: EventShipper?
+        var rulesSource: ATLPRulesSource?
+        let reporter: any Reporter
+        if let collector = settings.collector {
+            guard let address = PreloadSession.address(collector) else {
+                throw PreloadError("\(LaunchSettings.collectorKey)=\(collector) is not HOST:PORT")
+            }
+            let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token)
+            rulesSource = ATLPRulesSource(address: address, hello: hello)
+            let configuration = EventShipperConfiguration(
+                address: address, hello: hello, spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
+                backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
+            do {
+                let s = try EventShipper(configuration: configuration)
+                shipper = s
+                reporter = TCPReporter(shipper: s, flushTimeout: PreloadSession.exitFlushTimeout)
+            } catch {
+                throw PreloadError("the spool \(settings.spoolDirectory) cannot be used: \(error)")
+            }
+        } else {
+            let path = settings.out ?? "/dev/stderr"
+            do {
+                reporter = try JSONLinesFileReporter(path: path)
+            } catch {
+                throw PreloadError("\(path) cannot be written: \(error)")
+            }
+        }
+        let gate = ConsentGate([reporter])
+        let reporting = ReportingSystem([gate], label: "autotrack.preload")
+        let tracker = Tracker(plan: plan, app: app, reporting: reporting, settings: trackerSettings)
+        tracker.onDiscard { gate.discard(upTo: $0) }
+        // Rules published to the collector reach the running app (docs/agent.md "Remote configuration").
+        if let rulesSource { _ = tracker.startRemoteConfig(source: rulesSource) }
+        let hooks = GtkHookSystem(observer: tracker, treeDirectory: settings.treeDirectory)
+        hooks.start()
+        self.init(tracker: tracker, reporting: reporting, shipper: shipper, hooks: hooks)
+    }
+
+    /// At exit: pages still shown are left, then the events go out within `exitFlushTimeout`;
+    /// whatever is not acknowledged by then stays in the spool for the next run.
+    static func finish() {
+        guard let session = current.withLock({ $0.take() }) else { return }
+        session.hooks.stop()
+        session.tracker.stop()
+        let deadline = ContinuousClock.now + exitFlushTimeout
+        _ = session.reporting.flush(timeout: exitFlushTimeout)
+        if let shipper = session.shipper {
+            _ = shipper.flush(timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
+            _ = shipper.close(timeout: .zero)
+        }
+    }
+
+    static func address(_ text: String) -> SocketAddress? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : SocketAddress(host: host, port: port)
+    }
+}
+
+/// Why the preload could not start tracking.
+struct PreloadError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

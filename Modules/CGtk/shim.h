@@ -1,0 +1,112 @@
+// GTK 4 for Swift: the library's headers, plus the GLib and GTK macros Swift cannot import
+// (type checks, type names, GValue kinds), as static inline functions.
+#ifndef AUTOTRACK_CGTK_SHIM_H
+#define AUTOTRACK_CGTK_SHIM_H
+
+#include <gtk/gtk.h>
+
+/// The GType name of an instance, as G_OBJECT_TYPE_NAME gives it.
+static inline const char *cgtk_type_name(gpointer instance) { return G_OBJECT_TYPE_NAME(instance); }
+
+/// True when `instance` is non-NULL and of type `type` (or a subtype, or implements it).
+static inline gboolean cgtk_is_a(gpointer instance, GType type) {
+    return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);
+}
+
+/// The type of a GValue (G_VALUE_TYPE).
+static inline GType cgtk_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
+
+/// What kind of data a GValue holds, by its fundamental type.
+typedef enum {
+    CGTK_VALUE_OTHER = 0,
+    CGTK_VALUE_BOOLEAN,
+    CGTK_VALUE_SIGNED,
+    CGTK_VALUE_UNSIGNED,
+    CGTK_VALUE_DOUBLE,
+    CGTK_VALUE_STRING,
+    CGTK_VALUE_OBJECT,
+    CGTK_VALUE_ENUM,
+    CGTK_VALUE_FLAGS,
+} CGtkValueKind;
+
+static inline CGtkValueKind cgtk_value_kind(const GValue *value) {
+    switch (G_TYPE_FUNDAMENTAL(G_VALUE_TYPE(value))) {
+    case G_TYPE_BOOLEAN: return CGTK_VALUE_BOOLEAN;
+    case G_TYPE_CHAR: case G_TYPE_INT: case G_TYPE_LONG: case G_TYPE_INT64: return CGTK_VALUE_SIGNED;
+    case G_TYPE_UCHAR: case G_TYPE_UINT: case G_TYPE_ULONG: case G_TYPE_UINT64: return CGTK_VALUE_UNSIGNED;
+    case G_TYPE_FLOAT: case G_TYPE_DOUBLE: return CGTK_VALUE_DOUBLE;
+    case G_TYPE_STRING: return CGTK_VALUE_STRING;
+    case G_TYPE_OBJECT: case G_TYPE_INTERFACE: return CGTK_VALUE_OBJECT;
+    case G_TYPE_ENUM: return CGTK_VALUE_ENUM;
+    case G_TYPE_FLAGS: return CGTK_VALUE_FLAGS;
+    default: return CGTK_VALUE_OTHER;
+    }
+}
+
+static inline gint64 cgtk_value_signed(const GValue *v) {
+    switch (G_TYPE_FUNDAMENTAL(G_VALUE_TYPE(v))) {
+    case G_TYPE_CHAR: return g_value_get_schar(v);
+    case G_TYPE_INT: return g_value_get_int(v);
+    case G_TYPE_LONG: return g_value_get_long(v);
+    default: return g_value_get_int64(v);
+    }
+}
+
+static inline guint64 cgtk_value_unsigned(const GValue *v) {
+    switch (G_TYPE_FUNDAMENTAL(G_VALUE_TYPE(v))) {
+    case G_TYPE_UCHAR: return g_value_get_uchar(v);
+    case G_TYPE_UINT: return g_value_get_uint(v);
+    case G_TYPE_ULONG: return g_value_get_ulong(v);
+    default: return g_value_get_uint64(v);
+    }
+}
+
+static inline double cgtk_value_double(const GValue *v) {
+    return G_TYPE_FUNDAMENTAL(G_VALUE_TYPE(v)) == G_TYPE_FLOAT ? g_value_get_float(v) : g_value_get_double(v);
+}
+
+/// Reads the readable property `name` of `object` into `out` (initialised here; unset it after).
+/// FALSE when the object has no readable property of that name.
+static inline gboolean cgtk_get_property(gpointer object, const char *name, GValue *out) {
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+    if (spec == NULL || !(spec->flags & G_PARAM_READABLE)) return FALSE;
+    g_value_init(out, spec->value_type);
+    g_object_get_property(G_OBJECT(object), name, out);
+    return TRUE;
+}
+
+/// The name of the property a `notify` emission is about.
+static inline const char *cgtk_param_name(gpointer spec) { return ((GParamSpec *)spec)->name; }
+
+/// The instance pointer a signal parameter holds (objects, boxed, pointers and GdkEvent alike).
+static inline gpointer cgtk_value_pointer(const GValue *v) { return g_value_peek_pointer(v); }
+
+/// GTK's type checks, one function each (the GTK_IS_* macros).
+#define CGTK_IS(fn, type_fn) static inline gboolean cgtk_is_##fn(gpointer o) { return cgtk_is_a(o, type_fn()); }
+CGTK_IS(object, g_object_get_type)
+CGTK_IS(widget, gtk_widget_get_type)
+CGTK_IS(button, gtk_button_get_type)
+CGTK_IS(toggle_button, gtk_toggle_button_get_type)
+CGTK_IS(check_button, gtk_check_button_get_type)
+CGTK_IS(switch, gtk_switch_get_type)
+CGTK_IS(range, gtk_range_get_type)
+CGTK_IS(spin_button, gtk_spin_button_get_type)
+CGTK_IS(drop_down, gtk_drop_down_get_type)
+CGTK_IS(list_box, gtk_list_box_get_type)
+CGTK_IS(list_box_row, gtk_list_box_row_get_type)
+CGTK_IS(list_view, gtk_list_view_get_type)
+CGTK_IS(grid_view, gtk_grid_view_get_type)
+CGTK_IS(column_view, gtk_column_view_get_type)
+CGTK_IS(list_item, gtk_list_item_get_type)
+CGTK_IS(stack, gtk_stack_get_type)
+CGTK_IS(notebook, gtk_notebook_get_type)
+CGTK_IS(window, gtk_window_get_type)
+CGTK_IS(native, gtk_native_get_type)
+CGTK_IS(root, gtk_root_get_type)
+CGTK_IS(actionable, gtk_actionable_get_type)
+CGTK_IS(buildable, gtk_buildable_get_type)
+CGTK_IS(gesture_click, gtk_gesture_click_get_type)
+CGTK_IS(string_object, gtk_string_object_get_type)
+#undef CGTK_IS
+
+#endif

@@ -1,0 +1,324 @@
+import CGtk
+import Hooks
+import ViewIdentity
+
+/// Codeless tracking of a GTK 4 application: process-wide emission hooks turn what the user does
+/// into `Interaction`s for an observer (the `Tracker`), synchronously on the GTK thread, with the
+/// live widget as the node (docs/gtk.md).
+///
+/// Create, `start()` and use on the GTK thread (the thread that runs GTK's main loop). Nothing
+/// here blocks: the observer should hand events to its own thread, as the tracker does.
+public final class GtkHookSystem {
+    public let observer: any InteractionObserver
+    public let clock: any HookClock
+    /// Where each entered page's widget tree is written (docs/gtk.md "Trees"); nil writes none.
+    public let treeDirectory: String?
+
+    private let gate = GtkInputGate()
+    private var pages: GtkPages!
+    private var hooks: [GtkSignalHook] = []
+    private var iterations: GtkMainLoopIterations?
+    private var trees: GtkTreeWriter?
+    /// A gesture seen in the event being handled, reported when no other interaction came of it.
+    private var pendingGesture: Interaction?
+    /// The number of the input event that last produced an interaction (no gesture comes of it).
+    private var reportedInput = -1
+    /// Switches the user clicked or activated, until their state is set (docs/gtk.md).
+    private var armedSwitches: Set<UInt> = []
+    /// Foreground: some window of the app is active; nil until a window first was.
+    private var foreground: Bool?
+    private var activityCheckScheduled = false
+    private(set) public var started = false
+
+    public init(observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil) {
+        self.observer = observer
+        self.clock = clock
+        self.treeDirectory = treeDirectory
+        pages = GtkPages(clock: clock) { [unowned self] in self.observer.observe($0) }
+        if let treeDirectory {
+            let writer = GtkTreeWriter(directory: treeDirectory)
+            trees = writer
+            pages.onEnter = { writer.writeAfterNextPaint($0) }
+        }
+    }
+
+    /// How many input events GTK handled since `start()`.
+    public var inputEvents: Int { gate.inputs }
+
+    /// Installs the hooks and reports `app_start`. Windows already shown are entered as pages.
+    public func start() {
+        guard !started else { return }
+        started = true
+        // GLib keeps calling the hooks and handlers installed below for as long as the process
+        // runs, so the system stays alive from here on.
+        _ = Unmanaged.passRetained(self)
+        install()
+        iterations = GtkMainLoopIterations { [unowned self] in self.iterationStarted() }
+        observer.observe(Interaction(kind: .appStart, timestamp: clock.wallMilliseconds()))
+        for window in GtkHookSystem.toplevels() where gtk_widget_get_mapped(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
+            pages.windowMapped(window)
+        }
+    }
+
+    /// Leaves every page shown (with its dwell) and removes the hooks: the app is ending.
+    public func stop() {
+        guard started else { return }
+        flushGesture()
+        pages.leaveAll()
+        for h in hooks { h.remove() }
+        hooks = []
+        iterations?.stop()
+        iterations = nil
+        started = false
+    }
+
+    // MARK: Hooks
+
+    private func install() {
+        func hook(_ name: String, _ type: GType, detail: String? = nil, _ body: @escaping GtkSignalHook.Body) {
+            if let h = GtkSignalHook(name, on: type, detail: detail, body) { hooks.append(h) }
+        }
+        hook("event", gdk_surface_get_type()) { [unowned self] p, n in
+            if n > 1, let event = p.pointer(1) { self.gate.record(OpaquePointer(event)) }
+        }
+        hook("clicked", gtk_button_get_type()) { [unowned self] p, _ in
+            // A toggle button reports its toggle, not the click that caused it.
+            guard let w = p.pointer(0), cgtk_is_toggle_button(w) == 0, !GtkHookSystem.isPartOfControl(w) else { return }
+            self.control(w, kind: .click, action: "clicked")
+        }
+        for type in [gtk_toggle_button_get_type(), gtk_check_button_get_type()] {
+            hook("toggled", type) { [unowned self] p, _ in
+                guard let w = p.pointer(0), !GtkHookSystem.isPartOfControl(w) else { return }
+                let on = GObjectProperty.read(w, "active") as? Bool
+                self.control(w, kind: .valueChanged, action: "toggled", value: ControlValue(isOn: on))
+            }
+        }
+        hook("state-set", gtk_switch_get_type()) { [unowned self] p, n in
+            guard let w = p.pointer(0), n > 1 else { return }
+            // A switch the user flipped animates first and sets its state when the slide ends.
+            let armed = self.armedSwitches.remove(UInt(bitPattern: w)) != nil
+            self.control(w, kind: .valueChanged, action: "state-set", value: ControlValue(isOn: p.bool(1)), byUser: armed)
+        }
+        hook("activate", gtk_switch_get_type()) { [unowned self] p, _ in
+            guard let w = p.pointer(0), self.gate.allows(w) else { return }
+            self.armedSwitches.insert(UInt(bitPattern: w))
+        }
+        for type in [gtk_range_get_type(), gtk_spin_button_get_type()] {
+            hook("value-changed", type) { [unowned self] p, _ in
+                guard let w = p.pointer(0) else { return }
+                let v = GObjectProperty.read(w, "value") as? Double
+                    ?? (cgtk_is_range(w) != 0 ? gtk_range_get_value(w.assumingMemoryBound(to: GtkRange.self)) : nil)
+                self.control(w, kind: .valueChanged, action: "value-changed", value: ControlValue(value: v))
+            }
+        }
+        hook("row-activated", gtk_list_box_get_type()) { [unowned self] p, n in
+            guard let list = p.pointer(0), n > 1, let row = p.pointer(1) else { return }
+            self.control(list, kind: .listItemClick, action: "row-activated", node: row)
+        }
+        for type in [gtk_list_view_get_type(), gtk_grid_view_get_type(), gtk_column_view_get_type()] {
+            hook("activate", type) { [unowned self] p, n in
+                guard let list = p.pointer(0), n > 1 else { return }
+                // A column view's inner list view activates too; its column view reports.
+                if cgtk_is_list_view(list) != 0,
+                    let parent = gtk_widget_get_parent(list.assumingMemoryBound(to: GtkWidget.self)),
+                    cgtk_is_column_view(parent) != 0
+                {
+                    return
+                }
+                let position = Int(p.uint(1))
+                let row = GtkListItems.row(of: list, at: position) ?? self.gate.target.flatMap { GtkListItems.row(containing: $0) }
+                if let row { GtkListItems.remember(row: row, position: position) }
+                self.control(
+                    list, kind: .listItemClick, action: "activate", node: row,
+                    indexPath: CellIndexPath(section: 0, row: position))
+            }
+        }
+        hook("released", gtk_gesture_click_get_type()) { [unowned self] p, _ in
+            guard let gesture = p.pointer(0), let w = gtk_event_controller_get_widget(OpaquePointer(gesture)) else { return }
+            let widget = UnsafeMutableRawPointer(w)
+            if cgtk_is_switch(widget) != 0 {
+                // The switch's own click: it will set its state when its slide ends.
+                if self.started, self.gate.allows(widget) {
+                    self.armedSwitches.insert(UInt(bitPattern: widget))
+                    self.reportedInput = self.gate.inputs
+                }
+                return
+            }
+            self.gesture(widget, recognizer: GObjectProperty.typeName(gesture))
+        }
+        hook("map", gtk_widget_get_type()) { [unowned self] p, _ in
+            guard let w = p.pointer(0) else { return }
+            self.widgetMapped(w)
+        }
+        hook("unmap", gtk_widget_get_type()) { [unowned self] p, _ in
+            guard let w = p.pointer(0), cgtk_is_window(w) != 0 else { return }
+            self.pageChanged { self.pages.windowUnmapped(w) }
+        }
+        for type in [gtk_signal_list_item_factory_get_type()] {
+            hook("bind", type) { p, n in
+                guard n > 1, let item = p.pointer(1), cgtk_is_list_item(item) != 0 else { return }
+                GtkListItems.remember(item: item)
+            }
+        }
+    }
+
+    /// `notify` cannot be hooked process-wide (GLib forbids emission hooks on it), so the widgets
+    /// whose property changes matter get a handler of their own when they are first shown.
+    private func widgetMapped(_ w: GObjectPointer) {
+        guard started else { return }
+        if cgtk_is_window(w) != 0 {
+            GtkNotifyHandler.connect(w, "is-active") { [unowned self] _ in self.scheduleActivityCheck() }
+            pageChanged { pages.windowMapped(w) }
+            // The whole window too: what lies outside its pages (header bars, switchers).
+            trees?.writeAfterNextPaint(GtkWidgetNode.node(for: w))
+        } else if cgtk_is_stack(w) != 0 {
+            GtkNotifyHandler.connect(w, "visible-child") { [unowned self] stack in
+                self.pageChanged { self.pages.stackChanged(stack) }
+            }
+        } else if cgtk_is_drop_down(w) != 0 {
+            GtkNotifyHandler.connect(w, "selected") { [unowned self] dropDown in self.selectionChanged(dropDown) }
+        }
+    }
+
+    private func selectionChanged(_ w: GObjectPointer) {
+        let index = gtk_drop_down_get_selected(OpaquePointer(w))
+        var title: String?
+        if let item = gtk_drop_down_get_selected_item(OpaquePointer(w)), cgtk_is_string_object(item) != 0 {
+            title = GObjectProperty.string(item, "string")
+        }
+        control(
+            w, kind: .valueChanged, action: "notify::selected",
+            value: ControlValue(selectedIndex: index == UInt32.max ? nil : Int(index)), title: title)
+    }
+
+    // MARK: Interactions
+
+    /// A control's signal: reported when the user caused it (`GtkInputGate`).
+    private func control(
+        _ widget: GObjectPointer, kind: Interaction.Kind, action: String, value: ControlValue? = nil,
+        title: String? = nil, node target: GObjectPointer? = nil, indexPath: CellIndexPath? = nil, byUser: Bool = false
+    ) {
+        guard started, byUser || gate.allows(widget) else { return }
+        pendingGesture = nil
+        reportedInput = gate.inputs
+        let sender = GtkWidgetNode.node(for: widget)
+        let node = target.map { GtkWidgetNode.node(for: $0) } ?? sender
+        let interaction = Interaction(
+            kind: kind, node: node, eventCode: GtkEventCodes.code(sender: sender, signal: action),
+            title: title ?? node.title, value: value, indexPath: indexPath ?? GtkHookSystem.enclosingCell(of: node),
+            page: GtkHookSystem.pageName(of: node), timestamp: clock.wallMilliseconds())
+        observer.observe(interaction)
+    }
+
+    /// A click gesture's release: kept until the event is handled, and dropped if a control's
+    /// signal (a button's `clicked`, a row's activation, a scale's value…) or a page change came
+    /// of the same click (since its press).
+    private func gesture(_ widget: GObjectPointer, recognizer: String) {
+        guard started, pendingGesture == nil, reportedInput < gate.lastPress, !GtkHookSystem.ownsGestures(widget),
+            gate.allows(widget)
+        else { return }
+        let node = GtkWidgetNode.node(for: widget)
+        pendingGesture = Interaction(
+            kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, signal: "released"),
+            title: node.title, indexPath: GtkHookSystem.enclosingCell(of: node), page: GtkHookSystem.pageName(of: node),
+            gesture: recognizer, timestamp: clock.wallMilliseconds())
+    }
+
+    private func pageChanged(_ body: () -> Void) {
+        guard started else { return }
+        if gate.isHandlingInput {
+            pendingGesture = nil
+            reportedInput = gate.inputs
+        }
+        body()
+    }
+
+    private func iterationStarted() {
+        flushGesture()
+        gate.endIteration()
+    }
+
+    private func flushGesture() {
+        guard let g = pendingGesture else { return }
+        pendingGesture = nil
+        observer.observe(g)
+    }
+
+    // MARK: Foreground and background
+
+    private func scheduleActivityCheck() {
+        guard !activityCheckScheduled else { return }
+        activityCheckScheduled = true
+        // Checked once focus has settled, so moving between two windows of the app is no change.
+        _ = g_idle_add_full(
+            Int32(G_PRIORITY_DEFAULT_IDLE),
+            { data in
+                guard let data else { return 0 }
+                Unmanaged<GtkHookSystem>.fromOpaque(data).takeUnretainedValue().checkActivity()
+                return 0
+            }, Unmanaged.passRetained(self).toOpaque(), { data in
+                guard let data else { return }
+                Unmanaged<GtkHookSystem>.fromOpaque(data).release()
+            })
+    }
+
+    private func checkActivity() {
+        activityCheckScheduled = false
+        guard started else { return }
+        let active = GtkHookSystem.toplevels().contains { gtk_window_is_active($0.assumingMemoryBound(to: GtkWindow.self)) != 0 }
+        defer { foreground = active }
+        guard let was = foreground, was != active else { return }
+        observer.observe(Interaction(kind: active ? .appForeground : .appBackground, timestamp: clock.wallMilliseconds()))
+    }
+
+    // MARK: Helpers
+
+    /// Widgets whose click gestures are GTK's own machinery (moving and focusing windows, editing
+    /// text), not taps on content.
+    private static let machineryTypes: [GType] = [
+        gtk_window_get_type(), gtk_window_handle_get_type(), gtk_header_bar_get_type(), gtk_text_get_type(),
+    ]
+
+    static func ownsGestures(_ widget: GObjectPointer) -> Bool {
+        machineryTypes.contains { cgtk_is_a(widget, $0) != 0 }
+    }
+
+    /// A button inside a control that reports its own signal: a spin button's `+` and `-`, a
+    /// drop-down's toggle.
+    static func isPartOfControl(_ widget: GObjectPointer) -> Bool {
+        guard let parent = gtk_widget_get_parent(widget.assumingMemoryBound(to: GtkWidget.self)) else { return false }
+        return cgtk_is_spin_button(parent) != 0 || cgtk_is_drop_down(parent) != 0
+    }
+
+    /// The application's toplevel windows.
+    static func toplevels() -> [GObjectPointer] {
+        guard let list = gtk_window_get_toplevels() else { return [] }
+        var out: [GObjectPointer] = []
+        let n = g_list_model_get_n_items(list)
+        for i in 0..<n {
+            guard let w = g_list_model_get_item(list, i) else { continue }
+            out.append(w)
+            g_object_unref(w)
+        }
+        return out
+    }
+
+    /// The node's page name: its page's, or its window's when it is outside any page.
+    static func pageName(of node: GtkWidgetNode) -> String {
+        if let name = HookSystem.pageName(of: node) { return name }
+        var top: any ViewNode = node
+        while let parent = top.parentNode { top = parent }
+        return top.pathName
+    }
+
+    /// The row of the cell that holds `node` (itself included).
+    static func enclosingCell(of node: GtkWidgetNode) -> CellIndexPath? {
+        var n: (any ViewNode)? = node
+        while let current = n {
+            if current.role == .cell { return current.cellIndexPath }
+            if current.role == .controller { return nil }
+            n = current.parentNode
+        }
+        return nil
+    }
+}

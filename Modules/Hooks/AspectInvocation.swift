@@ -1,0 +1,49 @@
+/// One call of a hooked method, as advice sees it, untyped (advice registered by type name).
+///
+/// Lives only for the call: it belongs to the UI thread, like the instance it names.
+public final class AspectInvocation {
+    /// The object whose method is called.
+    public let instance: AnyObject
+    /// The method's selector-style name.
+    public let method: String
+    /// The call's arguments: one value, a tuple for several, `()` for none.
+    public let arguments: Any
+    /// Where the running advice sits.
+    public internal(set) var position: AspectPosition = .before
+    /// The result: set by the original, or by an instead advice that replaces it.
+    public var returnValue: Any?
+    var proceedBody: (() -> Void)?
+
+    init(instance: AnyObject, method: String, arguments: Any) {
+        self.instance = instance
+        self.method = method
+        self.arguments = arguments
+    }
+
+    /// From an instead advice: runs the next instead advice, or the original. Runs at most once.
+    public func proceed() {
+        proceedBody?()
+    }
+}
+
+/// One call of a hook point, with the point's own types: what typed advice receives.
+public struct HookedCall<Instance: AnyObject, Arguments, Result> {
+    let invocation: AspectInvocation
+
+    init(_ invocation: AspectInvocation) { self.invocation = invocation }
+
+    /// The object whose method is called.
+    public var instance: Instance { invocation.instance as! Instance }
+    /// The call's arguments (the registry stores exactly what the hook point's caller passed).
+    public var arguments: Arguments { invocation.arguments as! Arguments }
+    /// Where the running advice sits.
+    public var position: AspectPosition { invocation.position }
+    /// The result once the original ran (after advice), or what an instead advice sets.
+    public var returnValue: Result? {
+        get { invocation.returnValue as? Result }
+        nonmutating set { invocation.returnValue = newValue }
+    }
+
+    /// From an instead advice: runs the next instead advice, or the original. Runs at most once.
+    public func proceed() { invocation.proceed() }
+}

@@ -1,0 +1,74 @@
+import ViewIdentity
+
+/// Controls: a tracking proxy beside every target added while running (it reports just before the
+/// target runs, so values are read as the user saw them), and `sendAction` advice for targets
+/// added before the start, which have no proxy of this system (no double report where one exists).
+enum TargetActionTracking: InteractionHook {
+    static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {
+        let placing = try system.advise(.addTarget, .after) { system, call in
+            guard let entry = call.returnValue else { return }
+            entry.place(proxy(for: entry, system: system))
+        }
+        let fallback = try system.advise(.sendAction, .before) { system, call in
+            let (action, target, events) = call.arguments
+            let control = call.instance
+            guard let entry = control.registration(of: target, action: action), !entry.hasProxy(of: system.identity) else { return }
+            report(control, targetName: TypeName.name(entry.targetTypeName), action: action, events: events, system: system)
+        }
+        return [placing, fallback]
+    }
+
+    private static func proxy(for entry: TargetActionEntry, system: HookSystem) -> TrackingProxy {
+        let targetName = TypeName.name(entry.targetTypeName)
+        let action = entry.action
+        return TrackingProxy(owner: system.identity) { [weak system] sender, events in
+            guard let system, let control = sender as? UIControl else { return }
+            report(control, targetName: targetName, action: action, events: events, system: system)
+        }
+    }
+
+    static func report(_ control: UIControl, targetName: String, action: ActionName, events: ControlEvents, system: HookSystem) {
+        guard system.isRunning else { return }
+        let value = control.valueInfo
+        system.report(
+            Interaction.targetAction(
+                events.contains(.valueChanged) ? .valueChanged : .click, on: control, targetName: targetName,
+                action: action.name, controlEvents: events, value: value.isEmpty ? nil : value,
+                timestamp: system.clock.wallMilliseconds()
+            ).onEventPage(of: control))
+    }
+}
+
+/// Gesture recognisers: a tracking proxy beside every target; a `gesture` on the recogniser's view.
+enum GestureTracking: InteractionHook {
+    static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {
+        let placing = try system.advise(.gestureAddTarget, .after) { system, call in
+            guard let entry = call.returnValue else { return }
+            let targetName = TypeName.name(entry.targetTypeName)
+            let action = entry.action.name
+            entry.place(
+                TrackingProxy(owner: system.identity) { [weak system] sender, _ in
+                    guard let system, system.isRunning, let recognizer = sender as? UIGestureRecognizer,
+                        let view = recognizer.view
+                    else { return }
+                    system.report(
+                        Interaction.targetAction(
+                            .gesture, on: view, targetName: targetName, action: action, gesture: recognizer.baseName,
+                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds()
+                        ).onEventPage(of: view))
+                })
+        }
+        return [placing]
+    }
+}
+
+extension Interaction {
+    /// The interaction with the page of a view inside a controller that is not a page itself (a
+    /// navigation or tab bar controller's bar, an alert): the page shown, or the presenting page.
+    func onEventPage(of view: UIView) -> Interaction {
+        guard let owner = view.enclosingController, !owner.isPage else { return self }
+        var copy = self
+        copy.page = owner.eventPage
+        return copy
+    }
+}

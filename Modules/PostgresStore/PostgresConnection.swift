@@ -1,0 +1,211 @@
+import CLibPQ
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Every call into libpq lives in this file: failures become `PostgresError` here and nowhere
+// else. libpq calls block (network round trips, the server's fsync), so they run only on the
+// caller's thread: the ATLP server's worker threads, a command's main thread, a benchmark's
+// threads, never the Swift concurrency pool.
+
+/// The rows a statement returned, every value in PostgreSQL's text format (nil for NULL).
+struct PostgresRows: Sendable {
+    var rows: [[String?]]
+    /// Rows inserted, updated or deleted (`PQcmdTuples`), 0 for other statements.
+    var affected: Int
+}
+
+/// One open connection with the statements it has prepared.
+///
+/// The pool hands a connection to one caller at a time; the Mutex makes that a checked fact
+/// (and the class Sendable, so the pool can keep it) at the cost of an uncontended lock per call.
+final class PostgresConnection: Sendable {
+    private let link: Mutex<PostgresLink>
+    /// Where it connects, for messages (`host=/tmp/pg port=5433 dbname=autotrack`).
+    let target: String
+
+    /// Connects with `uri` (a libpq URI or `key=value` string).
+    init(uri: String, applicationName: String = "autotrack-collector") throws(PostgresError) {
+        let l = try PostgresLink(uri: uri, applicationName: applicationName)
+        target = l.target
+        link = Mutex(l)
+    }
+
+    /// False once the connection broke (server stopped, restarted, network) or is inside a transaction.
+    var isUsable: Bool { link.withLock { $0.isUsable } }
+
+    /// Runs one statement with text parameters (`$1`, `$2`... ; nil is NULL).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+        try link.withLock { l throws(PostgresError) in try l.execute(sql, parameters) }
+    }
+
+    /// Runs a statement prepared once per connection under `name` (the server plans it once).
+    @discardableResult
+    func executePrepared(_ name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
+        try link.withLock { l throws(PostgresError) in try l.executePrepared(name, sql, parameters) }
+    }
+
+    /// Runs `body` between BEGIN and COMMIT; rolls back when it throws.
+    func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
+        try execute("BEGIN")
+        do throws(PostgresError) {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Checks that `uri` parses as libpq connection options, without connecting.
+    static func validate(uri: String) throws(PostgresError) { try PostgresLink.validate(uri: uri) }
+}
+
+/// The libpq connection itself; used only under `PostgresConnection`'s lock.
+private final class PostgresLink {
+    private let handle: OpaquePointer
+    /// Names of the statements prepared on this connection.
+    private var prepared: Set<String> = []
+    /// Where it connects, for messages (`host=/tmp/pg port=5433 dbname=autotrack`).
+    let target: String
+
+    /// Connects with `uri` (a libpq URI or `key=value` string). A missing `connect_timeout`
+    /// becomes 5 s, so an unreachable server fails a call instead of hanging it.
+    init(uri: String, applicationName: String = "autotrack-collector") throws(PostgresError) {
+        let keys = ["connect_timeout", "application_name", "dbname"]
+        let values = ["5", applicationName, uri]
+        let conn: OpaquePointer? = Self.withCStrings(keys) { k in
+            Self.withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
+        }
+        guard let conn else {
+            throw PostgresError(code: .connection, message: "libpq could not allocate a connection", statement: "connect")
+        }
+        let host = PQhost(conn).map { String(cString: $0) } ?? "?"
+        let port = PQport(conn).map { String(cString: $0) } ?? "?"
+        let db = PQdb(conn).map { String(cString: $0) } ?? "?"
+        target = "host=\(host) port=\(port) dbname=\(db)"
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = Self.message(PQerrorMessage(conn))
+            PQfinish(conn)
+            throw PostgresError(code: .connection, message: message, statement: "connect to \(target)")
+        }
+        handle = conn
+        // NOTICEs (e.g. "relation already exists, skipping") are not errors: keep them off stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// False once the connection broke (server stopped, restarted, network); the pool drops it.
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE }
+
+    /// Checks that `uri` parses as libpq connection options, without connecting.
+    static func validate(uri: String) throws(PostgresError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse(uri, &error)
+        defer {
+            if let options { PQconninfoFree(options) }
+            if let error { PQfreemem(error) }
+        }
+        if options == nil {
+            throw PostgresError(
+                code: .usage, message: "not a valid PostgreSQL URI (\(message(error)))",
+                statement: "parse \(uri)")
+        }
+    }
+
+    /// Runs one statement with text parameters (`$1`, `$2`... ; nil is NULL).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+        let result = Self.withCStrings(parameters) { p in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, p, nil, nil, 0)
+        }
+        return try rows(result, sql)
+    }
+
+    /// Runs a statement prepared once per connection under `name` (the server plans it once).
+    @discardableResult
+    func executePrepared(_ name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
+        if !prepared.contains(name) {
+            _ = try rows(PQprepare(handle, name, sql, Int32(parameters.count), nil), "PREPARE \(name): \(sql)")
+            prepared.insert(name)
+        }
+        let result = Self.withCStrings(parameters) { p in
+            PQexecPrepared(handle, name, Int32(parameters.count), p, nil, nil, 0)
+        }
+        return try rows(result, sql)
+    }
+
+    /// Turns a result into rows, or its error into a `PostgresError`; frees the result.
+    private func rows(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) -> PostgresRows {
+        guard let result else {
+            throw PostgresError(code: .connection, message: Self.message(PQerrorMessage(handle)), statement: sql)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            let n = Int(PQntuples(result))
+            let fields = Int(PQnfields(result))
+            var rows: [[String?]] = []
+            rows.reserveCapacity(n)
+            for r in 0..<n {
+                var row: [String?] = []
+                row.reserveCapacity(fields)
+                for f in 0..<fields {
+                    if PQgetisnull(result, Int32(r), Int32(f)) != 0 {
+                        row.append(nil)
+                    } else {
+                        row.append(String(cString: PQgetvalue(result, Int32(r), Int32(f))))
+                    }
+                }
+                rows.append(row)
+            }
+            let affected = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
+            return PostgresRows(rows: rows, affected: affected)
+        default:
+            // PG_DIAG_SQLSTATE is the character 'C' (a macro Swift does not import as a value).
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let broken = PQstatus(handle) != CONNECTION_OK
+            let message = primary ?? Self.message(PQresultErrorMessage(result))
+            let fallback = message.isEmpty ? Self.message(PQerrorMessage(handle)) : message
+            throw PostgresError(
+                code: broken && state == nil ? .connection : .statement, message: fallback, sqlState: state, statement: sql)
+        }
+    }
+
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "" }
+        return String(cString: text).trimmingCharacters(in: " \n")
+    }
+
+    private static func message(_ text: UnsafeMutablePointer<CChar>?) -> String {
+        message(UnsafePointer(text))
+    }
+
+    /// Calls `body` with a C array of the strings (NULL for nil), valid for the call only.
+    private static func withCStrings<R>(
+        _ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R
+    ) -> R {
+        if strings.isEmpty { return body(nil) }
+        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { s in s.flatMap { strdup($0) } }
+        defer { for c in copies { free(c) } }
+        let pointers = copies.map { $0.map { UnsafePointer($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        return String(s)
+    }
+}

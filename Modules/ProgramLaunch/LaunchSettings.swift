@@ -1,0 +1,81 @@
+/// How `autotrack-agent run` configures the preload library in the program it starts: environment
+/// variables, read by the library's constructor (docs/gtk.md "The preload library").
+public struct LaunchSettings: Sendable, Hashable {
+    /// `AUTOTRACK_TO`: the collector, `HOST:PORT`; nil writes NDJSON to `out` instead.
+    public var collector: String?
+    /// `AUTOTRACK_TOKEN`: the collector's ingest token.
+    public var token: String?
+    /// `AUTOTRACK_APP_KEY`.
+    public var appKey: String
+    /// `AUTOTRACK_APP_VERSION`.
+    public var appVersion: String
+    /// `AUTOTRACK_CONFIG`: configuration files, joined with `:` like `PATH`.
+    public var configFiles: [String]
+    /// `AUTOTRACK_SPOOL`: the shipper's spool directory.
+    public var spoolDirectory: String
+    /// `AUTOTRACK_TREE_DIR`: where entered pages' widget trees are written; nil writes none.
+    public var treeDirectory: String?
+    /// `AUTOTRACK_OUT`: the NDJSON file without a collector; nil is standard error.
+    public var out: String?
+
+    public static let collectorKey = "AUTOTRACK_TO"
+    public static let tokenKey = "AUTOTRACK_TOKEN"
+    public static let appKeyKey = "AUTOTRACK_APP_KEY"
+    public static let appVersionKey = "AUTOTRACK_APP_VERSION"
+    public static let configKey = "AUTOTRACK_CONFIG"
+    public static let spoolKey = "AUTOTRACK_SPOOL"
+    public static let treeDirectoryKey = "AUTOTRACK_TREE_DIR"
+    public static let outKey = "AUTOTRACK_OUT"
+    public static let allKeys = [collectorKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey]
+
+    /// The app version when none is given.
+    public static let defaultAppVersion = "0.0.0"
+
+    public init(
+        collector: String? = nil, token: String? = nil, appKey: String, appVersion: String = LaunchSettings.defaultAppVersion,
+        configFiles: [String] = [], spoolDirectory: String? = nil, treeDirectory: String? = nil, out: String? = nil,
+        home: String? = nil
+    ) {
+        self.collector = collector
+        self.token = token
+        self.appKey = appKey
+        self.appVersion = appVersion
+        self.configFiles = configFiles
+        self.spoolDirectory = spoolDirectory ?? LaunchSettings.defaultSpool(appKey: appKey, home: home)
+        self.treeDirectory = treeDirectory
+        self.out = out
+    }
+
+    /// `$HOME/.local/state/autotrack/spool/<app key>` (or under /tmp without a home): the same
+    /// directory every run of the app, so what one run did not deliver the next one sends.
+    public static func defaultSpool(appKey: String, home: String?) -> String {
+        let base = (home?.isEmpty == false ? home! + "/.local/state" : "/tmp") + "/autotrack/spool/"
+        return base + String(appKey.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+
+    /// Reads the settings from an environment; the app key defaults to `program`'s file name.
+    public init(environment env: [String: String], program: String) {
+        func value(_ key: String) -> String? { env[key].flatMap { $0.isEmpty ? nil : $0 } }
+        let key = value(LaunchSettings.appKeyKey) ?? String(program.split(separator: "/").last ?? "app")
+        self.init(
+            collector: value(LaunchSettings.collectorKey), token: value(LaunchSettings.tokenKey), appKey: key,
+            appVersion: value(LaunchSettings.appVersionKey) ?? LaunchSettings.defaultAppVersion,
+            configFiles: value(LaunchSettings.configKey).map { $0.split(separator: ":").map(String.init) } ?? [],
+            spoolDirectory: value(LaunchSettings.spoolKey), treeDirectory: value(LaunchSettings.treeDirectoryKey),
+            out: value(LaunchSettings.outKey), home: env["HOME"])
+    }
+
+    /// The environment variables that carry these settings.
+    public var environment: [String: String] {
+        var env = [
+            LaunchSettings.appKeyKey: appKey, LaunchSettings.appVersionKey: appVersion,
+            LaunchSettings.spoolKey: spoolDirectory,
+        ]
+        if let collector { env[LaunchSettings.collectorKey] = collector }
+        if let token { env[LaunchSettings.tokenKey] = token }
+        if !configFiles.isEmpty { env[LaunchSettings.configKey] = configFiles.joined(separator: ":") }
+        if let treeDirectory { env[LaunchSettings.treeDirectoryKey] = treeDirectory }
+        if let out { env[LaunchSettings.outKey] = out }
+        return env
+    }
+}

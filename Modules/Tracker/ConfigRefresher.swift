@@ -1,0 +1,156 @@
+import Dispatch
+import EventModel
+import Foundation
+import Synchronization
+
+/// Keeps a tracker's rules current: on a thread of its own (never the UI thread, never the Swift
+/// concurrency pool), it first applies the last good set kept on disk, then asks the source at
+/// start, whenever `refreshSoon()` is called (the tracker calls it on return to the foreground)
+/// and every `interval`. A new set is handed to the tracker, which swaps it in atomically or
+/// refuses it whole; an accepted set is written to disk for offline starts. When the source
+/// cannot be reached, the rules in use stay.
+public final class ConfigRefresher: Sendable {
+    /// What the refresher has done.
+    public struct Statistics: Sendable, Hashable {
+        /// Requests answered (with rules or `unchanged`).
+        public var answers = 0
+        public var unchanged = 0
+        /// Sets swapped in (from the source or from disk).
+        public var applied = 0
+        /// Sets refused whole (each also reported as a `config_rejected` event).
+        public var refused = 0
+        /// Requests that failed (the collector unreachable, a broken answer).
+        public var failures = 0
+        /// A set was read from disk at start.
+        public var loadedFromDisk = false
+        public var lastError: String?
+    }
+
+    public let interval: Duration
+    private let source: any RulesSource
+    private let directory: String?
+    private weak let tracker: Tracker?
+    private let wakeup = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    private let firstAttempt = DispatchGroup()
+    private let state = Mutex<(statistics: Statistics, stopping: Bool, started: Bool)>((Statistics(), false, false))
+
+    init(tracker: Tracker, source: any RulesSource, interval: Duration, directory: String?) {
+        self.tracker = tracker
+        self.source = source
+        self.interval = interval
+        self.directory = directory
+        firstAttempt.enter()
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    func start() {
+        let first = state.withLock { s in
+            defer { s.started = true }
+            return !s.started
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            run()
+            exited.signal()
+        }
+        thread.name = ConfigRefresher.threadName
+        thread.start()
+    }
+
+    /// Asks the source again now instead of at the end of the interval.
+    public func refreshSoon() { wakeup.signal() }
+
+    /// Stops the thread, waiting at most `timeout` for a request in progress.
+    @discardableResult
+    public func stop(timeout: Duration = .seconds(5)) -> Bool {
+        let running = state.withLock { s in
+            defer { s.stopping = true }
+            return s.started && !s.stopping
+        }
+        guard running else { return true }
+        wakeup.signal()
+        return exited.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success
+    }
+
+    private var stopping: Bool { state.withLock { $0.stopping } }
+
+    /// Waits until the first request at start was answered or failed, at most `timeout`; true
+    /// when it was. (A command that runs a scripted session waits, so its events do not depend
+    /// on how fast the collector answers.)
+    @discardableResult
+    public func waitForFirstAttempt(timeout: Duration) -> Bool {
+        firstAttempt.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success
+    }
+
+    /// The name the refresher's thread carries (pthread names hold 15 bytes).
+    public static let threadName = "autotrack-conf"
+
+    private func run() {
+        // Named from inside: on Linux a name set before `start` does not reach the system thread.
+        Thread.current.name = ConfigRefresher.threadName
+        loadFromDisk()
+        var first = true
+        while !stopping {
+            refreshOnce()
+            if first {
+                firstAttempt.leave()
+                first = false
+            }
+            _ = wakeup.wait(timeout: .now() + .milliseconds(Int(max(1, interval.wholeMilliseconds))))
+        }
+    }
+
+    /// Applies the set kept on disk, if any and if it still fits the local plan.
+    func loadFromDisk() {
+        guard let directory, let tracker, let bytes = AgentDataDirectory.read(RemoteRules.fileName, in: directory),
+            let json = try? JSONValue.parse(bytes), let rules = RemoteRules(json: json)
+        else { return }
+        let ok = tracker.apply(rules, fromDisk: true)
+        state.withLock { s in
+            s.statistics.loadedFromDisk = ok
+            if ok { s.statistics.applied += 1 }
+        }
+    }
+
+    /// One request to the source, and what follows from its answer. Runs on the refresher's
+    /// thread (tests may call it from theirs).
+    func refreshOnce() {
+        guard let tracker else { return }
+        let answer: RulesAnswer
+        do {
+            answer = try source.fetch(etag: tracker.rulesEtag)
+        } catch {
+            state.withLock { s in
+                s.statistics.failures += 1
+                s.statistics.lastError = String(describing: error)
+            }
+            return
+        }
+        switch answer {
+        case .unchanged:
+            state.withLock { s in
+                s.statistics.answers += 1
+                s.statistics.unchanged += 1
+            }
+        case .rules(let rules):
+            if rules.etag == tracker.rulesEtag {
+                state.withLock { $0.statistics.answers += 1 }
+                return
+            }
+            let ok = tracker.apply(rules, fromDisk: false)
+            state.withLock { s in
+                s.statistics.answers += 1
+                if ok { s.statistics.applied += 1 } else { s.statistics.refused += 1 }
+            }
+            if ok, let directory {
+                do {
+                    try AgentDataDirectory.write(Array(rules.json.jsonText.utf8), to: RemoteRules.fileName, in: directory)
+                } catch {
+                    state.withLock { $0.statistics.lastError = "cannot keep the rules in \(directory): \(error)" }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import PostgresStore
+
+/// libpq through `PostgresConnection`, the pool and the schema, against a real server.
+@Suite(.serialized) struct PostgresConnectionTests {
+    @Test func arrayLiteralsCarryEveryCharacterThroughUnnest() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let c = try PostgresConnection(uri: server.uri())
+        let values: [String?] = ["plain", #"a "quoted" \ back\slash"#, nil, "", "NULL", "{braces},commas", "ünï ✓ 😀", "tab\tnew\nline"]
+        let rows = try c.execute("SELECT v FROM unnest($1::text[]) WITH ORDINALITY AS t(v, o) ORDER BY o", [
+            PostgresArrayLiteral.text(values)
+        ]).rows
+        #expect(rows.map { $0[0] } == values)
+        let ints = try c.execute("SELECT sum(v), count(v), count(*) FROM unnest($1::bigint[]) AS t(v)", [
+            PostgresArrayLiteral.integers([1, nil, -3, Int64.max / 2])
+        ]).rows
+        #expect(ints.first == [String(Int64.max / 2 - 2), "3", "4"])
+    }
+
+    @Test func theSchemaIsCreatedOnceEvenWhenCollectorsStartTogether() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let connections = try (0..<4).map { _ in try PostgresConnection(uri: server.uri()) }
+        let errors = ErrorList()
+        let threads = connections.map { c in
+            Thread {
+                do { try PostgresSchema.migrate(c, location: "test") } catch { errors.append("\(error)") }
+            }
+        }
+        threads.forEach { $0.start() }
+        try poll("four migrations", within: 60) { threads.allSatisfy { $0.isFinished } }
+        #expect(errors.all.isEmpty)
+        #expect(try server.psql("SELECT version FROM autotrack_schema") == [String(PostgresSchema.currentVersion)])
+        #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE tablename IN ('events','rejected','batches','rules','rule_sets')") == ["5"])
+    }
+
+    @Test func aNewerOrForeignDatabaseIsRefusedAndLeftUnchanged() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let c = try PostgresConnection(uri: server.uri())
+        try PostgresSchema.migrate(c, location: "db")
+        try server.psql("UPDATE autotrack_schema SET version = 99")
+        #expect(throws: PostgresError.self) { try PostgresSchema.migrate(c, location: "db") }
+        do {
+            try PostgresSchema.migrate(c, location: "db")
+        } catch {
+            #expect(error.code == .schema)
+            #expect(error.message.contains("schema version 99, newer than the \(PostgresSchema.currentVersion)"))
+        }
+        #expect(try server.psql("SELECT version FROM autotrack_schema") == ["99"])
+
+        try server.psql("CREATE DATABASE other")
+        try server.psql("CREATE TABLE events (x int)", database: "other")
+        let foreign = try PostgresConnection(uri: server.uri(database: "other"))
+        do {
+            try PostgresSchema.migrate(foreign, location: "other")
+            Issue.record("a database with a foreign events table was migrated")
+        } catch {
+            #expect(error.message.contains("not an Autotrack database"))
+        }
+        #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: "other") == ["1"])
+    }
+
+    @Test func aStoppedServerIsAConnectionErrorAndThePoolReconnectsWhenItIsBack() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let pool = PostgresPool(uri: server.uri())
+        #expect(try pool.withConnection { c throws(PostgresError) in try c.execute("SELECT 1").rows } == [["1"]])
+        try server.stopServer()
+        do {
+            _ = try pool.withConnection { c throws(PostgresError) in try c.execute("SELECT 1") }
+            Issue.record("a query on a stopped server succeeded")
+        } catch {
+            #expect(error.isTransient)
+            #expect(error.description.contains("Check that PostgreSQL runs"))
+        }
+        try server.start()
+        #expect(try pool.withConnection { c throws(PostgresError) in try c.execute("SELECT 2").rows } == [["2"]])
+    }
+
+    @Test func aMalformedURIIsAUsageError() {
+        #expect(throws: PostgresError.self) { try PostgresConnection.validate(uri: "postgresql://host:notaport:x/db?bad") }
+    }
+}

@@ -1,0 +1,148 @@
+import EventModel
+import EventStore
+import Foundation
+
+/// Behaviour every `CollectorStore` must show (the guarantees in its doc comment), written once
+/// and run against each implementation: a store's test target runs every check on a fresh store.
+///
+/// ```swift
+/// @Test(arguments: StoreConformance.checks) func conforms(_ check: StoreCheck) throws {
+///     try check.run(try SQLiteEventStore(path: temporaryDatabase()))
+/// }
+/// ```
+public enum StoreConformance {
+    public static let checks: [StoreCheck] = [
+        StoreCheck("each (appKey, id) is stored once") { store in
+            try expect(try store.append(batch([event("a"), event("b"), event("a")])), BatchOutcome(stored: 2, duplicates: 1))
+            try expect(try store.append(batch([event("b"), event("c")])), BatchOutcome(stored: 1, duplicates: 1))
+            try expect(try store.append(batch([event("a")], appKey: "news")), BatchOutcome(stored: 1))
+            try expect(try store.totals(.all), StoreTotals(events: 4, rejected: 0, duplicates: 2, batches: 3, apps: 2))
+        },
+        StoreCheck("ids that differ after U+0000 are two events, kept exactly") { store in
+            let a = "ord-1\u{0}a", b = "ord-1\u{0}b"
+            try expect(try store.append(batch([event(a, name: "buy\u{0}now"), event(b)])), BatchOutcome(stored: 2))
+            try expect(try store.append(batch([event(a)])), BatchOutcome(duplicates: 1))
+            let events = try stored(store)
+            try expect(events.map(\.event.id), [a, b])
+            try expect(events.first?.event.name, "buy\u{0}now")
+        },
+        StoreCheck("invalid events are kept with their reason, the rest stored") { store in
+            let big = try JSONValue.parse(#"{"id":"x","ts":1,"type":"click","name":"n","props":{"price":1e999}}"#)
+            let outcome = try store.append(batch([["id": "t", "ts": 1, "type": "tap", "name": "n"], event("ok"), big]))
+            try expect(outcome.stored, 1)
+            try expect(
+                outcome.rejections,
+                [#"type unknown event type "tap""#, "props.price is a number too large for a 64-bit float; send it as a string"])
+            try expect(Set(try store.rejectedCounts(.all).map(\.reason)), Set(outcome.rejections))
+            try expect(try store.totals(.all).rejected, 2)
+        },
+        StoreCheck("user, device, session and props come back as sent") { store in
+            let sent = event("a", extra: [("session", "s-1"), ("user", "alice"), ("device", "d-1"), ("props", ["k": 1.5])])
+            _ = try store.append(batch([sent], appVersion: "1.2.0"))
+            let e = try stored(store).first
+            try expect(e?.event.json, sent)
+            try expect(e?.appVersion, "1.2.0")
+        },
+        StoreCheck("the corrected time is ts + (received - sentAt) and filters use it") { store in
+            let before = Int64(Date().timeIntervalSince1970 * 1000)
+            _ = try store.append(EventBatch(appKey: "shop", sentAt: 1_000, events: [event("late", extra: [("ts", 500)])]))
+            let after = Int64(Date().timeIntervalSince1970 * 1000) + 1
+            _ = try store.append(batch([event("plain", extra: [("ts", 2_000)])]))
+            let events = try stored(store)
+            try expect(events.map(\.event.ts), [500, 2_000])
+            try expect((before - 500)...(after - 500) ~= events[0].time, true)
+            try expect(events[1].time, 2_000)
+            try expect(try store.totals(EventFilter(since: before - 500)).events, 1)
+            try expect(try store.eventCounts(EventFilter(until: 2_001)).map(\.count), [1])
+            try expect(try stored(store, EventQuery(filter: EventFilter(until: 2_001))).map(\.event.id), ["plain"])
+        },
+        StoreCheck("events stream in storage order by app, version, type and cursor") { store in
+            _ = try store.append(batch([event("a"), event("b", type: "page_enter")], appVersion: "1.0"))
+            _ = try store.append(batch([event("c")], appKey: "news", appVersion: "2.0"))
+            let all = try stored(store)
+            try expect(all.map(\.event.id), ["a", "b", "c"])
+            try expect(all.map(\.seq), all.map(\.seq).sorted())
+            try expect(try stored(store, EventQuery(filter: EventFilter(appKey: "shop"), types: ["click"])).map(\.event.id), ["a"])
+            try expect(try stored(store, EventQuery(filter: EventFilter(appVersion: "2.0"))).map(\.appKey), ["news"])
+            try expect(try stored(store, EventQuery(afterSeq: all[0].seq, limit: 1)).map(\.event.id), ["b"])
+            var seen = 0
+            try store.events(EventQuery()) { _ in seen += 1; return false }
+            try expect(seen, 1)
+        },
+        StoreCheck("publish replaces each app's set, with its rate and stored etag") { store in
+            try expect(try store.ruleSet(appKey: "shop"), nil)
+            try expect(try store.publish([rule("r1"), rule("r2"), rule("n1", appKey: "news")], sampleRate: 0.25), 3)
+            let shop = try store.ruleSet(appKey: "shop")
+            try expect(shop?.sampleRate, 0.25)
+            try expect(shop?.etag, StoredRuleSet.etag(ruleJSON: [rule("r1").json, rule("r2").json], sampleRate: 0.25))
+            try expect(try store.publish([rule("r3"), rule("r1")], sampleRate: 1), 2)
+            try expect(try store.rules(appKey: "shop").map(\.id), ["r3", "r1"])
+            try expect(try store.ruleSet(appKey: "news")?.sampleRate, 0.25)
+            try expect(try store.rules().map { "\($0.appKey)/\($0.id)" }, ["news/n1", "shop/r3", "shop/r1"])
+            // A repeated id in one publish: the later rule wins.
+            let later = StoredRule(appKey: "shop", id: "r9", json: #"{"id":"r9","v":2}"#)
+            try expect(try store.publish([rule("r9"), later], sampleRate: 1), 1)
+            try expect(try store.rules(appKey: "shop").map(\.json), [later.json])
+            try expect((try store.rules(appKey: "shop").first?.publishedAt ?? 0) > 0, true)
+        },
+        StoreCheck("a closed store says so") { store in
+            store.close()
+            do {
+                _ = try store.append(batch([event("a")]))
+                throw StoreCheckFailure("append on a closed store did not throw")
+            } catch let error as StoreError {
+                try expect(error.code, .closed)
+            }
+            store.close()  // idempotent
+        },
+    ]
+
+    // MARK: helpers
+
+    /// A valid event's wire form.
+    public static func event(
+        _ id: String, type: String = "click", name: String = "n", extra: [(String, JSONValue)] = []
+    ) -> JSONValue {
+        var o = JSONObject([("id", .string(id)), ("ts", .int(1_700_000_000_000)), ("type", .string(type)), ("name", .string(name))])
+        for (k, v) in extra { o[k] = v }
+        return .object(o)
+    }
+
+    static func batch(_ events: [JSONValue], appKey: String = "shop", appVersion: String? = nil) -> EventBatch {
+        EventBatch(appKey: appKey, appVersion: appVersion, events: events)
+    }
+
+    static func rule(_ id: String, appKey: String = "shop") -> StoredRule {
+        StoredRule(appKey: appKey, id: id, json: #"{"id":"\#(id)"}"#)
+    }
+
+    /// Every stored event `query` selects, through the streaming call.
+    public static func stored(_ store: any CollectorStore, _ query: EventQuery = EventQuery()) throws -> [StoredEvent] {
+        var all: [StoredEvent] = []
+        try store.events(query) { all.append($0); return true }
+        return all
+    }
+
+    static func expect<T: Equatable>(
+        _ actual: T, _ expected: T, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        guard actual == expected else { throw StoreCheckFailure("\(file):\(line): expected \(expected), got \(actual)") }
+    }
+}
+
+/// One behaviour of `StoreConformance`, run on a fresh store.
+public struct StoreCheck: Sendable, CustomStringConvertible {
+    public let description: String
+    public let run: @Sendable (any CollectorStore) throws -> Void
+
+    init(_ description: String, _ run: @escaping @Sendable (any CollectorStore) throws -> Void) {
+        self.description = description
+        self.run = run
+    }
+}
+
+/// A conformance check that did not hold: where, what was expected and what came.
+public struct StoreCheckFailure: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure of a GUI test's harness: an X server, window or file that did not come in time.
+public struct HarnessFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// An X server of a test's own (Xvfb on a free display number), driven with real synthesized
+/// input (xdotool, XTest). Stopped (SIGTERM, then SIGKILL) when stopped or dropped; every wait
+/// is bounded.
+public final class VirtualDisplay {
+    /// `:93`.
+    public let name: String
+    private let server: Process
+
+    /// Whether Xvfb and xdotool are installed (`Tools/setup.sh` installs them).
+    public static var isAvailable: Bool { executable("Xvfb") != nil && executable("xdotool") != nil }
+
+    /// Starts Xvfb on the first free display from :90, `width`×`height`×24.
+    public init(width: Int = 1280, height: Int = 800) throws {
+        guard let xvfb = VirtualDisplay.executable("Xvfb") else {
+            throw HarnessFailure("Xvfb is not installed; run Tools/setup.sh (apt-get install xvfb xdotool)")
+        }
+        for n in 90..<190 {
+            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock"),
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+            else { continue }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: xvfb)
+            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, p.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            if p.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+                name = ":\(n)"
+                server = p
+                return
+            }
+            if p.isRunning { p.terminate() }
+        }
+        throw HarnessFailure("no free X display between :90 and :189 accepted Xvfb")
+    }
+
+    deinit { stop() }
+
+    /// Stops the server.
+    public func stop() {
+        guard server.isRunning else { return }
+        server.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while server.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+    }
+
+    /// The environment a program on this display runs with: `DISPLAY` set, Wayland unset.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = name
+        env["WAYLAND_DISPLAY"] = nil
+        env["GDK_BACKEND"] = "x11"
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
+    /// Runs xdotool with `arguments` on this display; its standard output.
+    @discardableResult
+    public func xdotool(_ arguments: [String], within seconds: Double = 20) throws -> String {
+        guard let tool = VirtualDisplay.executable("xdotool") else { throw HarnessFailure("xdotool is not installed") }
+        let p = try GUIProcess(tool, arguments, environment: environment())
+        let status = try p.waitForExit(within: seconds)
+        guard status == 0 else { throw HarnessFailure("xdotool \(arguments.joined(separator: " ")) exited \(status): \(p.standardError)") }
+        return p.standardOutput
+    }
+
+    /// The id of the first shown window whose title matches the regular expression `title`
+    /// (xdotool's `search --name`), waiting until there is one.
+    public func window(titled title: String, within seconds: Double = 30) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let out = try? xdotool(["search", "--onlyvisible", "--name", title]),
+                let first = out.split(separator: "\n").first
+            {
+                return String(first)
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw HarnessFailure("no window titled \"\(title)\" appeared on \(name) within \(seconds) s")
+    }
+
+    /// A left click at (`x`, `y`) in `window`'s coordinates.
+    public func click(window: String, x: Int, y: Int) throws {
+        try xdotool(["mousemove", "--window", window, String(x), String(y), "click", "1"])
+    }
+
+    /// The full path of `name` in `$PATH`.
+    public static func executable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in (path + ":/usr/bin:/bin").split(separator: ":")
+        where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+            return "\(dir)/\(name)"
+        }
+        return nil
+    }
+}
+
+/// A program under test with its output in files (a GUI program may print much); killed when dropped.
+public final class GUIProcess {
+    public let process: Process
+    private let outFile: URL
+    private let errFile: URL
+    public let label: String
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw HarnessFailure("\(executable) is missing: build first with `swift build --build-tests`")
+        }
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory())
+        let tag = UUID().uuidString.prefix(8)
+        outFile = dir.appendingPathComponent("gui-\(tag).out")
+        errFile = dir.appendingPathComponent("gui-\(tag).err")
+        guard FileManager.default.createFile(atPath: outFile.path, contents: nil),
+            FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        else { throw HarnessFailure("cannot create output files in \(dir.path); check $TMPDIR") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.environment = environment
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = try FileHandle(forWritingTo: outFile)
+        p.standardError = try FileHandle(forWritingTo: errFile)
+        label = ([URL(fileURLWithPath: executable).lastPathComponent] + arguments).joined(separator: " ")
+        process = p
+        try p.run()
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(at: outFile)
+        try? FileManager.default.removeItem(at: errFile)
+    }
+
+    public var standardOutput: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
+    public var standardError: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
+    public var isRunning: Bool { process.isRunning }
+
+    public func kill(_ signal: Int32 = SIGKILL) {
+        if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    /// Waits for the exit; kills the process and throws past the deadline.
+    @discardableResult
+    public func waitForExit(within seconds: Double) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill()
+            throw HarnessFailure("\(label): still running after \(seconds) s (killed); stderr: \(standardError.suffix(2000))")
+        }
+        return process.terminationStatus
+    }
+}
+
+/// Page trees written by `autotrack-agent run --tree-dir` (docs/gtk.md "Trees"), read to find
+/// where to click.
+public struct WidgetTree {
+    public let root: [String: Any]
+
+    /// Waits until `directory/<page>.json` exists (newer than `since`, when given) and reads it.
+    public static func wait(
+        directory: URL, page: String, newerThan since: Date? = nil, within seconds: Double = 30
+    ) throws -> WidgetTree {
+        let file = directory.appendingPathComponent(page + ".json")
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+                since.map({ ((attributes[.modificationDate] as? Date) ?? .distantPast) > $0 }) ?? true,
+                let data = try? Data(contentsOf: file),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
+                return WidgetTree(root: object)
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw HarnessFailure("no tree \(file.path) within \(seconds) s")
+    }
+
+    /// Every node, depth first.
+    public var nodes: [[String: Any]] {
+        var out: [[String: Any]] = []
+        var pending = [root]
+        while let n = pending.popLast() {
+            out.append(n)
+            pending.append(contentsOf: ((n["children"] as? [[String: Any]]) ?? []).reversed())
+        }
+        return out
+    }
+
+    /// The first node whose `key` (`id`, `title`, `path`) is `value`.
+    public func node(_ key: String, _ value: String) throws -> [String: Any] {
+        guard let n = nodes.first(where: { $0[key] as? String == value }) else {
+            throw HarnessFailure("no node with \(key) \"\(value)\" in the tree of \(root["path"] ?? "?")")
+        }
+        return n
+    }
+
+    /// The centre of a node's `frame`, in window coordinates.
+    public static func center(_ node: [String: Any]) throws -> (x: Int, y: Int) {
+        guard let f = node["frame"] as? [NSNumber], f.count == 4 else {
+            throw HarnessFailure("node \(node["path"] ?? "?") has no frame (it is not shown)")
+        }
+        return (f[0].intValue + f[2].intValue / 2, f[1].intValue + f[3].intValue / 2)
+    }
+}

@@ -1,0 +1,130 @@
+import ATLPWire
+import EventModel
+import Foundation
+import SystemCalls
+import Testing
+
+@testable import ATLPClient
+@testable import ATLPServer
+
+/// What the audit did to the collector (issue 16, items 4 to 6), each on loopback with small
+/// limits: pipelining without reading, slowloris before and during a frame, many connections
+/// from one address, no file descriptors left, and token guessing.
+@Suite struct ATLPServerAbuseTests {
+    func configuration(_ change: (inout ATLPServerConfiguration) -> Void) -> ATLPServerConfiguration {
+        var c = ATLPServerConfiguration(host: "127.0.0.1", port: 0, maxFrame: 1 << 16, idleTimeout: .seconds(30))
+        change(&c)
+        return c
+    }
+
+    @Test func aClientPipeliningThousandsOfRequestsWithoutReadingGetsNoMoreThanTheLimitReadAhead() throws {
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.maxPendingRequests = 16 })
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello)
+        let ping = ATLPFrame(verb: "PING").encoded
+        var burst: [UInt8] = []
+        for _ in 0..<5000 { burst += ping }
+        try c.sendBytes(burst)  // 45 KB: one read of the server's sees all of it
+        var pongs = 0
+        while pongs < 5000 {
+            let reply = try c.receive()
+            #expect(reply.verb == "PONG")
+            pongs += 1
+        }
+        let stats = server.statistics
+        #expect(stats.framesReceived >= 5001)
+        #expect(stats.peakPendingRequests <= 16)
+    }
+
+    @Test func aClientThatTricklesItsHelloIsToldAndClosedAtTheHelloDeadline() throws {
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.helloTimeout = .milliseconds(300) })
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, timeout: .seconds(10))
+        let hello = ATLPFrame(verb: "HELLO", body: testHello.body).encoded
+        // One byte every 50 ms: each resets the idle timer, none finishes the HELLO in time.
+        var answer: ATLPFrame?
+        for byte in hello {
+            guard (try? c.sendBytes([byte])) != nil else { break }
+            try c.setReceiveTimeout(.milliseconds(50))
+            if let frame = try? c.receive() {
+                answer = frame
+                break
+            }
+        }
+        let err = try #require(answer)
+        #expect(err.verb == "ERR")
+        #expect(err["code"] == "hello-required")
+        #expect(err["message"]?.stringValue?.contains("no HELLO within") == true)
+        #expect(eventually { server.statistics.helloTimedOut == 1 })
+    }
+
+    @Test func aFrameSentSlowerThanTheMinimumRateClosesTheConnection() throws {
+        let (server, address) = try startServer(
+            TestHandler(),
+            configuration: configuration {
+                $0.frameGracePeriod = .milliseconds(200)
+                $0.minimumFrameRate = 1000
+            })
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello)
+        try c.sendBytes(Array("900 EVENTS {".utf8))
+        try c.setReceiveTimeout(.milliseconds(100))
+        var closed = false
+        for _ in 0..<200 {  // one byte per 100 ms: 10 bytes/s, far below 1,000
+            do {
+                try c.sendBytes([0x20])
+                _ = try c.receive()
+            } catch {
+                if error.code == .timedOut { continue }
+                closed = true  // closed by the server (EOF, or a reset on the next send)
+                break
+            }
+        }
+        #expect(closed)
+        #expect(server.statistics.slowFramesClosed == 1)
+    }
+
+    @Test func oneAddressGetsNoMoreThanItsConnectionLimit() throws {
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.maxConnectionsPerAddress = 3 })
+        defer { server.stop() }
+        var open = try (0..<3).map { _ in try ATLPConnection(to: address, hello: testHello) }
+        let fourth = try ATLPConnection(to: address)
+        let err = try fourth.receive()
+        #expect(err["code"] == "too-many-connections")
+        #expect(err["message"]?.stringValue?.contains("from 127.0.0.1") == true)
+        for c in open { try c.ping() }  // the others are unaffected
+        open.removeLast().close()
+        #expect(eventually { (try? ATLPConnection(to: address, hello: testHello)) != nil })
+    }
+
+    @Test func outOfFileDescriptorsANewClientGetsTheErrInsteadOfHanging() throws {
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { _ in })
+        defer { server.stop() }
+        FaultInjection.injectAcceptErrors(listener: server.listenerDescriptor, [EMFILE])
+        let c = try ATLPConnection(to: address, timeout: .seconds(10))
+        let err = try c.receive()
+        #expect(err["code"] == "too-many-connections")
+        #expect(err["message"]?.stringValue?.contains("out of file descriptors") == true)
+        #expect(eventually { server.statistics.refused == 1 })  // counted just after the ERR is sent
+        let next = try ATLPConnection(to: address, hello: testHello)  // served again
+        try next.ping()
+    }
+
+    @Test func repeatedUnauthorizedFromOneAddressIsSlowedDown() throws {
+        let handler = TestHandler(token: "secret")
+        let (server, address) = try startServer(handler, configuration: configuration { $0.unauthorizedDelay = .seconds(5) })
+        defer { server.stop() }
+        let wrong = Hello(appKey: "shop", token: "guess")
+        let first = try ATLPConnection(to: address)
+        try first.send(ATLPFrame(verb: "HELLO", body: wrong.body))
+        #expect(try first.receive()["code"] == "unauthorized")  // the first failure is answered at once
+
+        let second = try ATLPConnection(to: address)
+        try second.send(ATLPFrame(verb: "HELLO", body: wrong.body))
+        try second.setReceiveTimeout(.milliseconds(500))
+        #expect(throws: TransportError.self) { try second.receive() }  // held back for 5 s
+        #expect(eventually { server.statistics.throttledHellos == 1 })
+        try second.setReceiveTimeout(.seconds(20))
+        #expect(try second.receive()["code"] == "unauthorized")  // answered once the wait is over
+    }
+}
