@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
         // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
@@ -64,6 +65,14 @@ let package = Package(
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
+        // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
+        .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
+        .testTarget(
+            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            path: "Tests/AnalyticsTests"),
+        .executableTarget(
+            name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
+            path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
@@ -71,7 +80,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.

@@ -66,3 +66,17 @@ if [ ${#GTK_PACKAGES[@]} -gt 0 ]; then
     exit 1
   fi
 fi
+
+# Headless Chromium: the report's browser test opens the HTML report in it (docs/reports.md).
+if ! command -v chromium >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "setup: installing chromium (the HTML report's browser test runs it headless)" >&2
+    $SUDO apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: chromium is missing; install it (the HTML report's browser test needs /usr/bin/chromium)" >&2
+    exit 1
+  fi
+fi
