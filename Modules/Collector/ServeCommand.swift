@@ -10,7 +10,7 @@ public struct ServeCommand: Command {
     public static let help = """
         USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
-                                         [--durability full|normal]
+                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE]
 
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
@@ -33,6 +33,8 @@ public struct ServeCommand: Command {
                                   Without it nobody can publish.
           --durability MODE       full (default): a commit survives power loss before its ACK;
                                   normal: survives a crash of the collector only, faster on slow disks
+          --tls-cert FILE         serve TLS (1.2 or later) with this certificate (PEM; a chain may follow)
+          --tls-key FILE          ...and this private key (PEM); give both or neither. Plain TCP otherwise
 
         EXAMPLE:
           autotrack-collector serve --listen 0.0.0.0:7070 --db /var/lib/autotrack/events.sqlite \\
@@ -59,11 +61,18 @@ public struct ServeCommand: Command {
         guard let durability = StoreOptions.Durability(rawValue: durabilityText) else {
             throw UsageError("--durability '\(durabilityText)' is not full or normal")
         }
+        let tlsCertificate = try arguments.option("tls-cert")
+        let tlsKey = try arguments.option("tls-key")
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw UsageError("give --tls-cert and --tls-key together (the certificate and its private key)")
+        }
         try arguments.finish()
         options = EmbeddedCollector.Options(
             listen: SocketAddress(host: listen.host, port: listen.port),
             access: CollectorAccess(ingestToken: ingest, adminToken: admin), maxFrame: maxFrame,
             idleTimeout: .milliseconds(Int64((idle * 1000).rounded())), durability: durability)
+        options.tlsCertificate = tlsCertificate
+        options.tlsKey = tlsKey
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
