@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import EventModel
 import Foundation
@@ -88,7 +93,16 @@ public final class ConfigRefresher: Sendable {
     /// The name the refresher's thread carries (pthread names hold 15 bytes).
     public static let threadName = "autotrack-conf"
 
+    /// Whether the caller runs on this refresher's own thread.
+    public var isCurrentThread: Bool {
+        let me = pthread_self()
+        return thread.withLock { $0.map { pthread_equal($0, me) != 0 } ?? false }
+    }
+
+    private let thread = Mutex<pthread_t?>(nil)
+
     private func run() {
+        thread.withLock { $0 = pthread_self() }
         // Named from inside: on Linux a name set before `start` does not reach the system thread.
         Thread.current.name = ConfigRefresher.threadName
         var first = true

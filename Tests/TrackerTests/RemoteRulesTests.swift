@@ -36,7 +36,8 @@ import Tracker
     final class FakeSource: RulesSource {
         struct Log {
             var etags: [String?] = []
-            var threads: [String] = []
+            /// Per call: whether it ran on the refresher's own thread.
+            var onRefresherThread: [Bool] = []
         }
 
         let answer: Mutex<Result<RulesAnswer, SourceDown>>
@@ -44,12 +45,16 @@ import Tracker
 
         struct SourceDown: Error {}
 
+        /// Set once the refresher exists, to ask it whether a call runs on its thread.
+        let refresher = Mutex<ConfigRefresher?>(nil)
+
         init(_ answer: Result<RulesAnswer, SourceDown>) { self.answer = Mutex(answer) }
 
         func fetch(etag: String?) throws -> RulesAnswer {
+            let onItsThread = refresher.withLock { $0 }?.isCurrentThread ?? false
             log.withLock { l in
                 l.etags.append(etag)
-                l.threads.append(Thread.current.name ?? "")
+                l.onRefresherThread.append(onItsThread)
             }
             return try answer.withLock { $0 }.get()
         }
@@ -156,16 +161,25 @@ import Tracker
     @Test func theRefresherAsksOnItsOwnThreadWithTheEtagAndOnReturnToTheForeground() throws {
         let rig = try Rig()
         let source = FakeSource(.success(.rules(RemoteRules(etag: "e1", rules: [Self.rule("fav", keyPath: "superview.superview.product.name", keyName: "productName")]))))
+        // Held until the refresher is known, so its first call can tell which thread it runs on.
+        let gate = source.answer.withLock { $0 }
+        source.answer.withLock { $0 = .failure(FakeSource.SourceDown()) }
         let refresher = rig.tracker.startRemoteConfig(source: source)
         defer { refresher.stop() }
+        source.refresher.withLock { $0 = refresher }
         #expect(refresher.waitForFirstAttempt(timeout: .seconds(10)))
+        source.answer.withLock { $0 = gate }
+        refresher.refreshSoon()
+        #expect(source.waitForCalls(2))
+        for _ in 0..<500 where rig.tracker.rulesEtag == nil { Thread.sleep(forTimeInterval: 0.01) }
         #expect(rig.tracker.rulesEtag == "e1")
+        #expect(!refresher.isCurrentThread, "the test's thread is not the refresher's")
         source.answer.withLock { $0 = .success(.unchanged(etag: "e1")) }
         try rig.perform(.launch, .tapFavourite(row: 0), .background, .foreground)
-        #expect(source.waitForCalls(2), "returning to the foreground asks again")
+        #expect(source.waitForCalls(3), "returning to the foreground asks again")
         let log = source.log.withLock { $0 }
-        #expect(log.etags.prefix(2) == [nil, "e1"])
-        #expect(log.threads.allSatisfy { $0 == ConfigRefresher.threadName }, "\(log.threads)")
+        #expect(log.etags.prefix(3) == [nil, nil, "e1"])
+        #expect(log.onRefresherThread.dropFirst().allSatisfy { $0 }, "\(log.onRefresherThread)")
         #expect(rig.lastClick()?["productName"] == "Espresso Cup")
         #expect(rig.tracker.rulesEtag == "e1")
         #expect(refresher.statistics.unchanged >= 1 && refresher.statistics.applied == 1)
