@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ATLPWire", targets: ["ATLPWire"]),
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
+        .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -52,8 +53,14 @@ let package = Package(
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
         .target(name: "ATLPWire", dependencies: ["EventModel"], path: "Modules/ATLPWire"),
         .target(
-            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls"], path: "Modules/ATLPClient"),
-        .target(name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls"], path: "Modules/ATLPServer"),
+            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls", "SecureChannel"],
+            path: "Modules/ATLPClient"),
+        .target(
+            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+        // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
+        .target(name: "SecureChannel", path: "Modules/SecureChannel"),
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
@@ -72,8 +79,8 @@ let package = Package(
         .target(
             name: "Collector",
             dependencies: [
-                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
-                "Matching", "CommandSupport", "Analytics",
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -94,8 +101,9 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "ATLPTLS",
+                "SecureChannel", "SystemCalls", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
+                "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
@@ -118,6 +126,9 @@ let package = Package(
             path: "Modules/AutotrackPreload"),
         .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),
         .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop"], path: "Apps/autotrack-gtk-shop"),
+        .executableTarget(
+            name: "gtk-bench", dependencies: ["CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+            path: "Tools/gtk-bench"),
         .testTarget(
             name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
             path: "Tests/GtkTrackingTests"),
@@ -134,7 +145,8 @@ let package = Package(
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
-            name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
+            name: "TransportTests",
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
@@ -160,7 +172,10 @@ let package = Package(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "ATLPWire", "ATLPClient", "TestSupport",
+            ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
@@ -170,6 +185,9 @@ let package = Package(
         .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
+        .executableTarget(
+            name: "kvc-bench", dependencies: ["DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
+            path: "Tools/kvc-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
@@ -178,6 +196,9 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
+        .executableTarget(
+            name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            path: "Tools/store-bench"),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -187,4 +208,10 @@ for target in package.targets where target.type != .system && target.name != "CS
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
+}
+
+// Modules whose imports say what they are: each file imports the modules whose members it uses,
+// and only imports that show in public API are `public import`.
+for target in package.targets where ["ViewIdentity", "Hooks", "Matching"].contains(target.name) {
+    target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }

@@ -14,6 +14,7 @@ public enum CollectorCLI {
                 ExportCommand.self,
                 TailCommand.self,
                 RulesCommand.self,
+                PruneCommand.self,
             ])
     }
 }

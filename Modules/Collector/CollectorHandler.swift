@@ -5,13 +5,16 @@ import KVCConfig
 
 /// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
 ///
-/// Stateless apart from the store, so one instance serves every connection; the server calls
-/// it on its worker threads, and the store serializes writers.
+/// Holds only the store and a cache of parsed rule sets (under its own lock), so one instance
+/// serves every connection; the server calls it on its worker threads, and the store serializes
+/// writers. A storage failure is logged in full and answered with its kind only (`unavailable`,
+/// `closed`, ...): SQL, paths and database messages are the operator's, not the client's.
 public struct CollectorHandler: ATLPHandler {
     public let store: any CollectorStore
     public let access: CollectorAccess
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
     public let log: (@Sendable (String) -> Void)?
+    private let parsed = ParsedRuleSets()
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
@@ -43,19 +46,21 @@ public struct CollectorHandler: ATLPHandler {
         } catch {
             log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
             // No ACK: the client keeps the batch and sends it again after reconnecting.
-            return unavailable("could not store this batch (\(error.message)); keep it and resend later")
+            return unavailable("could not store this batch (\(error.code)); keep it and resend later")
         }
     }
 
     /// `RULES` for the session's app and version; only the etag when the client's is current.
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
         do throws(StoreError) {
-            let selection = RuleSelection(published: try store.ruleSet(appKey: session.appKey), appVersion: session.appVersion)
+            let set = try store.ruleSet(appKey: session.appKey)
+            let selection = RuleSelection(
+                rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
             if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag) }
             return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
         } catch {
             log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
-            return unavailable("could not read its rules (\(error.message)); try again later")
+            return unavailable("could not read its rules (\(error.code)); try again later")
         }
     }
 
@@ -75,7 +80,7 @@ public struct CollectorHandler: ATLPHandler {
             return .published(stored: try store.publish(rules.map(StoredRule.init), sampleRate: sampleRate))
         } catch {
             log?("PUBLISH from \(session.peer) failed: \(error)")
-            return unavailable("could not store the rules (\(error.message)); nothing was published, try again later")
+            return unavailable("could not store the rules (\(error.code)); nothing was published, try again later")
         }
     }
 

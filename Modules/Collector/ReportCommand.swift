@@ -21,9 +21,14 @@ public struct ReportCommand: Command {
         values read under its key name; kvc_error counts per rule and app version; rejected
         events by reason; and, when asked, a funnel (as 'funnel') and a retention table (as
         'retention'). docs/reports.md describes every figure and format.
+        CSV cells that a spreadsheet would run as a formula are prefixed with '.
+
+        The database is only read, never changed: a file that is not an Autotrack database is
+        refused, and --out may not name the database itself. CSV cells that a spreadsheet
+        would run as a formula are prefixed with '.
 
         OPTIONS:
-          --db FILE        the database (default ./autotrack.sqlite); it must exist
+          --db FILE|URI    the database (default ./autotrack.sqlite), or a postgresql:// URI; it must exist
           --format FORMAT  table (default), json, csv or html (one self-contained file with charts)
           --out FILE       write the report to FILE instead of standard output
         \(EventFilterOptions.help)

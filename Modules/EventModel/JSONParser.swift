@@ -24,6 +24,37 @@ extension JSONValue {
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
+
+    /// Parses like `parse(_:)`, telling `onDuplicateKey` of every key repeated within one object
+    /// (the value keeps the last, as always): for formats where a repeat is a mistake to report.
+    public static func parse(
+        _ bytes: some Collection<UInt8>, onDuplicateKey: (JSONDuplicateKey) -> Void
+    ) throws(JSONParseError) -> JSONValue {
+        let array = Array(bytes)
+        return try withoutActuallyEscaping(onDuplicateKey) { (report) throws(JSONParseError) -> JSONValue in
+            try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+                var parser = JSONParser(buffer)
+                parser.onDuplicateKey = report
+                return try parser.parseDocument()
+            }
+        }
+    }
+}
+
+/// A key that appears twice in one JSON object.
+public struct JSONDuplicateKey: Sendable, Hashable {
+    /// One step from the root to the object holding the key.
+    public enum Step: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps from the root to the object holding the key.
+    public var path: [Step]
+    public var key: String
+    /// Byte offsets of the repeated key's opening quote, and of the first one's.
+    public var offset: Int
+    public var firstOffset: Int
 }
 
 /// Collects an object's members, last one winning for a repeated key (as `JSONObject`'s setter),
@@ -66,6 +97,9 @@ struct JSONParser {
     var pos = 0
     var depth = 0
     static let maxDepth = 512
+    /// Told of keys repeated in one object; the path is kept only when it is set.
+    var onDuplicateKey: ((JSONDuplicateKey) -> Void)?
+    var path: [JSONDuplicateKey.Step] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -143,17 +177,28 @@ struct JSONParser {
             return .object(JSONObject())
         }
         var members = ObjectBuilder()
+        var keyOffsets: [String: Int] = [:]
         while true {
             skipSpace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
                 throw error(pos < bytes.count ? "expected a member name in double quotes" : "unexpected end of input in an object")
             }
+            let keyStart = pos
             let key = try parseString()
+            if let onDuplicateKey {
+                if let first = keyOffsets[key] {
+                    onDuplicateKey(JSONDuplicateKey(path: path, key: key, offset: keyStart, firstOffset: first))
+                } else {
+                    keyOffsets[key] = keyStart
+                }
+            }
             skipSpace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             pos += 1
             skipSpace()
+            if onDuplicateKey != nil { path.append(.key(key)) }
             let value = try parseValue()
+            if onDuplicateKey != nil { path.removeLast() }
             members.add(key, value)
             skipSpace()
             guard pos < bytes.count else { throw error("unexpected end of input in an object") }
@@ -182,7 +227,9 @@ struct JSONParser {
         }
         while true {
             skipSpace()
+            if onDuplicateKey != nil { path.append(.index(array.count)) }
             array.append(try parseValue())
+            if onDuplicateKey != nil { path.removeLast() }
             skipSpace()
             guard pos < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[pos] == UInt8(ascii: ",") {

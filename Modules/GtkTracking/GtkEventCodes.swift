@@ -5,8 +5,8 @@ import ViewIdentity
 enum GtkEventCodes {
     /// For a `GtkActionable` with action name `G.A`: Target `G`, Action `A`; otherwise Target is the
     /// sender's id where set, else its type name, and Action is the signal.
-    static func code(sender: GtkWidgetNode, signal: String) -> EventCode {
-        let page = EventCode.controllerName(from: sender)
+    /// `page` is the sender's `ViewPlacement.codeController`.
+    static func code(sender: GtkWidgetNode, page: String, signal: String) -> EventCode {
         if let w = sender.widget, cgtk_is_actionable(w) != 0,
             let name = gtk_actionable_get_action_name(OpaquePointer(w))
         {

@@ -72,6 +72,14 @@ public final class GtkHookSystem {
         started = false
     }
 
+    /// Benchmarks only (`Tools/gtk-bench`): until called again with nil, signals are handled as if
+    /// the user's pointer event aimed at `widget` were being handled, since a process cannot feed
+    /// itself real input events in GTK 4.
+    package func _simulateInput(aimedAt widget: GObjectPointer?) {
+        gate.simulatedTarget = widget
+        if widget != nil { reportedInput = -1 }
+    }
+
     // MARK: Hooks
 
     private func install() {
@@ -203,10 +211,13 @@ public final class GtkHookSystem {
         reportedInput = gate.inputs
         let sender = GtkWidgetNode.node(for: widget)
         let node = target.map { GtkWidgetNode.node(for: $0) } ?? sender
+        let senderPlacement = ViewPlacement(of: sender)
+        let placement = target == nil ? senderPlacement : ViewPlacement(of: node)
         let interaction = Interaction(
-            kind: kind, node: node, eventCode: GtkEventCodes.code(sender: sender, signal: action),
-            title: title ?? node.title, value: value, indexPath: indexPath ?? GtkHookSystem.enclosingCell(of: node),
-            page: GtkHookSystem.pageName(of: node), timestamp: clock.wallMilliseconds())
+            kind: kind, node: node,
+            eventCode: GtkEventCodes.code(sender: sender, page: senderPlacement.codeController, signal: action),
+            title: title ?? node.title, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
+            page: placement.page ?? placement.codeController, timestamp: clock.wallMilliseconds())
         observer.observe(interaction)
     }
 
@@ -218,9 +229,10 @@ public final class GtkHookSystem {
             gate.allows(widget)
         else { return }
         let node = GtkWidgetNode.node(for: widget)
+        let placement = ViewPlacement(of: node)
         pendingGesture = Interaction(
-            kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, signal: "released"),
-            title: node.title, indexPath: GtkHookSystem.enclosingCell(of: node), page: GtkHookSystem.pageName(of: node),
+            kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: "released"),
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: placement.page ?? placement.codeController,
             gesture: recognizer, timestamp: clock.wallMilliseconds())
     }
 
@@ -301,24 +313,5 @@ public final class GtkHookSystem {
             g_object_unref(w)
         }
         return out
-    }
-
-    /// The node's page name: its page's, or its window's when it is outside any page.
-    static func pageName(of node: GtkWidgetNode) -> String {
-        if let name = HookSystem.pageName(of: node) { return name }
-        var top: any ViewNode = node
-        while let parent = top.parentNode { top = parent }
-        return top.pathName
-    }
-
-    /// The row of the cell that holds `node` (itself included).
-    static func enclosingCell(of node: GtkWidgetNode) -> CellIndexPath? {
-        var n: (any ViewNode)? = node
-        while let current = n {
-            if current.role == .cell { return current.cellIndexPath }
-            if current.role == .controller { return nil }
-            n = current.parentNode
-        }
-        return nil
     }
 }

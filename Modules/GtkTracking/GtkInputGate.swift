@@ -54,15 +54,24 @@ final class GtkInputGate {
     func endIteration() { clear() }
 
     /// Whether an input event is being handled now.
-    var isHandlingInput: Bool { event != nil }
+    var isHandlingInput: Bool { event != nil || simulatedTarget != nil }
+
+    /// Benchmarks only: signals count as if a pointer event aimed at this widget were being handled.
+    var simulatedTarget: GObjectPointer?
 
     /// True when `widget`'s signal is the user's doing: an input event is being handled and it is
     /// aimed at `widget` or inside it. A drag (motion with a button held) counts for any widget,
     /// since GTK delivers it to the widget that took the press wherever the pointer is.
     func allows(_ widget: GObjectPointer) -> Bool {
-        guard event != nil else { return false }
-        if kind == .drag { return true }
-        guard let t = currentTarget() else { return false }
+        let t: GObjectPointer
+        if let simulatedTarget {
+            t = simulatedTarget
+        } else {
+            guard event != nil else { return false }
+            if kind == .drag { return true }
+            guard let found = currentTarget() else { return false }
+            t = found
+        }
         let w = widget.assumingMemoryBound(to: GtkWidget.self)
         let tw = t.assumingMemoryBound(to: GtkWidget.self)
         return w == tw || gtk_widget_is_ancestor(tw, w) != 0

@@ -39,18 +39,12 @@ final class GtkTreeWriter {
 
     /// Writes `<directory>/<page name>.json` now (replacing the one of an earlier visit).
     func write(_ page: GtkWidgetNode) {
-        let file = GtkTreeWriter.fileName(page.pathName)
+        let file = ViewTree.fileName(page: page.pathName)
         var text = GtkTreeWriter.tree(page).jsonText
         text += "\n"
         let tmp = directory + "/." + file + ".tmp"
         guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else { return }
         _ = rename(tmp, directory + "/" + file)
-    }
-
-    /// `GtkBox(detail).json`: the page name with anything but letters, digits and `_().-` made `_`.
-    static func fileName(_ pageName: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_().-")
-        return String(pageName.map { allowed.contains($0) ? $0 : "_" }) + ".json"
     }
 
     /// The tree under `root` as §1 JSON, with `path` and `viewId` (extensions) on every node and

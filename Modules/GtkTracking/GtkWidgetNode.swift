@@ -45,11 +45,32 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
 
     public var role: ViewRole {
         guard let widget else { return .view }
-        if GtkWidgetNode.isPage(widget) { return .controller }
-        if cgtk_is_list_box_row(widget) != 0 { return .cell }
-        if GtkListItems.position(ofRow: widget) != nil { return .cell }
-        if cgtk_is_window(widget) != 0 { return windowHoldsPage(widget) ? .window : .controller }
-        return .view
+        let parent = gtk_widget_get_parent(widget.assumingMemoryBound(to: GtkWidget.self)).map { UnsafeMutableRawPointer($0) }
+        if parent != placedUnder || placement == nil {
+            placedUnder = parent
+            placement = GtkWidgetNode.placement(of: widget)
+        }
+        switch placement! {
+        case .page: return .controller
+        case .row: return .cell
+        case .listRow: return GtkListItems.position(ofRow: widget) != nil ? .cell : .view
+        case .window: return windowHoldsPage(widget) ? .window : .controller
+        case .plain: return .view
+        }
+    }
+
+    /// What a widget is by its own type and its parent's: what `role` depends on besides a list
+    /// row's known position and a window's pages. Kept until the widget gets another parent.
+    private enum Placement { case page, row, listRow, window, plain }
+    private var placement: Placement?
+    private var placedUnder: GObjectPointer?
+
+    private static func placement(of widget: GObjectPointer) -> Placement {
+        if isPage(widget) { return .page }
+        if cgtk_is_list_box_row(widget) != 0 { return .row }
+        if GtkListItems.isRow(widget) { return .listRow }
+        if cgtk_is_window(widget) != 0 { return .window }
+        return .plain
     }
 
     /// For a window: whether it holds a page, computed once and forgotten when a stack of the
@@ -103,9 +124,17 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     }
 
     public var pathName: String {
-        guard role == .controller, let alias = pageAlias else { return baseName }
-        return baseName + "(" + alias + ")"
+        guard role == .controller else { return baseName }
+        // A page's name is computed once per parent (a stack page keeps its name).
+        if let cachedPageName, placedUnder == cachedPageParent { return cachedPageName }
+        let name = pageAlias.map { baseName + "(" + $0 + ")" } ?? baseName
+        cachedPageName = name
+        cachedPageParent = placedUnder
+        return name
     }
+
+    private var cachedPageName: String?
+    private var cachedPageParent: GObjectPointer?
 
     /// The visible label: the widget's `label` property where it has one.
     public var title: String? {

@@ -1,29 +1,42 @@
 /// One call of a hooked method, as advice sees it, untyped (advice registered by type name).
 ///
 /// Lives only for the call: it belongs to the UI thread, like the instance it names.
-public final class AspectInvocation {
+public class AspectInvocation {
     /// The object whose method is called.
     public let instance: AnyObject
     /// The method's selector-style name.
     public let method: String
-    /// The call's arguments: one value, a tuple for several, `()` for none.
-    public let arguments: Any
     /// Where the running advice sits.
     public internal(set) var position: AspectPosition = .before
     /// The result: set by the original, or by an instead advice that replaces it.
     public var returnValue: Any?
     var proceedBody: (() -> Void)?
 
-    init(instance: AnyObject, method: String, arguments: Any) {
+    init(instance: AnyObject, method: String) {
         self.instance = instance
         self.method = method
-        self.arguments = arguments
     }
+
+    /// The call's arguments: one value, a tuple for several, `()` for none.
+    public var arguments: Any { fatalError("an invocation is always a TypedInvocation") }
 
     /// From an instead advice: runs the next instead advice, or the original. Runs at most once.
     public func proceed() {
         proceedBody?()
     }
+}
+
+/// An invocation that keeps its arguments with their static type, so typed advice reads them
+/// without boxing or a dynamic cast.
+final class TypedInvocation<Arguments>: AspectInvocation {
+    let typed: Arguments
+
+    init(instance: AnyObject, method: String, typed: Arguments) {
+        self.typed = typed
+        super.init(instance: instance, method: method)
+    }
+
+    override var arguments: Any { typed }
 }
 
 /// One call of a hook point, with the point's own types: what typed advice receives.
@@ -35,7 +48,10 @@ public struct HookedCall<Instance: AnyObject, Arguments, Result> {
     /// The object whose method is called.
     public var instance: Instance { invocation.instance as! Instance }
     /// The call's arguments (the registry stores exactly what the hook point's caller passed).
-    public var arguments: Arguments { invocation.arguments as! Arguments }
+    public var arguments: Arguments {
+        if let typed = invocation as? TypedInvocation<Arguments> { return typed.typed }
+        return invocation.arguments as! Arguments
+    }
     /// Where the running advice sits.
     public var position: AspectPosition { invocation.position }
     /// The result once the original ran (after advice), or what an instead advice sets.

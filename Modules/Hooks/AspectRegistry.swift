@@ -61,9 +61,12 @@ public final class AspectRegistry: Sendable {
         var before: [Advice] = []
         var instead: [Advice] = []
         var after: [Advice] = []
+        /// Advices to remove before they run (automatic removal).
+        var expiring: [UInt64] = []
         var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
 
         mutating func append(_ advice: Advice) {
+            if advice.options.contains(.automaticRemoval) { expiring.append(advice.id) }
             switch advice.position {
             case .before: before.append(advice)
             case .instead: instead.append(advice)
@@ -83,8 +86,9 @@ public final class AspectRegistry: Sendable {
         var cache: [CallKey: Resolved] = [:]
         /// Per-object advices, by object and method.
         var byInstance: [CallKey: [Advice]] = [:]
-        /// The methods running with advice now, per object: a call through `super` inside one runs bare.
-        var active: Set<CallKey> = []
+        /// The methods running with advice now, per object: a call through `super` inside one runs
+        /// bare. A short list (calls nest a few deep), so no hashing on the way in and out.
+        var active: [CallKey] = []
         /// Classes known by name (`declare`, or the first object of a class), full and without module prefix.
         var known: [String: [ObjectIdentifier: AnyClass]] = [:]
         var declared: Set<ObjectIdentifier> = []
@@ -301,7 +305,7 @@ public final class AspectRegistry: Sendable {
         original: () -> Result
     ) -> Result {
         if adviceCount.load(ordering: .acquiring) == 0 { return original() }
-        return invoke(instance, point.method, arguments: arguments(), original: original)
+        return call(instance, point.method, original: original) { TypedInvocation(instance: instance, method: point.method, typed: arguments()) }
     }
 
     /// Runs `original` as the hookable method `method` of `instance` (untyped: app methods hooked by name).
@@ -309,11 +313,17 @@ public final class AspectRegistry: Sendable {
         _ instance: AnyObject, _ method: String, arguments: @autoclosure () -> Any = (), original: () -> Result
     ) -> Result {
         if adviceCount.load(ordering: .acquiring) == 0 { return original() }
+        return call(instance, method, original: original) { TypedInvocation(instance: instance, method: method, typed: arguments()) }
+    }
+
+    private func call<Result>(
+        _ instance: AnyObject, _ method: String, original: () -> Result, makeInvocation: () -> AspectInvocation
+    ) -> Result {
         let key = CallKey(object: ObjectIdentifier(instance), method: method)
         guard let resolved = enter(instance, key) else { return original() }
         defer { leave(key) }
         return withoutActuallyEscaping(original) { original in
-            let invocation = AspectInvocation(instance: instance, method: method, arguments: arguments())
+            let invocation = makeInvocation()
             for advice in resolved.before { run(advice, invocation) }
             if resolved.instead.isEmpty {
                 invocation.returnValue = original()
@@ -341,9 +351,8 @@ public final class AspectRegistry: Sendable {
     private func enter(_ instance: AnyObject, _ key: CallKey) -> Resolved? {
         let dynamicType: AnyClass = type(of: instance)
         let classKey = CallKey(object: ObjectIdentifier(dynamicType), method: key.method)
-        var expired: [UInt64] = []
         let resolved: Resolved? = state.withLock { s in
-            if s.active.contains(key) { return nil }
+            for running in s.active where running.object == key.object && running.method == key.method { return nil }
             var resolved: Resolved
             if let hit = s.cache[classKey] {
                 resolved = hit
@@ -355,23 +364,24 @@ public final class AspectRegistry: Sendable {
                 }
                 s.cache[classKey] = resolved
             }
-            if let mine = s.byInstance[key] {
+            if !s.byInstance.isEmpty, let mine = s.byInstance[key] {
                 for advice in mine { resolved.append(advice) }
             }
             if resolved.isEmpty { return nil }
-            // Automatic removal: taken out before it runs, so it runs once even if the call re-enters.
-            for list in [resolved.before, resolved.instead, resolved.after] {
-                for advice in list where advice.options.contains(.automaticRemoval) { expired.append(advice.id) }
-            }
-            s.active.insert(key)
+            s.active.append(key)
             return resolved
         }
-        for id in expired { remove(AspectToken(id: id, registry: self)) }
+        // Automatic removal: taken out before it runs, so it runs once even if the call re-enters.
+        if let expiring = resolved?.expiring, !expiring.isEmpty {
+            for id in expiring { remove(AspectToken(id: id, registry: self)) }
+        }
         return resolved
     }
 
     private func leave(_ key: CallKey) {
-        _ = state.withLock { s in s.active.remove(key) }
+        state.withLock { s in
+            if let i = s.active.lastIndex(where: { $0.object == key.object && $0.method == key.method }) { s.active.remove(at: i) }
+        }
     }
 
     private func runInstead(_ chain: ArraySlice<Advice>, _ invocation: AspectInvocation, original: @escaping () -> Any) {

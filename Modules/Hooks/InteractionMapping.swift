@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// How each kind of hooked call becomes an `Interaction`: the one mapping that the hooks and the
 /// recording player (Modules/Tracker) share, so a recorded tap and a live tap give the same event.
@@ -10,16 +10,19 @@ extension Interaction {
     ///   - node: the control, or the gesture's view: the node the event is about.
     ///   - targetName: the target's type name as rule 3 names it (`TypeName.name`).
     ///   - action: the action name; nil (a recording that names none) gives no event code.
+    ///   - pageOf: the page of the node's controller; by default its path name (a toolkit whose
+    ///     controllers may be no page, as containers, gives the page they show).
     public static func targetAction(
         _ kind: Kind, on node: any ViewNode, targetName: String, action: String?, controlEvents: ControlEvents? = nil,
-        value: ControlValue? = nil, gesture: String? = nil, tapCount: Int? = nil, timestamp: Int64
+        value: ControlValue? = nil, gesture: String? = nil, tapCount: Int? = nil, timestamp: Int64,
+        pageOf: (any ViewNode) -> String? = { $0.pathName }
     ) -> Interaction {
         let place = ViewPlacement(of: node)
         return Interaction(
             kind: kind, node: node,
             eventCode: action.map { EventCode(controller: place.codeController, target: targetName, action: $0) },
             controlEvents: controlEvents, title: node.title, value: value, indexPath: place.cell?.cellIndexPath,
-            page: place.page, gesture: gesture, tapCount: tapCount, timestamp: timestamp)
+            page: place.controller.flatMap(pageOf), gesture: gesture, tapCount: tapCount, timestamp: timestamp)
     }
 
     /// The user selected a row or item of a list: `listItemClick` on the cell (the list when the

@@ -36,13 +36,25 @@ public enum ConfigLoader {
 
     /// Parses a document's syntax (either format) into a JSON value; dictionaries keep their order.
     public static func document(data: [UInt8], file: String) throws(ConfigError) -> JSONValue {
+        try document(data: data, file: file) { _ in }
+    }
+
+    /// Parses like `document(data:file:)`, reporting each JSON key repeated within one object as
+    /// a conflict naming both places (the parser would keep the last silently; in configuration a
+    /// repeat is two entries for one thing).
+    static func document(
+        data: [UInt8], file: String, duplicateKeys: (ConfigProblem) -> Void
+    ) throws(ConfigError) -> JSONValue {
         switch format(of: data) {
         case .plist:
             return try PlistReader.parse(data, file: file)
         case .json:
             do throws(JSONParseError) {
                 // A byte-order mark is not JSON, but editors write one.
-                return try JSONValue.parse(data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...])
+                let bom = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                return try JSONValue.parse(data.dropFirst(bom)) { duplicate in
+                    duplicateKeys(duplicateKeyProblem(duplicate, data: data, bom: bom, file: file))
+                }
             } catch {
                 throw ConfigError(
                     ConfigProblem(
@@ -83,8 +95,9 @@ public enum ConfigLoader {
     /// Parses and reads one document into `builder`; JSON keys repeated in one object are conflicts.
     static func read(data: [UInt8], file: String, into builder: inout PlanBuilder) {
         do throws(ConfigError) {
-            let json = try document(data: data, file: file)
-            if format(of: data) == .json { builder.problems += JSONDuplicateKeys.find(data, file: file) }
+            var duplicates: [ConfigProblem] = []
+            let json = try document(data: data, file: file) { duplicates.append($0) }
+            builder.problems += duplicates
             var reader = DocumentReader(file: file, builder: builder)
             reader.read(json)
             builder = reader.builder
@@ -174,5 +187,26 @@ extension TrackingPlan {
     /// Merges `other` into this plan; on a conflict the plan is left unchanged.
     public mutating func merge(_ other: TrackingPlan) throws(ConfigError) {
         self = try merging(other)
+    }
+}
+
+extension ConfigLoader {
+    /// A repeated key as a conflict: the repeat's place, and the first one's.
+    static func duplicateKeyProblem(_ d: JSONDuplicateKey, data: [UInt8], bom: Int, file: String) -> ConfigProblem {
+        var path = DocumentPath.root
+        for step in d.path {
+            switch step {
+            case .key(let k): path = path.key(k)
+            case .index(let i): path = path.index(i)
+            }
+        }
+        let keyPath = path.key(d.key)
+        func location(_ offset: Int) -> ConfigLocation {
+            let (line, column) = TextPosition.lineColumn(data, offset + bom)
+            return ConfigLocation(file: file, keyPath: keyPath.text, line: line, column: column)
+        }
+        return ConfigProblem(
+            code: .conflict, location: location(d.offset), expected: "each key once in an object",
+            found: "\"\(d.key)\" again", otherLocation: location(d.firstOffset))
     }
 }

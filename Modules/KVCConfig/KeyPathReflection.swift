@@ -1,5 +1,6 @@
 import EventModel
 import Foundation
+import Synchronization
 import ViewIdentity
 
 /// Key-path reading from arbitrary Swift values, by `Mirror`.
@@ -51,15 +52,15 @@ extension KVCKeyPath {
 }
 
 enum Reflection {
-    /// Unwraps any number of optional layers; nil when one of them is empty.
+    /// Unwraps any number of optional layers; nil when one of them is empty. (A protocol cast,
+    /// not a `Mirror`: reflecting every value reached costs more than the rest of a step.)
     static func unwrap(_ value: Any) -> Any? {
         var current = value
         // Bounded: an optional nests at most as deep as its type is written.
         for _ in 0..<64 {
-            let m = Mirror(reflecting: current)
-            guard m.displayStyle == .optional else { return current }
-            guard let inner = m.children.first else { return nil }
-            current = inner.value
+            guard let optional = current as? any OptionalUnwrapping else { return current }
+            guard let inner = optional.unwrappedValue else { return nil }
+            current = inner
         }
         return nil
     }
@@ -73,6 +74,7 @@ enum Reflection {
     static func step(_ value: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
         guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
         let key = part.description
+        if let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
         if let node = current as? any ViewNode {
             if case .key(let k) = part, k == "superview" || k == "parent" {
                 guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
@@ -84,7 +86,6 @@ enum Reflection {
             if let v = readable.value(forKey: key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))
         }
-        if let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
         if let object = current as? JSONObject { return JSONValue.object(object).child(part).map { $0 as Any } }
 
         let mirror = Mirror(reflecting: current)
@@ -116,34 +117,84 @@ enum Reflection {
             if key == "rawValue", let raw = rawValue(of: current) { return .success(raw) }
             return .failure(StepFailure(found: "the case .\(caseName(current, mirror))"))
         default:
-            if let v = member(named: key, in: mirror) { return v }
+            if let v = member(named: key, in: mirror, of: current) { return v }
             if key == "rawValue", let raw = rawValue(of: current) { return .success(raw) }
             return .failure(StepFailure(found: typeName(current) + " without it"))
         }
     }
 
     /// A stored property by its declared name, through lazy storage, wrapper storage and superclasses.
-    static func member(named key: String, in start: Mirror) -> Result<Any, StepFailure>? {
+    ///
+    /// Where a type keeps a key (how many superclasses up, which child) is remembered per type and
+    /// key, so a repeated read evaluates one child instead of every child before it: the runtime
+    /// demangles a field's type each time a mirror's child is read, which dominates a read.
+    static func member(named key: String, in start: Mirror, of value: Any) -> Result<Any, StepFailure>? {
+        let slot = MemberSlot(type: ObjectIdentifier(type(of: value)), key: key)
+        if let place = memberPlaces.withLock({ $0[slot] }) {
+            var mirror: Mirror? = start
+            for _ in 0..<place.depth { mirror = mirror?.superclassMirror }
+            if let m = mirror, place.index < m.children.count {
+                let c = m.children[m.children.index(m.children.startIndex, offsetBy: place.index)]
+                if c.label == place.label { return member(c.value, place.kind) }
+            }
+        }
+        let lazyLabel = "$__lazy_storage_$_" + key
+        let wrapperLabel = "_" + key
         var mirror: Mirror? = start
+        var depth = 0
         // Bounded by the depth of the class hierarchy.
         while let m = mirror {
-            for c in m.children {
+            for (index, c) in m.children.enumerated() {
                 guard let label = c.label else { continue }
-                if label == key { return .success(c.value) }
-                if label == "$__lazy_storage_$_" + key {
-                    guard let v = unwrap(c.value) else { return .failure(StepFailure(found: "a lazy property not yet computed")) }
-                    return .success(v)
+                let kind: MemberPlace.Kind
+                if label == key {
+                    kind = .plain
+                } else if label == lazyLabel {
+                    kind = .lazy
+                } else if label == wrapperLabel {
+                    kind = .wrapper
+                } else {
+                    continue
                 }
-                if label == "_" + key {
-                    let wrapper = Mirror(reflecting: c.value)
-                    if let wrapped = wrapper.children.first(where: { $0.label == "wrappedValue" }) { return .success(wrapped.value) }
-                    return .success(c.value)
-                }
+                memberPlaces.withLock { $0[slot] = MemberPlace(depth: depth, index: index, label: label, kind: kind) }
+                return member(c.value, kind)
             }
             mirror = m.superclassMirror
+            depth += 1
         }
         return nil
     }
+
+    /// The value of a found child: as stored, a computed lazy property, or a wrapper's `wrappedValue`.
+    static func member(_ value: Any, _ kind: MemberPlace.Kind) -> Result<Any, StepFailure> {
+        switch kind {
+        case .plain:
+            return .success(value)
+        case .lazy:
+            guard let v = unwrap(value) else { return .failure(StepFailure(found: "a lazy property not yet computed")) }
+            return .success(v)
+        case .wrapper:
+            let wrapper = Mirror(reflecting: value)
+            if let wrapped = wrapper.children.first(where: { $0.label == "wrappedValue" }) { return .success(wrapped.value) }
+            return .success(value)
+        }
+    }
+
+    struct MemberSlot: Hashable {
+        var type: ObjectIdentifier
+        var key: String
+    }
+
+    struct MemberPlace {
+        enum Kind { case plain, lazy, wrapper }
+        var depth: Int
+        var index: Int
+        var label: String
+        var kind: Kind
+    }
+
+    /// Per type and key: where the member was found. Types are few, so the table stays small.
+    static let memberPlaces = Mutex<[MemberSlot: MemberPlace]>([:])
 
     static func rawValue(of value: Any) -> Any? {
         guard let r = value as? any RawRepresentable else { return nil }
@@ -155,6 +206,15 @@ enum Reflection {
         if let label = mirror.children.first?.label { return label }
         return String(describing: value)
     }
+}
+
+/// What every `Optional` is, so that a value's optional layers are found by a cast.
+protocol OptionalUnwrapping {
+    var unwrappedValue: Any? { get }
+}
+
+extension Optional: OptionalUnwrapping {
+    var unwrappedValue: Any? { map { $0 as Any } }
 }
 
 extension JSONValue {

@@ -150,8 +150,9 @@ public struct PathDrift {
         return false
     }
 
-    /// Every node of the new build whose role fits, scored against each baseline node (its best
-    /// score counts), grouped by the pattern it would give, best first; and the suggestion.
+    /// Every node of the new build whose role fits (on the rule's page while it exists), scored
+    /// against the baseline nodes of its id and title and the first one (its best score counts),
+    /// grouped by the pattern it would give, best first; and the suggestion, or why there is none.
     func candidates(for rule: KVCRule, references: [LocatedNode]) -> (
         candidates: [DriftCandidate], suggestion: DriftCandidate?, absence: RuleDrift.Absence?
     ) {
@@ -186,23 +187,17 @@ public struct PathDrift {
             if let t = c.node.title, let r = byTitle[t] { compared.append(r) }
             for r in compared {
                 let s = CandidateScore.score(c, alignment: alignment, rule: rule, reference: r)
-                if let t = top, (t.score, t.identityAgrees ? 1 : 0) >= (s.score, s.identityAgrees ? 1 : 0) { continue }
+                if let t = top, t.rank >= s.rank { continue }
                 top = s
             }
             guard let top else { continue }
             let candidate = DriftCandidate(
                 viewPath: pattern, score: top.score, signals: top.agreeing, identityAgrees: top.identityAgrees, file: c.file,
                 names: c.path.elements.map(\.name), sectionsKept: alignment.sectionsKept)
-            if let old = best[pattern], (old.score, old.identityAgrees ? 1 : 0) >= (top.score, top.identityAgrees ? 1 : 0) {
-                continue
-            }
+            if let old = best[pattern], old.rank >= top.rank { continue }
             best[pattern] = candidate
         }
-        let ranked = best.values.sorted {
-            ($0.score, $0.identityAgrees ? 1 : 0) != ($1.score, $1.identityAgrees ? 1 : 0)
-                ? ($0.score, $0.identityAgrees ? 1 : 0) > ($1.score, $1.identityAgrees ? 1 : 0)
-                : $0.viewPath < $1.viewPath
-        }
+        let ranked = best.values.sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.viewPath < $1.viewPath }
         // Where the view can be told apart (an id or title in the baseline, the rule's content), only
         // candidates that agree on one of them can be it: the best of those must be clearly ahead of
         // the next of those. Elsewhere every candidate competes.
@@ -235,4 +230,15 @@ public struct PathDrift {
         guard let parsed = try? PathPattern(text) else { return false }
         return parsed.names.count == elements
     }
+}
+
+/// Higher is better: the score, then agreement on an identity signal.
+typealias Rank = (score: Double, identity: Int)
+
+extension DriftCandidate {
+    var rank: Rank { (score, identityAgrees ? 1 : 0) }
+}
+
+extension CandidateScore {
+    var rank: Rank { (score, identityAgrees ? 1 : 0) }
 }

@@ -28,12 +28,8 @@ struct EventFilterSQL {
         }
     }
 
-    /// `cond AND cond`, or the empty string.
-    var whereClause: (sql: String, parameters: [SQLiteValue]) {
-        (conditions.joined(separator: " AND "), parameters)
-    }
-
-    /// ` WHERE …` (or nothing), then `AND extra` conditions.
+    /// ` WHERE cond AND cond …` over the filter's conditions and `extra` (whose parameters come
+    /// after the filter's), or nothing when there are none.
     func `where`(_ extra: String...) -> String {
         let all = conditions + extra
         return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")

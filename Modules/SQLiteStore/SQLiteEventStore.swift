@@ -188,21 +188,21 @@ public final class SQLiteEventStore: CollectorStore {
     }
 
     public func events(_ query: EventQuery, _ each: (StoredEvent) -> Bool) throws(StoreError) {
-        var (sql, parameters) = EventFilterSQL(query.filter, table: "").whereClause
-        var conditions: [String] = sql.isEmpty ? [] : [sql]
+        var f = EventFilterSQL(query.filter, table: "")
         if !query.types.isEmpty {
-            conditions.append("type IN (\(query.types.map { _ in "?" }.joined(separator: ", ")))")
-            parameters += query.types.map(SQLiteValue.text)
+            f.conditions.append("type IN (\(query.types.map { _ in "?" }.joined(separator: ", ")))")
+            f.parameters += query.types.map(SQLiteValue.text)
         }
         if let after = query.afterSeq {
-            conditions.append("seq > ?")
-            parameters.append(.int(after))
+            f.conditions.append("seq > ?")
+            f.parameters.append(.int(after))
         }
-        sql = """
+        var sql = """
             SELECT seq, app_key, app_version, id, ts, type, name, page, path, view_id, session, user_id, device_id, duration,
                    props, corrected_ts, received_at
-            FROM events\(conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) ORDER BY seq
+            FROM events\(f.where()) ORDER BY seq
             """
+        var parameters = f.parameters
         if let limit = query.limit {
             sql += " LIMIT ?"
             parameters.append(.int(Int64(limit)))

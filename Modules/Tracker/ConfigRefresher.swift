@@ -33,7 +33,8 @@ public final class ConfigRefresher: Sendable {
     private let wakeup = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
     private let firstAttempt = DispatchGroup()
-    private let state = Mutex<(statistics: Statistics, stopping: Bool, started: Bool)>((Statistics(), false, false))
+    private let state = Mutex<(statistics: Statistics, stopping: Bool, started: Bool, refusedEtag: String?)>(
+        (Statistics(), false, false, nil))
 
     init(tracker: Tracker, source: any RulesSource, interval: Duration, directory: String?) {
         self.tracker = tracker
@@ -90,9 +91,12 @@ public final class ConfigRefresher: Sendable {
     private func run() {
         // Named from inside: on Linux a name set before `start` does not reach the system thread.
         Thread.current.name = ConfigRefresher.threadName
-        loadFromDisk()
         var first = true
-        while !stopping {
+        // The group must be left on every path (a stop before the first request included).
+        defer { if first { firstAttempt.leave() } }
+        loadFromDisk()
+        // Also ends when the tracker is gone (released without `stop`).
+        while !stopping, tracker != nil {
             refreshOnce()
             if first {
                 firstAttempt.leave()
@@ -135,7 +139,9 @@ public final class ConfigRefresher: Sendable {
                 s.statistics.unchanged += 1
             }
         case .rules(let rules):
-            if rules.etag == tracker.rulesEtag {
+            // The set in use, or one already refused and reported: nothing to do.
+            let known = state.withLock { $0.refusedEtag } == rules.etag
+            if rules.etag == tracker.rulesEtag || known {
                 state.withLock { $0.statistics.answers += 1 }
                 return
             }
@@ -143,6 +149,7 @@ public final class ConfigRefresher: Sendable {
             state.withLock { s in
                 s.statistics.answers += 1
                 if ok { s.statistics.applied += 1 } else { s.statistics.refused += 1 }
+                s.refusedEtag = ok ? nil : rules.etag
             }
             if ok, let directory {
                 do {

@@ -1,6 +1,7 @@
 import EventModel
 import Hooks
 import KVCConfig
+import Matching
 import ViewIdentity
 
 /// SPOC on any method: the plan's tracked events (`trackedEvents`, config.md §2) whose selector is
@@ -12,33 +13,37 @@ import ViewIdentity
 /// one of its `actionMethods` is a plan error. Target actions need nothing here: the proxies track
 /// them. A class the registry does not know yet cannot be checked and is left alone.
 extension Tracker {
-    /// Hooks the plan's method events in `aspects`; the tokens remove them. Throws every selector
-    /// its known class lacks (hooking nothing then).
-    public func trackMethods(in aspects: AspectRegistry, clock: any HookClock = SystemHookClock()) throws(ConfigError) -> [AspectToken] {
+    /// Hooks the plan's method events in `aspects` (call it once the plan is loaded); the tokens
+    /// remove them. Throws every selector its known class lacks, hooking nothing then.
+    public func trackMethods(in aspects: AspectRegistry) throws(ConfigError) -> [AspectToken] {
+        let plan = self.plan
+        let table = EventTable(plan: plan)
         var tokens: [AspectToken] = []
         var problems: [ConfigProblem] = []
         for tracked in plan.events {
             guard let type = aspects.knownType(named: tracked.className) else { continue }
             if type.actionMethods.contains(ActionName(tracked.selector)) { continue }
-            guard type.hookPoints.contains(where: { $0.method == tracked.selector }) else {
+            let methods = type.hookPoints.map { $0.method }
+            guard methods.contains(tracked.selector) else {
+                let known = (methods + type.actionMethods.map { $0.name }).joined(separator: ", ")
                 problems.append(
                     ConfigProblem(
                         code: .unknownMethod, location: tracked.location,
-                        expected: "a method of \(tracked.className) (its hookable methods and actions: "
-                            + (type.hookPoints.map(\.method) + type.actionMethods.map(\.name)).joined(separator: ", ") + ")",
+                        expected: "a method of \(tracked.className) (its hookable methods and actions: \(known))",
                         found: "\"\(tracked.selector)\"", className: tracked.className, action: tracked.selector))
                 continue
             }
+            let eventID = table.controlEventID(className: tracked.className, action: tracked.selector)
             do {
                 tokens.append(
                     try aspects.hook(typeNamed: tracked.className, tracked.selector, position: .after) { [self] invocation in
-                        self.reportMethodCall(tracked, on: invocation.instance, at: clock.wallMilliseconds())
+                        self.reportMethodCall(tracked, eventID: eventID, on: invocation.instance)
                     })
             } catch {
                 problems.append(
                     ConfigProblem(
                         code: .unknownMethod, location: tracked.location, expected: "a method that can be hooked",
-                        found: "\(error)", className: tracked.className, action: tracked.selector))
+                        found: String(describing: error), className: tracked.className, action: tracked.selector))
             }
         }
         guard problems.isEmpty else {
@@ -48,25 +53,16 @@ extension Tracker {
         return tokens
     }
 
-    /// The `custom` event of one call: named `Controller#Class#selector` (or the plan's event id, the
-    /// code then in `props.code`), with the label; path and page when the object is a view node.
-    func reportMethodCall(_ tracked: LabelledEvent, on instance: AnyObject, at ts: Int64) {
-        let node = instance as? any ViewNode
-        let placement = node.map(ViewPlacement.init(of:))
-        let code = EventCode(
-            controller: placement?.codeController ?? TypeName.name(tracked.className), target: TypeName.name(tracked.className),
-            action: tracked.selector)
-        let path = node.map { ViewPath(of: $0).canonical }
-        submitMethodCall(at: ts) { ids, shaper in
-            var event = TrackEvent(
-                id: ids.next(), ts: ts, type: .custom, name: code.description, page: placement?.page, path: path,
-                viewId: path.map { ViewID(canonical: $0).hex }, session: ids.prefix)
-            if let id = shaper.matcher.eventTable.controlEventID(className: tracked.className, action: tracked.selector) {
-                event.props[TrackerProps.code] = .string(event.name)
-                event.name = id
-            }
-            event.props[TrackerProps.label] = .string(tracked.label)
-            return event
-        }
+    /// The `custom` event of one call: named by the plan's event id when there is one, else
+    /// `Controller#Class#selector` (viewpath.md §4's shape; the controller of a view's placement,
+    /// the class itself otherwise); `props.code` holds that code, `props.label` the label.
+    func reportMethodCall(_ tracked: LabelledEvent, eventID: String?, on instance: AnyObject) {
+        let className = TypeName.name(tracked.className)
+        let controller = (instance as? any ViewNode).map { ViewPlacement(of: $0).codeController } ?? className
+        let code = EventCode(controller: controller, target: className, action: tracked.selector).description
+        var props = JSONObject()
+        props[TrackerProps.code] = .string(code)
+        props[TrackerProps.label] = .string(tracked.label)
+        _ = try? track(name: eventID ?? code, props: props)
     }
 }

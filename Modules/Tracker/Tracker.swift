@@ -175,13 +175,6 @@ public final class Tracker: InteractionObserver, Sendable {
         return submit([event], context: context) { _ in } == 1
     }
 
-    /// Submits a `custom` event made from a hooked method call (SPOC, `MethodTracking.swift`) under
-    /// the same consent, sampling, session and who rules as `track(name:props:)`.
-    func submitMethodCall(at ts: Int64, _ make: (_ ids: EventIDGenerator, _ shaper: EventShaper) -> TrackEvent) {
-        guard let context = prepare(at: ts, .custom) else { return }
-        submit([make(context.ids, context.shaper)], context: context) { _ in }
-    }
-
     // MARK: Who
 
     /// Sets the signed-in user (1–128 bytes), sent as `user` on every event from now on, and kept
@@ -367,7 +360,10 @@ public final class Tracker: InteractionObserver, Sendable {
         return accepted
     }
 
+    /// Who the event is about (`device`, and `user` once identified) and the super properties.
     private func stamp(_ event: inout TrackEvent, _ context: Context) {
+        event.device = context.identity.device
+        event.user = context.identity.user
         SuperProperties.merge(context.superProperties, into: &event.props)
     }
 }

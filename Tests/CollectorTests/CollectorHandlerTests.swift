@@ -212,6 +212,7 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
         #expect(code == .unavailable)
         #expect(code.closesConnection)
         #expect(message.contains("resend later"))
+        #expect(message.contains("(closed)") && !message.contains(path))  // the kind, not the operator's details
         #expect(logged.withLock { $0.count } == 1)
         #expect(logged.withLock { $0.first?.contains("not stored") } == true)
 

@@ -192,6 +192,21 @@ typealias T = DriftTrees
         #expect(d["detail-cart"]?.pageFound == true)
     }
 
+    @Test func gtkTreesWithTheirExtraMembersAreRead() throws {
+        // As `autotrack-agent run --tree-dir` writes a GTK page: path, viewId and frame members, and
+        // a repeated builder id numbered `~2`.
+        let page = #"{"type":"GtkBox","role":"controller","alias":"cart","path":"GtkBox(cart)&0","viewId":"x","children":["#
+            + #"{"type":"GtkButton","id":"buy","title":"Buy","frame":[0,0,80,30],"path":"p","viewId":"y"},"#
+            + #"{"type":"GtkButton","id":"buy~2","title":"Buy later","frame":[0,30,80,30]}]}"#
+        let rules = """
+            {"rules": [{"id": "buy", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
+              "viewPath": "GtkBox(cart)-GtkButton&0-0", "keyPath": "label", "keyName": "label", "content": "Buy"}]}
+            """
+        let plan = try ConfigLoader.parse(text: rules, file: "rules.json")
+        let d = PathDrift(trees: try T.trees([page]), baseline: try T.trees([page]))
+        #expect(d.check(plan).map(\.status) == [.ok])
+    }
+
     @Test func theRoleMustFitTheViewEvent() {
         #expect(ViewEvent.pageEnter.fits(.controller) && !ViewEvent.pageEnter.fits(.view))
         #expect(ViewEvent.listItemClick.fits(.cell) && !ViewEvent.listItemClick.fits(.view))

@@ -171,6 +171,21 @@ import Tracker
         #expect(refresher.statistics.unchanged >= 1 && refresher.statistics.applied == 1)
     }
 
+    @Test func aRefusedSetIsReportedOnceThoughTheCollectorServesItAgain() throws {
+        let rig = try Rig()
+        let bad = RemoteRules(etag: "bad", rules: [Self.rule("broken", keyPath: "a..b", keyName: "x")])
+        let source = FakeSource(.success(.rules(bad)))
+        let refresher = rig.tracker.startRemoteConfig(source: source)
+        defer { refresher.stop() }
+        #expect(refresher.waitForFirstAttempt(timeout: .seconds(10)))
+        try rig.perform(.launch, .background, .foreground)
+        #expect(source.waitForCalls(2))
+        #expect(refresher.stop())
+        #expect(rig.events().filter { $0.name == "config_rejected" }.count == 1)
+        #expect(refresher.statistics.refused == 1 && refresher.statistics.answers == 2)
+        #expect(rig.tracker.rulesEtag == nil, "the local plan stays in use")
+    }
+
     @Test func theLastGoodSetIsKeptOnDiskForAnOfflineStart() throws {
         let dir = Fixtures.temporaryDirectory("remote-rules").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -79,8 +79,13 @@ import Tracker
         try rig.tracker.identify(user: "u-42")
         rig.tracker.waitForSaves()
         #expect(try Rig(directory: dir).tracker.identity.user == "u-42", "the user is kept")
+        try rig.perform(.launch)
         let session = rig.tracker.session
         rig.tracker.reset()
+        try rig.perform(.tapFavourite(row: 0))
+        let events = rig.events()
+        #expect(events.prefix(2).allSatisfy { $0.user == "u-42" && $0.device == device }, "who is on every event")
+        #expect(events.last?.user == nil && events.last?.device == rig.tracker.identity.device)
         #expect(rig.tracker.identity.user == nil)
         #expect(rig.tracker.identity.device != device)
         #expect(rig.tracker.session != session)

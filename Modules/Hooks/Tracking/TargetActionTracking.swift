@@ -1,21 +1,18 @@
 import ViewIdentity
 
 /// Controls: a tracking proxy beside every target added while running (it reports just before the
-/// target runs, so values are read as the user saw them), and `sendAction` advice for targets
-/// added before the start, which have no proxy of this system (no double report where one exists).
+/// target runs, so values are read as the user saw them); a registration made before the start is
+/// adopted when it is first sent (`sendUnwatchedAction:`), so it is tracked too, once.
 enum TargetActionTracking: InteractionHook {
     static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {
         let placing = try system.advise(.addTarget, .after) { system, call in
             guard let entry = call.returnValue else { return }
             entry.place(proxy(for: entry, system: system))
         }
-        let fallback = try system.advise(.sendAction, .before) { system, call in
-            let (action, target, events) = call.arguments
-            let control = call.instance
-            guard let entry = control.registration(of: target, action: action), !entry.hasProxy(of: system.identity) else { return }
-            report(control, targetName: TypeName.name(entry.targetTypeName), action: action, events: events, system: system)
+        let adopting = try system.advise(.sendUnwatchedAction, .before) { system, call in
+            call.arguments.place(proxy(for: call.arguments, system: system))
         }
-        return [placing, fallback]
+        return [placing, adopting]
     }
 
     private static func proxy(for entry: TargetActionEntry, system: HookSystem) -> TrackingProxy {
@@ -34,8 +31,7 @@ enum TargetActionTracking: InteractionHook {
             Interaction.targetAction(
                 events.contains(.valueChanged) ? .valueChanged : .click, on: control, targetName: targetName,
                 action: action.name, controlEvents: events, value: value.isEmpty ? nil : value,
-                timestamp: system.clock.wallMilliseconds()
-            ).onEventPage(of: control))
+                timestamp: system.clock.wallMilliseconds(), pageOf: eventPage))
     }
 }
 
@@ -54,21 +50,18 @@ enum GestureTracking: InteractionHook {
                     system.report(
                         Interaction.targetAction(
                             .gesture, on: view, targetName: targetName, action: action, gesture: recognizer.baseName,
-                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds()
-                        ).onEventPage(of: view))
+                            tapCount: recognizer.recognizedTapCount, timestamp: system.clock.wallMilliseconds(),
+                            pageOf: eventPage))
                 })
         }
         return [placing]
     }
 }
 
-extension Interaction {
-    /// The interaction with the page of a view inside a controller that is not a page itself (a
-    /// navigation or tab bar controller's bar, an alert): the page shown, or the presenting page.
-    func onEventPage(of view: UIView) -> Interaction {
-        guard let owner = view.enclosingController, !owner.isPage else { return self }
-        var copy = self
-        copy.page = owner.eventPage
-        return copy
-    }
+/// The page of interactions inside `controller`: its own name when it is a page; for a controller
+/// that is no page (a navigation or tab bar controller's bar, an alert), the page it shows or was
+/// presented by.
+func eventPage(_ controller: any ViewNode) -> String? {
+    guard let c = controller as? UIViewController, !c.isPage else { return controller.pathName }
+    return c.eventPage
 }

@@ -1,0 +1,100 @@
+// kvc-bench: reading a KVC rule's key path from the live object (reflection, superview steps,
+// conversion to JSON), as a ratio to reading the same value by direct property access in the
+// same run. Also a JSON view tree's props read for comparison.
+// Run: swift run -c release kvc-bench [--quick]
+//
+// The machine is shared, so each side runs in alternating rounds and keeps its best round, and
+// time is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID): another process's load on the two
+// cores then stretches the wall clock, not the figures.
+#if canImport(Glibc)
+import Glibc
+#endif
+import DemoShop
+import EventModel
+import Foundation
+import Hooks
+import KVCConfig
+import ViewIdentity
+
+let quick = CommandLine.arguments.contains("--quick")
+let rounds = quick ? 1 : 5
+let roundSeconds = quick ? 0.1 : 0.4
+
+/// Nanoseconds per call of `body`, run in batches for about `roundSeconds`; `body` returns a
+/// count that is summed so the work cannot be optimised away.
+func cpuNanoseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
+}
+
+func measure(_ body: () -> Int) -> (ns: Double, sink: Int) {
+    var calls = 0
+    var sink = 0
+    let start = cpuNanoseconds()
+    let budget = roundSeconds * 1e9
+    while cpuNanoseconds() - start < budget {
+        for _ in 0..<1000 { sink &+= body() }
+        calls += 1000
+    }
+    return ((cpuNanoseconds() - start) / Double(calls), sink)
+}
+
+func best(_ body: () -> Int) -> Double {
+    var ns = Double.infinity
+    var sink = 0
+    for _ in 0..<rounds {
+        let r = measure(body)
+        ns = min(ns, r.ns)
+        sink &+= r.sink
+    }
+    if sink == 42 { print("") }  // keeps `sink` alive
+    return ns
+}
+
+// The demo shop, launched in a registry of its own: a cell holds its Product, a button sits in its content view.
+let app = AspectRegistry.$current.withValue(AspectRegistry(diagnostics: { _ in })) { () -> DemoShopApp in
+    let app = DemoShopApp()
+    app.application.launch()
+    return app
+}
+guard let cell = app.home.tableView.cellForRow(at: CellIndexPath(section: 0, row: 2)) as? ProductCell else {
+    fatalError("kvc-bench: the demo shop shows no row 2")
+}
+let button: UIButton = cell.favButton
+let fromButton = try KVCKeyPath("superview.superview.product.id")
+let fromCell = try KVCKeyPath("product.id")
+let tree = try ViewTree(json: Array(#"{"type":"UIView","id":"root","children":[{"type":"ProductCell","role":"cell","indexPath":[0,2],"id":"cell","props":{"product":{"id":"p-3","name":"Gift Card","price":25}}}]}"#.utf8))
+guard let treeCell = tree.node(id: "cell") else { fatalError("kvc-bench: the tree has no cell") }
+
+guard case .success(.string("p-3")) = fromButton.read(reflecting: button),
+    case .success(.string("p-3")) = fromCell.read(reflecting: cell),
+    case .success(.string("p-3")) = fromCell.read(reflecting: treeCell)
+else { fatalError("kvc-bench: the key paths do not read p-3") }
+
+var directButton = Double.infinity, liveButton = Double.infinity
+var directCell = Double.infinity, liveCell = Double.infinity, props = Double.infinity
+for _ in 0..<rounds {
+    directButton = min(directButton, best { ((button.superview?.superview as? ProductCell)?.product?.id).map { $0.utf8.count } ?? 0 })
+    liveButton = min(liveButton, best {
+        if case .success(.string(let s)) = fromButton.read(reflecting: button) { return s.utf8.count }
+        return 0
+    })
+    directCell = min(directCell, best { cell.product?.id.utf8.count ?? 0 })
+    liveCell = min(liveCell, best {
+        if case .success(.string(let s)) = fromCell.read(reflecting: cell) { return s.utf8.count }
+        return 0
+    })
+    props = min(props, best {
+        if case .success(.string(let s)) = fromCell.read(reflecting: treeCell) { return s.utf8.count }
+        return 0
+    })
+}
+
+func row(_ what: String, _ ns: Double, _ base: Double) {
+    print("\(what.padding(toLength: 58, withPad: " ", startingAt: 0)) \(String(format: "%9.1f", ns)) ns   \(String(format: "%6.0f", ns / base))× direct (\(String(format: "%.1f", base)) ns)")
+}
+print("kvc-bench: best of \(rounds) rounds, thread CPU time")
+row("live: superview.superview.product.id from the Fav button", liveButton, directButton)
+row("live: product.id on the cell", liveCell, directCell)
+row("JSON tree: product.id from the node's props", props, directCell)
