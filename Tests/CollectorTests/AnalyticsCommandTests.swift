@@ -164,6 +164,20 @@ import Testing
         #expect(io.standardError.contains(message), "stderr: \(io.standardError)")
     }
 
+    /// Each new command's help example, run as printed against a database at the path it names.
+    @Test(arguments: [FunnelCommand.help, RetentionCommand.help, ExportCommand.help, TailCommand.help])
+    func helpExamplesRunAsPrinted(help: String) throws {
+        let store = try Self.database()
+        let example = try #require(help.components(separatedBy: "EXAMPLE:\n").last)
+            .replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n").first.map(String.init) ?? ""
+        var words = example.split(separator: " ").map(String.init)
+        #expect(words.first == "autotrack-collector")
+        if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }
+        words = words.dropFirst().map { $0 == "autotrack.sqlite" ? store.path : $0 }
+        let io = CapturedStreams()
+        #expect(CollectorCLI.group.main(words, io: io) == .success, "\(words): \(io.standardError)")
+    }
+
     @Test func aMissingDatabaseIsAnErrorNotAnEmptyAnswer() {
         let r = collector("funnel", "--db", "/nonexistent/x.sqlite", "--app", "k", "--step", "click:A", "--step", "click:B")
         #expect(r.code == .failure)
