@@ -24,7 +24,8 @@ public struct ReportCommand: Command {
           --out FILE       write the report to FILE instead of standard output
 
         EXAMPLE:
-          autotrack-collector report --db /var/lib/autotrack/events.sqlite --format html --out report.html
+          autotrack-agent demo --db shop.sqlite
+          autotrack-collector report --db shop.sqlite --format html --out report.html
 
         """
 
@@ -48,6 +49,11 @@ public struct ReportCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
+        if let file = storeFile(database), !FileManager.default.fileExists(atPath: file) {
+            io.printError(
+                "autotrack-collector report: the database \(file) does not exist; give --db the path that serve printed ('database PATH')")
+            return .failure
+        }
         let report: CollectorReport
         do throws(StoreError) {
             let store = try openStore(database, options: StoreOptions(access: .readOnly))
@@ -65,7 +71,7 @@ public struct ReportCommand: Command {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            io.printError("autotrack-collector report: cannot write \(output): \(error.localizedDescription); check the directory exists and is writable")
+            io.printError("autotrack-collector report: cannot write \(output); check the directory exists and is writable")
             return .failure
         }
         io.print("wrote \(format.rawValue) report to \(output) (\(text.utf8.count) bytes)")
