@@ -2,7 +2,7 @@ import CommandSupport
 import Foundation
 import KVCConfig
 
-/// `autotrack-agent check`: tracking configuration against the code's inventory (config.md §4).
+/// `autotrack-agent check`: tracking configuration against the code's inventory (docs/config.md §4).
 public struct CheckCommand: Command {
     public static let name = "check"
     public static let abstract = "checks tracking configuration against the code's classes and actions"
@@ -31,8 +31,9 @@ public struct CheckCommand: Command {
           -h, --help         show this help
 
         EXAMPLE:
-          autotrack-agent inventory Sources/Shop > inventory.json
-          autotrack-agent check --config Examples/events.json --config Examples/rules.plist --inventory inventory.json
+          autotrack-agent inventory Modules/DemoShop > inventory.json
+          autotrack-agent check --config Examples/shop-events.json --config Examples/shop-labels.plist \\
+              --config Examples/shop-rules.json --inventory inventory.json
 
         """
 
@@ -50,11 +51,11 @@ public struct CheckCommand: Command {
         let reading = TrackingPlan.read(files: configs)
         var failed = false
         for p in reading.problems where !ConfigCheck.findingCodes.contains(p.code) {
-            io.printError("error: \(p)")
+            io.printError("autotrack-agent check: \(p)")
             failed = true
         }
         var inv = Inventory()
-        switch loadInventory(inventory) {
+        switch loadInventory(inventory, command: "autotrack-agent check") {
         case .success(let i): inv = i
         case .failure(let message):
             io.printError(message.message)

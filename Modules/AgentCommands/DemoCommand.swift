@@ -15,7 +15,7 @@ public struct DemoCommand: Command {
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
                                     [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
-                                    [--config-refresh SECONDS]
+                                    [--config-refresh SECONDS] [--db FILE]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
@@ -25,10 +25,11 @@ public struct DemoCommand: Command {
         collector, as app "\(DemoConfiguration.appKey)" version \(DemoConfiguration.appVersion).
 
         Without --to, it starts a collector inside this process on a loopback port with a
-        temporary database, runs the session, waits until every event is acknowledged, and
+        temporary database (or the database FILE given with --db, which is kept), runs the session, waits until every event is acknowledged, and
         prints the collector's report (docs/reports.md) on standard output; the one-line
         summary goes to standard error. With --to, it ships to that collector and prints the
-        summary on standard output:
+        summary on standard output (when the collector does not acknowledge every event, the
+        spool is kept and the 'autotrack-agent send' command that resends it is printed):
           demo: 25 interactions: 26 events (1 kvc_error), session s-…: 26 acknowledged (26 stored, 0 duplicates, 0 rejected)
 
         The configuration is the example in Examples/ (shop-events.json, shop-labels.plist,
@@ -47,6 +48,8 @@ public struct DemoCommand: Command {
           --timeout SECONDS   how long to wait for acknowledgements (default 30)
           --tree-dir DIR      write each page's view tree to DIR/<page>.json as it is entered
                               (the input of `autotrack-agent drift`); DIR is created if needed
+          --db FILE           without --to: keep the embedded collector's database at FILE
+                              (created when absent), for 'autotrack-collector report --db FILE'
           --config-refresh SECONDS
                               how often the tracker asks the collector for rules (default 60)
           -h, --help          show this help
@@ -55,6 +58,7 @@ public struct DemoCommand: Command {
           autotrack-agent demo
           autotrack-agent demo --tree-dir trees
           autotrack-agent demo --config-refresh 5 --format json
+          autotrack-agent demo --db demo.sqlite
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
           autotrack-agent demo --to 127.0.0.1:7070
 
@@ -67,6 +71,7 @@ public struct DemoCommand: Command {
     let timeout: Double
     let treeDir: String?
     let configRefresh: Double
+    let database: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
         to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
@@ -89,6 +94,11 @@ public struct DemoCommand: Command {
         timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
         treeDir = try arguments.option("tree-dir")
         configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
+        database = try arguments.option("db")
+        if database != nil, to != nil {
+            throw UsageError("--db keeps the embedded collector's database; with --to, the database is that collector's")
+        }
+        if database?.isEmpty == true { throw UsageError("--db needs a file path") }
         try arguments.finish()
     }
 
@@ -98,18 +108,18 @@ public struct DemoCommand: Command {
             do {
                 plan = try DemoConfiguration.plan()
             } catch {
-                io.printError("demo: the built-in example configuration does not load (a bug): \(error)")
+                io.printError("autotrack-agent demo: the built-in example configuration does not load (a bug): \(error)")
                 return .failure
             }
         } else {
-            guard let loaded = loadPlan(files: configs, io: io, command: "demo") else { return .failure }
+            guard let loaded = loadPlan(files: configs, io: io, command: "autotrack-agent demo") else { return .failure }
             plan = loaded
         }
         let scratch: ScratchFolder
         do {
             scratch = try ScratchFolder("demo")
         } catch {
-            io.printError("demo: cannot create a temporary folder (\(error.localizedDescription)); check $TMPDIR")
+            io.printError("autotrack-agent demo: cannot create a temporary folder ; check that $TMPDIR names a writable folder")
             return .failure
         }
         var keepScratch = false
@@ -121,11 +131,11 @@ public struct DemoCommand: Command {
         if let to {
             address = SocketAddress(host: to.host, port: to.port)
         } else {
-            let collector = EmbeddedCollector(dbPath: scratch.path + "/demo.sqlite") { line in io.printError("collector: \(line)") }
+            let collector = EmbeddedCollector(dbPath: database ?? scratch.path + "/demo.sqlite") { line in io.printError("autotrack-agent demo: collector: \(line)") }
             do {
                 address = try collector.start()
             } catch {
-                io.printError("demo: the embedded collector did not start: \(error)")
+                io.printError("autotrack-agent demo: the embedded collector did not start: \(error)")
                 return .failure
             }
             embedded = collector
@@ -148,7 +158,7 @@ public struct DemoCommand: Command {
                 plan: plan, app: app, to: address, token: embedded == nil ? token : nil, spool: spool, session: nil,
                 agent: "autotrack-agent demo", settings: settings, remoteConfig: true)
         } catch {
-            io.printError("demo: cannot start shipping events: \(error)")
+            io.printError("autotrack-agent demo: cannot start shipping events: \(error)")
             return .failure
         }
         defer { pipeline.close() }
@@ -160,7 +170,7 @@ public struct DemoCommand: Command {
             do {
                 try FileManager.default.createDirectory(atPath: treeDir, withIntermediateDirectories: true)
             } catch {
-                io.printError("demo: cannot create --tree-dir \(treeDir): \(error.localizedDescription)")
+                io.printError("autotrack-agent demo: cannot create --tree-dir \(treeDir); check its parent folder exists and is writable")
                 return .failure
             }
             treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
@@ -169,16 +179,16 @@ public struct DemoCommand: Command {
         do {
             try run.run(.standard)
         } catch {
-            io.printError("demo: \(error)")
+            io.printError("autotrack-agent demo: \(error)")
             return .failure
         }
         run.hooks.stop()
         if let treeWriter {
             if let failure = treeWriter.failure {
-                io.printError("demo: \(failure); check that --tree-dir is writable")
+                io.printError("autotrack-agent demo: \(failure); check that --tree-dir is writable")
                 return .failure
             }
-            io.printError("demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
+            io.printError("autotrack-agent demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
         }
 
         let delivered = pipeline.drain(timeout: duration(seconds: timeout))
@@ -186,7 +196,12 @@ public struct DemoCommand: Command {
         if !delivered {
             keepScratch = embedded == nil
             io.print(summary)
-            io.printError("demo: " + pipeline.failure(timeout: duration(seconds: timeout), spool: spool))
+            io.printError("autotrack-agent demo: " + pipeline.failure(timeout: duration(seconds: timeout), spool: spool))
+            if let to {
+                io.printError(
+                    "autotrack-agent demo: resend them with: autotrack-agent send --spool \(spool) --to \(to)"
+                        + " --app-key \(DemoConfiguration.appKey) --app-version \(DemoConfiguration.appVersion) /dev/null")
+            }
             return .failure
         }
         guard let collector = embedded, let store = collector.store else {
@@ -196,11 +211,13 @@ public struct DemoCommand: Command {
         // Publish the plan's rules to the embedded collector so its report shows their coverage.
         do {
             _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
-            let report = try CollectorReport(store: store)
+            var report = try CollectorReport(store: store)
+            // A temporary database is gone when demo exits: name no path that will not exist.
+            if database == nil { report.database = "a temporary database, removed on exit (give --db FILE to keep it)" }
             let text = format.renderer.render(report)
             io.out(text.hasSuffix("\n") ? text : text + "\n")
         } catch {
-            io.printError("demo: reading the embedded collector's report failed: \(error)")
+            io.printError("autotrack-agent demo: reading the embedded collector's report failed: \(error)")
             return .failure
         }
         io.printError(summary)

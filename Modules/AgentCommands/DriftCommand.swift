@@ -107,7 +107,7 @@ public struct DriftCommand: Command {
         }
         var actions: [ActionDrift]?
         if let inventory {
-            switch loadInventory(inventory) {
+            switch loadInventory(inventory, command: prefix) {
             case .success(let inv): actions = ActionRenames.check(plan, inventory: inv)
             case .failure(let f):
                 io.printError(f.message)

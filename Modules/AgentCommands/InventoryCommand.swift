@@ -26,7 +26,7 @@ public struct InventoryCommand: Command {
           -h, --help   show this help
 
         EXAMPLE:
-          autotrack-agent inventory Sources/Shop > inventory.json
+          autotrack-agent inventory Modules/DemoShop > inventory.json
 
         """
 

@@ -26,7 +26,7 @@ public struct MD5Command: Command {
         EXAMPLES:
           autotrack-agent md5 abc
           900150983cd24fb0d6963f7d28e17f72
-          autotrack-agent md5 --file events.log
+          autotrack-agent md5 --file Examples/events.ndjson
           printf abc | autotrack-agent md5 -
 
         """
@@ -74,7 +74,7 @@ public struct MD5Command: Command {
                 io.print(try MD5Command.hexDigest(reading: handle))
                 return .success
             } catch {
-                io.printError("autotrack-agent md5: cannot read '\(path)': \(error.localizedDescription)")
+                io.printError("autotrack-agent md5: cannot read '\(path)'; check it exists and is readable")
                 return .failure
             }
         case .standardInput:
@@ -82,7 +82,7 @@ public struct MD5Command: Command {
                 io.print(try MD5Command.hexDigest(reading: FileHandle.standardInput))
                 return .success
             } catch {
-                io.printError("autotrack-agent md5: cannot read standard input: \(error.localizedDescription)")
+                io.printError("autotrack-agent md5: cannot read standard input")
                 return .failure
             }
         }

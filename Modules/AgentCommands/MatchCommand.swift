@@ -14,7 +14,7 @@ public struct MatchCommand: Command {
                                      [--app-key KEY] [--app-version VERSION]
 
         Loads and merges the configuration files (JSON or XML plist), reads the view tree (JSON,
-        viewpath.md §1), takes the node whose "id" is ID, and matches it against every KVC rule for
+        docs/viewpath.md §1), takes the node whose "id" is ID, and matches it against every KVC rule for
         VIEW_EVENT: the node's path against each rule's viewPath pattern, its "title" against the
         rule's content, its "props" feed each matched rule's keyPath.
 
@@ -26,8 +26,8 @@ public struct MatchCommand: Command {
         Without --app-key, rules of every app key match; without --app-version, every version range
         holds. Give them to see exactly what one app at one version would report.
 
-        A configuration, tree, id or view event that cannot be used: the error on standard error,
-        exit 1. A usage error (a missing option, a malformed --app-version) exits 2.
+        A configuration, tree or id that cannot be used: the error on standard error, exit 1. A
+        usage error (a missing option, an unknown view event, a malformed --app-version) exits 2.
 
         OPTIONS:
           --config FILE          a configuration document; repeat for several (they merge)
@@ -40,14 +40,14 @@ public struct MatchCommand: Command {
 
         EXAMPLE:
           autotrack-agent match --config Examples/shop-rules.json --tree Examples/home-tree.json \\
-              --id btn1 --event ButtonClick --app-key shop --app-version 1.4.0
+              --id fav --event ButtonClick --app-key shop --app-version 1.4.0
 
         """
 
     let configs: [String]
     let tree: String
     let id: String
-    let event: String
+    let viewEvent: ViewEvent
     let appKey: String?
     let appVersion: AppVersion?
 
@@ -56,7 +56,11 @@ public struct MatchCommand: Command {
         guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
         tree = try arguments.requiredOption("tree")
         id = try arguments.requiredOption("id")
-        event = try arguments.requiredOption("event")
+        let event = try arguments.requiredOption("event")
+        guard let viewEvent = ViewEvent(rawValue: event) else {
+            throw UsageError("unknown view event '\(event)' for --event; use one of \(ViewEvent.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.viewEvent = viewEvent
         appKey = try arguments.option("app-key")
         appVersion = try arguments.appVersionOption()
         try arguments.finish()
@@ -67,15 +71,11 @@ public struct MatchCommand: Command {
             io.printError("autotrack-agent match: \(message)")
             return .failure
         }
-        guard let viewEvent = ViewEvent(rawValue: event) else {
-            return fail(
-                "unknown view event '\(event)'; use one of \(ViewEvent.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         let plan: TrackingPlan
         do throws(ConfigError) {
             plan = try TrackingPlan.load(files: configs)
         } catch {
-            for p in error.problems { io.printError("error: \(p)") }
+            for p in error.problems { io.printError("autotrack-agent match: \(p)") }
             return fail("fix the configuration errors above, then run again")
         }
         guard let data = FileManager.default.contents(atPath: tree) else {

@@ -32,7 +32,7 @@ final class PageTreeWriter: InteractionObserver {
             try Data((ViewTree.json(of: node).jsonText + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             if !written.contains(path) { written.append(path) }
         } catch {
-            if failure == nil { failure = "cannot write the page tree \(path): \(error.localizedDescription)" }
+            if failure == nil { failure = "cannot write the page tree \(path)" }
         }
     }
 }

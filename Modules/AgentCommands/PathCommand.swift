@@ -10,7 +10,7 @@ public struct PathCommand: Command {
     public static let help = """
         USAGE: autotrack-agent path --tree FILE [--id ID]
 
-        Reads a view tree (JSON, see viewpath.md §1) and prints, for every node that has an
+        Reads a view tree (JSON, see docs/viewpath.md §1) and prints, for every node that has an
         "id", in document order, one compact JSON object per line:
           {"id":…,"canonical":…,"xpath":…,"viewId":…}
 
@@ -23,8 +23,8 @@ public struct PathCommand: Command {
         unknown id; 2 usage error.
 
         EXAMPLE:
-          autotrack-agent path --tree home.json --id btn1
-          {"id":"btn1","canonical":"HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-1","xpath":"HomeViewController[0]/UIView[0]/UITableView[0]/ProductCell[0:2]/UITableViewCellContentView[0]/UIButton[1]","viewId":"a5b721d95905e8b7cbd64740d74710e1"}
+          autotrack-agent path --tree Examples/home-tree.json --id fav
+          {"id":"fav","canonical":"HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-0","xpath":"HomeViewController[0]/UIView[0]/UITableView[0]/ProductCell[0:2]/UITableViewCellContentView[0]/UIButton[0]","viewId":"8f5099e51bf92eb87b2ba62b98ccf912"}
 
         """
 
@@ -48,7 +48,7 @@ public struct PathCommand: Command {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: treeFile))
         } catch {
-            io.printError("\(prefix): cannot read the tree file '\(treeFile)': \(error.localizedDescription)")
+            io.printError("\(prefix): cannot read the tree file '\(treeFile)'; check it exists and is readable")
             return .failure
         }
         let tree: ViewTree

@@ -38,6 +38,7 @@ public struct ReplayCommand: Command {
           -h, --help            show this help
 
         EXAMPLE:
+          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
           autotrack-agent replay --recording Examples/recording.json --config Examples/shop-events.json \\
               --config Examples/shop-labels.plist --config Examples/shop-rules.json --to 127.0.0.1:7070
 
@@ -70,15 +71,15 @@ public struct ReplayCommand: Command {
         do {
             recording = try Recording(contentsOf: URL(fileURLWithPath: recordingPath))
         } catch {
-            io.printError("replay: \(error)")
+            io.printError("autotrack-agent replay: \(error)")
             return .failure
         }
-        guard let plan = loadPlan(files: configs, io: io, command: "replay") else { return .failure }
+        guard let plan = loadPlan(files: configs, io: io, command: "autotrack-agent replay") else { return .failure }
         let app: TrackedApp
         do {
             app = try TrackedApp(key: appKey ?? recording.appKey, version: appVersion ?? recording.appVersion)
         } catch {
-            io.printError("replay: \(error)")
+            io.printError("autotrack-agent replay: \(error)")
             return .failure
         }
 
@@ -92,7 +93,7 @@ public struct ReplayCommand: Command {
                 scratch = s
                 spoolPath = s.path
             } catch {
-                io.printError("replay: cannot create a temporary spool (\(error.localizedDescription)); give one with --spool")
+                io.printError("autotrack-agent replay: cannot create a temporary spool; check that $TMPDIR names a writable folder, or give one with --spool")
                 return .failure
             }
         }
@@ -102,7 +103,7 @@ public struct ReplayCommand: Command {
                 plan: plan, app: app, to: SocketAddress(host: to.host, port: to.port), token: token, spool: spoolPath,
                 session: recording.session, agent: "autotrack-agent replay")
         } catch {
-            io.printError("replay: cannot open the spool '\(spoolPath)': \(error)")
+            io.printError("autotrack-agent replay: cannot open the spool '\(spoolPath)': \(error)")
             return .failure
         }
         defer { pipeline.close() }
@@ -113,7 +114,7 @@ public struct ReplayCommand: Command {
         let delivered = pipeline.drain(timeout: wait)
         io.print("replay: " + pipeline.summary)
         guard delivered else {
-            io.printError("replay: " + pipeline.failure(timeout: wait, spool: spoolPath))
+            io.printError("autotrack-agent replay: " + pipeline.failure(timeout: wait, spool: spoolPath))
             return .failure
         }
         pipeline.close()

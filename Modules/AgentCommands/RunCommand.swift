@@ -88,10 +88,10 @@ public struct RunCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let executable = RunCommand.resolve(program[0]) else {
-            io.printError("run: no executable '\(program[0])' (looked in $PATH); give a path or install the program")
+            io.printError("autotrack-agent run: no executable '\(program[0])' (looked in $PATH); give a path or install the program")
             return .failure
         }
-        if !settings.configFiles.isEmpty, loadPlan(files: settings.configFiles, io: io, command: "run") == nil {
+        if !settings.configFiles.isEmpty, loadPlan(files: settings.configFiles, io: io, command: "autotrack-agent run") == nil {
             return .failure
         }
         var environment = ProcessInfo.processInfo.environment
@@ -109,7 +109,7 @@ public struct RunCommand: Command {
         do {
             return ExitCode(try ChildProgram.run(executable: executable, arguments: program, environment: environment))
         } catch {
-            io.printError("run: \(executable) could not be started: \(error)")
+            io.printError("autotrack-agent run: \(executable) could not be started: \(error)")
             return .failure
         }
     }

@@ -14,9 +14,9 @@ public struct SendCommand: Command {
     public static let help = """
         USAGE: autotrack-agent send --to HOST:PORT [--to HOST:PORT ...] --app-key KEY --app-version VERSION
                                     [--spool DIR] [--token TOKEN] [--timeout SECONDS]
-                                    [--batch-events N] [--tls [--tls-ca FILE]] [FILE | -]
+                                    [--batch-events N] [--tls [--tls-ca FILE]] [--strict] [FILE | -]
 
-        Reads events, one JSON object per line (wire.md §3), from FILE or standard input ('-',
+        Reads events, one JSON object per line (docs/wire.md §3), from FILE or standard input ('-',
         the default), and ships them to the collector over ATLP/1. Each valid event is written to
         a disk spool first; it leaves the spool only when the collector's ACK covers it (the ACK
         comes after the commit). A dropped connection or a restarted collector is reconnected and
@@ -35,7 +35,8 @@ public struct SendCommand: Command {
         ", N resent from an earlier run". Exit status: 0 when every event was acknowledged;
         1 when some were not (collector unreachable past --timeout, or it refused us, e.g. a
         wrong token: the reason is on standard error); 2 for a usage error. Invalid lines do
-        not change the exit status.
+        not change the exit status, except with --strict: then an input with no valid event
+        (empty, or every line invalid) exits 1; without it, that is noted on standard error.
 
         OPTIONS:
           --to HOST:PORT        the collector (e.g. 127.0.0.1:7070; [::1]:7070 for IPv6); give it
@@ -52,10 +53,12 @@ public struct SendCommand: Command {
           --tls                 speak TLS; the collector's certificate must name the --to address
                                 and come from an authority the system trusts...
           --tls-ca FILE         ...or from this one (PEM); implies --tls
+          --strict              exit 1 when the input holds no valid event (empty or all invalid)
           -h, --help            show this help
 
         EXAMPLE:
-          autotrack-agent send --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 events.ndjson
+          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
+          autotrack-agent send --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 Examples/events.ndjson
 
         """
 
@@ -70,6 +73,7 @@ public struct SendCommand: Command {
     /// TLS: nil for plain TCP; else the authority file to trust (nil inside: the system's).
     let tls: String??
     let input: String
+    let strict: Bool
 
     public init(arguments: inout Arguments) throws(UsageError) {
         addresses = try arguments.options("to").map { (text) throws(UsageError) -> HostPort in try HostPort(text) }
@@ -84,6 +88,7 @@ public struct SendCommand: Command {
         let tlsCA = try arguments.option("tls-ca")
         tls = arguments.flag("tls") || tlsCA != nil ? .some(tlsCA) : .none
         spool = try arguments.option("spool") ?? SendCommand.defaultSpool(appKey: appKey)
+        strict = arguments.flag("strict")
         let rest = try arguments.positionals()
         guard rest.count <= 1 else { throw UsageError("give one input FILE (or - for standard input), not \(rest.count)") }
         input = rest.first ?? "-"
@@ -110,7 +115,7 @@ public struct SendCommand: Command {
             handle = FileHandle.standardInput
         } else {
             guard let h = FileHandle(forReadingAtPath: input) else {
-                io.printError("send: cannot open '\(input)' for reading; check the path (or give - for standard input)")
+                io.printError("autotrack-agent send: cannot open '\(input)' for reading; check the path (or give - for standard input)")
                 return .failure
             }
             handle = h
@@ -119,7 +124,7 @@ public struct SendCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
         } catch {
-            io.printError("send: cannot create the spool folder '\(spool)' (\(error.localizedDescription)); give another with --spool")
+            io.printError("autotrack-agent send: cannot create the spool folder '\(spool)' ; check its parent folder is writable, or give another with --spool")
             return .failure
         }
 
@@ -143,7 +148,7 @@ public struct SendCommand: Command {
         do {
             shipper = try EventShipper(configuration: configuration) { stats in progress.update(stats) }
         } catch {
-            io.printError("send: cannot open the spool '\(spool)': \(error); give another with --spool")
+            io.printError("autotrack-agent send: cannot open the spool '\(spool)': \(error); give another with --spool")
             return .failure
         }
         let recovered = shipper.statistics.pendingEvents
@@ -173,7 +178,7 @@ public struct SendCommand: Command {
                 if shipper.statistics.halted { break }
             }
         } catch {
-            io.printError("send: reading '\(input)' failed: \(error.localizedDescription)")
+            io.printError("autotrack-agent send: reading '\(input)' failed; check the file is readable (not a folder)")
             _ = shipper.close(timeout: .zero)
             return .failure
         }
@@ -207,21 +212,29 @@ public struct SendCommand: Command {
             read: valid, recovered: recovered, invalid: invalid, refused: refused, statistics: stats)
         io.print(summary.line)
         if stats.halted {
-            io.printError("send: the collector at \(stats.collector ?? collectors) refused delivery: \(stats.lastError ?? "unknown reason")")
+            io.printError("autotrack-agent send: the collector at \(stats.collector ?? collectors) refused delivery: \(stats.lastError ?? "unknown reason")")
             if (stats.lastError ?? "").contains("unauthorized") {
-                io.printError("send: check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token")
+                io.printError("autotrack-agent send: check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token")
             }
         } else if !complete {
             io.printError(
-                "send: \(stats.pendingEvents) events not acknowledged after \(SendSummary.seconds(timeout)) s without progress"
+                "autotrack-agent send: \(stats.pendingEvents) events not acknowledged after \(SendSummary.seconds(timeout)) s without progress"
                     + (stats.lastError.map { " (last error: \($0))" } ?? "")
                     + "; they stay in the spool \(spool) and the next send with it delivers them")
         }
         if stats.undeliverable > 0 {
             io.printError(
-                "send: \(stats.undeliverable) \(stats.undeliverable == 1 ? "event was" : "events were") set aside, not delivered"
+                "autotrack-agent send: \(stats.undeliverable) \(stats.undeliverable == 1 ? "event was" : "events were") set aside, not delivered"
                     + (stats.lastSetAside.map { " (last: \($0))" } ?? "")
                     + "; they stay in \(spool)/undeliverable with the reason beside each file")
+        }
+        if valid == 0 && refused == 0 {
+            let what = invalid == 0 ? "held no events" : "held no valid event (\(invalid) invalid \(invalid == 1 ? "line" : "lines"))"
+            if strict {
+                io.printError("autotrack-agent send: '\(input)' \(what); --strict needs at least one valid event")
+                return .failure
+            }
+            io.printError("autotrack-agent send: note: '\(input)' \(what)\(recovered > 0 ? "; only the spool's events were sent" : "")")
         }
         return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted ? .success : .failure
     }

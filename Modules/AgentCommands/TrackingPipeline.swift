@@ -101,7 +101,7 @@ func loadPlan(files: [String], io: any OutputStreams, command: String) -> Tracki
         return try TrackingPlan.load(files: files)
     } catch {
         for p in error.problems { io.printError("\(command): \(p)") }
-        io.printError("\(command): fix the configuration above (config.md describes the three document shapes)")
+        io.printError("\(command): fix the configuration above (docs/config.md describes the three document shapes)")
         return nil
     }
 }

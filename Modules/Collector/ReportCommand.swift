@@ -37,9 +37,8 @@ public struct ReportCommand: Command {
           --retention-by KIND                        the retention's actor: user (default) or device
 
         EXAMPLE:
-          autotrack-collector report --db /var/lib/autotrack/events.sqlite --format html --out report.html \\
-              --since 2026-11-01 --step page_enter:HomeViewController --step click:BUY \\
-              --start app_start:launch --return app_start:launch
+          autotrack-agent demo --db shop.sqlite
+          autotrack-collector report --db shop.sqlite --format html --out report.html
 
         """
 
@@ -69,6 +68,11 @@ public struct ReportCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
+        if let file = storeFile(database), !FileManager.default.fileExists(atPath: file) {
+            io.printError(
+                "autotrack-collector report: the database \(file) does not exist; give --db the path that serve printed ('database PATH')")
+            return .failure
+        }
         var report: CollectorReport
         do throws(StoreError) {
             let store = try openStore(database, options: StoreOptions(access: .readOnly))
@@ -88,7 +92,7 @@ public struct ReportCommand: Command {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            io.printError("autotrack-collector report: cannot write \(output): \(error.localizedDescription); check the directory exists and is writable")
+            io.printError("autotrack-collector report: cannot write \(output); check the directory exists and is writable")
             return .failure
         }
         io.print("wrote \(format.rawValue) report to \(output) (\(text.utf8.count) bytes)")

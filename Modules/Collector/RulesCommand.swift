@@ -15,11 +15,12 @@ public struct RulesCommand: Command {
         USAGE: autotrack-collector rules publish FILE... --to HOST:PORT --token TOKEN [--sample-rate R]
                autotrack-collector rules list [--db FILE] [--app KEY]
 
-        publish  loads the files (JSON or XML plist, config.md), merges them, checks every rule,
+        publish  loads the files (JSON or XML plist, docs/config.md), merges them, checks every rule,
                  and sends the rules in one PUBLISH over ATLP/1 with a HELLO carrying the admin
                  token. For each app key among the rules, the collector replaces that app's rules
                  with these (and the sampling rate, default 1). Prints 'stored N rules at
-                 HOST:PORT' ('1 rule').
+                 HOST:PORT' ('1 rule'). A collector that refuses the connection (one just
+                 started, not listening yet) is retried for up to 5 s, at growing intervals.
         list     prints a table of the rules published in a database, with each app's
                  sampling rate; the database is only read.
 
@@ -33,8 +34,9 @@ public struct RulesCommand: Command {
           --app KEY        for list: only this app key's rules
 
         EXAMPLES:
+          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite --admin-token "$ADMIN" &
           autotrack-collector rules publish Examples/shop-rules.json --to 127.0.0.1:7070 --token "$ADMIN"
-          autotrack-collector rules list --db /var/lib/autotrack/events.sqlite
+          autotrack-collector rules list --db shop.sqlite
 
         """
 
@@ -98,13 +100,13 @@ public struct RulesCommand: Command {
         guard !plan.rules.isEmpty else {
             io.printError(
                 "autotrack-collector rules publish: \(files.joined(separator: ", ")) hold no KVC rules "
-                    + "(a {\"rules\": [...]} document, config.md §3); nothing was sent")
+                    + "(a {\"rules\": [...]} document, docs/config.md §3); nothing was sent")
             return .failure
         }
         let address = SocketAddress(host: to.host, port: to.port)
         let hello = Hello(appKey: plan.rules[0].appKey, agent: "autotrack-collector rules publish", token: token)
         do throws(TransportError) {
-            let connection = try ATLPConnection(
+            let connection = try ATLPConnection.connect(
                 to: address, hello: hello, timeout: .milliseconds(Int64((timeout * 1000).rounded())))
             defer { connection.close() }
             let stored = try connection.publish(rules: plan.rules.map(\.json), sampleRate: sampleRate)

@@ -10,7 +10,7 @@ public struct ServeCommand: Command {
     public static let help = """
         USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
-                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE]
+                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE] [--ready-file PATH]
 
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
@@ -31,20 +31,25 @@ public struct ServeCommand: Command {
           --ingest-token TOKEN    HELLO must carry this token (or the admin token); also $AUTOTRACK_INGEST_TOKEN
           --admin-token TOKEN     a HELLO carrying it may PUBLISH rules; also $AUTOTRACK_ADMIN_TOKEN.
                                   Without it nobody can publish.
+          --ready-file PATH       once listening, write HOST:PORT to PATH (atomically: a temporary
+                                  file renamed), so a script can wait for the file before connecting
           --durability MODE       full (default): a commit survives power loss before its ACK;
                                   normal: survives a crash of the collector only, faster on slow disks
           --tls-cert FILE         serve TLS (1.2 or later) with this certificate (PEM; a chain may follow)
           --tls-key FILE          ...and this private key (PEM); give both or neither. Plain TCP otherwise
 
         EXAMPLE:
-          autotrack-collector serve --listen 0.0.0.0:7070 --db /var/lib/autotrack/events.sqlite \\
-              --ingest-token "$INGEST" --admin-token "$ADMIN"
+          autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
+              --ingest-token "$INGEST" --admin-token "$ADMIN" &
+          autotrack-agent demo --to 127.0.0.1:7070 --token "$INGEST"
 
         """
 
     public var listen: HostPort
     public var database: String
     public var options: EmbeddedCollector.Options
+    /// Written with `HOST:PORT` once listening, so scripts can wait for it.
+    public var readyFile: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
         listen = try HostPort(try arguments.option("listen") ?? "127.0.0.1:7070")
@@ -57,6 +62,8 @@ public struct ServeCommand: Command {
         let admin = try arguments.option("admin-token") ?? environment["AUTOTRACK_ADMIN_TOKEN"]
         if let ingest, ingest.isEmpty { throw UsageError("--ingest-token must not be empty; leave it out to accept any agent") }
         if let admin, admin.isEmpty { throw UsageError("--admin-token must not be empty; leave it out to refuse every PUBLISH") }
+        readyFile = try arguments.option("ready-file")
+        if readyFile?.isEmpty == true { throw UsageError("--ready-file needs a file path") }
         let durabilityText = try arguments.option("durability") ?? "full"
         guard let durability = StoreOptions.Durability(rawValue: durabilityText) else {
             throw UsageError("--durability '\(durabilityText)' is not full or normal")
@@ -78,19 +85,48 @@ public struct ServeCommand: Command {
     public func run(io: any OutputStreams) -> ExitCode {
         // A file becomes an absolute path; a PostgreSQL URI stays as given (printed without its password).
         let path = storeFile(database).map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? database
+        let existed = FileManager.default.fileExists(atPath: path)
         let collector = EmbeddedCollector(dbPath: path, options: options, log: { io.printError($0) })
+        if let readyFile, let failure = Self.writeReadyFile(readyFile, address: "") {
+            // Checked before listening, so a script never waits for a file that cannot appear.
+            io.printError("autotrack-collector serve: \(failure)")
+            return .failure
+        }
+        if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
         do throws(CollectorStartError) {
             try collector.run { address in
                 io.print("listening on \(address)")
                 io.print("database \(collector.store?.location ?? path)")
+                if let readyFile, let failure = Self.writeReadyFile(readyFile, address: "\(address)") {
+                    io.printError("autotrack-collector serve: \(failure)")
+                }
             }
         } catch {
+            // A start that failed (a taken port) leaves no database it created behind.
+            if !existed, storeFile(database) != nil {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
             io.printError("autotrack-collector serve: \(error)")
             return .failure
         }
+        if let readyFile { try? FileManager.default.removeItem(atPath: readyFile) }
         let connections = collector.statistics?.accepted ?? 0
         let frames = collector.statistics?.framesReceived ?? 0
         io.print("stopped after \(connections) connection\(connections == 1 ? "" : "s") and \(frames) frame\(frames == 1 ? "" : "s")")
         return .success
+    }
+
+    /// Writes `address` and a newline to a temporary file beside `path`, then renames it onto
+    /// `path`, so a reader sees the whole address or no file; nil, or what failed.
+    static func writeReadyFile(_ path: String, address: String) -> String? {
+        let temporary = path + ".tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data((address + "\n").utf8)) else {
+            return "cannot write --ready-file \(path); check the directory exists and is writable"
+        }
+        guard rename(temporary, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            return "cannot rename \(temporary) to --ready-file \(path); check the directory is writable"
+        }
+        return nil
     }
 }

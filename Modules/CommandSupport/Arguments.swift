@@ -113,6 +113,18 @@ public struct Arguments: Sendable {
         return out
     }
 
+    /// The first `--option` before `--` whose name is not among `known` (names without dashes),
+    /// so an unknown option is reported before any error it causes (`--too` before a missing `--to`).
+    public func firstUnknownOption(known: Set<String>) -> String? {
+        for a in items {
+            if a == "--" { return nil }
+            guard a.hasPrefix("--") else { continue }
+            let name = a.dropFirst(2).split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            if !known.contains(name) { return a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a }
+        }
+        return nil
+    }
+
     /// Checks that nothing is left over.
     public mutating func finish() throws(UsageError) {
         let rest = try positionals()

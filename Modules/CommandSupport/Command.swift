@@ -95,7 +95,8 @@ public struct CommandGroup {
         for c in commands {
             s += "  " + c.name.padding(toLength: width) + c.abstract + "\n"
         }
-        s += "\nRun '\(name) <command> --help' for a command's options and an example.\n"
+        s += "\nRun '\(name) <command> --help' for a command's options and an example;\n"
+        s += "'\(name) --version' prints the version.\n"
         return s
     }
 
@@ -113,11 +114,16 @@ public struct CommandGroup {
             }
             return .success
         }
+        if first == "--version" {
+            io.print("\(name) \(toolVersion)")
+            return .success
+        }
         guard let type = commands.first(where: { $0.name == first }) else {
             io.printError("\(name): unknown command '\(first)'. Run '\(name) --help' for the list of commands.")
             return .usage
         }
-        var args = Arguments(Array(argv.dropFirst()))
+        let given = Arguments(Array(argv.dropFirst()))
+        var args = given
         if args.containsHelpFlag {
             io.out(type.help)
             return .success
@@ -126,10 +132,21 @@ public struct CommandGroup {
             let command = try type.init(arguments: &args)
             return command.run(io: io)
         } catch {
-            io.printError("\(name) \(type.name): \(error.message)")
+            // An unknown option is the likelier cause of any parse error (a misspelt `--too` makes
+            // `--to` missing), so it is named first.
+            let message = given.firstUnknownOption(known: Self.optionNames(in: type.help)).map { "unknown option '\($0)'" }
+            io.printError("\(name) \(type.name): \(message ?? error.message)")
             io.printError("Run '\(name) \(type.name) --help' for usage.")
             return .usage
         }
+    }
+}
+
+extension CommandGroup {
+    /// The option names (without dashes) that a command's help text mentions: its declared options.
+    static func optionNames(in help: String) -> Set<String> {
+        let words = help.split { !($0.isLetter || $0.isNumber || $0 == "-") }
+        return Set(words.filter { $0.hasPrefix("--") && $0.count > 2 }.map { String($0.dropFirst(2)) })
     }
 }
 

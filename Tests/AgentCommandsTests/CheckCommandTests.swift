@@ -87,9 +87,9 @@ private func files(_ contents: [String: String]) -> String {
         #expect(out == "")
         let lines = err.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[0].hasPrefix("error: \(dir)/bad.json: rules[0].appVersion: expected a version range"))
+        #expect(lines[0].hasPrefix("autotrack-agent check: \(dir)/bad.json: rules[0].appVersion: expected a version range"))
         #expect(lines[0].contains("found version range \"~1.0\""))
-        #expect(lines[1].hasPrefix("error: \(dir)/bad.json: rules[0].viewEvent: expected one of ButtonClick"))
+        #expect(lines[1].hasPrefix("autotrack-agent check: \(dir)/bad.json: rules[0].viewEvent: expected one of ButtonClick"))
         #expect(lines[2].contains("fix the errors above"))
     }
 
@@ -98,8 +98,8 @@ private func files(_ contents: [String: String]) -> String {
         let (code, out, err) = run(["check", "--config", dir + "/events.json", "--config", dir + "/gone.json", "--inventory", dir + "/inventory.json"])
         #expect(code == .failure)
         #expect(out == "")
-        #expect(err.contains("error: \(dir)/gone.json: expected a readable file, found no such file"))
-        #expect(err.contains("error: \(dir)/inventory.json: HomeViewController: expected an array of action names"))
+        #expect(err.contains("autotrack-agent check: \(dir)/gone.json: expected a readable file, found no such file"))
+        #expect(err.contains("autotrack-agent check: \(dir)/inventory.json: HomeViewController: expected an array of action names"))
     }
 
     @Test func usageErrorsExitTwo() {

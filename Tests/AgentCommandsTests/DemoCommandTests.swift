@@ -1,6 +1,8 @@
 import AgentCommands
+import Collector
 import CommandSupport
 import EventModel
+import EventStore
 import Foundation
 import Testing
 import TestSupport
@@ -22,6 +24,9 @@ import TestSupport
         let report = try JSONValue.parse(io.standardOutput)
         #expect(report["totals"]?["events"] == 26)
         #expect(report["totals"]?["rejected"] == 0)
+        // The temporary database is removed on exit, so the report names no path.
+        let database = try #require(report["database"]?.stringValue)
+        #expect(database.contains("--db FILE") && !FileManager.default.fileExists(atPath: database))
         let kvc = try #require(report["kvcErrors"]?.arrayValue)
         #expect(kvc.count == 1)
         #expect(kvc.first?["rule"] == "detail-share-sku")
@@ -29,7 +34,7 @@ import TestSupport
         let rules = try #require(report["rules"]?.arrayValue)
         let open = try #require(rules.first { $0["id"] == "home-open-product" })
         #expect(open["values"] == [["value": "p-3", "count": 1], ["value": "p-9", "count": 1]])
-        #expect(io.standardError.hasPrefix("demo: 25 interactions: 26 events (1 kvc_error), session s-"))
+        #expect(io.standardError.contains("demo: 25 interactions: 26 events (1 kvc_error), session s-"))
     }
 
     @Test func usageErrorsAndBadConfigurationAreReported() throws {
@@ -42,5 +47,41 @@ import TestSupport
         let io3 = CapturedStreams()
         #expect(AgentCLI.group.main(["demo", "--config", "/nonexistent/rules.json"], io: io3) == .failure)
         #expect(io3.standardError.contains("/nonexistent/rules.json"))
+    }
+
+    @Test func demoDBKeepsTheEmbeddedCollectorsDatabase() throws {
+        let db = Fixtures.temporaryDirectory("demo-db").appendingPathComponent("demo.sqlite").path
+        let io = CapturedStreams()
+        #expect(AgentCLI.group.main(["demo", "--db", db, "--format", "json"], io: io) == .success, "\(io.standardError)")
+        let report = try JSONValue.parse(io.standardOutput)
+        #expect(report["database"]?.stringValue == db)
+        #expect(FileManager.default.fileExists(atPath: db))
+        let io2 = CapturedStreams()
+        #expect(AgentCLI.group.main(["demo", "--db", db, "--to", "127.0.0.1:7070"], io: io2) == .usage)
+    }
+
+    @Test func aFailedDemoToKeepsItsSpoolAndPrintsTheResendCommand() throws {
+        // A port that refuses: a collector's, once it has stopped.
+        let closed = EmbeddedCollector(dbPath: Fixtures.temporaryDirectory("demo-closed").appendingPathComponent("c.sqlite").path)
+        let port = try closed.start().port
+        closed.stop()
+        let io = CapturedStreams()
+        #expect(AgentCLI.group.main(["demo", "--to", "127.0.0.1:\(port)", "--timeout", "0.5"], io: io) == .failure)
+        let line = try #require(io.standardError.split(separator: "\n").first { $0.contains("resend them with: ") })
+        let command = line.components(separatedBy: "resend them with: ")[1].split(separator: " ").map(String.init)
+        #expect(command.first == "autotrack-agent")
+        let spool = try #require(command.firstIndex(of: "--spool").map { command[$0 + 1] })
+        #expect(FileManager.default.fileExists(atPath: spool))
+
+        // The printed command, pointed at a collector that answers, delivers what the spool kept.
+        let collector = EmbeddedCollector(dbPath: Fixtures.temporaryDirectory("demo-resend").appendingPathComponent("r.sqlite").path)
+        let address = try collector.start()
+        defer { collector.stop() }
+        var args = Array(command.dropFirst())
+        let to = try #require(args.firstIndex(of: "--to"))
+        args[to + 1] = "127.0.0.1:\(address.port)"
+        let resend = CapturedStreams()
+        #expect(AgentCLI.group.main(args + ["--timeout", "20"], io: resend) == .success, "\(resend.standardError)")
+        #expect(try collector.store?.totals(EventFilter()).events == 26)
     }
 }

@@ -94,7 +94,7 @@ import TestSupport
     @Test func errorsExitOneOnStandardError() throws {
         let f = try Files()
         let unknownEvent = run(["--config", f.config, "--tree", f.tree, "--id", "btn1", "--event", "Click"])
-        #expect(unknownEvent.code == 1)
+        #expect(unknownEvent.code == 2)
         #expect(unknownEvent.out.isEmpty)
         #expect(unknownEvent.err.contains("'Click'") && unknownEvent.err.contains("ButtonClick, ListItemClick, ViewTap, ValueChanged, PageEnter, PageLeave, Scroll"))
 

@@ -58,6 +58,28 @@ import TestSupport
         #expect(try c.embedded.store?.totals(.all).events == 2)
     }
 
+    @Test func strictFailsOnInputWithoutAValidEvent() throws {
+        let c = try Collector()
+        defer { c.stop() }
+        let empty = try c.file("empty.ndjson", "")
+        let invalid = try c.file("invalid.ndjson", "{\"id\":\"b\"}\nnot json\n")
+        let common = ["--to", c.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", c.spool]
+        let (strictEmpty, e1) = send(common + ["--strict", empty])
+        #expect(strictEmpty == .failure)
+        #expect(e1.standardError.contains("autotrack-agent send: '\(empty)' held no events; --strict"))
+        let (strictInvalid, e2) = send(common + ["--strict", invalid])
+        #expect(strictInvalid == .failure)
+        #expect(e2.standardError.contains("held no valid event (2 invalid lines)"))
+        // Without --strict: exit 0, and a note on standard error.
+        let (lenient, e3) = send(common + [empty])
+        #expect(lenient == .success)
+        #expect(e3.standardError.contains("autotrack-agent send: note: '\(empty)' held no events"))
+        // --strict with a valid event passes.
+        let one = try c.file("one.ndjson", "{\"id\":\"a\",\"ts\":1,\"type\":\"click\",\"name\":\"one\"}\n")
+        let (strictOne, e4) = send(common + ["--strict", one])
+        #expect(strictOne == .success, "\(e4.standardError)")
+    }
+
     @Test func anUnreachableCollectorLeavesTheEventsInTheSpool() throws {
         let c = try Collector()
         defer { c.stop() }

@@ -74,4 +74,32 @@ final class LockedLines: Sendable {
     func set(_ l: [String]) { lines.withLock { $0 = l } }
     var all: [String] { lines.withLock { $0 } }
     var count: Int { all.count }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: collectorBinary.path), "needs `swift build` first"))
+    func readyFileHoldsTheBoundAddressWhileServing() throws {
+        let dir = Fixtures.temporaryDirectory("serve-ready")
+        let ready = dir.appendingPathComponent("ready").path
+        let process = Process()
+        process.executableURL = collectorBinary
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("e.sqlite").path, "--ready-file", ready]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // At most 30 s, in 300 steps of 0.1 s.
+        var text: String?
+        for _ in 0..<300 where text == nil {
+            if let d = FileManager.default.contents(atPath: ready) { text = String(decoding: d, as: UTF8.self) }
+            else { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let line = try #require(text)
+        #expect(line.hasPrefix("127.0.0.1:") && line.hasSuffix("\n"))
+        let port = try #require(UInt16(line.dropFirst("127.0.0.1:".count).dropLast()))
+        let c = try ATLPConnection(to: SocketAddress(host: "127.0.0.1", port: port), hello: Hello(appKey: "shop"))
+        c.close()
+        process.terminate()
+        for _ in 0..<300 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!process.isRunning)
+        #expect(!FileManager.default.fileExists(atPath: ready))
+    }
 }

@@ -1,0 +1,37 @@
+import ATLPWire
+import SystemCalls
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ATLPConnection {
+    /// How long one-off client commands (`rules publish`) keep retrying a collector that refuses
+    /// the connection, e.g. one started a moment ago that is not listening yet.
+    public static let refusedRetryWindow: Duration = .seconds(5)
+
+    /// Connects and says `HELLO`, retrying while the collector refuses the connection (nothing
+    /// listens at `address` yet) for up to `retryFor`, waiting 50 ms, 100 ms, … up to 1 s between
+    /// attempts. Any other failure, or a refusal past `retryFor`, is thrown at once. Blocks: call
+    /// it from a thread of the caller's, never a task of the Swift concurrency pool.
+    public static func connect(
+        to address: SocketAddress, hello: Hello, timeout: Duration = .seconds(10),
+        retryFor: Duration = refusedRetryWindow
+    ) throws(TransportError) -> ATLPConnection {
+        let deadline = ContinuousClock.now + retryFor
+        let backoff = Backoff(initial: .milliseconds(50), maximum: .seconds(1))
+        var failures = 0
+        while true {
+            do throws(TransportError) {
+                return try ATLPConnection(to: address, hello: hello, timeout: timeout)
+            } catch {
+                failures += 1
+                let wait = backoff.delay(afterFailures: failures)
+                guard error.cause?.errno == ECONNREFUSED, ContinuousClock.now + wait < deadline else { throw error }
+                usleep(UInt32(min(wait.seconds, 1) * 1_000_000))
+            }
+        }
+    }
+}

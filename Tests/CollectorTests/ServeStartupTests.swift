@@ -1,0 +1,71 @@
+import Collector
+import CommandSupport
+import Foundation
+import SystemCalls
+import TestSupport
+import Testing
+
+/// How `serve` starts (and fails to) and what `report` says of a missing database.
+@Suite struct ServeStartupTests {
+    func run(_ args: [String]) -> (code: Int32, out: String, err: String) {
+        let io = CapturedStreams()
+        let code = CollectorCLI.group.main(args, io: io)
+        return (code.rawValue, io.standardOutput, io.standardError)
+    }
+
+    @Test func aTakenPortLeavesNoDatabaseBehind() throws {
+        let dir = Fixtures.temporaryDirectory("serve-taken")
+        let holder = EmbeddedCollector(dbPath: dir.appendingPathComponent("holder.sqlite").path)
+        let taken = try holder.start()
+        defer { holder.stop() }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let r = run(["serve", "--listen", "127.0.0.1:\(taken.port)", "--db", db])
+        #expect(r.code == 1)
+        #expect(r.err.hasPrefix("autotrack-collector serve: "))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+    }
+
+    @Test func reportOnAMissingDatabaseSaysItDoesNotExist() {
+        let db = Fixtures.temporaryDirectory("report-missing").appendingPathComponent("none.sqlite").path
+        let r = run(["report", "--db", db])
+        #expect(r.code == 1)
+        #expect(r.err.contains("\(db) does not exist"))
+        #expect(!r.err.contains("writable"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
+    @Test func anUnwritableReadyFileFailsBeforeListening() {
+        let dir = Fixtures.temporaryDirectory("serve-ready")
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let r = run(["serve", "--listen", "127.0.0.1:0", "--db", db, "--ready-file", dir.appendingPathComponent("no/such/ready").path])
+        #expect(r.code == 1)
+        #expect(r.err.contains("--ready-file"))
+        #expect(!r.out.contains("listening"))
+    }
+
+    @Test func rulesPublishWaitsForACollectorThatIsStillStarting() throws {
+        let dir = Fixtures.temporaryDirectory("publish-retry")
+        // A free port: one a collector had, once it has stopped.
+        let probe = EmbeddedCollector(dbPath: dir.appendingPathComponent("probe.sqlite").path)
+        let port = try probe.start().port
+        probe.stop()
+        let rules = dir.appendingPathComponent("rules.json").path
+        try Data(#"{"rules":[{"id":"r","appKey":"shop","appVersion":"*","viewEvent":"ButtonClick","viewPath":"A&0","keyPath":"a","keyName":"a"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: rules))
+        let late = EmbeddedCollector(
+            dbPath: dir.appendingPathComponent("late.sqlite").path, listen: SocketAddress(host: "127.0.0.1", port: port),
+            access: CollectorAccess(adminToken: "ad"))
+        defer { late.stop() }
+        // The collector starts 0.3 s after publish first tries (and is refused); should it fail
+        // to start, publish fails and says so.
+        let starter = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            _ = try? late.start()
+        }
+        starter.start()
+        let r = run(["rules", "publish", rules, "--to", "127.0.0.1:\(port)", "--token", "ad"])
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out == "stored 1 rule at 127.0.0.1:\(port)\n")
+    }
+}
