@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ATLPWire", targets: ["ATLPWire"]),
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
+        .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
+        .library(name: "Analytics", targets: ["Analytics"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
         // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
@@ -51,20 +53,34 @@ let package = Package(
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
         .target(name: "ATLPWire", dependencies: ["EventModel"], path: "Modules/ATLPWire"),
         .target(
-            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls"], path: "Modules/ATLPClient"),
-        .target(name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls"], path: "Modules/ATLPServer"),
+            name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls", "SecureChannel"],
+            path: "Modules/ATLPClient"),
+        .target(
+            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+        // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
+        .target(name: "SecureChannel", path: "Modules/SecureChannel"),
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
+        // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
+        .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
+        .testTarget(
+            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            path: "Tests/AnalyticsTests"),
+        .executableTarget(
+            name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
+            path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
-                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "EventStore", "SQLiteStore", "KVCConfig",
-                "Matching", "CommandSupport",
+                "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -85,8 +101,9 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "ATLPTLS",
+                "SecureChannel", "SystemCalls", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
+                "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
@@ -128,7 +145,8 @@ let package = Package(
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
-            name: "TransportTests", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "TestSupport"],
+            name: "TransportTests",
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
@@ -154,7 +172,10 @@ let package = Package(
             name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"],
+            name: "PostgresStoreTests",
+            dependencies: [
+                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "ATLPWire", "ATLPClient", "TestSupport",
+            ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
@@ -175,6 +196,9 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
+        .executableTarget(
+            name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            path: "Tools/store-bench"),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -184,4 +208,10 @@ for target in package.targets where target.type != .system && target.name != "CS
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings
+}
+
+// Modules whose imports say what they are: each file imports the modules whose members it uses,
+// and only imports that show in public API are `public import`.
+for target in package.targets where ["ViewIdentity", "Hooks", "Matching"].contains(target.name) {
+    target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }

@@ -1,5 +1,6 @@
 import ATLPWire
 import EventModel
+import SecureChannel
 import SystemCalls
 
 /// A synchronous ATLP/1 client connection for one-off requests (`rules publish`, `CONFIG`,
@@ -13,12 +14,17 @@ public final class ATLPConnection {
     private var decoder: FrameDecoder
     private var buffer = [UInt8](repeating: 0, count: 65536)
     private let timeout: Duration
+    /// The TLS (or other) channel the bytes go through; nil for plain TCP.
+    private var channel: (any SecureChannel)?
 
     /// Connects (no `HELLO` yet); `timeout` bounds the connect and every later read or write.
-    /// `maxReply` bounds the replies accepted (a `RULES` can be large).
-    public init(to address: SocketAddress, timeout: Duration = .seconds(10), maxReply: Int = 64 << 20)
-        throws(TransportError)
-    {
+    /// `maxReply` bounds the replies accepted (a `RULES` can be large). With `security` (e.g.
+    /// `TLSContext.client(trusting:).channels` from ATLPTLS) the connection completes a handshake
+    /// through a channel made for `address.host` before anything else.
+    public init(
+        to address: SocketAddress, timeout: Duration = .seconds(10), maxReply: Int = 64 << 20,
+        security: SecureChannelFactory? = nil
+    ) throws(TransportError) {
         self.address = address
         self.timeout = timeout
         decoder = FrameDecoder(maxFrame: maxReply)
@@ -36,14 +42,64 @@ public final class ATLPConnection {
             fd = -1
             throw .system(error)
         }
+        if let security {
+            do {
+                try handshake(security)
+            } catch {
+                Posix.close(fd)
+                fd = -1
+                throw error
+            }
+        }
     }
 
     /// Connects and says `HELLO`.
-    public convenience init(to address: SocketAddress, hello: Hello, timeout: Duration = .seconds(10))
-        throws(TransportError)
-    {
-        try self.init(to: address, timeout: timeout)
+    public convenience init(
+        to address: SocketAddress, hello: Hello, timeout: Duration = .seconds(10), security: SecureChannelFactory? = nil
+    ) throws(TransportError) {
+        try self.init(to: address, timeout: timeout, security: security)
         try self.hello(hello)
+    }
+
+    /// Runs a new channel's handshake over the socket; then everything goes through it.
+    private func handshake(_ security: SecureChannelFactory) throws(TransportError) {
+        do {
+            let channel = try security(address.host)
+            try channel.start()
+            try Posix.sendAll(fd, channel.takeCiphertext())
+            while !channel.isEstablished {
+                let ciphertext = try readSome()
+                try channel.receive(ciphertext[...])
+                try Posix.sendAll(fd, channel.takeCiphertext())
+            }
+            self.channel = channel
+        } catch let error as SecureChannelError {
+            throw TransportError(.security, "TLS with \(address) failed: \(error)")
+        } catch let error as PosixError {
+            throw .system(error)
+        } catch {
+            throw error as! TransportError  // readSome's, the only other error thrown above
+        }
+    }
+
+    /// Reads what the socket has (blocking up to the timeout); throws on timeout and end of stream.
+    private func readSome() throws(TransportError) -> [UInt8] {
+        let result: IOResult
+        do {
+            result = try Posix.withMutableBytes(&buffer) { (raw) throws(PosixError) -> IOResult in
+                try Posix.read(fd, into: raw)
+            }
+        } catch {
+            throw .system(error)
+        }
+        switch result {
+        case .wouldBlock:
+            throw TransportError(.timedOut, "no answer from \(address) within \(timeout)")
+        case .processed(0):
+            throw TransportError(.closed, "the collector at \(address) closed the connection")
+        case .processed(let n):
+            return Array(buffer[0..<n])
+        }
     }
 
     deinit {
@@ -136,6 +192,15 @@ public final class ATLPConnection {
     /// Sends bytes as they are (for frames built elsewhere, or for provoking errors in tests).
     public func sendBytes(_ bytes: [UInt8]) throws(TransportError) {
         guard fd >= 0 else { throw TransportError(.closed, "the connection to \(address) is closed") }
+        var bytes = bytes
+        if let channel {
+            do {
+                try channel.send(bytes)
+            } catch {
+                throw TransportError(.security, "TLS with \(address) failed: \(error)")
+            }
+            bytes = channel.takeCiphertext()
+        }
         do {
             try Posix.sendAll(fd, bytes)
         } catch {
@@ -161,21 +226,23 @@ public final class ATLPConnection {
                     throw TransportError(.protocolViolation, "the collector at \(address) sent \(error.message)")
                 }
             }
-            let result: IOResult
-            do {
-                result = try Posix.withMutableBytes(&buffer) { (raw) throws(PosixError) -> IOResult in
-                    try Posix.read(fd, into: raw)
-                }
-            } catch {
-                throw .system(error)
+            let bytes = try readSome()
+            guard let channel else {
+                decoder.append(bytes)
+                continue
             }
-            switch result {
-            case .wouldBlock:
-                throw TransportError(.timedOut, "no answer from \(address) within \(timeout)")
-            case .processed(0):
+            do {
+                try channel.receive(bytes[...])
+                decoder.append(try channel.readPlaintext())
+                let answer = channel.takeCiphertext()
+                if !answer.isEmpty { try Posix.sendAll(fd, answer) }
+            } catch let error as SecureChannelError {
+                throw TransportError(.security, "TLS with \(address) failed: \(error)")
+            } catch {
+                throw .system(error as! PosixError)
+            }
+            if channel.isClosed && decoder.bufferedCount == 0 {
                 throw TransportError(.closed, "the collector at \(address) closed the connection")
-            case .processed(let n):
-                decoder.append(buffer[0..<n])
             }
         }
     }

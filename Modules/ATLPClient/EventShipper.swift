@@ -328,7 +328,7 @@ public final class EventShipper: Sendable {
         // What was spooled whole may have been damaged on disk: only sendable events go out.
         var problems: [(index: Int, problem: String)] = []
         for (i, line) in lines.enumerated() {
-            if let problem = SpooledEvent.problem(line) { problems.append((i, problem)) }
+            if let problem = SpooledEvent.quickProblem(line) { problems.append((i, problem)) }
         }
         guard problems.isEmpty else {
             let why = problems.prefix(3).map { "event \($0.index + 1): \($0.problem)" }.joined(separator: "; ")

@@ -1,4 +1,5 @@
 import ATLPWire
+import SecureChannel
 import SystemCalls
 
 /// How an `EventShipper` batches, spools and delivers.
@@ -31,6 +32,8 @@ public struct EventShipperConfiguration: Sendable {
     /// With batches in flight and no answer for this long, the connection is dropped and they are resent.
     public var ackTimeout: Duration
     public var backoff: Backoff
+    /// TLS (e.g. `TLSContext.client(trusting:).channels` from ATLPTLS); nil for plain TCP.
+    public var security: SecureChannelFactory? = nil
 
     /// `address` is the first collector, `failover` the others, tried in turn.
     public init(

@@ -11,7 +11,7 @@ final class ShipperLink {
     var address: SocketAddress { connection.address }
 
     init(_ configuration: EventShipperConfiguration, to address: SocketAddress) throws(TransportError) {
-        connection = try ATLPConnection(to: address, timeout: configuration.connectTimeout)
+        connection = try ATLPConnection(to: address, timeout: configuration.connectTimeout, security: configuration.security)
         let welcome = try connection.hello(configuration.hello)
         maxFrame = min(welcome.maxFrame, configuration.maxFrame)
         // Short reads let the thread notice close(); ackTimeout is counted across them.

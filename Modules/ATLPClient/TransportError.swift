@@ -16,6 +16,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case timedOut
         /// The collector closed the connection.
         case closed
+        /// The secure channel (TLS) failed: a handshake refused, a certificate not trusted.
+        case security
     }
 
     public var code: Code

@@ -1,5 +1,6 @@
 import ATLPWire
 import Foundation
+import SecureChannel
 import Synchronization
 import SystemCalls
 
@@ -17,6 +18,7 @@ import Glibc
 public final class ATLPService: Sendable {
     public let configuration: ATLPServerConfiguration
     private let handler: any ATLPHandler
+    private let security: SecureChannelFactory?
     private let shared: ServerShared
     private let lifecycle = Mutex<Lifecycle>(.idle)
 
@@ -24,7 +26,13 @@ public final class ATLPService: Sendable {
         case idle, running(SocketAddress), stopped
     }
 
-    public init(configuration: ATLPServerConfiguration = ATLPServerConfiguration(), handler: any ATLPHandler) {
+    /// With `security` (e.g. `TLSContext.server(...).channels` from ATLPTLS) every connection
+    /// speaks through a secure channel made for it; without, plain TCP.
+    public init(
+        configuration: ATLPServerConfiguration = ATLPServerConfiguration(), handler: any ATLPHandler,
+        security: SecureChannelFactory? = nil
+    ) {
+        self.security = security
         self.configuration = configuration
         self.handler = handler
         self.shared = ServerShared()
@@ -70,10 +78,11 @@ public final class ATLPService: Sendable {
         let config = configuration
         let shared = self.shared
         let handler = self.handler
+        let security = self.security
         let thread = Thread {
             let loop = ServerLoop(
                 listener: fd, wakeRead: wake.read, wakeWrite: wake.write, configuration: config, processor: processor,
-                handler: handler, workers: workers, shared: shared)
+                handler: handler, workers: workers, shared: shared, security: security)
             loop.run()
             workers.stopAndWait()
             Posix.close(wake.read)

@@ -1,4 +1,5 @@
 import ATLPWire
+import SecureChannel
 import SystemCalls
 
 /// One client connection, as the I/O thread sees it. Touched only by that thread.
@@ -30,6 +31,8 @@ final class ServerConnection {
     /// The accepted `HELLO`; nil until then.
     var session: Session?
     var decoder: FrameDecoder
+    /// The TLS (or other) channel the bytes go through; nil for plain TCP.
+    var channel: (any SecureChannel)?
     /// Items read and not yet handed to a worker, in order.
     var inbox: [InboundItem] = []
     var inboxHead = 0

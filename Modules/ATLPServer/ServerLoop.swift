@@ -1,4 +1,5 @@
 import ATLPWire
+import SecureChannel
 import SystemCalls
 
 #if canImport(Glibc)
@@ -16,6 +17,7 @@ final class ServerLoop {
     let handler: any ATLPHandler
     let workers: WorkerPool
     let shared: ServerShared
+    let security: SecureChannelFactory?
     let clock = ContinuousClock()
 
     var connections: [UInt64: ServerConnection] = [:]
@@ -37,8 +39,10 @@ final class ServerLoop {
 
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
-        processor: RequestProcessor, handler: any ATLPHandler, workers: WorkerPool, shared: ServerShared
+        processor: RequestProcessor, handler: any ATLPHandler, workers: WorkerPool, shared: ServerShared,
+        security: SecureChannelFactory?
     ) {
+        self.security = security
         self.listener = listener
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
@@ -155,7 +159,7 @@ final class ServerLoop {
                 Posix.close(reserveFD)
                 reserveFD = -1
                 if let (fd, _) = try? Posix.accept(listener) {
-                    refuse(fd, "the collector is out of file descriptors; retry later")
+                    refuse(fd, "the collector is out of file descriptors; retry later", plain: security == nil)
                 }
                 reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
                 continue
@@ -174,8 +178,9 @@ final class ServerLoop {
                 ? "the collector has its maximum of \(configuration.maxConnections) connections open; retry later"
                 : "the collector has its maximum of \(configuration.maxConnectionsPerAddress) connections open from \(peer.host); "
                     + "close some or retry later"
-            if refusal && refusals >= Self.maxRefusals {
-                refuse(fd, reason)  // a flood: no lingering for these
+            if refusal && (refusals >= Self.maxRefusals || security != nil) {
+                // A flood, or a secure listener (a refusal cannot wait for a handshake): no lingering.
+                refuse(fd, reason, plain: security == nil)
                 continue
             }
             try? Posix.setNoDelay(fd)
@@ -203,6 +208,14 @@ final class ServerLoop {
                 flush(c)
                 continue
             }
+            if let security {
+                do {
+                    c.channel = try security(c.host)
+                } catch {
+                    close(c)
+                    continue
+                }
+            }
             openPerAddress[c.host, default: 0] += 1
             shared.statistics.withLock {
                 $0.accepted += 1
@@ -211,10 +224,12 @@ final class ServerLoop {
         }
     }
 
-    /// Tells the client why in one frame (best effort, never blocking), then closes at once.
-    private func refuse(_ fd: Int32, _ reason: String) {
-        let frame = ATLPFrame.error(.tooManyConnections, reason).encoded
-        _ = try? frame.withUnsafeBytes { try Posix.send(fd, $0) }
+    /// Tells a plain-TCP client why in one frame (best effort, never blocking), then closes at once.
+    private func refuse(_ fd: Int32, _ reason: String, plain: Bool) {
+        if plain {
+            let frame = ATLPFrame.error(.tooManyConnections, reason).encoded
+            _ = try? frame.withUnsafeBytes { try Posix.send(fd, $0) }
+        }
         Posix.shutdownWrite(fd)
         Posix.close(fd)
         shared.statistics.withLock {
@@ -264,8 +279,29 @@ final class ServerLoop {
                 budget -= n
                 c.lastActivity = clock.now
                 if c.isLingering { continue }  // discarding until EOF
-                readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                guard let channel = c.channel else {
+                    readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                    dispatch(c)
+                    continue
+                }
+                do {
+                    try channel.receive(readBuffer[0..<n])
+                    c.decoder.append(try channel.readPlaintext())
+                    c.output.append(contentsOf: channel.takeCiphertext())  // handshake answers
+                } catch {
+                    close(c)  // a failed handshake or a damaged record: nothing can be answered
+                    return
+                }
                 dispatch(c)
+                if c.unsentCount > 0 {
+                    flush(c)
+                    guard connections[c.id] != nil else { return }
+                }
+                if channel.isClosed {
+                    c.finish()
+                    finishIfDone(c)
+                    return
+                }
             }
         }
     }
@@ -336,7 +372,7 @@ final class ServerLoop {
             if outcome.error == .unauthorized { unauthorized.failed(c.host, now: clock.now) }
             if c.session == nil && outcome.session != nil { unauthorized.succeeded(c.host) }
             c.session = outcome.session
-            c.output.append(contentsOf: outcome.bytes)
+            queue(outcome.bytes, on: c)
             c.lastActivity = clock.now
             if let code = outcome.error { shared.statistics.withLock { $0.errors[code, default: 0] += 1 } }
             if outcome.close {
@@ -348,6 +384,21 @@ final class ServerLoop {
                 dispatch(c)
                 finishIfDone(c)
             }
+        }
+    }
+
+    /// Adds an answer to the connection's output, through its secure channel when it has one.
+    private func queue(_ bytes: [UInt8], on c: ServerConnection) {
+        guard let channel = c.channel else {
+            c.output.append(contentsOf: bytes)
+            return
+        }
+        do {
+            try channel.send(bytes)
+            c.output.append(contentsOf: channel.takeCiphertext())
+        } catch {
+            c.finish()
+            c.discardInbox()
         }
     }
 
@@ -454,7 +505,7 @@ final class ServerLoop {
     private func answerAndFinish(_ c: ServerConnection, _ error: ATLPError) {
         c.discardInbox()
         c.finish()
-        c.output.append(contentsOf: error.frame.encoded)
+        queue(error.frame.encoded, on: c)
         shared.statistics.withLock { $0.errors[error.code, default: 0] += 1 }
         flush(c)
     }

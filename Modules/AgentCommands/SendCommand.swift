@@ -1,8 +1,10 @@
 import ATLPClient
+import ATLPTLS
 import ATLPWire
 import CommandSupport
 import EventModel
 import Foundation
+import SecureChannel
 import SystemCalls
 
 /// `autotrack-agent send`: ships an NDJSON file of events to a collector, reliably, exactly once.
@@ -12,7 +14,7 @@ public struct SendCommand: Command {
     public static let help = """
         USAGE: autotrack-agent send --to HOST:PORT [--to HOST:PORT ...] --app-key KEY --app-version VERSION
                                     [--spool DIR] [--token TOKEN] [--timeout SECONDS]
-                                    [--batch-events N] [--strict] [FILE | -]
+                                    [--batch-events N] [--tls [--tls-ca FILE]] [--strict] [FILE | -]
 
         Reads events, one JSON object per line (docs/wire.md §3), from FILE or standard input ('-',
         the default), and ships them to the collector over ATLP/1. Each valid event is written to
@@ -48,6 +50,9 @@ public struct SendCommand: Command {
           --token TOKEN         the collector's ingest token; also $AUTOTRACK_INGEST_TOKEN
           --timeout SECONDS     give up when nothing is acknowledged for this long (default 60)
           --batch-events N      events per batch (default 500)
+          --tls                 speak TLS; the collector's certificate must name the --to address
+                                and come from an authority the system trusts...
+          --tls-ca FILE         ...or from this one (PEM); implies --tls
           --strict              exit 1 when the input holds no valid event (empty or all invalid)
           -h, --help            show this help
 
@@ -65,6 +70,8 @@ public struct SendCommand: Command {
     let token: String?
     let timeout: Double
     let batchEvents: Int
+    /// TLS: nil for plain TCP; else the authority file to trust (nil inside: the system's).
+    let tls: String??
     let input: String
     let strict: Bool
 
@@ -78,6 +85,8 @@ public struct SendCommand: Command {
         token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
         timeout = try arguments.doubleOption("timeout", in: 0.1...86_400) ?? 60
         batchEvents = try arguments.intOption("batch-events", in: 1...100_000) ?? 500
+        let tlsCA = try arguments.option("tls-ca")
+        tls = arguments.flag("tls") || tlsCA != nil ? .some(tlsCA) : .none
         spool = try arguments.option("spool") ?? SendCommand.defaultSpool(appKey: appKey)
         strict = arguments.flag("strict")
         let rest = try arguments.positionals()
@@ -122,11 +131,19 @@ public struct SendCommand: Command {
         let collectors = addresses.map(\.description).joined(separator: ", ")
         let progress = SendProgress(io: io, address: collectors)
         let sockets = addresses.map { SocketAddress(host: $0.host, port: $0.port) }
-        let configuration = EventShipperConfiguration(
+        var configuration = EventShipperConfiguration(
             address: sockets[0], failover: Array(sockets.dropFirst()),
             hello: Hello(appKey: appKey, appVersion: appVersion, agent: "autotrack-agent send", token: token),
             spoolDirectory: spool, batchMaxEvents: batchEvents, batchInterval: .milliseconds(100),
             backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
+        if let tls {
+            do throws(SecureChannelError) {
+                configuration.security = try TLSContext.client(trusting: tls).channels
+            } catch {
+                io.printError("send: cannot set up TLS: \(error); check --tls-ca (a PEM file of the authority)")
+                return .failure
+            }
+        }
         let shipper: EventShipper
         do {
             shipper = try EventShipper(configuration: configuration) { stats in progress.update(stats) }

@@ -9,7 +9,12 @@ public enum CollectorCLI {
             commands: [
                 ServeCommand.self,
                 ReportCommand.self,
+                FunnelCommand.self,
+                RetentionCommand.self,
+                ExportCommand.self,
+                TailCommand.self,
                 RulesCommand.self,
+                PruneCommand.self,
             ])
     }
 }

@@ -1,3 +1,4 @@
+import Analytics
 import EventModel
 import EventStore
 import Foundation
@@ -61,6 +62,9 @@ extension CollectorReport {
             database: store.location, totals: try store.totals(filter), eventTypes: types, events: events,
             pages: try store.pageActivity(filter), rules: coverage, kvcErrors: try store.kvcErrorCounts(filter),
             rejected: try store.rejectedCounts(filter))
+        self.filter = filter
+        self.generatedAt = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        self.activity = try store.activity(filter)
     }
 }
 

@@ -1,3 +1,4 @@
+import Analytics
 import EventStore
 import KVCConfig
 
@@ -16,6 +17,16 @@ public struct CollectorReport: Sendable, Hashable {
     public var kvcErrors: [KVCErrorCount]
     /// Rejected events per reason, most frequent first.
     public var rejected: [ReasonCount]
+    /// The events the report covers.
+    public var filter = EventFilter.all
+    /// When the report was computed, ms since the epoch.
+    public var generatedAt: Int64 = 0
+    /// The trend per day, dwell percentiles, next pages and rage clicks.
+    public var activity = ActivitySummary()
+    /// The funnel `report --step` asked for, if any.
+    public var funnel: FunnelResult?
+    /// The retention table `report --start --return` asked for, if any.
+    public var retention: RetentionResult?
 
     public init(
         database: String, totals: StoreTotals, eventTypes: [TypeCount], events: [EventCount], pages: [PageActivity],

@@ -1,5 +1,7 @@
 import ATLPServer
+import ATLPTLS
 import EventStore
+import SecureChannel
 import Synchronization
 import SystemCalls
 
@@ -29,6 +31,9 @@ public final class EmbeddedCollector: Sendable {
         public var idleTimeout: Duration
         public var durability: StoreOptions.Durability
         public var workerThreads: Int
+        /// TLS: the certificate (chain) and private key PEM files; nil for plain TCP.
+        public var tlsCertificate: String? = nil
+        public var tlsKey: String? = nil
 
         public init(
             listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0), access: CollectorAccess = CollectorAccess(),
@@ -123,8 +128,18 @@ public final class EmbeddedCollector: Sendable {
         let configuration = ATLPServerConfiguration(
             host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame, idleTimeout: options.idleTimeout,
             workerThreads: options.workerThreads)
+        var security: SecureChannelFactory?
+        if let certificate = options.tlsCertificate, let key = options.tlsKey {
+            do throws(SecureChannelError) {
+                security = try TLSContext.server(certificateFile: certificate, keyFile: key).channels
+            } catch {
+                store.close()
+                throw CollectorStartError(tls: error)
+            }
+        }
         let server = ATLPService(
-            configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log))
+            configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log),
+            security: security)
         return state.withLock { s in
             if let existing = s.server { return existing }
             s = (store, server)
@@ -137,7 +152,7 @@ public final class EmbeddedCollector: Sendable {
 public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed.
     public enum Code: String, Sendable, Hashable {
-        case database, listen
+        case database, listen, tls
     }
 
     public var code: Code
@@ -146,6 +161,11 @@ public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConver
     init(database path: String, _ error: StoreError) {
         code = .database
         message = "cannot open the database \(path): \(error)"
+    }
+
+    init(tls error: SecureChannelError) {
+        code = .tls
+        message = "cannot set up TLS: \(error); check --tls-cert and --tls-key (PEM files, the key matching the certificate)"
     }
 
     init(listen: SocketAddress, _ error: PosixError) {

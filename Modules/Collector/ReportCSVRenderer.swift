@@ -29,6 +29,29 @@ public struct ReportCSVRenderer: ReportRenderer {
         }
         for k in r.kvcErrors { rows.append(["kvc_error", k.appKey, k.rule, k.appVersion, String(k.count), ""]) }
         for x in r.rejected { rows.append(["rejected", "", x.reason, "", String(x.count), ""]) }
+        let a = r.activity
+        for d in a.days {
+            for (what, n) in [("events", d.events), ("actors", d.actors), ("devices", d.devices), ("sessions", d.sessions)] {
+                rows.append(["day", "", d.day.description, what, String(n), ""])
+            }
+        }
+        for p in a.dwell {
+            rows.append(["dwell_p50", "", p.page, "", String(p.leaves), String(p.p50)])
+            rows.append(["dwell_p90", "", p.page, "", String(p.leaves), String(p.p90)])
+        }
+        for n in a.nextPages { rows.append(["next_page", "", n.page, n.next, String(n.count), ""]) }
+        for x in a.rageClicks { rows.append(["rage_clicks", "", x.view, x.page ?? "", String(x.bursts), ""]) }
+        if let f = r.funnel {
+            for s in f.steps { rows.append(["funnel", "", s.step.description, Percent.text(s.conversion), String(s.actors), ""]) }
+        }
+        if let t = r.retention {
+            for c in t.cohorts {
+                rows.append(["retention_cohort", "", c.cohort.description, "", String(c.actors), ""])
+                for (i, n) in c.returned.enumerated() {
+                    rows.append(["retention", "", c.cohort.description, "\(t.definition.period.rawValue) \(i)", String(n), ""])
+                }
+            }
+        }
         // The text columns hold what clients sent (names, paths, values): neutralized. The numeric
         // columns are the report's own numbers, left as numbers.
         let textColumns = 4

@@ -1,3 +1,4 @@
+import Analytics
 import CommandSupport
 import EventStore
 import Foundation
@@ -8,30 +9,47 @@ public struct ReportCommand: Command {
     public static let abstract = "summarizes a collector database: events, pages, rule coverage, KVC errors, rejected events"
     public static let help = """
         USAGE: autotrack-collector report [--db FILE] [--format table|json|csv|html] [--out FILE]
+                                          [--app K] [--since T] [--until T] [--version V]
+                                          [--step TYPE:NAME --step TYPE:NAME ... [--within D] [--by KIND]]
+                                          [--start TYPE:NAME --return TYPE:NAME [--period P] [--periods N] [--retention-by KIND]]
 
-        Reads the database that 'serve' writes and prints: events by type and by name; pages
-        with enter and leave counts and mean dwell time; per published rule, the events its
-        view path covers and the values read under its key name; kvc_error counts per rule and
-        app version; rejected events by reason. docs/reports.md describes every format.
+        Reads the database that 'serve' writes, without changing it (a file that is not an
+        Autotrack database is refused, and --out may not name the database), and prints: events
+        per day with unique actors, devices and sessions; events by type and by name; pages
+        with enter and leave counts, mean and p50/p90 dwell time, and the most frequent next
+        page; rage clicks by view; per published rule, the events its view path covers and the
+        values read under its key name; kvc_error counts per rule and app version; rejected
+        events by reason; and, when asked, a funnel (as 'funnel') and a retention table (as
+        'retention'). docs/reports.md describes every figure and format.
+        CSV cells that a spreadsheet would run as a formula are prefixed with '.
 
         The database is only read, never changed: a file that is not an Autotrack database is
         refused, and --out may not name the database itself. CSV cells that a spreadsheet
         would run as a formula are prefixed with '.
 
         OPTIONS:
-          --db FILE        the database (default ./autotrack.sqlite); it must exist
+          --db FILE|URI    the database (default ./autotrack.sqlite), or a postgresql:// URI; it must exist
           --format FORMAT  table (default), json, csv or html (one self-contained file with charts)
           --out FILE       write the report to FILE instead of standard output
+        \(EventFilterOptions.help)
+          --step, --within, --by                     a funnel section, as 'funnel' takes them
+          --start, --return, --period, --periods     a retention section, as 'retention' takes them
+          --retention-by KIND                        the retention's actor: user (default) or device
 
         EXAMPLE:
           autotrack-agent demo --db shop.sqlite
-          autotrack-collector report --db shop.sqlite --format html --out report.html
+          autotrack-collector report --db shop.sqlite --format html --out report.html \\
+              --since 2026-11-01 --step page_enter:HomeViewController --step click:BUY \\
+              --start app_start:launch --return app_start:launch
 
         """
 
     public var database: String
     public var format: ReportFormat
     public var output: String?
+    public var filter: EventFilter
+    public var funnel: FunnelDefinition?
+    public var retention: RetentionDefinition?
 
     public init(arguments: inout Arguments) throws(UsageError) {
         database = try arguments.option("db") ?? "./autotrack.sqlite"
@@ -42,6 +60,9 @@ public struct ReportCommand: Command {
         }
         format = f
         output = try arguments.option("out")
+        filter = try EventFilterOptions(arguments: &arguments).filter
+        funnel = try FunnelCommand.definition(&arguments, optional: true)
+        retention = try RetentionCommand.definition(&arguments, optional: true, byOption: "retention-by")
         try arguments.finish()
         if let output, let file = storeFile(database), Self.sameFile(output, file) {
             throw UsageError("--out \(output) is the database itself; the report would overwrite it; give another --out file")
@@ -49,16 +70,13 @@ public struct ReportCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        if let file = storeFile(database), !FileManager.default.fileExists(atPath: file) {
-            io.printError(
-                "autotrack-collector report: the database \(file) does not exist; give --db the path that serve printed ('database PATH')")
-            return .failure
-        }
-        let report: CollectorReport
+        var report: CollectorReport
         do throws(StoreError) {
             let store = try openStore(database, options: StoreOptions(access: .readOnly))
             defer { store.close() }
-            report = try CollectorReport(store: store)
+            report = try CollectorReport(store: store, filter: filter)
+            if let funnel { report.funnel = try store.funnel(funnel, filter: filter) }
+            if let retention { report.retention = try store.retention(retention, filter: filter) }
         } catch {
             io.printError("autotrack-collector report: \(error)")
             return .failure

@@ -1,3 +1,5 @@
+import Analytics
+
 /// The report as one self-contained HTML file: inline CSS and inline SVG bar charts, no
 /// scripts, no external assets, every piece of data HTML-escaped. Opens from disk, offline.
 public struct ReportHTMLRenderer: ReportRenderer {
@@ -11,22 +13,25 @@ public struct ReportHTMLRenderer: ReportRenderer {
     public func render(_ r: CollectorReport) -> String {
         let t = r.totals
         var body = "<h1>Autotrack report</h1>\n<p class=\"db\">Database: <code>\(Self.escape(r.database))</code></p>\n"
-        body += "<div class=\"totals\">"
+        body += "<p class=\"meta\" id=\"filters\">Filters: \(Self.escape(r.filter.text)) · Generated \(Timestamp.text(r.generatedAt))</p>\n"
+        body += "<section id=\"totals\"><h2>Totals</h2>\n<div class=\"totals\">"
         for (label, value) in [
             ("events", t.events), ("rejected", t.rejected), ("duplicates dropped", t.duplicates), ("batches", t.batches),
             ("apps", t.apps),
         ] {
             body += "<div class=\"total\"><b>\(value)</b><span>\(label)</span></div>"
         }
-        body += "</div>\n"
+        body += "</div></section>\n"
+        body += activitySections(r)
 
-        body += "<h2>Events by type</h2>\n"
+        body += "<section id=\"events\"><h2>Events by type</h2>\n"
         body += chart(r.eventTypes.map { ($0.type, Double($0.count), String($0.count)) }, label: "Events by type")
         body += "<h2>Events by name</h2>\n"
         body += chart(r.events.map { ("\($0.name) (\($0.type))", Double($0.count), String($0.count)) }, label: "Events by name")
         body += table(["type", "name", "count"], r.events.map { [$0.type, $0.name, String($0.count)] }, numeric: [2])
+        body += "</section>\n"
 
-        body += "<h2>Pages</h2>\n"
+        body += "<section id=\"pages\"><h2>Pages</h2>\n"
         body += chart(r.pages.map { ($0.page, Double($0.enters), String($0.enters)) }, label: "Page enters")
         body += chart(
             r.pages.compactMap { p in p.meanDwellMilliseconds.map { (p.page, $0, ReportNumber.milliseconds($0) + " ms") } },
@@ -35,8 +40,9 @@ public struct ReportHTMLRenderer: ReportRenderer {
             ["page", "enters", "leaves", "mean dwell ms"],
             r.pages.map { [$0.page, String($0.enters), String($0.leaves), ReportNumber.milliseconds($0.meanDwellMilliseconds)] },
             numeric: [1, 2, 3])
+        body += "</section>\n"
 
-        body += "<h2>Rules</h2>\n"
+        body += "<section id=\"rules\"><h2>Rules</h2>\n"
         body += chart(r.rules.map { ("\($0.rule.appKey)/\($0.rule.id)", Double($0.covered), String($0.covered)) }, label: "Events covered per rule")
         body += table(
             ["app", "rule", "app version", "view event", "view path", "covered", "key name", "values"],
@@ -46,8 +52,9 @@ public struct ReportHTMLRenderer: ReportRenderer {
                     coverage.values.isEmpty ? "-" : coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
                 ]
             }, numeric: [5])
+        body += "</section>\n"
 
-        body += "<h2>KVC errors</h2>\n"
+        body += "<section id=\"kvc-errors\"><h2>KVC errors</h2>\n"
         body += chart(
             r.kvcErrors.map { ("\($0.rule) @ \($0.appVersion)", Double($0.count), String($0.count)) }, label: "KVC errors")
         body += table(
@@ -56,10 +63,12 @@ public struct ReportHTMLRenderer: ReportRenderer {
                 [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),
                  $0.missingKeys.joined(separator: ", ")]
             }, numeric: [3])
+        body += "</section>\n"
 
-        body += "<h2>Rejected events</h2>\n"
+        body += "<section id=\"rejected\"><h2>Rejected events</h2>\n"
         body += chart(r.rejected.map { ($0.reason, Double($0.count), String($0.count)) }, label: "Rejected by reason")
         body += table(["reason", "count"], r.rejected.map { [$0.reason, String($0.count)] }, numeric: [1])
+        body += "</section>\n"
 
         return """
             <!DOCTYPE html>
@@ -67,7 +76,7 @@ public struct ReportHTMLRenderer: ReportRenderer {
             <head>
             <meta charset="utf-8">
             <title>Autotrack report</title>
-            <style>\(Self.style)</style>
+            <style>\(Self.style)\n\(AnalyticsHTML.style)</style>
             </head>
             <body>
             \(body)</body>
@@ -78,13 +87,14 @@ public struct ReportHTMLRenderer: ReportRenderer {
 
     /// A horizontal bar chart: one row per item, bars scaled to the largest value.
     func chart(_ items: [(label: String, value: Double, text: String)], label: String) -> String {
-        guard !items.isEmpty else { return "<p class=\"none\">(none)</p>\n" }
+        let heading = "<h3 class=\"chart-title\">\(Self.escape(label))</h3>\n"
+        guard !items.isEmpty else { return heading + "<p class=\"none\">(none)</p>\n" }
         let shown = items.prefix(chartLimit)
         let labelWidth = 300.0, barWidth = 360.0, row = 22.0, valueWidth = 90.0
         let width = labelWidth + barWidth + valueWidth
         let height = row * Double(shown.count) + 4
         let largest = max(shown.map(\.value).max() ?? 0, 1e-9)
-        var svg = "<svg class=\"chart\" role=\"img\" aria-label=\"\(Self.escape(label))\" width=\"\(Int(width))\" "
+        var svg = heading + "<svg class=\"chart\" role=\"img\" aria-label=\"\(Self.escape(label))\" width=\"\(Int(width))\" "
             + "height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
         for (i, item) in shown.enumerated() {
             let y = Double(i) * row + 2
@@ -100,6 +110,50 @@ public struct ReportHTMLRenderer: ReportRenderer {
             svg += "<p class=\"more\">\(items.count - shown.count) more not drawn; the table lists them all.</p>\n"
         }
         return svg
+    }
+
+    /// The trend, funnel, retention, dwell, next-page and rage-click sections.
+    func activitySections(_ r: CollectorReport) -> String {
+        let a = r.activity
+        var s = "<section id=\"trend\"><h2>Trend</h2>\n" + AnalyticsHTML.trendChart(a.days)
+        s += table(
+            ["day", "events", "actors", "devices", "sessions"],
+            a.days.map { [$0.day.description, String($0.events), String($0.actors), String($0.devices), String($0.sessions)] },
+            numeric: [1, 2, 3, 4])
+        s += "</section>\n<section id=\"funnel\"><h2>Funnel</h2>\n"
+        if let f = r.funnel {
+            s += AnalyticsHTML.funnelBars(f)
+            s += table(
+                ["#", "step", "actors", "conversion"],
+                f.steps.enumerated().map { [String($0 + 1), $1.step.description, String($1.actors), Percent.text($1.conversion)] },
+                numeric: [0, 2, 3])
+        } else {
+            s += "<p class=\"none\">No funnel asked for: give report --step TYPE:NAME at least twice.</p>\n"
+        }
+        s += "</section>\n<section id=\"retention\"><h2>Retention</h2>\n"
+        if let t = r.retention {
+            s += AnalyticsHTML.retentionTable(t)
+        } else {
+            s += "<p class=\"none\">No retention asked for: give report --start TYPE:NAME --return TYPE:NAME.</p>\n"
+        }
+        s += "</section>\n<section id=\"dwell\"><h2>Dwell time</h2>\n" + AnalyticsHTML.dwellChart(a.dwell, limit: chartLimit)
+        s += table(
+            ["page", "leaves", "p50 ms", "p90 ms"], a.dwell.map { [$0.page, String($0.leaves), String($0.p50), String($0.p90)] },
+            numeric: [1, 2, 3])
+        s += "</section>\n<section id=\"next-pages\"><h2>Next page</h2>\n"
+        s += chart(
+            a.nextPages.map { ("\($0.page) → \($0.next)", Double($0.count), "\($0.count) of \($0.transitions)") },
+            label: "Most frequent next page after each page")
+        s += table(
+            ["page", "next page", "times", "of transitions"],
+            a.nextPages.map { [$0.page, $0.next, String($0.count), String($0.transitions)] }, numeric: [2, 3])
+        s += "</section>\n<section id=\"rage-clicks\"><h2>Rage clicks</h2>\n"
+        s += chart(a.rageClicks.map { ($0.view, Double($0.bursts), String($0.bursts)) }, label: "Rage-click bursts by view")
+        s += table(
+            ["view", "page", "bursts", "clicks", "actors"],
+            a.rageClicks.map { [$0.view, $0.page ?? "-", String($0.bursts), String($0.clicks), String($0.actors)] },
+            numeric: [2, 3, 4])
+        return s + "</section>\n"
     }
 
     func table(_ header: [String], _ rows: [[String]], numeric: Set<Int>) -> String {

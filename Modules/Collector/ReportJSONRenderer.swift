@@ -1,3 +1,4 @@
+import Analytics
 import EventModel
 import KVCConfig
 
@@ -17,8 +18,10 @@ public struct ReportJSONRenderer: ReportRenderer {
             "events": int(t.events), "rejected": int(t.rejected), "duplicates": int(t.duplicates),
             "batches": int(t.batches), "apps": int(t.apps),
         ]
-        return [
+        let base: JSONValue = [
             "database": .string(r.database),
+            "filter": r.filter.json,
+            "generatedAt": .int(r.generatedAt),
             "totals": totals,
             "eventTypes": .array(r.eventTypes.map { ["type": .string($0.type), "count": int($0.count)] }),
             "events": .array(r.events.map { ["type": .string($0.type), "name": .string($0.name), "count": int($0.count)] }),
@@ -47,5 +50,10 @@ public struct ReportJSONRenderer: ReportRenderer {
                 }),
             "rejected": .array(r.rejected.map { ["reason": .string($0.reason), "count": int($0.count)] }),
         ]
+        var o = base.objectValue ?? JSONObject()
+        for (key, value) in r.activity.jsonMembers { o[key] = value }
+        o["funnel"] = r.funnel?.json ?? .null
+        o["retention"] = r.retention?.json ?? .null
+        return .object(o)
     }
 }

@@ -1,3 +1,5 @@
+import Analytics
+
 /// Plain-text tables for a terminal: one titled section per part of the report.
 public struct ReportTableRenderer: ReportRenderer {
     public init() {}
@@ -5,7 +7,15 @@ public struct ReportTableRenderer: ReportRenderer {
     public func render(_ r: CollectorReport) -> String {
         var out = "Autotrack report: \(r.database)\n"
         let t = r.totals
+        out += "filters: \(r.filter.text)\n"
         out += "events \(t.events)  rejected \(t.rejected)  duplicates dropped \(t.duplicates)  batches \(t.batches)  apps \(t.apps)\n"
+        let a = r.activity
+        out += section(
+            "TREND PER DAY", ["day", "events", "actors", "devices", "sessions"],
+            a.days.map { [$0.day.description, String($0.events), String($0.actors), String($0.devices), String($0.sessions)] },
+            numeric: [1, 2, 3, 4])
+        if let f = r.funnel { out += "\n" + f.tableText }
+        if let t = r.retention { out += "\n" + t.tableText }
         out += section("EVENTS BY TYPE", ["type", "count"], r.eventTypes.map { [$0.type, String($0.count)] }, numeric: [1])
         out += section("EVENTS BY NAME", ["type", "name", "count"], r.events.map { [$0.type, $0.name, String($0.count)] }, numeric: [2])
         out += section(
@@ -24,6 +34,16 @@ public struct ReportTableRenderer: ReportRenderer {
                 [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),
                  $0.missingKeys.joined(separator: ", ")]
             }, numeric: [3])
+        out += section(
+            "DWELL PERCENTILES", ["page", "leaves", "p50 ms", "p90 ms"],
+            a.dwell.map { [$0.page, String($0.leaves), String($0.p50), String($0.p90)] }, numeric: [1, 2, 3])
+        out += section(
+            "NEXT PAGE", ["page", "next page", "times", "of transitions"],
+            a.nextPages.map { [$0.page, $0.next, String($0.count), String($0.transitions)] }, numeric: [2, 3])
+        out += section(
+            "RAGE CLICKS", ["view", "page", "bursts", "clicks", "actors"],
+            a.rageClicks.map { [$0.view, $0.page ?? "-", String($0.bursts), String($0.clicks), String($0.actors)] },
+            numeric: [2, 3, 4])
         out += section("REJECTED", ["reason", "count"], r.rejected.map { [$0.reason, String($0.count)] }, numeric: [1])
         return out
     }

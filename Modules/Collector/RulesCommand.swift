@@ -30,7 +30,7 @@ public struct RulesCommand: Command {
           --timeout SECS   give up on a silent collector after this long (default 10)
           --sample-rate R  the share of devices (0 to 1) whose events the apps send (default 1:
                            all); agents pick devices by a hash of their id (docs/wire.md)
-          --db FILE        for list: the database (default ./autotrack.sqlite)
+          --db FILE|URI    for list: the database (default ./autotrack.sqlite), or a postgresql:// URI
           --app KEY        for list: only this app key's rules
 
         EXAMPLES:

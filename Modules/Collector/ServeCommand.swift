@@ -8,9 +8,10 @@ public struct ServeCommand: Command {
     public static let name = "serve"
     public static let abstract = "receives events over ATLP/1 into SQLite and serves published rules"
     public static let help = """
-        USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE] [--max-frame BYTES]
+        USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
-                                         [--durability full|normal] [--ready-file PATH]
+                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE]
+                                         [--ready-file PATH]
 
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
@@ -24,7 +25,8 @@ public struct ServeCommand: Command {
 
         OPTIONS:
           --listen HOST:PORT      address to listen on (default 127.0.0.1:7070; [::1]:7070 for IPv6)
-          --db FILE               the database, created when absent (default ./autotrack.sqlite)
+          --db FILE|URI           the database, created when absent (default ./autotrack.sqlite), or a
+                                  postgresql:// URI that several collectors may share (docs/schema.md)
           --max-frame BYTES       largest frame payload accepted (default 1048576)
           --idle-timeout SECONDS  close connections idle this long (default 60)
           --ingest-token TOKEN    HELLO must carry this token (or the admin token); also $AUTOTRACK_INGEST_TOKEN
@@ -34,6 +36,8 @@ public struct ServeCommand: Command {
                                   file renamed), so a script can wait for the file before connecting
           --durability MODE       full (default): a commit survives power loss before its ACK;
                                   normal: survives a crash of the collector only, faster on slow disks
+          --tls-cert FILE         serve TLS (1.2 or later) with this certificate (PEM; a chain may follow)
+          --tls-key FILE          ...and this private key (PEM); give both or neither. Plain TCP otherwise
 
         EXAMPLE:
           autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
@@ -65,16 +69,24 @@ public struct ServeCommand: Command {
         guard let durability = StoreOptions.Durability(rawValue: durabilityText) else {
             throw UsageError("--durability '\(durabilityText)' is not full or normal")
         }
+        let tlsCertificate = try arguments.option("tls-cert")
+        let tlsKey = try arguments.option("tls-key")
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw UsageError("give --tls-cert and --tls-key together (the certificate and its private key)")
+        }
         try arguments.finish()
         options = EmbeddedCollector.Options(
             listen: SocketAddress(host: listen.host, port: listen.port),
             access: CollectorAccess(ingestToken: ingest, adminToken: admin), maxFrame: maxFrame,
             idleTimeout: .milliseconds(Int64((idle * 1000).rounded())), durability: durability)
+        options.tlsCertificate = tlsCertificate
+        options.tlsKey = tlsKey
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let path = URL(fileURLWithPath: database).standardizedFileURL.path
-        let existed = FileManager.default.fileExists(atPath: path)
+        // A file becomes an absolute path; a PostgreSQL URI stays as given (printed without its password).
+        let path = storeFile(database).map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? database
+        let existed = storeFile(database) == nil || FileManager.default.fileExists(atPath: path)
         let collector = EmbeddedCollector(dbPath: path, options: options, log: { io.printError($0) })
         if let readyFile, let failure = Self.writeReadyFile(readyFile, address: "") {
             // Checked before listening, so a script never waits for a file that cannot appear.
@@ -85,7 +97,7 @@ public struct ServeCommand: Command {
         do throws(CollectorStartError) {
             try collector.run { address in
                 io.print("listening on \(address)")
-                io.print("database \(path)")
+                io.print("database \(collector.store?.location ?? path)")
                 if let readyFile, let failure = Self.writeReadyFile(readyFile, address: "\(address)") {
                     io.printError("autotrack-collector serve: \(failure)")
                 }

@@ -52,6 +52,17 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// event at a time (constant memory) until it returns false. `each` must not call the store.
     func events(_ query: EventQuery, _ each: (StoredEvent) -> Bool) throws(StoreError)
 
+    /// Retention: deletes the events whose corrected time is before `before` (ms since the epoch),
+    /// and the rejected events and batch records received before it, only `appKey`'s when given.
+    /// Works in transactions of at most `chunk` rows, so a collector writing meanwhile never
+    /// waits long; returns what was deleted. Safe to interrupt and run again.
+    func prune(before: Int64, appKey: String?, chunk: Int) throws(StoreError) -> PruneOutcome
+    /// The analytics' scan (CollectorStore+Analytics.swift): `query`'s events in storage order,
+    /// without ids and props. Has a default over `events`; a store may answer it faster.
+    func scan(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError)
+    /// The `seq` of the last stored event, nil when there is none (where `tail` starts).
+    func lastSequence() throws(StoreError) -> Int64?
+
     /// Closes the store; later calls throw `StoreError.Code.closed`. Idempotent.
     func close()
 }

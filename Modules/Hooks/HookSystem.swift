@@ -1,5 +1,5 @@
 import Synchronization
-import ViewIdentity
+public import ViewIdentity
 
 /// The codeless tracking layer: advice on the object model's hook points that turns what the UI
 /// does into `Interaction`s for one observer, without the app's code calling anything.
@@ -14,10 +14,12 @@ public final class HookSystem: @unchecked Sendable {
     // and is called only from advice, which runs on the UI thread that drives the objects.
 
     /// The hooks `start()` installs, in order. Adding a hook: a file with an `InteractionHook`, listed here.
-    static let hooks: [any InteractionHook.Type] = [
-        TargetActionTracking.self, GestureTracking.self, ListTracking.self, ScrollTracking.self, PageTracking.self,
-        AppTracking.self,
-    ]
+    static var hooks: [any InteractionHook.Type] {
+        [
+            TargetActionTracking.self, GestureTracking.self, ListTracking.self, ScrollTracking.self, PageTracking.self,
+            AppTracking.self,
+        ]
+    }
 
     public let aspects: AspectRegistry
     public let clock: any HookClock

@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// One thing the user did (or the app's lifecycle did), as the hooks saw it, delivered synchronously.
 ///

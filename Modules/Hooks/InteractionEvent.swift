@@ -1,5 +1,5 @@
-import EventModel
-import ViewIdentity
+public import EventModel
+public import ViewIdentity
 
 extension Interaction {
     /// The wire type (wire.md §3).

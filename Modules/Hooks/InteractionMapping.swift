@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// How each kind of hooked call becomes an `Interaction`: the one mapping that the hooks and the
 /// recording player (Modules/Tracker) share, so a recorded tap and a live tap give the same event.

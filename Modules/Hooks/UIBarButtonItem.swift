@@ -46,7 +46,7 @@ open class UINavigationBar: UIView {
             addSubview(button)
             if let target = barItem.target {
                 button.addTarget(target, action: barItem.action, for: .touchUpInside) { t, sender in
-                    (sender as? UINavigationButton)?.item.body(t, barItem)
+                    sender.item.body(t, barItem)
                 }
             }
         }

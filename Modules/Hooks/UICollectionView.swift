@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// Supplies a collection view's items.
 public protocol UICollectionViewDataSource: AnyObject {

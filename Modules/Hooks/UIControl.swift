@@ -10,7 +10,10 @@ open class UIControl: UIView {
     open var isEnabled = true
 
     open override class var hookPoints: [AnyHookPoint] {
-        super.hookPoints + [HookPoint.addTarget.erased, HookPoint.removeTarget.erased, HookPoint.sendAction.erased]
+        super.hookPoints + [
+            HookPoint.addTarget.erased, HookPoint.removeTarget.erased, HookPoint.sendAction.erased,
+            HookPoint.sendUnwatchedAction.erased,
+        ]
     }
 
     /// The value information the control reports with its events; value controls override it.
@@ -63,15 +66,24 @@ open class UIControl: UIView {
         for entry in targetActions.entries where !entry.events.isDisjoint(with: events) {
             guard let target = entry.target else { continue }
             let fired = events.intersection(entry.events)
+            // A registration no hook system watched when it was added (before tracking started)
+            // is offered to the running ones first, which place their proxies on it.
+            if entry.proxies.isEmpty { aspects.invoke(.sendUnwatchedAction, on: self, arguments: entry) {} }
             for proxy in entry.proxies { proxy.fire(self, fired) }
-            sendAction(entry.action, to: target, for: fired)
+            send(entry, to: target, for: fired)
         }
     }
 
-    /// Sends one action to one target (hookable, as UIKit's `sendAction:to:forEvent:`).
-    open func sendAction(_ action: ActionName, to target: AnyObject, for events: ControlEvents) {
-        aspects.invoke(.sendAction, on: self, arguments: (action, target, events)) {
-            targetActions.entry(target: target, action: action)?.body(target, self, events)
+    /// Sends one registered action to its target (hookable, as UIKit's `sendAction:to:forEvent:`);
+    /// nothing when `target` has no such action.
+    public func sendAction(_ action: ActionName, to target: AnyObject, for events: ControlEvents) {
+        guard let entry = targetActions.entry(target: target, action: action) else { return }
+        send(entry, to: target, for: events)
+    }
+
+    private func send(_ entry: TargetActionEntry, to target: AnyObject, for events: ControlEvents) {
+        aspects.invoke(.sendAction, on: self, arguments: (entry.action, target, events)) {
+            entry.body(target, self, events)
         }
     }
 
@@ -94,6 +106,12 @@ extension HookPoint where Instance == UIControl, Arguments == (AnyObject?, Actio
 extension HookPoint where Instance == UIControl, Arguments == (ActionName, AnyObject, ControlEvents), Result == Void {
     /// One action is sent to one target: `(action, target, events)`.
     public static var sendAction: Self { Self("sendAction:to:forEvent:") }
+}
+
+extension HookPoint where Instance == UIControl, Arguments == TargetActionEntry, Result == Void {
+    /// A registration that has no tracking proxy is about to be sent (its target was added before
+    /// any hook system started): hook systems adopt it by placing their proxies.
+    public static var sendUnwatchedAction: Self { Self("sendUnwatchedAction:") }
 }
 
 /// One target-action registration, as inventories and configuration checks list them.

@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// Supplies a table's rows.
 public protocol UITableViewDataSource: AnyObject {

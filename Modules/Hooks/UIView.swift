@@ -1,5 +1,5 @@
-import EventModel
-import ViewIdentity
+public import EventModel
+public import ViewIdentity
 
 /// A view: a node of the view tree with subviews, text, data props and gesture recognisers.
 open class UIView: UIResponder, ViewNode {

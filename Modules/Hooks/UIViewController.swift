@@ -1,5 +1,5 @@
-import EventModel
-import ViewIdentity
+public import EventModel
+public import ViewIdentity
 
 /// A screen: a node of role `controller` whose child is its root view, with a lifecycle that hooks observe.
 ///

@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// The top of a view tree: a node of role `window` whose child is the root controller.
 open class UIWindow: UIView {

@@ -1,5 +1,5 @@
-import KVCConfig
-import ViewIdentity
+public import KVCConfig
+public import ViewIdentity
 
 /// What a back end selects to count the events a rule covers ("circle selection"): a regular
 /// expression over stored canonical paths, and the title those events must carry.

@@ -1,4 +1,4 @@
-import KVCConfig
+public import KVCConfig
 import ViewIdentity
 
 /// The event table and the labels of a plan, looked up by class (config.md §1, §2).

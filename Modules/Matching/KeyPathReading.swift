@@ -1,5 +1,5 @@
-import EventModel
-import KVCConfig
+public import EventModel
+public import KVCConfig
 
 /// Where a matched rule's key path reads its value: a view's JSON props, or a live object by reflection.
 public protocol KeyPathReading {

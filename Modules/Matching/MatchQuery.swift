@@ -1,5 +1,5 @@
-import KVCConfig
-import ViewIdentity
+public import KVCConfig
+public import ViewIdentity
 
 /// The app a matcher is built for, as the SDK runs it: one app key at one version.
 public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import EventModel
-import KVCConfig
-import ViewIdentity
+public import KVCConfig
+public import ViewIdentity
 
 /// What the whole plan is asked about one interaction: the KVC query plus the class and action
 /// the event table is keyed by.

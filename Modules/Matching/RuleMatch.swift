@@ -1,5 +1,5 @@
-import EventModel
-import KVCConfig
+public import EventModel
+public import KVCConfig
 
 /// One rule that matched an interaction, and what its key path read.
 public struct RuleMatch: Sendable, Hashable {

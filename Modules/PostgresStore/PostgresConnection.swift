@@ -44,6 +44,11 @@ final class PostgresConnection: Sendable {
         try link.withLock { l throws(PostgresError) in try l.execute(sql, parameters) }
     }
 
+    /// Runs several statements separated by `;`, without parameters (a migration).
+    func executeScript(_ sql: String) throws(PostgresError) {
+        try link.withLock { l throws(PostgresError) in try l.executeScript(sql) }
+    }
+
     /// Runs a statement prepared once per connection under `name` (the server plans it once).
     @discardableResult
     func executePrepared(_ name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
@@ -78,8 +83,9 @@ private final class PostgresLink {
     /// Connects with `uri` (a libpq URI or `key=value` string). A missing `connect_timeout`
     /// becomes 5 s, so an unreachable server fails a call instead of hanging it.
     init(uri: String, applicationName: String = "autotrack-collector") throws(PostgresError) {
-        let keys = ["connect_timeout", "application_name", "dbname"]
-        let values = ["5", applicationName, uri]
+        // NULL-terminated keyword and value arrays.
+        let keys: [String?] = ["connect_timeout", "application_name", "dbname", nil]
+        let values: [String?] = ["5", applicationName, uri, nil]
         let conn: OpaquePointer? = Self.withCStrings(keys) { k in
             Self.withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
         }
@@ -129,7 +135,10 @@ private final class PostgresLink {
         return try rows(result, sql)
     }
 
-    /// Runs a statement prepared once per connection under `name` (the server plans it once).
+    func executeScript(_ sql: String) throws(PostgresError) {
+        _ = try rows(PQexec(handle, sql), sql)
+    }
+
     @discardableResult
     func executePrepared(_ name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
         if !prepared.contains(name) {

@@ -8,8 +8,8 @@
 enum PostgresSchema {
     static var currentVersion: Int { migrations.count }
 
-    /// The advisory lock every migration holds ("autotrack" in ASCII, as a number).
-    static let migrationLock = "6175746f747261636b"
+    /// The advisory lock every migration holds ("autotrk" in ASCII, as a number).
+    static let migrationLock: Int64 = 0x61_7574_6f74_726b
 
     /// The tables this schema creates; a database holding some but not `autotrack_schema` is not ours.
     static let tables = ["events", "rejected", "batches", "rules", "rule_sets"]
@@ -102,12 +102,12 @@ enum PostgresSchema {
     static func migrate(_ c: PostgresConnection, location: String) throws(PostgresError) {
         while true {
             let done = try c.transaction { () throws(PostgresError) -> Bool in
-                try c.execute("SELECT pg_advisory_xact_lock(x'\(migrationLock)'::bigint)")
+                try c.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
                 try check(c, location: location, migrating: true)
                 try c.execute("CREATE TABLE IF NOT EXISTS autotrack_schema (version integer NOT NULL)")
                 let version = try Self.version(c) ?? 0
                 guard version < currentVersion else { return true }
-                try c.execute(migrations[version])
+                try c.executeScript(migrations[version])
                 try c.execute("DELETE FROM autotrack_schema")
                 try c.execute("INSERT INTO autotrack_schema (version) VALUES ($1)", [String(version + 1)])
                 return false

@@ -228,6 +228,9 @@ public final class SQLiteEventStore: CollectorStore {
         }
     }
 
+    /// False once `close` ran.
+    var isOpen: Bool { connection.withLock { $0 != nil } }
+
     /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
     public func close() {
         let db = connection.withLock { c -> SQLiteDatabase? in

@@ -89,6 +89,15 @@ package final class SignalWaiter {
     @discardableResult
     package func wait() -> Int32 { Posix.awaitSignal(readFD) }
 
+    /// Waits at most `timeoutMilliseconds` for a signal; nil when none came in time (or the
+    /// wait was interrupted: the caller's loop asks again).
+    package func wait(timeoutMilliseconds: Int32) -> Int32? {
+        var p = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&p, 1, max(timeoutMilliseconds, 0)) > 0 else { return nil }
+        var b: UInt8 = 0
+        return Glibc.read(readFD, &b, 1) == 1 ? Int32(b) : 0
+    }
+
     /// Restores the previous signal actions.
     package func cancel() { Posix.unrouteSignals(previous, readFD: readFD) }
 }

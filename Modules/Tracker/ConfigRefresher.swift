@@ -91,9 +91,12 @@ public final class ConfigRefresher: Sendable {
     private func run() {
         // Named from inside: on Linux a name set before `start` does not reach the system thread.
         Thread.current.name = ConfigRefresher.threadName
-        loadFromDisk()
         var first = true
-        while !stopping {
+        // The group must be left on every path (a stop before the first request included).
+        defer { if first { firstAttempt.leave() } }
+        loadFromDisk()
+        // Also ends when the tracker is gone (released without `stop`).
+        while !stopping, tracker != nil {
             refreshOnce()
             if first {
                 firstAttempt.leave()

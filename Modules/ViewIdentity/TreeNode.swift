@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A node of a view tree read from JSON (viewpath.md §1): the toolkit-free implementation of `ViewNode`.
 public final class TreeNode: ViewNode {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// What a node is for path purposes (viewpath.md §1).
 public enum ViewRole: String, Sendable, Hashable, CaseIterable {

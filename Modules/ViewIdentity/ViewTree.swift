@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A whole view tree read from JSON (viewpath.md §1), with its nodes by id.
 public struct ViewTree {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 extension ViewTree {
     /// The subtree at `node` as view tree JSON (viewpath.md §1), the form `ViewTree(json:)` reads back.

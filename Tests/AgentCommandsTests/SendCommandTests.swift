@@ -113,6 +113,29 @@ import TestSupport
         #expect(try c.embedded.store?.totals(EventFilter()).events == 1)
     }
 
+    @Test func sendsOverTLSToACollectorServingTLS() throws {
+        let cert = try TestCertificate()
+        let dir = Fixtures.temporaryDirectory("send-tls")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = EmbeddedCollector.Options()
+        options.tlsCertificate = cert.certificate
+        options.tlsKey = cert.key
+        let collector = EmbeddedCollector(dbPath: dir.appendingPathComponent("db.sqlite").path, options: options)
+        let address = "\(try collector.start())"
+        defer { collector.stop() }
+        let input = dir.appendingPathComponent("events.ndjson")
+        try Data(#"{"id":"a","ts":1,"type":"click","name":"one"}"#.utf8).write(to: input)
+        let spool = dir.appendingPathComponent("spool").path
+        let args = ["--to", address, "--app-key", "shop", "--app-version", "1", "--spool", spool]
+        let (code, io) = send(args + ["--timeout", "5", "--tls-ca", cert.certificate, input.path])
+        #expect(code == .success, "\(io.standardError)")
+        #expect(try collector.store?.totals(EventFilter()).events == 1)
+        // Plain TCP to the TLS collector delivers nothing; the event stays spooled.
+        let (plain, io2) = send(args + ["--timeout", "0.5", input.path])
+        #expect(plain == .failure)
+        #expect(io2.standardError.contains("not acknowledged"))
+    }
+
     @Test func aWrongTokenIsRefused() throws {
         let c = try Collector(ingestToken: "secret")
         defer { c.stop() }

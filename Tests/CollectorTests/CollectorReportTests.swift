@@ -54,7 +54,8 @@ import TestSupport
     @Test func anEmptyDatabaseSaysNoneInsteadOfEmptyTables() throws {
         let path = Fixtures.temporaryDirectory("report").appendingPathComponent("empty.sqlite").path
         let text = ReportTableRenderer().render(try CollectorReport(store: try SQLiteEventStore(path: path)))
-        #expect(text.components(separatedBy: "(none)").count - 1 == 6)
+        // Six sections of counts, and the trend, dwell, next-page and rage-click sections.
+        #expect(text.components(separatedBy: "(none)").count - 1 == 10)
     }
 
     @Test func jsonIsExactAndParses() throws {

@@ -30,7 +30,7 @@ import Testing
         let db = Fixtures.temporaryDirectory("report-missing").appendingPathComponent("none.sqlite").path
         let r = run(["report", "--db", db])
         #expect(r.code == 1)
-        #expect(r.err.contains("\(db) does not exist"))
+        #expect(r.err.contains("no database at \(db)"))
         #expect(!r.err.contains("writable"))
         #expect(!FileManager.default.fileExists(atPath: db))
     }

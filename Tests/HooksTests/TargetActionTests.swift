@@ -84,16 +84,18 @@ import ViewIdentity
         _ = window
     }
 
-    @Test func targetsAddedBeforeTrackingStartedAreTrackedThroughSendActionWithoutDoubleReports() throws {
+    @Test func targetsAddedBeforeTrackingStartedAreTrackedWhenSentWithoutDoubleReports() throws {
         let rig = HookRig(start: false)
         let (window, c) = screen(rig)
         c.wireOK()
         try rig.hooks.start()
+        #expect(c.okButton.trackingProxyCount == 0)
         c.okButton.tap()
         #expect(c.log == ["onOK OK"])
-        #expect(c.okButton.trackingProxyCount == 0)
+        // Adopted when first sent: from now on it has this system's proxy, like any other.
+        #expect(c.okButton.trackingProxyCount == 1)
         #expect(rig.recorder.summary.filter { $0.hasPrefix("click") } == ["click TestController#TestController#onOK:"])
-        // A target added while running has a proxy: sendAction's advice leaves it to the proxy.
+        // A target added while running has its proxy at once: one report per tap, not two.
         rig.build {
             c.cancelButton.addTarget(c, action: "onCancel:", for: .touchUpInside) { target, _ in target.log.append("cancel") }
         }

@@ -39,7 +39,7 @@ public final class PostgresServer: @unchecked Sendable {
         directory = URL(fileURLWithPath: String(cString: made))
         port = 50_000 + Int.random(in: 0..<10_000)
         if runAsPostgres {
-            try Self.run(URL(fileURLWithPath: "/bin/chown"), ["postgres:", directory.path], within: 10)
+            try Self.run(URL(fileURLWithPath: "/bin/chown"), ["postgres:", directory.path], within: 30)
         }
         do {
             try command(
@@ -58,6 +58,19 @@ public final class PostgresServer: @unchecked Sendable {
     /// The libpq URI of database `name` (default `autotrack`, created at start), over the socket.
     public func uri(database name: String = "autotrack") -> String {
         "postgresql:///\(name)?host=\(directory.path)&port=\(port)&user=postgres"
+    }
+
+    /// Creates a fresh, empty database and returns its URI.
+    public func createDatabase() throws -> String {
+        let name = "t_" + UUID().uuidString.prefix(8).lowercased()
+        try psql("CREATE DATABASE \(name)", database: "postgres")
+        return uri(database: name)
+    }
+
+    /// Runs `sql` on the database that `uri` (one of this server's) names.
+    @discardableResult
+    public func psql(uri: String, _ sql: String) throws -> [String] {
+        try psql(sql, database: String(uri.dropFirst("postgresql:///".count).prefix { $0 != "?" }))
     }
 
     /// Starts the server (again, after `stopServer()`); waits until it accepts connections.
@@ -117,35 +130,43 @@ public final class PostgresServer: @unchecked Sendable {
         }
     }
 
-    /// Runs a program with output to a temporary file (a server it starts may keep a pipe open),
-    /// killed after `seconds`; throws unless it exits 0.
+    /// Runs a program with output to a temporary file, killed after `seconds`; throws unless it exits 0.
+    ///
+    /// posix_spawn and waitpid, not Foundation's `Process`: `pg_ctl start` leaves a server
+    /// running that would inherit the descriptors `Process` watches to see its child end (so it
+    /// never would), and descriptors 3 and up are closed in the child so the server holds none of
+    /// the test process's pipes.
     @discardableResult
     static func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> String {
-        let outFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("atpg-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outFile) }
-        let handle = try FileHandle(forWritingTo: outFile)
-        defer { try? handle.close() }
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        // The server pg_ctl starts must not inherit the test's working directory in a user's home.
-        p.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        try p.run()
+        let outFile = "/tmp/atpg-out-\(UUID().uuidString)"
+        defer { unlink(outFile) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        _ = spawnCloseFrom(&actions, 3)
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        guard rc == 0 else { throw PostgresServerError("cannot start \(executable.path): errno \(rc)") }
+        let label = "\(executable.lastPathComponent) \(arguments.joined(separator: " "))"
         let deadline = Date().addingTimeInterval(seconds)
-        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
-            throw PostgresServerError("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(seconds) s")
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw PostgresServerError("\(label) did not finish within \(seconds) s")
+            }
+            usleep(5_000)
         }
-        let output = (try? String(contentsOf: outFile, encoding: .utf8)) ?? ""
-        guard p.terminationStatus == 0 else {
-            throw PostgresServerError(
-                "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) exited \(p.terminationStatus): \(output)")
+        let output = (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
+        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw PostgresServerError("\(label) failed (wait status \(status)): \(output)")
         }
         return output
     }
@@ -165,6 +186,11 @@ public final class PostgresServer: @unchecked Sendable {
         return nil
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Glibc's module does not
+/// export without `_GNU_SOURCE`: the child closes every descriptor from `from` up.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 
 /// The harness could not create, start, stop or query the server; the message says what and shows its log.
 public struct PostgresServerError: Error, CustomStringConvertible {

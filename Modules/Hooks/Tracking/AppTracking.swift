@@ -1,3 +1,4 @@
+import Synchronization
 /// The app: launch (once per hook system), background and foreground, before the delegate hears of them.
 enum AppTracking: InteractionHook {
     static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {

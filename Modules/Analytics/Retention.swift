@@ -1,0 +1,118 @@
+import EventStore
+
+/// A retention table: who starts, what counts as coming back, and in which periods.
+public struct RetentionDefinition: Sendable, Hashable {
+    public var start: EventKind
+    public var returning: EventKind
+    public var period: RetentionPeriod
+    /// Periods counted per cohort, the cohort's own first.
+    public var periods: Int
+    public var by: ActorKind
+
+    public init(start: EventKind, returning: EventKind, period: RetentionPeriod = .day, periods: Int = 7, by: ActorKind = .user) {
+        self.start = start
+        self.returning = returning
+        self.period = period
+        self.periods = periods
+        self.by = by
+    }
+}
+
+/// Cohorts by the period of each actor's first `start` event, and how many came back in each
+/// period after it.
+public struct RetentionResult: Sendable, Hashable {
+    public struct Cohort: Sendable, Hashable {
+        /// The first day of the cohort's period.
+        public var cohort: CalendarDay
+        public var actors: Int
+        /// `returned[i]`: cohort actors with a `return` event in period cohort + i.
+        public var returned: [Int]
+
+        public init(cohort: CalendarDay, actors: Int, returned: [Int]) {
+            self.cohort = cohort
+            self.actors = actors
+            self.returned = returned
+        }
+
+        /// `returned[i] / actors`.
+        public func rate(_ i: Int) -> Double { actors == 0 ? 0 : Double(returned[i]) / Double(actors) }
+    }
+
+    public var definition: RetentionDefinition
+    /// Earliest cohort first; only cohorts with actors.
+    public var cohorts: [Cohort]
+
+    public init(definition: RetentionDefinition, cohorts: [Cohort]) {
+        self.definition = definition
+        self.cohorts = cohorts
+    }
+}
+
+/// Counts a retention table over scanned events (any order).
+///
+/// An actor's cohort is the period of its first `start` event (by corrected time, ties by storage
+/// order) among the events scanned; `returned[i]` counts the cohort's actors with at least one
+/// `return` event in period cohort + i, whether before or after the start event within the
+/// cohort's own period (i = 0). When start and return are the same kind, the start event
+/// itself is a return in period 0.
+public struct RetentionCounter {
+    public let definition: RetentionDefinition
+    private var firstStart: [ActorID: EventOrder] = [:]
+    /// Per actor, the first days of the periods it returned in.
+    private var returns: [ActorID: Set<Int64>] = [:]
+
+    public init(_ definition: RetentionDefinition) {
+        self.definition = definition
+    }
+
+    /// The scan that feeds this counter: only start and return events.
+    public func query(_ filter: EventFilter) -> EventScanQuery {
+        EventScanQuery(
+            filter: filter,
+            kinds: definition.start == definition.returning ? [definition.start] : [definition.start, definition.returning])
+    }
+
+    public mutating func add(_ e: ScannedEvent) {
+        guard let actor = definition.by.actor(of: e) else { return }
+        let kind = EventKind(type: e.type, name: e.name)
+        if kind == definition.start {
+            let order = EventOrder(e)
+            if firstStart[actor].map({ order < $0 }) ?? true { firstStart[actor] = order }
+        }
+        if kind == definition.returning {
+            returns[actor, default: []].insert(definition.period.start(of: e.time).number)
+        }
+    }
+
+    public func result() -> RetentionResult {
+        var cohorts: [Int64: (actors: Int, returned: [Int])] = [:]
+        let n = definition.periods
+        for (actor, start) in firstStart {
+            let cohort = definition.period.start(of: start.time).number
+            var entry = cohorts[cohort] ?? (0, [Int](repeating: 0, count: n))
+            entry.actors += 1
+            if let periods = returns[actor] {
+                for i in 0..<n where periods.contains(cohort + Int64(i) * definition.period.days) { entry.returned[i] += 1 }
+            }
+            cohorts[cohort] = entry
+        }
+        return RetentionResult(
+            definition: definition,
+            cohorts: cohorts.keys.sorted().map { key in
+                let c = cohorts[key]!
+                return RetentionResult.Cohort(cohort: CalendarDay(number: key), actors: c.actors, returned: c.returned)
+            })
+    }
+}
+
+extension CollectorStore {
+    /// The retention table over the events `filter` selects.
+    public func retention(_ definition: RetentionDefinition, filter: EventFilter) throws(StoreError) -> RetentionResult {
+        var counter = RetentionCounter(definition)
+        try scan(counter.query(filter)) { e in
+            counter.add(e)
+            return true
+        }
+        return counter.result()
+    }
+}

@@ -1,0 +1,117 @@
+import CommandSupport
+import EventModel
+import EventStore
+
+/// `export`: stored events as NDJSON (what `autotrack-agent send` reads) or CSV, streamed.
+public struct ExportCommand: Command {
+    public static let name = "export"
+    public static let abstract = "writes stored events as NDJSON (accepted by autotrack-agent send) or CSV, streamed"
+    public static let help = """
+        USAGE: autotrack-collector export [--db DB] [--format ndjson|csv] [--type TYPE ...]
+                                          [--app K] [--since T] [--until T] [--version V]
+
+        Writes the stored events the filters select to standard output in storage order, one at a
+        time (memory stays constant however many there are). ndjson: one event per line exactly as
+        its wire form (docs/wire.md §3: id, ts as sent, type, name, ...), so
+        'autotrack-agent send' accepts the file unchanged. csv: RFC 4180 with the header
+        seq,app_key,app_version,id,ts,time,type,name,page,path,view_id,session,user,device,duration,props
+        (time is the corrected time; props is JSON; text cells that a spreadsheet would run as a
+        formula get a leading ').
+
+        OPTIONS:
+          --db FILE        the database (default ./autotrack.sqlite); it must exist
+          --format FORMAT  ndjson (default) or csv
+          --type TYPE      only events of this type; repeat for several
+        \(EventFilterOptions.help)
+
+        EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
+          autotrack-collector export --db autotrack.sqlite --app shop --since 2026-11-01 --type click > clicks.ndjson
+
+        """
+
+    enum Format: String, CaseIterable { case ndjson, csv }
+
+    public var database: String
+    public var query: EventQuery
+    var format: Format
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        let formatText = try arguments.option("format") ?? "ndjson"
+        guard let f = Format(rawValue: formatText) else { throw UsageError("--format '\(formatText)' is not ndjson or csv") }
+        format = f
+        query = EventQuery(types: try Self.types(&arguments))
+        query.filter = try EventFilterOptions(arguments: &arguments).filter
+        try arguments.finish()
+    }
+
+    /// Reads `--type` options; each must be a wire event type.
+    static func types(_ arguments: inout Arguments) throws(UsageError) -> [String] {
+        let types = try arguments.options("type")
+        for t in types where EventType(rawValue: t) == nil {
+            throw UsageError("--type '\(t)' is not an event type; use one of \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return types
+    }
+
+    public static let csvHeader = [
+        "seq", "app_key", "app_version", "id", "ts", "time", "type", "name", "page", "path", "view_id", "session", "user", "device",
+        "duration", "props",
+    ]
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        var out = ChunkedOutput(io: io)
+        if format == .csv { out.line(Self.csvHeader.joined(separator: ","), end: "\r\n") }
+        do throws(StoreError) {
+            let store = try openStore(database, options: StoreOptions(access: .readOnly))
+            defer { store.close() }
+            try store.events(query) { e in
+                out.line(format == .csv ? Self.csvLine(e) : Self.ndjsonLine(e), end: format == .csv ? "\r\n" : "\n")
+                return true
+            }
+        } catch {
+            out.flush()
+            io.printError("autotrack-collector export: \(error)")
+            return .failure
+        }
+        out.flush()
+        return .success
+    }
+
+    /// The event's wire form, one line.
+    static func ndjsonLine(_ e: StoredEvent) -> String { e.event.json.jsonText }
+
+    static func csvLine(_ e: StoredEvent) -> String {
+        let v = e.event
+        let text: [String] = [
+            e.appKey, e.appVersion ?? "", v.id, String(v.ts), String(e.time), v.type.rawValue, v.name, v.page ?? "", v.path ?? "",
+            v.viewId ?? "", v.session ?? "", v.user ?? "", v.device ?? "", v.duration.map { String($0) } ?? "",
+            v.props.isEmpty ? "{}" : JSONValue.object(v.props).jsonText,
+        ]
+        let numeric: Set<Int> = [3, 4, 13]
+        return ([String(e.seq)] + text.enumerated().map { i, cell in
+            ReportCSVRenderer.field(numeric.contains(i) ? cell : ReportCSVRenderer.neutralized(cell))
+        }).joined(separator: ",")
+    }
+}
+
+/// Text written in chunks of about 64 KiB, so a long stream makes few writes and holds little.
+struct ChunkedOutput {
+    let io: any OutputStreams
+    private var buffer = ""
+
+    init(io: any OutputStreams) { self.io = io }
+
+    mutating func line(_ text: String, end: String) {
+        buffer += text
+        buffer += end
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        io.out(buffer)
+        buffer = ""
+    }
+}

@@ -1,0 +1,95 @@
+import Analytics
+import CommandSupport
+import EventStore
+
+/// `funnel`: how many actors reach each of ordered steps within a window.
+public struct FunnelCommand: Command {
+    public static let name = "funnel"
+    public static let abstract = "counts the actors that reach each step of a funnel, in order, within a time window"
+    public static let help = """
+        USAGE: autotrack-collector funnel --db DB --app K --step TYPE:NAME --step TYPE:NAME [...]
+                                          [--within DURATION] [--by user|device|session] [--format table|json|html]
+                                          [--since T] [--until T] [--version V]
+
+        An actor reaches step k when it has events matching steps 1..k in that order (by corrected
+        time, ties by storage order) with step k no later than --within after step 1. An actor is
+        the event's user, else its device (--by user), or its device, or its session; events
+        without one are left out. Conversion is each step's actors over step 1's. JSON:
+        {"by":"user","withinMs":3600000,"steps":[{"step":"TYPE:NAME","actors":N,"conversion":0.42},...]}
+        docs/reports.md describes the computation.
+
+        OPTIONS:
+          --db FILE        the database (default ./autotrack.sqlite); it must exist
+          --step TYPE:NAME a step: an event type (click, page_enter, ...) and name; give two or more, in order
+          --within D       the window from step 1: 1h (default), 30m, 90s, 500ms, 2d, or whole milliseconds
+          --by KIND        user (default: user, else device), device or session
+          --format FORMAT  table (default), json or html
+        \(EventFilterOptions.help)
+                           (--app is required)
+
+        EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
+          autotrack-collector funnel --db autotrack.sqlite --app shop \\
+              --step page_enter:HomeViewController --step click:BUY --within 30m --format json
+
+        """
+
+    public var database: String
+    public var definition: FunnelDefinition
+    public var filter: EventFilter
+    var format: AnalyticsFormat
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        definition = try Self.definition(&arguments)!
+        format = try AnalyticsFormat(try arguments.option("format"))
+        filter = try EventFilterOptions(arguments: &arguments, requireApp: true).filter
+        try arguments.finish()
+    }
+
+    /// Reads `--step` (two or more), `--within` and `--by`; nil when no `--step` is given and
+    /// they are optional (`report`).
+    static func definition(_ arguments: inout Arguments, optional: Bool = false) throws(UsageError) -> FunnelDefinition? {
+        let stepTexts = try arguments.options("step")
+        let withinText = try arguments.option("within")
+        let byText = try arguments.option("by")
+        if stepTexts.isEmpty, optional {
+            if withinText != nil || byText != nil { throw UsageError("--within and --by need --step (a funnel)") }
+            return nil
+        }
+        guard stepTexts.count >= 2 else {
+            throw UsageError("a funnel needs at least two --step TYPE:NAME options, in order (got \(stepTexts.count))")
+        }
+        guard stepTexts.count <= 64 else { throw UsageError("a funnel has at most 64 steps (got \(stepTexts.count))") }
+        var steps: [EventKind] = []
+        for t in stepTexts { steps.append(try EventFilterOptions.kind(t, option: "step")) }
+        var within: Int64 = 3_600_000
+        if let withinText {
+            guard let w = TimeArgument.duration(withinText) else {
+                throw UsageError("--within '\(withinText)' is not a duration; give e.g. 1h, 30m, 90s, 500ms, 2d or milliseconds")
+            }
+            within = w
+        }
+        return FunnelDefinition(
+            steps: steps, withinMilliseconds: within, by: try EventFilterOptions.actorKind(byText, allowed: ActorKind.allCases))
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let result: FunnelResult
+        do throws(StoreError) {
+            let store = try openStore(database, options: StoreOptions(access: .readOnly))
+            defer { store.close() }
+            result = try store.funnel(definition, filter: filter)
+        } catch {
+            io.printError("autotrack-collector funnel: \(error)")
+            return .failure
+        }
+        switch format {
+        case .table: io.out(result.tableText)
+        case .json: io.print(result.json.jsonText)
+        case .html:
+            io.out(AnalyticsHTML.page(title: "Autotrack funnel", database: database, filter: filter, body: AnalyticsHTML.funnelBars(result)))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,83 @@
+import CommandSupport
+import EventStore
+import Foundation
+
+/// `prune`: retention, deleting old events from either store in bounded transactions.
+public struct PruneCommand: Command {
+    public static let name = "prune"
+    public static let abstract = "deletes events older than a date, in small transactions"
+    public static let help = """
+        USAGE: autotrack-collector prune --db FILE|URI --before DATE [--app KEY] [--chunk ROWS]
+
+        Deletes the events whose time (the corrected time, docs/schema.md) is before DATE, and
+        the rejected events and batch records received before it; only app KEY's with --app.
+        It works in transactions of at most ROWS rows, so collectors writing to the same
+        database meanwhile wait for one chunk at most; interrupted, it can simply run again.
+        Prints what it deleted. Nothing else is changed (published rules stay).
+
+        OPTIONS:
+          --db FILE|URI   the database: an SQLite file or a postgresql:// URI (required: no default,
+                          so a mistyped command never prunes ./autotrack.sqlite)
+          --before DATE   YYYY-MM-DD (midnight UTC) or an ISO 8601 time (2026-01-31T12:00:00Z)
+          --app KEY       only this app key's rows
+          --chunk ROWS    rows per transaction (default 10000)
+
+        EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
+          autotrack-collector prune --db autotrack.sqlite --before 2026-01-01 --app shop
+
+        """
+
+    public var database: String
+    /// Milliseconds since the epoch.
+    public var before: Int64
+    public var appKey: String?
+    public var chunk: Int
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        guard let db = try arguments.option("db"), !db.isEmpty else {
+            throw UsageError("prune needs --db FILE or --db postgresql://... (the database to prune)")
+        }
+        database = db
+        guard let text = try arguments.option("before") else {
+            throw UsageError("prune needs --before DATE (YYYY-MM-DD, or an ISO 8601 time such as 2026-01-31T12:00:00Z)")
+        }
+        guard let date = Self.date(text) else {
+            throw UsageError("--before '\(text)' is not a date; give YYYY-MM-DD or an ISO 8601 time such as 2026-01-31T12:00:00Z")
+        }
+        before = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        appKey = try arguments.option("app")
+        chunk = try arguments.intOption("chunk", in: 1...1_000_000) ?? 10_000
+        try arguments.finish()
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let outcome: PruneOutcome
+        do throws(StoreError) {
+            let store = try openStore(database, options: StoreOptions(access: .existing))
+            defer { store.close() }
+            outcome = try store.prune(before: before, appKey: appKey, chunk: chunk)
+        } catch {
+            io.printError("autotrack-collector prune: \(error)")
+            return .failure
+        }
+        let when = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(before) / 1000))
+        let scope = appKey.map { " of app \($0)" } ?? ""
+        io.print(
+            "pruned \(outcome.events) \(outcome.events == 1 ? "event" : "events"), \(outcome.rejected) rejected and "
+                + "\(outcome.batches) batch \(outcome.batches == 1 ? "record" : "records")\(scope) before \(when) "
+                + "in \(outcome.transactions) \(outcome.transactions == 1 ? "transaction" : "transactions")")
+        return .success
+    }
+
+    /// `YYYY-MM-DD` (midnight UTC) or an ISO 8601 time with a zone.
+    static func date(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let d = full.date(from: text) { return d }
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = full.date(from: text) { return d }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}

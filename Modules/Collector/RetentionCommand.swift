@@ -1,0 +1,91 @@
+import Analytics
+import CommandSupport
+import EventStore
+
+/// `retention`: cohorts by first start event, and how many came back in each later period.
+public struct RetentionCommand: Command {
+    public static let name = "retention"
+    public static let abstract = "counts, per cohort of first start, the actors that return in each later day or week"
+    public static let help = """
+        USAGE: autotrack-collector retention --db DB --app K --start TYPE:NAME --return TYPE:NAME
+                                             [--period day|week] [--periods N] [--by user|device]
+                                             [--format table|json|html] [--since T] [--until T] [--version V]
+
+        An actor's cohort is the period (UTC day, or UTC week from Monday) of its first --start
+        event in range; returned[i] counts the cohort's actors with a --return event in period
+        cohort+i (i = 0 is the cohort's own period). An actor is the event's user, else its
+        device (--by user), or its device. JSON:
+        {"period":"day","cohorts":[{"cohort":"2026-11-01","actors":N,"returned":[n0,n1,...]}]}
+
+        OPTIONS:
+          --db FILE          the database (default ./autotrack.sqlite); it must exist
+          --start TYPE:NAME  the event that puts an actor in a cohort
+          --return TYPE:NAME the event that counts as coming back (may be the same)
+          --period P         day (default) or week
+          --periods N        periods per cohort, its own first (default 7, at most 1000)
+          --by KIND          user (default: user, else device) or device
+          --format FORMAT    table (default), json or html
+        \(EventFilterOptions.help)
+                             (--app is required)
+
+        EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
+          autotrack-collector retention --db autotrack.sqlite --app shop \\
+              --start app_start:launch --return page_enter:HomeViewController --period day --periods 7
+
+        """
+
+    public var database: String
+    public var definition: RetentionDefinition
+    public var filter: EventFilter
+    var format: AnalyticsFormat
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        definition = try Self.definition(&arguments)!
+        format = try AnalyticsFormat(try arguments.option("format"))
+        filter = try EventFilterOptions(arguments: &arguments, requireApp: true).filter
+        try arguments.finish()
+    }
+
+    /// Reads `--start`, `--return`, `--period`, `--periods` and `--by` (`--retention-by` in
+    /// `report`, where `--by` is the funnel's); nil when neither start nor return is given and
+    /// they are optional.
+    static func definition(_ arguments: inout Arguments, optional: Bool = false, byOption: String = "by") throws(UsageError) -> RetentionDefinition? {
+        let startText = try arguments.option("start")
+        let returnText = try arguments.option("return")
+        let periodText = try arguments.option("period")
+        let periods = try arguments.intOption("periods", in: 1...1000) ?? 7
+        let byText = try arguments.option(byOption)
+        if optional, startText == nil, returnText == nil { return nil }
+        guard let startText else { throw UsageError("missing --start TYPE:NAME (the event that puts an actor in a cohort)") }
+        guard let returnText else { throw UsageError("missing --return TYPE:NAME (the event that counts as coming back)") }
+        let period = RetentionPeriod(rawValue: periodText ?? "day")
+        guard let period else { throw UsageError("--period '\(periodText ?? "")' is not day or week") }
+        return RetentionDefinition(
+            start: try EventFilterOptions.kind(startText, option: "start"),
+            returning: try EventFilterOptions.kind(returnText, option: "return"), period: period, periods: periods,
+            by: try EventFilterOptions.actorKind(byText, allowed: [.user, .device]))
+    }
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let result: RetentionResult
+        do throws(StoreError) {
+            let store = try openStore(database, options: StoreOptions(access: .readOnly))
+            defer { store.close() }
+            result = try store.retention(definition, filter: filter)
+        } catch {
+            io.printError("autotrack-collector retention: \(error)")
+            return .failure
+        }
+        switch format {
+        case .table: io.out(result.tableText)
+        case .json: io.print(result.json.jsonText)
+        case .html:
+            io.out(
+                AnalyticsHTML.page(
+                    title: "Autotrack retention", database: database, filter: filter, body: AnalyticsHTML.retentionTable(result)))
+        }
+        return .success
+    }
+}

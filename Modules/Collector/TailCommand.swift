@@ -1,0 +1,110 @@
+import CommandSupport
+import EventStore
+import Foundation
+import SystemCalls
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tail`: prints new events as they are stored, until SIGINT/SIGTERM, `--limit` or `--timeout`.
+public struct TailCommand: Command {
+    public static let name = "tail"
+    public static let abstract = "follows the events stored from now on, as NDJSON, until Ctrl-C"
+    public static let help = """
+        USAGE: autotrack-collector tail [--db DB] [--type TYPE ...] [--app K] [--since T] [--until T] [--version V]
+                                        [--from-start] [--limit N] [--timeout SECONDS] [--interval MS]
+
+        Prints each event stored after it starts (with --from-start: every stored event first),
+        one NDJSON line each in storage order, as 'export' writes them, while 'serve' (or any
+        collector on the same database) stores them. It asks the store for new events every
+        --interval milliseconds on its own thread, and stops on SIGINT (Ctrl-C) or SIGTERM,
+        after --limit events, or after --timeout seconds, whichever comes first.
+
+        OPTIONS:
+          --db FILE          the database (default ./autotrack.sqlite); it must exist
+          --type TYPE        only events of this type; repeat for several
+          --from-start       print the events already stored first
+          --limit N          stop after N events
+          --timeout SECONDS  stop after this long (default: never)
+          --interval MS      how often to look for new events (default 500, 10 to 60000)
+        \(EventFilterOptions.help)
+
+        EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
+          autotrack-collector tail --db autotrack.sqlite --app shop --type click --timeout 5
+
+        """
+
+    public var database: String
+    public var query: EventQuery
+    public var fromStart: Bool
+    public var limit: Int?
+    public var timeoutSeconds: Double?
+    public var intervalMilliseconds: Int
+
+    public init(arguments: inout Arguments) throws(UsageError) {
+        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        query = EventQuery(types: try ExportCommand.types(&arguments))
+        query.filter = try EventFilterOptions(arguments: &arguments).filter
+        fromStart = arguments.flag("from-start")
+        limit = try arguments.intOption("limit", in: 1...Int.max)
+        timeoutSeconds = try arguments.doubleOption("timeout", in: 0...31_536_000)
+        intervalMilliseconds = try arguments.intOption("interval", in: 10...60_000) ?? 500
+        try arguments.finish()
+    }
+
+    /// Events read per query: a backlog is printed in pages of this many.
+    static let page = 1_000
+
+    public func run(io: any OutputStreams) -> ExitCode {
+        let store: any CollectorStore
+        do throws(StoreError) {
+            store = try openStore(database, options: StoreOptions(access: .readOnly))
+        } catch {
+            io.printError("autotrack-collector tail: \(error)")
+            return .failure
+        }
+        defer { store.close() }
+        // SIGINT/SIGTERM end the wait between polls; without the route (one per process, e.g.
+        // in a test runner that routes them already) the loop still ends by limit or timeout.
+        let signals = try? SignalWaiter([SIGINT, SIGTERM])
+        defer { signals?.cancel() }
+        let started = Date()
+        var printed = 0
+        var query = self.query
+        do throws(StoreError) {
+            if !fromStart { query.afterSeq = try store.lastSequence() ?? 0 }
+            while true {
+                var got = 0
+                var out = ChunkedOutput(io: io)
+                query.limit = Self.page
+                try store.events(query) { e in
+                    out.line(ExportCommand.ndjsonLine(e), end: "\n")
+                    query.afterSeq = e.seq
+                    got += 1
+                    printed += 1
+                    return limit.map { printed < $0 } ?? true
+                }
+                out.flush()
+                if let limit, printed >= limit { break }
+                if got == Self.page { continue }  // More may be waiting: no pause.
+                var wait = intervalMilliseconds
+                if let timeoutSeconds {
+                    let left = timeoutSeconds - Date().timeIntervalSince(started)
+                    if left <= 0 { break }
+                    wait = min(wait, Int((left * 1000).rounded(.up)))
+                }
+                if let signals {
+                    if signals.wait(timeoutMilliseconds: Int32(wait)) != nil { break }
+                } else {
+                    usleep(UInt32(wait) * 1000)
+                }
+            }
+        } catch {
+            io.printError("autotrack-collector tail: \(error)")
+            return .failure
+        }
+        return .success
+    }
+}

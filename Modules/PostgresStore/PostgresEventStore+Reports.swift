@@ -1,0 +1,163 @@
+import EventModel
+import EventStore
+
+/// An `EventFilter` as SQL conditions with numbered parameters (`$1`, `$2`...).
+struct PostgresFilter {
+    private(set) var conditions: [String] = []
+    private(set) var parameters: [String?] = []
+
+    /// `timed`: false for tables without event times (`rejected`, `batches`), filtered by app key
+    /// and version only. The app key and version come first, so an untimed filter's parameters
+    /// are the first ones of the timed filter of the same `EventFilter`.
+    init(_ filter: EventFilter, table: String, timed: Bool = true) {
+        let prefix = table.isEmpty ? "" : table + "."
+        if let k = filter.appKey { add("\(prefix)app_key = ?", PostgresText.encode(k)) }
+        if let v = filter.appVersion { add("\(prefix)app_version = ?", PostgresText.encode(v)) }
+        if timed, let since = filter.since { add("\(prefix)corrected_ts >= ?::bigint", String(since)) }
+        if timed, let until = filter.until { add("\(prefix)corrected_ts < ?::bigint", String(until)) }
+    }
+
+    /// Adds a condition whose one `?` is `value`.
+    mutating func add(_ condition: String, _ value: String) {
+        parameters.append(value)
+        conditions.append(condition.replacingOnce("?", with: "$\(parameters.count)"))
+    }
+
+    /// ` WHERE …` (or nothing), with `extra` conditions (without parameters) after the filter's.
+    func `where`(_ extra: String...) -> String {
+        let all = conditions + extra
+        return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
+    }
+}
+
+extension String {
+    fileprivate func replacingOnce(_ target: Character, with replacement: String) -> String {
+        guard let i = firstIndex(of: target) else { return self }
+        return String(self[..<i]) + replacement + String(self[index(after: i)...])
+    }
+}
+
+// The report queries mean what the SQLite store's mean, row for row: text sorted by bytes
+// (COLLATE "C"), NULL first, as SQLite sorts. Props are `json`, read with `->>`.
+extension PostgresEventStore {
+    public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
+        let e = PostgresFilter(filter, table: "")
+        let other = PostgresFilter(filter, table: "", timed: false)
+        let v = try read(
+            """
+            SELECT (SELECT COUNT(*) FROM events\(e.where())), (SELECT COUNT(*) FROM rejected\(other.where())),
+                   (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())), (SELECT COUNT(*) FROM batches\(other.where())),
+                   (SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))
+            """, e.parameters
+        ).first ?? []
+        func at(_ i: Int) -> Int { i < v.count ? v[i].flatMap { Int($0) } ?? 0 : 0 }
+        return StoreTotals(events: at(0), rejected: at(1), duplicates: at(2), batches: at(3), apps: at(4))
+    }
+
+    public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
+        let f = PostgresFilter(filter, table: "")
+        return try read(
+            """
+            SELECT type, name, COUNT(*) AS n FROM events\(f.where()) GROUP BY type, name
+            ORDER BY n DESC, type COLLATE "C", name COLLATE "C"
+            """, f.parameters
+        ).map { EventCount(type: $0[0] ?? "", name: $0[1] ?? "", count: Self.int($0[2])) }
+    }
+
+    public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
+        let f = PostgresFilter(filter, table: "")
+        return try read(
+            """
+            SELECT COALESCE(page, name) AS p,
+                   COUNT(*) FILTER (WHERE type = 'page_enter'), COUNT(*) FILTER (WHERE type = 'page_leave'),
+                   AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL)::float8
+            FROM events\(f.where("type IN ('page_enter', 'page_leave')"))
+            GROUP BY p ORDER BY COALESCE(page, name) COLLATE "C"
+            """, f.parameters
+        ).map {
+            PageActivity(
+                page: $0[0] ?? "", enters: Self.int($0[1]), leaves: Self.int($0[2]),
+                meanDwellMilliseconds: $0[3].flatMap { Double($0) })
+        }
+    }
+
+    public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
+        let f = PostgresFilter(filter, table: "")
+        return try read(
+            """
+            SELECT * FROM (
+                SELECT app_key, type, path, props->>'title' AS title, app_version, COUNT(*) AS n
+                FROM events\(f.where("path IS NOT NULL"))
+                GROUP BY app_key, app_version, type, path, title
+            ) AS q
+            ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, type COLLATE "C", path COLLATE "C",
+                     title COLLATE "C" NULLS FIRST
+            """, f.parameters
+        ).map {
+            PathCount(
+                appKey: $0[0] ?? "", appVersion: $0[4], type: $0[1] ?? "", path: $0[2] ?? "", title: $0[3],
+                count: Self.int($0[5]))
+        }
+    }
+
+    public func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount] {
+        var f = PostgresFilter(filter, table: "e")
+        f.add("e.app_key = ?", PostgresText.encode(appKey))
+        f.add("j.key = ?", key)
+        // json_each compares the key as a plain string, so any key works, quotes and dots included.
+        return try read(
+            """
+            SELECT * FROM (
+                SELECT e.type, e.path, e.props->>'title' AS title, e.props->>'rules' AS rules,
+                       CASE json_typeof(j.value) WHEN 'string' THEN j.value #>> '{}' WHEN 'null' THEN 'null'
+                                                 ELSE j.value::text END AS v,
+                       e.app_version, COUNT(*) AS n
+                FROM events AS e, json_each(e.props) AS j
+                \(f.where("e.path IS NOT NULL"))
+                GROUP BY e.app_version, e.type, e.path, title, rules, v
+            ) AS q
+            ORDER BY app_version COLLATE "C" NULLS FIRST, type COLLATE "C", path COLLATE "C", title COLLATE "C" NULLS FIRST,
+                     rules COLLATE "C" NULLS FIRST, v COLLATE "C"
+            """, f.parameters
+        ).map {
+            PropValueCount(
+                appVersion: $0[5], type: $0[0] ?? "", path: $0[1] ?? "", title: $0[2], rules: $0[3], value: $0[4] ?? "",
+                count: Self.int($0[6]))
+        }
+    }
+
+    public func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount] {
+        let f = PostgresFilter(filter, table: "")
+        let rows = try read(
+            """
+            SELECT * FROM (
+                SELECT app_key, COALESCE(props->>'ruleId', props->>'rule', name) AS rule,
+                       COALESCE(props->>'appVersion', app_version, '(unknown)') AS version, COUNT(*) AS n,
+                       json_agg(DISTINCT props->>'keyPath') FILTER (WHERE props->>'keyPath' IS NOT NULL),
+                       json_agg(DISTINCT props->>'missingKey') FILTER (WHERE props->>'missingKey' IS NOT NULL)
+                FROM events\(f.where("type = 'kvc_error'"))
+                GROUP BY app_key, rule, version
+            ) AS q
+            ORDER BY n DESC, app_key COLLATE "C", rule COLLATE "C", version COLLATE "C"
+            """, f.parameters)
+        func strings(_ v: String?) -> [String] {
+            guard let v, let array = (try? JSONValue.parse(v))?.arrayValue else { return [] }
+            return array.compactMap(\.stringValue).sorted()
+        }
+        return rows.map {
+            KVCErrorCount(
+                appKey: $0[0] ?? "", rule: $0[1] ?? "", appVersion: $0[2] ?? "", count: Self.int($0[3]),
+                keyPaths: strings($0[4]), missingKeys: strings($0[5]))
+        }
+    }
+
+    public func rejectedCounts(_ filter: EventFilter) throws(StoreError) -> [ReasonCount] {
+        let f = PostgresFilter(filter, table: "", timed: false)
+        return try read(
+            "SELECT reason, COUNT(*) AS n FROM rejected\(f.where()) GROUP BY reason ORDER BY n DESC, reason COLLATE \"C\"",
+            f.parameters
+        ).map { ReasonCount(reason: $0[0] ?? "", count: Self.int($0[1])) }
+    }
+
+    private static func int(_ v: String?) -> Int { v.flatMap { Int($0) } ?? 0 }
+}

@@ -1,0 +1,107 @@
+import EventStore
+
+/// Writes a group of batches with one statement, in one implicit transaction: every column
+/// travels as one array parameter, `unnest` turns them back into rows, and CTEs insert the
+/// events (`ON CONFLICT (app_key, id) DO NOTHING`), the rejected events and one `batches` row
+/// per batch, then answer how many events of each batch were stored. One round trip and one
+/// commit per group, however many batches and events it holds.
+///
+/// Exactly once across collectors: two transactions inserting the same `(app_key, id)` are
+/// ordered by the unique index (the second waits for the first to commit, then skips the row).
+/// Every group inserts its events in one global order (app key, then id, byte order), so two
+/// groups never wait for each other in a cycle: no deadlock between collectors. `seq` is still
+/// arrival order: it is drawn for the rows in batch order before they are inserted in key order.
+enum PostgresGroupInsert {
+    static let name = "autotrack_group_insert"
+
+    static let sql = """
+        WITH bat AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::int[], $8::int[])
+                WITH ORDINALITY AS t(app_key, app_version, agent, batch, received_at, sent_at, valid, rejected, b)
+        ), ev AS (
+            SELECT * FROM unnest($9::int[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[],
+                                 $16::text[], $17::text[], $18::bigint[], $19::text[], $20::text[], $21::text[], $22::bigint[],
+                                 $26::int[])
+                WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
+                                     device_id, corrected_ts, rank, ord)
+        ), numbered AS MATERIALIZED (
+            SELECT ev.*, nextval(pg_get_serial_sequence('events', 'seq')) AS seq FROM ev ORDER BY ev.ord
+        ), ins AS (
+            INSERT INTO events (seq, app_key, id, ts, type, name, page, path, view_id, session, duration, props, app_version,
+                                received_at, user_id, device_id, corrected_ts)
+            SELECT n.seq, bat.app_key, n.id, n.ts, n.type, n.name, n.page, n.path, n.view_id, n.session, n.duration,
+                   n.props::json, bat.app_version, bat.received_at, n.user_id, n.device_id, n.corrected_ts
+            FROM numbered AS n JOIN bat ON bat.b = n.b ORDER BY n.rank
+            ON CONFLICT (app_key, id) DO NOTHING
+            RETURNING app_key, id
+        ), won AS (
+            SELECT DISTINCT ON (bat.app_key, ev.id) ev.b
+            FROM ins JOIN bat ON bat.app_key = ins.app_key COLLATE "C" JOIN ev ON ev.b = bat.b AND ev.id = ins.id COLLATE "C"
+            ORDER BY bat.app_key, ev.id, ev.ord
+        ), stored AS (
+            SELECT bat.b, (SELECT count(*) FROM won WHERE won.b = bat.b) AS n FROM bat
+        ), rej AS (
+            INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
+            SELECT bat.app_key, bat.app_version, r.raw, r.reason, bat.received_at
+            FROM unnest($23::int[], $24::text[], $25::text[]) WITH ORDINALITY AS r(b, raw, reason, ord)
+            JOIN bat ON bat.b = r.b ORDER BY r.ord
+        ), done AS (
+            INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at, sent_at)
+            SELECT bat.app_key, bat.app_version, bat.agent, bat.batch, stored.n, bat.valid - stored.n, bat.rejected,
+                   bat.received_at, bat.sent_at
+            FROM bat JOIN stored ON stored.b = bat.b ORDER BY bat.b
+        )
+        SELECT b, n FROM stored ORDER BY b
+        """
+
+    /// The statement's parameters for `group`: batches numbered from 1 in group order.
+    static func parameters(_ group: [PostgresPendingBatch]) -> [String?] {
+        // Events in arrival order (group order, then batch order), each with its rank in the
+        // insertion order: by app key, then id (bytes), then arrival.
+        var rows: [(b: Int, appKey: String, row: PostgresPendingBatch.EventRow)] = []
+        rows.reserveCapacity(group.reduce(0) { $0 + $1.events.count })
+        for (i, batch) in group.enumerated() {
+            for row in batch.events { rows.append((i + 1, batch.appKey, row)) }
+        }
+        let order = rows.indices.sorted { i, j in
+            let x = rows[i], y = rows[j]
+            if x.appKey != y.appKey { return x.appKey.utf8.lexicographicallyPrecedes(y.appKey.utf8) }
+            if x.row.id != y.row.id { return x.row.id.utf8.lexicographicallyPrecedes(y.row.id.utf8) }
+            return i < j
+        }
+        var rank = [Int64](repeating: 0, count: rows.count)
+        for (r, i) in order.enumerated() { rank[i] = Int64(r) }
+        var rejected: [(b: Int, raw: String, reason: String)] = []
+        for (i, batch) in group.enumerated() {
+            for r in batch.rejected { rejected.append((i + 1, r.raw, r.reason)) }
+        }
+        typealias A = PostgresArrayLiteral
+        return [
+            A.text(group.map(\.appKey)), A.text(group.map(\.appVersion)), A.text(group.map(\.agent)),
+            A.text(group.map(\.label)), A.integers(group.map { $0.receivedAt }), A.integers(group.map(\.sentAt)),
+            A.integers(group.map { Int64($0.events.count) }), A.integers(group.map { Int64($0.rejected.count) }),
+            A.integers(rows.map { Int64($0.b) }), A.text(rows.map(\.row.id)), A.integers(rows.map(\.row.ts)),
+            A.text(rows.map(\.row.type)), A.text(rows.map(\.row.name)), A.text(rows.map(\.row.page)),
+            A.text(rows.map(\.row.path)), A.text(rows.map(\.row.viewId)), A.text(rows.map(\.row.session)),
+            A.integers(rows.map(\.row.duration)), A.text(rows.map(\.row.props)), A.text(rows.map(\.row.user)),
+            A.text(rows.map(\.row.device)), A.integers(rows.map(\.row.correctedTime)),
+            A.integers(rejected.map { Int64($0.b) }), A.text(rejected.map(\.raw)), A.text(rejected.map(\.reason)),
+            A.integers(rank),
+        ]
+    }
+
+    /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.
+    static func run(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        let result = try c.executePrepared(name, sql, parameters(group))
+        var stored = [Int](repeating: 0, count: group.count)
+        for row in result.rows {
+            guard let b = row[0].flatMap({ Int($0) }), (1...group.count).contains(b) else { continue }
+            stored[b - 1] = row[1].flatMap { Int($0) } ?? 0
+        }
+        return zip(group, stored).map { batch, n in
+            BatchOutcome(
+                stored: n, duplicates: batch.events.count - n, rejected: batch.rejected.count,
+                rejections: batch.rejected.map { PostgresText.decode($0.reason) })
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import EventModel
+import EventStore
+import Synchronization
+
+/// A batch validated and turned into column values, waiting for the group commit that stores it.
+/// Built on the caller's thread before any lock is taken, so validation runs in parallel.
+final class PostgresPendingBatch: Sendable {
+    /// One valid event's values, in `events` column order after `app_key` (which the batch holds);
+    /// text in its stored form (`PostgresText`).
+    struct EventRow: Sendable {
+        var id: String
+        var ts: Int64
+        var type: String
+        var name: String
+        var page, path, viewId, session: String?
+        var duration: Int64?
+        var props: String
+        var user, device: String?
+        var correctedTime: Int64
+    }
+
+    let appKey: String
+    let appVersion: String?
+    let agent: String?
+    let label: String?
+    let sentAt: Int64?
+    let receivedAt: Int64
+    let events: [EventRow]
+    /// Events kept in `rejected`: the raw JSON text and the reason, in batch order.
+    let rejected: [(raw: String, reason: String)]
+    private let result = Mutex<Result<BatchOutcome, StoreError>?>(nil)
+
+    init(_ batch: EventBatch, receivedAt now: Int64) {
+        appKey = PostgresText.encode(batch.appKey)
+        appVersion = PostgresText.encode(batch.appVersion)
+        agent = PostgresText.encode(batch.agent)
+        label = PostgresText.encode(batch.label)
+        sentAt = batch.sentAt
+        receivedAt = now
+        var events: [EventRow] = []
+        var rejected: [(raw: String, reason: String)] = []
+        events.reserveCapacity(batch.events.count)
+        for raw in batch.events {
+            let e: TrackEvent
+            do throws(EventValidationError) {
+                e = try TrackEvent(json: raw)
+            } catch {
+                rejected.append((PostgresText.encode(raw.jsonText), PostgresText.encode(error.description)))
+                continue
+            }
+            typealias T = PostgresText
+            events.append(
+                EventRow(
+                    id: T.encode(e.id), ts: e.ts, type: e.type.rawValue, name: T.encode(e.name), page: T.encode(e.page),
+                    path: T.encode(e.path), viewId: e.viewId, session: T.encode(e.session), duration: e.duration,
+                    props: JSONValue.object(e.props).jsonText, user: T.encode(e.user), device: T.encode(e.device),
+                    correctedTime: batch.correctedTime(ts: e.ts, receivedAt: now)))
+        }
+        self.events = events
+        self.rejected = rejected
+    }
+
+    var isDone: Bool { result.withLock { $0 != nil } }
+
+    func finish(_ r: Result<BatchOutcome, StoreError>) { result.withLock { $0 = r } }
+
+    /// The recorded result; only called after a commit finished this batch.
+    func outcome() throws(StoreError) -> BatchOutcome {
+        guard let r = result.withLock({ $0 }) else {
+            throw StoreError(.failed, "internal: the batch was not committed")
+        }
+        return try r.get()
+    }
+}

@@ -1,0 +1,83 @@
+import Analytics
+import EventStore
+import SQLiteStore
+import Testing
+
+@Suite struct FunnelTests {
+    typealias F = AnalyticsFixture
+
+    func steps(_ r: FunnelResult) -> [Int] { r.steps.map(\.actors) }
+
+    @Test func byUserCountsOrderWindowTiesAndActorsWithoutUser() throws {
+        let store = try F.store(F.funnelEvents())
+        let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute), filter: .all)
+        // Step 1: alice, bob, carol, d-dave, eve, frank, gina, harry = 8 (the event without user or device is nobody's).
+        // Step 2: alice, carol, d-dave, gina, harry = 5 (bob's Add came first; eve's Add is d-x's; frank's tie went the wrong way).
+        // Step 3: alice, gina = 2 (carol's Pay is 11 minutes after her Home; bob has no Add after Home).
+        #expect(steps(r) == [8, 5, 2])
+        #expect(r.steps.map(\.conversion) == [1, 5.0 / 8, 2.0 / 8])
+        #expect(r.steps.map(\.step) == [F.home, F.add, F.pay])
+    }
+
+    @Test func byDeviceJoinsTheSignedInAndAnonymousEventsOfOneDevice() throws {
+        let store = try F.store(F.funnelEvents())
+        let r = try store.funnel(
+            FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute, by: .device), filter: .all)
+        // d-x (eve's device) now reaches Add too: step 2 is d-a, d-c, d-dave, d-x, d-g, d-h = 6.
+        #expect(steps(r) == [8, 6, 2])
+    }
+
+    @Test func aWiderWindowLetsCarolPay() throws {
+        let store = try F.store(F.funnelEvents())
+        let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 11 * F.minute), filter: .all)
+        #expect(steps(r) == [8, 5, 3])
+        let edge = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 11 * F.minute - 1), filter: .all)
+        #expect(steps(edge) == [8, 5, 2])
+    }
+
+    @Test func theTimeFilterDropsEventsOutsideIt() throws {
+        let store = try F.store(F.funnelEvents())
+        // Until one hour: frank and gina (at +1h) are out.
+        let r = try store.funnel(
+            FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute),
+            filter: EventFilter(until: F.day0 + F.hour))
+        #expect(steps(r) == [6, 4, 1])
+    }
+
+    @Test func aRepeatedStepNeedsTwoEvents() throws {
+        let t = F.day0
+        let store = try F.store([[
+            F.event("1", "page_enter", "Home", at: t, user: "once"),
+            F.event("2", "page_enter", "Home", at: t, user: "twice"),
+            F.event("3", "page_enter", "Home", at: t + 1, user: "twice"),
+        ]])
+        let r = try store.funnel(FunnelDefinition(steps: [F.home, F.home]), filter: .all)
+        #expect(steps(r) == [2, 1])
+    }
+
+    @Test func aLaterStartCanCompleteWhenAnEarlierOneTimedOut() throws {
+        let t = F.day0
+        let store = try F.store([[
+            F.event("1", "page_enter", "Home", at: t, user: "u"),
+            F.event("2", "page_enter", "Home", at: t + 50 * F.minute, user: "u"),
+            F.event("3", "click", "Add", at: t + 70 * F.minute, user: "u"),
+        ]])
+        let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add]), filter: .all)
+        #expect(steps(r) == [1, 1])
+        let none = try store.funnel(FunnelDefinition(steps: [F.add, F.home]), filter: .all)
+        #expect(steps(none) == [1, 0])
+        #expect(none.steps[1].conversion == 0)
+    }
+
+    @Test func sqliteScanGivesTheProtocolDefaultsRows() throws {
+        let store = try F.store(F.funnelEvents())
+        for query in [EventScanQuery(), EventScanQuery(kinds: [F.home, F.pay]), EventScanQuery(filter: EventFilter(since: F.day0 + 1, until: F.day0 + F.day))] {
+            var fast: [ScannedEvent] = []
+            try store.scan(query) { fast.append($0); return true }
+            var reference: [ScannedEvent] = []
+            try store.scanningEvents(query) { reference.append($0); return true }
+            #expect(fast == reference)
+            #expect(!fast.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Analytics
+import Testing
+
+@Suite struct TimeArgumentTests {
+    @Test func instantsInEveryForm() {
+        #expect(TimeArgument.instant("2026-11-01") == 1_793_491_200_000)
+        #expect(TimeArgument.instant("2026-11-01T00:00:00Z") == 1_793_491_200_000)
+        #expect(TimeArgument.instant("2026-11-01T01:30:00.25+01:30") == 1_793_491_200_250)
+        #expect(TimeArgument.instant("2026-10-31t23:00:00-01:00") == 1_793_491_200_000)
+        #expect(TimeArgument.instant("1793491200000") == 1_793_491_200_000)
+        #expect(TimeArgument.instant("1970-01-01") == 0)
+        #expect(TimeArgument.instant("1969-12-31") == -86_400_000)
+        for bad in ["", "2026-02-30", "2026-13-01", "2026-11-01T25:00:00Z", "2026-11-01T10:00:00", "yesterday", "2026-11-1"] {
+            #expect(TimeArgument.instant(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func durations() {
+        #expect(TimeArgument.duration("1h") == 3_600_000)
+        #expect(TimeArgument.duration("30m") == 1_800_000)
+        #expect(TimeArgument.duration("90s") == 90_000)
+        #expect(TimeArgument.duration("500ms") == 500)
+        #expect(TimeArgument.duration("2d") == 172_800_000)
+        #expect(TimeArgument.duration("250") == 250)
+        for bad in ["", "h", "1.5h", "-1h", "1w", "ms"] { #expect(TimeArgument.duration(bad) == nil, "\(bad)") }
+    }
+
+    @Test func daysAndWeeksRoundTrip() {
+        #expect(CalendarDay("2026-11-01")!.description == "2026-11-01")
+        #expect(CalendarDay(time: 1_793_491_200_000 - 1).description == "2026-10-31")
+        #expect(CalendarDay("2026-11-01")!.weekStart.description == "2026-10-26")
+        #expect(CalendarDay("2026-11-02")!.weekStart.description == "2026-11-02")
+        #expect(CalendarDay("2000-02-29")!.description == "2000-02-29")
+        #expect(CalendarDay("1900-02-29") == nil)
+        #expect(CalendarDay(time: -1).description == "1969-12-31")
+    }
+}

@@ -1,0 +1,127 @@
+// analytics-bench: the analytics over 1,000,000 stored events (seeded shop traffic), each as a
+// ratio to one full `SELECT count(*) FROM events` in the same run: the whole `report`
+// computation, a 3-step `funnel` and a 7-day `retention`. Also the narrow scan alone, and a
+// count that reads every row (`NOT INDEXED`), for scale. Median of --rounds runs each.
+//
+//   swift run -c release analytics-bench [--quick] [--events N] [--rounds N] [--db FILE]
+
+import Analytics
+import CSQLite
+import Collector
+import EventStore
+import Foundation
+import SQLiteStore
+import TestSupport
+
+struct Settings {
+    var events = 1_000_000
+    var rounds = 3
+    var database: String?
+
+    static func parse(_ args: [String]) -> Settings {
+        var s = Settings()
+        var i = 0
+        func value() -> String {
+            guard i + 1 < args.count else {
+                FileHandle.standardError.write(Data("analytics-bench: \(args[i]) needs a value\n".utf8))
+                exit(2)
+            }
+            i += 1
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--quick": s.events = 100_000
+            case "--events": s.events = Int(value()) ?? s.events
+            case "--rounds": s.rounds = max(1, Int(value()) ?? s.rounds)
+            case "--db": s.database = value()
+            default:
+                FileHandle.standardError.write(
+                    Data("analytics-bench: unknown option \(args[i]); use --quick, --events N, --rounds N, --db FILE\n".utf8))
+                exit(2)
+            }
+            i += 1
+        }
+        return s
+    }
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ rounds: Int, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<rounds { times.append(try seconds(body)) }
+    return times.sorted()[times.count / 2]
+}
+
+/// `sql` (one integer result) on a read-only connection of its own.
+func count(_ path: String, _ sql: String) -> Int64 {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { fatalError("cannot open \(path)") }
+    defer { sqlite3_close(db) }
+    var stmt: OpaquePointer?
+    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { fatalError(String(cString: sqlite3_errmsg(db))) }
+    defer { sqlite3_finalize(stmt) }
+    guard sqlite3_step(stmt) == SQLITE_ROW else { fatalError(String(cString: sqlite3_errmsg(db))) }
+    return sqlite3_column_int64(stmt, 0)
+}
+
+let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
+let path = settings.database ?? NSTemporaryDirectory() + "analytics-bench-\(settings.events).sqlite"
+do {
+    let existing = FileManager.default.fileExists(atPath: path)
+    let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .create, durability: .normal))
+    if !existing {
+        var traffic = ShopTraffic(users: 20_000, days: 30)
+        let loading = try seconds {
+            try traffic.batches(total: settings.events, batchSize: 2_000) { batch in
+                _ = try store.append(EventBatch(appKey: "shop", appVersion: "1.0", events: batch))
+            }
+        }
+        print("stored \(settings.events) events in \(String(format: "%.1f", loading)) s (\(path))")
+    }
+    let stored = count(path, "SELECT count(*) FROM events")
+    print("events: \(stored)")
+
+    let countTime = median(settings.rounds) { _ = count(path, "SELECT count(*) FROM events") }
+    let rowsTime = median(settings.rounds) { _ = count(path, "SELECT count(*) FROM events NOT INDEXED WHERE type IS NOT NULL") }
+    let scanTime = try median(settings.rounds) { try store.scan(EventScanQuery()) { _ in true } }
+    var report: CollectorReport?
+    let reportTime = try median(settings.rounds) { report = try CollectorReport(store: store, filter: EventFilter(appKey: "shop")) }
+    let funnelDefinition = FunnelDefinition(
+        steps: [
+            EventKind(type: "page_enter", name: "HomeViewController"), EventKind(type: "page_enter", name: "ProductDetailViewController"),
+            EventKind(type: "click", name: "PAY"),
+        ])
+    var funnel: FunnelResult?
+    let funnelTime = try median(settings.rounds) { funnel = try store.funnel(funnelDefinition, filter: EventFilter(appKey: "shop")) }
+    let retentionDefinition = RetentionDefinition(
+        start: EventKind(type: "app_start", name: "launch"), returning: EventKind(type: "app_start", name: "launch"), periods: 7)
+    var retention: RetentionResult?
+    let retentionTime = try median(settings.rounds) {
+        retention = try store.retention(retentionDefinition, filter: EventFilter(appKey: "shop"))
+    }
+    store.close()
+
+    func line(_ name: String, _ t: Double) {
+        print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%9.1f ms  %7.1f× count(*)", t * 1000, t / countTime))
+    }
+    print("median of \(settings.rounds) rounds")
+    line("SELECT count(*) FROM events (baseline)", countTime)
+    line("count(*) reading every row (NOT INDEXED)", rowsTime)
+    line("scan: every event, narrow columns", scanTime)
+    line("report (whole CollectorReport)", reportTime)
+    line("funnel, 3 steps", funnelTime)
+    line("retention, 7 days", retentionTime)
+    print("as ratios to the row-reading count: report \(String(format: "%.1f", reportTime / rowsTime))×, funnel "
+        + "\(String(format: "%.2f", funnelTime / rowsTime))×, retention \(String(format: "%.2f", retentionTime / rowsTime))×")
+    print("sanity: \(report?.activity.days.count ?? 0) days, funnel \(funnel?.steps.map(\.actors) ?? []), "
+        + "\(retention?.cohorts.count ?? 0) cohorts")
+} catch {
+    FileHandle.standardError.write(Data("analytics-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,99 @@
+// store-bench: durable events per second into each store, one run, release build
+// (`swift run -c release store-bench`, `--quick` for a short run). Every configuration gets the
+// same load: SENDERS threads appending batches of BATCH new events, each call returning after
+// the commit that holds its batch (what an ACK waits for), full durability everywhere.
+//   1. SQLite (the baseline): one SQLiteEventStore on a temporary file.
+//   2. PostgreSQL, one collector: one PostgresEventStore (its pool, its group commit).
+//   3. PostgreSQL, two collectors: two PostgresEventStore instances on the same database, the
+//      senders split between them.
+// The PostgreSQL server is started for the run (TestSupport's PostgresServer: initdb in a
+// temporary directory, Unix socket, fsync on) and stopped at the end.
+import EventModel
+import EventStore
+import Foundation
+import PostgresStore
+import SQLiteStore
+import Synchronization
+import TestSupport
+
+let quick = CommandLine.arguments.contains("--quick")
+let senders = 8
+let batchSize = 100
+let batchesPerSender = quick ? 10 : 50
+let events = senders * batchSize * batchesPerSender
+
+/// A realistic event: a list-item click with page, path, viewId, session and two props.
+func event(_ run: String, _ n: Int) -> JSONValue {
+    .object(
+        JSONObject([
+            ("id", .string("\(run)-\(n)")), ("ts", .int(1_767_225_600_000 + Int64(n))), ("type", .string("list_item_click")),
+            ("name", .string("CTRL_EVENT_HOME_OPEN_PRODUCT")), ("page", .string("HomeViewController")),
+            ("path", .string("HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:\(n % 20)")),
+            ("viewId", .string("0123456789abcdef0123456789abcdef")), ("session", .string("s-\(n / 500)")),
+            ("props", .object(JSONObject([("productId", .string("p-\(n % 97)")), ("price", .double(9.5))]))),
+        ]))
+}
+
+/// Appends every sender's batches through `stores` (sender i uses store i % count); events/s.
+func measure(_ run: String, _ stores: [any CollectorStore]) -> Double {
+    let failures = Atomic<Int>(0)
+    let done = DispatchGroup()
+    let start = Date()
+    for s in 0..<senders {
+        done.enter()
+        let store = stores[s % stores.count]
+        Thread {
+            defer { done.leave() }
+            for b in 0..<batchesPerSender {
+                let base = (s * batchesPerSender + b) * batchSize
+                let batch = EventBatch(appKey: "bench", events: (base..<base + batchSize).map { event(run, $0) })
+                do {
+                    let outcome = try store.append(batch)
+                    if outcome.stored != batchSize { failures.add(1, ordering: .relaxed) }
+                } catch {
+                    failures.add(1, ordering: .relaxed)
+                }
+            }
+        }.start()
+    }
+    done.wait()
+    let seconds = Date().timeIntervalSince(start)
+    if failures.load(ordering: .relaxed) > 0 {
+        FileHandle.standardError.write(Data("store-bench: \(run): \(failures.load(ordering: .relaxed)) batches failed\n".utf8))
+        exit(1)
+    }
+    return Double(events) / seconds
+}
+
+do {
+    let dir = Fixtures.temporaryDirectory("store-bench")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let sqlite = try SQLiteEventStore(path: dir.appendingPathComponent("bench.sqlite").path)
+    let server = try PostgresServer()
+    defer { server.stop() }
+    let one = try PostgresEventStore(uri: try server.createDatabase())
+    let twoURI = try server.createDatabase()
+    let two = [try PostgresEventStore(uri: twoURI), try PostgresEventStore(uri: twoURI)]
+    // Warm-up (connections, prepared statements, first pages), not counted.
+    _ = try one.append(EventBatch(appKey: "warm", events: [event("warm", 0)]))
+    for s in two { _ = try s.append(EventBatch(appKey: "warm", events: [event("warm", 1)])) }
+    _ = try sqlite.append(EventBatch(appKey: "warm", events: [event("warm", 0)]))
+
+    print("store-bench: \(senders) senders × \(batchesPerSender) batches × \(batchSize) events = \(events) per configuration, durable commits")
+    let base = measure("sqlite", [sqlite])
+    let pg1 = measure("pg1", [one])
+    let pg2 = measure("pg2", two)
+    func row(_ name: String, _ v: Double, _ ratio: String) {
+        print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%10.0f", v) + "  " + ratio)
+    }
+    print("configuration".padding(toLength: 44, withPad: " ", startingAt: 0) + "  events/s  ratio")
+    row("SQLite, synchronous=FULL (baseline)", base, "1.000")
+    row("PostgreSQL, one collector", pg1, String(format: "%.3f of SQLite (goal >= 0.7)", pg1 / base))
+    row("PostgreSQL, two collectors, one database", pg2, String(format: "%.3f of one collector (goal >= 1.0)", pg2 / pg1))
+    sqlite.close()
+    one.close()
+    two.forEach { $0.close() }
+} catch {
+    FileHandle.standardError.write(Data("store-bench: \(error)\n".utf8))
+    exit(1)
+}
