@@ -25,6 +25,7 @@ public struct ExportCommand: Command {
         \(EventFilterOptions.help)
 
         EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
           autotrack-collector export --db autotrack.sqlite --app shop --since 2026-11-01 --type click > clicks.ndjson
 
         """

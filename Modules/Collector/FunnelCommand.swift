@@ -28,6 +28,7 @@ public struct FunnelCommand: Command {
                            (--app is required)
 
         EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
           autotrack-collector funnel --db autotrack.sqlite --app shop \\
               --step page_enter:HomeViewController --step click:BUY --within 30m --format json
 

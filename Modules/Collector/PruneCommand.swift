@@ -23,7 +23,8 @@ public struct PruneCommand: Command {
           --chunk ROWS    rows per transaction (default 10000)
 
         EXAMPLE:
-          autotrack-collector prune --db /var/lib/autotrack/events.sqlite --before 2026-01-01 --app shop
+          autotrack-agent demo --db autotrack.sqlite
+          autotrack-collector prune --db autotrack.sqlite --before 2026-01-01 --app shop
 
         """
 

@@ -38,7 +38,9 @@ public struct ReportCommand: Command {
 
         EXAMPLE:
           autotrack-agent demo --db shop.sqlite
-          autotrack-collector report --db shop.sqlite --format html --out report.html
+          autotrack-collector report --db shop.sqlite --format html --out report.html \\
+              --since 2026-11-01 --step page_enter:HomeViewController --step click:BUY \\
+              --start app_start:launch --return app_start:launch
 
         """
 
@@ -68,11 +70,6 @@ public struct ReportCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        if let file = storeFile(database), !FileManager.default.fileExists(atPath: file) {
-            io.printError(
-                "autotrack-collector report: the database \(file) does not exist; give --db the path that serve printed ('database PATH')")
-            return .failure
-        }
         var report: CollectorReport
         do throws(StoreError) {
             let store = try openStore(database, options: StoreOptions(access: .readOnly))

@@ -29,6 +29,7 @@ public struct RetentionCommand: Command {
                              (--app is required)
 
         EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
           autotrack-collector retention --db autotrack.sqlite --app shop \\
               --start app_start:launch --return page_enter:HomeViewController --period day --periods 7
 

@@ -10,7 +10,8 @@ public struct ServeCommand: Command {
     public static let help = """
         USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
-                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE] [--ready-file PATH]
+                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE]
+                                         [--ready-file PATH]
 
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
@@ -85,7 +86,7 @@ public struct ServeCommand: Command {
     public func run(io: any OutputStreams) -> ExitCode {
         // A file becomes an absolute path; a PostgreSQL URI stays as given (printed without its password).
         let path = storeFile(database).map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? database
-        let existed = FileManager.default.fileExists(atPath: path)
+        let existed = storeFile(database) == nil || FileManager.default.fileExists(atPath: path)
         let collector = EmbeddedCollector(dbPath: path, options: options, log: { io.printError($0) })
         if let readyFile, let failure = Self.writeReadyFile(readyFile, address: "") {
             // Checked before listening, so a script never waits for a file that cannot appear.
@@ -103,7 +104,7 @@ public struct ServeCommand: Command {
             }
         } catch {
             // A start that failed (a taken port) leaves no database it created behind.
-            if !existed, storeFile(database) != nil {
+            if !existed {
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
             io.printError("autotrack-collector serve: \(error)")

@@ -31,6 +31,7 @@ public struct TailCommand: Command {
         \(EventFilterOptions.help)
 
         EXAMPLE:
+          autotrack-agent demo --db autotrack.sqlite
           autotrack-collector tail --db autotrack.sqlite --app shop --type click --timeout 5
 
         """
