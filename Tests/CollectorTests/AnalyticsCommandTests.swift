@@ -164,12 +164,14 @@ import Testing
         #expect(io.standardError.contains(message), "stderr: \(io.standardError)")
     }
 
-    /// Each new command's help example, run as printed against a database at the path it names.
+    /// Each new command's help example (its `autotrack-collector` line), run as printed against a
+    /// database of known content at the path it names.
     @Test(arguments: [FunnelCommand.help, RetentionCommand.help, ExportCommand.help, TailCommand.help])
     func helpExamplesRunAsPrinted(help: String) throws {
         let store = try Self.database()
         let example = try #require(help.components(separatedBy: "EXAMPLE:\n").last)
-            .replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n").first.map(String.init) ?? ""
+            .replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("autotrack-collector ") } ?? ""
         var words = example.split(separator: " ").map(String.init)
         #expect(words.first == "autotrack-collector")
         if let redirect = words.firstIndex(of: ">") { words.removeSubrange(redirect...) }
