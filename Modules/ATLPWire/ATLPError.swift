@@ -1,4 +1,4 @@
-/// The error codes of wire.md §2, and whether each one closes the connection.
+/// The error codes of docs/wire.md §2, and whether each one closes the connection.
 public enum ATLPErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case badFrame = "bad-frame"
     case frameTooLarge = "frame-too-large"

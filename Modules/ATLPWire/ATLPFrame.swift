@@ -1,6 +1,6 @@
 import EventModel
 
-/// One ATLP/1 frame: a verb (`A`–`Z`) and an optional JSON object body (wire.md §1).
+/// One ATLP/1 frame: a verb (`A`–`Z`) and an optional JSON object body (docs/wire.md §1).
 public struct ATLPFrame: Sendable, Hashable, CustomStringConvertible {
     /// The verb, e.g. `EVENTS`; only `A`–`Z`.
     public var verb: String
@@ -52,7 +52,7 @@ extension ATLPFrame {
     }
 
     /// Decodes a payload (the bytes after the length prefix) into a frame, checking rule 1
-    /// of wire.md and the verb/body shape. The error says which ERR code answers it.
+    /// of docs/wire.md and the verb/body shape. The error says which ERR code answers it.
     public static func parse(payload: some Collection<UInt8>) throws(ATLPError) -> ATLPFrame {
         let bytes = Array(payload)
         let verb = try verb(of: bytes)

@@ -4,7 +4,7 @@ import EventModel
 public enum ATLPRequest: Sendable, Hashable {
     /// `EVENTS {"batch":B,"sentAt":T,"events":[...]}`: `batch` a string or integer (echoed in
     /// `ACK`), `sentAt` the client's clock in ms when given, `events` an array, possibly empty;
-    /// each event still to be validated (wire.md §3).
+    /// each event still to be validated (docs/wire.md §3).
     case events(batch: JSONValue, events: [JSONValue], sentAt: Int64?)
     /// `CONFIG {...}`: the body as sent (members are not required; see docs/wire.md).
     case config(JSONObject)

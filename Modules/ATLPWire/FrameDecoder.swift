@@ -1,4 +1,4 @@
-/// Splits a byte stream into frame payloads, whatever the split of the bytes (wire.md §1).
+/// Splits a byte stream into frame payloads, whatever the split of the bytes (docs/wire.md §1).
 ///
 /// The length prefix is checked as soon as it is complete: a bad one or one above
 /// `maxFrame` throws before any payload byte is looked at. After an error the decoder

@@ -1,6 +1,6 @@
 import EventModel
 
-/// The collector's `RULES` answer to `CONFIG` (wire.md §2): the rules with their etag (and the
+/// The collector's `RULES` answer to `CONFIG` (docs/wire.md §2): the rules with their etag (and the
 /// app's sampling rate when the collector has one), or only the etag when the client's is current.
 public enum RulesUpdate: Sendable, Hashable {
     /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` (0…1) when set.

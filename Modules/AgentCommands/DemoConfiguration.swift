@@ -19,7 +19,7 @@ public enum DemoConfiguration {
         return plan
     }
 
-    /// `Examples/shop-events.json`: the event table (config.md §1).
+    /// `Examples/shop-events.json`: the event table (docs/config.md §1).
     public static let events = #"""
         {
           "HomeViewController": {
@@ -42,7 +42,7 @@ public enum DemoConfiguration {
         }
         """#
 
-    /// `Examples/shop-labels.plist`: labelled screens and events, as an XML property list (config.md §2).
+    /// `Examples/shop-labels.plist`: labelled screens and events, as an XML property list (docs/config.md §2).
     public static let labels = #"""
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -86,7 +86,7 @@ public enum DemoConfiguration {
         </plist>
         """#
 
-    /// `Examples/shop-rules.json`: the KVC rules (config.md §3).
+    /// `Examples/shop-rules.json`: the KVC rules (docs/config.md §3).
     public static let rules = #"""
         {
           "rules": [

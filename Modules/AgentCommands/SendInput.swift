@@ -1,7 +1,7 @@
 import EventModel
 import Foundation
 
-/// One line of an NDJSON event stream (wire.md §3), read and checked.
+/// One line of an NDJSON event stream (docs/wire.md §3), read and checked.
 public enum EventLine: Sendable, Hashable {
     /// A valid event on line `line` (1-based).
     case event(line: Int, TrackEvent)

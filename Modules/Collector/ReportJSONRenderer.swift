@@ -34,7 +34,7 @@ public struct ReportJSONRenderer: ReportRenderer {
                 }),
             "rules": .array(
                 r.rules.map { coverage in
-                    // The rule as its codec writes it (config.md §3), then what it covered.
+                    // The rule as its codec writes it (docs/config.md §3), then what it covered.
                     var o = coverage.rule.json.objectValue ?? JSONObject()
                     o["covered"] = int(coverage.covered)
                     o["values"] = .array(coverage.values.map { ["value": .string($0.value), "count": int($0.count)] })

@@ -2,7 +2,7 @@ import Hooks
 import ViewIdentity
 
 /// The actions each class of a running UI implements, by class name: the inventory that a
-/// configuration check (config.md §4) compares a configuration against.
+/// configuration check (docs/config.md §4) compares a configuration against.
 public enum ActionInventory {
     /// Class name (module prefix stripped) → action names, sorted, from every control and
     /// gesture recogniser under `root`, plus the table delegate's selection and scroll callbacks.

@@ -1,4 +1,4 @@
-/// The kinds of event on the wire (wire.md §3).
+/// The kinds of event on the wire (docs/wire.md §3).
 public enum EventType: String, Sendable, Hashable, CaseIterable {
     case pageEnter = "page_enter"
     case pageLeave = "page_leave"

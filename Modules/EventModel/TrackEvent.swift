@@ -1,4 +1,4 @@
-/// One tracked event, as it travels from the hooks through reporters to the collector (wire.md §3).
+/// One tracked event, as it travels from the hooks through reporters to the collector (docs/wire.md §3).
 public struct TrackEvent: Sendable, Hashable {
     /// Unique per app key; the collector drops repeats.
     public var id: String

@@ -1,4 +1,4 @@
-/// An action's selector-style name as registered, such as `onFavBtnPressed:` (viewpath.md §4).
+/// An action's selector-style name as registered, such as `onFavBtnPressed:` (docs/viewpath.md §4).
 ///
 /// Written as a string literal where an action is registered:
 /// `button.addTarget(self, action: "onFavBtnPressed:", for: .touchUpInside) { home, sender in home.onFavBtnPressed(sender) }`.

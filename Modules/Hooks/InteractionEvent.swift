@@ -2,7 +2,7 @@ public import EventModel
 public import ViewIdentity
 
 extension Interaction {
-    /// The wire type (wire.md §3).
+    /// The wire type (docs/wire.md §3).
     public var eventType: EventType {
         switch kind {
         case .click: return .click
@@ -48,7 +48,7 @@ extension Interaction {
         return p
     }
 
-    /// The interaction as a wire event (wire.md §3), with `extraProps` (KVC values…) after its own.
+    /// The interaction as a wire event (docs/wire.md §3), with `extraProps` (KVC values…) after its own.
     ///
     /// The public conversion every observer shares: the default `ReportingObserver` and the
     /// configured tracker produce the same fields. An observer that already computed the node's

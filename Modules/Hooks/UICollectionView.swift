@@ -21,7 +21,7 @@ extension UICollectionViewDelegate {
     public func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: CellIndexPath) {}
 }
 
-/// A grid of items, each a cell of role `cell` with its `s:r` index path (viewpath.md §2 rule 4).
+/// A grid of items, each a cell of role `cell` with its `s:r` index path (docs/viewpath.md §2 rule 4).
 ///
 /// Every item has a cell (no viewport: a grid's layout is not modelled); `reloadData()` hands the
 /// cells back to the reuse pool and asks the data source again. Selecting an item is the hook

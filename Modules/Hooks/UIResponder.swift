@@ -31,7 +31,7 @@ open class UIResponder: Hookable {
     /// The runtime type name as `String(reflecting:)` prints it (`DemoShop.ProductCell`), computed once.
     public private(set) lazy var typeName: String = String(reflecting: type(of: self))
 
-    /// `typeName` as rule 3 names it, without alias (viewpath.md §2), computed once: every
+    /// `typeName` as rule 3 names it, without alias (docs/viewpath.md §2), computed once: every
     /// interaction needs it, and the name is string work.
     public private(set) lazy var baseName: String = TypeName.name(typeName)
 

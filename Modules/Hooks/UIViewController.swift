@@ -78,7 +78,7 @@ open class UIViewController: UIResponder, ViewNode {
 
     // MARK: ViewNode
 
-    /// `Name(alias)` for an aliased page (viewpath.md §2 rule 3); must equal `ViewPath.elementName(of:)`.
+    /// `Name(alias)` for an aliased page (docs/viewpath.md §2 rule 3); must equal `ViewPath.elementName(of:)`.
     public var pathName: String {
         guard let alias = pageAlias, !alias.isEmpty else { return baseName }
         return "\(baseName)(\(alias))"

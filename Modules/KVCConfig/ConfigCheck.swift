@@ -53,7 +53,7 @@ public struct CheckFinding: Sendable, Hashable, Comparable, CustomStringConverti
     }
 }
 
-/// Checks configuration against the code's inventory (config.md §4), in both directions.
+/// Checks configuration against the code's inventory (docs/config.md §4), in both directions.
 public enum ConfigCheck {
     /// The marker that says "this action is meant to be tracked".
     public static let marker = "_UA"

@@ -263,7 +263,7 @@ struct DocumentReader {
             do throws(ViewPathParseError) {
                 pattern = try PathPattern(t)
             } catch {
-                problem(.badViewPath, rpath.key("viewPath"), expected: "a view path pattern (viewpath.md §3)", found: error.description)
+                problem(.badViewPath, rpath.key("viewPath"), expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
             }
         }
         var keyPath: KVCKeyPath?

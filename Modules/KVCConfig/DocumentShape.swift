@@ -1,6 +1,6 @@
 import EventModel
 
-/// The three kinds of configuration document (config.md §1–3), told apart by content.
+/// The three kinds of configuration document (docs/config.md §1–3), told apart by content.
 public enum DocumentShape: String, Sendable, Hashable, CaseIterable {
     /// `{"Class": {"PageEventIDs": {...}, "ControlEventIDs": {...}}}`
     case eventTable = "event-table"

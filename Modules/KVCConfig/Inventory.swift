@@ -1,6 +1,6 @@
 import EventModel
 
-/// Per class, the action names the code implements (config.md §4): what the check compares configuration to.
+/// Per class, the action names the code implements (docs/config.md §4): what the check compares configuration to.
 public struct Inventory: Sendable, Hashable {
     /// Class name → selector-style action names (`onFavBtnPressed:`, `viewDidLoad`).
     public var classes: [String: Set<String>]

@@ -1,6 +1,6 @@
 import EventModel
 
-/// A KVC rule whose key path named nothing (config.md §3): what to report instead of a value.
+/// A KVC rule whose key path named nothing (docs/config.md §3): what to report instead of a value.
 ///
 /// `appVersion` is the version of the running app where the read failed (the rule's range is one
 /// lookup away by `ruleID`).

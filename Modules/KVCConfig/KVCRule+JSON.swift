@@ -1,7 +1,7 @@
 import EventModel
 
 extension KVCRule {
-    /// The rule as config.md §3 writes it, for `PUBLISH {"rules":[...]}` and for writing rules back out.
+    /// The rule as docs/config.md §3 writes it, for `PUBLISH {"rules":[...]}` and for writing rules back out.
     public var json: JSONValue {
         var o = JSONObject()
         o["id"] = .string(id)
@@ -24,7 +24,7 @@ extension TrackingPlan {
 }
 
 extension KVCRule {
-    /// Reads rule objects as config.md §3 writes them (`PUBLISH`, a store's rule JSON), all or
+    /// Reads rule objects as docs/config.md §3 writes them (`PUBLISH`, a store's rule JSON), all or
     /// none: the reading half of the codec whose writing half is `json`.
     public static func rules(json values: [JSONValue], source: String) throws(ConfigError) -> [KVCRule] {
         try ConfigLoader.rules(json: .array(values), file: source)

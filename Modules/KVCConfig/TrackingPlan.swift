@@ -1,6 +1,6 @@
 import ViewIdentity
 
-/// Page and control event ids configured for one class (config.md §1).
+/// Page and control event ids configured for one class (docs/config.md §1).
 public struct ClassEvents: Sendable, Hashable {
     public var className: String
     public var pageEnter: String?
@@ -23,7 +23,7 @@ public struct ClassEvents: Sendable, Hashable {
     }
 }
 
-/// A screen given a label (config.md §2).
+/// A screen given a label (docs/config.md §2).
 public struct LabelledScreen: Sendable, Hashable {
     public var className: String
     public var label: String
@@ -36,7 +36,7 @@ public struct LabelledScreen: Sendable, Hashable {
     }
 }
 
-/// An action given a label (config.md §2).
+/// An action given a label (docs/config.md §2).
 public struct LabelledEvent: Sendable, Hashable {
     public var className: String
     public var selector: String
@@ -51,7 +51,7 @@ public struct LabelledEvent: Sendable, Hashable {
     }
 }
 
-/// A KVC rule: which business value to read from which view on which interaction (config.md §3).
+/// A KVC rule: which business value to read from which view on which interaction (docs/config.md §3).
 public struct KVCRule: Sendable, Hashable {
     public var id: String
     public var appKey: String

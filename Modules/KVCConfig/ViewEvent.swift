@@ -1,4 +1,4 @@
-/// The interaction a KVC rule listens for (config.md §3).
+/// The interaction a KVC rule listens for (docs/config.md §3).
 public enum ViewEvent: String, Sendable, Hashable, CaseIterable {
     case buttonClick = "ButtonClick"
     case listItemClick = "ListItemClick"

@@ -1,7 +1,7 @@
 public import KVCConfig
 import ViewIdentity
 
-/// The event table and the labels of a plan, looked up by class (config.md §1, §2).
+/// The event table and the labels of a plan, looked up by class (docs/config.md §1, §2).
 ///
 /// Class names are looked up as given, then without their module prefix, so both
 /// `HomeViewController` and the reflected `Shop.HomeViewController` find a configured

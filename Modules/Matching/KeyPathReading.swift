@@ -7,7 +7,7 @@ public protocol KeyPathReading {
     func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss>
 }
 
-/// Reads key paths from a view's `props` (viewpath.md §1); a view without props misses on its first key.
+/// Reads key paths from a view's `props` (docs/viewpath.md §1); a view without props misses on its first key.
 public struct JSONPropsReader: KeyPathReading, Sendable {
     public var props: JSONValue?
 

@@ -40,7 +40,7 @@ public struct ActionDrift: Sendable, Hashable {
     public var subject: String { action.map { "-[\(className) \($0)]" } ?? className }
 }
 
-/// Renamed classes and actions of the event table and the labels (config.md §1, §2), found in the
+/// Renamed classes and actions of the event table and the labels (docs/config.md §1, §2), found in the
 /// inventory by name (docs/drift.md): a class is a candidate when its name similarity to the
 /// configured class is at least `classThreshold`; an action when, in addition, its name similarity
 /// to the configured action is at least `actionThreshold` and it takes as many arguments (colons).

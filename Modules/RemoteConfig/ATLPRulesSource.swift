@@ -5,7 +5,7 @@ import SystemCalls
 import Tracker
 
 /// The collector as a tracker's rules source: one short ATLP/1 connection per request,
-/// `HELLO` then `CONFIG {"etag":E}`, answered by `RULES` (wire.md §2). Blocking, with
+/// `HELLO` then `CONFIG {"etag":E}`, answered by `RULES` (docs/wire.md §2). Blocking, with
 /// `timeout` on the connect and every read; called on the `ConfigRefresher`'s thread.
 public struct ATLPRulesSource: RulesSource {
     public var address: SocketAddress

@@ -73,7 +73,7 @@ enum Schema {
             PRIMARY KEY (app_key, id)
         ) WITHOUT ROWID;
         """,
-        // 2: who and when (wire.md `user`, `device`, `sentAt`); a rule is its key columns and its
+        // 2: who and when (docs/wire.md `user`, `device`, `sentAt`); a rule is its key columns and its
         // JSON (the one codec), and each app's rule set has a sampling rate and a stored etag.
         """
         ALTER TABLE events ADD COLUMN user_id TEXT;

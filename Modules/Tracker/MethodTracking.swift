@@ -4,7 +4,7 @@ import KVCConfig
 import Matching
 import ViewIdentity
 
-/// SPOC on any method: the plan's tracked events (`trackedEvents`, config.md §2) whose selector is
+/// SPOC on any method: the plan's tracked events (`trackedEvents`, docs/config.md §2) whose selector is
 /// not a target action but a hookable method of the class (`loginView:handleError:`) are hooked
 /// through the aspect registry, by type name, and report a `custom` event with the label.
 ///
@@ -54,7 +54,7 @@ extension Tracker {
     }
 
     /// The `custom` event of one call: named by the plan's event id when there is one, else
-    /// `Controller#Class#selector` (viewpath.md §4's shape; the controller of a view's placement,
+    /// `Controller#Class#selector` (docs/viewpath.md §4's shape; the controller of a view's placement,
     /// the class itself otherwise); `props.code` holds that code, `props.label` the label.
     func reportMethodCall(_ tracked: LabelledEvent, eventID: String?, on instance: AnyObject) {
         let className = TypeName.name(tracked.className)

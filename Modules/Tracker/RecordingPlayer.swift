@@ -49,7 +49,7 @@ public struct RecordingPlayer {
     private func interaction(for r: RecordedInteraction, pages: inout PageVisits) -> Interaction {
         let node = r.node
         let ts = startTs + r.t
-        // The target defaults to the node's controller (viewpath.md §4's walk), as a controller's own actions.
+        // The target defaults to the node's controller (docs/viewpath.md §4's walk), as a controller's own actions.
         let targetName = r.target.map(TypeName.name) ?? ViewPlacement(of: node).codeController
         let now = UInt64(max(0, r.t)) * 1_000_000
         switch r.kind {

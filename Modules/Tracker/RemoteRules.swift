@@ -2,11 +2,11 @@ import EventModel
 import KVCConfig
 
 /// A rule set as the collector serves it (`RULES {"etag":E,"rules":[...],"sampleRate":R}`,
-/// wire.md §2), and as the agent keeps the last good one in `rules.json` of its data directory
+/// docs/wire.md §2), and as the agent keeps the last good one in `rules.json` of its data directory
 /// (the same three fields).
 public struct RemoteRules: Sendable, Hashable {
     public var etag: String
-    /// KVC rules in the shape of config.md §3.
+    /// KVC rules in the shape of docs/config.md §3.
     public var rules: [JSONValue]
     /// The share of devices that report, 0…1; nil when the collector sets none (all report).
     public var sampleRate: Double?

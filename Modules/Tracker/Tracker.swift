@@ -369,7 +369,7 @@ public final class Tracker: InteractionObserver, Sendable {
 }
 
 extension Interaction.Kind {
-    /// The KVC rule event (config.md §3) this kind of interaction is; nil for app lifecycle events.
+    /// The KVC rule event (docs/config.md §3) this kind of interaction is; nil for app lifecycle events.
     public var viewEvent: ViewEvent? {
         switch self {
         case .click: return .buttonClick

@@ -1,4 +1,4 @@
-/// A target-action event code, `Controller#Target#Action` (viewpath.md §4).
+/// A target-action event code, `Controller#Target#Action` (docs/viewpath.md §4).
 public struct EventCode: Sendable, Hashable, CustomStringConvertible {
     public var controller: String
     public var target: String

@@ -1,4 +1,4 @@
-/// A canonical form whose indexes may be wildcards: `*` any index, `s:*` any row of section s (viewpath.md §3).
+/// A canonical form whose indexes may be wildcards: `*` any index, `s:*` any row of section s (docs/viewpath.md §3).
 ///
 /// Parse once (config load), then `matches` runs per event without allocating.
 public struct PathPattern: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 public import EventModel
 
-/// A node of a view tree read from JSON (viewpath.md §1): the toolkit-free implementation of `ViewNode`.
+/// A node of a view tree read from JSON (docs/viewpath.md §1): the toolkit-free implementation of `ViewNode`.
 public final class TreeNode: ViewNode {
     public let typeName: String
     public let role: ViewRole

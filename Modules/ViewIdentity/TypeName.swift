@@ -1,4 +1,4 @@
-/// A type's name as paths and event codes print it (viewpath.md §2 rule 3), kept apart because
+/// A type's name as paths and event codes print it (docs/viewpath.md §2 rule 3), kept apart because
 /// path names, event codes and the hooks all use it.
 public enum TypeName {
     /// Rule 3's name of a runtime type name: private and local declaration contexts dropped, then

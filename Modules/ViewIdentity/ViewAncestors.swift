@@ -20,7 +20,7 @@ extension ViewNode {
 
 /// Where a node sits, found in one walk up the tree: what an interaction on it is named by.
 ///
-/// - `codeController`: the `Controller` of an event code (viewpath.md §4): the first node of role
+/// - `codeController`: the `Controller` of an event code (docs/viewpath.md §4): the first node of role
 ///   `controller` or `window` at or above the node, else the topmost ancestor; name without alias.
 /// - `controller`: that node when it is a controller (the page); nil when a window or the top came first.
 /// - `cell`: the first node of role `cell` at or above the node.

@@ -1,4 +1,4 @@
-/// The viewId: lowercase hex MD5 of a path's canonical form (viewpath.md §2 rule 7).
+/// The viewId: lowercase hex MD5 of a path's canonical form (docs/viewpath.md §2 rule 7).
 public struct ViewID: Sendable, Hashable, CustomStringConvertible {
     /// 32 lowercase hexadecimal characters.
     public let hex: String

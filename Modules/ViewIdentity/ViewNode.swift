@@ -1,6 +1,6 @@
 public import EventModel
 
-/// What a node is for path purposes (viewpath.md §1).
+/// What a node is for path purposes (docs/viewpath.md §1).
 public enum ViewRole: String, Sendable, Hashable, CaseIterable {
     case window, controller, cell, view
 }
@@ -54,9 +54,9 @@ extension ViewNode {
     public var props: JSONValue? { nil }
     public var pathName: String { ViewPath.elementName(of: self) }
 
-    /// The node's viewPath (viewpath.md §2).
+    /// The node's viewPath (docs/viewpath.md §2).
     public var viewPath: ViewPath { ViewPath(of: self) }
 
-    /// The node's viewId: MD5 of its path's canonical form (viewpath.md §2 rule 7).
+    /// The node's viewId: MD5 of its path's canonical form (docs/viewpath.md §2 rule 7).
     public var viewID: ViewID { ViewPath(of: self).viewID }
 }

@@ -35,7 +35,7 @@ public struct ViewPath: Sendable, Hashable, CustomStringConvertible {
         self.elements = elements
     }
 
-    /// Names joined with `-`, `&`, then indexes joined with `-` (viewpath.md §2 rule 5).
+    /// Names joined with `-`, `&`, then indexes joined with `-` (docs/viewpath.md §2 rule 5).
     public var canonical: String {
         // Written as bytes into a string of the exact length: far cheaper than 2n `String.append`s.
         var length = max(2 * elements.count - 1, 1)  // the '-'s between names and indexes, and the '&'
@@ -55,7 +55,7 @@ public struct ViewPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `name[index]` joined with `/` (viewpath.md §2 rule 6).
+    /// `name[index]` joined with `/` (docs/viewpath.md §2 rule 6).
     public var xpath: String {
         var length = 0
         for e in elements { length += e.name.utf8.count + e.index.printedLength + 3 }
@@ -153,7 +153,7 @@ private struct ByteWriter {
 }
 
 extension ViewPath {
-    /// Computes the path of `target` (viewpath.md §2).
+    /// Computes the path of `target` (docs/viewpath.md §2).
     public init(of target: any ViewNode) {
         var elements: [Element] = []
         elements.reserveCapacity(24)

@@ -1,6 +1,6 @@
 public import EventModel
 
-/// A whole view tree read from JSON (viewpath.md §1), with its nodes by id.
+/// A whole view tree read from JSON (docs/viewpath.md §1), with its nodes by id.
 public struct ViewTree {
     public let root: TreeNode
     /// Every node that has an `id`, in document order.
@@ -129,7 +129,7 @@ public struct ViewTree {
         }
     }
 
-    /// `[A-Za-z0-9_]+` (viewpath.md §1).
+    /// `[A-Za-z0-9_]+` (docs/viewpath.md §1).
     public static func isValidAlias(_ alias: String) -> Bool {
         !alias.isEmpty
             && alias.utf8.allSatisfy { b in
@@ -138,7 +138,7 @@ public struct ViewTree {
     }
 }
 
-/// A view tree that breaks viewpath.md §1; names the node by id or position.
+/// A view tree that breaks docs/viewpath.md §1; names the node by id or position.
 public struct ViewTreeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem it is, for code that reacts to it.
     public enum Code: String, Sendable, Hashable {

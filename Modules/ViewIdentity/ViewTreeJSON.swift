@@ -1,7 +1,7 @@
 public import EventModel
 
 extension ViewTree {
-    /// The subtree at `node` as view tree JSON (viewpath.md §1), the form `ViewTree(json:)` reads back.
+    /// The subtree at `node` as view tree JSON (docs/viewpath.md §1), the form `ViewTree(json:)` reads back.
     ///
     /// Writes `type`, then `role` (unless `view`), `indexPath` (cells), `alias` (controllers, when
     /// it is `[A-Za-z0-9_]+`), `id` (tree nodes that have one), `title`, `props` and `children`,
