@@ -175,7 +175,8 @@ let package = Package(
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
-            name: "AgentCommandsTests", dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "TestSupport"],
+            name: "AgentCommandsTests",
+            dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "ProgramLaunch", "Tracker", "TestSupport"],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
             name: "PostgresStoreTests",

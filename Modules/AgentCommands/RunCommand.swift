@@ -15,7 +15,7 @@ public struct RunCommand: Command {
     public static let abstract = "runs a GTK 4 program with codeless tracking loaded into it (LD_PRELOAD)"
     public static let help = """
         USAGE: autotrack-agent run [--to HOST:PORT [--token TOKEN]] [--app-key K] [--app-version V]
-                                   [--config FILE ...] [--spool DIR] [--tree-dir DIR] [--out FILE]
+                                   [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
                                    -- PROGRAM [ARGS ...]
 
         Runs PROGRAM with the Autotrack preload library (libAutotrackPreload.so, found beside this
@@ -45,6 +45,8 @@ public struct RunCommand: Command {
           --spool DIR         the spool directory (default: ~/.local/state/autotrack/spool/<app key>)
           --tree-dir DIR      write each entered page's widget tree into DIR
           --out FILE          without --to: the NDJSON file (default: standard error)
+          --config-refresh SECONDS
+                              how often the tracker asks the collector (--to) for rules (default 60)
           -h, --help          show this help
 
         EXAMPLES:
@@ -66,6 +68,7 @@ public struct RunCommand: Command {
         let spool = try arguments.option("spool")
         let trees = try arguments.option("tree-dir")
         let out = try arguments.option("out")
+        let configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400)
         if out != nil, to != nil { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
         program = try arguments.positionals()
         guard let first = program.first else {
@@ -83,7 +86,7 @@ public struct RunCommand: Command {
         settings = LaunchSettings(
             collector: to?.description, token: to == nil ? nil : token, appKey: key, appVersion: appVersion,
             configFiles: configs.map { absolute($0)! }, spoolDirectory: absolute(spool), treeDirectory: absolute(trees),
-            out: absolute(out), home: ProcessInfo.processInfo.environment["HOME"])
+            out: absolute(out), configRefresh: configRefresh, home: ProcessInfo.processInfo.environment["HOME"])
     }
 
     public func run(io: any OutputStreams) -> ExitCode {

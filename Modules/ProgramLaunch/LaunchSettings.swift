@@ -17,6 +17,9 @@ public struct LaunchSettings: Sendable, Hashable {
     public var treeDirectory: String?
     /// `AUTOTRACK_OUT`: the NDJSON file without a collector; nil is standard error.
     public var out: String?
+    /// `AUTOTRACK_CONFIG_REFRESH`: seconds between the tracker's `CONFIG` requests; nil keeps the
+    /// library's default (60). The tracker reads it (`TrackerSettings.applying(environment:)`).
+    public var configRefresh: Double?
 
     public static let collectorKey = "AUTOTRACK_TO"
     public static let tokenKey = "AUTOTRACK_TOKEN"
@@ -26,7 +29,10 @@ public struct LaunchSettings: Sendable, Hashable {
     public static let spoolKey = "AUTOTRACK_SPOOL"
     public static let treeDirectoryKey = "AUTOTRACK_TREE_DIR"
     public static let outKey = "AUTOTRACK_OUT"
-    public static let allKeys = [collectorKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey]
+    public static let configRefreshKey = "AUTOTRACK_CONFIG_REFRESH"
+    public static let allKeys = [
+        collectorKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey, configRefreshKey,
+    ]
 
     /// The app version when none is given.
     public static let defaultAppVersion = "0.0.0"
@@ -34,7 +40,7 @@ public struct LaunchSettings: Sendable, Hashable {
     public init(
         collector: String? = nil, token: String? = nil, appKey: String, appVersion: String = LaunchSettings.defaultAppVersion,
         configFiles: [String] = [], spoolDirectory: String? = nil, treeDirectory: String? = nil, out: String? = nil,
-        home: String? = nil
+        configRefresh: Double? = nil, home: String? = nil
     ) {
         self.collector = collector
         self.token = token
@@ -44,6 +50,7 @@ public struct LaunchSettings: Sendable, Hashable {
         self.spoolDirectory = spoolDirectory ?? LaunchSettings.defaultSpool(appKey: appKey, home: home)
         self.treeDirectory = treeDirectory
         self.out = out
+        self.configRefresh = configRefresh
     }
 
     /// `$HOME/.local/state/autotrack/spool/<app key>` (or under /tmp without a home): the same
@@ -62,7 +69,8 @@ public struct LaunchSettings: Sendable, Hashable {
             appVersion: value(LaunchSettings.appVersionKey) ?? LaunchSettings.defaultAppVersion,
             configFiles: value(LaunchSettings.configKey).map { $0.split(separator: ":").map(String.init) } ?? [],
             spoolDirectory: value(LaunchSettings.spoolKey), treeDirectory: value(LaunchSettings.treeDirectoryKey),
-            out: value(LaunchSettings.outKey), home: env["HOME"])
+            out: value(LaunchSettings.outKey), configRefresh: value(LaunchSettings.configRefreshKey).flatMap(Double.init),
+            home: env["HOME"])
     }
 
     /// The environment variables that carry these settings.
@@ -76,6 +84,7 @@ public struct LaunchSettings: Sendable, Hashable {
         if !configFiles.isEmpty { env[LaunchSettings.configKey] = configFiles.joined(separator: ":") }
         if let treeDirectory { env[LaunchSettings.treeDirectoryKey] = treeDirectory }
         if let out { env[LaunchSettings.outKey] = out }
+        if let configRefresh { env[LaunchSettings.configRefreshKey] = "\(configRefresh)" }
         return env
     }
 }
