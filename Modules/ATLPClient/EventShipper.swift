@@ -26,6 +26,8 @@ public final class EventShipper: Sendable {
         var statistics = ShipperStatistics()
         var stopping = false
         var stopped = false
+        /// `discardUnsent()` was called; the delivery thread, which knows what is in flight, drops the rest.
+        var discardRequested = false
     }
 
     /// Opens (and recovers) the spool and starts the delivery thread. `onProgress` is
@@ -119,6 +121,30 @@ public final class EventShipper: Sendable {
         return delivered || statistics.pendingEvents == 0
     }
 
+    /// Drops every event not yet sent (the user withdrew consent): the open segment and the sealed
+    /// batches not in flight. The delivery thread does it, since only it knows which batches are
+    /// in flight (those were sent already); without a running delivery thread it is done here.
+    public func discardUnsent() {
+        let threadGone = state.withLock { s -> Bool in
+            s.discardRequested = true
+            return s.statistics.halted || s.stopping
+        }
+        if threadGone { discardIfRequested(inFlight: 0) }
+        wakeup.signal()
+    }
+
+    private func discardIfRequested(inFlight: Int) {
+        state.withLock { s in
+            guard s.discardRequested else { return }
+            s.discardRequested = false
+            do {
+                s.statistics.discarded += try s.spool.discard(keepingFirst: inFlight)
+            } catch {
+                s.statistics.lastError = "\(error)"
+            }
+        }
+    }
+
     /// A snapshot of the counters.
     public var statistics: ShipperStatistics {
         state.withLock { s in
@@ -152,6 +178,7 @@ public final class EventShipper: Sendable {
             if failures % configuration.addresses.count == 0 { pause(failures / configuration.addresses.count) }
         }
         while !stopping {
+            discardIfRequested(inFlight: link?.inFlight.count ?? 0)
             sealIfDue()
             if link == nil {
                 guard state.withLock({ !$0.spool.sealed.isEmpty }) else {
@@ -202,6 +229,7 @@ public final class EventShipper: Sendable {
 
     /// Fills the window, then waits for one answer (or for work when nothing is in flight).
     private func step(_ link: ShipperLink) -> StepResult {
+        discardIfRequested(inFlight: link.inFlight.count)
         while link.inFlight.count < configuration.window {
             let next = state.withLock { s -> SpooledBatch? in link.inFlight.nextToSend(sealed: s.spool.sealed) }
             guard let batch = next else { break }

@@ -15,6 +15,8 @@ public struct ShipperStatistics: Sendable, Hashable {
     public var undeliverable = 0
     /// What the last events set aside were, where they went and why (names the file and count).
     public var lastSetAside: String?
+    /// Events dropped unsent by `discardUnsent()` (consent withdrawn).
+    public var discarded = 0
     /// Events in the spool, not yet acknowledged.
     public var pendingEvents = 0
     /// The collector of the last successful connection (`host:port`).

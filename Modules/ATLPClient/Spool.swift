@@ -239,6 +239,31 @@ final class Spool {
         totalBytes -= batch.bytes
     }
 
+    /// Drops what was not sent (consent withdrawn): the open segment and every sealed batch after
+    /// the first `keep` (the batches in flight, already sent). Returns how many events it dropped.
+    func discard(keepingFirst keep: Int) throws(SpoolError) -> Int {
+        var dropped = 0
+        for batch in sealed.dropFirst(keep) {
+            try remove(batch)
+            dropped += batch.events
+        }
+        if openFD >= 0 {
+            Posix.close(openFD)
+            openFD = -1
+        }
+        do {
+            try Posix.unlink(openPath)
+        } catch {
+            if error.errno != ENOENT { throw SpoolError(.io, "cannot delete \(openPath): \(error)", cause: error) }
+        }
+        dropped += openEvents
+        totalBytes -= openBytes
+        openEvents = 0
+        openBytes = 0
+        openSince = nil
+        return dropped
+    }
+
     /// Replaces a batch by two halves (for a collector whose frames are smaller than it, or
     /// that refuses the batch whole: halving isolates the events it refuses).
     func split(_ batch: SpooledBatch) throws(SpoolError) -> [SpooledBatch] {

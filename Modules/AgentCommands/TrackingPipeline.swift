@@ -34,9 +34,11 @@ final class TrackingPipeline {
         let gate = ConsentGate([TCPReporter(shipper: shipper)])
         reporting = ReportingSystem([gate], label: "autotrack.\(agent)")
         tracker = Tracker(plan: plan, app: app, reporting: reporting, session: session, settings: settings)
-        // Withdrawn consent drops what the reporting queue still holds. (The spool has no discard
-        // call yet: events already in it are delivered; docs/agent.md "Consent".)
-        tracker.onDiscard { gate.discard(upTo: $0) }
+        // Withdrawn consent drops what the reporting queue still holds and what the spool has not sent.
+        tracker.onDiscard { [shipper] in
+            gate.discard(upTo: $0)
+            shipper.discardUnsent()
+        }
         refresher = remoteConfig ? tracker.startRemoteConfig(source: ATLPRulesSource(address: address, hello: hello)) : nil
     }
 

@@ -120,7 +120,10 @@ final class PreloadSession {
         let gate = ConsentGate([reporter])
         let reporting = ReportingSystem([gate], label: "autotrack.preload")
         let tracker = Tracker(plan: plan, app: app, reporting: reporting, settings: trackerSettings)
-        tracker.onDiscard { gate.discard(upTo: $0) }
+        tracker.onDiscard { [shipper] in
+            gate.discard(upTo: $0)
+            shipper?.discardUnsent()
+        }
         // Rules published to the collector reach the running app (docs/agent.md "Remote configuration").
         if let rulesSource { _ = tracker.startRemoteConfig(source: rulesSource) }
         let hooks = GtkHookSystem(observer: tracker, treeDirectory: settings.treeDirectory)

@@ -135,6 +135,31 @@ func tempSpool() -> String {
         #expect(second.statistics.duplicates == 50)
     }
 
+    /// Consent withdrawn: what was not sent leaves the spool (sealed batches and the open
+    /// segment) and is never delivered; events taken later are shipped as usual.
+    @Test func discardUnsentDropsEveryEventNotYetSent() throws {
+        let address = try freePort()
+        let spool = tempSpool()
+        let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool, batchMaxEvents: 10))
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<25 { try shipper.enqueue(event("d\(i)")) }  // two sealed batches of 10, five in the open segment
+        #expect(shipper.statistics.pendingEvents == 25)
+        shipper.discardUnsent()
+        #expect(eventually { shipper.statistics.pendingEvents == 0 })
+        #expect(shipper.statistics.discarded == 25)
+        let left = try Posix.listDirectory(spool).filter { $0.hasPrefix("batch-") || $0 == "open.log" }
+        #expect(left.isEmpty, "\(left)")
+
+        try shipper.enqueue(event("after"))
+        let handler = TestHandler()
+        let server = ATLPService(
+            configuration: ATLPServerConfiguration(host: "127.0.0.1", port: address.port, maxFrame: 1 << 20), handler: handler)
+        try server.start()
+        defer { server.stop() }
+        #expect(shipper.flush(timeout: .seconds(30)))
+        #expect(handler.stored == 1, "only the event taken after the discard is delivered")
+    }
+
     @Test func aFullSpoolRefusesWithATypedErrorAndCounts() throws {
         let address = try freePort()
         let spool = tempSpool()
