@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,12 @@ public final class VirtualDisplay {
     /// `:93`.
     public let name: String
     private let server: Process
+    private let number: Int
+    private var released = false
+    /// Display numbers this process has claimed: suites run in parallel, and two of them picking
+    /// the same free number at once would both "find" the one Xvfb that won, so their apps would
+    /// share a display (and steal each other's focus).
+    private static let claimed = Mutex<Set<Int>>([])
 
     /// Whether Xvfb and xdotool are installed (`Tools/setup.sh` installs them).
     public static var isAvailable: Bool { executable("Xvfb") != nil && executable("xdotool") != nil }
@@ -28,7 +35,8 @@ public final class VirtualDisplay {
         }
         for n in 90..<190 {
             guard !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock"),
-                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"),
+                VirtualDisplay.claimed.withLock({ $0.insert(n).inserted })
             else { continue }
             let p = Process()
             p.executableURL = URL(fileURLWithPath: xvfb)
@@ -43,9 +51,11 @@ public final class VirtualDisplay {
             if p.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
                 name = ":\(n)"
                 server = p
+                number = n
                 return
             }
             if p.isRunning { p.terminate() }
+            VirtualDisplay.claimed.withLock { _ = $0.remove(n) }
         }
         throw HarnessFailure("no free X display between :90 and :189 accepted Xvfb")
     }
@@ -54,6 +64,10 @@ public final class VirtualDisplay {
 
     /// Stops the server.
     public func stop() {
+        defer {
+            if !released { VirtualDisplay.claimed.withLock { _ = $0.remove(number) } }
+            released = true
+        }
         guard server.isRunning else { return }
         server.terminate()
         let deadline = Date().addingTimeInterval(5)
