@@ -75,15 +75,9 @@ public struct FunnelCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let result: FunnelResult
-        do throws(StoreError) {
-            let store = try openStore(database, options: StoreOptions(access: .readOnly))
-            defer { store.close() }
-            result = try store.funnel(definition, filter: filter)
-        } catch {
-            io.printError("autotrack-collector funnel: \(error)")
-            return .failure
-        }
+        guard let result = readStore(database, command: "autotrack-collector funnel", io: io, { store throws(StoreError) in
+            try store.funnel(definition, filter: filter)
+        }) else { return .failure }
         switch format {
         case .table: io.out(result.tableText)
         case .json: io.print(result.json.jsonText)

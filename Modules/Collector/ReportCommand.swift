@@ -70,17 +70,12 @@ public struct ReportCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        var report: CollectorReport
-        do throws(StoreError) {
-            let store = try openStore(database, options: StoreOptions(access: .readOnly))
-            defer { store.close() }
-            report = try CollectorReport(store: store, filter: filter)
+        guard let report = readStore(database, command: "autotrack-collector report", io: io, { store throws(StoreError) in
+            var report = try CollectorReport(store: store, filter: filter)
             if let funnel { report.funnel = try store.funnel(funnel, filter: filter) }
             if let retention { report.retention = try store.retention(retention, filter: filter) }
-        } catch {
-            io.printError("autotrack-collector report: \(error)")
-            return .failure
-        }
+            return report
+        }) else { return .failure }
         let text = format.renderer.render(report)
         guard let output else {
             io.out(text)

@@ -69,15 +69,9 @@ public struct RetentionCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let result: RetentionResult
-        do throws(StoreError) {
-            let store = try openStore(database, options: StoreOptions(access: .readOnly))
-            defer { store.close() }
-            result = try store.retention(definition, filter: filter)
-        } catch {
-            io.printError("autotrack-collector retention: \(error)")
-            return .failure
-        }
+        guard let result = readStore(database, command: "autotrack-collector retention", io: io, { store throws(StoreError) in
+            try store.retention(definition, filter: filter)
+        }) else { return .failure }
         switch format {
         case .table: io.out(result.tableText)
         case .json: io.print(result.json.jsonText)

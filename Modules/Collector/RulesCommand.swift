@@ -127,15 +127,9 @@ public struct RulesCommand: Command {
     }
 
     private func list(_ database: String, appKey: String?, io: any OutputStreams) -> ExitCode {
-        let sets: [StoredRuleSet]
-        do throws(StoreError) {
-            let store = try openStore(database, options: StoreOptions(access: .readOnly))
-            defer { store.close() }
-            sets = try store.ruleSets(appKey: appKey)
-        } catch {
-            io.printError("autotrack-collector rules list: \(error)")
-            return .failure
-        }
+        guard let sets = readStore(database, command: "autotrack-collector rules list", io: io, { store throws(StoreError) in
+            try store.ruleSets(appKey: appKey)
+        }) else { return .failure }
         guard sets.contains(where: { !$0.rules.isEmpty }) else {
             io.print(appKey.map { "no rules published for app \($0)" } ?? "no rules published")
             return .success

@@ -1,3 +1,4 @@
+import CommandSupport
 import EventStore
 import PostgresStore
 import SQLiteStore
@@ -15,4 +16,19 @@ public func openStore(_ location: String, options: StoreOptions) throws(StoreErr
 /// The file a `--db` value names, when it names a file (nil for a database server's URI).
 func storeFile(_ location: String) -> String? {
     location.contains("://") ? nil : location
+}
+
+/// What every reading command does with its database: opens it read-only, answers `query` from
+/// it, closes it. A failure is printed as `<command>: <error>` and gives nil.
+func readStore<T>(
+    _ database: String, command: String, io: any OutputStreams, _ query: (any CollectorStore) throws(StoreError) -> T
+) -> T? {
+    do throws(StoreError) {
+        let store = try openStore(database, options: StoreOptions(access: .readOnly))
+        defer { store.close() }
+        return try query(store)
+    } catch {
+        io.printError("\(command): \(error)")
+        return nil
+    }
 }
