@@ -12,7 +12,6 @@ open class UIControl: UIView {
     open override class var hookPoints: [AnyHookPoint] {
         super.hookPoints + [
             HookPoint.addTarget.erased, HookPoint.removeTarget.erased, HookPoint.sendAction.erased,
-            HookPoint.sendUnwatchedAction.erased,
         ]
     }
 
@@ -66,9 +65,6 @@ open class UIControl: UIView {
         for entry in targetActions.entries where !entry.events.isDisjoint(with: events) {
             guard let target = entry.target else { continue }
             let fired = events.intersection(entry.events)
-            // A registration no hook system watched when it was added (before tracking started)
-            // is offered to the running ones first, which place their proxies on it.
-            if entry.proxies.isEmpty { aspects.invoke(.sendUnwatchedAction, on: self, arguments: entry) {} }
             for proxy in entry.proxies { proxy.fire(self, fired) }
             send(entry, to: target, for: fired)
         }
@@ -104,14 +100,9 @@ extension HookPoint where Instance == UIControl, Arguments == (AnyObject?, Actio
 }
 
 extension HookPoint where Instance == UIControl, Arguments == (ActionName, AnyObject, ControlEvents), Result == Void {
-    /// One action is sent to one target: `(action, target, events)`.
+    /// One action is sent to one target: `(action, target, events)`. Hook systems report here the
+    /// registrations their proxies do not watch (targets added before they started).
     public static var sendAction: Self { Self("sendAction:to:forEvent:") }
-}
-
-extension HookPoint where Instance == UIControl, Arguments == TargetActionEntry, Result == Void {
-    /// A registration that has no tracking proxy is about to be sent (its target was added before
-    /// any hook system started): hook systems adopt it by placing their proxies.
-    public static var sendUnwatchedAction: Self { Self("sendUnwatchedAction:") }
 }
 
 /// One target-action registration, as inventories and configuration checks list them.

@@ -1,18 +1,24 @@
 import ViewIdentity
 
 /// Controls: a tracking proxy beside every target added while running (it reports just before the
-/// target runs, so values are read as the user saw them); a registration made before the start is
-/// adopted when it is first sent (`sendUnwatchedAction:`), so it is tracked too, once.
+/// target runs, so values are read as the user saw them); a registration made before the start
+/// falls back on the `sendAction:to:forEvent:` hook point, whose advice reports exactly the
+/// registrations this system's proxy does not watch, so each send is reported once.
 enum TargetActionTracking: InteractionHook {
     static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {
         let placing = try system.advise(.addTarget, .after) { system, call in
             guard let entry = call.returnValue else { return }
             entry.place(proxy(for: entry, system: system))
         }
-        let adopting = try system.advise(.sendUnwatchedAction, .before) { system, call in
-            call.arguments.place(proxy(for: call.arguments, system: system))
+        let fallback = try system.advise(.sendAction, .before) { system, call in
+            let (action, target, events) = call.arguments
+            let control = call.instance
+            // The fast path: a registration with this system's proxy was reported by the proxy.
+            guard let entry = control.registration(of: target, action: action), !entry.hasProxy(of: system.identity)
+            else { return }
+            report(control, targetName: TypeName.name(entry.targetTypeName), action: action, events: events, system: system)
         }
-        return [placing, adopting]
+        return [placing, fallback]
     }
 
     private static func proxy(for entry: TargetActionEntry, system: HookSystem) -> TrackingProxy {
