@@ -80,12 +80,14 @@ public final class HookSystem: @unchecked Sendable {
         if wasRunning { observer.hooksStopped(in: aspects) }
     }
 
-    /// Advice on `point` that hands the call to `body` while this system exists.
+    /// Advice on `point` that hands the call to `body` while this system exists; with `condition`,
+    /// only calls for which `condition(instance)` holds (asked before the call is built).
     func advise<Instance, Arguments, Result>(
         _ point: HookPoint<Instance, Arguments, Result>, _ position: AspectPosition,
+        when condition: (@Sendable (Instance) -> Bool)? = nil,
         _ body: @escaping @Sendable (HookSystem, HookedCall<Instance, Arguments, Result>) -> Void
     ) throws(AspectError) -> AspectToken {
-        try aspects.hook(point, position: position) { [weak self] call in
+        try aspects.hook(point, position: position, when: condition) { [weak self] call in
             guard let self else { return }
             body(self, call)
         }

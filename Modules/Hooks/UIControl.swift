@@ -6,6 +6,9 @@
 /// tracking proxy beside each target without the app's code knowing.
 open class UIControl: UIView {
     var targetActions = TargetActionList()
+    /// The registration whose action is being sent now: advice on `sendAction` reads it here
+    /// instead of looking the target and action up.
+    private(set) var sending: TargetActionEntry?
     /// A disabled control sends no actions.
     open var isEnabled = true
 
@@ -78,14 +81,12 @@ open class UIControl: UIView {
     }
 
     private func send(_ entry: TargetActionEntry, to target: AnyObject, for events: ControlEvents) {
+        let outer = sending
+        sending = entry
+        defer { sending = outer }
         aspects.invoke(.sendAction, on: self, arguments: (entry.action, target, events)) {
             entry.body(target, self, events)
         }
-    }
-
-    /// The registration of `action` on `target`, if any (hook systems place proxies on it).
-    func registration(of target: AnyObject, action: ActionName) -> TargetActionEntry? {
-        targetActions.entry(target: target, action: action)
     }
 }
 

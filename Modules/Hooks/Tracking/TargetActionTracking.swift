@@ -10,13 +10,15 @@ enum TargetActionTracking: InteractionHook {
             guard let entry = call.returnValue else { return }
             entry.place(proxy(for: entry, system: system))
         }
-        let fallback = try system.advise(.sendAction, .before) { system, call in
-            let (action, target, events) = call.arguments
-            let control = call.instance
-            // The fast path: a registration with this system's proxy was reported by the proxy.
-            guard let entry = control.registration(of: target, action: action), !entry.hasProxy(of: system.identity)
-            else { return }
-            report(control, targetName: TypeName.name(entry.targetTypeName), action: action, events: events, system: system)
+        // The fast path, asked before the call is built: a registration with this system's proxy
+        // was reported by the proxy, so the advice does not apply.
+        let identity = system.identity
+        let fallback = try system.advise(.sendAction, .before, when: { control in
+            control.sending.map { !$0.hasProxy(of: identity) } ?? false
+        }) { system, call in
+            guard let entry = call.instance.sending else { return }
+            let events = call.arguments.2
+            report(call.instance, targetName: TypeName.name(entry.targetTypeName), action: entry.action, events: events, system: system)
         }
         return [placing, fallback]
     }
