@@ -107,7 +107,7 @@ public struct RunCommand: Command {
         if GtkProgram.isGtk4(path: executable) {
             guard let library = RunCommand.preloadLibrary() else {
                 io.printError(
-                    "run: the preload library libAutotrackPreload.so is not beside autotrack-agent; build it with 'swift build --product AutotrackPreload' or set AUTOTRACK_PRELOAD_LIBRARY")
+                    "autotrack-agent run: the preload library libAutotrackPreload.so is not beside autotrack-agent; build it with 'swift build --product AutotrackPreload' or set AUTOTRACK_PRELOAD_LIBRARY")
                 return .failure
             }
             for (k, v) in settings.environment { environment[k] = v }
