@@ -21,6 +21,37 @@ import TestSupport
         #expect(ints.first == [String(Int64.max / 2 - 2), "3", "4"])
     }
 
+    @Test func binaryArraysCarryEveryValueThroughUnnest() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let c = try PostgresConnection(uri: server.uri())
+        let texts: [String?] = ["plain", #"a "quoted" \ back\slash"#, nil, "", "NULL", "{braces},commas", "ünï ✓ 😀", "tab\tnew\nline"]
+        let bigints: [Int64?] = [1, nil, -3, Int64.max, Int64.min]
+        var p = PostgresBinaryArrays()
+        p.text(texts)
+        p.int8(bigints)
+        p.int4([7, -2_147_483_648, 2_147_483_647])
+        p.text([String]())
+        p.text(["no nulls", "at all"])
+        let sql = """
+            SELECT 1, t::text, o FROM unnest($1::text[]) WITH ORDINALITY AS x(t, o)
+            UNION ALL SELECT 2, v::text, o FROM unnest($2::bigint[]) WITH ORDINALITY AS x(v, o)
+            UNION ALL SELECT 3, v::text, o FROM unnest($3::int[]) WITH ORDINALITY AS x(v, o)
+            UNION ALL SELECT 4, cardinality($4::text[])::text, 0
+            UNION ALL SELECT 5, t, o FROM unnest($5::text[]) WITH ORDINALITY AS x(t, o)
+            ORDER BY 1, 3
+            """
+        // Twice: the first call prepares, the second reuses the prepared statement.
+        for _ in 0..<2 {
+            let rows = try c.executePrepared("binary_arrays_test", sql, p).rows
+            #expect(rows.filter { $0[0] == "1" }.map { $0[1] } == texts)
+            #expect(rows.filter { $0[0] == "2" }.map { $0[1] } == bigints.map { $0.map(String.init) })
+            #expect(rows.filter { $0[0] == "3" }.map { $0[1] } == ["7", "-2147483648", "2147483647"])
+            #expect(rows.filter { $0[0] == "4" }.map { $0[1] } == ["0"])
+            #expect(rows.filter { $0[0] == "5" }.map { $0[1] } == ["no nulls", "at all"])
+        }
+    }
+
     @Test func theSchemaIsCreatedOnceEvenWhenCollectorsStartTogether() throws {
         let server = try PostgresServer()
         defer { server.stop() }
