@@ -16,11 +16,10 @@ import TestSupport
     }
 
     @Test func configServesTheSameRulesAndEtagThroughEveryCollector() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
+        let uri = try PostgresServer.shared().createDatabase()
         let access = CollectorAccess(adminToken: "admin-secret")
-        let a = EmbeddedCollector(dbPath: server.uri(), access: access)
-        let b = EmbeddedCollector(dbPath: server.uri(), access: access)
+        let a = EmbeddedCollector(dbPath: uri, access: access)
+        let b = EmbeddedCollector(dbPath: uri, access: access)
         defer { a.stop(); b.stop() }
         #expect(try a.start() != b.start())
         /// A session with `collector` (`start()` again answers the address it listens on).
