@@ -49,9 +49,10 @@ final class PostgresConnection: Sendable {
         try link.withLock { l throws(PostgresError) in try l.executeScript(sql) }
     }
 
-    /// Runs a statement prepared once per connection under `name` (the server plans it once).
+    /// Runs a statement prepared once per connection under `name` (the server plans it once),
+    /// its parameters arrays in binary format.
     @discardableResult
-    func executePrepared(_ name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
+    func executePrepared(_ name: String, _ sql: String, _ parameters: PostgresBinaryArrays) throws(PostgresError) -> PostgresRows {
         try link.withLock { l throws(PostgresError) in try l.executePrepared(name, sql, parameters) }
     }
 
@@ -140,13 +141,18 @@ private final class PostgresLink {
     }
 
     @discardableResult
-    func executePrepared(_ name: String, _ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
+    func executePrepared(_ name: String, _ sql: String, _ parameters: PostgresBinaryArrays) throws(PostgresError) -> PostgresRows {
+        let count = Int32(parameters.ranges.count)
         if !prepared.contains(name) {
-            _ = try rows(PQprepare(handle, name, sql, Int32(parameters.count), nil), "PREPARE \(name): \(sql)")
+            _ = try rows(PQprepare(handle, name, sql, count, nil), "PREPARE \(name): \(sql)")
             prepared.insert(name)
         }
-        let result = Self.withCStrings(parameters) { p in
-            PQexecPrepared(handle, name, Int32(parameters.count), p, nil, nil, 0)
+        let lengths = parameters.ranges.map { Int32($0.count) }
+        let formats = [Int32](repeating: 1, count: parameters.ranges.count)
+        let result = parameters.bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let values: [UnsafePointer<CChar>?] = parameters.ranges.map { base + $0.lowerBound }
+            return PQexecPrepared(handle, name, count, values, lengths, formats, 0)
         }
         return try rows(result, sql)
     }

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Each collector keeps a pool of connections. Batches are written by group commit: batches that
 /// arrive while commits run wait, and the next commit writes all of them with one statement
-/// (`PostgresGroupInsert`); up to four commits run at once (commit lanes). Nobody returns before the commit that
-/// holds its batch. Exactly once across collectors rests on the unique `(app_key, id)` index,
+/// (`PostgresGroupInsert`); up to `maxCommits` commits run at once. Nobody returns before the
+/// commit that holds its batch. Exactly once across collectors rests on the unique `(app_key, id)` index,
 /// not on anything a collector remembers, so a collector may die at any moment.
 ///
 /// Every method blocks on the network: call it from threads of your own (the ATLP server's
@@ -17,13 +17,12 @@ public final class PostgresEventStore: CollectorStore {
     /// The URI without its password.
     public let location: String
     private let pool: PostgresPool
-    /// Batches waiting for the next group commit.
-    private let pending = Mutex<[PostgresPendingBatch]>([])
-    /// Commit lanes: up to four group commits run at once, each on its own pooled connection,
-    /// so one's round trip overlaps another's WAL flush (PostgreSQL flushes concurrent commits
-    /// together). With one lane the database sat idle between commits (docs/performance.md).
-    private let lanes: [CommitLane] = (0..<4).map { _ in CommitLane() }
-    private let nextLane = Atomic<UInt>(0)
+    /// Batches waiting for the next group commit, and how many commits run.
+    private let queue = Mutex(CommitQueue())
+    /// Group commits that run at once, each on its own pooled connection, so one's round trip
+    /// and execution overlap another's WAL flush (PostgreSQL flushes concurrent commits
+    /// together). With one at a time the database sat idle between commits (docs/performance.md).
+    static let maxCommits = 4
     /// True for the `--db` values this store takes: `postgresql://…` or `postgres://…` URIs.
     public static func accepts(_ location: String) -> Bool {
         location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
@@ -69,19 +68,33 @@ public final class PostgresEventStore: CollectorStore {
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
         // Validation and row building need no lock: they run on the caller's thread, in parallel.
         let mine = PostgresPendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        pending.withLock { $0.append(mine) }
-        let lane = lanes[Int(nextLane.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(lanes.count))]
-        lane.lock.withLock { _ in
-            if mine.isDone { return }  // A commit of another caller already held it.
-            // Everything waiting: mine too, unless another lane took it (that lane finishes it).
-            let group = pending.withLock { p -> [PostgresPendingBatch] in
-                defer { p = [] }
-                return p
-            }
-            if !group.isEmpty { commit(group) }
+        // A free commit slot: this caller commits everything waiting, its batch included.
+        // Otherwise it waits until a commit holding its batch finished, or until a finishing
+        // commit hands it the batches that gathered meanwhile (its own first).
+        let group = queue.withLock { q -> [PostgresPendingBatch]? in
+            q.pending.append(mine)
+            guard q.running < Self.maxCommits else { return nil }
+            q.running += 1
+            return q.takePending()
         }
-        mine.waitUntilFinished()
+        if let group = group ?? mine.waitUntilFinishedOrLeading() { lead(group) }
         return try mine.outcome()
+    }
+
+    /// Commits `group` in this caller's slot, then hands the slot to the batches that gathered
+    /// meanwhile: the first of them (waiting on its own thread) commits them all. So no caller
+    /// works for others after its own commit, and no waiting batch waits for a busy slot while
+    /// another is free.
+    private func lead(_ group: [PostgresPendingBatch]) {
+        commit(group)
+        let next = queue.withLock { q -> [PostgresPendingBatch]? in
+            if q.pending.isEmpty {
+                q.running -= 1
+                return nil
+            }
+            return q.takePending()
+        }
+        if let next { next[0].lead(next) }
     }
 
     /// Writes `group` in one statement; when that fails for a reason other than the connection,
@@ -296,7 +309,14 @@ public final class PostgresEventStore: CollectorStore {
     }
 }
 
-/// One commit lane: at most one group commit runs in it at a time.
-final class CommitLane: Sendable {
-    let lock = Mutex<Void>(())
+/// The batches waiting for a group commit and the number of group commits running.
+struct CommitQueue: Sendable {
+    var pending: [PostgresPendingBatch] = []
+    var running = 0
+
+    /// Every waiting batch, in arrival order; the queue is left empty.
+    mutating func takePending() -> [PostgresPendingBatch] {
+        defer { pending = [] }
+        return pending
+    }
 }

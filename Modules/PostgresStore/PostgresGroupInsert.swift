@@ -1,10 +1,12 @@
 import EventStore
 
 /// Writes a group of batches with one statement, in one implicit transaction: every column
-/// travels as one array parameter, `unnest` turns them back into rows, and CTEs insert the
-/// events (`ON CONFLICT (app_key, id) DO NOTHING`), the rejected events and one `batches` row
-/// per batch, then answer how many events of each batch were stored. One round trip and one
-/// commit per group, however many batches and events it holds.
+/// travels as one binary array parameter (`PostgresBinaryArrays`), `unnest` turns them back into
+/// rows, and CTEs insert the events (`ON CONFLICT (app_key, id) DO NOTHING RETURNING seq`), the
+/// rejected events and one `batches` row per batch, then answer how many events of each batch
+/// were stored (the returned `seq`s are exactly the rows this group stored). One round trip and
+/// one commit per group, however many batches and events it holds. The sequence is looked up
+/// once per statement, not per row (per row, `pg_get_serial_sequence` took a sixth of the statement).
 ///
 /// Exactly once across collectors: two transactions inserting the same `(app_key, id)` are
 /// ordered by the unique index (the second waits for the first to commit, then skips the row).
@@ -25,7 +27,7 @@ enum PostgresGroupInsert {
                 WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
                                      device_id, corrected_ts, rank, ord)
         ), numbered AS MATERIALIZED (
-            SELECT ev.*, nextval(pg_get_serial_sequence('events', 'seq')) AS seq FROM ev ORDER BY ev.ord
+            SELECT ev.*, nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass)) AS seq FROM ev ORDER BY ev.ord
         ), ins AS (
             INSERT INTO events (seq, app_key, id, ts, type, name, page, path, view_id, session, duration, props, app_version,
                                 received_at, user_id, device_id, corrected_ts)
@@ -33,13 +35,10 @@ enum PostgresGroupInsert {
                    n.props::json, bat.app_version, bat.received_at, n.user_id, n.device_id, n.corrected_ts
             FROM numbered AS n JOIN bat ON bat.b = n.b ORDER BY n.rank
             ON CONFLICT (app_key, id) DO NOTHING
-            RETURNING app_key, id
-        ), won AS (
-            SELECT DISTINCT ON (bat.app_key, ev.id) ev.b
-            FROM ins JOIN bat ON bat.app_key = ins.app_key COLLATE "C" JOIN ev ON ev.b = bat.b AND ev.id = ins.id COLLATE "C"
-            ORDER BY bat.app_key, ev.id, ev.ord
+            RETURNING seq
         ), stored AS (
-            SELECT bat.b, (SELECT count(*) FROM won WHERE won.b = bat.b) AS n FROM bat
+            SELECT bat.b, count(won.seq) AS n
+            FROM bat LEFT JOIN (ins JOIN numbered AS won ON won.seq = ins.seq) ON won.b = bat.b GROUP BY bat.b
         ), rej AS (
             INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
             SELECT bat.app_key, bat.app_version, r.raw, r.reason, bat.received_at
@@ -55,7 +54,7 @@ enum PostgresGroupInsert {
         """
 
     /// The statement's parameters for `group`: batches numbered from 1 in group order.
-    static func parameters(_ group: [PostgresPendingBatch]) -> [String?] {
+    static func parameters(_ group: [PostgresPendingBatch]) -> PostgresBinaryArrays {
         // Events in arrival order (group order, then batch order), each with its rank in the
         // insertion order: by app key, then id (bytes), then arrival.
         var rows: [(b: Int, appKey: String, row: PostgresPendingBatch.EventRow)] = []
@@ -69,25 +68,40 @@ enum PostgresGroupInsert {
             if x.row.id != y.row.id { return x.row.id.utf8.lexicographicallyPrecedes(y.row.id.utf8) }
             return i < j
         }
-        var rank = [Int64](repeating: 0, count: rows.count)
-        for (r, i) in order.enumerated() { rank[i] = Int64(r) }
+        var rank = [Int](repeating: 0, count: rows.count)
+        for (r, i) in order.enumerated() { rank[i] = r }
         var rejected: [(b: Int, raw: String, reason: String)] = []
         for (i, batch) in group.enumerated() {
             for r in batch.rejected { rejected.append((i + 1, r.raw, r.reason)) }
         }
-        typealias A = PostgresArrayLiteral
-        return [
-            A.text(group.map(\.appKey)), A.text(group.map(\.appVersion)), A.text(group.map(\.agent)),
-            A.text(group.map(\.label)), A.integers(group.map { $0.receivedAt }), A.integers(group.map(\.sentAt)),
-            A.integers(group.map { Int64($0.events.count) }), A.integers(group.map { Int64($0.rejected.count) }),
-            A.integers(rows.map { Int64($0.b) }), A.text(rows.map(\.row.id)), A.integers(rows.map(\.row.ts)),
-            A.text(rows.map(\.row.type)), A.text(rows.map(\.row.name)), A.text(rows.map(\.row.page)),
-            A.text(rows.map(\.row.path)), A.text(rows.map(\.row.viewId)), A.text(rows.map(\.row.session)),
-            A.integers(rows.map(\.row.duration)), A.text(rows.map(\.row.props)), A.text(rows.map(\.row.user)),
-            A.text(rows.map(\.row.device)), A.integers(rows.map(\.row.correctedTime)),
-            A.integers(rejected.map { Int64($0.b) }), A.text(rejected.map(\.raw)), A.text(rejected.map(\.reason)),
-            A.integers(rank),
-        ]
+        var p = PostgresBinaryArrays(capacity: rows.count * 400 + rejected.count * 200 + group.count * 100 + 1_024)
+        p.text(group.lazy.map(\.appKey))
+        p.text(group.lazy.map(\.appVersion))
+        p.text(group.lazy.map(\.agent))
+        p.text(group.lazy.map(\.label))
+        p.int8(group.lazy.map(\.receivedAt))
+        p.int8(group.lazy.map(\.sentAt))
+        p.int4(group.lazy.map(\.events.count))
+        p.int4(group.lazy.map(\.rejected.count))
+        p.int4(rows.lazy.map(\.b))
+        p.text(rows.lazy.map(\.row.id))
+        p.int8(rows.lazy.map(\.row.ts))
+        p.text(rows.lazy.map(\.row.type))
+        p.text(rows.lazy.map(\.row.name))
+        p.text(rows.lazy.map(\.row.page))
+        p.text(rows.lazy.map(\.row.path))
+        p.text(rows.lazy.map(\.row.viewId))
+        p.text(rows.lazy.map(\.row.session))
+        p.int8(rows.lazy.map(\.row.duration))
+        p.text(rows.lazy.map(\.row.props))
+        p.text(rows.lazy.map(\.row.user))
+        p.text(rows.lazy.map(\.row.device))
+        p.int8(rows.lazy.map(\.row.correctedTime))
+        p.int4(rejected.lazy.map(\.b))
+        p.text(rejected.lazy.map(\.raw))
+        p.text(rejected.lazy.map(\.reason))
+        p.int4(rank)
+        return p
     }
 
     /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.

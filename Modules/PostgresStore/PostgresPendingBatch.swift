@@ -29,9 +29,16 @@ final class PostgresPendingBatch: Sendable {
     let events: [EventRow]
     /// Events kept in `rejected`: the raw JSON text and the reason, in batch order.
     let rejected: [(raw: String, reason: String)]
-    private let result = Mutex<Result<BatchOutcome, StoreError>?>(nil)
-    /// Signalled once the result is recorded.
-    private let finished = DispatchSemaphore(value: 0)
+    private let state = Mutex(State.waiting)
+    /// Signalled once: when the result is recorded, or when the batch is handed a group to commit.
+    private let wake = DispatchSemaphore(value: 0)
+
+    private enum State {
+        case waiting
+        /// Handed by a finishing commit: this batch's caller commits the group (this batch first).
+        case leading([PostgresPendingBatch])
+        case finished(Result<BatchOutcome, StoreError>)
+    }
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         appKey = PostgresText.encode(batch.appKey)
@@ -63,22 +70,30 @@ final class PostgresPendingBatch: Sendable {
         self.rejected = rejected
     }
 
-    var isDone: Bool { result.withLock { $0 != nil } }
-
+    /// Records the result and wakes the caller. Called once, by the commit that held the batch.
     func finish(_ r: Result<BatchOutcome, StoreError>) {
-        result.withLock { $0 = r }
-        finished.signal()
+        state.withLock { $0 = .finished(r) }
+        wake.signal()
     }
 
-    /// Blocks until a commit recorded this batch's result (at once when it has).
-    func waitUntilFinished() {
-        finished.wait()
-        finished.signal()  // Left signalled: a later wait returns at once too.
+    /// Hands `group` (this batch first) to this batch's waiting caller, which commits it.
+    func lead(_ group: [PostgresPendingBatch]) {
+        state.withLock { $0 = .leading(group) }
+        wake.signal()
+    }
+
+    /// Blocks until a commit recorded this batch's result (nil) or handed it a group to commit.
+    func waitUntilFinishedOrLeading() -> [PostgresPendingBatch]? {
+        wake.wait()
+        return state.withLock { s in
+            if case .leading(let group) = s { return group }
+            return nil
+        }
     }
 
     /// The recorded result; only called after a commit finished this batch.
     func outcome() throws(StoreError) -> BatchOutcome {
-        guard let r = result.withLock({ $0 }) else {
+        guard case .finished(let r) = state.withLock({ $0 }) else {
             throw StoreError(.failed, "internal: the batch was not committed")
         }
         return try r.get()

@@ -30,8 +30,9 @@ import Glibc
     }
 
     /// Stored events and distinct ids, summed ACK counts from `batches`, as psql reads them.
-    static func counts(_ server: PostgresServer) throws -> (events: Int, distinct: Int, stored: Int, duplicates: Int) {
+    static func counts(_ server: PostgresServer, _ uri: String) throws -> (events: Int, distinct: Int, stored: Int, duplicates: Int) {
         let row = try server.psql(
+            uri: uri,
             "SELECT (SELECT count(*) FROM events), (SELECT count(DISTINCT id) FROM events), "
                 + "(SELECT COALESCE(sum(stored), 0) FROM batches), (SELECT COALESCE(sum(duplicates), 0) FROM batches)")
         let v = (row.first ?? "").split(separator: "|").compactMap { Int($0) }
@@ -40,13 +41,13 @@ import Glibc
     }
 
     @Test func twoCollectorsReceivingTheSameEventsAtOnceStoreEachOnce() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
+        let server = try PostgresServer.shared()
+        let uri = try server.createDatabase()
         let dir = Fixtures.temporaryDirectory("e2e-pg-two")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (first, second) = AgentCollectorEndToEndTests.eventLines()
-        let a = try Collector(server.uri())
-        let b = try Collector(server.uri())
+        let a = try Collector(uri)
+        let b = try Collector(uri)
         defer { a.process.kill(); b.process.kill() }
         let senders = try [a, b].enumerated().map { i, c in try Self.send(to: [c], spool: dir.appendingPathComponent("spool-\(i)")) }
         defer { senders.forEach { $0.kill() } }
@@ -57,14 +58,14 @@ import Glibc
             #expect(try s.waitForExit(within: 240) == 0, "send failed: \(s.standardError)")
             #expect(s.standardOutput.hasPrefix("sent 20000 events: 20000 acknowledged ("))
         }
-        let c = try Self.counts(server)
+        let c = try Self.counts(server, uri)
         #expect(c.events == 20_000)
         #expect(c.distinct == 20_000)
         #expect(c.stored == 20_000)
         #expect(c.duplicates == 20_000)
 
         // The report reads the same numbers through either collector's database URI.
-        let report = try runCommand(Binaries.collector, ["report", "--db", server.uri(), "--format", "json"], within: 60)
+        let report = try runCommand(Binaries.collector, ["report", "--db", uri, "--format", "json"], within: 60)
         #expect(report.status == 0, "report failed: \(report.err)")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(report.out.utf8)) as? [String: Any])
         let json = CollectorReportJSON(root: root)
@@ -73,43 +74,45 @@ import Glibc
     }
 
     @Test func aCollectorKilledMidSendLosesNothingAndTheAgentSwitchesToTheOther() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
+        let server = try PostgresServer.shared()
+        let uri = try server.createDatabase()
         let dir = Fixtures.temporaryDirectory("e2e-pg-kill")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (first, second) = AgentCollectorEndToEndTests.eventLines()
-        let a = try Collector(server.uri())
-        let b = try Collector(server.uri())
+        let a = try Collector(uri)
+        let b = try Collector(uri)
         defer { a.process.kill(); b.process.kill() }
         let send = try Self.send(to: [a, b], spool: dir.appendingPathComponent("spool"))
         defer { send.kill() }
         let stdin = try #require(send.standardInput)
         try stdin.write(contentsOf: first)
-        try poll("collector A storing the first events", within: 120) { try Self.counts(server).events > 0 }
+        try poll("collector A storing the first events", within: 120) { try Self.counts(server, uri).events > 0 }
         a.process.kill(SIGKILL)
         try stdin.write(contentsOf: second)
         try stdin.close()
         #expect(try send.waitForExit(within: 240) == 0, "send failed: \(send.standardError)")
         #expect(send.standardOutput.hasPrefix("sent 20000 events: 20000 acknowledged ("))
-        let c = try Self.counts(server)
+        let c = try Self.counts(server, uri)
         #expect(c.events == 20_000)  // 0 lost
         #expect(c.distinct == 20_000)  // 0 twice
         #expect(c.stored == 20_000)
     }
 
     @Test func postgreSQLStoppedAndStartedDuringASendLosesNothing() throws {
+        // A server of its own: it is stopped and started.
         let server = try PostgresServer()
         defer { server.stop() }
+        let uri = server.uri()
         let dir = Fixtures.temporaryDirectory("e2e-pg-restart")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (first, second) = AgentCollectorEndToEndTests.eventLines()
-        let collector = try Collector(server.uri())
+        let collector = try Collector(uri)
         defer { collector.process.kill() }
         let send = try Self.send(to: [collector], spool: dir.appendingPathComponent("spool"))
         defer { send.kill() }
         let stdin = try #require(send.standardInput)
         try stdin.write(contentsOf: first)
-        try poll("the first events stored", within: 120) { try Self.counts(server).events > 0 }
+        try poll("the first events stored", within: 120) { try Self.counts(server, uri).events > 0 }
         try server.stopServer()
         try stdin.write(contentsOf: second)
         // While the database is down the collector answers ERR unavailable and logs why.
@@ -118,7 +121,7 @@ import Glibc
         try stdin.close()
         #expect(try send.waitForExit(within: 240) == 0, "send failed: \(send.standardError)")
         #expect(send.standardOutput.hasPrefix("sent 20000 events: 20000 acknowledged ("))
-        let c = try Self.counts(server)
+        let c = try Self.counts(server, uri)
         #expect(c.events == 20_000)
         #expect(c.distinct == 20_000)
     }

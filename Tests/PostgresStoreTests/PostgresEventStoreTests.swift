@@ -11,10 +11,9 @@ import TestSupport
 /// The PostgreSQL store against a real server: the protocol's guarantees, then what sharing one
 /// database between collectors adds.
 @Suite struct PostgresEventStoreTests {
-    /// Every check on a fresh database of one server (a server per check would cost seconds each).
+    /// Every check on a fresh database of the shared server.
     @Test func conformsToTheStoreProtocol() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
+        let server = try PostgresServer.shared()
         for check in StoreConformance.checks {
             do {
                 try check.run(try PostgresEventStore(uri: try server.createDatabase()))
@@ -25,9 +24,8 @@ import TestSupport
     }
 
     @Test func twoStoresOnOneDatabaseStoreEachEventOnceWhenBothReceiveItAtOnce() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
-        let uri = server.uri()
+        let server = try PostgresServer.shared()
+        let uri = try server.createDatabase()
         let stores = try (0..<2).map { _ in try PostgresEventStore(uri: uri) }
         defer { stores.forEach { $0.close() } }
         // 4 threads per store, each sending every event once, in batches of 50: each event arrives 8 times.
@@ -60,9 +58,8 @@ import TestSupport
     }
 
     @Test func rulesPublishedThroughOneStoreAreServedByAnotherWithTheSameEtag() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
-        let uri = server.uri()
+        let server = try PostgresServer.shared()
+        let uri = try server.createDatabase()
         let a = try PostgresEventStore(uri: uri)
         let b = try PostgresEventStore(uri: uri)
         defer { a.close(); b.close() }
@@ -77,9 +74,8 @@ import TestSupport
 
     /// The same events into SQLite and PostgreSQL give the same report rows, query by query.
     @Test func reportsReadTheSameNumbersAsTheSQLiteStore() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
-        let pg = try PostgresEventStore(uri: server.uri())
+        let uri = try PostgresServer.shared().createDatabase()
+        let pg = try PostgresEventStore(uri: uri)
         let file = Fixtures.temporaryDirectory("pg-vs-sqlite").appendingPathComponent("events.sqlite").path
         let sqlite = try SQLiteEventStore(path: file)
         defer { pg.close(); sqlite.close() }
@@ -124,9 +120,7 @@ import TestSupport
     }
 
     @Test func aReadOnlyStoreRefusesWritesAndAMissingSchema() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
-        let uri = server.uri()
+        let uri = try PostgresServer.shared().createDatabase()
         do {
             _ = try PostgresEventStore(uri: uri, options: StoreOptions(access: .readOnly))
             Issue.record("a read-only store opened a database without Autotrack's tables")

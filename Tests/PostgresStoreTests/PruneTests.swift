@@ -23,9 +23,8 @@ import TestSupport
     }
 
     @Test func pruneDeletesTheSameRowsFromBothStoresInChunks() throws {
-        let server = try PostgresServer()
-        defer { server.stop() }
-        let pg = try PostgresEventStore(uri: server.uri())
+        let uri = try PostgresServer.shared().createDatabase()
+        let pg = try PostgresEventStore(uri: uri)
         let sqlite = try SQLiteEventStore(
             path: Fixtures.temporaryDirectory("prune").appendingPathComponent("events.sqlite").path)
         defer { pg.close(); sqlite.close() }

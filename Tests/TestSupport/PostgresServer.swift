@@ -1,12 +1,14 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A real PostgreSQL server for one test: `initdb` into a temporary directory, `pg_ctl` on a Unix
-/// socket in that directory (`listen_addresses=''`: no TCP at all), fsync on. Stop it with
-/// `stop()` in a `defer`; its deinit stops it too, so a failing test leaves no server behind.
+/// A real PostgreSQL server for one test (or, through `shared()`, for a whole test process):
+/// `initdb` into a temporary directory, `pg_ctl` on a Unix socket in that directory
+/// (`listen_addresses=''`: no TCP at all), fsync on. Stop it with `stop()` in a `defer`; its
+/// deinit stops it too, so a failing test leaves no server behind.
 ///
 /// PostgreSQL refuses to run as root: as root the server runs as the `postgres` user
 /// (`runuser -u postgres --`, Debian's `postgresql` package creates it), otherwise as the current
@@ -55,6 +57,26 @@ public final class PostgresServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// One server for the whole test process, started at its first use and stopped when the
+    /// process exits. A test takes a database of its own on it (`createDatabase()`), so tests
+    /// share one `initdb` instead of paying one each; a test that stops or restarts its server
+    /// starts its own instead.
+    public static func shared() throws -> PostgresServer {
+        try sharedServer.withLock { server in
+            if let server { return server }
+            let started = try PostgresServer()
+            server = started
+            atexit { PostgresServer.stopShared() }
+            return started
+        }
+    }
+
+    private static let sharedServer = Mutex<PostgresServer?>(nil)
+
+    private static func stopShared() {
+        sharedServer.withLock { $0 }?.stop()
+    }
+
     /// The libpq URI of database `name` (default `autotrack`, created at start), over the socket.
     public func uri(database name: String = "autotrack") -> String {
         "postgresql:///\(name)?host=\(directory.path)&port=\(port)&user=postgres"
@@ -77,7 +99,7 @@ public final class PostgresServer: @unchecked Sendable {
     public func start() throws {
         try lock.withLock {
             guard !running else { return }
-            let options = "-k \(directory.path) -p \(port) -c listen_addresses='' -c fsync=on -c max_connections=60"
+            let options = "-k \(directory.path) -p \(port) -c listen_addresses='' -c fsync=on -c max_connections=100"
             try command("pg_ctl", ["-D", dataPath, "-l", logPath, "-w", "-t", "60", "-o", options, "start"], within: 70)
             running = true
         }

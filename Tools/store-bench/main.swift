@@ -16,6 +16,25 @@ import SQLiteStore
 import Synchronization
 import TestSupport
 
+let usage = """
+    usage: store-bench [--quick]
+    Durable events/s into SQLite (synchronous=FULL, the baseline), PostgreSQL with one collector and
+    PostgreSQL with two collectors on one database; starts and stops its own PostgreSQL server
+    (Debian's postgresql package, installed by Tools/setup.sh). Release build, one run.
+      --quick   10 batches per sender instead of 50
+    example: swift run -c release store-bench --quick
+    """
+for argument in CommandLine.arguments.dropFirst() {
+    switch argument {
+    case "--quick": break
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("store-bench: unknown argument '\(argument)'; see --help\n".utf8))
+        exit(2)
+    }
+}
 let quick = CommandLine.arguments.contains("--quick")
 let senders = 8
 let batchSize = 100
