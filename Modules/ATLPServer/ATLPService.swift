@@ -121,9 +121,17 @@ public final class ATLPService: Sendable {
     /// Runs as a service: starts, calls `onStart` with the bound address, blocks until
     /// SIGINT or SIGTERM, then stops gracefully and returns.
     public func run(onStart: (SocketAddress) -> Void = { _ in }) throws(PosixError) {
-        let signals = try SignalWaiter([SIGINT, SIGTERM])
-        defer { signals.cancel() }
+        // Listen first, so a port in use is the error reported even where the signals are
+        // routed already (one route per process: another in-process command, e.g. in tests).
         let address = try start()
+        let signals: SignalWaiter
+        do {
+            signals = try SignalWaiter([SIGINT, SIGTERM])
+        } catch {
+            stop()
+            throw error
+        }
+        defer { signals.cancel() }
         onStart(address)
         signals.wait()
         stop()
