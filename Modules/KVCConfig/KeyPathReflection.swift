@@ -35,9 +35,19 @@ extension KVCKeyPath {
         value(reflecting: root).map { JSONValue(reflecting: $0) }
     }
 
+    /// Reads the value at this key path from a view node (the same steps, without finding out
+    /// by a cast that the root and every `superview`/`parent` it reaches are view nodes).
+    public func read(reflecting node: any ViewNode) -> Result<JSONValue, KeyPathMiss> {
+        walk(from: .node(node)).map { JSONValue(reflecting: $0) }
+    }
+
     /// Reads the Swift value at this key path, unconverted.
     public func value(reflecting root: Any) -> Result<Any, KeyPathMiss> {
-        var current: Any = root
+        walk(from: .value(root))
+    }
+
+    private func walk(from root: Reflection.Reached) -> Result<Any, KeyPathMiss> {
+        var current = root
         for (i, part) in parts.enumerated() {
             switch Reflection.step(current, part) {
             case .success(let next): current = next
@@ -46,7 +56,7 @@ extension KVCKeyPath {
                 return .failure(KeyPathMiss(missingKey: part.description, resolvedPrefix: walked, found: f.found))
             }
         }
-        return .success(current)
+        return .success(current.value)
     }
 }
 
@@ -59,9 +69,8 @@ enum Reflection {
         static let optional = Shape(rawValue: 1)
         static let json = Shape(rawValue: 2)
         static let node = Shape(rawValue: 4)
-        static let tree = Shape(rawValue: 8)
-        static let readable = Shape(rawValue: 16)
-        static let jsonObject = Shape(rawValue: 32)
+        static let readable = Shape(rawValue: 8)
+        static let jsonObject = Shape(rawValue: 16)
     }
 
     /// Per type: its shape. Types are few (those key paths meet), so the table stays small.
@@ -74,7 +83,6 @@ enum Reflection {
         if value is any OptionalUnwrapping { shape.insert(.optional) }
         if value is JSONValue { shape.insert(.json) }
         if value is any ViewNode { shape.insert(.node) }
-        if value is TreeNode { shape.insert(.tree) }
         if value is any KeyValueReadable { shape.insert(.readable) }
         if value is JSONObject { shape.insert(.jsonObject) }
         shapes.withLock { $0[type] = shape }
@@ -101,20 +109,44 @@ enum Reflection {
         return (first ? "an " : "a ") + n
     }
 
-    static func step(_ value: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
-        guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
+    /// What a step reached: a view node known as one, or any value.
+    enum Reached {
+        case node(any ViewNode)
+        case value(Any)
+
+        var value: Any {
+            switch self {
+            case .node(let n): return n
+            case .value(let v): return v
+            }
+        }
+    }
+
+    static func step(_ reached: Reached, _ part: KVCKeyPath.Part) -> Result<Reached, StepFailure> {
+        switch reached {
+        case .node(let node): return step(node: node, part)
+        case .value(let value):
+            guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
+            if shape(of: current).contains(.node), let node = current as? any ViewNode { return step(node: node, part) }
+            return step(current, part).map { .value($0) }
+        }
+    }
+
+    /// Rule 2 on a view node, then the rules for any value.
+    static func step(node: any ViewNode, _ part: KVCKeyPath.Part) -> Result<Reached, StepFailure> {
+        if case .key(let k) = part, k == "superview" || k == "parent" {
+            guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
+            return .success(.node(above))
+        }
+        if let tree = node as? TreeNode { return (tree.props ?? .object(JSONObject())).child(part).map { .value($0) } }
+        return step(node as Any, part).map { .value($0) }
+    }
+
+    /// Rules 3 to 10 on an unwrapped value that is not a view node.
+    static func step(_ current: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
         let key = part.description
         let shape = shape(of: current)
         if shape.contains(.json), let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
-        if shape.contains(.node), let node = current as? any ViewNode {
-            if case .key(let k) = part, k == "superview" || k == "parent" {
-                guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
-                return .success(above)
-            }
-            if shape.contains(.tree), let tree = node as? TreeNode {
-                return (tree.props ?? .object(JSONObject())).child(part).map { $0 as Any }
-            }
-        }
         if shape.contains(.readable), let readable = current as? any KeyValueReadable {
             if let v = readable.value(forKey: key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))

@@ -110,7 +110,7 @@ public struct EventShaper: Sendable {
         if let node {
             // The live object: stored properties, KeyValueReadable, superview/parent steps (a JSON
             // tree's node answers from its props).
-            match = matcher.match(interaction, reader: ReflectionReader(root: node), cache: cache)
+            match = matcher.match(interaction, reader: ReflectionReader(node: node), cache: cache)
         } else {
             var m = matcher.match(interaction, reader: JSONPropsReader(props: nil), cache: nil)
             m.rules = []

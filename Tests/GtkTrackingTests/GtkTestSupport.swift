@@ -7,6 +7,7 @@ import SystemCalls
 enum Built {
     static var agent: String { path("autotrack-agent") }
     static var shop: String { path("autotrack-gtk-shop") }
+    static var collector: String { path("autotrack-collector") }
 
     private static func path(_ name: String) -> String {
         Fixtures.repositoryRoot.appendingPathComponent(".build/debug/\(name)").path
@@ -22,9 +23,10 @@ final class TestCollector {
     let address: SocketAddress
     let db: String
 
-    init(directory: URL) throws {
+    /// With the default `access` anyone may send and nobody may publish rules.
+    init(directory: URL, access: CollectorAccess = CollectorAccess()) throws {
         db = directory.appendingPathComponent("events.sqlite").path
-        collector = EmbeddedCollector(dbPath: db)
+        collector = EmbeddedCollector(dbPath: db, access: access)
         address = try collector.start()
     }
 
