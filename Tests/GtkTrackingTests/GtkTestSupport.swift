@@ -23,10 +23,15 @@ final class TestCollector {
     let address: SocketAddress
     let db: String
 
-    /// With the default `access` anyone may send and nobody may publish rules.
-    init(directory: URL, access: CollectorAccess = CollectorAccess()) throws {
+    /// With `tls`, the collector speaks TLS only, with that certificate. With the default `access`
+    /// anyone may send and nobody may publish rules.
+    init(directory: URL, tls: TestCertificate? = nil, access: CollectorAccess = CollectorAccess()) throws {
         db = directory.appendingPathComponent("events.sqlite").path
-        collector = EmbeddedCollector(dbPath: db, access: access)
+        var options = EmbeddedCollector.Options()
+        options.access = access
+        options.tlsCertificate = tls?.certificate
+        options.tlsKey = tls?.key
+        collector = EmbeddedCollector(dbPath: db, options: options)
         address = try collector.start()
     }
 
