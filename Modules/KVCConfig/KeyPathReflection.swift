@@ -35,30 +35,68 @@ extension KVCKeyPath {
         value(reflecting: root).map { JSONValue(reflecting: $0) }
     }
 
+    /// Reads the value at this key path from a view node (the same steps, without finding out
+    /// by a cast that the root and every `superview`/`parent` it reaches are view nodes).
+    public func read(reflecting node: any ViewNode) -> Result<JSONValue, KeyPathMiss> {
+        walk(from: .node(node)).map { JSONValue(reflecting: $0) }
+    }
+
     /// Reads the Swift value at this key path, unconverted.
     public func value(reflecting root: Any) -> Result<Any, KeyPathMiss> {
-        var current: Any = root
-        var walked: [String] = []
-        for part in parts {
+        walk(from: .value(root))
+    }
+
+    private func walk(from root: Reflection.Reached) -> Result<Any, KeyPathMiss> {
+        var current = root
+        for (i, part) in parts.enumerated() {
             switch Reflection.step(current, part) {
             case .success(let next): current = next
             case .failure(let f):
-                return .failure(KeyPathMiss(missingKey: part.description, resolvedPrefix: walked.joined(separator: "."), found: f.found))
+                let walked = parts[..<i].map(\.description).joined(separator: ".")
+                return .failure(KeyPathMiss(missingKey: part.description, resolvedPrefix: walked, found: f.found))
             }
-            walked.append(part.description)
         }
-        return .success(current)
+        return .success(current.value)
     }
 }
 
 enum Reflection {
-    /// Unwraps any number of optional layers; nil when one of them is empty. (A protocol cast,
-    /// not a `Mirror`: reflecting every value reached costs more than the rest of a step.)
+    /// What a type is to a key path step, found by protocol casts once per type and then looked
+    /// up: a failed cast to a protocol (an object that is not an `Optional`, a view node that is
+    /// not `KeyValueReadable`) costs more than the rest of a step, and a live read makes several.
+    struct Shape: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let optional = Shape(rawValue: 1)
+        static let json = Shape(rawValue: 2)
+        static let node = Shape(rawValue: 4)
+        static let readable = Shape(rawValue: 8)
+        static let jsonObject = Shape(rawValue: 16)
+    }
+
+    /// Per type: its shape. Types are few (those key paths meet), so the table stays small.
+    static let shapes = Mutex<[ObjectIdentifier: Shape]>([:])
+
+    static func shape(of value: Any) -> Shape {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if let known = shapes.withLock({ $0[type] }) { return known }
+        var shape: Shape = []
+        if value is any OptionalUnwrapping { shape.insert(.optional) }
+        if value is JSONValue { shape.insert(.json) }
+        if value is any ViewNode { shape.insert(.node) }
+        if value is any KeyValueReadable { shape.insert(.readable) }
+        if value is JSONObject { shape.insert(.jsonObject) }
+        shapes.withLock { $0[type] = shape }
+        return shape
+    }
+
+    /// Unwraps any number of optional layers; nil when one of them is empty.
     static func unwrap(_ value: Any) -> Any? {
         var current = value
         // Bounded: an optional nests at most as deep as its type is written.
         for _ in 0..<64 {
-            guard let optional = current as? any OptionalUnwrapping else { return current }
+            guard shape(of: current).contains(.optional), let optional = current as? any OptionalUnwrapping else {
+                return current
+            }
             guard let inner = optional.unwrappedValue else { return nil }
             current = inner
         }
@@ -71,22 +109,51 @@ enum Reflection {
         return (first ? "an " : "a ") + n
     }
 
-    static func step(_ value: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
-        guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
-        let key = part.description
-        if let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
-        if let node = current as? any ViewNode {
-            if case .key(let k) = part, k == "superview" || k == "parent" {
-                guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
-                return .success(above)
+    /// What a step reached: a view node known as one, or any value.
+    enum Reached {
+        case node(any ViewNode)
+        case value(Any)
+
+        var value: Any {
+            switch self {
+            case .node(let n): return n
+            case .value(let v): return v
             }
-            if let tree = node as? TreeNode { return (tree.props ?? .object(JSONObject())).child(part).map { $0 as Any } }
         }
-        if let readable = current as? any KeyValueReadable {
+    }
+
+    static func step(_ reached: Reached, _ part: KVCKeyPath.Part) -> Result<Reached, StepFailure> {
+        switch reached {
+        case .node(let node): return step(node: node, part)
+        case .value(let value):
+            guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
+            if shape(of: current).contains(.node), let node = current as? any ViewNode { return step(node: node, part) }
+            return step(current, part).map { .value($0) }
+        }
+    }
+
+    /// Rule 2 on a view node, then the rules for any value.
+    static func step(node: any ViewNode, _ part: KVCKeyPath.Part) -> Result<Reached, StepFailure> {
+        if case .key(let k) = part, k == "superview" || k == "parent" {
+            guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
+            return .success(.node(above))
+        }
+        if let tree = node as? TreeNode { return (tree.props ?? .object(JSONObject())).child(part).map { .value($0) } }
+        return step(node as Any, part).map { .value($0) }
+    }
+
+    /// Rules 3 to 10 on an unwrapped value that is not a view node.
+    static func step(_ current: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
+        let key = part.description
+        let shape = shape(of: current)
+        if shape.contains(.json), let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
+        if shape.contains(.readable), let readable = current as? any KeyValueReadable {
             if let v = readable.value(forKey: key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))
         }
-        if let object = current as? JSONObject { return JSONValue.object(object).child(part).map { $0 as Any } }
+        if shape.contains(.jsonObject), let object = current as? JSONObject {
+            return JSONValue.object(object).child(part).map { $0 as Any }
+        }
 
         let mirror = Mirror(reflecting: current)
         switch mirror.displayStyle {

@@ -1,5 +1,6 @@
 public import EventModel
 public import KVCConfig
+public import ViewIdentity
 
 /// Where a matched rule's key path reads its value: a view's JSON props, or a live object by reflection.
 public protocol KeyPathReading {
@@ -32,8 +33,21 @@ public struct KeyPathReaderFunction: KeyPathReading {
 /// by `superview`/`parent` and, in a JSON view tree, answers from its `props`.
 public struct ReflectionReader: KeyPathReading {
     public let root: Any
+    /// The root when it is known to be a view node, which saves the read a cast per step.
+    private let node: (any ViewNode)?
 
-    public init(root: Any) { self.root = root }
+    public init(root: Any) {
+        self.root = root
+        node = nil
+    }
 
-    public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> { keyPath.read(reflecting: root) }
+    public init(node: any ViewNode) {
+        root = node
+        self.node = node
+    }
+
+    public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> {
+        if let node { return keyPath.read(reflecting: node) }
+        return keyPath.read(reflecting: root)
+    }
 }

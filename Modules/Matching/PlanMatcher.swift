@@ -86,11 +86,10 @@ public struct PlanMatcher: Sendable {
     /// app version, else empty (unknown).
     public func match(_ query: MatchQuery, reader: some KeyPathReading, cache: MatchCache? = nil) -> [RuleMatch] {
         let positions = cache.map { matchingRuleIndexes(query, cache: $0) } ?? matchingRuleIndexes(query)
-        let appVersion = (query.appVersion ?? app?.version)?.description ?? ""
         return positions.map { i in
             let rule = plan.rules[i]
             let result = reader.read(rule.keyPath).mapError { miss in
-                KVCErrorRecord(rule: rule, miss: miss, appVersion: appVersion)
+                KVCErrorRecord(rule: rule, miss: miss, appVersion: (query.appVersion ?? app?.version)?.description ?? "")
             }
             return RuleMatch(ruleIndex: i, rule: rule, result: result)
         }

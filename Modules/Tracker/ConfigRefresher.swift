@@ -20,7 +20,8 @@ public final class ConfigRefresher: Sendable {
         /// Requests answered (with rules or `unchanged`).
         public var answers = 0
         public var unchanged = 0
-        /// Sets swapped in (from the source or from disk).
+        /// Sets swapped in (from the source or from disk); one from the source counts once it is
+        /// also kept on disk.
         public var applied = 0
         /// Sets refused whole (each also reported as a `config_rejected` event).
         public var refused = 0
@@ -160,17 +161,20 @@ public final class ConfigRefresher: Sendable {
                 return
             }
             let ok = tracker.apply(rules, fromDisk: false)
-            state.withLock { s in
-                s.statistics.answers += 1
-                if ok { s.statistics.applied += 1 } else { s.statistics.refused += 1 }
-                s.refusedEtag = ok ? nil : rules.etag
-            }
+            var keepError: String?
             if ok, let directory {
                 do {
                     try AgentDataDirectory.write(Array(rules.json.jsonText.utf8), to: RemoteRules.fileName, in: directory)
                 } catch {
-                    state.withLock { $0.statistics.lastError = "cannot keep the rules in \(directory): \(error)" }
+                    keepError = "cannot keep the rules in \(directory): \(error)"
                 }
+            }
+            // Counted once kept on disk, so `applied` also says the set survives a restart.
+            state.withLock { s in
+                s.statistics.answers += 1
+                if ok { s.statistics.applied += 1 } else { s.statistics.refused += 1 }
+                s.refusedEtag = ok ? nil : rules.etag
+                if let keepError { s.statistics.lastError = keepError }
             }
         }
     }

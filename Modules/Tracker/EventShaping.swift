@@ -90,24 +90,27 @@ public struct EventShaper: Sendable {
     ///   - className: the target's class for actions, the controller's class for page events.
     ///   - action: the action name for target-action events.
     ///   - nextID: hands out ids for the `kvc_error` events.
+    ///   - path: the node's viewPath when the caller already walked it (nil: walked here).
     public func events(
         base: TrackEvent, node: (any ViewNode)?, viewEvent: ViewEvent?, className: String?, action: String?,
-        nextID: () -> String
+        path: ViewPath? = nil, nextID: () -> String
     ) -> [TrackEvent] {
         guard let viewEvent else { return [base] }
         var query: MatchQuery
         if let node {
-            query = PlanMatcher.query(for: node, viewEvent: viewEvent, appKey: app.key, appVersion: app.parsedVersion)
+            query = MatchQuery(
+                viewEvent: viewEvent, path: path ?? ViewPath(of: node), title: node.title, appKey: app.key,
+                appVersion: app.parsedVersion)
         } else {
             // A page event without a node still finds its event id and labels, but no KVC rule.
             query = MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion)
         }
         let interaction = PlanQuery(query: query, className: className, action: action)
         let match: PlanMatch
-        if node != nil {
+        if let node {
             // The live object: stored properties, KeyValueReadable, superview/parent steps (a JSON
             // tree's node answers from its props).
-            match = matcher.match(interaction, reader: ReflectionReader(root: node as Any), cache: cache)
+            match = matcher.match(interaction, reader: ReflectionReader(node: node), cache: cache)
         } else {
             var m = matcher.match(interaction, reader: JSONPropsReader(props: nil), cache: nil)
             m.rules = []

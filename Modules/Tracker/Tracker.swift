@@ -117,17 +117,20 @@ public final class Tracker: InteractionObserver, Sendable {
     public func observe(_ interaction: Interaction) {
         if interaction.kind == .appForeground { state.withLock { $0.refresher }?.refreshSoon() }
         let ts = interaction.timestamp
-        let clickedView = Tracker.isClick(interaction.kind) ? interaction.viewPath?.canonical : nil
+        // The path walks the live tree: once per interaction, shared by the click rules, the event and the match.
+        let path = interaction.viewPath
+        let clickedView = Tracker.isClick(interaction.kind) ? path?.canonical : nil
         guard let context = prepare(at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView)
         else { return }
         if let verdict = context.verdict, !verdict.counted {
             state.withLock { $0.statistics.debounced += 1 }
             return
         }
-        let base = interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix)
+        let base = interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, viewPath: path)
         var events = context.shaper.events(
             base: base, node: interaction.node, viewEvent: interaction.kind.viewEvent,
-            className: Tracker.className(of: interaction), action: interaction.eventCode?.action, nextID: context.ids.next)
+            className: Tracker.className(of: interaction), action: interaction.eventCode?.action, path: path,
+            nextID: context.ids.next)
         let rage = context.verdict?.rage == true
         if rage {
             var props = JSONObject()

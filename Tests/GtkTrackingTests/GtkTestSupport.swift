@@ -7,6 +7,7 @@ import SystemCalls
 enum Built {
     static var agent: String { path("autotrack-agent") }
     static var shop: String { path("autotrack-gtk-shop") }
+    static var collector: String { path("autotrack-collector") }
 
     private static func path(_ name: String) -> String {
         Fixtures.repositoryRoot.appendingPathComponent(".build/debug/\(name)").path
@@ -22,10 +23,12 @@ final class TestCollector {
     let address: SocketAddress
     let db: String
 
-    /// With `tls`, the collector speaks TLS only, with that certificate.
-    init(directory: URL, tls: TestCertificate? = nil) throws {
+    /// With `tls`, the collector speaks TLS only, with that certificate. With the default `access`
+    /// anyone may send and nobody may publish rules.
+    init(directory: URL, tls: TestCertificate? = nil, access: CollectorAccess = CollectorAccess()) throws {
         db = directory.appendingPathComponent("events.sqlite").path
         var options = EmbeddedCollector.Options()
+        options.access = access
         options.tlsCertificate = tls?.certificate
         options.tlsKey = tls?.key
         collector = EmbeddedCollector(dbPath: db, options: options)

@@ -58,6 +58,7 @@ import Tracker
         defer { refresher.stop() }
         #expect(refresher.waitForFirstAttempt(timeout: .seconds(10)))
         let firstEtag = try #require(tracker.rulesEtag, "the collector answered at start: \(refresher.statistics)")
+        let appliedAtStart = refresher.statistics.applied
 
         let session = DemoRun(observer: tracker)
         try session.perform(.launch)
@@ -69,10 +70,10 @@ import Tracker
         let published = Self.collector(["rules", "publish", rules.path, "--to", address.description, "--token", "admin"])
         #expect(published.code == .success, "\(published.err)")
 
-        // Within one refresh interval the new set is in use (bounded wait: 10 s at most).
+        // Within one refresh interval the new set is in use and kept on disk (bounded wait: 10 s at most).
         var swapped = false
         for _ in 0..<1000 {
-            if let etag = tracker.rulesEtag, etag != firstEtag {
+            if let etag = tracker.rulesEtag, etag != firstEtag, refresher.statistics.applied > appliedAtStart {
                 swapped = true
                 break
             }

@@ -79,6 +79,8 @@ public final class VirtualDisplay {
     /// Stops the server.
     public func stop() {
         defer {
+            // Xvfb may leave its lock and socket behind; what a gone server left is removed now.
+            if !server.isRunning { VirtualDisplay.removeIfAbandoned(number) }
             if !released { VirtualDisplay.claimed.withLock { _ = $0.remove(number) } }
             released = true
         }
