@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every benchmark under Tools/ once, in one release build, one after another (one quiet run),
+# and keeps each one's output in a folder. The figures in docs/performance.md come from here.
+#
+#   Tools/benchmarks.sh                 # all of them, full length (about 15 minutes on 2 cores)
+#   Tools/benchmarks.sh --quick         # a short run of each, to check they work
+#   Tools/benchmarks.sh hooks-bench     # only the ones named
+#
+# Output: bench-results/<date>/<benchmark>.txt, and the load average before each, since a
+# benchmark's ratios are only comparable between quiet runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=()
+names=()
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=(--quick) ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "Tools/benchmarks.sh: unknown option $a (see --help)" >&2; exit 2 ;;
+    *) names+=("$a") ;;
+  esac
+done
+all=(md5-bench viewpath-bench hooks-bench kvc-bench match-bench json-bench transport-bench pipeline-bench store-bench analytics-bench gtk-bench)
+[ ${#names[@]} -gt 0 ] || names=("${all[@]}")
+for n in "${names[@]}"; do
+  [ -d "Tools/$n" ] || { echo "Tools/benchmarks.sh: no benchmark Tools/$n; these exist: ${all[*]}" >&2; exit 2; }
+done
+
+echo "building the benchmarks (release)..." >&2
+for n in "${names[@]}"; do swift build -c release --product "$n" >&2; done
+
+out="bench-results/$(date -u +%Y-%m-%dT%H%M%SZ)"
+mkdir -p "$out"
+git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
+for n in "${names[@]}"; do
+  args=("${quick[@]}")
+  [ "$n" = gtk-bench ] && args=()   # it has no short mode
+  echo "== $n (load average: $(cut -d' ' -f1-3 /proc/loadavg))" | tee "$out/$n.txt" >&2
+  ".build/release/$n" "${args[@]}" 2>&1 | tee -a "$out/$n.txt"
+done
+echo "results in $out" >&2
