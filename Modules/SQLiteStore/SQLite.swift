@@ -161,6 +161,17 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `sql` with `parameters`, handing the statement itself to `each` at every row, for
+    /// raw column reads (`int64`, `bytes`) without building values, until `each` returns false.
+    func streamStatement(_ sql: String, _ parameters: [SQLiteValue], _ each: (SQLiteStatement) -> Bool) throws(SQLiteError) {
+        let s = try statement(sql)
+        defer { s.reset() }
+        try s.bind(parameters)
+        while try s.step() {
+            if !each(s) { return }
+        }
+    }
+
     /// Runs `sql` with `parameters` for its effect; returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
@@ -251,6 +262,16 @@ final class SQLiteStatement {
             sqlite3_reset(stmt)
             throw e
         }
+    }
+
+    /// The current row's column `i` as an integer (0 for NULL), read raw.
+    func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
+
+    /// The current row's column `i` as UTF-8 bytes, read raw; valid until the next step. Empty
+    /// for NULL.
+    func bytes(_ i: Int32) -> UnsafeRawBufferPointer {
+        guard let p = sqlite3_column_text(stmt, i) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i)))
     }
 
     /// The current row's columns.
