@@ -59,8 +59,9 @@ public struct RetentionCounter {
     public let definition: RetentionDefinition
     /// Per actor number, its first start (time, seq), or nil.
     private var firstStart: [(time: Int64, seq: Int64)?] = []
-    /// Per actor number, the first days of the periods it returned in.
-    private var returns: [Int: Set<Int64>] = [:]
+    /// Per return event, its actor (high 32 bits) and the first day of its period (low 32 bits):
+    /// one flat array, sorted once at the end, instead of a set per actor.
+    private var returns: [UInt64] = []
 
     public init(_ definition: RetentionDefinition) {
         self.definition = definition
@@ -82,7 +83,8 @@ public struct RetentionCounter {
             if firstStart[e.actor].map({ (e.time, e.seq) < ($0.time, $0.seq) }) ?? true { firstStart[e.actor] = (e.time, e.seq) }
         }
         if e.kind == 1 || definition.start == definition.returning {
-            returns[e.actor, default: []].insert(definition.period.start(of: e.time).number)
+            let day = UInt32(bitPattern: Int32(truncatingIfNeeded: definition.period.start(of: e.time).number))
+            returns.append(UInt64(e.actor) << 32 | UInt64(day))
         }
     }
 
@@ -92,12 +94,18 @@ public struct RetentionCounter {
         for (actor, start) in firstStart.enumerated() {
             guard let start else { continue }
             let cohort = definition.period.start(of: start.time).number
-            var entry = cohorts[cohort] ?? (0, [Int](repeating: 0, count: n))
-            entry.actors += 1
-            if let periods = returns[actor] {
-                for i in 0..<n where periods.contains(cohort + Int64(i) * definition.period.days) { entry.returned[i] += 1 }
-            }
-            cohorts[cohort] = entry
+            cohorts[cohort, default: (0, [Int](repeating: 0, count: n))].actors += 1
+        }
+        // Each (actor, period) once: sorted, a repeat is next to its first.
+        var previous: UInt64?
+        for key in returns.sorted() where key != previous {
+            previous = key
+            let actor = Int(key >> 32)
+            guard actor < firstStart.count, let start = firstStart[actor] else { continue }
+            let cohort = definition.period.start(of: start.time).number
+            let day = Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+            let (i, off) = (day - cohort).quotientAndRemainder(dividingBy: definition.period.days)
+            if off == 0, i >= 0, i < n { cohorts[cohort]!.returned[Int(i)] += 1 }
         }
         return RetentionResult(
             definition: definition,

@@ -60,12 +60,11 @@ public struct ActorEvent: Sendable, Hashable {
 /// Numbers actors densely from 0 by their bytes (app key, actor id), without building a String
 /// per row: an open-addressing table over one byte arena. Every store numbers its rows with it.
 public struct ActorNumbering {
-    /// Per number: where its key lies in `arena`, and its hash.
-    private var keys: [(offset: Int, count: Int, hash: UInt64)] = []
+    /// Per number: where its app key and id lie in `arena` (one after the other), and its hash.
+    private var keys: [(offset: Int, appKeyCount: Int, idCount: Int, hash: UInt64)] = []
     private var arena: [UInt8] = []
     /// Slots holding number + 1 (0: empty); a power of two long.
     private var slots = [Int32](repeating: 0, count: 1024)
-    private var scratch: [UInt8] = []
 
     public init() {}
 
@@ -74,43 +73,40 @@ public struct ActorNumbering {
 
     /// The number of the actor `id` of app `appKey` (UTF-8 bytes).
     public mutating func number(appKey: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer) -> Int {
-        // The key: the app key's length (4 bytes), the app key, the id, so no two pairs share one.
-        scratch.removeAll(keepingCapacity: true)
-        var length = UInt32(appKey.count).littleEndian
-        withUnsafeBytes(of: &length) { scratch.append(contentsOf: $0) }
-        scratch.append(contentsOf: appKey)
-        scratch.append(contentsOf: id)
-        return scratch.withUnsafeBytes { number(key: $0) }
-    }
-
-    /// The number of the actor `id` of app `appKey`.
-    public mutating func number(appKey: String, id: String) -> Int {
-        var a = appKey, i = id
-        return a.withUTF8 { ab in i.withUTF8 { ib in number(appKey: UnsafeRawBufferPointer(ab), id: UnsafeRawBufferPointer(ib)) } }
-    }
-
-    private mutating func number(key: UnsafeRawBufferPointer) -> Int {
-        // FNV-1a, 64 bits: a fixed function (not Swift's seeded Hasher), cheap on short keys.
+        // FNV-1a, 64 bits, over the app key, its length, then the id: a fixed function (not
+        // Swift's seeded Hasher), cheap on short keys; the length keeps ("ab", "c") from ("a", "bc").
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in key { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        for b in appKey { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        hash = (hash ^ UInt64(appKey.count)) &* 0x100_0000_01b3
+        for b in id { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
         while slots[i] != 0 {
             let n = Int(slots[i]) - 1
             let k = keys[n]
-            if k.hash == hash, k.count == key.count,
-                arena.withUnsafeBytes({ memEqual($0.baseAddress! + k.offset, key.baseAddress, k.count) })
+            if k.hash == hash, k.appKeyCount == appKey.count, k.idCount == id.count,
+                arena.withUnsafeBytes({
+                    memEqual($0.baseAddress! + k.offset, appKey.baseAddress, k.appKeyCount)
+                        && memEqual($0.baseAddress! + k.offset + k.appKeyCount, id.baseAddress, k.idCount)
+                })
             {
                 return n
             }
             i = (i + 1) & mask
         }
         let n = keys.count
-        keys.append((arena.count, key.count, hash))
-        arena.append(contentsOf: key)
+        keys.append((arena.count, appKey.count, id.count, hash))
+        arena.append(contentsOf: appKey)
+        arena.append(contentsOf: id)
         slots[i] = Int32(n + 1)
         if keys.count * 2 > slots.count { grow() }
         return n
+    }
+
+    /// The number of the actor `id` of app `appKey`.
+    public mutating func number(appKey: String, id: String) -> Int {
+        var a = appKey, i = id
+        return a.withUTF8 { ab in i.withUTF8 { ib in number(appKey: UnsafeRawBufferPointer(ab), id: UnsafeRawBufferPointer(ib)) } }
     }
 
     private mutating func grow() {
