@@ -96,7 +96,7 @@ let package = Package(
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
-            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SystemCalls"], path: "Modules/RemoteConfig"),
+            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"], path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
             name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
@@ -127,7 +127,7 @@ let package = Package(
             name: "AutotrackPreload",
             dependencies: [
                 "CAutotrackPreload", "CGtk", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
-                "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "SystemCalls",
+                "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "ATLPTLS", "SecureChannel", "SystemCalls",
             ],
             path: "Modules/AutotrackPreload"),
         .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),

@@ -1,4 +1,5 @@
 import ATLPWire
+import SecureChannel
 import SystemCalls
 
 #if canImport(Glibc)
@@ -14,18 +15,18 @@ extension ATLPConnection {
 
     /// Connects and says `HELLO`, retrying while the collector refuses the connection (nothing
     /// listens at `address` yet) for up to `retryFor`, waiting 50 ms, 100 ms, … up to 1 s between
-    /// attempts. Any other failure, or a refusal past `retryFor`, is thrown at once. Blocks: call
+    /// attempts, over `security` (nil: plain TCP). Any other failure, or a refusal past `retryFor`, is thrown at once. Blocks: call
     /// it from a thread of the caller's, never a task of the Swift concurrency pool.
     public static func connect(
         to address: SocketAddress, hello: Hello, timeout: Duration = .seconds(10),
-        retryFor: Duration = refusedRetryWindow
+        retryFor: Duration = refusedRetryWindow, security: SecureChannelFactory? = nil
     ) throws(TransportError) -> ATLPConnection {
         let deadline = ContinuousClock.now + retryFor
         let backoff = Backoff(initial: .milliseconds(50), maximum: .seconds(1))
         var failures = 0
         while true {
             do throws(TransportError) {
-                return try ATLPConnection(to: address, hello: hello, timeout: timeout)
+                return try ATLPConnection(to: address, hello: hello, timeout: timeout, security: security)
             } catch {
                 failures += 1
                 let wait = backoff.delay(afterFailures: failures)

@@ -13,7 +13,7 @@ public struct DemoCommand: Command {
     public static let name = "demo"
     public static let abstract = "runs the demo shop's scripted session through hooks, the plan and TCP, and shows the report"
     public static let help = """
-        USAGE: autotrack-agent demo [--to HOST:PORT [--token TOKEN]] [--config FILE ...]
+        USAGE: autotrack-agent demo [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--config FILE ...]
                                     [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
                                     [--config-refresh SECONDS] [--db FILE]
 
@@ -41,8 +41,12 @@ public struct DemoCommand: Command {
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
 
         OPTIONS:
-          --to HOST:PORT      ship to this collector instead of an embedded one
+          --to HOST:PORT      ship to this collector instead of an embedded one; repeat it to
+                              give collectors to fail over to, in order
           --token TOKEN       the collector's ingest token (with --to); also $AUTOTRACK_INGEST_TOKEN
+          --tls               with --to: speak TLS; the collector's certificate must name the
+                              --to address and come from an authority the system trusts...
+          --tls-ca FILE       ...or from this one (PEM); implies --tls
           --config FILE       a configuration document; repeat for several (default: the examples)
           --format FORMAT     the report's format without --to: table (default), json, csv, html
           --timeout SECONDS   how long to wait for acknowledgements (default 30)
@@ -64,7 +68,8 @@ public struct DemoCommand: Command {
 
         """
 
-    let to: HostPort?
+    /// The `--to` collectors (none: the embedded one) and TLS.
+    let collectors: CollectorOptions
     let token: String?
     let configs: [String]
     let format: ReportFormat
@@ -74,7 +79,8 @@ public struct DemoCommand: Command {
     let database: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
+        collectors = try CollectorOptions(arguments: &arguments)
+        let external = !collectors.addresses.isEmpty
         token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
         configs = try arguments.options("config")
         let formatText = try arguments.option("format")
@@ -83,7 +89,7 @@ public struct DemoCommand: Command {
                 throw UsageError(
                     "--format takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
             }
-            guard to == nil else {
+            guard !external else {
                 throw UsageError(
                     "--format shapes the embedded collector's report; with --to, run 'autotrack-collector report' on that collector's database")
             }
@@ -95,7 +101,7 @@ public struct DemoCommand: Command {
         treeDir = try arguments.option("tree-dir")
         configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
         database = try arguments.option("db")
-        if database != nil, to != nil {
+        if database != nil, external {
             throw UsageError("--db keeps the embedded collector's database; with --to, the database is that collector's")
         }
         if database?.isEmpty == true { throw UsageError("--db needs a file path") }
@@ -127,13 +133,11 @@ public struct DemoCommand: Command {
 
         // The collector: the given one, or one in this process.
         var embedded: EmbeddedCollector?
-        let address: SocketAddress
-        if let to {
-            address = SocketAddress(host: to.host, port: to.port)
-        } else {
+        guard var connections = collectors.connections(command: "autotrack-agent demo", io: io) else { return .failure }
+        if collectors.addresses.isEmpty {
             let collector = EmbeddedCollector(dbPath: database ?? scratch.path + "/demo.sqlite") { line in io.printError("autotrack-agent demo: collector: \(line)") }
             do {
-                address = try collector.start()
+                connections.addresses = [try collector.start()]
             } catch {
                 io.printError("autotrack-agent demo: the embedded collector did not start: \(error)")
                 return .failure
@@ -155,7 +159,8 @@ public struct DemoCommand: Command {
             settings.dataDirectory = scratch.path + "/data"
             settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
             pipeline = try TrackingPipeline(
-                plan: plan, app: app, to: address, token: embedded == nil ? token : nil, spool: spool, session: nil,
+                plan: plan, app: app, to: connections.addresses, security: connections.security, token: embedded == nil ? token : nil, spool: spool,
+                session: nil,
                 agent: "autotrack-agent demo", settings: settings, remoteConfig: true)
         } catch {
             io.printError("autotrack-agent demo: cannot start shipping events: \(error)")
@@ -197,9 +202,9 @@ public struct DemoCommand: Command {
             keepScratch = embedded == nil
             io.print(summary)
             io.printError("autotrack-agent demo: " + pipeline.failure(timeout: duration(seconds: timeout), spool: spool))
-            if let to {
+            if embedded == nil {
                 io.printError(
-                    "autotrack-agent demo: resend them with: autotrack-agent send --spool \(spool) --to \(to)"
+                    "autotrack-agent demo: resend them with: autotrack-agent send --spool \(spool) \(collectors.commandLine)"
                         + " --app-key \(DemoConfiguration.appKey) --app-version \(DemoConfiguration.appVersion) /dev/null")
             }
             return .failure

@@ -1,3 +1,4 @@
+import Collector
 import CommandSupport
 import Foundation
 import KVCConfig
@@ -9,7 +10,8 @@ public struct ReplayCommand: Command {
     public static let name = "replay"
     public static let abstract = "runs a recording (view trees and interactions) through the plan to a collector"
     public static let help = """
-        USAGE: autotrack-agent replay --recording FILE --config FILE [--config FILE ...] --to HOST:PORT
+        USAGE: autotrack-agent replay --recording FILE --config FILE [--config FILE ...]
+                                      --to HOST:PORT [--to HOST:PORT ...] [--tls [--tls-ca FILE]]
                                       [--app-key KEY] [--app-version VERSION] [--token TOKEN]
                                       [--spool DIR] [--timeout SECONDS]
 
@@ -29,7 +31,10 @@ public struct ReplayCommand: Command {
         OPTIONS:
           --recording FILE      the recording (JSON)
           --config FILE         a configuration document; repeat for several (they merge)
-          --to HOST:PORT        the collector
+          --to HOST:PORT        the collector; repeat it to give collectors to fail over to, in order
+          --tls                 speak TLS; the collector's certificate must name the --to address
+                                and come from an authority the system trusts...
+          --tls-ca FILE         ...or from this one (PEM); implies --tls
           --app-key KEY         override the recording's appKey
           --app-version VERSION override the recording's appVersion
           --token TOKEN         the collector's ingest token; also $AUTOTRACK_INGEST_TOKEN
@@ -46,7 +51,8 @@ public struct ReplayCommand: Command {
 
     let recordingPath: String
     let configs: [String]
-    let to: HostPort
+    /// The collectors, first one first, and TLS.
+    let collectors: CollectorOptions
     let appKey: String?
     let appVersion: String?
     let token: String?
@@ -57,7 +63,8 @@ public struct ReplayCommand: Command {
         recordingPath = try arguments.requiredOption("recording")
         configs = try arguments.options("config")
         guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
-        to = try HostPort(try arguments.requiredOption("to"))
+        collectors = try CollectorOptions(arguments: &arguments)
+        _ = try collectors.requireAddress()
         appKey = try arguments.option("app-key")
         appVersion = try arguments.option("app-version")
         token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
@@ -97,10 +104,11 @@ public struct ReplayCommand: Command {
                 return .failure
             }
         }
+        guard let connections = collectors.connections(command: "autotrack-agent replay", io: io) else { return .failure }
         let pipeline: TrackingPipeline
         do {
             pipeline = try TrackingPipeline(
-                plan: plan, app: app, to: SocketAddress(host: to.host, port: to.port), token: token, spool: spoolPath,
+                plan: plan, app: app, to: connections.addresses, security: connections.security, token: token, spool: spoolPath,
                 session: recording.session, agent: "autotrack-agent replay")
         } catch {
             io.printError("autotrack-agent replay: cannot open the spool '\(spoolPath)': \(error)")

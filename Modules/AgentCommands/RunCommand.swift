@@ -14,7 +14,7 @@ public struct RunCommand: Command {
     public static let name = "run"
     public static let abstract = "runs a GTK 4 program with codeless tracking loaded into it (LD_PRELOAD)"
     public static let help = """
-        USAGE: autotrack-agent run [--to HOST:PORT [--token TOKEN]] [--app-key K] [--app-version V]
+        USAGE: autotrack-agent run [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--app-key K] [--app-version V]
                                    [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
                                    -- PROGRAM [ARGS ...]
 
@@ -37,8 +37,12 @@ public struct RunCommand: Command {
         when signal N ended it); 2 for a usage error, 1 when PROGRAM cannot be started.
 
         OPTIONS:
-          --to HOST:PORT      ship to this collector
+          --to HOST:PORT      ship to this collector; repeat it to give collectors to fail over
+                              to, in order
           --token TOKEN       the collector's ingest token (with --to); also $AUTOTRACK_INGEST_TOKEN
+          --tls               with --to: speak TLS; the collector's certificate must name the
+                              --to address and come from an authority the system trusts...
+          --tls-ca FILE       ...or from this one (PEM); implies --tls
           --app-key K         the key events are sent under (default: PROGRAM's file name)
           --app-version V     the app's version, numbers joined by dots (default \(LaunchSettings.defaultAppVersion))
           --config FILE       a configuration document; repeat for several (default: none)
@@ -60,7 +64,8 @@ public struct RunCommand: Command {
     let program: [String]
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        let to = try arguments.option("to").map { (text) throws(UsageError) in try HostPort(text) }
+        let collectors = try CollectorOptions(arguments: &arguments)
+        let shipping = !collectors.addresses.isEmpty
         let token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
         let appKey = try arguments.option("app-key")
         let appVersion = try arguments.option("app-version") ?? LaunchSettings.defaultAppVersion
@@ -69,7 +74,7 @@ public struct RunCommand: Command {
         let trees = try arguments.option("tree-dir")
         let out = try arguments.option("out")
         let configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400)
-        if out != nil, to != nil { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
+        if out != nil, shipping { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
         program = try arguments.positionals()
         guard let first = program.first else {
             throw UsageError("give the program to run after '--', e.g. 'autotrack-agent run -- gtk4-widget-factory'")
@@ -84,7 +89,8 @@ public struct RunCommand: Command {
             path.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         }
         settings = LaunchSettings(
-            collector: to?.description, token: to == nil ? nil : token, appKey: key, appVersion: appVersion,
+            collectors: collectors.addresses.map(\.description), tls: collectors.tls != nil,
+            tlsAuthorityFile: absolute(collectors.tls?.authorityFile), token: shipping ? token : nil, appKey: key, appVersion: appVersion,
             configFiles: configs.map { absolute($0)! }, spoolDirectory: absolute(spool), treeDirectory: absolute(trees),
             out: absolute(out), configRefresh: configRefresh, home: ProcessInfo.processInfo.environment["HOME"])
     }
@@ -101,7 +107,7 @@ public struct RunCommand: Command {
         if GtkProgram.isGtk4(path: executable) {
             guard let library = RunCommand.preloadLibrary() else {
                 io.printError(
-                    "run: the preload library libAutotrackPreload.so is not beside autotrack-agent; build it with 'swift build --product AutotrackPreload' or set AUTOTRACK_PRELOAD_LIBRARY")
+                    "autotrack-agent run: the preload library libAutotrackPreload.so is not beside autotrack-agent; build it with 'swift build --product AutotrackPreload' or set AUTOTRACK_PRELOAD_LIBRARY")
                 return .failure
             }
             for (k, v) in settings.environment { environment[k] = v }

@@ -1,10 +1,9 @@
 import ATLPClient
-import ATLPTLS
+import Collector
 import ATLPWire
 import CommandSupport
 import EventModel
 import Foundation
-import SecureChannel
 import SystemCalls
 
 /// `autotrack-agent send`: ships an NDJSON file of events to a collector, reliably, exactly once.
@@ -62,22 +61,20 @@ public struct SendCommand: Command {
 
         """
 
-    /// The collectors, first one first.
-    let addresses: [HostPort]
+    /// The collectors, first one first, and TLS.
+    let collectors: CollectorOptions
     let appKey: String
     let appVersion: String
     let spool: String
     let token: String?
     let timeout: Double
     let batchEvents: Int
-    /// TLS: nil for plain TCP; else the authority file to trust (nil inside: the system's).
-    let tls: String??
     let input: String
     let strict: Bool
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        addresses = try arguments.options("to").map { (text) throws(UsageError) -> HostPort in try HostPort(text) }
-        guard !addresses.isEmpty else { throw UsageError("missing required option --to") }
+        collectors = try CollectorOptions(arguments: &arguments)
+        _ = try collectors.requireAddress()
         appKey = try arguments.requiredOption("app-key")
         appVersion = try arguments.requiredOption("app-version")
         guard !appKey.isEmpty else { throw UsageError("--app-key is empty; give the key the collector knows the app by") }
@@ -85,8 +82,6 @@ public struct SendCommand: Command {
         token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
         timeout = try arguments.doubleOption("timeout", in: 0.1...86_400) ?? 60
         batchEvents = try arguments.intOption("batch-events", in: 1...100_000) ?? 500
-        let tlsCA = try arguments.option("tls-ca")
-        tls = arguments.flag("tls") || tlsCA != nil ? .some(tlsCA) : .none
         spool = try arguments.option("spool") ?? SendCommand.defaultSpool(appKey: appKey)
         strict = arguments.flag("strict")
         let rest = try arguments.positionals()
@@ -128,22 +123,15 @@ public struct SendCommand: Command {
             return .failure
         }
 
-        let collectors = addresses.map(\.description).joined(separator: ", ")
-        let progress = SendProgress(io: io, address: collectors)
-        let sockets = addresses.map { SocketAddress(host: $0.host, port: $0.port) }
+        let progress = SendProgress(io: io, address: collectors.addressList)
+        guard let connections = collectors.connections(command: "autotrack-agent send", io: io) else { return .failure }
+        let sockets = connections.addresses
         var configuration = EventShipperConfiguration(
             address: sockets[0], failover: Array(sockets.dropFirst()),
             hello: Hello(appKey: appKey, appVersion: appVersion, agent: "autotrack-agent send", token: token),
             spoolDirectory: spool, batchMaxEvents: batchEvents, batchInterval: .milliseconds(100),
             backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
-        if let tls {
-            do throws(SecureChannelError) {
-                configuration.security = try TLSContext.client(trusting: tls).channels
-            } catch {
-                io.printError("send: cannot set up TLS: \(error); check --tls-ca (a PEM file of the authority)")
-                return .failure
-            }
-        }
+        configuration.security = connections.security
         let shipper: EventShipper
         do {
             shipper = try EventShipper(configuration: configuration) { stats in progress.update(stats) }
@@ -212,7 +200,7 @@ public struct SendCommand: Command {
             read: valid, recovered: recovered, invalid: invalid, refused: refused, statistics: stats)
         io.print(summary.line)
         if stats.halted {
-            io.printError("autotrack-agent send: the collector at \(stats.collector ?? collectors) refused delivery: \(stats.lastError ?? "unknown reason")")
+            io.printError("autotrack-agent send: the collector at \(stats.collector ?? collectors.addressList) refused delivery: \(stats.lastError ?? "unknown reason")")
             if (stats.lastError ?? "").contains("unauthorized") {
                 io.printError("autotrack-agent send: check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token")
             }

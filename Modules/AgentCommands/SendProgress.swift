@@ -31,7 +31,7 @@ final class SendProgress: Sendable {
 
     func setRecovered(_ n: Int) {
         state.withLock { $0.recovered = n }
-        if n > 0 { problem("send: \(n) events left in the spool by an earlier run are sent first") }
+        if n > 0 { problem("autotrack-agent send: \(n) events left in the spool by an earlier run are sent first") }
     }
 
     func setRead(_ n: Int) {

@@ -5,6 +5,7 @@ import EventModel
 import Foundation
 import KVCConfig
 import RemoteConfig
+import SecureChannel
 import Reporters
 import SystemCalls
 import Tracker
@@ -16,20 +17,25 @@ final class TrackingPipeline {
     let tracker: Tracker
     let reporting: ReportingSystem
     let shipper: EventShipper
-    let address: SocketAddress
+    /// The collectors, first one first (the others are failover).
+    let addresses: [SocketAddress]
     let refresher: ConfigRefresher?
 
-    /// With `remoteConfig`, the tracker asks the same collector for rules (`CONFIG`) at start and
+    /// Events go to the first of `addresses` that answers, over `security` (nil: plain TCP).
+    /// With `remoteConfig`, the tracker asks the same collectors for rules (`CONFIG`) at start and
     /// every `settings.configRefresh`.
     init(
-        plan: TrackingPlan, app: TrackedApp, to address: SocketAddress, token: String?, spool: String, session: String?,
-        agent: String, settings: TrackerSettings = TrackerSettings(), remoteConfig: Bool = false
+        plan: TrackingPlan, app: TrackedApp, to addresses: [SocketAddress], security: SecureChannelFactory? = nil,
+        token: String?, spool: String, session: String?, agent: String, settings: TrackerSettings = TrackerSettings(),
+        remoteConfig: Bool = false
     ) throws(SpoolError) {
-        self.address = address
+        precondition(!addresses.isEmpty, "a tracking pipeline needs a collector address")
+        self.addresses = addresses
         let hello = Hello(appKey: app.key, appVersion: app.version, agent: agent, token: token)
-        let configuration = EventShipperConfiguration(
-            address: address, hello: hello, spoolDirectory: spool, batchInterval: .milliseconds(50),
-            backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
+        var configuration = EventShipperConfiguration(
+            address: addresses[0], failover: Array(addresses.dropFirst()), hello: hello, spoolDirectory: spool,
+            batchInterval: .milliseconds(50), backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
+        configuration.security = security
         shipper = try EventShipper(configuration: configuration)
         let gate = ConsentGate([TCPReporter(shipper: shipper)])
         reporting = ReportingSystem([gate], label: "autotrack.\(agent)")
@@ -39,7 +45,7 @@ final class TrackingPipeline {
             gate.discard(upTo: $0)
             shipper.discardUnsent()
         }
-        refresher = remoteConfig ? tracker.startRemoteConfig(source: ATLPRulesSource(address: address, hello: hello)) : nil
+        refresher = remoteConfig ? tracker.startRemoteConfig(source: ATLPRulesSource(addresses: addresses, hello: hello, security: security)) : nil
     }
 
     /// Delivers everything reported so far to the collector: true when all of it was acknowledged
@@ -68,17 +74,20 @@ final class TrackingPipeline {
         return line
     }
 
+    /// The collectors for messages: `127.0.0.1:7070` or `127.0.0.1:7070, 127.0.0.1:7071`.
+    var collectors: String { addresses.map(\.description).joined(separator: ", ") }
+
     /// Why delivery did not complete, for standard error.
     func failure(timeout: Duration, spool: String) -> String {
         let s = shipper.statistics
         if s.halted {
-            var text = "the collector at \(address) refused delivery: \(s.lastError ?? "unknown reason")"
+            var text = "the collector at \(collectors) refused delivery: \(s.lastError ?? "unknown reason")"
             if (s.lastError ?? "").contains("unauthorized") {
                 text += "; check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token"
             }
             return text
         }
-        return "\(s.pendingEvents) events not acknowledged by \(address) within \(timeout)"
+        return "\(s.pendingEvents) events not acknowledged by \(collectors) within \(timeout)"
             + (s.lastError.map { " (last error: \($0))" } ?? "") + "; they stay in the spool \(spool)"
     }
 }

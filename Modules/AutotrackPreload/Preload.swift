@@ -6,8 +6,10 @@ import KVCConfig
 import ProgramLaunch
 import Reporters
 import ATLPClient
+import ATLPTLS
 import ATLPWire
 import RemoteConfig
+import SecureChannel
 import Synchronization
 import SystemCalls
 import Tracker
@@ -93,15 +95,30 @@ final class PreloadSession {
         var shipper: EventShipper?
         var rulesSource: ATLPRulesSource?
         let reporter: any Reporter
-        if let collector = settings.collector {
-            guard let address = PreloadSession.address(collector) else {
-                throw PreloadError("\(LaunchSettings.collectorKey)=\(collector) is not HOST:PORT")
+        if !settings.collectors.isEmpty {
+            var addresses: [SocketAddress] = []
+            for collector in settings.collectors {
+                guard let address = PreloadSession.address(collector) else {
+                    throw PreloadError("\(LaunchSettings.collectorKey) names '\(collector)', which is not HOST:PORT")
+                }
+                addresses.append(address)
+            }
+            var security: SecureChannelFactory?
+            if settings.tls {
+                do throws(SecureChannelError) {
+                    security = try TLSContext.client(trusting: settings.tlsAuthorityFile).channels
+                } catch {
+                    throw PreloadError(
+                        "cannot set up TLS: \(error); check \(LaunchSettings.tlsAuthorityKey) (a PEM file of the collector's authority)")
+                }
             }
             let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token)
-            rulesSource = ATLPRulesSource(address: address, hello: hello)
-            let configuration = EventShipperConfiguration(
-                address: address, hello: hello, spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
+            rulesSource = ATLPRulesSource(addresses: addresses, hello: hello, security: security)
+            var configuration = EventShipperConfiguration(
+                address: addresses[0], failover: Array(addresses.dropFirst()), hello: hello,
+                spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
                 backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
+            configuration.security = security
             do {
                 let s = try EventShipper(configuration: configuration)
                 shipper = s

@@ -12,7 +12,8 @@ public struct RulesCommand: Command {
     public static let name = "rules"
     public static let abstract = "publishes KVC rule files to a collector, or lists the published rules"
     public static let help = """
-        USAGE: autotrack-collector rules publish FILE... --to HOST:PORT --token TOKEN [--sample-rate R]
+        USAGE: autotrack-collector rules publish FILE... --to HOST:PORT [--to HOST:PORT ...] --token TOKEN
+                                                 [--sample-rate R] [--tls [--tls-ca FILE]]
                autotrack-collector rules list [--db FILE] [--app KEY]
 
         publish  loads the files (JSON or XML plist, docs/config.md), merges them, checks every rule,
@@ -20,12 +21,17 @@ public struct RulesCommand: Command {
                  token. For each app key among the rules, the collector replaces that app's rules
                  with these (and the sampling rate, default 1). Prints 'stored N rules at
                  HOST:PORT' ('1 rule'). A collector that refuses the connection (one just
-                 started, not listening yet) is retried for up to 5 s, at growing intervals.
+                 started, not listening yet) is retried for up to 5 s, at growing intervals;
+                 with several --to, the next one is tried when one cannot be reached (collectors
+                 on one PostgreSQL database share their rules, so one publish reaches them all).
         list     prints a table of the rules published in a database, with each app's
                  sampling rate; the database is only read.
 
         OPTIONS:
-          --to HOST:PORT   the collector to publish to
+          --to HOST:PORT   the collector to publish to; repeat it for others to try in order
+          --tls            speak TLS; the collector's certificate must name the --to address
+                           and come from an authority the system trusts...
+          --tls-ca FILE    ...or from this one (PEM); implies --tls
           --token TOKEN    the collector's admin token (also $AUTOTRACK_ADMIN_TOKEN)
           --timeout SECS   give up on a silent collector after this long (default 10)
           --sample-rate R  the share of devices (0 to 1) whose events the apps send (default 1:
@@ -42,14 +48,14 @@ public struct RulesCommand: Command {
 
     /// What to do.
     public enum Action: Sendable {
-        case publish(files: [String], to: HostPort, token: String, timeout: Double, sampleRate: Double?)
+        case publish(files: [String], to: CollectorOptions, token: String, timeout: Double, sampleRate: Double?)
         case list(database: String, appKey: String?)
     }
 
     public var action: Action
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        let to = try arguments.option("to")
+        let to = try CollectorOptions(arguments: &arguments)
         let token = try arguments.option("token")
         let timeout = try arguments.doubleOption("timeout", in: 0.1...3600)
         let sampleRate = try arguments.doubleOption("sample-rate", in: StoredRuleSet.sampleRates)
@@ -62,14 +68,14 @@ public struct RulesCommand: Command {
         case "publish":
             if db != nil || app != nil { throw UsageError("--db and --app belong to 'rules list'; publish sends to --to") }
             guard !rest.isEmpty else { throw UsageError("rules publish needs at least one rule file") }
-            guard let to else { throw UsageError("rules publish needs --to HOST:PORT (the collector)") }
+            guard !to.addresses.isEmpty else { throw UsageError("rules publish needs --to HOST:PORT (the collector)") }
             guard let token = token ?? ProcessInfo.processInfo.environment["AUTOTRACK_ADMIN_TOKEN"], !token.isEmpty else {
                 throw UsageError("rules publish needs --token TOKEN (the collector's --admin-token)")
             }
-            action = .publish(files: rest, to: try HostPort(to), token: token, timeout: timeout ?? 10, sampleRate: sampleRate)
+            action = .publish(files: rest, to: to, token: token, timeout: timeout ?? 10, sampleRate: sampleRate)
         case "list":
-            if to != nil || token != nil || timeout != nil || sampleRate != nil {
-                throw UsageError("--to, --token, --timeout and --sample-rate belong to 'rules publish'")
+            if !to.addresses.isEmpty || token != nil || timeout != nil || sampleRate != nil {
+                throw UsageError("--to, --token, --timeout, --sample-rate and --tls belong to 'rules publish'")
             }
             if let extra = rest.first { throw UsageError("rules list takes no file ('\(extra)'); use --db FILE") }
             action = .list(database: db ?? "./autotrack.sqlite", appKey: app)
@@ -87,7 +93,7 @@ public struct RulesCommand: Command {
     }
 
     private func publish(
-        _ files: [String], to: HostPort, token: String, timeout: Double, sampleRate: Double?, io: any OutputStreams
+        _ files: [String], to collectors: CollectorOptions, token: String, timeout: Double, sampleRate: Double?, io: any OutputStreams
     ) -> ExitCode {
         let plan: TrackingPlan
         do throws(ConfigError) {
@@ -103,27 +109,45 @@ public struct RulesCommand: Command {
                     + "(a {\"rules\": [...]} document, docs/config.md §3); nothing was sent")
             return .failure
         }
-        let address = SocketAddress(host: to.host, port: to.port)
-        let hello = Hello(appKey: plan.rules[0].appKey, agent: "autotrack-collector rules publish", token: token)
-        do throws(TransportError) {
-            let connection = try ATLPConnection.connect(
-                to: address, hello: hello, timeout: .milliseconds(Int64((timeout * 1000).rounded())))
-            defer { connection.close() }
-            let stored = try connection.publish(rules: plan.rules.map(\.json), sampleRate: sampleRate)
-            io.print("stored \(stored) \(stored == 1 ? "rule" : "rules") at \(address)")
-            return .success
-        } catch {
-            var message = "autotrack-collector rules publish: \(error)"
-            switch error.remote?.code {
-            case .forbidden?, .unauthorized?: message += "\nGive the collector's --admin-token with --token."
-            default: break
-            }
-            if error.code == .system || error.code == .timedOut {
-                message += "\nIs 'autotrack-collector serve' running at \(address)?"
-            }
-            io.printError(message)
+        guard let connections = collectors.connections(command: "autotrack-collector rules publish", io: io) else {
             return .failure
         }
+        let hello = Hello(appKey: plan.rules[0].appKey, agent: "autotrack-collector rules publish", token: token)
+        var unreachable: [String] = []
+        let addresses = connections.addresses
+        for address in addresses {
+            do throws(TransportError) {
+                // A refused connection is retried (a collector just starting) only on the last
+                // collector; before it, the next one is tried at once.
+                let connection = try ATLPConnection.connect(
+                    to: address, hello: hello, timeout: .milliseconds(Int64((timeout * 1000).rounded())),
+                    retryFor: address == addresses.last ? ATLPConnection.refusedRetryWindow : .zero, security: connections.security)
+                defer { connection.close() }
+                let stored = try connection.publish(rules: plan.rules.map(\.json), sampleRate: sampleRate)
+                io.print("stored \(stored) \(stored == 1 ? "rule" : "rules") at \(address)")
+                return .success
+            } catch {
+                if error.remote == nil, error.code == .system || error.code == .timedOut, address != addresses.last {
+                    unreachable.append("\(address): \(error)")  // the next collector may answer
+                    continue
+                }
+                var message = "autotrack-collector rules publish: \(error)"
+                for line in unreachable { message += "\n  (not reached: \(line))" }
+                switch error.remote?.code {
+                case .forbidden?, .unauthorized?: message += "\nGive the collector's --admin-token with --token."
+                default: break
+                }
+                if error.code == .system || error.code == .timedOut {
+                    message += "\nIs 'autotrack-collector serve' running at \(collectors.addressList)?"
+                }
+                if error.code == .security {
+                    message += "\nDoes the collector serve TLS (serve --tls-cert/--tls-key), and does --tls-ca name its authority?"
+                }
+                io.printError(message)
+                return .failure
+            }
+        }
+        return .failure  // not reached: the last address either returns or fails above
     }
 
     private func list(_ database: String, appKey: String?, io: any OutputStreams) -> ExitCode {

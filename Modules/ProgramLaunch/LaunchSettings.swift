@@ -1,8 +1,13 @@
 /// How `autotrack-agent run` configures the preload library in the program it starts: environment
 /// variables, read by the library's constructor (docs/gtk.md "The preload library").
 public struct LaunchSettings: Sendable, Hashable {
-    /// `AUTOTRACK_TO`: the collector, `HOST:PORT`; nil writes NDJSON to `out` instead.
-    public var collector: String?
+    /// `AUTOTRACK_TO`: the collectors, `HOST:PORT` each, joined with `,` (the first is used, the
+    /// others are failover, in order); empty writes NDJSON to `out` instead.
+    public var collectors: [String]
+    /// `AUTOTRACK_TLS=1`: speak TLS to the collectors, trusting the system's authorities...
+    public var tls: Bool
+    /// `AUTOTRACK_TLS_CA`: ...or the authority in this PEM file (implies `tls`).
+    public var tlsAuthorityFile: String?
     /// `AUTOTRACK_TOKEN`: the collector's ingest token.
     public var token: String?
     /// `AUTOTRACK_APP_KEY`.
@@ -22,6 +27,8 @@ public struct LaunchSettings: Sendable, Hashable {
     public var configRefresh: Double?
 
     public static let collectorKey = "AUTOTRACK_TO"
+    public static let tlsKey = "AUTOTRACK_TLS"
+    public static let tlsAuthorityKey = "AUTOTRACK_TLS_CA"
     public static let tokenKey = "AUTOTRACK_TOKEN"
     public static let appKeyKey = "AUTOTRACK_APP_KEY"
     public static let appVersionKey = "AUTOTRACK_APP_VERSION"
@@ -31,18 +38,20 @@ public struct LaunchSettings: Sendable, Hashable {
     public static let outKey = "AUTOTRACK_OUT"
     public static let configRefreshKey = "AUTOTRACK_CONFIG_REFRESH"
     public static let allKeys = [
-        collectorKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey, configRefreshKey,
+        collectorKey, tlsKey, tlsAuthorityKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey, configRefreshKey,
     ]
 
     /// The app version when none is given.
     public static let defaultAppVersion = "0.0.0"
 
     public init(
-        collector: String? = nil, token: String? = nil, appKey: String, appVersion: String = LaunchSettings.defaultAppVersion,
+        collectors: [String] = [], tls: Bool = false, tlsAuthorityFile: String? = nil, token: String? = nil, appKey: String, appVersion: String = LaunchSettings.defaultAppVersion,
         configFiles: [String] = [], spoolDirectory: String? = nil, treeDirectory: String? = nil, out: String? = nil,
         configRefresh: Double? = nil, home: String? = nil
     ) {
-        self.collector = collector
+        self.collectors = collectors
+        self.tls = tls || tlsAuthorityFile != nil
+        self.tlsAuthorityFile = tlsAuthorityFile
         self.token = token
         self.appKey = appKey
         self.appVersion = appVersion
@@ -65,7 +74,8 @@ public struct LaunchSettings: Sendable, Hashable {
         func value(_ key: String) -> String? { env[key].flatMap { $0.isEmpty ? nil : $0 } }
         let key = value(LaunchSettings.appKeyKey) ?? String(program.split(separator: "/").last ?? "app")
         self.init(
-            collector: value(LaunchSettings.collectorKey), token: value(LaunchSettings.tokenKey), appKey: key,
+            collectors: value(LaunchSettings.collectorKey).map { $0.split(separator: ",").map(String.init) } ?? [],
+            tls: value(LaunchSettings.tlsKey) == "1", tlsAuthorityFile: value(LaunchSettings.tlsAuthorityKey), token: value(LaunchSettings.tokenKey), appKey: key,
             appVersion: value(LaunchSettings.appVersionKey) ?? LaunchSettings.defaultAppVersion,
             configFiles: value(LaunchSettings.configKey).map { $0.split(separator: ":").map(String.init) } ?? [],
             spoolDirectory: value(LaunchSettings.spoolKey), treeDirectory: value(LaunchSettings.treeDirectoryKey),
@@ -79,7 +89,9 @@ public struct LaunchSettings: Sendable, Hashable {
             LaunchSettings.appKeyKey: appKey, LaunchSettings.appVersionKey: appVersion,
             LaunchSettings.spoolKey: spoolDirectory,
         ]
-        if let collector { env[LaunchSettings.collectorKey] = collector }
+        if !collectors.isEmpty { env[LaunchSettings.collectorKey] = collectors.joined(separator: ",") }
+        if tls { env[LaunchSettings.tlsKey] = "1" }
+        if let tlsAuthorityFile { env[LaunchSettings.tlsAuthorityKey] = tlsAuthorityFile }
         if let token { env[LaunchSettings.tokenKey] = token }
         if !configFiles.isEmpty { env[LaunchSettings.configKey] = configFiles.joined(separator: ":") }
         if let treeDirectory { env[LaunchSettings.treeDirectoryKey] = treeDirectory }

@@ -13,7 +13,7 @@ import Testing
     static let day0: Int64 = 1_793_491_200_000
 
     static func event(_ id: String, _ type: EventType, _ name: String, at ts: Int64, user: String? = nil, device: String? = nil) -> JSONValue {
-        TrackEvent(id: id, ts: ts, type: type, name: name, session: "s-\(user ?? device ?? "none")", user: user, device: device).json
+        TestEvents.event(id, type: type, name: name, ts: ts, session: "s-\(user ?? device ?? "none")", user: user, device: device).json
     }
 
     /// ann: start → view → buy within a minute on day 0, back on day 1; ben: start and view on

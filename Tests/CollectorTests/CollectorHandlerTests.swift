@@ -182,8 +182,9 @@ func remoteCode(_ body: () throws -> Void) -> ATLPErrorCode? {
     }
 }
 
+/// A click's wire form (TestSupport's one factory).
 func event(_ id: String) -> JSONValue {
-    ["id": .string(id), "ts": 1_700_000_000_000, "type": "click", "name": "BUY"]
+    TestEvents.json(id, name: "BUY")
 }
 
 func rule(_ id: String, appKey: String, version: String) -> JSONValue {

@@ -14,12 +14,12 @@ enum ReportFixture {
         _ id: String, _ type: String, _ name: String, page: String? = nil, path: String? = nil, duration: Int64? = nil,
         props: [(String, JSONValue)] = []
     ) -> JSONValue {
-        var o = JSONObject([("id", .string(id)), ("ts", .int(1_700_000_000_000)), ("type", .string(type)), ("name", .string(name))])
-        if let page { o["page"] = .string(page) }
-        if let path { o["path"] = .string(path) }
-        if let duration { o["duration"] = .int(duration) }
-        if !props.isEmpty { o["props"] = .object(JSONObject(props)) }
-        return .object(o)
+        var extra: [(String, JSONValue)] = []
+        if let page { extra.append(("page", .string(page))) }
+        if let path { extra.append(("path", .string(path))) }
+        if let duration { extra.append(("duration", .int(duration))) }
+        if !props.isEmpty { extra.append(("props", .object(JSONObject(props)))) }
+        return TestEvents.json(id, type: type, name: name, extra: extra)
     }
 
     static let rules: [JSONValue] = [

@@ -11,9 +11,9 @@ func temporaryDatabase(_ label: String = "store") -> String {
     Fixtures.temporaryDirectory("eventstore-\(label)").appendingPathComponent("test.sqlite").path
 }
 
-/// A valid event's wire form (the one factory, shared with the store conformance checks).
+/// A valid event's wire form (TestSupport's one factory).
 func event(_ id: String, type: String = "click", name: String = "n", extra: [(String, JSONValue)] = []) -> JSONValue {
-    StoreConformance.event(id, type: type, name: name, extra: extra)
+    TestEvents.json(id, type: type, name: name, extra: extra)
 }
 
 @Suite struct EventStoreTests {

@@ -104,16 +104,16 @@ struct GtkShopTrackingTests {
         #expect(Set(events.compactMap { $0.string("session") }).count == 1)
     }
 
-    @Test func whatTheCollectorDidNotAcknowledgeIsSentByTheNextRun() throws {
+    @Test func whatTheCollectorDidNotAcknowledgeIsSentByTheNextRunOverTLSAfterFailover() throws {
         let dir = Fixtures.temporaryDirectory("gtk-spool")
         defer { try? FileManager.default.removeItem(at: dir) }
         let display = try VirtualDisplay()
         defer { display.stop() }
         let spool = dir.appendingPathComponent("spool").path
-        func runShop(to collector: String, trees: URL, _ drive: (WidgetTree, String) throws -> Void) throws {
+        func runShop(to collectors: [String], trees: URL, _ drive: (WidgetTree, String) throws -> Void) throws {
             let shop = try GUIProcess(
                 Built.agent,
-                ["run", "--to", collector, "--app-key", "shop", "--app-version", "1.2.0", "--tree-dir", trees.path, "--spool", spool,
+                ["run"] + collectors + ["--app-key", "shop", "--app-version", "1.2.0", "--tree-dir", trees.path, "--spool", spool,
                  "--", Built.shop], environment: display.environment())
             defer { shop.kill() }
             let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
@@ -123,13 +123,17 @@ struct GtkShopTrackingTests {
             #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
         }
         // Port 1 on loopback refuses connections: nothing is acknowledged, all stays spooled.
-        try runShop(to: "127.0.0.1:1", trees: dir.appendingPathComponent("trees-1")) { home, window in
+        try runShop(to: ["--to", "127.0.0.1:1"], trees: dir.appendingPathComponent("trees-1")) { home, window in
             let c = try WidgetTree.center(home.node("title", "Kettle"))
             try display.click(window: window, x: c.x, y: c.y)
             _ = try WidgetTree.wait(directory: dir.appendingPathComponent("trees-1"), page: "GtkBox(detail)")
         }
-        let collector = try TestCollector(directory: dir)
-        try runShop(to: collector.address.description, trees: dir.appendingPathComponent("trees-2")) { _, _ in }
+        // The next run ships over TLS, and fails over from a collector that does not answer to one that does.
+        let certificate = try TestCertificate()
+        let collector = try TestCollector(directory: dir, tls: certificate)
+        try runShop(
+            to: ["--to", "127.0.0.1:1", "--to", collector.address.description, "--tls-ca", certificate.certificate],
+            trees: dir.appendingPathComponent("trees-2")) { _, _ in }
         let events = try collector.events(atLeast: 1)
         let rows = events.filter { $0.string("type") == "list_item_click" }
         #expect(rows.map { $0.string("path") } == ["GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow&0-0-0-0-0:2"])

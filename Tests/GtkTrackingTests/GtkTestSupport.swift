@@ -22,9 +22,13 @@ final class TestCollector {
     let address: SocketAddress
     let db: String
 
-    init(directory: URL) throws {
+    /// With `tls`, the collector speaks TLS only, with that certificate.
+    init(directory: URL, tls: TestCertificate? = nil) throws {
         db = directory.appendingPathComponent("events.sqlite").path
-        collector = EmbeddedCollector(dbPath: db)
+        var options = EmbeddedCollector.Options()
+        options.tlsCertificate = tls?.certificate
+        options.tlsKey = tls?.key
+        collector = EmbeddedCollector(dbPath: db, options: options)
         address = try collector.start()
     }
 

@@ -31,7 +31,7 @@ import TestSupport
         let stores = try (0..<2).map { _ in try PostgresEventStore(uri: uri) }
         defer { stores.forEach { $0.close() } }
         // 4 threads per store, each sending every event once, in batches of 50: each event arrives 8 times.
-        let events = (0..<2_000).map { i in StoreConformance.event("e-\(i)") }
+        let events = (0..<2_000).map { i in TestEvents.json("e-\(i)") }
         let outcomes = OutcomeList()
         let threads = (0..<8).map { t in
             Thread {
@@ -102,7 +102,7 @@ import TestSupport
                 var extra: [(String, JSONValue)] = [("props", .object(props)), ("page", .string(pages[n % pages.count]))]
                 if n % 4 != 0 { extra.append(("path", .string("Home-UIView-UIButton&\(n % 6)"))) }
                 if type == "page_leave", n % 3 != 0 { extra.append(("duration", .int(Int64(100 * (n % 9))))) }
-                batch.append(StoreConformance.event("id-\(n % 900)", type: type, name: "name-\(n % 13)", extra: extra))
+                batch.append(TestEvents.json("id-\(n % 900)", type: type, name: "name-\(n % 13)", extra: extra))
             }
             let bad: JSONValue = .string("bad-\(b)")
             batch.append(.object(JSONObject([("id", bad), ("ts", .string("noon")), ("type", .string("click")), ("name", .string("n"))])))
@@ -139,7 +139,7 @@ import TestSupport
         defer { reader.close() }
         #expect(try reader.schemaVersion() == PostgresEventStore.currentSchemaVersion)
         do {
-            _ = try reader.append(EventBatch(appKey: "shop", events: [StoreConformance.event("a")]))
+            _ = try reader.append(EventBatch(appKey: "shop", events: [TestEvents.json("a")]))
             Issue.record("a read-only store stored a batch")
         } catch {
             #expect(error.code == .readOnly)

@@ -15,7 +15,7 @@ import TestSupport
         for b in 0..<6 {
             var events: [JSONValue] = (0..<50).map { i in
                 let n = b * 50 + i
-                return StoreConformance.event("e-\(n)", extra: [("ts", .int(Int64(n) * 1000))])
+                return TestEvents.json("e-\(n)", extra: [("ts", .int(Int64(n) * 1000))])
             }
             events.append(.object(JSONObject([("id", .string("bad-\(b)")), ("ts", .string("noon"))])))
             _ = try store.append(EventBatch(appKey: b % 2 == 0 ? "shop" : "news", events: events))

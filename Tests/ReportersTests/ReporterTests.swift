@@ -27,11 +27,12 @@ final class DiagnosticsSink: Sendable {
     func add(_ f: ReporterFailure) { items.withLock { $0.append(f) } }
 }
 
+/// Event `n`: a tap whose title needs escaping (TestSupport's one factory).
 func sampleEvent(_ n: Int, type: EventType = .click) -> TrackEvent {
-    TrackEvent(
-        id: "ev-\(n)", ts: 1_700_000_000_000 + Int64(n), type: type, name: "HomeViewController#HomeViewController#onFavBtnPressed:",
+    TestEvents.event(
+        "ev-\(n)", type: type, name: "HomeViewController#HomeViewController#onFavBtnPressed:", ts: TestEvents.time + Int64(n),
         page: "HomeViewController", path: "HomeViewController-UIView-UIButton&0-0-0", viewId: "0123456789abcdef0123456789abcdef",
-        props: JSONObject([("title", .string("Fav \"\(n)\"\n")), ("n", .int(Int64(n)))]))
+        props: [("title", .string("Fav \"\(n)\"\n")), ("n", .int(Int64(n)))])
 }
 
 @Suite struct ReportingSystemTests {

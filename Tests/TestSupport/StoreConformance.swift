@@ -13,22 +13,22 @@ import Foundation
 public enum StoreConformance {
     public static let checks: [StoreCheck] = [
         StoreCheck("each (appKey, id) is stored once") { store in
-            try expect(try store.append(batch([event("a"), event("b"), event("a")])), BatchOutcome(stored: 2, duplicates: 1))
-            try expect(try store.append(batch([event("b"), event("c")])), BatchOutcome(stored: 1, duplicates: 1))
-            try expect(try store.append(batch([event("a")], appKey: "news")), BatchOutcome(stored: 1))
+            try expect(try store.append(batch([TestEvents.json("a"), TestEvents.json("b"), TestEvents.json("a")])), BatchOutcome(stored: 2, duplicates: 1))
+            try expect(try store.append(batch([TestEvents.json("b"), TestEvents.json("c")])), BatchOutcome(stored: 1, duplicates: 1))
+            try expect(try store.append(batch([TestEvents.json("a")], appKey: "news")), BatchOutcome(stored: 1))
             try expect(try store.totals(.all), StoreTotals(events: 4, rejected: 0, duplicates: 2, batches: 3, apps: 2))
         },
         StoreCheck("ids that differ after U+0000 are two events, kept exactly") { store in
             let a = "ord-1\u{0}a", b = "ord-1\u{0}b"
-            try expect(try store.append(batch([event(a, name: "buy\u{0}now"), event(b)])), BatchOutcome(stored: 2))
-            try expect(try store.append(batch([event(a)])), BatchOutcome(duplicates: 1))
+            try expect(try store.append(batch([TestEvents.json(a, name: "buy\u{0}now"), TestEvents.json(b)])), BatchOutcome(stored: 2))
+            try expect(try store.append(batch([TestEvents.json(a)])), BatchOutcome(duplicates: 1))
             let events = try stored(store)
             try expect(events.map(\.event.id), [a, b])
             try expect(events.first?.event.name, "buy\u{0}now")
         },
         StoreCheck("invalid events are kept with their reason, the rest stored") { store in
             let big = try JSONValue.parse(#"{"id":"x","ts":1,"type":"click","name":"n","props":{"price":1e999}}"#)
-            let outcome = try store.append(batch([["id": "t", "ts": 1, "type": "tap", "name": "n"], event("ok"), big]))
+            let outcome = try store.append(batch([["id": "t", "ts": 1, "type": "tap", "name": "n"], TestEvents.json("ok"), big]))
             try expect(outcome.stored, 1)
             try expect(
                 outcome.rejections,
@@ -37,7 +37,7 @@ public enum StoreConformance {
             try expect(try store.totals(.all).rejected, 2)
         },
         StoreCheck("user, device, session and props come back as sent") { store in
-            let sent = event("a", extra: [("session", "s-1"), ("user", "alice"), ("device", "d-1"), ("props", ["k": 1.5])])
+            let sent = TestEvents.json("a", extra: [("session", "s-1"), ("user", "alice"), ("device", "d-1"), ("props", ["k": 1.5])])
             _ = try store.append(batch([sent], appVersion: "1.2.0"))
             let e = try stored(store).first
             try expect(e?.event.json, sent)
@@ -45,9 +45,9 @@ public enum StoreConformance {
         },
         StoreCheck("the corrected time is ts + (received - sentAt) and filters use it") { store in
             let before = Int64(Date().timeIntervalSince1970 * 1000)
-            _ = try store.append(EventBatch(appKey: "shop", sentAt: 1_000, events: [event("late", extra: [("ts", 500)])]))
+            _ = try store.append(EventBatch(appKey: "shop", sentAt: 1_000, events: [TestEvents.json("late", extra: [("ts", 500)])]))
             let after = Int64(Date().timeIntervalSince1970 * 1000) + 1
-            _ = try store.append(batch([event("plain", extra: [("ts", 2_000)])]))
+            _ = try store.append(batch([TestEvents.json("plain", extra: [("ts", 2_000)])]))
             let events = try stored(store)
             try expect(events.map(\.event.ts), [500, 2_000])
             try expect((before - 500)...(after - 500) ~= events[0].time, true)
@@ -57,8 +57,8 @@ public enum StoreConformance {
             try expect(try stored(store, EventQuery(filter: EventFilter(until: 2_001))).map(\.event.id), ["plain"])
         },
         StoreCheck("events stream in storage order by app, version, type and cursor") { store in
-            _ = try store.append(batch([event("a"), event("b", type: "page_enter")], appVersion: "1.0"))
-            _ = try store.append(batch([event("c")], appKey: "news", appVersion: "2.0"))
+            _ = try store.append(batch([TestEvents.json("a"), TestEvents.json("b", type: "page_enter")], appVersion: "1.0"))
+            _ = try store.append(batch([TestEvents.json("c")], appKey: "news", appVersion: "2.0"))
             let all = try stored(store)
             try expect(all.map(\.event.id), ["a", "b", "c"])
             try expect(all.map(\.seq), all.map(\.seq).sorted())
@@ -88,7 +88,7 @@ public enum StoreConformance {
         StoreCheck("a closed store says so") { store in
             store.close()
             do {
-                _ = try store.append(batch([event("a")]))
+                _ = try store.append(batch([TestEvents.json("a")]))
                 throw StoreCheckFailure("append on a closed store did not throw")
             } catch let error as StoreError {
                 try expect(error.code, .closed)
@@ -98,15 +98,6 @@ public enum StoreConformance {
     ]
 
     // MARK: helpers
-
-    /// A valid event's wire form.
-    public static func event(
-        _ id: String, type: String = "click", name: String = "n", extra: [(String, JSONValue)] = []
-    ) -> JSONValue {
-        var o = JSONObject([("id", .string(id)), ("ts", .int(1_700_000_000_000)), ("type", .string(type)), ("name", .string(name))])
-        for (k, v) in extra { o[k] = v }
-        return .object(o)
-    }
 
     static func batch(_ events: [JSONValue], appKey: String = "shop", appVersion: String? = nil) -> EventBatch {
         EventBatch(appKey: appKey, appVersion: appVersion, events: events)

@@ -125,8 +125,9 @@ func startServer(_ handler: TestHandler, configuration: ATLPServerConfiguration)
 
 let testHello = Hello(appKey: "shop", appVersion: "1.2.0", agent: "tests")
 
-func event(_ id: String, ts: Int64 = 1_700_000_000_000) -> TrackEvent {
-    TrackEvent(id: id, ts: ts, type: .click, name: "Home#buy#tap")
+/// A tap event (TestSupport's one factory).
+func event(_ id: String, ts: Int64 = TestEvents.time) -> TrackEvent {
+    TestEvents.event(id, name: "Home#buy#tap", ts: ts)
 }
 
 /// Polls `condition` every 5 ms, at most `attempts` times; true when it held.

@@ -1,0 +1,56 @@
+/// How a client command reaches its collectors: every `--to HOST:PORT` in order (the first is
+/// used, the others are failover, docs/collector.md "Several collectors"), and `--tls` /
+/// `--tls-ca FILE` (docs/security.md "TLS"). Parsed here once for every client command:
+/// `send`, `demo`, `replay`, `run` and `rules publish`.
+public struct CollectorOptions: Sendable, Hashable {
+    /// The collectors, first one first; empty when no `--to` was given.
+    public var addresses: [HostPort]
+    /// nil for plain TCP; else TLS, trusting `authorityFile` (a PEM file), or the system's
+    /// authorities when that is nil.
+    public var tls: ClientTLS?
+
+    /// TLS as a client asks for it.
+    public struct ClientTLS: Sendable, Hashable {
+        /// The PEM file of the authority to trust; nil trusts the system's.
+        public var authorityFile: String?
+        public init(authorityFile: String?) { self.authorityFile = authorityFile }
+    }
+
+    public init(addresses: [HostPort], tls: ClientTLS? = nil) {
+        self.addresses = addresses
+        self.tls = tls
+    }
+
+    /// Takes `--to` (repeatable), `--tls` and `--tls-ca FILE` (which implies `--tls`) from `arguments`.
+    /// TLS without any `--to` is a usage error, since there is nothing to connect to.
+    public init(arguments: inout Arguments) throws(UsageError) {
+        addresses = try arguments.options("to").map { (text) throws(UsageError) -> HostPort in try HostPort(text) }
+        let authority = try arguments.option("tls-ca")
+        if arguments.flag("tls") || authority != nil {
+            if authority?.isEmpty == true { throw UsageError("--tls-ca needs the path of a PEM file") }
+            tls = ClientTLS(authorityFile: authority)
+        } else {
+            tls = nil
+        }
+        if tls != nil, addresses.isEmpty {
+            throw UsageError("--tls and --tls-ca secure the connection to --to HOST:PORT; give --to as well")
+        }
+    }
+
+    /// The first `--to`, or a usage error naming the option when there is none.
+    public func requireAddress() throws(UsageError) -> HostPort {
+        guard let first = addresses.first else { throw UsageError("missing required option --to") }
+        return first
+    }
+
+    /// The addresses as the command line gave them, for messages: `127.0.0.1:7070, 127.0.0.1:7071`.
+    public var addressList: String { addresses.map(\.description).joined(separator: ", ") }
+
+    /// These options as a command line gives them, to print a command to run:
+    /// `--to 127.0.0.1:7070 --to 127.0.0.1:7071 --tls-ca ca.pem`.
+    public var commandLine: String {
+        var words = addresses.map { "--to \($0)" }
+        if let tls { words.append(tls.authorityFile.map { "--tls-ca \($0)" } ?? "--tls") }
+        return words.joined(separator: " ")
+    }
+}
