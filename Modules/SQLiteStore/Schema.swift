@@ -113,7 +113,7 @@ enum Schema {
         // visited): it replaces version 3's index, with the filter and actor columns after its key.
         """
         DROP INDEX events_type_name;
-        CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, app_version, user_id, device_id, session);
+        CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, user_id, device_id);
         """,
     ]
 
