@@ -118,6 +118,8 @@ do {
             EventKind(type: "page_enter", name: "HomeViewController"), EventKind(type: "page_enter", name: "ProductDetailViewController"),
             EventKind(type: "click", name: "PAY"),
         ])
+    let rowsQuery = FunnelCounter(funnelDefinition).query(EventFilter(appKey: "shop"))
+    let actorRowsTime = try median(settings.rounds) { try store.actorEvents(rowsQuery) { _ in true } }
     var funnel: FunnelResult?
     let funnelTime = try median(settings.rounds) { funnel = try store.funnel(funnelDefinition, filter: EventFilter(appKey: "shop")) }
     let retentionDefinition = RetentionDefinition(
@@ -138,6 +140,7 @@ do {
     line("count(*) reading every row (NOT INDEXED)", rowsTime)
     line("scan: every event, narrow columns", scanTime)
     if !settings.skipReport { line("report (whole CollectorReport)", reportTime) }
+    line("funnel's actor rows alone (actorEvents)", actorRowsTime)
     line("funnel, 3 steps", funnelTime)
     line("retention, 7 days", retentionTime)
     print("sanity: \(report?.activity.days.count ?? 0) days, funnel \(funnel?.steps.map(\.actors) ?? []), "
