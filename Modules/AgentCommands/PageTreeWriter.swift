@@ -25,6 +25,9 @@ final class PageTreeWriter: InteractionObserver {
         next.observe(interaction)
     }
 
+    func hooksStarted(in aspects: AspectRegistry) { next.hooksStarted(in: aspects) }
+    func hooksStopped(in aspects: AspectRegistry) { next.hooksStopped(in: aspects) }
+
     private func write(_ node: any ViewNode, page: String?) {
         let name = ViewTree.fileName(page: page ?? node.pathName)
         let path = (directory as NSString).appendingPathComponent(name)

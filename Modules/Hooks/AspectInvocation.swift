@@ -8,8 +8,18 @@ public class AspectInvocation {
     public let method: String
     /// Where the running advice sits.
     public internal(set) var position: AspectPosition = .before
-    /// The result: set by the original, or by an instead advice that replaces it.
-    public var returnValue: Any?
+    /// The result: set by the original, or by an advice that replaces it.
+    public var returnValue: Any? {
+        get { result }
+        set {
+            result = newValue
+            replaced = true
+        }
+    }
+    /// The result as the original or an advice left it.
+    var result: Any?
+    /// An advice set `returnValue`: the call returns it rather than the original's own result.
+    var replaced = false
     var proceedBody: (() -> Void)?
 
     init(instance: AnyObject, method: String) {
@@ -49,7 +59,10 @@ public struct HookedCall<Instance: AnyObject, Arguments, Result> {
     public var instance: Instance { invocation.instance as! Instance }
     /// The call's arguments (the registry stores exactly what the hook point's caller passed).
     public var arguments: Arguments {
-        if let typed = invocation as? TypedInvocation<Arguments> { return typed.typed }
+        // The registry's typed `invoke` made it: an identity check, no dynamic cast.
+        if ObjectIdentifier(type(of: invocation)) == ObjectIdentifier(TypedInvocation<Arguments>.self) {
+            return unsafeDowncast(invocation, to: TypedInvocation<Arguments>.self).typed
+        }
         return invocation.arguments as! Arguments
     }
     /// Where the running advice sits.

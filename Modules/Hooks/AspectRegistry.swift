@@ -53,6 +53,8 @@ public final class AspectRegistry: Sendable {
         let options: AspectOptions
         /// The class a type or name scope resolved to (nil for one object).
         let hookedClass: AnyClass?
+        /// Asked before the call (no invocation made yet): false leaves this call to the other advices.
+        let condition: (@Sendable (AnyObject) -> Bool)?
         let body: @Sendable (AspectInvocation) throws -> Void
     }
 
@@ -63,9 +65,12 @@ public final class AspectRegistry: Sendable {
         var after: [Advice] = []
         /// Advices to remove before they run (automatic removal).
         var expiring: [UInt64] = []
+        /// Some advice has a condition, to ask before the call.
+        var conditional = false
         var isEmpty: Bool { before.isEmpty && instead.isEmpty && after.isEmpty }
 
         mutating func append(_ advice: Advice) {
+            if advice.condition != nil { conditional = true }
             if advice.options.contains(.automaticRemoval) { expiring.append(advice.id) }
             switch advice.position {
             case .before: before.append(advice)
@@ -73,11 +78,37 @@ public final class AspectRegistry: Sendable {
             case .after: after.append(advice)
             }
         }
+
+        /// Keeps the advices whose condition holds for `instance` (each asked once).
+        mutating func keepApplying(to instance: AnyObject) {
+            func kept(_ list: [Advice]) -> [Advice] {
+                func holds(_ advice: Advice) -> Bool { advice.condition?(instance) ?? true }
+                switch list.count {
+                case 0: return list
+                case 1: return holds(list[0]) ? list : []  // the common case, without building an array
+                default: return list.filter(holds)
+                }
+            }
+            before = kept(before)
+            instead = kept(instead)
+            after = kept(after)
+            if !expiring.isEmpty {
+                expiring = expiring.filter { id in (before + instead + after).contains { $0.id == id } }
+            }
+            conditional = false
+        }
     }
 
     struct CallKey: Hashable {
         let object: ObjectIdentifier
         let method: String
+
+        /// The object and the method's length: hashing a method's characters on every call cost
+        /// more than the rare collision of two methods of one length (told apart by `==`).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(object)
+            hasher.combine(method.utf8.count)
+        }
     }
 
     struct State {
@@ -120,16 +151,25 @@ public final class AspectRegistry: Sendable {
     // MARK: Registering
 
     /// Adds advice on `point` of `type` (its declaring class by default) and its subclasses.
+    ///
+    /// With `condition`, the advice applies to a call only when `condition(instance)` holds, asked
+    /// before anything of the call is built: a call that no advice applies to costs a look-up and
+    /// the conditions, as an unhooked one nearly does. (A hook system's `sendAction:` fallback
+    /// uses it: "is this registration watched by my proxy?")
     @discardableResult
     public func hook<Instance, Arguments, Result>(
         _ point: HookPoint<Instance, Arguments, Result>, on type: Instance.Type = Instance.self,
-        position: AspectPosition, options: AspectOptions = [],
+        position: AspectPosition, options: AspectOptions = [], when condition: (@Sendable (Instance) -> Bool)? = nil,
         _ body: @escaping @Sendable (HookedCall<Instance, Arguments, Result>) throws -> Void
     ) throws(AspectError) -> AspectToken {
         try check(point.erased, on: type, position: position)
+        var erased: (@Sendable (AnyObject) -> Bool)?
+        if let condition {
+            erased = { object in condition(unsafeDowncast(object, to: Instance.self)) }
+        }
         return try add(
             scope: .type(ObjectIdentifier(type)), description: String(reflecting: type), class: type, method: point.method,
-            position: position, options: options
+            position: position, options: options, condition: erased
         ) { invocation in try body(HookedCall(invocation)) }
     }
 
@@ -229,7 +269,8 @@ public final class AspectRegistry: Sendable {
 
     private func add(
         scope: Scope, description: String, class type: AnyClass?, method: String, position: AspectPosition,
-        options: AspectOptions, body: @escaping @Sendable (AspectInvocation) throws -> Void
+        options: AspectOptions, condition: (@Sendable (AnyObject) -> Bool)? = nil,
+        body: @escaping @Sendable (AspectInvocation) throws -> Void
     ) throws(AspectError) -> AspectToken {
         let result: Result<UInt64, AspectError> = state.withLock { s in
             if let type, let clash = hierarchyClash(s, type: type, method: method) {
@@ -242,7 +283,7 @@ public final class AspectRegistry: Sendable {
             s.nextID += 1
             let advice = Advice(
                 id: id, scope: scope, scopeDescription: description, method: method, position: position,
-                options: options, hookedClass: type, body: body)
+                options: options, hookedClass: type, condition: condition, body: body)
             if case .instance(let object) = scope {
                 s.byInstance[CallKey(object: object, method: method), default: []].append(advice)
             } else {
@@ -325,14 +366,19 @@ public final class AspectRegistry: Sendable {
         return withoutActuallyEscaping(original) { original in
             let invocation = makeInvocation()
             for advice in resolved.before { run(advice, invocation) }
+            // The original's result, typed, while no advice replaces it: returned without a cast.
+            var own: Result?
             if resolved.instead.isEmpty {
-                invocation.returnValue = original()
+                let value = original()
+                own = value
+                invocation.result = value
             } else {
                 runInstead(resolved.instead[...], invocation, original: { original() })
             }
             for advice in resolved.after { run(advice, invocation) }
-            invocation.proceedBody = nil
-            if let value = invocation.returnValue as? Result { return value }
+            if !resolved.instead.isEmpty { invocation.proceedBody = nil }
+            if let own, !invocation.replaced { return own }
+            if let value = invocation.result as? Result { return value }
             // An instead advice that neither proceeded nor set a value: the type's zero value, as
             // Aspects leaves a zeroed return; a type without one gets the original's result.
             if let zero = ZeroValue.of(Result.self) { return zero }
@@ -346,13 +392,13 @@ public final class AspectRegistry: Sendable {
         invoke(instance, HookPoint.dealloc.method, arguments: ()) {}
     }
 
-    /// The advices for this call, and the call marked running; nil when none apply or the same
-    /// method of the same object is already running with advice (an override calling `super`).
+    /// The advices for this call, and the call marked running; nil when none apply (their
+    /// conditions asked) or the same method of the same object is already running with advice (an
+    /// override calling `super`).
     private func enter(_ instance: AnyObject, _ key: CallKey) -> Resolved? {
         let dynamicType: AnyClass = type(of: instance)
         let classKey = CallKey(object: ObjectIdentifier(dynamicType), method: key.method)
-        let resolved: Resolved? = state.withLock { s in
-            for running in s.active where running.object == key.object && running.method == key.method { return nil }
+        var resolved: Resolved? = state.withLock { s in
             var resolved: Resolved
             if let hit = s.cache[classKey] {
                 resolved = hit
@@ -368,14 +414,27 @@ public final class AspectRegistry: Sendable {
                 for advice in mine { resolved.append(advice) }
             }
             if resolved.isEmpty { return nil }
-            s.active.append(key)
-            return resolved
+            // Conditions are asked outside the lock (they read the object); marked running after.
+            if resolved.conditional { return resolved }
+            return AspectRegistry.markRunning(&s, key) ? resolved : nil
+        }
+        if var conditional = resolved, conditional.conditional {
+            conditional.keepApplying(to: instance)
+            if conditional.isEmpty { return nil }
+            resolved = state.withLock { s in AspectRegistry.markRunning(&s, key) ? conditional : nil }
         }
         // Automatic removal: taken out before it runs, so it runs once even if the call re-enters.
         if let expiring = resolved?.expiring, !expiring.isEmpty {
             for id in expiring { remove(AspectToken(id: id, registry: self)) }
         }
         return resolved
+    }
+
+    /// Marks the call running; false when the same method of the same object already runs with advice.
+    private static func markRunning(_ s: inout State, _ key: CallKey) -> Bool {
+        for running in s.active where running.object == key.object && running.method == key.method { return false }
+        s.active.append(key)
+        return true
     }
 
     private func leave(_ key: CallKey) {
@@ -386,7 +445,7 @@ public final class AspectRegistry: Sendable {
 
     private func runInstead(_ chain: ArraySlice<Advice>, _ invocation: AspectInvocation, original: @escaping () -> Any) {
         guard let advice = chain.first else {
-            invocation.returnValue = original()
+            invocation.result = original()
             return
         }
         var proceeded = false

@@ -5,7 +5,8 @@ public import ViewIdentity
 /// does into `Interaction`s for one observer, without the app's code calling anything.
 ///
 /// `start()` installs every `InteractionHook` of `HookSystem.hooks` in `aspects` (as swizzling
-/// would on iOS); `stop()` removes them. Each hook is one file under `Tracking/`: target-action
+/// would on iOS), then tells the observer (`hooksStarted(in:)`, where a tracker hooks its plan's
+/// methods); `stop()` removes them and tells the observer. Each hook is one file under `Tracking/`: target-action
 /// (proxies, and `sendAction` for targets added before the start), lists, scrolls, pages, the app.
 ///
 /// Instances are independent: tests give each its own `AspectRegistry` and clock.
@@ -63,25 +64,30 @@ public final class HookSystem: @unchecked Sendable {
             throw error
         }
         state.withLock { $0.tokens += tokens }
+        observer.hooksStarted(in: aspects)
     }
 
     /// Removes the advice; proxies already placed stay silent from now on.
     public func stop() {
-        let tokens = state.withLock { s in
+        let (tokens, wasRunning) = state.withLock { s in
             let t = s.tokens
+            let was = s.running
             s.tokens = []
             s.running = false
-            return t
+            return (t, was)
         }
         for t in tokens { t.remove() }
+        if wasRunning { observer.hooksStopped(in: aspects) }
     }
 
-    /// Advice on `point` that hands the call to `body` while this system exists.
+    /// Advice on `point` that hands the call to `body` while this system exists; with `condition`,
+    /// only calls for which `condition(instance)` holds (asked before the call is built).
     func advise<Instance, Arguments, Result>(
         _ point: HookPoint<Instance, Arguments, Result>, _ position: AspectPosition,
+        when condition: (@Sendable (Instance) -> Bool)? = nil,
         _ body: @escaping @Sendable (HookSystem, HookedCall<Instance, Arguments, Result>) -> Void
     ) throws(AspectError) -> AspectToken {
-        try aspects.hook(point, position: position) { [weak self] call in
+        try aspects.hook(point, position: position, when: condition) { [weak self] call in
             guard let self else { return }
             body(self, call)
         }

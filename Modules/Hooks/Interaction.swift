@@ -69,4 +69,15 @@ public struct Interaction {
 /// reporting system's queue, as `ReportingObserver` does.
 public protocol InteractionObserver: AnyObject {
     func observe(_ interaction: Interaction)
+    /// A hook system reporting to this observer started hooking the objects of `aspects`: the
+    /// observer may hook methods of its own there (a tracker hooks its plan's tracked methods,
+    /// docs/hooks.md "SPOC on any method") until `hooksStopped(in:)`. Default: nothing.
+    func hooksStarted(in aspects: AspectRegistry)
+    /// That hook system stopped: what `hooksStarted(in:)` hooked goes. Default: nothing.
+    func hooksStopped(in aspects: AspectRegistry)
+}
+
+extension InteractionObserver {
+    public func hooksStarted(in aspects: AspectRegistry) {}
+    public func hooksStopped(in aspects: AspectRegistry) {}
 }

@@ -6,13 +6,15 @@
 /// tracking proxy beside each target without the app's code knowing.
 open class UIControl: UIView {
     var targetActions = TargetActionList()
+    /// The registration whose action is being sent now: advice on `sendAction` reads it here
+    /// instead of looking the target and action up.
+    private(set) var sending: TargetActionEntry?
     /// A disabled control sends no actions.
     open var isEnabled = true
 
     open override class var hookPoints: [AnyHookPoint] {
         super.hookPoints + [
             HookPoint.addTarget.erased, HookPoint.removeTarget.erased, HookPoint.sendAction.erased,
-            HookPoint.sendUnwatchedAction.erased,
         ]
     }
 
@@ -66,9 +68,6 @@ open class UIControl: UIView {
         for entry in targetActions.entries where !entry.events.isDisjoint(with: events) {
             guard let target = entry.target else { continue }
             let fired = events.intersection(entry.events)
-            // A registration no hook system watched when it was added (before tracking started)
-            // is offered to the running ones first, which place their proxies on it.
-            if entry.proxies.isEmpty { aspects.invoke(.sendUnwatchedAction, on: self, arguments: entry) {} }
             for proxy in entry.proxies { proxy.fire(self, fired) }
             send(entry, to: target, for: fired)
         }
@@ -82,14 +81,12 @@ open class UIControl: UIView {
     }
 
     private func send(_ entry: TargetActionEntry, to target: AnyObject, for events: ControlEvents) {
+        let outer = sending
+        sending = entry
+        defer { sending = outer }
         aspects.invoke(.sendAction, on: self, arguments: (entry.action, target, events)) {
             entry.body(target, self, events)
         }
-    }
-
-    /// The registration of `action` on `target`, if any (hook systems place proxies on it).
-    func registration(of target: AnyObject, action: ActionName) -> TargetActionEntry? {
-        targetActions.entry(target: target, action: action)
     }
 }
 
@@ -104,14 +101,9 @@ extension HookPoint where Instance == UIControl, Arguments == (AnyObject?, Actio
 }
 
 extension HookPoint where Instance == UIControl, Arguments == (ActionName, AnyObject, ControlEvents), Result == Void {
-    /// One action is sent to one target: `(action, target, events)`.
+    /// One action is sent to one target: `(action, target, events)`. Hook systems report here the
+    /// registrations their proxies do not watch (targets added before they started).
     public static var sendAction: Self { Self("sendAction:to:forEvent:") }
-}
-
-extension HookPoint where Instance == UIControl, Arguments == TargetActionEntry, Result == Void {
-    /// A registration that has no tracking proxy is about to be sent (its target was added before
-    /// any hook system started): hook systems adopt it by placing their proxies.
-    public static var sendUnwatchedAction: Self { Self("sendUnwatchedAction:") }
 }
 
 /// One target-action registration, as inventories and configuration checks list them.

@@ -33,6 +33,8 @@ public final class Tracker: InteractionObserver, Sendable {
         public var notCaptured = 0
         /// Remote rule sets refused whole (each reported as a `config_rejected` event).
         public var rejectedRuleSets = 0
+        /// Tracked methods of the plan that could not be hooked (each reported as a `method_rejected` event).
+        public var rejectedMethods = 0
 
         public init(interactions: Int = 0, events: Int = 0, kvcErrors: Int = 0, dropped: Int = 0) {
             self.interactions = interactions
@@ -45,12 +47,13 @@ public final class Tracker: InteractionObserver, Sendable {
     public let app: TrackedApp
     public let reporting: ReportingSystem
     public let settings: TrackerSettings
-    /// The plan from the app's own files, which remote rules are merged over.
-    public let localPlan: TrackingPlan
     private let writer: IdentityWriter
 
     private struct State {
+        var localPlan: TrackingPlan
         var shaper: EventShaper
+        /// The remote rules merged over the local plan, while a set is in use.
+        var remote: RemoteRules?
         var etag: String?
         var sampleRate: Double = 1
         var sessions: SessionClock
@@ -67,6 +70,10 @@ public final class Tracker: InteractionObserver, Sendable {
     }
 
     private let state: Mutex<State>
+    /// Held while a plan is swapped in and its methods hooked, so swaps happen one at a time, in order.
+    private let loading = Mutex(())
+    /// The plan's tracked methods hooked in the registries this tracker observes (MethodTracking.swift).
+    let methodHooks = Mutex(MethodHooks())
 
     /// A tracker for `app` that applies `plan` and submits to `reporting`; `session` nil draws a
     /// fresh id. With `settings.dataDirectory` it reads (once, here) or creates the identity kept there.
@@ -77,12 +84,11 @@ public final class Tracker: InteractionObserver, Sendable {
         self.app = app
         self.reporting = reporting
         self.settings = settings
-        localPlan = plan
         writer = IdentityWriter(directory: settings.dataDirectory)
         let identity = AgentIdentity.load(from: settings.dataDirectory, writer: writer)
         state = Mutex(
             State(
-                shaper: EventShaper(plan: plan, app: app),
+                localPlan: plan, shaper: EventShaper(plan: plan, app: app),
                 sessions: SessionClock(session: session ?? Tracker.newSessionID(), timeout: settings.sessionTimeout),
                 clicks: ClickFilter(settings: settings), identity: identity, superProperties: settings.superProperties))
     }
@@ -97,8 +103,12 @@ public final class Tracker: InteractionObserver, Sendable {
     /// The etag of the remote rule set in use; nil while only the local plan applies.
     public var rulesEtag: String? { state.withLock { $0.etag } }
     public var sampleRate: Double { state.withLock { $0.sampleRate } }
+    /// The plan from the app's own files, which remote rules are merged over.
+    public var localPlan: TrackingPlan { state.withLock { $0.localPlan } }
     /// The plan in use: the local plan with the remote rules merged over it.
     public var plan: TrackingPlan { state.withLock { $0.shaper.matcher.plan } }
+    /// The plan in use, indexed.
+    var shaper: EventShaper { state.withLock { $0.shaper } }
     /// Whether events are captured now: consent given and this device sampled in.
     public var isCapturing: Bool { state.withLock { $0.capturing(appKey: app.key) } }
 
@@ -267,39 +277,87 @@ public final class Tracker: InteractionObserver, Sendable {
     /// collector, reported as a `config_rejected` event. Returns whether it was swapped in.
     @discardableResult
     public func apply(_ rules: RemoteRules, fromDisk: Bool = false) -> Bool {
-        let plan: TrackingPlan
-        do {
-            plan = try rules.plan(over: localPlan)
-        } catch {
-            if fromDisk {
-                AgentDiagnostics.write("the rules kept on disk (etag \(rules.etag)) no longer load and are ignored: \(error)")
-            } else {
-                rejected(rules, error)
+        loading.withLock { _ in
+            let plan: TrackingPlan
+            do throws(ConfigError) {
+                plan = try rules.plan(over: localPlan)
+            } catch {
+                if fromDisk {
+                    AgentDiagnostics.write("the rules kept on disk (etag \(rules.etag)) no longer load and are ignored: \(error)")
+                } else {
+                    rejected(rules, error)
+                }
+                return false
             }
-            return false
+            let shaper = EventShaper(plan: plan, app: app)
+            state.withLock { s in
+                s.shaper = shaper
+                s.remote = rules
+                s.etag = rules.etag
+                s.sampleRate = rules.sampleRate ?? 1
+            }
+            syncMethodHooks()
+            return true
         }
-        let shaper = EventShaper(plan: plan, app: app)
-        state.withLock { s in
-            s.shaper = shaper
-            s.etag = rules.etag
-            s.sampleRate = rules.sampleRate ?? 1
+    }
+
+    /// Loads `plan` as the app's own plan in place of the one it has (its configuration files read
+    /// again), atomically: the remote rules in use are merged over it, the next interaction uses it,
+    /// and its tracked methods are hooked in every registry this tracker observes, those it no
+    /// longer names unhooked (docs/hooks.md "SPOC on any method").
+    public func load(_ plan: TrackingPlan) {
+        loading.withLock { _ in
+            let remote = state.withLock { $0.remote }
+            // Remote rules refused over the new plan: the new plan alone (the collector's next set decides).
+            let merged = remote.flatMap { try? $0.plan(over: plan) }
+            let shaper = EventShaper(plan: merged ?? plan, app: app)
+            state.withLock { s in
+                s.localPlan = plan
+                s.shaper = shaper
+                if merged == nil {
+                    s.remote = nil
+                    s.etag = nil
+                    s.sampleRate = 1
+                }
+            }
+            syncMethodHooks()
         }
-        return true
+    }
+
+    /// Hooks the plan's tracked methods in a registry a hook system reporting here has just started in.
+    public func hooksStarted(in aspects: AspectRegistry) {
+        loading.withLock { _ in
+            attachMethodHooks(to: aspects)
+            syncMethodHooks()
+        }
+    }
+
+    /// Unhooks the plan's tracked methods from that registry.
+    public func hooksStopped(in aspects: AspectRegistry) {
+        loading.withLock { _ in detachMethodHooks(from: aspects) }
     }
 
     /// Reports a refused rule set (docs/agent.md "config_rejected").
     private func rejected(_ rules: RemoteRules, _ error: ConfigError) {
+        var props = JSONObject()
+        props["etag"] = .string(rules.etag)
+        props["problems"] = .int(Int64(error.problems.count))
+        props["problem"] = .string(error.problems.first.map(\.description) ?? String(describing: error))
+        reportDiagnostic(name: "config_rejected", props: props) { $0.rejectedRuleSets += 1 }
+    }
+
+    /// Reports a problem of the agent's configuration as a `kvc_error` event named `name` (the
+    /// report's error table shows it): `props` after the app's `appKey` and `appVersion`.
+    func reportDiagnostic(name: String, props extra: JSONObject, count: (inout Statistics) -> Void) {
         let ts = settings.clock.wallMilliseconds()
-        state.withLock { $0.statistics.rejectedRuleSets += 1 }
+        state.withLock { count(&$0.statistics) }
         guard let context = prepare(at: ts, .diagnostic) else { return }
         var props = JSONObject()
         props["appKey"] = .string(app.key)
         props["appVersion"] = .string(app.version)
-        props["etag"] = .string(rules.etag)
-        props["problems"] = .int(Int64(error.problems.count))
-        props["problem"] = .string(error.problems.first.map(\.description) ?? String(describing: error))
+        for (k, v) in extra { props[k] = v }
         let event = TrackEvent(
-            id: context.ids.next(), ts: ts, type: .kvcError, name: "config_rejected", session: context.ids.prefix, props: props)
+            id: context.ids.next(), ts: ts, type: .kvcError, name: name, session: context.ids.prefix, props: props)
         submit([event], context: context) { _ in }
     }
 

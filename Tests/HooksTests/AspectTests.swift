@@ -301,6 +301,37 @@ struct AdviceError: Error, CustomStringConvertible {
         #expect(loud.log == ["greet X"])
     }
 
+    @Test func adviceWithAConditionAppliesOnlyToCallsWhereItHolds() throws {
+        let registry = AspectRegistry(diagnostics: { _ in })
+        let trail = Trail()
+        let quiet = makeGreeter(registry)
+        let loud = makeGreeter(registry, LoudGreeter.self)
+        try registry.hook(.greet, position: .before, options: .automaticRemoval, when: { $0 is LoudGreeter }) { call in
+            trail.add("once \(call.arguments)")
+        }
+        let loudID = ObjectIdentifier(loud)
+        try registry.hook(.double, position: .instead, when: { ObjectIdentifier($0) == loudID }) { call in call.returnValue = -1 }
+        quiet.greet("a")  // declined: runs bare, and the automatic removal waits for a call it applies to
+        #expect(registry.count == 2)
+        loud.greet("b")
+        loud.greet("c")
+        #expect(trail.all == ["once b"])
+        #expect(registry.count == 1)
+        #expect(quiet.log == ["greet a"])
+        #expect(loud.log == ["greet B", "greet C"])
+        #expect(quiet.double(21) == 42)
+        #expect(loud.double(21) == -1)
+    }
+
+    @Test func afterAdviceMayReplaceTheResult() throws {
+        let registry = AspectRegistry(diagnostics: { _ in })
+        let g = makeGreeter(registry)
+        try registry.hook(.double, position: .after) { call in
+            if let r = call.returnValue { call.returnValue = r + 1 }
+        }
+        #expect(g.double(21) == 43)
+    }
+
     @Test func insteadThatNeitherProceedsNorSetsAValueYieldsTheZeroValue() throws {
         let registry = AspectRegistry(diagnostics: { _ in })
         let g = makeGreeter(registry)

@@ -84,30 +84,34 @@ import ViewIdentity
         _ = window
     }
 
-    @Test func targetsAddedBeforeTrackingStartedAreTrackedWhenSentWithoutDoubleReports() throws {
+    @Test func targetsAddedBeforeTrackingStartedFallBackOnSendActionWithoutDoubleReports() throws {
         let rig = HookRig(start: false)
         let (window, c) = screen(rig)
         c.wireOK()
         try rig.hooks.start()
         #expect(c.okButton.trackingProxyCount == 0)
         c.okButton.tap()
-        #expect(c.log == ["onOK OK"])
-        // Adopted when first sent: from now on it has this system's proxy, like any other.
-        #expect(c.okButton.trackingProxyCount == 1)
-        #expect(rig.recorder.summary.filter { $0.hasPrefix("click") } == ["click TestController#TestController#onOK:"])
-        // A target added while running has its proxy at once: one report per tap, not two.
+        c.okButton.tap()
+        #expect(c.log == ["onOK OK", "onOK OK"])
+        // No proxy is placed: the sendAction:to:forEvent: advice reports each send, once.
+        #expect(c.okButton.trackingProxyCount == 0)
+        #expect(
+            rig.recorder.summary.filter { $0.hasPrefix("click") }
+                == ["click TestController#TestController#onOK:", "click TestController#TestController#onOK:"])
+        // A target added while running has its proxy at once; the advice sees the proxy and stays
+        // silent: one report per tap, not two.
         rig.build {
             c.cancelButton.addTarget(c, action: "onCancel:", for: .touchUpInside) { target, _ in target.log.append("cancel") }
         }
         #expect(c.cancelButton.trackingProxyCount == 1)
         c.cancelButton.tap()
-        #expect(rig.recorder.summary.filter { $0.hasPrefix("click") }.count == 2)
+        #expect(rig.recorder.summary.filter { $0.hasPrefix("click") }.count == 3)
         rig.hooks.stop()
         #expect(rig.aspects.count == 0)
         c.cancelButton.tap()
         c.okButton.tap()
-        #expect(c.log == ["onOK OK", "cancel", "cancel", "onOK OK"])
-        #expect(rig.recorder.events.filter { $0.type == .click }.count == 2)
+        #expect(c.log == ["onOK OK", "onOK OK", "cancel", "cancel", "onOK OK"])
+        #expect(rig.recorder.events.filter { $0.type == .click }.count == 3)
         _ = window
     }
 

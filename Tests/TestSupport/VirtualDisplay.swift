@@ -34,6 +34,7 @@ public final class VirtualDisplay {
             throw HarnessFailure("Xvfb is not installed; run Tools/setup.sh (apt-get install xvfb xdotool)")
         }
         for n in 90..<190 {
+            VirtualDisplay.removeIfAbandoned(n)
             guard !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock"),
                 !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"),
                 VirtualDisplay.claimed.withLock({ $0.insert(n).inserted })
@@ -61,6 +62,19 @@ public final class VirtualDisplay {
     }
 
     deinit { stop() }
+
+    /// Removes display `n`'s lock and socket when the X server that wrote the lock is gone (a
+    /// killed test run leaves them behind, and a hundred of them would leave no display free).
+    /// A lock of a live process, or one not yet written in full, is left alone.
+    private static func removeIfAbandoned(_ n: Int) {
+        let lock = "/tmp/.X\(n)-lock"
+        guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
+        else { return }
+        guard kill(pid, 0) != 0, errno == ESRCH else { return }
+        try? FileManager.default.removeItem(atPath: lock)
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
+    }
 
     /// Stops the server.
     public func stop() {

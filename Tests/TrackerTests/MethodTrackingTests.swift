@@ -35,17 +35,24 @@ extension HookPoint where Instance == LoginView, Arguments == (LoginView, String
         return (tracker, reporting, memory)
     }
 
-    @Test func aTrackedMethodThatIsNotATargetActionReportsACustomEventWithItsLabel() throws {
-        let (tracker, reporting, memory) = try tracker(
-            labels: """
-                {"trackedEvents": [{"class": "LoginView", "selector": "loginView:handleError:", "label": "Login failed"},
-                                   {"class": "LoginView", "selector": "onLogin:", "label": "Login"}]}
-                """,
-            events: #"{"LoginView": {"ControlEventIDs": {"loginView:handleError:": "LOGIN_ERROR"}}}"#)
+    /// A registry that knows `LoginView`, and a hook system reporting to `tracker` started in it.
+    private func started(_ tracker: Tracker) throws -> (AspectRegistry, HookSystem) {
         let aspects = AspectRegistry(diagnostics: { _ in })
         aspects.declare(LoginView.self)
-        let tokens = try tracker.trackMethods(in: aspects)
-        #expect(tokens.count == 1)  // onLogin: is a target action: the proxies track it
+        let hooks = HookSystem(observer: tracker, aspects: aspects, clock: ManualHookClock())
+        try hooks.start()
+        return (aspects, hooks)
+    }
+
+    private static let loginLabels = """
+        {"trackedEvents": [{"class": "LoginView", "selector": "loginView:handleError:", "label": "Login failed"},
+                           {"class": "LoginView", "selector": "onLogin:", "label": "Login"}]}
+        """
+
+    @Test func aTrackedMethodThatIsNotATargetActionIsHookedWhenThePlanLoadsAndReportsACustomEventWithItsLabel() throws {
+        let (tracker, reporting, memory) = try tracker(
+            labels: Self.loginLabels, events: #"{"LoginView": {"ControlEventIDs": {"loginView:handleError:": "LOGIN_ERROR"}}}"#)
+        let (aspects, hooks) = try started(tracker)  // no call to hook the method: starting to observe hooks it
         let view = AspectRegistry.$current.withValue(aspects) { LoginView() }
         view.loginView(view, handleError: "wrong password")
         #expect(view.errors == ["wrong password"])
@@ -58,25 +65,69 @@ extension HookPoint where Instance == LoginView, Arguments == (LoginView, String
         #expect(e.props["label"] == .string("Login failed"))
         #expect(e.ts == 5_000)
         #expect(e.session == "m")
-        for t in tokens { t.remove() }
+        #expect(tracker.methodProblems.isEmpty)
+        // onLogin: is a target action, tracked by the proxies: calling it as a method reports nothing.
+        hooks.stop()
         view.loginView(view, handleError: "again")
         #expect(reporting.flush(timeout: .seconds(10)))
         #expect(memory.events.count == 1)
+        #expect(aspects.count == 0)
     }
 
-    @Test func aTrackedSelectorTheClassDoesNotHaveIsAPlanError() throws {
-        let (tracker, _, _) = try tracker(
-            labels: #"{"trackedEvents": [{"class": "LoginView", "selector": "loginView:handleErorr:", "label": "typo"}]}"#)
-        let aspects = AspectRegistry(diagnostics: { _ in })
-        aspects.declare(LoginView.self)
-        do {
-            _ = try tracker.trackMethods(in: aspects)
-            Issue.record("a selector the class lacks was accepted")
-        } catch {
-            #expect(error.problems.map(\.code) == [.unknownMethod])
-            #expect(error.problems.first?.location.file == "labels.json")
-            #expect(error.description.contains("loginView:handleErorr:"))
+    @Test func aPlanSwapThatRemovesATrackedMethodStopsReportingItAndNoSwapReportsACallTwice() throws {
+        let (tracker, reporting, memory) = try tracker(labels: Self.loginLabels)
+        let (aspects, hooks) = try started(tracker)
+        let view = AspectRegistry.$current.withValue(aspects) { LoginView() }
+        func labels(after message: String) -> [String] {
+            view.loginView(view, handleError: message)
+            _ = reporting.flush(timeout: .seconds(10))
+            return memory.events.map { $0.props["label"]?.stringValue ?? "" }
         }
-        #expect(aspects.count == 0)
+        #expect(labels(after: "1") == ["Login failed"])
+        // Remote rules swapped in leave the labels as they are: still one report per call.
+        #expect(tracker.apply(RemoteRules(etag: "e1", rules: [])))
+        #expect(labels(after: "2") == ["Login failed", "Login failed"])
+        // The app's plan reloaded without the entry: the method is unhooked.
+        tracker.load(try ConfigLoader.parse(text: #"{"trackedEvents": []}"#, file: "labels.json"))
+        #expect(labels(after: "3") == ["Login failed", "Login failed"])
+        // And back, with another label: hooked once again, named as the new plan says.
+        tracker.load(
+            try ConfigLoader.parse(
+                text: #"{"trackedEvents": [{"class": "LoginView", "selector": "loginView:handleError:", "label": "Sign-in error"}]}"#,
+                file: "labels.json"))
+        tracker.load(tracker.localPlan)
+        #expect(labels(after: "4") == ["Login failed", "Login failed", "Sign-in error"])
+        #expect(tracker.rulesEtag == "e1")  // the remote rules stay merged over the reloaded plan
+        hooks.stop()
+    }
+
+    @Test func aTrackedSelectorTheClassDoesNotHaveIsAPlanErrorReportedOnce() throws {
+        let (tracker, reporting, memory) = try tracker(
+            labels: #"{"trackedEvents": [{"class": "LoginView", "selector": "loginView:handleErorr:", "label": "typo"}]}"#)
+        let (aspects, hooks) = try started(tracker)
+        tracker.load(tracker.localPlan)  // the same error again is not reported again
+        #expect(reporting.flush(timeout: .seconds(10)))
+        let e = try #require(memory.events.first)
+        #expect(memory.events.count == 1)
+        #expect(e.type == .kvcError)
+        #expect(e.name == "method_rejected")
+        #expect(e.props["class"] == .string("LoginView"))
+        #expect(e.props["selector"] == .string("loginView:handleErorr:"))
+        #expect(e.props["label"] == .string("typo"))
+        #expect(e.props["problem"]?.stringValue?.contains("labels.json") == true)
+        #expect(tracker.statistics.rejectedMethods == 1)
+        let problem = try #require(tracker.methodProblems.first)
+        #expect(tracker.methodProblems.count == 1)
+        #expect(problem.code == .unknownMethod)
+        #expect(problem.location.file == "labels.json")
+        #expect(problem.description.contains("loginView:handleErorr:"))
+        let view = AspectRegistry.$current.withValue(aspects) { LoginView() }
+        view.loginView(view, handleError: "not tracked")
+        #expect(reporting.flush(timeout: .seconds(10)))
+        #expect(memory.events.count == 1)
+        // Fixed by a new plan: the problem is gone.
+        tracker.load(TrackingPlan())
+        #expect(tracker.methodProblems.isEmpty)
+        hooks.stop()
     }
 }

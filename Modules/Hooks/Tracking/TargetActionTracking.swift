@@ -1,18 +1,26 @@
 import ViewIdentity
 
 /// Controls: a tracking proxy beside every target added while running (it reports just before the
-/// target runs, so values are read as the user saw them); a registration made before the start is
-/// adopted when it is first sent (`sendUnwatchedAction:`), so it is tracked too, once.
+/// target runs, so values are read as the user saw them); a registration made before the start
+/// falls back on the `sendAction:to:forEvent:` hook point, whose advice reports exactly the
+/// registrations this system's proxy does not watch, so each send is reported once.
 enum TargetActionTracking: InteractionHook {
     static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {
         let placing = try system.advise(.addTarget, .after) { system, call in
             guard let entry = call.returnValue else { return }
             entry.place(proxy(for: entry, system: system))
         }
-        let adopting = try system.advise(.sendUnwatchedAction, .before) { system, call in
-            call.arguments.place(proxy(for: call.arguments, system: system))
+        // The fast path, asked before the call is built: a registration with this system's proxy
+        // was reported by the proxy, so the advice does not apply.
+        let identity = system.identity
+        let fallback = try system.advise(.sendAction, .before, when: { control in
+            control.sending.map { !$0.hasProxy(of: identity) } ?? false
+        }) { system, call in
+            guard let entry = call.instance.sending else { return }
+            let events = call.arguments.2
+            report(call.instance, targetName: TypeName.name(entry.targetTypeName), action: entry.action, events: events, system: system)
         }
-        return [placing, adopting]
+        return [placing, fallback]
     }
 
     private static func proxy(for entry: TargetActionEntry, system: HookSystem) -> TrackingProxy {
