@@ -74,7 +74,7 @@ let package = Package(
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],

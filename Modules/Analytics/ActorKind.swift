@@ -15,6 +15,15 @@ public enum ActorKind: String, Sendable, Hashable, CaseIterable {
         }
         return id.map { ActorID(appKey: e.appKey, id: $0) }
     }
+
+    /// The stored column(s) that name this kind of actor.
+    public var column: ActorColumn {
+        switch self {
+        case .user: .userElseDevice
+        case .device: .device
+        case .session: .session
+        }
+    }
 }
 
 /// One actor: an id within an app key.

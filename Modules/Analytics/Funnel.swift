@@ -39,8 +39,8 @@ public struct FunnelResult: Sendable, Hashable {
     }
 }
 
-/// Counts a funnel over scanned events (any order; each actor's events are put in order by
-/// corrected time, ties by storage order).
+/// Counts a funnel over the steps' `ActorEvent`s (any order; each actor's events are put in order
+/// by corrected time, ties by storage order).
 ///
 /// An actor reaches step k when it has events e1 < e2 < … < ek in that order matching steps
 /// 1…k with `ek.time − e1.time ≤ within`. One pass per actor: `start[k]` is the latest step-1
@@ -49,40 +49,50 @@ public struct FunnelResult: Sendable, Hashable {
 /// steps (a step repeated) serves one of them per chain: steps are tried from the last down.
 public struct FunnelCounter {
     public let definition: FunnelDefinition
-    /// Per actor, its step events: order and the steps the event matches (bit i = step i).
-    private var byActor: [ActorID: [(order: EventOrder, steps: UInt64)]] = [:]
-    private let stepMasks: [EventKind: UInt64]
+    /// The distinct kinds among the steps (what the store is asked for), and per kind the steps
+    /// it matches (bit i = step i).
+    private let kinds: [EventKind]
+    private let kindSteps: [UInt64]
+    private var rows: [ActorEvent] = []
 
     public init(_ definition: FunnelDefinition) {
         precondition(definition.steps.count <= 64, "a funnel has at most 64 steps")
         self.definition = definition
-        var masks: [EventKind: UInt64] = [:]
-        for (i, s) in definition.steps.enumerated() { masks[s, default: 0] |= 1 << UInt64(i) }
-        stepMasks = masks
+        var kinds: [EventKind] = []
+        var masks: [UInt64] = []
+        for (i, s) in definition.steps.enumerated() {
+            if let k = kinds.firstIndex(of: s) {
+                masks[k] |= 1 << UInt64(i)
+            } else {
+                kinds.append(s)
+                masks.append(1 << UInt64(i))
+            }
+        }
+        self.kinds = kinds
+        kindSteps = masks
     }
 
-    /// The scan that feeds this counter: only the steps' events.
-    public func query(_ filter: EventFilter) -> EventScanQuery { EventScanQuery(filter: filter, kinds: definition.steps) }
-
-    public mutating func add(_ e: ScannedEvent) {
-        guard let mask = stepMasks[EventKind(type: e.type, name: e.name)], let actor = definition.by.actor(of: e) else { return }
-        byActor[actor, default: []].append((EventOrder(e), mask))
+    /// The rows that feed this counter: the steps' events, by `definition.by`.
+    public func query(_ filter: EventFilter) -> ActorEventQuery {
+        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column)
     }
+
+    public mutating func add(_ e: ActorEvent) { rows.append(e) }
 
     public func result() -> FunnelResult {
         let n = definition.steps.count
         var reached = [Int](repeating: 0, count: n)
         var start = [Int64?](repeating: nil, count: n)
-        for (_, events) in byActor {
-            let ordered = events.sorted { $0.order < $1.order }
+        for events in Self.byActor(rows) {
             for k in 0..<n { start[k] = nil }
             var deepest = -1
-            for e in ordered {
-                for k in stride(from: n - 1, through: 0, by: -1) where e.steps & (1 << UInt64(k)) != 0 {
+            for e in events {
+                let steps = kindSteps[e.kind]
+                for k in stride(from: n - 1, through: 0, by: -1) where steps & (1 << UInt64(k)) != 0 {
                     let candidate: Int64?
                     if k == 0 {
-                        candidate = e.order.time
-                    } else if let s = start[k - 1], e.order.time - s <= definition.withinMilliseconds {
+                        candidate = e.time
+                    } else if let s = start[k - 1], e.time - s <= definition.withinMilliseconds {
                         candidate = s
                     } else {
                         candidate = nil
@@ -102,13 +112,33 @@ public struct FunnelCounter {
                 FunnelResult.Step(step: $0, actors: $1, conversion: first == 0 ? 0 : Double($1) / Double(first))
             })
     }
+
+    /// Each actor's rows in order of time, ties by storage order (actor numbers are dense, so a
+    /// counting sort groups them).
+    static func byActor(_ rows: [ActorEvent]) -> [ArraySlice<ActorEvent>] {
+        var actors = 0
+        for r in rows where r.actor >= actors { actors = r.actor + 1 }
+        var bounds = [Int](repeating: 0, count: actors + 1)
+        for r in rows { bounds[r.actor + 1] += 1 }
+        for a in 0..<actors { bounds[a + 1] += bounds[a] }
+        var next = bounds
+        var grouped = rows
+        for r in rows {
+            grouped[next[r.actor]] = r
+            next[r.actor] += 1
+        }
+        for a in 0..<actors {
+            grouped[bounds[a]..<bounds[a + 1]].sort { ($0.time, $0.seq) < ($1.time, $1.seq) }
+        }
+        return (0..<actors).map { grouped[bounds[$0]..<bounds[$0 + 1]] }
+    }
 }
 
 extension CollectorStore {
     /// The funnel over the events `filter` selects.
     public func funnel(_ definition: FunnelDefinition, filter: EventFilter) throws(StoreError) -> FunnelResult {
         var counter = FunnelCounter(definition)
-        try scan(counter.query(filter)) { e in
+        try actorEvents(counter.query(filter)) { e in
             counter.add(e)
             return true
         }

@@ -48,53 +48,64 @@ public struct RetentionResult: Sendable, Hashable {
     }
 }
 
-/// Counts a retention table over scanned events (any order).
+/// Counts a retention table over the start and return kinds' `ActorEvent`s (any order).
 ///
 /// An actor's cohort is the period of its first `start` event (by corrected time, ties by storage
-/// order) among the events scanned; `returned[i]` counts the cohort's actors with at least one
+/// order) among the events read; `returned[i]` counts the cohort's actors with at least one
 /// `return` event in period cohort + i, whether before or after the start event within the
 /// cohort's own period (i = 0). When start and return are the same kind, the start event
 /// itself is a return in period 0.
 public struct RetentionCounter {
     public let definition: RetentionDefinition
-    private var firstStart: [ActorID: EventOrder] = [:]
-    /// Per actor, the first days of the periods it returned in.
-    private var returns: [ActorID: Set<Int64>] = [:]
+    /// Per actor number, its first start (time, seq), or nil.
+    private var firstStart: [(time: Int64, seq: Int64)?] = []
+    /// Per return event, its actor (high 32 bits) and the first day of its period (low 32 bits):
+    /// one flat array, sorted once at the end, instead of a set per actor.
+    private var returns: [UInt64] = []
 
     public init(_ definition: RetentionDefinition) {
         self.definition = definition
     }
 
-    /// The scan that feeds this counter: only start and return events.
-    public func query(_ filter: EventFilter) -> EventScanQuery {
-        EventScanQuery(
-            filter: filter,
-            kinds: definition.start == definition.returning ? [definition.start] : [definition.start, definition.returning])
+    /// The kinds read: start (index 0) and return (index 1 when it is another kind).
+    private var kinds: [EventKind] {
+        definition.start == definition.returning ? [definition.start] : [definition.start, definition.returning]
     }
 
-    public mutating func add(_ e: ScannedEvent) {
-        guard let actor = definition.by.actor(of: e) else { return }
-        let kind = EventKind(type: e.type, name: e.name)
-        if kind == definition.start {
-            let order = EventOrder(e)
-            if firstStart[actor].map({ order < $0 }) ?? true { firstStart[actor] = order }
+    /// The rows that feed this counter: start and return events, by `definition.by`.
+    public func query(_ filter: EventFilter) -> ActorEventQuery {
+        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column)
+    }
+
+    public mutating func add(_ e: ActorEvent) {
+        if e.kind == 0 {
+            if e.actor >= firstStart.count { firstStart += Array(repeating: nil, count: e.actor + 1 - firstStart.count) }
+            if firstStart[e.actor].map({ (e.time, e.seq) < ($0.time, $0.seq) }) ?? true { firstStart[e.actor] = (e.time, e.seq) }
         }
-        if kind == definition.returning {
-            returns[actor, default: []].insert(definition.period.start(of: e.time).number)
+        if e.kind == 1 || definition.start == definition.returning {
+            let day = UInt32(bitPattern: Int32(truncatingIfNeeded: definition.period.start(of: e.time).number))
+            returns.append(UInt64(e.actor) << 32 | UInt64(day))
         }
     }
 
     public func result() -> RetentionResult {
         var cohorts: [Int64: (actors: Int, returned: [Int])] = [:]
         let n = definition.periods
-        for (actor, start) in firstStart {
+        for (actor, start) in firstStart.enumerated() {
+            guard let start else { continue }
             let cohort = definition.period.start(of: start.time).number
-            var entry = cohorts[cohort] ?? (0, [Int](repeating: 0, count: n))
-            entry.actors += 1
-            if let periods = returns[actor] {
-                for i in 0..<n where periods.contains(cohort + Int64(i) * definition.period.days) { entry.returned[i] += 1 }
-            }
-            cohorts[cohort] = entry
+            cohorts[cohort, default: (0, [Int](repeating: 0, count: n))].actors += 1
+        }
+        // Each (actor, period) once: sorted, a repeat is next to its first.
+        var previous: UInt64?
+        for key in returns.sorted() where key != previous {
+            previous = key
+            let actor = Int(key >> 32)
+            guard actor < firstStart.count, let start = firstStart[actor] else { continue }
+            let cohort = definition.period.start(of: start.time).number
+            let day = Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+            let (i, off) = (day - cohort).quotientAndRemainder(dividingBy: definition.period.days)
+            if off == 0, i >= 0, i < n { cohorts[cohort]!.returned[Int(i)] += 1 }
         }
         return RetentionResult(
             definition: definition,
@@ -109,7 +120,7 @@ extension CollectorStore {
     /// The retention table over the events `filter` selects.
     public func retention(_ definition: RetentionDefinition, filter: EventFilter) throws(StoreError) -> RetentionResult {
         var counter = RetentionCounter(definition)
-        try scan(counter.query(filter)) { e in
+        try actorEvents(counter.query(filter)) { e in
             counter.add(e)
             return true
         }

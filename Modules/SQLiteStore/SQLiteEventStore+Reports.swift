@@ -11,7 +11,11 @@ struct EventFilterSQL {
     init(_ filter: EventFilter, table: String, timed: Bool = true) {
         let prefix = table.isEmpty ? "" : table + "."
         if let k = filter.appKey {
-            conditions.append("\(prefix)app_key = ?")
+            // Without a time range, `+` keeps SQLite from reading the app's rows through
+            // `events_corrected_ts`: that visits the table in time order, one random page per
+            // row (measured: a 1,000,000-event scan took 27 times as long as reading the table).
+            let ranged = timed && (filter.since != nil || filter.until != nil)
+            conditions.append("\(ranged ? "" : "+")\(prefix)app_key = ?")
             parameters.append(.text(k))
         }
         if let v = filter.appVersion {

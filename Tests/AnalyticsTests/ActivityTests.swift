@@ -7,7 +7,7 @@ import Testing
 @Suite struct ActivityTests {
     typealias F = AnalyticsFixture
 
-    @Test func dailyTrendCountsEventsActorsDevicesAndSessionsPerUTCDay() throws {
+    @Test(arguments: FixtureStore.allCases) func dailyTrendCountsEventsActorsDevicesAndSessionsPerUTCDay(_ kind: FixtureStore) throws {
         let d0 = F.day0, d2 = F.day0 + 2 * F.day
         let store = try F.store([[
             F.event("1", "click", "x", at: d0, user: "u1", device: "d1", session: "s1"),
@@ -15,7 +15,7 @@ import Testing
             F.event("3", "click", "x", at: d0 + F.day - 1, device: "d3"),  // last ms of day 0; actor d3
             F.event("4", "click", "x", at: d0),  // nobody's: an event, no actor
             F.event("5", "click", "x", at: d2, user: "u1", device: "d1", session: "s1"),
-        ]])
+        ]], on: kind)
         let a = try store.activity(.all)
         #expect(
             a.days == [
@@ -25,11 +25,11 @@ import Testing
             ])
     }
 
-    @Test func dwellPercentilesAreNearestRank() throws {
+    @Test(arguments: FixtureStore.allCases) func dwellPercentilesAreNearestRank(_ kind: FixtureStore) throws {
         var events = (1...10).map { F.event("h\($0)", "page_leave", "Home", at: F.day0 + Int64($0), page: "Home", duration: Int64($0) * 100) }
         events += [10, 30, 20].enumerated().map { F.event("c\($0.offset)", "page_leave", "CartLeave", at: F.day0, duration: $0.element) }
         events.append(F.event("n", "page_leave", "Home", at: F.day0, page: "Home"))  // no duration: not counted
-        let a = try F.store([events]).activity(.all)
+        let a = try F.store([events], on: kind).activity(.all)
         #expect(
             a.dwell == [
                 // Pages without `page` go by name.
@@ -38,7 +38,7 @@ import Testing
             ])
     }
 
-    @Test func nextPageFollowsEachSessionInTimeOrder() throws {
+    @Test(arguments: FixtureStore.allCases) func nextPageFollowsEachSessionInTimeOrder(_ kind: FixtureStore) throws {
         let t = F.day0
         func enter(_ id: String, _ page: String, _ at: Int64, session: String?, user: String? = "u") -> JSONValue {
             F.event(id, "page_enter", page, at: t + at, user: user, session: session, page: page)
@@ -51,7 +51,7 @@ import Testing
             enter("6", "Home", 0, session: "s2"), enter("7", "Home", 5, session: "s2"), enter("8", "Cart", 6, session: "s2"),
             // No session: the user's own sequence: Home → Cart.
             enter("9", "Home", 0, session: nil, user: "v"), enter("10", "Cart", 1, session: nil, user: "v"),
-        ]])
+        ]], on: kind)
         let a = try store.activity(.all)
         #expect(
             a.nextPages == [
@@ -62,7 +62,7 @@ import Testing
             ])
     }
 
-    @Test func rageClicksAreBurstsOfThreeWithinASecondEach() throws {
+    @Test(arguments: FixtureStore.allCases) func rageClicksAreBurstsOfThreeWithinASecondEach(_ kind: FixtureStore) throws {
         let t = F.day0
         func click(_ id: String, _ at: Int64, user: String, path: String = "V/Buy") -> JSONValue {
             F.event(id, "click", "BUY", at: t + at, user: user, page: "Detail", path: path)
@@ -75,7 +75,7 @@ import Testing
             click("7", 0, user: "u2"), click("8", 1_001, user: "u2"), click("9", 2_002, user: "u2"),
             // u3: 3 quick clicks on another view, and 3 on V/Buy split across two views (none there).
             click("10", 0, user: "u3", path: "V/Other"), click("11", 10, user: "u3", path: "V/Other"), click("12", 20, user: "u3", path: "V/Other"),
-        ]])
+        ]], on: kind)
         let a = try store.activity(.all)
         #expect(
             a.rageClicks == [

@@ -2,6 +2,7 @@ import Analytics
 import EventModel
 import EventStore
 import Foundation
+import PostgresStore
 import SQLiteStore
 import TestSupport
 
@@ -24,10 +25,9 @@ enum AnalyticsFixture {
         ).json
     }
 
-    /// A new store holding `batches`, each appended in order (storage order = this order).
-    static func store(_ batches: [[JSONValue]], appKey: String = "shop") throws -> SQLiteEventStore {
-        let path = Fixtures.temporaryDirectory("analytics").appendingPathComponent("events.sqlite").path
-        let store = try SQLiteEventStore(path: path)
+    /// A new store of `kind` holding `batches`, each appended in order (storage order = this order).
+    static func store(_ batches: [[JSONValue]], on kind: FixtureStore = .sqlite, appKey: String = "shop") throws -> any CollectorStore {
+        let store = try kind.make()
         for b in batches {
             let outcome = try store.append(EventBatch(appKey: appKey, appVersion: "1.0", events: b))
             precondition(outcome.stored == b.count, "fixture events must all be stored: \(outcome)")
@@ -107,4 +107,32 @@ enum AnalyticsFixture {
             event("n2", "page_enter", "Home", at: d1 + hour),
         ]]
     }
+}
+
+/// The stores every analytics test runs on, with the same expected answers: a SQLite file, and a
+/// fresh database on a real PostgreSQL server (one per test process, started on first use).
+enum FixtureStore: String, CaseIterable, CustomStringConvertible {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    /// A new, empty store.
+    func make() throws -> any CollectorStore {
+        switch self {
+        case .sqlite:
+            return try SQLiteEventStore(path: Fixtures.temporaryDirectory("analytics").appendingPathComponent("events.sqlite").path)
+        case .postgres:
+            return try PostgresEventStore(uri: try SharedPostgres.server.get().createDatabase())
+        }
+    }
+}
+
+/// One PostgreSQL server for the test process (a server per test would cost seconds each),
+/// stopped when the process exits.
+enum SharedPostgres {
+    static let server: Result<PostgresServer, any Error> = {
+        let started = Result { try PostgresServer() }
+        if case .success = started { atexit { try? SharedPostgres.server.get().stop() } }
+        return started
+    }()
 }

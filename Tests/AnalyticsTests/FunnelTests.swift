@@ -8,8 +8,8 @@ import Testing
 
     func steps(_ r: FunnelResult) -> [Int] { r.steps.map(\.actors) }
 
-    @Test func byUserCountsOrderWindowTiesAndActorsWithoutUser() throws {
-        let store = try F.store(F.funnelEvents())
+    @Test(arguments: FixtureStore.allCases) func byUserCountsOrderWindowTiesAndActorsWithoutUser(_ kind: FixtureStore) throws {
+        let store = try F.store(F.funnelEvents(), on: kind)
         let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute), filter: .all)
         // Step 1: alice, bob, carol, d-dave, eve, frank, gina, harry = 8 (the event without user or device is nobody's).
         // Step 2: alice, carol, d-dave, gina, harry = 5 (bob's Add came first; eve's Add is d-x's; frank's tie went the wrong way).
@@ -19,24 +19,24 @@ import Testing
         #expect(r.steps.map(\.step) == [F.home, F.add, F.pay])
     }
 
-    @Test func byDeviceJoinsTheSignedInAndAnonymousEventsOfOneDevice() throws {
-        let store = try F.store(F.funnelEvents())
+    @Test(arguments: FixtureStore.allCases) func byDeviceJoinsTheSignedInAndAnonymousEventsOfOneDevice(_ kind: FixtureStore) throws {
+        let store = try F.store(F.funnelEvents(), on: kind)
         let r = try store.funnel(
             FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute, by: .device), filter: .all)
         // d-x (eve's device) now reaches Add too: step 2 is d-a, d-c, d-dave, d-x, d-g, d-h = 6.
         #expect(steps(r) == [8, 6, 2])
     }
 
-    @Test func aWiderWindowLetsCarolPay() throws {
-        let store = try F.store(F.funnelEvents())
+    @Test(arguments: FixtureStore.allCases) func aWiderWindowLetsCarolPay(_ kind: FixtureStore) throws {
+        let store = try F.store(F.funnelEvents(), on: kind)
         let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 11 * F.minute), filter: .all)
         #expect(steps(r) == [8, 5, 3])
         let edge = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 11 * F.minute - 1), filter: .all)
         #expect(steps(edge) == [8, 5, 2])
     }
 
-    @Test func theTimeFilterDropsEventsOutsideIt() throws {
-        let store = try F.store(F.funnelEvents())
+    @Test(arguments: FixtureStore.allCases) func theTimeFilterDropsEventsOutsideIt(_ kind: FixtureStore) throws {
+        let store = try F.store(F.funnelEvents(), on: kind)
         // Until one hour: frank and gina (at +1h) are out.
         let r = try store.funnel(
             FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute),
@@ -44,24 +44,24 @@ import Testing
         #expect(steps(r) == [6, 4, 1])
     }
 
-    @Test func aRepeatedStepNeedsTwoEvents() throws {
+    @Test(arguments: FixtureStore.allCases) func aRepeatedStepNeedsTwoEvents(_ kind: FixtureStore) throws {
         let t = F.day0
         let store = try F.store([[
             F.event("1", "page_enter", "Home", at: t, user: "once"),
             F.event("2", "page_enter", "Home", at: t, user: "twice"),
             F.event("3", "page_enter", "Home", at: t + 1, user: "twice"),
-        ]])
+        ]], on: kind)
         let r = try store.funnel(FunnelDefinition(steps: [F.home, F.home]), filter: .all)
         #expect(steps(r) == [2, 1])
     }
 
-    @Test func aLaterStartCanCompleteWhenAnEarlierOneTimedOut() throws {
+    @Test(arguments: FixtureStore.allCases) func aLaterStartCanCompleteWhenAnEarlierOneTimedOut(_ kind: FixtureStore) throws {
         let t = F.day0
         let store = try F.store([[
             F.event("1", "page_enter", "Home", at: t, user: "u"),
             F.event("2", "page_enter", "Home", at: t + 50 * F.minute, user: "u"),
             F.event("3", "click", "Add", at: t + 70 * F.minute, user: "u"),
-        ]])
+        ]], on: kind)
         let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add]), filter: .all)
         #expect(steps(r) == [1, 1])
         let none = try store.funnel(FunnelDefinition(steps: [F.add, F.home]), filter: .all)
@@ -69,8 +69,8 @@ import Testing
         #expect(none.steps[1].conversion == 0)
     }
 
-    @Test func sqliteScanGivesTheProtocolDefaultsRows() throws {
-        let store = try F.store(F.funnelEvents())
+    @Test(arguments: FixtureStore.allCases) func theStoresOwnScansGiveTheProtocolDefaultsRows(_ kind: FixtureStore) throws {
+        let store = try F.store(F.funnelEvents(), on: kind)
         for query in [EventScanQuery(), EventScanQuery(kinds: [F.home, F.pay]), EventScanQuery(filter: EventFilter(since: F.day0 + 1, until: F.day0 + F.day))] {
             var fast: [ScannedEvent] = []
             try store.scan(query) { fast.append($0); return true }
@@ -79,5 +79,28 @@ import Testing
             #expect(fast == reference)
             #expect(!fast.isEmpty)
         }
+        for column in ActorColumn.allCases {
+            for filter in [EventFilter.all, EventFilter(appKey: "shop", since: F.day0 + 1, until: F.day0 + F.hour), EventFilter(appKey: "other")] {
+                let query = ActorEventQuery(filter: filter, kinds: [F.home, F.add, F.pay], actor: column)
+                var fast: [ActorEvent] = []
+                try store.actorEvents(query) { fast.append($0); return true }
+                var reference: [ActorEvent] = []
+                try store.scanningActorEvents(query) { reference.append($0); return true }
+                #expect(Self.meaning(fast) == Self.meaning(reference), "\(column), \(filter)")
+                #expect(fast.isEmpty == (filter.appKey == "other" || column == .session))  // The fixture has no sessions.
+            }
+        }
+    }
+
+    /// What actor rows say, whatever order they come in and however actors are numbered: each
+    /// event's kind and time by seq, and which events share an actor.
+    static func meaning(_ rows: [ActorEvent]) -> (events: [Int64: [Int64]], actors: Set<Set<Int64>>) {
+        var events: [Int64: [Int64]] = [:]
+        var byActor: [Int: Set<Int64>] = [:]
+        for r in rows {
+            events[r.seq, default: []].append(contentsOf: [Int64(r.kind), r.time])
+            byActor[r.actor, default: []].insert(r.seq)
+        }
+        return (events, Set(byActor.values))
     }
 }

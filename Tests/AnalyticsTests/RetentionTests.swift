@@ -6,8 +6,8 @@ import Testing
 @Suite struct RetentionTests {
     typealias F = AnalyticsFixture
 
-    @Test func cohortsByFirstStartAndReturnsPerDay() throws {
-        let store = try F.store(F.retentionEvents())
+    @Test(arguments: FixtureStore.allCases) func cohortsByFirstStartAndReturnsPerDay(_ kind: FixtureStore) throws {
+        let store = try F.store(F.retentionEvents(), on: kind)
         let r = try store.retention(RetentionDefinition(start: F.launch, returning: F.home, periods: 3), filter: .all)
         // Day 0: alice [day 0, day 1] and bob [day 2] (his day-1 launch does not make a second cohort).
         // Day 1: carol [day 1, day 3] and device d-1 [never].
@@ -18,8 +18,8 @@ import Testing
             ])
     }
 
-    @Test func weeksStartOnMonday() throws {
-        let store = try F.store(F.retentionEvents())
+    @Test(arguments: FixtureStore.allCases) func weeksStartOnMonday(_ kind: FixtureStore) throws {
+        let store = try F.store(F.retentionEvents(), on: kind)
         let r = try store.retention(RetentionDefinition(start: F.launch, returning: F.home, period: .week, periods: 2), filter: .all)
         // 2026-11-01 is a Sunday (week of 2026-10-26); days 1 to 3 are in the week of 2026-11-02.
         // Week of 10-26: alice, bob; alice came back on the Sunday (week 0) and Monday (week 1), bob on Tuesday (week 1).
@@ -31,8 +31,8 @@ import Testing
             ])
     }
 
-    @Test func theRangeDecidesTheFirstStart() throws {
-        let store = try F.store(F.retentionEvents())
+    @Test(arguments: FixtureStore.allCases) func theRangeDecidesTheFirstStart(_ kind: FixtureStore) throws {
+        let store = try F.store(F.retentionEvents(), on: kind)
         // From day 1 on, bob's first launch in range is on day 1.
         let r = try store.retention(
             RetentionDefinition(start: F.launch, returning: F.home, periods: 3),
@@ -40,8 +40,8 @@ import Testing
         #expect(r.cohorts == [.init(cohort: CalendarDay("2026-11-02")!, actors: 3, returned: [1, 1, 1])])
     }
 
-    @Test func byDeviceLeavesOutEventsWithoutDevice() throws {
-        let store = try F.store(F.retentionEvents())
+    @Test(arguments: FixtureStore.allCases) func byDeviceLeavesOutEventsWithoutDevice(_ kind: FixtureStore) throws {
+        let store = try F.store(F.retentionEvents(), on: kind)
         let r = try store.retention(RetentionDefinition(start: F.launch, returning: F.launch, periods: 2, by: .device), filter: .all)
         #expect(r.cohorts == [.init(cohort: CalendarDay("2026-11-02")!, actors: 1, returned: [1, 0])])
     }
