@@ -7,7 +7,10 @@
 //   3. PostgreSQL, two collectors: two PostgresEventStore instances on the same database, the
 //      senders split between them.
 // The PostgreSQL server is started for the run (TestSupport's PostgresServer: initdb in a
-// temporary directory, Unix socket, fsync on) and stopped at the end.
+// temporary directory, Unix socket, fsync on) and stopped at the end. The three are measured in
+// ROUNDS rounds, in a rotated order each round (so none always runs first, on a cooler cache or
+// an emptier WAL); the figures are each configuration's median, and every round's ratios are
+// printed too, since one second of durable commits moves by tens of percent between runs.
 import EventModel
 import EventStore
 import Foundation
@@ -20,8 +23,9 @@ let usage = """
     usage: store-bench [--quick]
     Durable events/s into SQLite (synchronous=FULL, the baseline), PostgreSQL with one collector and
     PostgreSQL with two collectors on one database; starts and stops its own PostgreSQL server
-    (Debian's postgresql package, installed by Tools/setup.sh). Release build, one run.
-      --quick   10 batches per sender instead of 50
+    (Debian's postgresql package, installed by Tools/setup.sh). Release build, one run of 5
+    rounds (each configuration's median is reported).
+      --quick   3 rounds of 10 batches per sender instead of 5 rounds of 50
     example: swift run -c release store-bench --quick
     """
 for argument in CommandLine.arguments.dropFirst() {
@@ -40,6 +44,7 @@ let senders = 8
 let batchSize = 100
 let batchesPerSender = quick ? 10 : 50
 let events = senders * batchSize * batchesPerSender
+let rounds = quick ? 3 : 5
 
 /// A realistic event: a list-item click with page, path, viewId, session and two props.
 func event(_ run: String, _ n: Int) -> JSONValue {
@@ -98,14 +103,30 @@ do {
     for s in two { _ = try s.append(EventBatch(appKey: "warm", events: [event("warm", 1)])) }
     _ = try sqlite.append(EventBatch(appKey: "warm", events: [event("warm", 0)]))
 
-    print("store-bench: \(senders) senders × \(batchesPerSender) batches × \(batchSize) events = \(events) per configuration, durable commits")
-    let base = measure("sqlite", [sqlite])
-    let pg1 = measure("pg1", [one])
-    let pg2 = measure("pg2", two)
+    print(
+        "store-bench: \(senders) senders × \(batchesPerSender) batches × \(batchSize) events = \(events) per configuration"
+            + " and round, \(rounds) rounds, durable commits")
+    let configurations: [(name: String, stores: [any CollectorStore])] = [("sqlite", [sqlite]), ("pg1", [one]), ("pg2", two)]
+    var rates: [String: [Double]] = [:]
+    for round in 0..<rounds {
+        for k in 0..<configurations.count {
+            let c = configurations[(k + round) % configurations.count]
+            rates[c.name, default: []].append(measure("\(c.name)-r\(round)", c.stores))
+        }
+        let r = rates.mapValues { $0[round] }
+        print(
+            String(
+                format: "  round %d: SQLite %6.0f, PG one %6.0f (%.3f of SQLite), PG two %6.0f (%.3f of one)", round + 1,
+                r["sqlite"]!, r["pg1"]!, r["pg1"]! / r["sqlite"]!, r["pg2"]!, r["pg2"]! / r["pg1"]!))
+    }
+    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    let base = median(rates["sqlite"]!)
+    let pg1 = median(rates["pg1"]!)
+    let pg2 = median(rates["pg2"]!)
     func row(_ name: String, _ v: Double, _ ratio: String) {
         print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%10.0f", v) + "  " + ratio)
     }
-    print("configuration".padding(toLength: 44, withPad: " ", startingAt: 0) + "  events/s  ratio")
+    print("median of \(rounds) rounds".padding(toLength: 44, withPad: " ", startingAt: 0) + "  events/s  ratio")
     row("SQLite, synchronous=FULL (baseline)", base, "1.000")
     row("PostgreSQL, one collector", pg1, String(format: "%.3f of SQLite (goal >= 0.7)", pg1 / base))
     row("PostgreSQL, two collectors, one database", pg2, String(format: "%.3f of one collector (goal >= 1.0)", pg2 / pg1))
