@@ -79,24 +79,25 @@ public final class AspectRegistry: Sendable {
             }
         }
 
-        /// Keeps the advices whose condition holds for `instance` (each asked once).
-        mutating func keepApplying(to instance: AnyObject) {
-            func kept(_ list: [Advice]) -> [Advice] {
-                func holds(_ advice: Advice) -> Bool { advice.condition?(instance) ?? true }
-                switch list.count {
-                case 0: return list
-                case 1: return holds(list[0]) ? list : []  // the common case, without building an array
-                default: return list.filter(holds)
-                }
-            }
-            before = kept(before)
-            instead = kept(instead)
-            after = kept(after)
-            if !expiring.isEmpty {
-                expiring = expiring.filter { id in (before + instead + after).contains { $0.id == id } }
-            }
-            conditional = false
+        /// The advices whose condition holds for `instance` (each asked once, in order), or nil when
+        /// none applies. Builds nothing while no advice holds: the common case of a conditional
+        /// advice declining (the `sendAction` fallback on a watched tap) costs the questions only.
+        func applying(to instance: AnyObject) -> Resolved? {
+            var kept = Resolved()
+            // By index: reading one field copies the condition only, not the whole advice.
+            for i in before.indices where before[i].condition?(instance) ?? true { kept.append(before[i]) }
+            for i in instead.indices where instead[i].condition?(instance) ?? true { kept.append(instead[i]) }
+            for i in after.indices where after[i].condition?(instance) ?? true { kept.append(after[i]) }
+            guard !kept.isEmpty else { return nil }
+            kept.conditional = false
+            return kept
         }
+    }
+
+    /// A resolved list as the cache holds it: one reference to retain per call, not four arrays.
+    final class CachedResolved: Sendable {
+        let value: Resolved
+        init(_ value: Resolved) { self.value = value }
     }
 
     struct CallKey: Hashable {
@@ -114,7 +115,7 @@ public final class AspectRegistry: Sendable {
     struct State {
         var nextID: UInt64 = 1
         var byMethod: [String: [Advice]] = [:]
-        var cache: [CallKey: Resolved] = [:]
+        var cache: [CallKey: CachedResolved] = [:]
         /// Per-object advices, by object and method.
         var byInstance: [CallKey: [Advice]] = [:]
         /// The methods running with advice now, per object: a call through `super` inside one runs
@@ -398,34 +399,42 @@ public final class AspectRegistry: Sendable {
     private func enter(_ instance: AnyObject, _ key: CallKey) -> Resolved? {
         let dynamicType: AnyClass = type(of: instance)
         let classKey = CallKey(object: ObjectIdentifier(dynamicType), method: key.method)
-        var resolved: Resolved? = state.withLock { s in
-            var resolved: Resolved
+        let found: CachedResolved? = state.withLock { s in
+            var cached: CachedResolved
             if let hit = s.cache[classKey] {
-                resolved = hit
+                cached = hit
             } else {
-                resolved = Resolved()
+                var built = Resolved()
                 if let list = s.byMethod[key.method] {
                     let scopes = AspectRegistry.scopes(of: dynamicType)
-                    for advice in list where scopes.contains(advice.scope) { resolved.append(advice) }
+                    for advice in list where scopes.contains(advice.scope) { built.append(advice) }
                 }
-                s.cache[classKey] = resolved
+                cached = CachedResolved(built)
+                s.cache[classKey] = cached
             }
             if !s.byInstance.isEmpty, let mine = s.byInstance[key] {
-                for advice in mine { resolved.append(advice) }
+                var withMine = cached.value
+                for advice in mine { withMine.append(advice) }
+                cached = CachedResolved(withMine)
             }
-            if resolved.isEmpty { return nil }
+            if cached.value.isEmpty { return nil }
             // Conditions are asked outside the lock (they read the object); marked running after.
-            if resolved.conditional { return resolved }
-            return AspectRegistry.markRunning(&s, key) ? resolved : nil
+            if cached.value.conditional { return cached }
+            return AspectRegistry.markRunning(&s, key) ? cached : nil
         }
-        if var conditional = resolved, conditional.conditional {
-            conditional.keepApplying(to: instance)
-            if conditional.isEmpty { return nil }
-            resolved = state.withLock { s in AspectRegistry.markRunning(&s, key) ? conditional : nil }
+        guard let found else { return nil }
+        var resolved: Resolved
+        if found.value.conditional {
+            guard let applying = found.value.applying(to: instance) else { return nil }
+            guard state.withLock({ s in AspectRegistry.markRunning(&s, key) }) else { return nil }
+            resolved = applying
+        } else {
+            resolved = found.value
         }
         // Automatic removal: taken out before it runs, so it runs once even if the call re-enters.
-        if let expiring = resolved?.expiring, !expiring.isEmpty {
-            for id in expiring { remove(AspectToken(id: id, registry: self)) }
+        if !resolved.expiring.isEmpty {
+            for id in resolved.expiring { remove(AspectToken(id: id, registry: self)) }
+            resolved.expiring = []
         }
         return resolved
     }

@@ -8,7 +8,9 @@ public import ViewIdentity
 /// nothing from the app.
 open class UIViewController: UIResponder, ViewNode {
     /// The page alias: distinguishes uses of one class as different pages (`DetailViewController(gift)`).
-    open var pageAlias: String?
+    /// Read on every tracked tap (the page's name) and written only while a screen is set up, on
+    /// the UI thread, so never in overlapping accesses: no dynamic exclusivity check.
+    @exclusivity(unchecked) open var pageAlias: String?
     /// The screen's title.
     open var title: String?
     /// The data behind the screen, read by KVC key paths.

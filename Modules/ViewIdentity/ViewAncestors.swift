@@ -32,13 +32,15 @@ public struct ViewPlacement {
     public init(of node: any ViewNode) {
         var cell: (any ViewNode)?
         var last: any ViewNode = node
+        var lastRole = ViewRole.view
         for n in node.selfAndAncestors {
             last = n
-            if cell == nil, n.role == .cell { cell = n }
-            if n.role == .controller || n.role == .window { break }
+            lastRole = n.role  // asked once per node: this runs on every hooked tap
+            if cell == nil, lastRole == .cell { cell = n }
+            if lastRole == .controller || lastRole == .window { break }
         }
-        codeController = ViewPlacement.nameWithoutAlias(of: last)
-        controller = last.role == .controller ? last : nil
+        codeController = ViewPlacement.nameWithoutAlias(of: last, role: lastRole)
+        controller = lastRole == .controller ? last : nil
         self.cell = cell
     }
 
@@ -46,8 +48,8 @@ public struct ViewPlacement {
     public var page: String? { controller?.pathName }
 
     /// Rule 3's name without the alias; a node's stored `pathName` when it carries none.
-    static func nameWithoutAlias(of node: any ViewNode) -> String {
-        if node.role == .controller, let alias = node.pageAlias, !alias.isEmpty {
+    static func nameWithoutAlias(of node: any ViewNode, role: ViewRole) -> String {
+        if role == .controller, let alias = node.pageAlias, !alias.isEmpty {
             return TypeName.name(node.typeName)
         }
         return node.pathName
