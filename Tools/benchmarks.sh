@@ -2,7 +2,7 @@
 # Runs every benchmark under Tools/ once, in one release build, one after another (one quiet run),
 # and keeps each one's output in a folder. The figures in docs/performance.md come from here.
 #
-#   Tools/benchmarks.sh                 # all of them, full length (about 15 minutes on 2 cores)
+#   Tools/benchmarks.sh                 # all of them, full length (about 5 minutes on a quiet 2-core machine, after the build)
 #   Tools/benchmarks.sh --quick         # a short run of each, to check they work
 #   Tools/benchmarks.sh hooks-bench     # only the ones named
 #
@@ -16,7 +16,7 @@ names=()
 for a in "$@"; do
   case "$a" in
     --quick) quick=(--quick) ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "Tools/benchmarks.sh: unknown option $a (see --help)" >&2; exit 2 ;;
     *) names+=("$a") ;;
   esac
