@@ -92,7 +92,7 @@ public struct EventShaper: Sendable {
     ///   - nextID: hands out ids for the `kvc_error` events.
     ///   - path: the node's viewPath when the caller already walked it (nil: walked here).
     public func events(
-        base: TrackEvent, node: (any ViewNode)?, viewEvent: ViewEvent?, className: String?, action: String?,
+        base: consuming TrackEvent, node: (any ViewNode)?, viewEvent: ViewEvent?, className: String?, action: String?,
         path: ViewPath? = nil, nextID: () -> String
     ) -> [TrackEvent] {
         guard let viewEvent else { return [base] }
@@ -116,9 +116,11 @@ public struct EventShaper: Sendable {
             m.rules = []
             match = m
         }
-        var event = base
+        // Moved, not copied: the props below are then changed in place, on the UI thread of every
+        // tracked interaction, instead of copied first.
+        var event = consume base
         if let id = match.eventID {
-            event.props[TrackerProps.code] = .string(base.name)
+            event.props[TrackerProps.code] = .string(event.name)
             event.name = id
         }
         if let label = match.labels.first {
@@ -137,14 +139,16 @@ public struct EventShaper: Sendable {
                 record.appKey = app.key
                 record.appVersion = app.version
                 var e = record.event(
-                    id: nextID(), ts: base.ts, page: base.page, path: base.path, viewId: base.viewId, session: base.session)
-                e.props[TrackerProps.event] = .string(base.id)
+                    id: nextID(), ts: event.ts, page: event.page, path: event.path, viewId: event.viewId, session: event.session)
+                e.props[TrackerProps.event] = .string(event.id)
                 errors.append(e)
             }
         }
         if !ruleIDs.isEmpty {
             event.props[TrackerProps.rules] = .string(ruleIDs.joined(separator: ","))
         }
-        return [event] + errors
+        if errors.isEmpty { return [event] }
+        errors.insert(event, at: 0)
+        return errors
     }
 }

@@ -126,19 +126,18 @@ public final class Tracker: InteractionObserver, Sendable {
             state.withLock { $0.statistics.debounced += 1 }
             return
         }
-        let base = interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, viewPath: path)
         var events = context.shaper.events(
-            base: base, node: interaction.node, viewEvent: interaction.kind.viewEvent,
-            className: Tracker.className(of: interaction), action: interaction.eventCode?.action, path: path,
-            nextID: context.ids.next)
+            base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, viewPath: path),
+            node: interaction.node, viewEvent: interaction.kind.viewEvent, className: Tracker.className(of: interaction),
+            action: interaction.eventCode?.action, path: path, nextID: context.ids.next)
         let rage = context.verdict?.rage == true
-        if rage {
+        if rage, let own = events.first {
             var props = JSONObject()
             props["clicks"] = .int(Int64(settings.rageClicks))
             events.append(
                 TrackEvent(
-                    id: context.ids.next(), ts: ts, type: .custom, name: "rage_click", page: base.page, path: base.path,
-                    viewId: base.viewId, session: context.ids.prefix, props: props))
+                    id: context.ids.next(), ts: ts, type: .custom, name: "rage_click", page: own.page, path: own.path,
+                    viewId: own.viewId, session: context.ids.prefix, props: props))
         }
         submit(events, context: context) { s in
             if rage { s.rageClicks += 1 }
