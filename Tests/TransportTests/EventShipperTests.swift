@@ -122,6 +122,9 @@ func tempSpool() -> String {
         #expect(first.close(timeout: .zero) == false)  // the process "dies" without its ACK
         #expect(throws: SpoolError.self) { try first.enqueue(event("late")) }
         for _ in 0..<10 { gate.signal() }  // the collector commits the first copy after all
+        // ...before the next client resends it (else, on a loaded machine, the resent copy could
+        // be committed first and the abandoned one counted as the duplicate).
+        #expect(eventually { handler.stored == 50 })
 
         let second = try EventShipper(configuration: shipperConfiguration(address, spool: spool))
         defer { second.close(timeout: .zero) }
