@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "AutotrackPreload",
             dependencies: [
-                "CAutotrackPreload", "CGtk", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
+                "CAutotrackPreload", "CGtk", "CommandSupport", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
                 "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "ATLPTLS", "SecureChannel", "SystemCalls",
             ],
             path: "Modules/AutotrackPreload"),

@@ -59,5 +59,5 @@ public struct EventShipperConfiguration: Sendable {
 
 extension EventShipperConfiguration {
     /// The collectors, for messages: `127.0.0.1:7070` or `127.0.0.1:7070, 127.0.0.1:7071`.
-    var collectorsDescription: String { addresses.map(\.description).joined(separator: ", ") }
+    public var collectorsDescription: String { addresses.map(\.description).joined(separator: ", ") }
 }

@@ -64,7 +64,7 @@ public struct ReplayCommand: Command {
         configs = try arguments.options("config")
         guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
         collectors = try CollectorOptions(arguments: &arguments)
-        _ = try collectors.requireAddress()
+        try collectors.requireAddress()
         appKey = try arguments.option("app-key")
         appVersion = try arguments.option("app-version")
         token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]

@@ -74,7 +74,7 @@ public struct SendCommand: Command {
 
     public init(arguments: inout Arguments) throws(UsageError) {
         collectors = try CollectorOptions(arguments: &arguments)
-        _ = try collectors.requireAddress()
+        try collectors.requireAddress()
         appKey = try arguments.requiredOption("app-key")
         appVersion = try arguments.requiredOption("app-version")
         guard !appKey.isEmpty else { throw UsageError("--app-key is empty; give the key the collector knows the app by") }

@@ -17,8 +17,6 @@ final class TrackingPipeline {
     let tracker: Tracker
     let reporting: ReportingSystem
     let shipper: EventShipper
-    /// The collectors, first one first (the others are failover).
-    let addresses: [SocketAddress]
     let refresher: ConfigRefresher?
 
     /// Events go to the first of `addresses` that answers, over `security` (nil: plain TCP).
@@ -30,7 +28,6 @@ final class TrackingPipeline {
         remoteConfig: Bool = false
     ) throws(SpoolError) {
         precondition(!addresses.isEmpty, "a tracking pipeline needs a collector address")
-        self.addresses = addresses
         let hello = Hello(appKey: app.key, appVersion: app.version, agent: agent, token: token)
         var configuration = EventShipperConfiguration(
             address: addresses[0], failover: Array(addresses.dropFirst()), hello: hello, spoolDirectory: spool,
@@ -74,20 +71,17 @@ final class TrackingPipeline {
         return line
     }
 
-    /// The collectors for messages: `127.0.0.1:7070` or `127.0.0.1:7070, 127.0.0.1:7071`.
-    var collectors: String { addresses.map(\.description).joined(separator: ", ") }
-
     /// Why delivery did not complete, for standard error.
     func failure(timeout: Duration, spool: String) -> String {
         let s = shipper.statistics
         if s.halted {
-            var text = "the collector at \(collectors) refused delivery: \(s.lastError ?? "unknown reason")"
+            var text = "the collector at \(shipper.configuration.collectorsDescription) refused delivery: \(s.lastError ?? "unknown reason")"
             if (s.lastError ?? "").contains("unauthorized") {
                 text += "; check --token (or $AUTOTRACK_INGEST_TOKEN) against the collector's --ingest-token"
             }
             return text
         }
-        return "\(s.pendingEvents) events not acknowledged by \(collectors) within \(timeout)"
+        return "\(s.pendingEvents) events not acknowledged by \(shipper.configuration.collectorsDescription) within \(timeout)"
             + (s.lastError.map { " (last error: \($0))" } ?? "") + "; they stay in the spool \(spool)"
     }
 }

@@ -1,5 +1,6 @@
 import CAutotrackPreload
 import CGtk
+import CommandSupport
 import EventModel
 import GtkTracking
 import KVCConfig
@@ -98,10 +99,12 @@ final class PreloadSession {
         if !settings.collectors.isEmpty {
             var addresses: [SocketAddress] = []
             for collector in settings.collectors {
-                guard let address = PreloadSession.address(collector) else {
-                    throw PreloadError("\(LaunchSettings.collectorKey) names '\(collector)', which is not HOST:PORT")
+                do throws(UsageError) {
+                    let address = try HostPort(collector)
+                    addresses.append(SocketAddress(host: address.host, port: address.port))
+                } catch {
+                    throw PreloadError("\(LaunchSettings.collectorKey): \(error)")
                 }
-                addresses.append(address)
             }
             var security: SecureChannelFactory?
             if settings.tls {
@@ -162,12 +165,6 @@ final class PreloadSession {
         }
     }
 
-    static func address(_ text: String) -> SocketAddress? {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : SocketAddress(host: host, port: port)
-    }
 }
 
 /// Why the preload could not start tracking.

@@ -2,8 +2,22 @@ import Analytics
 import EventModel
 import EventStore
 
+/// A funnel's or a retention's answer, in each form `AnalyticsFormat` prints.
+protocol AnalyticsAnswer {
+    /// The `--format json` value (docs/reports.md).
+    var json: JSONValue { get }
+    /// The `--format table` text.
+    var tableText: String { get }
+    /// The `--format html` page's title and its chart or table.
+    var htmlTitle: String { get }
+    var htmlBody: String { get }
+}
+
 /// The analytics' results as JSON values and terminal tables (docs/reports.md).
-extension FunnelResult {
+extension FunnelResult: AnalyticsAnswer {
+    var htmlTitle: String { "Autotrack funnel" }
+    var htmlBody: String { AnalyticsHTML.funnelBars(self) }
+
     /// `{"by":"user","withinMs":3600000,"steps":[{"step":"TYPE:NAME","actors":N,"conversion":0.42},…]}`.
     var json: JSONValue {
         [
@@ -23,7 +37,10 @@ extension FunnelResult {
     }
 }
 
-extension RetentionResult {
+extension RetentionResult: AnalyticsAnswer {
+    var htmlTitle: String { "Autotrack retention" }
+    var htmlBody: String { AnalyticsHTML.retentionTable(self) }
+
     /// `{"period":"day","cohorts":[{"cohort":"2026-11-01","actors":N,"returned":[n0,n1,…]}]}`.
     var json: JSONValue {
         [

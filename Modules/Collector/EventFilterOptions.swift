@@ -68,4 +68,13 @@ enum AnalyticsFormat: String, CaseIterable {
         }
         self = f
     }
+
+    /// Writes `answer` in this format on standard output; the HTML page names the database and filter.
+    func write(_ answer: some AnalyticsAnswer, database: String, filter: EventFilter, io: any OutputStreams) {
+        switch self {
+        case .table: io.out(answer.tableText)
+        case .json: io.print(answer.json.jsonText)
+        case .html: io.out(AnalyticsHTML.page(title: answer.htmlTitle, database: database, filter: filter, body: answer.htmlBody))
+        }
+    }
 }

@@ -78,12 +78,7 @@ public struct FunnelCommand: Command {
         guard let result = readStore(database, command: "autotrack-collector funnel", io: io, { store throws(StoreError) in
             try store.funnel(definition, filter: filter)
         }) else { return .failure }
-        switch format {
-        case .table: io.out(result.tableText)
-        case .json: io.print(result.json.jsonText)
-        case .html:
-            io.out(AnalyticsHTML.page(title: "Autotrack funnel", database: database, filter: filter, body: AnalyticsHTML.funnelBars(result)))
-        }
+        format.write(result, database: database, filter: filter, io: io)
         return .success
     }
 }

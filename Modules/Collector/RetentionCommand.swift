@@ -72,14 +72,7 @@ public struct RetentionCommand: Command {
         guard let result = readStore(database, command: "autotrack-collector retention", io: io, { store throws(StoreError) in
             try store.retention(definition, filter: filter)
         }) else { return .failure }
-        switch format {
-        case .table: io.out(result.tableText)
-        case .json: io.print(result.json.jsonText)
-        case .html:
-            io.out(
-                AnalyticsHTML.page(
-                    title: "Autotrack retention", database: database, filter: filter, body: AnalyticsHTML.retentionTable(result)))
-        }
+        format.write(result, database: database, filter: filter, io: io)
         return .success
     }
 }

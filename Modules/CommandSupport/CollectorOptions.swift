@@ -37,10 +37,9 @@ public struct CollectorOptions: Sendable, Hashable {
         }
     }
 
-    /// The first `--to`, or a usage error naming the option when there is none.
-    public func requireAddress() throws(UsageError) -> HostPort {
-        guard let first = addresses.first else { throw UsageError("missing required option --to") }
-        return first
+    /// A usage error naming the option when no `--to` was given (commands that cannot run without one).
+    public func requireAddress() throws(UsageError) {
+        guard !addresses.isEmpty else { throw UsageError("missing required option --to") }
     }
 
     /// The addresses as the command line gave them, for messages: `127.0.0.1:7070, 127.0.0.1:7071`.

@@ -423,7 +423,7 @@ public final class AspectRegistry: Sendable {
             return AspectRegistry.markRunning(&s, key) ? cached : nil
         }
         guard let found else { return nil }
-        var resolved: Resolved
+        let resolved: Resolved
         if found.value.conditional {
             guard let applying = found.value.applying(to: instance) else { return nil }
             guard state.withLock({ s in AspectRegistry.markRunning(&s, key) }) else { return nil }
@@ -432,10 +432,7 @@ public final class AspectRegistry: Sendable {
             resolved = found.value
         }
         // Automatic removal: taken out before it runs, so it runs once even if the call re-enters.
-        if !resolved.expiring.isEmpty {
-            for id in resolved.expiring { remove(AspectToken(id: id, registry: self)) }
-            resolved.expiring = []
-        }
+        for id in resolved.expiring { remove(AspectToken(id: id, registry: self)) }
         return resolved
     }
 
