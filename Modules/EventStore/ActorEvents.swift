@@ -58,49 +58,57 @@ public struct ActorEvent: Sendable, Hashable {
 }
 
 /// Numbers actors densely from 0 by their bytes (app key, actor id), without building a String
-/// per row: an open-addressing table over one byte arena. Every store numbers its rows with it.
+/// per row. Every store numbers its rows with it.
+///
+/// App keys are numbered first (one table; a row of the same app as the row before costs a byte
+/// comparison), then actors by (app number, id) in a second table whose slots hold short ids
+/// (up to 16 bytes, most user and device ids) inline: a lookup touches one slot and compares
+/// four words, instead of following a slot to a key record to the bytes.
 public struct ActorNumbering {
-    /// Per number: where its app key and id lie in `arena` (one after the other), and its hash.
-    private var keys: [(offset: Int, appKeyCount: Int, idCount: Int, hash: UInt64)] = []
-    private var arena: [UInt8] = []
-    /// Slots holding number + 1 (0: empty); a power of two long.
-    private var slots = [Int32](repeating: 0, count: 1024)
+    /// An app key's number within one `ActorNumbering` (`app(_:)`), valid only with it.
+    public struct App: Sendable, Hashable {
+        fileprivate let number: UInt32
+    }
+
+    private var apps = ByteKeyNumbering()
+    private var actors = ByteKeyNumbering()
+    /// The last app key of at most 16 bytes (its byte count and words, `ByteKeyNumbering.inline`)
+    /// and its number: rows of one app in a row cost a comparison of two words.
+    private var lastApp: (count: Int, words: (UInt64, UInt64), app: App)?
 
     public init() {}
 
     /// How many distinct actors were numbered.
-    public var count: Int { keys.count }
+    public var count: Int { actors.count }
+
+    /// The number of app key `appKey` (UTF-8 bytes), for `number(app:id:)`.
+    public mutating func app(_ appKey: UnsafeRawBufferPointer) -> App {
+        guard appKey.count <= 16 else { return App(number: UInt32(apps.number(appKey, tag: 0))) }
+        let words = ByteKeyNumbering.inline(appKey)
+        if let last = lastApp, last.count == appKey.count, last.words == words { return last.app }
+        let app = App(number: UInt32(apps.number(appKey, tag: 0)))
+        lastApp = (appKey.count, words, app)
+        return app
+    }
+
+    /// The number of the actor `id` (UTF-8 bytes) of `app`.
+    public mutating func number(app: App, id: UnsafeRawBufferPointer) -> Int {
+        actors.number(id, tag: app.number)
+    }
+
+    /// The actor `id` of `app`, hashed for `ActorEventBatch`; nil when its id is longer than 16
+    /// bytes (number it at once with `number(app:id:)`).
+    func inlineKey(app: App, id: UnsafeRawBufferPointer) -> ByteKeyNumbering.InlineKey? {
+        ByteKeyNumbering.inlineKey(id, tag: app.number)
+    }
+
+    mutating func touch(_ keys: UnsafeBufferPointer<ByteKeyNumbering.InlineKey>) { actors.touch(keys) }
+
+    mutating func number(_ key: ByteKeyNumbering.InlineKey) -> Int { actors.number(key) }
 
     /// The number of the actor `id` of app `appKey` (UTF-8 bytes).
     public mutating func number(appKey: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer) -> Int {
-        // FNV-1a, 64 bits, over the app key, its length, then the id: a fixed function (not
-        // Swift's seeded Hasher), cheap on short keys; the length keeps ("ab", "c") from ("a", "bc").
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in appKey { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        hash = (hash ^ UInt64(appKey.count)) &* 0x100_0000_01b3
-        for b in id { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
-        while slots[i] != 0 {
-            let n = Int(slots[i]) - 1
-            let k = keys[n]
-            if k.hash == hash, k.appKeyCount == appKey.count, k.idCount == id.count,
-                arena.withUnsafeBytes({
-                    memEqual($0.baseAddress! + k.offset, appKey.baseAddress, k.appKeyCount)
-                        && memEqual($0.baseAddress! + k.offset + k.appKeyCount, id.baseAddress, k.idCount)
-                })
-            {
-                return n
-            }
-            i = (i + 1) & mask
-        }
-        let n = keys.count
-        keys.append((arena.count, appKey.count, id.count, hash))
-        arena.append(contentsOf: appKey)
-        arena.append(contentsOf: id)
-        slots[i] = Int32(n + 1)
-        if keys.count * 2 > slots.count { grow() }
-        return n
+        number(app: app(appKey), id: id)
     }
 
     /// The number of the actor `id` of app `appKey`.
@@ -108,21 +116,229 @@ public struct ActorNumbering {
         var a = appKey, i = id
         return a.withUTF8 { ab in i.withUTF8 { ib in number(appKey: UnsafeRawBufferPointer(ab), id: UnsafeRawBufferPointer(ib)) } }
     }
+}
+
+/// A store's actor rows on their way out: each row's actor is hashed as it is read, and every
+/// `capacity` rows are numbered together, in order, and handed on. Numbering a batch at once
+/// lets its lookups' cache misses overlap (`ByteKeyNumbering.touch`).
+public struct ActorEventBatch {
+    public private(set) var numbering = ActorNumbering()
+    private var keys: [ByteKeyNumbering.InlineKey] = []
+    /// Ids longer than 16 bytes: their app and where their bytes lie in `longBytes`.
+    private var longs: [(app: ActorNumbering.App, offset: Int, count: Int)] = []
+    private var longBytes: [UInt8] = []
+    /// Per row: the kind, its actor (an index in `keys`, or −1 − an index in `longs`), time and seq.
+    private var rows: [(kind: Int, actor: Int, time: Int64, seq: Int64)] = []
+    private let capacity: Int
+
+    public init(capacity: Int = 256) {
+        precondition(capacity > 0, "a batch holds at least one row")
+        self.capacity = capacity
+        keys.reserveCapacity(capacity)
+        rows.reserveCapacity(capacity)
+    }
+
+    /// The number of app key `appKey` (`ActorNumbering.app`).
+    public mutating func app(_ appKey: UnsafeRawBufferPointer) -> ActorNumbering.App { numbering.app(appKey) }
+
+    /// Adds a row; when the batch is full, numbers it and hands its rows to `each` (`flush`).
+    /// False once `each` returned false: stop reading.
+    public mutating func add(
+        kind: Int, app: ActorNumbering.App, id: UnsafeRawBufferPointer, time: Int64, seq: Int64, _ each: (ActorEvent) -> Bool
+    ) -> Bool {
+        if let k = numbering.inlineKey(app: app, id: id) {
+            rows.append((kind, keys.count, time, seq))
+            keys.append(k)
+        } else {
+            rows.append((kind, -1 - longs.count, time, seq))
+            longs.append((app, longBytes.count, id.count))
+            longBytes.append(contentsOf: id)
+        }
+        return rows.count < capacity || flush(each)
+    }
+
+    /// Numbers the rows added since the last flush and hands them to `each` in order; false
+    /// when `each` returned false.
+    public mutating func flush(_ each: (ActorEvent) -> Bool) -> Bool {
+        defer {
+            keys.removeAll(keepingCapacity: true)
+            longs.removeAll(keepingCapacity: true)
+            longBytes.removeAll(keepingCapacity: true)
+            rows.removeAll(keepingCapacity: true)
+        }
+        keys.withUnsafeBufferPointer { numbering.touch($0) }
+        for r in rows {
+            let actor: Int
+            if r.actor >= 0 {
+                actor = numbering.number(keys[r.actor])
+            } else {
+                let long = longs[-1 - r.actor]
+                actor = longBytes.withUnsafeBytes {
+                    numbering.number(app: long.app, id: UnsafeRawBufferPointer(rebasing: $0[long.offset..<long.offset + long.count]))
+                }
+            }
+            if !each(ActorEvent(kind: r.kind, actor: actor, time: r.time, seq: r.seq)) { return false }
+        }
+        return true
+    }
+}
+
+/// Numbers keys (a tag below 2^24 and a byte string) densely from 0 in order of first
+/// appearance: an open-addressing table, linear probing, at most 70 % full, whose 32-byte slots
+/// hold keys of up to 16 bytes inline. Small slots matter: a funnel looks up one actor per row in
+/// no particular order, so the table's size decides how many lookups miss the caches.
+struct ByteKeyNumbering {
+    /// One slot: `meta` holds number + 1 (bits 0–31; 0: empty), the tag (bits 32–55) and the
+    /// byte count, 0–16, or `outOfLine` (bits 56–63); `words` the bytes (`inline(_:)`) or, for a
+    /// longer key, its offset in `arena` and its byte count.
+    private struct Slot {
+        var meta: UInt64 = 0
+        var words: (UInt64, UInt64) = (0, 0)
+        /// The key's hash: grows without rehashing, and pads the slot to 32 bytes, so no slot
+        /// straddles two cache lines.
+        var hash: UInt64 = 0
+    }
+
+    private static let outOfLine: UInt64 = 0xff
+    private var slots = [Slot](repeating: Slot(), count: 1024)
+    /// The bytes of keys longer than 16, one after the other.
+    private var arena: [UInt8] = []
+    private(set) var count = 0
+
+    /// A key of at most 16 bytes, hashed, ready to be numbered (`number(_:)`) without its bytes.
+    struct InlineKey {
+        var words: (UInt64, UInt64)
+        var key: UInt64
+        var hash: UInt64
+    }
+
+    /// The key (`tag`, `bytes`) of at most 16 bytes; nil for a longer one.
+    @inline(__always)
+    static func inlineKey(_ bytes: UnsafeRawBufferPointer, tag: UInt32) -> InlineKey? {
+        precondition(tag < 1 << 24, "more than 16 million app keys in one query")
+        guard bytes.count <= 16 else { return nil }
+        let key = UInt64(tag) << 32 | UInt64(bytes.count) << 56
+        let words = inline(bytes)
+        return InlineKey(words: words, key: key, hash: mix(words.0, words.1, key))
+    }
+
+    /// The number of the key (`tag`, `bytes`).
+    mutating func number(_ bytes: UnsafeRawBufferPointer, tag: UInt32) -> Int {
+        if let k = Self.inlineKey(bytes, tag: tag) { return number(k) }
+        let key = UInt64(tag) << 32 | Self.outOfLine << 56
+        let mask = slots.count - 1
+        let hash = Self.hashOutOfLine(bytes, key)
+        var i = Int(truncatingIfNeeded: hash >> 32) & mask
+        while true {
+            let s = slots[i]
+            if s.meta & 0xffff_ffff == 0 { break }
+            if s.meta & ~0xffff_ffff == key, s.words.1 == UInt64(bytes.count), arenaHolds(bytes, at: Int(s.words.0)) {
+                return Int(s.meta & 0xffff_ffff) - 1
+            }
+            i = (i + 1) & mask
+        }
+        let number = insert(at: i, Slot(meta: key, words: (UInt64(arena.count), UInt64(bytes.count)), hash: hash))
+        arena.append(contentsOf: bytes)
+        return number
+    }
+
+    /// The number of an inline key.
+    @inline(__always)
+    mutating func number(_ k: InlineKey) -> Int {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: k.hash >> 32) & mask
+        while true {
+            let s = slots[i]
+            if s.meta & 0xffff_ffff == 0 { break }
+            if s.meta & ~0xffff_ffff == k.key, s.words == k.words { return Int(s.meta & 0xffff_ffff) - 1 }
+            i = (i + 1) & mask
+        }
+        return insert(at: i, Slot(meta: k.key, words: k.words, hash: k.hash))
+    }
+
+    /// Reads the slot where each of `keys` starts its search, all before any is compared: the
+    /// reads do not wait for one another, so a batch's cache misses overlap instead of coming one
+    /// after the other (what a lookup per row costs: measured, most of the numbering's time).
+    mutating func touch(_ keys: UnsafeBufferPointer<InlineKey>) {
+        let mask = slots.count - 1
+        var any: UInt64 = 0
+        slots.withUnsafeBufferPointer { slots in
+            for k in keys {
+                // The slot where the search starts and the next, which it often reaches.
+                let i = Int(truncatingIfNeeded: k.hash >> 32) & mask
+                any |= slots[i].meta | slots[(i + 1) & mask].meta
+            }
+        }
+        touched = any
+    }
+
+    /// What `touch` read, kept so that the reads are not optimized away.
+    private var touched: UInt64 = 0
+
+    private mutating func insert(at i: Int, _ slot: Slot) -> Int {
+        let number = count
+        precondition(number < Int(UInt32.max), "more than 4 billion actors in one query")
+        var slot = slot
+        slot.meta |= UInt64(number + 1)
+        slots[i] = slot
+        count += 1
+        if count * 10 > slots.count * 7 { grow() }
+        return number
+    }
+
+    /// Up to 16 bytes as two words, equal exactly when the bytes are (given their count): the
+    /// first 8 and the last 8, overlapping when fewer than 16; under 8, zero-padded.
+    @inline(__always)
+    static func inline(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let n = bytes.count
+        guard let p = bytes.baseAddress else { return (0, 0) }
+        if n >= 8 { return (p.loadUnaligned(as: UInt64.self), p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)) }
+        var w: UInt64 = 0
+        for k in 0..<n { w |= UInt64(p.load(fromByteOffset: k, as: UInt8.self)) << (8 * UInt64(k)) }
+        return (w, 0)
+    }
+
+    /// The hash of a key longer than 16 bytes: its 8-byte words folded, then mixed with `key`.
+    private static func hashOutOfLine(_ bytes: UnsafeRawBufferPointer, _ key: UInt64) -> UInt64 {
+        let p = bytes.baseAddress!
+        var h = UInt64(bytes.count)
+        var k = 0
+        while k + 8 <= bytes.count {
+            h = mix(h, p.loadUnaligned(fromByteOffset: k, as: UInt64.self), 0)
+            k += 8
+        }
+        return mix(h, p.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self), key)
+    }
+
+    /// A fixed 64-bit mix of three words (not Swift's seeded Hasher: the same key hashes the same
+    /// in every process); its high bits pick the slot.
+    @inline(__always)
+    private static func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
+        var h = (a ^ 0x9e37_79b9_7f4a_7c15) &* 0xbf58_476d_1ce4_e5b9
+        h = (h ^ (h >> 31) ^ b) &* 0x94d0_49bb_1331_11eb
+        return (h ^ (h >> 29) ^ c) &* 0xbf58_476d_1ce4_e5b9
+    }
+
+    private func arenaHolds(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        arena.withUnsafeBytes { memEqual($0.baseAddress! + offset, bytes.baseAddress, bytes.count) }
+    }
 
     private mutating func grow() {
-        slots = [Int32](repeating: 0, count: slots.count * 2)
+        let old = slots
+        slots = [Slot](repeating: Slot(), count: old.count * 2)
         let mask = slots.count - 1
-        for (n, k) in keys.enumerated() {
-            var i = Int(truncatingIfNeeded: k.hash ^ (k.hash >> 29)) & mask
-            while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = Int32(n + 1)
+        for s in old where s.meta & 0xffff_ffff != 0 {
+            let hash = s.hash
+            var i = Int(truncatingIfNeeded: hash >> 32) & mask
+            while slots[i].meta & 0xffff_ffff != 0 { i = (i + 1) & mask }
+            slots[i] = s
         }
     }
 }
 
-/// True when the `count` bytes at `a` and `b` are equal (`b` may be nil only when `count` is 0).
-private func memEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
-    guard count > 0, let b else { return true }
+/// True when the `count` bytes at `a` and `b` are equal (either may be nil only when `count` is 0).
+private func memEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
+    guard count > 0, let a, let b else { return true }
     return memcmp(a, b, count) == 0
 }
 
