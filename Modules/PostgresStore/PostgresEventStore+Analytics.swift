@@ -11,8 +11,8 @@ extension PostgresEventStore {
             case .device: "device_id"
             case .session: "session"
             }
-        var numbering = ActorNumbering()
         try withConnection(retryOnStale: true) { c throws(PostgresError) in
+            var batch = ActorEventBatch()
             try c.transaction { () throws(PostgresError) in
                 for (kind, k) in query.kinds.enumerated() {
                     var f = PostgresFilter(query.filter, table: "")
@@ -23,15 +23,20 @@ extension PostgresEventStore {
                     while true {
                         let page = try c.execute("FETCH 1000 FROM autotrack_actor_events").rows
                         for r in page {
-                            let number = numbering.number(appKey: r[2] ?? "", id: r[3] ?? "")
-                            let row = ActorEvent(
-                                kind: kind, actor: number, time: r[1].flatMap { Int64($0) } ?? 0, seq: r[0].flatMap { Int64($0) } ?? 0)
-                            if !each(row) { return }
+                            var appKey = r[2] ?? "", id = r[3] ?? ""
+                            let app = appKey.withUTF8 { batch.app(UnsafeRawBufferPointer($0)) }
+                            let going = id.withUTF8 {
+                                batch.add(
+                                    kind: kind, app: app, id: UnsafeRawBufferPointer($0), time: r[1].flatMap { Int64($0) } ?? 0,
+                                    seq: r[0].flatMap { Int64($0) } ?? 0, each)
+                            }
+                            if !going { return }
                         }
                         if page.count < 1000 { break }
                     }
                     try c.execute("CLOSE autotrack_actor_events")
                 }
+                _ = batch.flush(each)
             }
         }
     }

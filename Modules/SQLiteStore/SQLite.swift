@@ -276,10 +276,10 @@ final class SQLiteStatement {
     /// The current row's column `i` as an integer (0 for NULL), read raw.
     func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
 
-    /// The current row's column `i` as UTF-8 bytes, read raw; valid until the next step. Empty
+    /// The current row's column `i` as UTF-8 bytes, read raw; valid until the next step. Nil
     /// for NULL.
-    func bytes(_ i: Int32) -> UnsafeRawBufferPointer {
-        guard let p = sqlite3_column_text(stmt, i) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+    func bytes(_ i: Int32) -> UnsafeRawBufferPointer? {
+        guard let p = sqlite3_column_text(stmt, i) else { return nil }
         return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i)))
     }
 

@@ -1,4 +1,5 @@
 import Analytics
+import EventModel
 import EventStore
 import SQLiteStore
 import Testing
@@ -90,6 +91,21 @@ import Testing
                 #expect(fast.isEmpty == (filter.appKey == "other" || column == .session))  // The fixture has no sessions.
             }
         }
+    }
+
+    @Test(arguments: FixtureStore.allCases) func actorsOfTwoAppsAreTwoActorsAndTheAppFilterPicksOne(_ kind: FixtureStore) throws {
+        let t = F.day0
+        // The same user id in two apps: a store with one app key skips reading it; this one has two.
+        let store = try F.store([[F.event("s1", "page_enter", "Home", at: t, user: "u"), F.event("s2", "click", "Add", at: t + 1, user: "u")]], on: kind)
+        for b in [[F.event("b1", "page_enter", "Home", at: t, user: "u")], [F.event("b2", "page_enter", "Home", at: t, user: "v")]] {
+            #expect(try store.append(EventBatch(appKey: "blog", appVersion: "1.0", events: b)).stored == 1)
+        }
+        let funnel = FunnelDefinition(steps: [F.home, F.add])
+        // shop/u reaches Add; blog/u and blog/v only Home.
+        #expect(steps(try store.funnel(funnel, filter: .all)) == [3, 1])
+        #expect(steps(try store.funnel(funnel, filter: EventFilter(appKey: "shop"))) == [1, 1])
+        #expect(steps(try store.funnel(funnel, filter: EventFilter(appKey: "blog"))) == [2, 0])
+        #expect(steps(try store.funnel(funnel, filter: EventFilter(appKey: "none"))) == [0, 0])
     }
 
     /// What actor rows say, whatever order they come in and however actors are numbered: each
