@@ -53,7 +53,12 @@ public struct FunnelCounter {
     /// it matches (bit i = step i).
     private let kinds: [EventKind]
     private let kindSteps: [UInt64]
-    private var rows: [ActorEvent] = []
+    /// The rows so far, in full chunks of `chunkSize` and the one being filled: an array grown by
+    /// doubling would copy every row again at each step, into fresh memory that costs a page
+    /// fault per 4 KiB (measured on the project's machine: about 2.5 µs each).
+    private var chunks: [[Timed]] = []
+    private var current: [Timed] = []
+    private static let chunkSize = 8192
 
     public init(_ definition: FunnelDefinition) {
         precondition(definition.steps.count <= 64, "a funnel has at most 64 steps")
@@ -77,28 +82,41 @@ public struct FunnelCounter {
         ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column)
     }
 
-    public mutating func add(_ e: ActorEvent) { rows.append(e) }
+    public mutating func add(_ e: ActorEvent) {
+        precondition(e.actor >= 0 && e.actor <= Int(Int32.max) && e.kind >= 0 && e.kind < kinds.count, "an actor row out of range: \(e)")
+        if current.count == Self.chunkSize {
+            chunks.append(current)
+            current = []
+        }
+        if current.capacity == 0 { current.reserveCapacity(Self.chunkSize) }
+        current.append(Timed(time: e.time, seq: e.seq, actor: Int32(e.actor), kind: Int32(e.kind)))
+    }
 
     public func result() -> FunnelResult {
         let n = definition.steps.count
         var reached = [Int](repeating: 0, count: n)
-        var start = [Int64?](repeating: nil, count: n)
-        for events in Self.byActor(rows) {
-            for k in 0..<n { start[k] = nil }
+        // start[k]: the chain's step-1 time, valid where bit k of `started` is set.
+        var start = [Int64](repeating: 0, count: n)
+        Self.forEachActor(chunks + [current]) { events in
+            var started: UInt64 = 0
             var deepest = -1
             for e in events {
-                let steps = kindSteps[e.kind]
-                for k in stride(from: n - 1, through: 0, by: -1) where steps & (1 << UInt64(k)) != 0 {
-                    let candidate: Int64?
+                var steps = kindSteps[Int(e.kind)]
+                while steps != 0 {
+                    // The last step first: an event extends a chain once, as the deepest step it can.
+                    let k = 63 - steps.leadingZeroBitCount
+                    steps &= ~(1 << UInt64(k))
+                    let candidate: Int64
                     if k == 0 {
                         candidate = e.time
-                    } else if let s = start[k - 1], e.time - s <= definition.withinMilliseconds {
-                        candidate = s
+                    } else if started & (1 << UInt64(k - 1)) != 0, e.time - start[k - 1] <= definition.withinMilliseconds {
+                        candidate = start[k - 1]
                     } else {
-                        candidate = nil
+                        continue
                     }
-                    if let c = candidate, start[k].map({ c > $0 }) ?? true {
-                        start[k] = c
+                    if started & (1 << UInt64(k)) == 0 || candidate > start[k] {
+                        start[k] = candidate
+                        started |= 1 << UInt64(k)
                         deepest = max(deepest, k)
                     }
                 }
@@ -113,24 +131,54 @@ public struct FunnelCounter {
             })
     }
 
-    /// Each actor's rows in order of time, ties by storage order (actor numbers are dense, so a
-    /// counting sort groups them).
-    static func byActor(_ rows: [ActorEvent]) -> [ArraySlice<ActorEvent>] {
+    /// One row: its time, storage order, actor and kind.
+    struct Timed {
+        var time: Int64
+        var seq: Int64
+        var actor: Int32
+        var kind: Int32
+
+        static func < (a: Timed, b: Timed) -> Bool { a.time < b.time || (a.time == b.time && a.seq < b.seq) }
+    }
+
+    /// Calls `body` with each actor's rows in order of time, ties by storage order. Actor numbers
+    /// are dense, so a counting sort groups the rows; each actor's few rows are then put in order
+    /// by insertion (cheap on the runs of time-ordered rows a store usually gives).
+    static func forEachActor(_ chunks: [[Timed]], _ body: (UnsafeMutableBufferPointer<Timed>) -> Void) {
         var actors = 0
-        for r in rows where r.actor >= actors { actors = r.actor + 1 }
-        var bounds = [Int](repeating: 0, count: actors + 1)
-        for r in rows { bounds[r.actor + 1] += 1 }
-        for a in 0..<actors { bounds[a + 1] += bounds[a] }
-        var next = bounds
-        var grouped = rows
-        for r in rows {
-            grouped[next[r.actor]] = r
-            next[r.actor] += 1
+        var total = 0
+        for chunk in chunks {
+            total += chunk.count
+            for r in chunk where Int(r.actor) >= actors { actors = Int(r.actor) + 1 }
         }
-        for a in 0..<actors {
-            grouped[bounds[a]..<bounds[a + 1]].sort { ($0.time, $0.seq) < ($1.time, $1.seq) }
+        var next = [Int](repeating: 0, count: actors + 1)
+        for chunk in chunks { for r in chunk { next[Int(r.actor) + 1] += 1 } }
+        for a in 0..<actors { next[a + 1] += next[a] }
+        let bounds = next
+        var grouped = [Timed](unsafeUninitializedCapacity: total) { buffer, count in
+            for chunk in chunks {
+                for r in chunk {
+                    (buffer.baseAddress! + next[Int(r.actor)]).initialize(to: r)
+                    next[Int(r.actor)] += 1
+                }
+            }
+            count = total
         }
-        return (0..<actors).map { grouped[bounds[$0]..<bounds[$0 + 1]] }
+        grouped.withUnsafeMutableBufferPointer { all in
+            for a in 0..<actors {
+                let events = UnsafeMutableBufferPointer(rebasing: all[bounds[a]..<bounds[a + 1]])
+                for i in events.indices.dropFirst() {
+                    let e = events[i]
+                    var j = i
+                    while j > 0, e < events[j - 1] {
+                        events[j] = events[j - 1]
+                        j -= 1
+                    }
+                    events[j] = e
+                }
+                body(events)
+            }
+        }
     }
 }
 

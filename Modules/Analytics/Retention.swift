@@ -59,8 +59,7 @@ public struct RetentionCounter {
     public let definition: RetentionDefinition
     /// Per actor number, its first start (time, seq), or nil.
     private var firstStart: [(time: Int64, seq: Int64)?] = []
-    /// Per return event, its actor (high 32 bits) and the first day of its period (low 32 bits):
-    /// one flat array, sorted once at the end, instead of a set per actor.
+    /// Per return event, its actor (high 32 bits) and the first day of its period (low 32 bits).
     private var returns: [UInt64] = []
 
     public init(_ definition: RetentionDefinition) {
@@ -78,9 +77,10 @@ public struct RetentionCounter {
     }
 
     public mutating func add(_ e: ActorEvent) {
+        precondition(e.actor >= 0 && e.actor <= Int(UInt32.max), "actor numbers are dense from 0")
         if e.kind == 0 {
-            if e.actor >= firstStart.count { firstStart += Array(repeating: nil, count: e.actor + 1 - firstStart.count) }
-            if firstStart[e.actor].map({ (e.time, e.seq) < ($0.time, $0.seq) }) ?? true { firstStart[e.actor] = (e.time, e.seq) }
+            if e.actor >= firstStart.count { firstStart.append(contentsOf: repeatElement(nil, count: e.actor + 1 - firstStart.count)) }
+            if let s = firstStart[e.actor], (s.time, s.seq) <= (e.time, e.seq) {} else { firstStart[e.actor] = (e.time, e.seq) }
         }
         if e.kind == 1 || definition.start == definition.returning {
             let day = UInt32(bitPattern: Int32(truncatingIfNeeded: definition.period.start(of: e.time).number))
@@ -89,29 +89,45 @@ public struct RetentionCounter {
     }
 
     public func result() -> RetentionResult {
-        var cohorts: [Int64: (actors: Int, returned: [Int])] = [:]
         let n = definition.periods
-        for (actor, start) in firstStart.enumerated() {
-            guard let start else { continue }
-            let cohort = definition.period.start(of: start.time).number
-            cohorts[cohort, default: (0, [Int](repeating: 0, count: n))].actors += 1
+        // Per actor: the index of its cohort in `days` (the first day of its first start's
+        // period), -1 without a start; and one bit per period it came back in (`words` words
+        // each), so each (actor, period) counts once however many returns it holds.
+        var days: [Int64] = []
+        var dayIndex: [Int64: Int] = [:]
+        let cohortOf = firstStart.map { start -> Int in
+            guard let start else { return -1 }
+            let day = definition.period.start(of: start.time).number
+            if let i = dayIndex[day] { return i }
+            dayIndex[day] = days.count
+            days.append(day)
+            return days.count - 1
         }
-        // Each (actor, period) once: sorted, a repeat is next to its first.
-        var previous: UInt64?
-        for key in returns.sorted() where key != previous {
-            previous = key
+        let words = (max(n, 1) + 63) / 64
+        var bits = [UInt64](repeating: 0, count: cohortOf.count * words)
+        for key in returns {
             let actor = Int(key >> 32)
-            guard actor < firstStart.count, let start = firstStart[actor] else { continue }
-            let cohort = definition.period.start(of: start.time).number
+            guard actor < cohortOf.count, cohortOf[actor] >= 0 else { continue }
             let day = Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
-            let (i, off) = (day - cohort).quotientAndRemainder(dividingBy: definition.period.days)
-            if off == 0, i >= 0, i < n { cohorts[cohort]!.returned[Int(i)] += 1 }
+            let (i, off) = (day - days[cohortOf[actor]]).quotientAndRemainder(dividingBy: definition.period.days)
+            if off == 0, i >= 0, i < n { bits[actor * words + Int(i) / 64] |= 1 << UInt64(i % 64) }
+        }
+        var actors = [Int](repeating: 0, count: days.count)
+        var returned = [Int](repeating: 0, count: days.count * n)
+        for (actor, c) in cohortOf.enumerated() where c >= 0 {
+            actors[c] += 1
+            for w in 0..<words {
+                var b = bits[actor * words + w]
+                while b != 0 {
+                    returned[c * n + w * 64 + b.trailingZeroBitCount] += 1
+                    b &= b - 1
+                }
+            }
         }
         return RetentionResult(
             definition: definition,
-            cohorts: cohorts.keys.sorted().map { key in
-                let c = cohorts[key]!
-                return RetentionResult.Cohort(cohort: CalendarDay(number: key), actors: c.actors, returned: c.returned)
+            cohorts: days.indices.sorted { days[$0] < days[$1] }.map { c in
+                RetentionResult.Cohort(cohort: CalendarDay(number: days[c]), actors: actors[c], returned: Array(returned[c * n..<(c + 1) * n]))
             })
     }
 }

@@ -108,6 +108,25 @@ import Testing
         #expect(steps(try store.funnel(funnel, filter: EventFilter(appKey: "none"))) == [0, 0])
     }
 
+    @Test func theCounterOrdersEachActorsRowsWhateverOrderTheyCome() {
+        // More rows than one chunk of the counter's storage (8,192), fed newest first: actor a
+        // has Home at 2a and Add at 2a + 1; every third actor's Add comes first (time 2a − 1) and
+        // so does not count; every fifth actor's Home and Add share a time, Add stored first
+        // (lower seq), so it does not count either.
+        var counter = FunnelCounter(FunnelDefinition(steps: [F.home, F.add]))
+        var rows: [ActorEvent] = []
+        for a in 0..<6_000 {
+            let home = Int64(2 * a)
+            let add = a % 3 == 0 ? home - 1 : a % 5 == 0 ? home : home + 1
+            let (homeSeq, addSeq) = a % 5 == 0 ? (Int64(2 * a + 1), Int64(2 * a)) : (Int64(2 * a), Int64(2 * a + 1))
+            rows.append(ActorEvent(kind: 0, actor: a, time: home, seq: homeSeq))
+            rows.append(ActorEvent(kind: 1, actor: a, time: add, seq: addSeq))
+        }
+        for r in rows.reversed() { counter.add(r) }
+        // Reaching Add: not a multiple of 3 nor of 5: 6,000 − 2,000 − 1,200 + 400 = 3,200.
+        #expect(counter.result().steps.map(\.actors) == [6_000, 3_200])
+    }
+
     /// What actor rows say, whatever order they come in and however actors are numbered: each
     /// event's kind and time by seq, and which events share an actor.
     static func meaning(_ rows: [ActorEvent]) -> (events: [Int64: [Int64]], actors: Set<Set<Int64>>) {

@@ -45,4 +45,25 @@ import Testing
         let r = try store.retention(RetentionDefinition(start: F.launch, returning: F.launch, periods: 2, by: .device), filter: .all)
         #expect(r.cohorts == [.init(cohort: CalendarDay("2026-11-02")!, actors: 1, returned: [1, 0])])
     }
+
+    @Test func moreThanSixtyFourPeriodsAreCountedEachOnce() {
+        // 70 periods, beyond one 64-bit word per actor: actor 0 starts on day 0 and returns on
+        // days 0, 64 (twice), 65 and 69; actor 1 starts on day 1 and returns on day 70 (its
+        // period 69) and day 71 (its period 70, past the table); actor 2 returns but never starts.
+        let d = CalendarDay.millisecondsPerDay, t = F.day0
+        var counter = RetentionCounter(RetentionDefinition(start: F.launch, returning: F.home, periods: 70))
+        let rows: [(kind: Int, actor: Int, day: Int64)] = [
+            (0, 0, 0), (1, 0, 0), (1, 0, 64), (1, 0, 64), (1, 0, 65), (1, 0, 69),
+            (0, 1, 1), (1, 1, 70), (1, 1, 71), (1, 2, 3),
+        ]
+        for (seq, r) in rows.enumerated() { counter.add(ActorEvent(kind: r.kind, actor: r.actor, time: t + r.day * d + 5, seq: Int64(seq))) }
+        var day0 = [Int](repeating: 0, count: 70), day1 = day0
+        for i in [0, 64, 65, 69] { day0[i] = 1 }
+        day1[69] = 1
+        #expect(
+            counter.result().cohorts == [
+                .init(cohort: CalendarDay("2026-11-01")!, actors: 1, returned: day0),
+                .init(cohort: CalendarDay("2026-11-02")!, actors: 1, returned: day1),
+            ])
+    }
 }
