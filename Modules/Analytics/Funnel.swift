@@ -39,26 +39,28 @@ public struct FunnelResult: Sendable, Hashable {
     }
 }
 
-/// Counts a funnel over the steps' `ActorEvent`s (any order; each actor's events are put in order
-/// by corrected time, ties by storage order).
+/// Counts a funnel over the steps' `ActorEvent`s, which must come in time order, ties by
+/// storage order (`ActorEventQuery.inTimeOrder`, as `query` asks the store for; rows of one
+/// kind and time, interchangeable here, in any order).
 ///
 /// An actor reaches step k when it has events e1 < e2 < … < ek in that order matching steps
-/// 1…k with `ek.time − e1.time ≤ within`. One pass per actor: `start[k]` is the latest step-1
-/// time of any chain that reached step k so far (the latest start leaves the most room), and
-/// an event matching step k extends the chain of step k − 1. An event that matches several
-/// steps (a step repeated) serves one of them per chain: steps are tried from the last down.
+/// 1…k with `ek.time − e1.time ≤ within`. One state per actor, updated by each of its rows as it
+/// comes: `start[k]` is the latest step-1 time of any chain that reached step k so far (the
+/// latest start leaves the most room), and an event matching step k extends the chain of step
+/// k − 1. An event that matches several steps (a step repeated) serves one of them per chain:
+/// steps are tried from the last down. Memory: a few words per actor, none per row.
 public struct FunnelCounter {
     public let definition: FunnelDefinition
     /// The distinct kinds among the steps (what the store is asked for), and per kind the steps
     /// it matches (bit i = step i).
     private let kinds: [EventKind]
     private let kindSteps: [UInt64]
-    /// The rows so far, in full chunks of `chunkSize` and the one being filled: an array grown by
-    /// doubling would copy every row again at each step, into fresh memory that costs a page
-    /// fault per 4 KiB (measured on the project's machine: about 2.5 µs each).
-    private var chunks: [[Timed]] = []
-    private var current: [Timed] = []
-    private static let chunkSize = 8192
+    /// Per actor a, `start[a * steps + k]` for each step k, valid where bit k of `started[a]`
+    /// is set: the steps its chains reached.
+    private var start: [Int64] = []
+    private var started: [UInt64] = []
+    /// The last row's time, to check the order.
+    private var last: Int64?
 
     public init(_ definition: FunnelDefinition) {
         precondition(definition.steps.count <= 64, "a funnel has at most 64 steps")
@@ -77,51 +79,50 @@ public struct FunnelCounter {
         kindSteps = masks
     }
 
-    /// The rows that feed this counter: the steps' events, by `definition.by`.
+    /// The rows that feed this counter: the steps' events, by `definition.by`, in time order.
     public func query(_ filter: EventFilter) -> ActorEventQuery {
-        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column)
+        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column, inTimeOrder: true)
     }
 
+    /// Adds the next row (time order, ties by seq: a row earlier than the last stops the program).
     public mutating func add(_ e: ActorEvent) {
-        precondition(e.actor >= 0 && e.actor <= Int(Int32.max) && e.kind >= 0 && e.kind < kinds.count, "an actor row out of range: \(e)")
-        if current.count == Self.chunkSize {
-            chunks.append(current)
-            current = []
+        if let last { precondition(last <= e.time, "funnel rows must come in time order: \(e) came after a row at \(last)") }
+        last = e.time
+        precondition(e.actor >= 0 && e.kind >= 0 && e.kind < kinds.count, "an actor row out of range: \(e)")
+        let n = definition.steps.count
+        if e.actor >= started.count {
+            started.append(contentsOf: repeatElement(0, count: e.actor + 1 - started.count))
+            start.append(contentsOf: repeatElement(0, count: started.count * n - start.count))
         }
-        if current.capacity == 0 { current.reserveCapacity(Self.chunkSize) }
-        current.append(Timed(time: e.time, seq: e.seq, actor: Int32(e.actor), kind: Int32(e.kind)))
+        let base = e.actor * n
+        var reached = started[e.actor]
+        var steps = kindSteps[e.kind]
+        while steps != 0 {
+            // The last step first: an event extends a chain once, as the deepest step it can.
+            let k = 63 - steps.leadingZeroBitCount
+            steps &= ~(1 << UInt64(k))
+            let candidate: Int64
+            if k == 0 {
+                candidate = e.time
+            } else if reached & (1 << UInt64(k - 1)) != 0, e.time - start[base + k - 1] <= definition.withinMilliseconds {
+                candidate = start[base + k - 1]
+            } else {
+                continue
+            }
+            if reached & (1 << UInt64(k)) == 0 || candidate > start[base + k] {
+                start[base + k] = candidate
+                reached |= 1 << UInt64(k)
+            }
+        }
+        started[e.actor] = reached
     }
 
     public func result() -> FunnelResult {
         let n = definition.steps.count
         var reached = [Int](repeating: 0, count: n)
-        // start[k]: the chain's step-1 time, valid where bit k of `started` is set.
-        var start = [Int64](repeating: 0, count: n)
-        Self.forEachActor(chunks + [current]) { events in
-            var started: UInt64 = 0
-            var deepest = -1
-            for e in events {
-                var steps = kindSteps[Int(e.kind)]
-                while steps != 0 {
-                    // The last step first: an event extends a chain once, as the deepest step it can.
-                    let k = 63 - steps.leadingZeroBitCount
-                    steps &= ~(1 << UInt64(k))
-                    let candidate: Int64
-                    if k == 0 {
-                        candidate = e.time
-                    } else if started & (1 << UInt64(k - 1)) != 0, e.time - start[k - 1] <= definition.withinMilliseconds {
-                        candidate = start[k - 1]
-                    } else {
-                        continue
-                    }
-                    if started & (1 << UInt64(k)) == 0 || candidate > start[k] {
-                        start[k] = candidate
-                        started |= 1 << UInt64(k)
-                        deepest = max(deepest, k)
-                    }
-                }
-            }
-            if deepest >= 0 { for k in 0...deepest { reached[k] += 1 } }
+        // An actor that reached step k reached every step before it (a chain to k passes them).
+        for bits in started where bits != 0 {
+            for k in 0...(63 - bits.leadingZeroBitCount) { reached[k] += 1 }
         }
         let first = reached.first ?? 0
         return FunnelResult(
@@ -129,56 +130,6 @@ public struct FunnelCounter {
             steps: zip(definition.steps, reached).map {
                 FunnelResult.Step(step: $0, actors: $1, conversion: first == 0 ? 0 : Double($1) / Double(first))
             })
-    }
-
-    /// One row: its time, storage order, actor and kind.
-    struct Timed {
-        var time: Int64
-        var seq: Int64
-        var actor: Int32
-        var kind: Int32
-
-        static func < (a: Timed, b: Timed) -> Bool { a.time < b.time || (a.time == b.time && a.seq < b.seq) }
-    }
-
-    /// Calls `body` with each actor's rows in order of time, ties by storage order. Actor numbers
-    /// are dense, so a counting sort groups the rows; each actor's few rows are then put in order
-    /// by insertion (cheap on the runs of time-ordered rows a store usually gives).
-    static func forEachActor(_ chunks: [[Timed]], _ body: (UnsafeMutableBufferPointer<Timed>) -> Void) {
-        var actors = 0
-        var total = 0
-        for chunk in chunks {
-            total += chunk.count
-            for r in chunk where Int(r.actor) >= actors { actors = Int(r.actor) + 1 }
-        }
-        var next = [Int](repeating: 0, count: actors + 1)
-        for chunk in chunks { for r in chunk { next[Int(r.actor) + 1] += 1 } }
-        for a in 0..<actors { next[a + 1] += next[a] }
-        let bounds = next
-        var grouped = [Timed](unsafeUninitializedCapacity: total) { buffer, count in
-            for chunk in chunks {
-                for r in chunk {
-                    (buffer.baseAddress! + next[Int(r.actor)]).initialize(to: r)
-                    next[Int(r.actor)] += 1
-                }
-            }
-            count = total
-        }
-        grouped.withUnsafeMutableBufferPointer { all in
-            for a in 0..<actors {
-                let events = UnsafeMutableBufferPointer(rebasing: all[bounds[a]..<bounds[a + 1]])
-                for i in events.indices.dropFirst() {
-                    let e = events[i]
-                    var j = i
-                    while j > 0, e < events[j - 1] {
-                        events[j] = events[j - 1]
-                        j -= 1
-                    }
-                    events[j] = e
-                }
-                body(events)
-            }
-        }
     }
 }
 

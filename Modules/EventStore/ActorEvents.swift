@@ -24,11 +24,30 @@ public struct ActorEventQuery: Sendable, Hashable {
     /// Distinct kinds; `ActorEvent.kind` is an index into this list.
     public var kinds: [EventKind]
     public var actor: ActorColumn
+    /// True: rows come in time order, all kinds merged, rows of one time in storage order
+    /// (`seq`), except that rows of one time and one kind may come in any order among themselves
+    /// (no counter can tell them apart: the same step at the same moment); a counter can then
+    /// keep a state per actor instead of every row. False: any order.
+    public var inTimeOrder: Bool
 
-    public init(filter: EventFilter = .all, kinds: [EventKind], actor: ActorColumn = .userElseDevice) {
+    public init(filter: EventFilter = .all, kinds: [EventKind], actor: ActorColumn = .userElseDevice, inTimeOrder: Bool = false) {
         self.filter = filter
         self.kinds = kinds
         self.actor = actor
+        self.inTimeOrder = inTimeOrder
+    }
+
+    /// For a store that cannot read rows in time order: reads them all in any order through
+    /// `read` (given this query without `inTimeOrder`), then hands them to `each` in time order.
+    public func sortingByTime(
+        _ read: (ActorEventQuery, (ActorEvent) -> Bool) throws(StoreError) -> Void, _ each: (ActorEvent) -> Bool
+    ) throws(StoreError) {
+        var unordered = self
+        unordered.inTimeOrder = false
+        var rows: [ActorEvent] = []
+        try read(unordered) { rows.append($0); return true }
+        rows.sort { ($0.time, $0.seq) < ($1.time, $1.seq) }
+        for r in rows where !each(r) { return }
     }
 
     /// The index of the first kind equal to this type and name, nil when none is.
@@ -344,8 +363,10 @@ private func memEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: I
 
 extension CollectorStore {
     /// The default `actorEvents`: `scan`, numbering actors with `ActorNumbering`. Rows come in
-    /// storage order; a store's own implementation may give them in any order.
+    /// storage order, or sorted into time order when the query asks for it; a store's own
+    /// implementation may give them in any order unless asked for time order.
     public func scanningActorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
+        if query.inTimeOrder { return try query.sortingByTime(scanningActorEvents, each) }
         var numbering = ActorNumbering()
         try scan(EventScanQuery(filter: query.filter, kinds: query.kinds)) { e in
             guard let kind = query.kindIndex(type: e.type, name: e.name),

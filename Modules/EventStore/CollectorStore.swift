@@ -61,8 +61,9 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// without ids and props. Has a default over `events`; a store may answer it faster.
     func scan(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError)
     /// Funnels' and retention tables' rows (ActorEvents.swift): per stored event of `query`'s
-    /// kinds that has an actor, the kind, the actor as a number and the time, in any order. Has
-    /// a default over `scan`; a store may answer it faster.
+    /// kinds that has an actor, the kind, the actor as a number and the time, in any order (in
+    /// time order, ties by `seq`, when `query.inTimeOrder`). Has a default over `scan`; a store
+    /// may answer it faster.
     func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError)
     /// The `seq` of the last stored event, nil when there is none (where `tail` starts).
     func lastSequence() throws(StoreError) -> Int64?

@@ -4,7 +4,9 @@ extension PostgresEventStore {
     /// The analytics' actor rows (`ActorEventQuery`): four narrow columns per event of each kind,
     /// through a cursor (constant memory), kind by kind. Actors are numbered by their stored
     /// bytes: `PostgresText`'s escape is injective, so equal stored text is equal text.
+    /// Time order (`ActorEventQuery.inTimeOrder`) sorts the rows read kind by kind.
     public func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
+        if query.inTimeOrder { return try query.sortingByTime(actorEvents, each) }
         let actor =
             switch query.actor {
             case .userElseDevice: "COALESCE(user_id, device_id)"

@@ -31,7 +31,8 @@ extension SQLiteEventStore {
     /// The analytics' actor rows (`ActorEventQuery`) as one index range per kind: index
     /// `events_kind_actor` (schema version 4) holds every column read, so no table row is
     /// visited, and columns are read raw (no `SQLiteValue`, no String per row). Rows come kind
-    /// by kind, each in time order, all from one snapshot (one read transaction).
+    /// by kind, each in time order, or merged in time order when the query asks
+    /// (`mergeInTimeOrder`), all from one snapshot (one read transaction).
     ///
     /// SQLite's own work per row is most of the cost (measured with callgrind: about 1,830
     /// instructions a row reading the app key, comparing it and testing the actor for NULL in SQL;
@@ -70,6 +71,10 @@ extension SQLiteEventStore {
                 var key = key
                 return key.withUTF8 { batch.app(UnsafeRawBufferPointer($0)) }
             }
+            if query.inTimeOrder {
+                if try mergeInTimeOrder(db, sql, f.parameters, query.kinds, fixedApp, &batch, each) { _ = batch.flush(each) }
+                return
+            }
             var going = true
             for (kind, k) in query.kinds.enumerated() where going {
                 try db.streamStatement(sql, f.parameters + [.text(k.type), .text(k.name)]) { s in
@@ -82,6 +87,97 @@ extension SQLiteEventStore {
             if going { _ = batch.flush(each) }
         } catch {
             throw error.storeError
+        }
+    }
+
+    /// The rows of `kinds` in time order (`ActorEventQuery.inTimeOrder`): one statement per
+    /// kind, each in time order through the index, stepped together, always the earliest first.
+    /// When rows of several kinds share a time, that time's rows are gathered and put in seq
+    /// order (within a kind the index orders them by app key and actor, not by seq). False when
+    /// `each` stopped.
+    private func mergeInTimeOrder(
+        _ db: SQLiteDatabase, _ sql: String, _ parameters: [SQLiteValue], _ kinds: [EventKind], _ fixedApp: ActorNumbering.App?,
+        _ batch: inout ActorEventBatch, _ each: (ActorEvent) -> Bool
+    ) throws(SQLiteError) -> Bool {
+        var cursors: [SQLiteStatement] = []
+        defer { for c in cursors { c.reset() } }
+        // Per kind, the time of its current row, and whether it has one.
+        var heads: [Int64] = []
+        var live: [Bool] = []
+        for (kind, k) in kinds.enumerated() {
+            // The statement cache is keyed by SQL: one statement per kind needs one text per kind.
+            let s = try db.statement(sql + " /* kind \(kind) */")
+            cursors.append(s)
+            try s.bind(parameters + [.text(k.type), .text(k.name)])
+            live.append(try s.step())
+            heads.append(live[kind] ? s.int64(1) : 0)
+        }
+        // One time's rows (the first `count` of `group`): kind, app, where the id's bytes lie in
+        // `ids`, seq. The ids are copied: a statement's next step frees its row's bytes.
+        var group: [(kind: Int, app: ActorNumbering.App, offset: Int, count: Int, seq: Int64)] = []
+        var count = 0
+        var ids = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { ids.deallocate() }
+        let app = { (s: SQLiteStatement, batch: inout ActorEventBatch) in
+            fixedApp ?? batch.app(s.bytes(3) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        while true {
+            // The kind with the earliest row, whether another kind has a row of that time, and
+            // the earliest time of the other kinds.
+            var first = -1
+            var time = Int64.max
+            var tied = false
+            var others = Int64.max
+            for k in heads.indices where live[k] {
+                if first < 0 || heads[k] < time {
+                    if first >= 0 { others = time }
+                    (first, time, tied) = (k, heads[k], false)
+                } else {
+                    tied = tied || heads[k] == time
+                    others = min(others, heads[k])
+                }
+            }
+            guard first >= 0 else { return true }
+            if !tied {
+                // The common case: this kind's rows before any other kind's are handed on as
+                // they are read. Rows of one kind and one time may come in any order.
+                let s = cursors[first]
+                repeat {
+                    if let id = s.bytes(2) {
+                        if !batch.add(kind: first, app: app(s, &batch), id: id, time: heads[first], seq: s.int64(0), each) { return false }
+                    }
+                    live[first] = try s.step()
+                    if live[first] { heads[first] = s.int64(1) }
+                } while live[first] && heads[first] < others
+                continue
+            }
+            count = 0
+            var used = 0
+            for kind in heads.indices where live[kind] && heads[kind] == time {
+                let s = cursors[kind]
+                repeat {
+                    if let id = s.bytes(2) {
+                        if used + id.count > ids.count {
+                            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * (used + id.count), alignment: 8)
+                            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: ids[..<used]))
+                            ids.deallocate()
+                            ids = larger
+                        }
+                        if !id.isEmpty { (ids.baseAddress! + used).copyMemory(from: id.baseAddress!, byteCount: id.count) }
+                        let row = (kind, app(s, &batch), used, id.count, s.int64(0))
+                        if count < group.count { group[count] = row } else { group.append(row) }
+                        count += 1
+                        used += id.count
+                    }
+                    live[kind] = try s.step()
+                    if live[kind] { heads[kind] = s.int64(1) }
+                } while live[kind] && heads[kind] == time
+            }
+            if count > 1 { group[..<count].sort { $0.seq < $1.seq } }
+            for g in group[..<count] {
+                let id = UnsafeRawBufferPointer(rebasing: ids[g.offset..<g.offset + g.count])
+                if !batch.add(kind: g.kind, app: g.app, id: id, time: time, seq: g.seq, each) { return false }
+            }
         }
     }
 

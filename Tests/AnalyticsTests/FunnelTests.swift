@@ -108,11 +108,11 @@ import Testing
         #expect(steps(try store.funnel(funnel, filter: EventFilter(appKey: "none"))) == [0, 0])
     }
 
-    @Test func theCounterOrdersEachActorsRowsWhateverOrderTheyCome() {
-        // More rows than one chunk of the counter's storage (8,192), fed newest first: actor a
-        // has Home at 2a and Add at 2a + 1; every third actor's Add comes first (time 2a − 1) and
-        // so does not count; every fifth actor's Home and Add share a time, Add stored first
-        // (lower seq), so it does not count either.
+    @Test func theCounterKeepsOneStatePerActorAcrossInterleavedRows() {
+        // 6,000 actors' rows interleaved in time order: actor a has Home at 2a and Add at 2a + 1;
+        // every third actor's Add comes first (time 2a − 1) and so does not count; every fifth
+        // actor's Home and Add share a time, Add stored first (lower seq), so it does not count
+        // either.
         var counter = FunnelCounter(FunnelDefinition(steps: [F.home, F.add]))
         var rows: [ActorEvent] = []
         for a in 0..<6_000 {
@@ -122,9 +122,29 @@ import Testing
             rows.append(ActorEvent(kind: 0, actor: a, time: home, seq: homeSeq))
             rows.append(ActorEvent(kind: 1, actor: a, time: add, seq: addSeq))
         }
-        for r in rows.reversed() { counter.add(r) }
+        for r in rows.sorted(by: { ($0.time, $0.seq) < ($1.time, $1.seq) }) { counter.add(r) }
         // Reaching Add: not a multiple of 3 nor of 5: 6,000 − 2,000 − 1,200 + 400 = 3,200.
         #expect(counter.result().steps.map(\.actors) == [6_000, 3_200])
+    }
+
+    @Test(arguments: FixtureStore.allCases) func rowsOfOneTimeFollowStorageOrderAcrossKindsAndDevices(_ kind: FixtureStore) throws {
+        let t = F.day0
+        // u's Home, Add, Home share one time; the index holds u's two Homes by device (d1 before
+        // d2), the reverse of their storage order. By storage order u goes Home → Add → Home.
+        // w's Add is stored before its Home at the same time: Home only.
+        let store = try F.store([[
+            F.event("1", "page_enter", "Home", at: t, user: "u", device: "d2"),
+            F.event("2", "click", "Add", at: t, user: "u", device: "d1"),
+            F.event("3", "page_enter", "Home", at: t, user: "u", device: "d1"),
+            F.event("4", "click", "Add", at: t, user: "w"),
+            F.event("5", "page_enter", "Home", at: t, user: "w"),
+        ]], on: kind)
+        #expect(steps(try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.home]), filter: .all)) == [2, 1, 1])
+        var rows: [ActorEvent] = []
+        try store.actorEvents(ActorEventQuery(kinds: [F.home, F.add], inTimeOrder: true)) { rows.append($0); return true }
+        #expect(rows.map(\.kind) == [0, 1, 0, 1, 0])
+        #expect(rows.map(\.actor) == [0, 0, 0, 1, 1])
+        #expect(rows.map(\.seq) == rows.map(\.seq).sorted())
     }
 
     /// What actor rows say, whatever order they come in and however actors are numbered: each
