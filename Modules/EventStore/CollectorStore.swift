@@ -64,6 +64,9 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// kinds that has an actor, the kind, the actor as a number and the time, in any order. Has
     /// a default over `scan`; a store may answer it faster.
     func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError)
+    /// The report's behaviour figures from the store's rollup tables (ActivityRollup.swift), or
+    /// nil when it cannot answer `filter` from them (the analytics then scan). Defaults to nil.
+    func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup?
     /// The `seq` of the last stored event, nil when there is none (where `tail` starts).
     func lastSequence() throws(StoreError) -> Int64?
 

@@ -191,6 +191,9 @@ final class SQLiteDatabase {
         return Int(sqlite3_changes(handle))
     }
 
+    /// The rowid of the last row this connection inserted (`events.seq` after an event's INSERT).
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The integer in the first column of the first row, or nil.
     func scalarInt(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
         let rows = try query(sql, parameters)

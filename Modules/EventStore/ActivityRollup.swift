@@ -1,0 +1,108 @@
+/// The report's behaviour figures before their last step (module `Analytics`' `ActivitySummary`):
+/// counts per day, the dwell distribution, page transitions and rage clicks, over the events a
+/// filter selects. Both ways of answering give this same value, so the figures are computed from
+/// it once:
+/// - a store's rollup tables, maintained as events are stored (`CollectorStore.activityRollup`);
+/// - one scan of the selected events (`Analytics.ActivityCounter`), for any store and filter.
+///
+/// Definitions (docs/analytics.md):
+/// - An actor is the event's `user`, else its `device`; actors, devices and sessions of different
+///   app keys are different.
+/// - Pages are `page`, else `name`.
+/// - A page sequence is the `page_enter` events of one app key, app version and session (an
+///   event without a session goes by its actor), ordered by corrected time, ties by storage
+///   order. Each enter of another page than the one before it is a transition from that page.
+/// - A click run is the `click` events of one app key, app version, actor and view (`path`, else
+///   `name`) in that order, each at most `rageGapMilliseconds` after the one before it; a burst
+///   is a run of at least `rageMinimumClicks`.
+/// - An event without an app version goes with those whose version is the empty text.
+public struct ActivityRollup: Sendable, Hashable {
+    public static let rageGapMilliseconds: Int64 = 1_000
+    public static let rageMinimumClicks = 3
+
+    /// One UTC day (days since 1970-01-01) that has events.
+    public struct Day: Sendable, Hashable {
+        public var number: Int64
+        public var events: Int
+        /// Distinct actors, devices, sessions.
+        public var actors: Int
+        public var devices: Int
+        public var sessions: Int
+
+        public init(number: Int64, events: Int, actors: Int, devices: Int, sessions: Int) {
+            self.number = number
+            self.events = events
+            self.actors = actors
+            self.devices = devices
+            self.sessions = sessions
+        }
+    }
+
+    /// How many `page_leave` events of one page carry one `duration`.
+    public struct Dwell: Sendable, Hashable {
+        public var page: String
+        public var duration: Int64
+        public var leaves: Int
+
+        public init(page: String, duration: Int64, leaves: Int) {
+            self.page = page
+            self.duration = duration
+            self.leaves = leaves
+        }
+    }
+
+    /// How many times `to` was entered right after `from` in a page sequence.
+    public struct Transition: Sendable, Hashable {
+        public var from: String
+        public var to: String
+        public var count: Int
+
+        public init(from: String, to: String, count: Int) {
+            self.from = from
+            self.to = to
+            self.count = count
+        }
+    }
+
+    /// One burst of clicks.
+    public struct Burst: Sendable, Hashable {
+        public var view: String
+        public var appKey: String
+        public var actor: String
+        public var clicks: Int
+
+        public init(view: String, appKey: String, actor: String, clicks: Int) {
+            self.view = view
+            self.appKey = appKey
+            self.actor = actor
+            self.clicks = clicks
+        }
+    }
+
+    /// Days with events, in any order.
+    public var days: [Day]
+    /// In any order; a page and duration may repeat (their leaves add up).
+    public var dwell: [Dwell]
+    /// In any order; a pair may repeat (the counts add up); counts of 0 are allowed.
+    public var transitions: [Transition]
+    /// In any order.
+    public var bursts: [Burst]
+    /// Per view with clicks that have an actor: the `page` of the first such click (storage
+    /// order) that has one.
+    public var viewPages: [String: String]
+
+    public init(
+        days: [Day] = [], dwell: [Dwell] = [], transitions: [Transition] = [], bursts: [Burst] = [], viewPages: [String: String] = [:]
+    ) {
+        self.days = days
+        self.dwell = dwell
+        self.transitions = transitions
+        self.bursts = bursts
+        self.viewPages = viewPages
+    }
+}
+
+extension CollectorStore {
+    /// The default `activityRollup`: nil, a store without rollup tables; the analytics then scan.
+    public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? { nil }
+}
