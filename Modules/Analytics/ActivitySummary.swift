@@ -118,26 +118,8 @@ extension ActivitySummary {
         }
     }
 
-    private static func dwell(_ dwell: [ActivityRollup.Dwell]) -> [DwellPercentiles] {
-        var byPage: [String: [Int64: Int]] = [:]
-        for d in dwell where d.leaves > 0 { byPage[d.page, default: [:]][d.duration, default: 0] += d.leaves }
-        return byPage.keys.sorted().map { page in
-            let counts = byPage[page]!.sorted { $0.key < $1.key }
-            let n = counts.reduce(0) { $0 + $1.value }
-            return DwellPercentiles(page: page, leaves: n, p50: nearestRank(counts, n, 50), p90: nearestRank(counts, n, 90))
-        }
-    }
-
-    /// The nearest-rank percentile of `n` durations counted by value (ascending): the value at
-    /// rank ⌈p·n/100⌉.
-    static func nearestRank(_ counts: [(key: Int64, value: Int)], _ n: Int, _ p: Int) -> Int64 {
-        let rank = max(1, (p * n + 99) / 100)
-        var seen = 0
-        for (duration, leaves) in counts {
-            seen += leaves
-            if seen >= rank { return duration }
-        }
-        return counts.last?.key ?? 0
+    private static func dwell(_ dwell: [ActivityRollup.PageDwell]) -> [DwellPercentiles] {
+        dwell.sorted { $0.page < $1.page }.map { DwellPercentiles(page: $0.page, leaves: $0.leaves, p50: $0.p50, p90: $0.p90) }
     }
 
     private static func nextPages(_ transitions: [ActivityRollup.Transition]) -> [NextPage] {
@@ -230,7 +212,20 @@ public struct ActivityCounter {
                     number: $0.key, events: $0.value.events, actors: $0.value.actors.count, devices: $0.value.devices.count,
                     sessions: $0.value.sessions.count)
             },
-            dwell: durations.flatMap { page, counts in counts.map { ActivityRollup.Dwell(page: page, duration: $0.key, leaves: $0.value) } },
+            dwell: durations.map { page, counts in
+                let sorted = counts.sorted { $0.key < $1.key }
+                let n = sorted.reduce(0) { $0 + $1.value }
+                func percentile(_ p: Int) -> Int64 {
+                    let rank = ActivityRollup.nearestRank(p, of: n)
+                    var seen = 0
+                    for (duration, leaves) in sorted {
+                        seen += leaves
+                        if seen >= rank { return duration }
+                    }
+                    return sorted.last?.key ?? 0
+                }
+                return ActivityRollup.PageDwell(page: page, leaves: n, p50: percentile(50), p90: percentile(90))
+            },
             transitions: transitions(), bursts: bursts(), viewPages: viewPages.mapValues(\.page))
     }
 

@@ -38,18 +38,24 @@ public struct ActivityRollup: Sendable, Hashable {
         }
     }
 
-    /// How many `page_leave` events of one page carry one `duration`.
-    public struct Dwell: Sendable, Hashable {
+    /// The dwell percentiles of one page, over its `page_leave` events with a `duration`.
+    public struct PageDwell: Sendable, Hashable {
         public var page: String
-        public var duration: Int64
         public var leaves: Int
+        /// Nearest-rank percentiles (`nearestRank`), ms: always a duration that occurred.
+        public var p50: Int64
+        public var p90: Int64
 
-        public init(page: String, duration: Int64, leaves: Int) {
+        public init(page: String, leaves: Int, p50: Int64, p90: Int64) {
             self.page = page
-            self.duration = duration
             self.leaves = leaves
+            self.p50 = p50
+            self.p90 = p90
         }
     }
+
+    /// The rank, from 1, of the nearest-rank percentile `p` of `n` sorted values: ⌈p·n/100⌉.
+    public static func nearestRank(_ p: Int, of n: Int) -> Int { max(1, (p * n + 99) / 100) }
 
     /// How many times `to` was entered right after `from` in a page sequence.
     public struct Transition: Sendable, Hashable {
@@ -81,8 +87,8 @@ public struct ActivityRollup: Sendable, Hashable {
 
     /// Days with events, in any order.
     public var days: [Day]
-    /// In any order; a page and duration may repeat (their leaves add up).
-    public var dwell: [Dwell]
+    /// One per page with leaves, in any order.
+    public var dwell: [PageDwell]
     /// In any order; a pair may repeat (the counts add up); counts of 0 are allowed.
     public var transitions: [Transition]
     /// In any order.
@@ -92,7 +98,7 @@ public struct ActivityRollup: Sendable, Hashable {
     public var viewPages: [String: String]
 
     public init(
-        days: [Day] = [], dwell: [Dwell] = [], transitions: [Transition] = [], bursts: [Burst] = [], viewPages: [String: String] = [:]
+        days: [Day] = [], dwell: [PageDwell] = [], transitions: [Transition] = [], bursts: [Burst] = [], viewPages: [String: String] = [:]
     ) {
         self.days = days
         self.dwell = dwell

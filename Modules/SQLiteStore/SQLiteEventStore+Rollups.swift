@@ -25,12 +25,14 @@ extension SQLiteEventStore {
                 if from == 0 {
                     for table in Schema.rollupTables { try db.run("DELETE FROM \(table) WHERE app_key = ?", [.text(appKey)]) }
                 }
+                // `+app_key`: read the table in `seq` order; through an app key index SQLite
+                // would sort all of the app's rows for every chunk.
                 let rows = try db.query(
                     """
                     SELECT seq, app_version, corrected_ts, type, name, page, path,
                            \(Self.titleSQL(props: "props")),
                            session, user_id, device_id, duration
-                    FROM events WHERE app_key = ? AND seq >= ? ORDER BY seq LIMIT ?
+                    FROM events WHERE +app_key = ? AND seq >= ? ORDER BY seq LIMIT ?
                     """, [.text(appKey), .int(from), .int(limit)])
                 var versions: [String?] = []
                 var byVersion: [String?: [RollupEvent]] = [:]
@@ -106,13 +108,7 @@ extension SQLiteEventStore {
             }
         }
         rollup.days = Array(days.values)
-        // Dwell: the table without days when the whole time is asked for.
-        let ranged = f.sinceDay != nil || f.untilDay != nil
-        let d = ranged ? f.sql(day: "day") : f.sql()
-        rollup.dwell = try read(
-            "SELECT page, duration, SUM(leaves) FROM \(ranged ? "rollup_dwell_days" : "rollup_dwell")\(d.where()) GROUP BY page, duration",
-            d.parameters
-        ).map { ActivityRollup.Dwell(page: $0[0].text ?? "", duration: $0[1].int ?? 0, leaves: Int($0[2].int ?? 0)) }
+        rollup.dwell = try dwell(f)
         // Transitions: both enters in range.
         let t = f.sql(day: nil, firstDay: "from_day", lastDay: "to_day")
         rollup.transitions = try read(
@@ -124,6 +120,52 @@ extension SQLiteEventStore {
             rollup.viewPages[r[0].text ?? ""] = r[1].text ?? ""
         }
         return rollup
+    }
+
+    /// Dwell percentiles per page: the buckets' counts give the bucket and the rank within it of
+    /// each percentile's value, then that bucket's exact values give the value. The tables
+    /// without days serve the whole time.
+    private func dwell(_ f: RollupFilter) throws(StoreError) -> [ActivityRollup.PageDwell] {
+        let ranged = f.sinceDay != nil || f.untilDay != nil
+        let c = ranged ? f.sql(day: "day") : f.sql()
+        var pages: [(page: String, buckets: [(first: Int64, leaves: Int)])] = []
+        for r in try read(
+            """
+            SELECT page, bucket, SUM(leaves) FROM \(ranged ? "rollup_dwell_day_buckets" : "rollup_dwell_buckets")\(c.where())
+            GROUP BY page, bucket ORDER BY page, bucket
+            """, c.parameters)
+        {
+            let page = r[0].text ?? ""
+            if pages.last?.page != page { pages.append((page, [])) }
+            pages[pages.count - 1].buckets.append((r[1].int ?? 0, Int(r[2].int ?? 0)))
+        }
+        return try pages.map { (page, buckets) throws(StoreError) in
+            let n = buckets.reduce(0) { $0 + $1.leaves }
+            func percentile(_ p: Int) throws(StoreError) -> Int64 {
+                var rank = ActivityRollup.nearestRank(p, of: n)
+                var first: Int64?
+                for b in buckets {
+                    if rank <= b.leaves {
+                        first = b.first
+                        break
+                    }
+                    rank -= b.leaves
+                }
+                guard let first else { return 0 }
+                var v = c
+                v.conditions += ["page = ?", "duration BETWEEN ? AND ?"]
+                v.parameters += [.text(page), .int(first), .int(DwellBucket.last(ofBucket: first))]
+                for r in try read(
+                    "SELECT duration, SUM(leaves) FROM \(ranged ? "rollup_dwell_days" : "rollup_dwell")\(v.where()) GROUP BY duration ORDER BY duration",
+                    v.parameters)
+                {
+                    rank -= Int(r[1].int ?? 0)
+                    if rank <= 0 { return r[0].int ?? 0 }
+                }
+                return first
+            }
+            return ActivityRollup.PageDwell(page: page, leaves: n, p50: try percentile(50), p90: try percentile(90))
+        }
     }
 
     /// Bursts of clicks in range: the runs wholly inside it, and the runs a bound cuts, counted

@@ -27,7 +27,8 @@ struct RollupEvent: Sendable {
 /// distinct key. Page transitions and click runs depend on order, and events may arrive late
 /// (an earlier corrected time than events already stored): an enter is put between its
 /// neighbours in its page sequence, and a click joins, extends or merges the click runs it
-/// touches, so the tables always equal what a scan of the stored events would give.
+/// touches, so the tables always equal what a scan of the stored events would give. Both work
+/// per sequence (per actor and view) of the batch, not per event.
 struct RollupUpdate {
     let db: SQLiteDatabase
     let appKey: String
@@ -47,8 +48,8 @@ struct RollupUpdate {
         try addCounts(events)
         try addDwell(events)
         try addDistinctIDs(events)
-        for e in events where e.type == "page_enter" { try addEnter(e) }
-        for e in events where e.type == "click" { try addClick(e) }
+        try addEnters(events)
+        try addClicks(events)
         try addViewPages(events)
     }
 
@@ -95,6 +96,7 @@ struct RollupUpdate {
 
     // MARK: dwell values
 
+    /// A page's dwell `duration` (or bucket) on `day` (0 in the tables without days).
     private struct DwellKey: Hashable {
         var day: Int64
         var page: String
@@ -108,21 +110,27 @@ struct RollupUpdate {
             byDay[DwellKey(day: UTCDay.number(of: e.time), page: e.page ?? e.name, duration: d), default: 0] += 1
         }
         var total: [DwellKey: Int64] = [:]
+        var dayBuckets: [DwellKey: Int64] = [:]
+        var buckets: [DwellKey: Int64] = [:]
         for (k, n) in byDay {
             total[DwellKey(day: 0, page: k.page, duration: k.duration), default: 0] += n
-            try db.run(
-                """
-                INSERT INTO rollup_dwell_days (app_key, day, page, duration, app_version, leaves) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_key, day, page, duration, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
-                """, [.text(appKey), .int(k.day), .text(k.page), .int(k.duration), .text(version), .int(n)])
+            let bucket = DwellBucket.first(of: k.duration)
+            dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
+            buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
         }
-        for (k, n) in total {
-            try db.run(
+        func upsert(_ table: String, _ columns: String, _ counts: [DwellKey: Int64], daily: Bool) throws(SQLiteError) {
+            let sql = """
+                INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?, ?, \(daily ? "?, " : "")?, ?, ?)
+                ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
                 """
-                INSERT INTO rollup_dwell (app_key, page, duration, app_version, leaves) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (app_key, page, duration, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
-                """, [.text(appKey), .text(k.page), .int(k.duration), .text(version), .int(n)])
+            for (k, n) in counts {
+                try db.run(sql, [.text(k.page), .int(k.duration)] + (daily ? [.int(k.day)] : []) + [.text(appKey), .text(version), .int(n)])
+            }
         }
+        try upsert("rollup_dwell_days", "page, duration, day", byDay, daily: true)
+        try upsert("rollup_dwell", "page, duration", total, daily: false)
+        try upsert("rollup_dwell_day_buckets", "page, bucket, day", dayBuckets, daily: true)
+        try upsert("rollup_dwell_buckets", "page, bucket", buckets, daily: false)
     }
 
     // MARK: distinct actors, devices and sessions per day
@@ -170,99 +178,143 @@ struct RollupUpdate {
 
     // MARK: page sequences
 
-    /// Puts the enter `e` into its page sequence: the transition from its predecessor to its
-    /// successor (if the pages differ) is replaced by predecessor → e and e → successor.
-    private func addEnter(_ e: RollupEvent) throws(SQLiteError) {
-        guard let sequence = e.session ?? e.user ?? e.device else { return }
-        let page = e.page ?? e.name
-        let key: [SQLiteValue] = [.text(appKey), .text(version), .text(sequence)]
-        try db.run(
-            "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)",
-            key + [.int(e.time), .int(e.seq), .text(page)])
-        func neighbour(_ sql: String) throws(SQLiteError) -> (page: String, time: Int64)? {
-            guard let r = try db.query(sql, key + [.int(e.time), .int(e.seq)]).first else { return nil }
-            return (r[0].text ?? "", r[1].int ?? 0)
-        }
-        let before = try neighbour(
-            """
-            SELECT page, ts FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND (ts, seq) < (?, ?)
-            ORDER BY ts DESC, seq DESC LIMIT 1
-            """)
-        let after = try neighbour(
-            """
-            SELECT page, ts FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND (ts, seq) > (?, ?)
-            ORDER BY ts, seq LIMIT 1
-            """)
-        let this = (page: page, time: e.time)
-        if let b = before, let a = after, b.page != a.page { try addTransition(from: b, to: a, -1) }
-        if let b = before, b.page != page { try addTransition(from: b, to: this, 1) }
-        if let a = after, page != a.page { try addTransition(from: this, to: a, 1) }
+    /// One page enter in its sequence: by time, ties by storage order.
+    private struct Enter {
+        var time: Int64
+        var seq: Int64
+        var page: String
+    }
+    private struct TransitionKey: Hashable {
+        var fromDay: Int64
+        var toDay: Int64
+        var from: String
+        var to: String
     }
 
-    private func addTransition(from: (page: String, time: Int64), to: (page: String, time: Int64), _ n: Int64) throws(SQLiteError) {
-        try db.run(
-            """
-            INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page)
-            DO UPDATE SET transitions = transitions + excluded.transitions
-            """,
-            [
-                .text(appKey), .text(version), .int(UTCDay.number(of: from.time)), .int(UTCDay.number(of: to.time)), .text(from.page),
-                .text(to.page), .int(n),
-            ])
+    /// Puts the batch's enters into their page sequences, one sequence at a time: the stored
+    /// stretch they fall into (with the enters just before and after it) is read, and the
+    /// transitions of the stretch before and after the new enters joined it are taken back and
+    /// counted. Enters arriving in time order read two neighbours and nothing between.
+    private func addEnters(_ events: [RollupEvent]) throws(SQLiteError) {
+        var sequences: [String: [Enter]] = [:]
+        var order: [String] = []
+        for e in events where e.type == "page_enter" {
+            guard let sequence = e.session ?? e.user ?? e.device else { continue }
+            if sequences[sequence] == nil { order.append(sequence) }
+            sequences[sequence, default: []].append(Enter(time: e.time, seq: e.seq, page: e.page ?? e.name))
+        }
+        var delta: [TransitionKey: Int64] = [:]
+        func count(_ chain: [Enter], _ n: Int64) {
+            for (a, b) in zip(chain, chain.dropFirst()) where a.page != b.page {
+                delta[
+                    TransitionKey(fromDay: UTCDay.number(of: a.time), toDay: UTCDay.number(of: b.time), from: a.page, to: b.page),
+                    default: 0] += n
+            }
+        }
+        for sequence in order {
+            let new = sequences[sequence]!.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
+            let key: [SQLiteValue] = [.text(appKey), .text(version), .text(sequence)]
+            let low = new.first!.time, high = new.last!.time
+            func enter(_ r: [SQLiteValue]) -> Enter { Enter(time: r[0].int ?? 0, seq: r[1].int ?? 0, page: r[2].text ?? "") }
+            let before = try db.query(
+                """
+                SELECT ts, seq, page FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND ts < ?
+                ORDER BY ts DESC, seq DESC LIMIT 1
+                """, key + [.int(low)]
+            ).first.map(enter)
+            // The stored enters from `low` on, up to and including the first after `high`.
+            var stretch: [Enter] = []
+            try db.stream(
+                "SELECT ts, seq, page FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND ts >= ? ORDER BY ts, seq",
+                key + [.int(low)]
+            ) { r in
+                stretch.append(enter(r))
+                return stretch.last!.time <= high
+            }
+            let old = (before.map { [$0] } ?? []) + stretch
+            count(old, -1)
+            count(old.isEmpty ? new : (old + new).sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }, 1)
+            for e in new {
+                try db.run(
+                    "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)",
+                    key + [.int(e.time), .int(e.seq), .text(e.page)])
+            }
+        }
+        for (k, n) in delta where n != 0 {
+            try db.run(
+                """
+                INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page)
+                DO UPDATE SET transitions = transitions + excluded.transitions
+                """, [.text(appKey), .text(version), .int(k.fromDay), .int(k.toDay), .text(k.from), .text(k.to), .int(n)])
+        }
     }
 
     // MARK: click runs
 
-    private struct Run {
+    /// A run of clicks: every click of one actor on one view from `start` to `end`, each at
+    /// most the gap after the one before; a new click is a run of one.
+    private struct Run: Hashable {
         var start: Int64
         var end: Int64
         var clicks: Int64
     }
+    private struct ClickKey: Hashable {
+        var actor: String
+        var view: String
+    }
 
-    /// Adds the click `e` to the runs of its actor and view: it joins the run it falls in or
-    /// follows within the gap (merging it with the next run when the gap closes), or starts
-    /// the next run earlier, or is a run of its own.
-    private func addClick(_ e: RollupEvent) throws(SQLiteError) {
-        guard let actor = e.user ?? e.device else { return }
-        let key: [SQLiteValue] = [.text(appKey), .text(version), .text(actor), .text(e.path ?? e.name)]
-        let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
-        func run(_ sql: String) throws(SQLiteError) -> Run? {
-            guard let r = try db.query(sql, key + [.int(e.time)]).first else { return nil }
-            return Run(start: r[0].int ?? 0, end: r[1].int ?? 0, clicks: r[2].int ?? 0)
+    /// Adds the batch's clicks to the runs of their actor and view, one actor and view at a
+    /// time: the stored runs within the gap of the new clicks' span are read, merged with the
+    /// clicks (runs and clicks sorted by start, each joining the one before when it starts at
+    /// most the gap after its end), and the runs that changed are replaced.
+    private func addClicks(_ events: [RollupEvent]) throws(SQLiteError) {
+        var byKey: [ClickKey: [Int64]] = [:]
+        var order: [ClickKey] = []
+        for e in events where e.type == "click" {
+            guard let actor = e.user ?? e.device else { continue }
+            let key = ClickKey(actor: actor, view: e.path ?? e.name)
+            if byKey[key] == nil { order.append(key) }
+            byKey[key, default: []].append(e.time)
         }
         let gap = ActivityRollup.rageGapMilliseconds
-        let before = try run(
-            "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts <= ? ORDER BY start_ts DESC LIMIT 1")
-        let after = try run("SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts > ? ORDER BY start_ts LIMIT 1")
-        func delete(_ r: Run) throws(SQLiteError) {
-            try db.run("DELETE FROM rollup_click_runs WHERE \(keyed) AND start_ts = ?", key + [.int(r.start)])
-        }
-        func store(_ r: Run) throws(SQLiteError) {
-            try db.run(
-                """
-                INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_key, app_version, actor, view, start_ts)
-                DO UPDATE SET end_ts = excluded.end_ts, clicks = excluded.clicks, end_day = excluded.end_day
-                """,
-                key + [.int(r.start), .int(r.end), .int(r.clicks), .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end))])
-        }
-        if var r = before, e.time - r.end <= gap {
-            r.end = max(r.end, e.time)
-            r.clicks += 1
-            if let next = after, next.start - r.end <= gap {
-                try delete(next)
-                r.end = max(r.end, next.end)
-                r.clicks += next.clicks
+        let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
+        for k in order {
+            let times = byKey[k]!.sorted()
+            let key: [SQLiteValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
+            func run(_ r: [SQLiteValue]) -> Run { Run(start: r[0].int ?? 0, end: r[1].int ?? 0, clicks: r[2].int ?? 0) }
+            // Runs are apart by more than the gap, so only the last one starting at or before
+            // the first click, and those starting up to the gap after the last, can join.
+            var stored = try db.query(
+                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts <= ? ORDER BY start_ts DESC LIMIT 1",
+                key + [.int(times.first!)]
+            ).map(run).filter { times.first! - $0.end <= gap }
+            stored += try db.query(
+                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts > ? AND start_ts <= ? ORDER BY start_ts",
+                key + [.int(times.first!), .int(times.last! + gap)]
+            ).map(run)
+            var merged: [Run] = []
+            for r in (stored + times.map { Run(start: $0, end: $0, clicks: 1) }).sorted(by: { $0.start < $1.start }) {
+                if let last = merged.last, r.start - last.end <= gap {
+                    merged[merged.count - 1].end = max(last.end, r.end)
+                    merged[merged.count - 1].clicks += r.clicks
+                } else {
+                    merged.append(r)
+                }
             }
-            try store(r)
-        } else if let next = after, next.start - e.time <= gap {
-            try delete(next)
-            try store(Run(start: e.time, end: next.end, clicks: next.clicks + 1))
-        } else {
-            try store(Run(start: e.time, end: e.time, clicks: 1))
+            let kept = Set(stored).intersection(merged)
+            for r in stored where !kept.contains(r) {
+                try db.run("DELETE FROM rollup_click_runs WHERE \(keyed) AND start_ts = ?", key + [.int(r.start)])
+            }
+            for r in merged where !kept.contains(r) {
+                try db.run(
+                    """
+                    INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    key + [.int(r.start), .int(r.end), .int(r.clicks), .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end))])
+            }
         }
     }
 
@@ -288,5 +340,23 @@ struct RollupUpdate {
                 ON CONFLICT DO NOTHING
                 """, [.text(appKey), .text(version), .int(k.day), .text(k.view), .int(v.seq), .text(v.page)])
         }
+    }
+}
+
+/// Dwell durations in buckets, so a percentile reads a few hundred bucket rows and then the
+/// exact values of one bucket: below 64 ms each value is its own bucket; above, a bucket is
+/// 1/32 of its power of two (64–65, …, 1024–1055, …), at most 3% of its values wide.
+enum DwellBucket {
+    /// The first duration of the bucket holding `duration`.
+    static func first(of duration: Int64) -> Int64 {
+        guard duration >= 64 else { return duration }
+        let shift = Int64(64 - duration.leadingZeroBitCount - 6)
+        return (duration >> shift) << shift
+    }
+
+    /// The last duration of the bucket that starts at `first`.
+    static func last(ofBucket first: Int64) -> Int64 {
+        guard first >= 64 else { return first }
+        return first + (1 << Int64(64 - first.leadingZeroBitCount - 6)) - 1
     }
 }

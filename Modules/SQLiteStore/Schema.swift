@@ -13,7 +13,8 @@ enum Schema {
 
     /// The rollup tables of an app key (migration 5), emptied before its rollups are rebuilt.
     static let rollupTables = [
-        "rollup_events", "rollup_actors", "rollup_actor_counts", "rollup_dwell", "rollup_dwell_days", "rollup_page_enters",
+        "rollup_events", "rollup_actors", "rollup_actor_counts", "rollup_dwell", "rollup_dwell_buckets", "rollup_dwell_days",
+        "rollup_dwell_day_buckets", "rollup_page_enters",
         "rollup_transitions", "rollup_click_runs", "rollup_view_pages",
     ]
 
@@ -160,21 +161,38 @@ enum Schema {
         ) WITHOUT ROWID;
 
         CREATE TABLE rollup_dwell (
-            app_key     TEXT    NOT NULL,
             page        TEXT    NOT NULL,
             duration    INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
             app_version TEXT    NOT NULL,
             leaves      INTEGER NOT NULL,
-            PRIMARY KEY (app_key, page, duration, app_version)
+            PRIMARY KEY (page, duration, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_dwell_buckets (
+            page        TEXT    NOT NULL,
+            bucket      INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (page, bucket, app_key, app_version)
         ) WITHOUT ROWID;
         CREATE TABLE rollup_dwell_days (
-            app_key     TEXT    NOT NULL,
-            day         INTEGER NOT NULL,
             page        TEXT    NOT NULL,
             duration    INTEGER NOT NULL,
+            day         INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
             app_version TEXT    NOT NULL,
             leaves      INTEGER NOT NULL,
-            PRIMARY KEY (app_key, day, page, duration, app_version)
+            PRIMARY KEY (page, duration, day, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_dwell_day_buckets (
+            day         INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            bucket      INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (day, page, bucket, app_key, app_version)
         ) WITHOUT ROWID;
 
         CREATE TABLE rollup_page_enters (

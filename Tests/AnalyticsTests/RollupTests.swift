@@ -67,7 +67,7 @@ import Testing
                     id: "e\(id)", ts: t, type: EventType(rawValue: type)!, name: type == "click" ? pick(["tap", "press"]) : page ?? "Unnamed",
                     page: page, path: type == "click" ? pick(["V/Buy", "V/Back", nil]) : nil, session: pick(["s1", "s2", "s3", nil]),
                     user: pick(["u1", "u2", nil]), device: pick(["d1", "d2", "d3", nil]),
-                    duration: type == "page_leave" ? pick([100, 250, 250, 900, nil]) : nil, props: props)
+                    duration: type == "page_leave" ? pick([250, 900, nil, Int64.random(in: -5...5_000, using: &g)]) : nil, props: props)
                 events.append(e.json)
             }
             if !sent.isEmpty, Int.random(in: 0..<4, using: &g) == 0 { events.append(pick(sent)) }
