@@ -123,8 +123,8 @@ extension SQLiteEventStore {
     }
 
     /// Dwell percentiles per page: the buckets' counts give the bucket and the rank within it of
-    /// each percentile's value, then that bucket's exact values give the value. The tables
-    /// without days serve the whole time.
+    /// each percentile's value, then that bucket's exact values (per day) give the value. The
+    /// buckets without days serve the whole time.
     private func dwell(_ f: RollupFilter) throws(StoreError) -> [ActivityRollup.PageDwell] {
         let ranged = f.sinceDay != nil || f.untilDay != nil
         let c = ranged ? f.sql(day: "day") : f.sql()
@@ -156,7 +156,7 @@ extension SQLiteEventStore {
                 v.conditions += ["page = ?", "duration BETWEEN ? AND ?"]
                 v.parameters += [.text(page), .int(first), .int(DwellBucket.last(ofBucket: first))]
                 for r in try read(
-                    "SELECT duration, SUM(leaves) FROM \(ranged ? "rollup_dwell_days" : "rollup_dwell")\(v.where()) GROUP BY duration ORDER BY duration",
+                    "SELECT duration, SUM(leaves) FROM rollup_dwell_days\(v.where()) GROUP BY duration ORDER BY duration",
                     v.parameters)
                 {
                     rank -= Int(r[1].int ?? 0)

@@ -109,11 +109,9 @@ struct RollupUpdate {
             guard let d = e.duration else { continue }
             byDay[DwellKey(day: UTCDay.number(of: e.time), page: e.page ?? e.name, duration: d), default: 0] += 1
         }
-        var total: [DwellKey: Int64] = [:]
         var dayBuckets: [DwellKey: Int64] = [:]
         var buckets: [DwellKey: Int64] = [:]
         for (k, n) in byDay {
-            total[DwellKey(day: 0, page: k.page, duration: k.duration), default: 0] += n
             let bucket = DwellBucket.first(of: k.duration)
             dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
@@ -128,7 +126,6 @@ struct RollupUpdate {
             }
         }
         try upsert("rollup_dwell_days", "page, duration, day", byDay, daily: true)
-        try upsert("rollup_dwell", "page, duration", total, daily: false)
         try upsert("rollup_dwell_day_buckets", "page, bucket, day", dayBuckets, daily: true)
         try upsert("rollup_dwell_buckets", "page, bucket", buckets, daily: false)
     }
@@ -137,7 +134,6 @@ struct RollupUpdate {
 
     /// Kinds of distinct ids: `a` actor (user, else device), `d` device, `s` session.
     private struct IDKey: Hashable {
-        var allVersions: Bool
         var day: Int64
         var kind: String
         var id: String
@@ -148,24 +144,28 @@ struct RollupUpdate {
         var kind: String
     }
 
+    /// Each id new to this app version on its day raises that version's count, and the count of
+    /// every version when no other version had it that day (one row per id and version: the
+    /// other versions' rows are next to it in the key).
     private func addDistinctIDs(_ events: [RollupEvent]) throws(SQLiteError) {
         var ids = Set<IDKey>()
         for e in events {
             let day = UTCDay.number(of: e.time)
             for (kind, id) in [("a", e.user ?? e.device), ("d", e.device), ("s", e.session)] {
                 guard let id else { continue }
-                ids.insert(IDKey(allVersions: true, day: day, kind: kind, id: id))
-                ids.insert(IDKey(allVersions: false, day: day, kind: kind, id: id))
+                ids.insert(IDKey(day: day, kind: kind, id: id))
             }
         }
         var added: [IDCountKey: Int64] = [:]
         for k in ids {
+            let key: [SQLiteValue] = [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]
             let changed = try db.run(
-                """
-                INSERT INTO rollup_actors (app_key, all_versions, app_version, day, kind, id) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT DO NOTHING
-                """, [.text(appKey), .int(k.allVersions ? 1 : 0), .text(k.allVersions ? "" : version), .int(k.day), .text(k.kind), .text(k.id)])
-            if changed == 1 { added[IDCountKey(allVersions: k.allVersions, day: k.day, kind: k.kind), default: 0] += 1 }
+                "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                key + [.text(version)])
+            guard changed == 1 else { continue }
+            added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
+            let versions = try db.query("SELECT COUNT(*) FROM rollup_actors WHERE app_key = ? AND day = ? AND kind = ? AND id = ?", key)
+            if versions.first?.first?.int == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
         }
         for (k, n) in added {
             try db.run(

@@ -13,7 +13,7 @@ enum Schema {
 
     /// The rollup tables of an app key (migration 5), emptied before its rollups are rebuilt.
     static let rollupTables = [
-        "rollup_events", "rollup_actors", "rollup_actor_counts", "rollup_dwell", "rollup_dwell_buckets", "rollup_dwell_days",
+        "rollup_events", "rollup_actors", "rollup_actor_counts", "rollup_dwell_buckets", "rollup_dwell_days",
         "rollup_dwell_day_buckets", "rollup_page_enters",
         "rollup_transitions", "rollup_click_runs", "rollup_view_pages",
     ]
@@ -143,12 +143,11 @@ enum Schema {
 
         CREATE TABLE rollup_actors (
             app_key     TEXT    NOT NULL,
-            all_versions INTEGER NOT NULL,
-            app_version TEXT    NOT NULL,
             day         INTEGER NOT NULL,
             kind        TEXT    NOT NULL,
             id          TEXT    NOT NULL,
-            PRIMARY KEY (app_key, all_versions, app_version, day, kind, id)
+            app_version TEXT    NOT NULL,
+            PRIMARY KEY (app_key, day, kind, id, app_version)
         ) WITHOUT ROWID;
         CREATE TABLE rollup_actor_counts (
             app_key     TEXT    NOT NULL,
@@ -160,14 +159,6 @@ enum Schema {
             PRIMARY KEY (app_key, all_versions, app_version, day, kind)
         ) WITHOUT ROWID;
 
-        CREATE TABLE rollup_dwell (
-            page        TEXT    NOT NULL,
-            duration    INTEGER NOT NULL,
-            app_key     TEXT    NOT NULL,
-            app_version TEXT    NOT NULL,
-            leaves      INTEGER NOT NULL,
-            PRIMARY KEY (page, duration, app_key, app_version)
-        ) WITHOUT ROWID;
         CREATE TABLE rollup_dwell_buckets (
             page        TEXT    NOT NULL,
             bucket      INTEGER NOT NULL,
