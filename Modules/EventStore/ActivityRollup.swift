@@ -108,7 +108,25 @@ public struct ActivityRollup: Sendable, Hashable {
     }
 }
 
+/// How far `CollectorStore.rebuildRollups` got with one app key.
+public struct RollupProgress: Sendable, Hashable {
+    public var appKey: String
+    /// Events of the app replayed so far.
+    public var replayed: Int
+    /// Events of the app to replay in all (stored when the rebuild started).
+    public var total: Int
+
+    public init(appKey: String, replayed: Int, total: Int) {
+        self.appKey = appKey
+        self.replayed = replayed
+        self.total = total
+    }
+}
+
 extension CollectorStore {
     /// The default `activityRollup`: nil, a store without rollup tables; the analytics then scan.
     public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? { nil }
+
+    /// The default `rebuildRollups`: nothing to rebuild.
+    public func rebuildRollups(progress: (RollupProgress) -> Void) throws(StoreError) {}
 }

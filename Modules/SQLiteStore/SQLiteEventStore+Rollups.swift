@@ -9,18 +9,29 @@ import EventStore
 extension SQLiteEventStore {
     /// Brings the rollups of every app key in `rollup_backlog` up to date: replays that app's
     /// stored events in storage order from `next_seq` (0: from the first, its rollups emptied
-    /// first), `chunk` per transaction (a collector writing meanwhile
-    /// waits at most one chunk; its batches of a waiting app are replayed when their turn comes).
-    /// The app leaves the backlog in the transaction that replays its last event. Safe to
+    /// first), `chunk` per transaction (a collector writing meanwhile waits at most one chunk;
+    /// its batches of a waiting app are replayed when their turn comes, not added twice). The
+    /// app leaves the backlog in the transaction that replays its last event. Safe to
     /// interrupt: the next call goes on where this one stopped.
-    public func catchUpRollups(chunk: Int = 5_000) throws(StoreError) {
+    public func rebuildRollups(progress: (RollupProgress) -> Void) throws(StoreError) {
+        try rebuildRollups(chunk: 5_000, progress: progress)
+    }
+
+    public func rebuildRollups(chunk: Int, progress: (RollupProgress) -> Void = { _ in }) throws(StoreError) {
         let limit = Int64(max(1, chunk))
-        while try locked({ db throws(SQLiteError) -> Bool in
-            try db.transaction { () throws(SQLiteError) -> Bool in
+        var current: RollupProgress?
+        while let step = try { () throws(StoreError) in
+            let counted = current?.appKey
+            return try locked({ db throws(SQLiteError) -> (appKey: String, replayed: Int, done: Bool, left: Int)? in
+            try db.transaction { () throws(SQLiteError) -> (appKey: String, replayed: Int, done: Bool, left: Int)? in
                 guard let next = try db.query("SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key LIMIT 1").first else {
-                    return false
+                    return nil
                 }
                 let appKey = next[0].text ?? "", from = next[1].int ?? 0
+                // What is left of this app, counted once when its rebuild starts or resumes here.
+                let left =
+                    counted == appKey
+                    ? 0 : Int(try db.scalarInt("SELECT COUNT(*) FROM events WHERE +app_key = ? AND seq >= ?", [.text(appKey), .int(from)]) ?? 0)
                 // From the first event: the app's rollups are emptied first, in this transaction.
                 if from == 0 {
                     for table in Schema.rollupTables { try db.run("DELETE FROM \(table) WHERE app_key = ?", [.text(appKey)]) }
@@ -45,18 +56,27 @@ extension SQLiteEventStore {
                             path: r[6].text, title: r[7].text, session: r[8].text, user: r[9].text, device: r[10].text, duration: r[11].int))
                 }
                 for v in versions { try RollupUpdate(db: db, appKey: appKey, appVersion: v).apply(byVersion[v]!) }
-                if Int64(rows.count) < limit {
+                let done = Int64(rows.count) < limit
+                if done {
                     try db.run("DELETE FROM rollup_backlog WHERE app_key = ?", [.text(appKey)])
                 } else {
                     try db.run("UPDATE rollup_backlog SET next_seq = ? WHERE app_key = ?", [.int((rows.last?[0].int ?? 0) + 1), .text(appKey)])
                 }
-                return true
+                return (appKey, rows.count, done, left)
             }
-        }) {}
+        })
+        }() {
+            if current?.appKey != step.appKey { current = RollupProgress(appKey: step.appKey, replayed: 0, total: step.left) }
+            current!.replayed += step.replayed
+            // Events stored meanwhile are replayed too: the total grows with them.
+            current!.total = max(current!.total, current!.replayed)
+            progress(current!)
+            if step.done { current = nil }
+        }
     }
 
     /// Puts `appKey` (every app when nil) in the backlog to be rebuilt from its first event:
-    /// until `catchUpRollups` has replayed its events, reports read the events.
+    /// until `rebuildRollups` has replayed its events, reports read the events.
     func resetRollups(appKey: String?) throws(StoreError) {
         try locked { db throws(SQLiteError) in
             try db.transaction { () throws(SQLiteError) in
@@ -174,17 +194,19 @@ extension SQLiteEventStore {
     private func bursts(_ f: RollupFilter) throws(StoreError) -> [ActivityRollup.Burst] {
         var inner = f.sql(day: nil, firstDay: "start_day", lastDay: "end_day")
         inner.conditions.append("clicks >= \(ActivityRollup.rageMinimumClicks)")
-        var bursts = try read("SELECT view, app_key, actor, clicks FROM rollup_click_runs\(inner.where())", inner.parameters).map {
+        // The partial indexes hold every column read (a table without rowid's index has its key).
+        var bursts = try read("SELECT view, app_key, actor, clicks FROM rollup_click_runs INDEXED BY rollup_bursts\(inner.where())", inner.parameters).map {
             ActivityRollup.Burst(view: $0[0].text ?? "", appKey: $0[1].text ?? "", actor: $0[2].text ?? "", clicks: Int($0[3].int ?? 0))
         }
         var cut = Set<[SQLiteValue]>()
         for bound in [f.sinceDay, f.untilDay].compactMap({ $0 }) {
             var c = f.sql(day: nil)
-            // `start_day <> end_day` lets SQLite read the small index of runs over midnight.
+            // `start_day <> end_day`: the condition of the small index of runs over midnight.
             c.conditions += ["start_day <> end_day", "start_day < ?", "end_day >= ?"]
             c.parameters += [.int(bound), .int(bound)]
             for r in try read(
-                "SELECT app_key, app_version, actor, view, start_ts, end_ts FROM rollup_click_runs\(c.where())", c.parameters)
+                "SELECT app_key, app_version, actor, view, start_ts, end_ts FROM rollup_click_runs INDEXED BY rollup_runs_over_midnight\(c.where())",
+                c.parameters)
             {
                 cut.insert(r)
             }

@@ -24,9 +24,6 @@ public final class SQLiteEventStore: CollectorStore {
         }
         self.connection = Mutex(try Self.open(path, options))
         self.path = path
-        // Rollups left to rebuild (a migration to version 5, an interrupted prune) are rebuilt
-        // now, in chunks; a read-only store leaves them and reads the events instead.
-        if options.access != .readOnly { try catchUpRollups() }
     }
 
     private static func open(_ path: String, _ options: StoreOptions) throws(StoreError) -> SQLiteDatabase {
@@ -107,7 +104,7 @@ public final class SQLiteEventStore: CollectorStore {
         var results: [Result<BatchOutcome, SQLiteError>] = []
         do throws(SQLiteError) {
             try db.execute("BEGIN IMMEDIATE")
-            // Apps whose rollups are being rebuilt (`catchUpRollups` adds these events later).
+            // Apps whose rollups are being rebuilt (`rebuildRollups` adds these events later).
             let backlog = Set(try db.query("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text })
             for batch in group {
                 try db.execute("SAVEPOINT batch")

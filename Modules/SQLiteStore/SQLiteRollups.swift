@@ -19,7 +19,7 @@ struct RollupEvent: Sendable {
 
 /// Keeps the rollup tables (schema migration 5) in step with stored events: `apply` adds events
 /// of one app key and version, inside the transaction that stores them (or that replays them,
-/// `SQLiteEventStore.catchUpRollups`). Events must come in storage order, each after every
+/// `SQLiteEventStore.rebuildRollups`). Events must come in storage order, each after every
 /// event of its app key stored before it.
 ///
 /// What each table holds, and how a report reads it, is in docs/schema.md. Counts per day, dwell

@@ -218,8 +218,8 @@ enum Schema {
             end_day     INTEGER NOT NULL,
             PRIMARY KEY (app_key, app_version, actor, view, start_ts)
         ) WITHOUT ROWID;
-        CREATE INDEX rollup_bursts ON rollup_click_runs (app_key, start_day) WHERE clicks >= 3;
-        CREATE INDEX rollup_runs_over_midnight ON rollup_click_runs (app_key, start_day) WHERE start_day <> end_day;
+        CREATE INDEX rollup_bursts ON rollup_click_runs (app_key, start_day, end_day, clicks) WHERE clicks >= 3;
+        CREATE INDEX rollup_runs_over_midnight ON rollup_click_runs (app_key, start_day, end_day, end_ts) WHERE start_day <> end_day;
         CREATE TABLE rollup_view_pages (
             app_key     TEXT    NOT NULL,
             app_version TEXT    NOT NULL,

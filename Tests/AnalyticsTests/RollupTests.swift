@@ -115,22 +115,55 @@ import Testing
         let fromEvents = try Self.answersFromEvents(path)
         for (i, f) in Self.filters.enumerated() { #expect(appended[i] == fromEvents[i], "filter \(f)") }
 
-        // Opened for writing, the store replays the backlog's events into emptied rollups.
-        _ = try sqlite(path, "DELETE FROM rollup_transitions; DELETE FROM rollup_click_runs")
+        // A rebuild replays the backlog's events into emptied rollups (the stale rows below go).
+        _ = try sqlite(path, "DELETE FROM rollup_transitions; UPDATE rollup_click_runs SET clicks = clicks + 1")
         store = try SQLiteEventStore(path: path)
+        #expect(try store.activityRollup(.all) == nil)
+        var progress: [RollupProgress] = []
+        try store.rebuildRollups(chunk: 100) { progress.append($0) }
         #expect(try sqlite(path, "SELECT COUNT(*) FROM rollup_backlog") == ["0"])
+        #expect(Set(progress.map(\.appKey)) == ["blog", "shop"])
+        for app in ["blog", "shop"] {
+            let last = progress.last { $0.appKey == app }
+            #expect(last != nil && last?.replayed == last?.total)
+        }
+        #expect(progress.map(\.total).reduce(0, max) > 100)
         let rebuilt = try Self.answers(store)
         for (i, f) in Self.filters.enumerated() { #expect(rebuilt[i] == fromEvents[i], "filter \(f)") }
 
         // A prune inside a day: the rollups of what is left equal the events left.
         let outcome = try store.prune(before: F.day0 + 2 * Self.d + 1_000, appKey: "shop", chunk: 7)
         #expect(outcome.events > 0)
+        #expect(try store.activityRollup(EventFilter(appKey: "shop")) == nil)
+        #expect(try store.activityRollup(EventFilter(appKey: "blog")) != nil)
+        try store.rebuildRollups { _ in }
         #expect(try store.activityRollup(EventFilter(appKey: "shop")) != nil)
         let pruned = try Self.answers(store)
         store.close()
         let prunedFromEvents = try Self.answersFromEvents(path)
         for (i, f) in Self.filters.enumerated() { #expect(pruned[i] == prunedFromEvents[i], "filter \(f)") }
         #expect(pruned[1].totals.events < appended[1].totals.events)
+    }
+
+    @Test func aDatabaseOfSchemaVersion4GetsItsRollupsFromTheMigrationAndARebuild() throws {
+        let path = Fixtures.temporaryDirectory("rollups").appendingPathComponent("events.sqlite").path
+        var store = try SQLiteEventStore(path: path)
+        for b in Self.traffic(seed: 4) { _ = try store.append(b) }
+        let appended = try Self.answers(store)
+        store.close()
+        // Version 4 as it was: no rollup tables.
+        let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
+        #expect(tables.count == 11)
+        _ = try sqlite(path, tables.map { "DROP TABLE \($0);" }.joined() + "PRAGMA user_version = 4;")
+        store = try SQLiteEventStore(path: path)
+        #expect(try store.schemaVersion() == 5)
+        #expect(try sqlite(path, "SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key") == ["blog|0", "shop|0"])
+        #expect(try store.activityRollup(.all) == nil)
+        #expect(try Self.answers(store) == appended)  // read from the events meanwhile
+        try store.rebuildRollups { _ in }
+        #expect(try store.activityRollup(.all) != nil)
+        #expect(try Self.answers(store) == appended)
+        store.close()
     }
 
     @Test func aLateClickMergesTwoRunsIntoABurstAndALateEnterSplitsATransition() throws {
