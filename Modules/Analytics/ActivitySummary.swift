@@ -95,20 +95,61 @@ public struct ActivitySummary: Sendable, Hashable {
     }
 }
 
-/// Computes an `ActivitySummary` from one scan of every selected event (any order).
-///
-/// - Pages are `page`, else `name` (as the report's pages table).
-/// - Next page: the `page_enter` events of one session (`session`; an event without one goes by
-///   its actor, `user` else `device`) in order of corrected time, ties by storage order; each
-///   enter of a different page than the one before is a transition from that one. A repeat
-///   of the same page is no transition.
-/// - Rage clicks: the `click` events of one actor on one view (`path`, else `name`) in that
-///   order; a run of clicks each at most `rageGapMilliseconds` after the one before is a burst
-///   when it holds at least `rageMinimumClicks`.
-public struct ActivityCounter {
-    public static let rageGapMilliseconds: Int64 = 1_000
-    public static let rageMinimumClicks = 3
+extension ActivitySummary {
+    /// The longest run of days `days` fills with zeros between the first and the last.
     public static let maximumFilledDays: Int64 = 1_000
+
+    /// The figures of `rollup`: days filled, percentiles, the most frequent next pages, rage
+    /// clicks by view. Every way of answering (rollup tables, a scan) ends here.
+    public init(_ rollup: ActivityRollup) {
+        self.init(
+            days: Self.days(rollup.days), dwell: Self.dwell(rollup.dwell), nextPages: Self.nextPages(rollup.transitions),
+            rageClicks: Self.rageClicks(rollup.bursts, pages: rollup.viewPages))
+    }
+
+    private static func days(_ days: [ActivityRollup.Day]) -> [DailyActivity] {
+        var byNumber: [Int64: ActivityRollup.Day] = [:]
+        for d in days { byNumber[d.number] = d }
+        guard let first = byNumber.keys.min(), let last = byNumber.keys.max() else { return [] }
+        let numbers = last - first <= maximumFilledDays ? Array(first...last) : byNumber.keys.sorted()
+        return numbers.map { n in
+            let d = byNumber[n] ?? ActivityRollup.Day(number: n, events: 0, actors: 0, devices: 0, sessions: 0)
+            return DailyActivity(day: CalendarDay(number: n), events: d.events, actors: d.actors, devices: d.devices, sessions: d.sessions)
+        }
+    }
+
+    private static func dwell(_ dwell: [ActivityRollup.PageDwell]) -> [DwellPercentiles] {
+        dwell.sorted { $0.page < $1.page }.map { DwellPercentiles(page: $0.page, leaves: $0.leaves, p50: $0.p50, p90: $0.p90) }
+    }
+
+    private static func nextPages(_ transitions: [ActivityRollup.Transition]) -> [NextPage] {
+        var counts: [String: [String: Int]] = [:]
+        for t in transitions { counts[t.from, default: [:]][t.to, default: 0] += t.count }
+        return counts.keys.sorted().compactMap { page in
+            let next = counts[page]!.filter { $0.value > 0 }
+            // Most frequent; ties by name, so the answer does not depend on hashing.
+            guard let best = next.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
+            return NextPage(page: page, next: best.key, count: best.value, transitions: next.values.reduce(0, +))
+        }
+    }
+
+    private static func rageClicks(_ bursts: [ActivityRollup.Burst], pages: [String: String]) -> [RageClicks] {
+        var byView: [String: (bursts: Int, clicks: Int, actors: Set<ActorID>)] = [:]
+        for b in bursts {
+            byView[b.view, default: (0, 0, [])].bursts += 1
+            byView[b.view]!.clicks += b.clicks
+            byView[b.view]!.actors.insert(ActorID(appKey: b.appKey, id: b.actor))
+        }
+        return byView.map { RageClicks(view: $0.key, page: pages[$0.key], bursts: $0.value.bursts, clicks: $0.value.clicks, actors: $0.value.actors.count) }
+            .sorted { ($0.bursts, $1.view) > ($1.bursts, $0.view) }
+    }
+}
+
+/// Computes an `ActivityRollup` from one scan of every selected event (any order), by the
+/// definitions in ActivityRollup.swift: the scan's way of answering, for every store and filter.
+public struct ActivityCounter {
+    public static var rageGapMilliseconds: Int64 { ActivityRollup.rageGapMilliseconds }
+    public static var rageMinimumClicks: Int { ActivityRollup.rageMinimumClicks }
 
     private struct Day {
         var events = 0
@@ -116,16 +157,22 @@ public struct ActivityCounter {
         var devices = Set<ActorID>()
         var sessions = Set<ActorID>()
     }
-    private struct ViewKey: Hashable {
-        var actor: ActorID
+    /// A page sequence or a click run's owner: app key, app version (none as ""), and an id.
+    private struct SequenceKey: Hashable {
+        var appKey: String
+        var appVersion: String
+        var id: String
+    }
+    private struct ClickKey: Hashable {
+        var owner: SequenceKey
         var view: String
     }
 
     private var days: [Int64: Day] = [:]
-    private var durations: [String: [Int64]] = [:]
-    private var enters: [ActorID: [(order: EventOrder, page: String)]] = [:]
-    private var clicks: [ViewKey: [EventOrder]] = [:]
-    private var clickPages: [String: String] = [:]
+    private var durations: [String: [Int64: Int]] = [:]
+    private var enters: [SequenceKey: [(order: EventOrder, page: String)]] = [:]
+    private var clicks: [ClickKey: [EventOrder]] = [:]
+    private var viewPages: [String: (seq: Int64, page: String)] = [:]
 
     public init() {}
 
@@ -139,52 +186,52 @@ public struct ActivityCounter {
         if let actor { days[day]!.actors.insert(actor) }
         if let device = ActorKind.device.actor(of: e) { days[day]!.devices.insert(device) }
         if let session = ActorKind.session.actor(of: e) { days[day]!.sessions.insert(session) }
+        let version = e.appVersion ?? ""
         switch e.type {
         case "page_leave":
-            if let d = e.duration { durations[e.page ?? e.name, default: []].append(d) }
+            if let d = e.duration { durations[e.page ?? e.name, default: [:]][d, default: 0] += 1 }
         case "page_enter":
-            if let sequence = ActorKind.session.actor(of: e) ?? actor {
-                enters[sequence, default: []].append((EventOrder(e), e.page ?? e.name))
+            if let id = e.session ?? e.user ?? e.device {
+                enters[SequenceKey(appKey: e.appKey, appVersion: version, id: id), default: []].append((EventOrder(e), e.page ?? e.name))
             }
         case "click":
             guard let actor else { return }
             let view = e.path ?? e.name
-            clicks[ViewKey(actor: actor, view: view), default: []].append(EventOrder(e))
-            if clickPages[view] == nil, let page = e.page { clickPages[view] = page }
+            clicks[ClickKey(owner: SequenceKey(appKey: e.appKey, appVersion: version, id: actor.id), view: view), default: []]
+                .append(EventOrder(e))
+            if let page = e.page, viewPages[view].map({ e.seq < $0.seq }) ?? true { viewPages[view] = (e.seq, page) }
         default:
             break
         }
     }
 
-    public func result() -> ActivitySummary {
-        ActivitySummary(days: dailyActivity(), dwell: dwell(), nextPages: nextPages(), rageClicks: rageClicks())
+    public func rollup() -> ActivityRollup {
+        ActivityRollup(
+            days: days.map {
+                ActivityRollup.Day(
+                    number: $0.key, events: $0.value.events, actors: $0.value.actors.count, devices: $0.value.devices.count,
+                    sessions: $0.value.sessions.count)
+            },
+            dwell: durations.map { page, counts in
+                let sorted = counts.sorted { $0.key < $1.key }
+                let n = sorted.reduce(0) { $0 + $1.value }
+                func percentile(_ p: Int) -> Int64 {
+                    let rank = ActivityRollup.nearestRank(p, of: n)
+                    var seen = 0
+                    for (duration, leaves) in sorted {
+                        seen += leaves
+                        if seen >= rank { return duration }
+                    }
+                    return sorted.last?.key ?? 0
+                }
+                return ActivityRollup.PageDwell(page: page, leaves: n, p50: percentile(50), p90: percentile(90))
+            },
+            transitions: transitions(), bursts: bursts(), viewPages: viewPages.mapValues(\.page))
     }
 
-    private func dailyActivity() -> [DailyActivity] {
-        guard let first = days.keys.min(), let last = days.keys.max() else { return [] }
-        let numbers = last - first <= Self.maximumFilledDays ? Array(first...last) : days.keys.sorted()
-        return numbers.map { n in
-            let d = days[n] ?? Day()
-            return DailyActivity(
-                day: CalendarDay(number: n), events: d.events, actors: d.actors.count, devices: d.devices.count, sessions: d.sessions.count)
-        }
-    }
+    public func result() -> ActivitySummary { ActivitySummary(rollup()) }
 
-    private func dwell() -> [DwellPercentiles] {
-        durations.keys.sorted().map { page in
-            let sorted = durations[page]!.sorted()
-            return DwellPercentiles(
-                page: page, leaves: sorted.count, p50: Self.nearestRank(sorted, 50), p90: Self.nearestRank(sorted, 90))
-        }
-    }
-
-    /// The nearest-rank percentile of ascending `sorted` (not empty): the value at rank ⌈p·n/100⌉.
-    static func nearestRank(_ sorted: [Int64], _ p: Int) -> Int64 {
-        let rank = max(1, (p * sorted.count + 99) / 100)
-        return sorted[rank - 1]
-    }
-
-    private func nextPages() -> [NextPage] {
+    private func transitions() -> [ActivityRollup.Transition] {
         var counts: [String: [String: Int]] = [:]
         for (_, list) in enters {
             var previous: String?
@@ -193,24 +240,17 @@ public struct ActivityCounter {
                 previous = e.page
             }
         }
-        return counts.keys.sorted().map { page in
-            let next = counts[page]!
-            // Most frequent; ties by name, so the answer does not depend on hashing.
-            let best = next.max { ($0.value, $1.key) < ($1.value, $0.key) }!
-            return NextPage(page: page, next: best.key, count: best.value, transitions: next.values.reduce(0, +))
-        }
+        return counts.flatMap { from, next in next.map { ActivityRollup.Transition(from: from, to: $0.key, count: $0.value) } }
     }
 
-    private func rageClicks() -> [RageClicks] {
-        var byView: [String: (bursts: Int, clicks: Int, actors: Set<ActorID>)] = [:]
+    private func bursts() -> [ActivityRollup.Burst] {
+        var out: [ActivityRollup.Burst] = []
         for (key, list) in clicks where list.count >= Self.rageMinimumClicks {
             var run = 0
             var last: Int64?
             func close() {
                 if run >= Self.rageMinimumClicks {
-                    byView[key.view, default: (0, 0, [])].bursts += 1
-                    byView[key.view]!.clicks += run
-                    byView[key.view]!.actors.insert(key.actor)
+                    out.append(ActivityRollup.Burst(view: key.view, appKey: key.owner.appKey, actor: key.owner.id, clicks: run))
                 }
             }
             for order in list.sorted() {
@@ -224,14 +264,20 @@ public struct ActivityCounter {
             }
             close()
         }
-        return byView.map { RageClicks(view: $0.key, page: clickPages[$0.key], bursts: $0.value.bursts, clicks: $0.value.clicks, actors: $0.value.actors.count) }
-            .sorted { ($0.bursts, $1.view) > ($1.bursts, $0.view) }
+        return out
     }
 }
 
 extension CollectorStore {
-    /// The activity summary over the events `filter` selects, from one scan.
+    /// The activity summary over the events `filter` selects: from the store's rollup tables
+    /// where it has them for `filter`, else from one scan.
     public func activity(_ filter: EventFilter) throws(StoreError) -> ActivitySummary {
+        if let rollup = try activityRollup(filter) { return ActivitySummary(rollup) }
+        return try scannedActivity(filter)
+    }
+
+    /// The activity summary from one scan, whatever the store has (what the rollups must equal).
+    public func scannedActivity(_ filter: EventFilter) throws(StoreError) -> ActivitySummary {
         var counter = ActivityCounter()
         try scan(counter.query(filter)) { e in
             counter.add(e)

@@ -1,3 +1,5 @@
+import EventStore
+
 /// A day of the UTC calendar, as a count of days since 1970-01-01: the analytics' periods are
 /// UTC days and UTC weeks (Monday to Sunday) of the corrected event time.
 public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -6,11 +8,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
 
     public init(number: Int64) { self.number = number }
 
-    public static let millisecondsPerDay: Int64 = 86_400_000
+    public static var millisecondsPerDay: Int64 { UTCDay.milliseconds }
 
     /// The UTC day holding `time` (ms since the epoch).
     public init(time: Int64) {
-        number = Self.floorDivide(time, Self.millisecondsPerDay)
+        number = UTCDay.number(of: time)
     }
 
     /// `year-month-day` of the proleptic Gregorian calendar; nil for a date that does not exist.

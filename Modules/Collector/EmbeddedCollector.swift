@@ -1,6 +1,7 @@
 import ATLPServer
 import ATLPTLS
 import EventStore
+import Foundation
 import SecureChannel
 import Synchronization
 import SystemCalls
@@ -143,8 +144,28 @@ public final class EmbeddedCollector: Sendable {
         return state.withLock { s in
             if let existing = s.server { return existing }
             s = (store, server)
+            Self.rebuildRollups(store, log: log)
             return server
         }
+    }
+
+    /// Rebuilds the store's rollups that wait (after a schema migration or a prune) on a thread
+    /// of its own while the collector serves: appends go on between its short transactions, and
+    /// reports read the events until it is done. Logs about ten lines per app; stops quietly
+    /// when the store closes.
+    private static func rebuildRollups(_ store: any CollectorStore, log: (@Sendable (String) -> Void)?) {
+        let thread = Thread {
+            var lines = RollupProgressLines()
+            do throws(StoreError) {
+                try store.rebuildRollups { p in
+                    if let line = lines.line(p) { log?(line) }
+                }
+            } catch {
+                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(error)") }
+            }
+        }
+        thread.name = "autotrack-rollups"
+        thread.start()
     }
 }
 

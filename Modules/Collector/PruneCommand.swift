@@ -13,7 +13,10 @@ public struct PruneCommand: Command {
         the rejected events and batch records received before it; only app KEY's with --app.
         It works in transactions of at most ROWS rows, so collectors writing to the same
         database meanwhile wait for one chunk at most; interrupted, it can simply run again.
-        Prints what it deleted. Nothing else is changed (published rules stay).
+        Prints what it deleted. Then, on SQLite, it rebuilds the report rollups of the apps it
+        pruned from the events left (docs/schema.md "Rollup tables"), in transactions of 5,000
+        events, printing its progress on stderr; reports read the events until that is done.
+        Nothing else is changed (published rules stay).
 
         OPTIONS:
           --db FILE|URI   the database: an SQLite file or a postgresql:// URI (required: no default,
@@ -57,6 +60,10 @@ public struct PruneCommand: Command {
             let store = try openStore(database, options: StoreOptions(access: .existing))
             defer { store.close() }
             outcome = try store.prune(before: before, appKey: appKey, chunk: chunk)
+            var lines = RollupProgressLines()
+            try store.rebuildRollups { p in
+                if let line = lines.line(p) { io.printError("autotrack-collector prune: \(line)") }
+            }
         } catch {
             io.printError("autotrack-collector prune: \(error)")
             return .failure

@@ -23,6 +23,10 @@ public struct ServeCommand: Command {
         bound, so '--listen 127.0.0.1:0' picks a free port that scripts can read. The second is
         'database PATH' (absolute).
 
+        An older SQLite database is migrated when it opens; the report rollups a migration or
+        an interrupted prune left to rebuild are rebuilt while it serves, on a thread of its
+        own, with about ten progress lines per app on stderr (reports read the events meanwhile).
+
         OPTIONS:
           --listen HOST:PORT      address to listen on (default 127.0.0.1:7070; [::1]:7070 for IPv6)
           --db FILE|URI           the database, created when absent (default ./autotrack.sqlite), or a

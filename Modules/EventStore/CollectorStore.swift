@@ -65,6 +65,14 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// time order, ties by `seq`, when `query.inTimeOrder`). Has a default over `scan`; a store
     /// may answer it faster.
     func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError)
+    /// The report's behaviour figures from the store's rollup tables (ActivityRollup.swift), or
+    /// nil when it cannot answer `filter` from them (the analytics then scan). Defaults to nil.
+    func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup?
+    /// Brings rollup tables that wait to be rebuilt (after a schema migration or a prune) up to
+    /// date, in short transactions while `append` goes on, calling `progress` as it goes;
+    /// returns when none waits. Until then `activityRollup` answers nil for the apps waiting.
+    /// Defaults to doing nothing. A collector runs it on a thread of its own once listening.
+    func rebuildRollups(progress: (RollupProgress) -> Void) throws(StoreError)
     /// The `seq` of the last stored event, nil when there is none (where `tail` starts).
     func lastSequence() throws(StoreError) -> Int64?
 

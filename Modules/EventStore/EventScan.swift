@@ -36,6 +36,8 @@ public struct ScannedEvent: Sendable, Hashable {
     /// Storage order, increasing.
     public var seq: Int64
     public var appKey: String
+    /// From the batch's `HELLO`.
+    public var appVersion: String?
     /// The corrected time (`StoredEvent.time`), ms since the epoch.
     public var time: Int64
     public var type: String
@@ -48,11 +50,12 @@ public struct ScannedEvent: Sendable, Hashable {
     public var duration: Int64?
 
     public init(
-        seq: Int64, appKey: String, time: Int64, type: String, name: String, page: String? = nil, path: String? = nil,
-        session: String? = nil, user: String? = nil, device: String? = nil, duration: Int64? = nil
+        seq: Int64, appKey: String, appVersion: String? = nil, time: Int64, type: String, name: String, page: String? = nil,
+        path: String? = nil, session: String? = nil, user: String? = nil, device: String? = nil, duration: Int64? = nil
     ) {
         self.seq = seq
         self.appKey = appKey
+        self.appVersion = appVersion
         self.time = time
         self.type = type
         self.name = name
@@ -68,7 +71,7 @@ public struct ScannedEvent: Sendable, Hashable {
     public init(_ stored: StoredEvent) {
         let e = stored.event
         self.init(
-            seq: stored.seq, appKey: stored.appKey, time: stored.time, type: e.type.rawValue, name: e.name, page: e.page,
+            seq: stored.seq, appKey: stored.appKey, appVersion: stored.appVersion, time: stored.time, type: e.type.rawValue, name: e.name, page: e.page,
             path: e.path, session: e.session, user: e.user, device: e.device, duration: e.duration)
     }
 }

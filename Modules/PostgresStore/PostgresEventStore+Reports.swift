@@ -86,7 +86,7 @@ extension PostgresEventStore {
         return try read(
             """
             SELECT * FROM (
-                SELECT app_key, type, path, props->>'title' AS title, app_version, COUNT(*) AS n
+                SELECT app_key, type, path, CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title, app_version, COUNT(*) AS n
                 FROM events\(f.where("path IS NOT NULL"))
                 GROUP BY app_key, app_version, type, path, title
             ) AS q
@@ -108,7 +108,7 @@ extension PostgresEventStore {
         return try read(
             """
             SELECT * FROM (
-                SELECT e.type, e.path, e.props->>'title' AS title, e.props->>'rules' AS rules,
+                SELECT e.type, e.path, CASE WHEN json_typeof(e.props->'title') = 'string' THEN e.props->>'title' END AS title, e.props->>'rules' AS rules,
                        CASE json_typeof(j.value) WHEN 'string' THEN j.value #>> '{}' WHEN 'null' THEN 'null'
                                                  ELSE j.value::text END AS v,
                        e.app_version, COUNT(*) AS n

@@ -1,7 +1,7 @@
 import EventStore
 
 extension SQLiteEventStore {
-    /// The analytics' scan as one narrow query: eleven columns, no props, and, when `query` names
+    /// The analytics' scan as one narrow query: twelve columns, no props, and, when `query` names
     /// kinds, only those (index `events_kind_actor`, schema version 4). Rows come in `seq` order,
     /// the same rows as the protocol's default over `events`.
     public func scan(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError) {
@@ -17,13 +17,13 @@ extension SQLiteEventStore {
         // and visits every row of the app (measured: slower than the whole table).
         let source = query.kinds.isEmpty ? "events" : "events INDEXED BY events_kind_actor"
         let sql = """
-            SELECT seq, app_key, corrected_ts, type, name, page, path, session, user_id, device_id, duration
+            SELECT seq, app_key, corrected_ts, type, name, page, path, session, user_id, device_id, duration, app_version
             FROM \(source)\(f.where(extra)) ORDER BY \(query.kinds.isEmpty ? "seq" : "+seq")
             """
         try readingAlone(sql, parameters) { r in
             each(
                 ScannedEvent(
-                    seq: r[0].int ?? 0, appKey: r[1].text ?? "", time: r[2].int ?? 0, type: r[3].text ?? "", name: r[4].text ?? "",
+                    seq: r[0].int ?? 0, appKey: r[1].text ?? "", appVersion: r[11].text, time: r[2].int ?? 0, type: r[3].text ?? "", name: r[4].text ?? "",
                     page: r[5].text, path: r[6].text, session: r[7].text, user: r[8].text, device: r[9].text, duration: r[10].int))
         }
     }

@@ -2,9 +2,16 @@ import EventStore
 
 extension SQLiteEventStore {
     /// Deletes in chunks, each in its own transaction (`BEGIN IMMEDIATE` per chunk), so a collector
-    /// writing to the same file waits at most one chunk.
+    /// writing to the same file waits at most one chunk. The pruned apps are put in the rollup
+    /// backlog first; `rebuildRollups` then rebuilds their rollups from the events left (the
+    /// `prune` command runs it; a collector does when it starts). Reports read the events meanwhile.
     public func prune(before: Int64, appKey: String?, chunk: Int) throws(StoreError) -> PruneOutcome {
         var outcome = PruneOutcome()
+        var app = EventFilterSQL(EventFilter(appKey: appKey), table: "", timed: false)
+        app.conditions.append("corrected_ts < ?")
+        app.parameters.append(.int(before))
+        let prunes = try read("SELECT EXISTS (SELECT 1 FROM events\(app.where()))", app.parameters).first?.first?.int == 1
+        if prunes { try resetRollups(appKey: appKey) }
         let limit = Int64(max(1, chunk))
         for (table, time) in PruneOutcome.tables {
             while true {

@@ -41,14 +41,21 @@ struct EventFilterSQL {
 }
 
 extension SQLiteEventStore {
+    /// An event's title as the reports and rollups know it: `props.title` when it is a string.
+    static func titleSQL(props: String) -> String {
+        "CASE WHEN json_type(\(props), '$.title') = 'text' THEN json_extract(\(props), '$.title') END"
+    }
+
     public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
-        let e = EventFilterSQL(filter, table: "")
+        let rollup = try rollupFilter(filter)
+        let e = rollup?.sql(day: "day") ?? EventFilterSQL(filter, table: "")
+        let (events, apps) = rollup == nil ? ("COUNT(*) FROM events", "COUNT(DISTINCT app_key) FROM events") : ("COALESCE(SUM(events), 0) FROM rollup_events", "COUNT(DISTINCT app_key) FROM rollup_events")
         let other = EventFilterSQL(filter, table: "", timed: false)
         let r = try read(
             """
-            SELECT (SELECT COUNT(*) FROM events\(e.where())), (SELECT COUNT(*) FROM rejected\(other.where())),
+            SELECT (SELECT \(events)\(e.where())), (SELECT COUNT(*) FROM rejected\(other.where())),
                    (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())), (SELECT COUNT(*) FROM batches\(other.where())),
-                   (SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))
+                   (SELECT \(apps)\(e.where()))
             """, e.parameters + other.parameters + other.parameters + other.parameters + e.parameters)
         let v = r.first ?? []
         func at(_ i: Int) -> Int { i < v.count ? Int(v[i].int ?? 0) : 0 }
@@ -56,9 +63,10 @@ extension SQLiteEventStore {
     }
 
     public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
-        let f = EventFilterSQL(filter, table: "")
+        let rollup = try rollupFilter(filter)
+        let f = rollup?.sql(day: "day") ?? EventFilterSQL(filter, table: "")
         return try read(
-            "SELECT type, name, COUNT(*) AS n FROM events\(f.where()) GROUP BY type, name ORDER BY n DESC, type, name",
+            "SELECT type, name, \(rollup == nil ? "COUNT(*)" : "SUM(events)") AS n FROM \(rollup == nil ? "events" : "rollup_events")\(f.where()) GROUP BY type, name ORDER BY n DESC, type, name",
             f.parameters
         ).map {
             EventCount(type: $0[0].text ?? "", name: $0[1].text ?? "", count: Int($0[2].int ?? 0))
@@ -66,16 +74,32 @@ extension SQLiteEventStore {
     }
 
     public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
-        let f = EventFilterSQL(filter, table: "")
-        return try read(
-            """
-            SELECT COALESCE(page, name) AS p,
-                   SUM(type = 'page_enter'), SUM(type = 'page_leave'),
-                   AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL)
-            FROM events\(f.where("type IN ('page_enter', 'page_leave')"))
-            GROUP BY p ORDER BY p
-            """, f.parameters
-        ).map {
+        let sql: String
+        let parameters: [SQLiteValue]
+        if let rollup = try rollupFilter(filter) {
+            let f = rollup.sql(day: "day")
+            // AVG over the events sums their durations as a double; so does this.
+            sql = """
+                SELECT COALESCE(page, name) AS p,
+                       SUM(CASE WHEN type = 'page_enter' THEN events ELSE 0 END), SUM(CASE WHEN type = 'page_leave' THEN events ELSE 0 END),
+                       CAST(SUM(CASE WHEN type = 'page_leave' THEN dwell_sum END) AS REAL)
+                           / NULLIF(SUM(CASE WHEN type = 'page_leave' THEN dwell_count END), 0)
+                FROM rollup_events\(f.where("type IN ('page_enter', 'page_leave')"))
+                GROUP BY p ORDER BY p
+                """
+            parameters = f.parameters
+        } else {
+            let f = EventFilterSQL(filter, table: "")
+            sql = """
+                SELECT COALESCE(page, name) AS p,
+                       SUM(type = 'page_enter'), SUM(type = 'page_leave'),
+                       AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL)
+                FROM events\(f.where("type IN ('page_enter', 'page_leave')"))
+                GROUP BY p ORDER BY p
+                """
+            parameters = f.parameters
+        }
+        return try read(sql, parameters).map {
             PageActivity(
                 page: $0[0].text ?? "", enters: Int($0[1].int ?? 0), leaves: Int($0[2].int ?? 0),
                 meanDwellMilliseconds: $0[3].double)
@@ -83,11 +107,13 @@ extension SQLiteEventStore {
     }
 
     public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
-        let f = EventFilterSQL(filter, table: "")
+        let rollup = try rollupFilter(filter)
+        let f = rollup?.sql(day: "day") ?? EventFilterSQL(filter, table: "")
+        let (title, count) = rollup == nil ? ("\(Self.titleSQL(props: "props"))", "COUNT(*)") : ("title", "SUM(events)")
         return try read(
             """
-            SELECT app_key, type, path, CAST(json_extract(props, '$.title') AS TEXT) AS title, app_version, COUNT(*)
-            FROM events\(f.where("path IS NOT NULL"))
+            SELECT app_key, type, path, \(title) AS title, app_version, \(count)
+            FROM \(rollup == nil ? "events" : "rollup_events")\(f.where("path IS NOT NULL"))
             GROUP BY app_key, app_version, type, path, title ORDER BY app_key, app_version, type, path, title
             """, f.parameters
         ).map {
@@ -102,7 +128,7 @@ extension SQLiteEventStore {
         // json_each compares the key as a plain string, so any key works, quotes and dots included.
         return try read(
             """
-            SELECT e.type, e.path, CAST(json_extract(e.props, '$.title') AS TEXT) AS title,
+            SELECT e.type, e.path, \(Self.titleSQL(props: "e.props")) AS title,
                    CAST(json_extract(e.props, '$.rules') AS TEXT) AS rules,
                    CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
                                WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END AS v,

@@ -104,10 +104,12 @@ public final class SQLiteEventStore: CollectorStore {
         var results: [Result<BatchOutcome, SQLiteError>] = []
         do throws(SQLiteError) {
             try db.execute("BEGIN IMMEDIATE")
+            // Apps whose rollups are being rebuilt (`rebuildRollups` adds these events later).
+            let backlog = Set(try db.query("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text })
             for batch in group {
                 try db.execute("SAVEPOINT batch")
                 do throws(SQLiteError) {
-                    results.append(.success(try batch.write(to: db)))
+                    results.append(.success(try batch.write(to: db, rollups: !backlog.contains(batch.appKey))))
                     try db.execute("RELEASE batch")
                 } catch {
                     try? db.execute("ROLLBACK TO batch")

@@ -11,6 +11,13 @@ enum Schema {
     /// The tables every Autotrack database at `currentVersion` has; a file without them is not ours.
     static let tables: Set<String> = ["events", "rejected", "batches", "rules", "rule_sets"]
 
+    /// The rollup tables of an app key (migration 5), emptied before its rollups are rebuilt.
+    static let rollupTables = [
+        "rollup_events", "rollup_actors", "rollup_actor_counts", "rollup_dwell_buckets", "rollup_dwell_days",
+        "rollup_dwell_day_buckets", "rollup_page_enters",
+        "rollup_transitions", "rollup_click_runs", "rollup_view_pages",
+    ]
+
     // Indexes cost every insert (measured: three more on `events` halved the store's rate), and
     // ingest runs all day while reports run now and then and scan anyway. So `events` keeps
     // only the dedup key and time order; docs/schema.md shows indexes to add for other queries.
@@ -114,6 +121,120 @@ enum Schema {
         """
         DROP INDEX events_type_name;
         CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, user_id, device_id);
+        """,
+        // 5: rollup tables, kept by every append in the transaction that stores the events
+        // (SQLiteRollups.swift), so a report reads summaries, not a million events. In the
+        // tables without rowid an event without an app version goes under ''.
+        """
+        CREATE TABLE rollup_events (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT,
+            day         INTEGER NOT NULL,
+            type        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            page        TEXT,
+            path        TEXT,
+            title       TEXT,
+            events      INTEGER NOT NULL,
+            dwell_count INTEGER NOT NULL,
+            dwell_sum   INTEGER NOT NULL
+        );
+        CREATE INDEX rollup_events_key ON rollup_events (app_key, day, type, name);
+
+        CREATE TABLE rollup_actors (
+            app_key     TEXT    NOT NULL,
+            day         INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            id          TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            PRIMARY KEY (app_key, day, kind, id, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_actor_counts (
+            app_key     TEXT    NOT NULL,
+            all_versions INTEGER NOT NULL,
+            app_version TEXT    NOT NULL,
+            day         INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            distinct_ids INTEGER NOT NULL,
+            PRIMARY KEY (app_key, all_versions, app_version, day, kind)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE rollup_dwell_buckets (
+            page        TEXT    NOT NULL,
+            bucket      INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (page, bucket, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_dwell_days (
+            page        TEXT    NOT NULL,
+            duration    INTEGER NOT NULL,
+            day         INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (page, duration, day, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_dwell_day_buckets (
+            day         INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            bucket      INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (day, page, bucket, app_key, app_version)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE rollup_page_enters (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            sequence    TEXT    NOT NULL,
+            ts          INTEGER NOT NULL,
+            seq         INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            PRIMARY KEY (app_key, app_version, sequence, ts, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_transitions (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            from_day    INTEGER NOT NULL,
+            to_day      INTEGER NOT NULL,
+            from_page   TEXT    NOT NULL,
+            to_page     TEXT    NOT NULL,
+            transitions INTEGER NOT NULL,
+            PRIMARY KEY (app_key, app_version, from_day, to_day, from_page, to_page)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE rollup_click_runs (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            actor       TEXT    NOT NULL,
+            view        TEXT    NOT NULL,
+            start_ts    INTEGER NOT NULL,
+            end_ts      INTEGER NOT NULL,
+            clicks      INTEGER NOT NULL,
+            start_day   INTEGER NOT NULL,
+            end_day     INTEGER NOT NULL,
+            PRIMARY KEY (app_key, app_version, actor, view, start_ts)
+        ) WITHOUT ROWID;
+        CREATE INDEX rollup_bursts ON rollup_click_runs (app_key, start_day, end_day, clicks) WHERE clicks >= 3;
+        CREATE INDEX rollup_runs_over_midnight ON rollup_click_runs (app_key, start_day, end_day, end_ts) WHERE start_day <> end_day;
+        CREATE TABLE rollup_view_pages (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            day         INTEGER NOT NULL,
+            view        TEXT    NOT NULL,
+            first_seq   INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            PRIMARY KEY (app_key, app_version, day, view)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE rollup_backlog (
+            app_key     TEXT    NOT NULL PRIMARY KEY,
+            next_seq    INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO rollup_backlog SELECT DISTINCT app_key, 0 FROM events;
         """,
     ]
 

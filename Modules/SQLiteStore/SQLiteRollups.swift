@@ -1,0 +1,362 @@
+import EventStore
+
+/// One stored event as the rollup tables see it.
+struct RollupEvent: Sendable {
+    var seq: Int64
+    /// Corrected time, ms since the epoch.
+    var time: Int64
+    var type: String
+    var name: String
+    var page: String?
+    var path: String?
+    /// `props.title` when it is a string.
+    var title: String?
+    var session: String?
+    var user: String?
+    var device: String?
+    var duration: Int64?
+}
+
+/// Keeps the rollup tables (schema migration 5) in step with stored events: `apply` adds events
+/// of one app key and version, inside the transaction that stores them (or that replays them,
+/// `SQLiteEventStore.rebuildRollups`). Events must come in storage order, each after every
+/// event of its app key stored before it.
+///
+/// What each table holds, and how a report reads it, is in docs/schema.md. Counts per day, dwell
+/// values and distinct ids are added up per call first, so a batch costs one statement per
+/// distinct key. Page transitions and click runs depend on order, and events may arrive late
+/// (an earlier corrected time than events already stored): an enter is put between its
+/// neighbours in its page sequence, and a click joins, extends or merges the click runs it
+/// touches, so the tables always equal what a scan of the stored events would give. Both work
+/// per sequence (per actor and view) of the batch, not per event.
+struct RollupUpdate {
+    let db: SQLiteDatabase
+    let appKey: String
+    /// The app version, none as "" (the key of the tables without rowid).
+    let version: String
+    let appVersion: SQLiteValue
+
+    init(db: SQLiteDatabase, appKey: String, appVersion: String?) {
+        self.db = db
+        self.appKey = appKey
+        version = appVersion ?? ""
+        self.appVersion = appVersion.map(SQLiteValue.text) ?? .null
+    }
+
+    func apply(_ events: [RollupEvent]) throws(SQLiteError) {
+        guard !events.isEmpty else { return }
+        try addCounts(events)
+        try addDwell(events)
+        try addDistinctIDs(events)
+        try addEnters(events)
+        try addClicks(events)
+        try addViewPages(events)
+    }
+
+    // MARK: events per day, type, name, page, path and title
+
+    private struct CountKey: Hashable {
+        var day: Int64
+        var type: String
+        var name: String
+        var page: String?
+        var path: String?
+        var title: String?
+    }
+
+    private func addCounts(_ events: [RollupEvent]) throws(SQLiteError) {
+        var counts: [CountKey: (events: Int64, dwellCount: Int64, dwellSum: Int64)] = [:]
+        for e in events {
+            let key = CountKey(day: UTCDay.number(of: e.time), type: e.type, name: e.name, page: e.page, path: e.path, title: e.title)
+            counts[key, default: (0, 0, 0)].events += 1
+            if e.type == "page_leave", let d = e.duration {
+                counts[key]!.dwellCount += 1
+                counts[key]!.dwellSum += d
+            }
+        }
+        for (k, v) in counts {
+            let key: [SQLiteValue] = [
+                .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion, k.page.sqlite, k.path.sqlite, k.title.sqlite,
+            ]
+            // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
+            let changed = try db.run(
+                """
+                UPDATE rollup_events SET events = events + ?, dwell_count = dwell_count + ?, dwell_sum = dwell_sum + ?
+                WHERE app_key = ? AND day = ? AND type = ? AND name = ? AND app_version IS ? AND page IS ? AND path IS ? AND title IS ?
+                """, [.int(v.events), .int(v.dwellCount), .int(v.dwellSum)] + key)
+            if changed == 0 {
+                try db.run(
+                    """
+                    INSERT INTO rollup_events (app_key, day, type, name, app_version, page, path, title, events, dwell_count, dwell_sum)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, key + [.int(v.events), .int(v.dwellCount), .int(v.dwellSum)])
+            }
+        }
+    }
+
+    // MARK: dwell values
+
+    /// A page's dwell `duration` (or bucket) on `day` (0 in the tables without days).
+    private struct DwellKey: Hashable {
+        var day: Int64
+        var page: String
+        var duration: Int64
+    }
+
+    private func addDwell(_ events: [RollupEvent]) throws(SQLiteError) {
+        var byDay: [DwellKey: Int64] = [:]
+        for e in events where e.type == "page_leave" {
+            guard let d = e.duration else { continue }
+            byDay[DwellKey(day: UTCDay.number(of: e.time), page: e.page ?? e.name, duration: d), default: 0] += 1
+        }
+        var dayBuckets: [DwellKey: Int64] = [:]
+        var buckets: [DwellKey: Int64] = [:]
+        for (k, n) in byDay {
+            let bucket = DwellBucket.first(of: k.duration)
+            dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
+            buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
+        }
+        func upsert(_ table: String, _ columns: String, _ counts: [DwellKey: Int64], daily: Bool) throws(SQLiteError) {
+            let sql = """
+                INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?, ?, \(daily ? "?, " : "")?, ?, ?)
+                ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
+                """
+            for (k, n) in counts {
+                try db.run(sql, [.text(k.page), .int(k.duration)] + (daily ? [.int(k.day)] : []) + [.text(appKey), .text(version), .int(n)])
+            }
+        }
+        try upsert("rollup_dwell_days", "page, duration, day", byDay, daily: true)
+        try upsert("rollup_dwell_day_buckets", "page, bucket, day", dayBuckets, daily: true)
+        try upsert("rollup_dwell_buckets", "page, bucket", buckets, daily: false)
+    }
+
+    // MARK: distinct actors, devices and sessions per day
+
+    /// Kinds of distinct ids: `a` actor (user, else device), `d` device, `s` session.
+    private struct IDKey: Hashable {
+        var day: Int64
+        var kind: String
+        var id: String
+    }
+    private struct IDCountKey: Hashable {
+        var allVersions: Bool
+        var day: Int64
+        var kind: String
+    }
+
+    /// Each id new to this app version on its day raises that version's count, and the count of
+    /// every version when no other version had it that day (one row per id and version: the
+    /// other versions' rows are next to it in the key).
+    private func addDistinctIDs(_ events: [RollupEvent]) throws(SQLiteError) {
+        var ids = Set<IDKey>()
+        for e in events {
+            let day = UTCDay.number(of: e.time)
+            for (kind, id) in [("a", e.user ?? e.device), ("d", e.device), ("s", e.session)] {
+                guard let id else { continue }
+                ids.insert(IDKey(day: day, kind: kind, id: id))
+            }
+        }
+        var added: [IDCountKey: Int64] = [:]
+        for k in ids {
+            let key: [SQLiteValue] = [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]
+            let changed = try db.run(
+                "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                key + [.text(version)])
+            guard changed == 1 else { continue }
+            added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
+            let versions = try db.query("SELECT COUNT(*) FROM rollup_actors WHERE app_key = ? AND day = ? AND kind = ? AND id = ?", key)
+            if versions.first?.first?.int == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
+        }
+        for (k, n) in added {
+            try db.run(
+                """
+                INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (app_key, all_versions, app_version, day, kind) DO UPDATE SET distinct_ids = distinct_ids + excluded.distinct_ids
+                """, [.text(appKey), .int(k.allVersions ? 1 : 0), .text(k.allVersions ? "" : version), .int(k.day), .text(k.kind), .int(n)])
+        }
+    }
+
+    // MARK: page sequences
+
+    /// One page enter in its sequence: by time, ties by storage order.
+    private struct Enter {
+        var time: Int64
+        var seq: Int64
+        var page: String
+    }
+    private struct TransitionKey: Hashable {
+        var fromDay: Int64
+        var toDay: Int64
+        var from: String
+        var to: String
+    }
+
+    /// Puts the batch's enters into their page sequences, one sequence at a time: the stored
+    /// stretch they fall into (with the enters just before and after it) is read, and the
+    /// transitions of the stretch before and after the new enters joined it are taken back and
+    /// counted. Enters arriving in time order read two neighbours and nothing between.
+    private func addEnters(_ events: [RollupEvent]) throws(SQLiteError) {
+        var sequences: [String: [Enter]] = [:]
+        var order: [String] = []
+        for e in events where e.type == "page_enter" {
+            guard let sequence = e.session ?? e.user ?? e.device else { continue }
+            if sequences[sequence] == nil { order.append(sequence) }
+            sequences[sequence, default: []].append(Enter(time: e.time, seq: e.seq, page: e.page ?? e.name))
+        }
+        var delta: [TransitionKey: Int64] = [:]
+        func count(_ chain: [Enter], _ n: Int64) {
+            for (a, b) in zip(chain, chain.dropFirst()) where a.page != b.page {
+                delta[
+                    TransitionKey(fromDay: UTCDay.number(of: a.time), toDay: UTCDay.number(of: b.time), from: a.page, to: b.page),
+                    default: 0] += n
+            }
+        }
+        for sequence in order {
+            let new = sequences[sequence]!.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
+            let key: [SQLiteValue] = [.text(appKey), .text(version), .text(sequence)]
+            let low = new.first!.time, high = new.last!.time
+            func enter(_ r: [SQLiteValue]) -> Enter { Enter(time: r[0].int ?? 0, seq: r[1].int ?? 0, page: r[2].text ?? "") }
+            let before = try db.query(
+                """
+                SELECT ts, seq, page FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND ts < ?
+                ORDER BY ts DESC, seq DESC LIMIT 1
+                """, key + [.int(low)]
+            ).first.map(enter)
+            // The stored enters from `low` on, up to and including the first after `high`.
+            var stretch: [Enter] = []
+            try db.stream(
+                "SELECT ts, seq, page FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND ts >= ? ORDER BY ts, seq",
+                key + [.int(low)]
+            ) { r in
+                stretch.append(enter(r))
+                return stretch.last!.time <= high
+            }
+            let old = (before.map { [$0] } ?? []) + stretch
+            count(old, -1)
+            count(old.isEmpty ? new : (old + new).sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }, 1)
+            for e in new {
+                try db.run(
+                    "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)",
+                    key + [.int(e.time), .int(e.seq), .text(e.page)])
+            }
+        }
+        for (k, n) in delta where n != 0 {
+            try db.run(
+                """
+                INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page)
+                DO UPDATE SET transitions = transitions + excluded.transitions
+                """, [.text(appKey), .text(version), .int(k.fromDay), .int(k.toDay), .text(k.from), .text(k.to), .int(n)])
+        }
+    }
+
+    // MARK: click runs
+
+    /// A run of clicks: every click of one actor on one view from `start` to `end`, each at
+    /// most the gap after the one before; a new click is a run of one.
+    private struct Run: Hashable {
+        var start: Int64
+        var end: Int64
+        var clicks: Int64
+    }
+    private struct ClickKey: Hashable {
+        var actor: String
+        var view: String
+    }
+
+    /// Adds the batch's clicks to the runs of their actor and view, one actor and view at a
+    /// time: the stored runs within the gap of the new clicks' span are read, merged with the
+    /// clicks (runs and clicks sorted by start, each joining the one before when it starts at
+    /// most the gap after its end), and the runs that changed are replaced.
+    private func addClicks(_ events: [RollupEvent]) throws(SQLiteError) {
+        var byKey: [ClickKey: [Int64]] = [:]
+        var order: [ClickKey] = []
+        for e in events where e.type == "click" {
+            guard let actor = e.user ?? e.device else { continue }
+            let key = ClickKey(actor: actor, view: e.path ?? e.name)
+            if byKey[key] == nil { order.append(key) }
+            byKey[key, default: []].append(e.time)
+        }
+        let gap = ActivityRollup.rageGapMilliseconds
+        let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
+        for k in order {
+            let times = byKey[k]!.sorted()
+            let key: [SQLiteValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
+            func run(_ r: [SQLiteValue]) -> Run { Run(start: r[0].int ?? 0, end: r[1].int ?? 0, clicks: r[2].int ?? 0) }
+            // Runs are apart by more than the gap, so only the last one starting at or before
+            // the first click, and those starting up to the gap after the last, can join.
+            var stored = try db.query(
+                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts <= ? ORDER BY start_ts DESC LIMIT 1",
+                key + [.int(times.first!)]
+            ).map(run).filter { times.first! - $0.end <= gap }
+            stored += try db.query(
+                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts > ? AND start_ts <= ? ORDER BY start_ts",
+                key + [.int(times.first!), .int(times.last! + gap)]
+            ).map(run)
+            var merged: [Run] = []
+            for r in (stored + times.map { Run(start: $0, end: $0, clicks: 1) }).sorted(by: { $0.start < $1.start }) {
+                if let last = merged.last, r.start - last.end <= gap {
+                    merged[merged.count - 1].end = max(last.end, r.end)
+                    merged[merged.count - 1].clicks += r.clicks
+                } else {
+                    merged.append(r)
+                }
+            }
+            let kept = Set(stored).intersection(merged)
+            for r in stored where !kept.contains(r) {
+                try db.run("DELETE FROM rollup_click_runs WHERE \(keyed) AND start_ts = ?", key + [.int(r.start)])
+            }
+            for r in merged where !kept.contains(r) {
+                try db.run(
+                    """
+                    INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    key + [.int(r.start), .int(r.end), .int(r.clicks), .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end))])
+            }
+        }
+    }
+
+    // MARK: the page of each view's first click
+
+    private struct ViewDay: Hashable {
+        var day: Int64
+        var view: String
+    }
+
+    private func addViewPages(_ events: [RollupEvent]) throws(SQLiteError) {
+        var first: [ViewDay: (seq: Int64, page: String)] = [:]
+        for e in events where e.type == "click" && (e.user ?? e.device) != nil {
+            guard let page = e.page else { continue }
+            let key = ViewDay(day: UTCDay.number(of: e.time), view: e.path ?? e.name)
+            if first[key] == nil { first[key] = (e.seq, page) }
+        }
+        // Events come in storage order, so a stored row has the smaller `seq`: it stays.
+        for (k, v) in first {
+            try db.run(
+                """
+                INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """, [.text(appKey), .text(version), .int(k.day), .text(k.view), .int(v.seq), .text(v.page)])
+        }
+    }
+}
+
+/// Dwell durations in buckets, so a percentile reads a few hundred bucket rows and then the
+/// exact values of one bucket: below 64 ms each value is its own bucket; above, a bucket is
+/// 1/32 of its power of two (64–65, …, 1024–1055, …), at most 3% of its values wide.
+enum DwellBucket {
+    /// The first duration of the bucket holding `duration`.
+    static func first(of duration: Int64) -> Int64 {
+        guard duration >= 64 else { return duration }
+        let shift = Int64(64 - duration.leadingZeroBitCount - 6)
+        return (duration >> shift) << shift
+    }
+
+    /// The last duration of the bucket that starts at `first`.
+    static func last(ofBucket first: Int64) -> Int64 {
+        guard first >= 64 else { return first }
+        return first + (1 << Int64(64 - first.leadingZeroBitCount - 6)) - 1
+    }
+}
