@@ -79,10 +79,10 @@ public struct ActorEvent: Sendable, Hashable {
 /// Numbers actors densely from 0 by their bytes (app key, actor id), without building a String
 /// per row. Every store numbers its rows with it.
 ///
-/// App keys are numbered first (one table; a row of the same app as the row before costs a byte
-/// comparison), then actors by (app number, id) in a second table whose slots hold short ids
-/// (up to 16 bytes, most user and device ids) inline: a lookup touches one slot and compares
-/// four words, instead of following a slot to a key record to the bytes.
+/// App keys are numbered first (one table; a row of the same app as the row before costs a
+/// comparison of two words), then actors by (app number, id) in a second table whose slots hold
+/// short ids (up to 16 bytes, most user and device ids) inline: a lookup reads one slot and
+/// compares its words, instead of following a slot to a key record to the bytes.
 public struct ActorNumbering {
     /// An app key's number within one `ActorNumbering` (`app(_:)`), valid only with it.
     public struct App: Sendable, Hashable {
@@ -141,7 +141,7 @@ public struct ActorNumbering {
 /// `capacity` rows are numbered together, in order, and handed on. Numbering a batch at once
 /// lets its lookups' cache misses overlap (`ByteKeyNumbering.touch`).
 public struct ActorEventBatch {
-    public private(set) var numbering = ActorNumbering()
+    private var numbering = ActorNumbering()
     private var keys: [ByteKeyNumbering.InlineKey] = []
     /// Ids longer than 16 bytes: their app and where their bytes lie in `longBytes`.
     private var longs: [(app: ActorNumbering.App, offset: Int, count: Int)] = []
