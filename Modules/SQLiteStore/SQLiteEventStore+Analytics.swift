@@ -28,7 +28,9 @@ extension SQLiteEventStore {
         }
     }
 
-    /// The analytics' actor rows (`ActorEventQuery`) as one index range per kind: index
+    /// The analytics' actor rows (`ActorEventQuery`): from `rollup_kind_events`
+    /// (SQLiteEventStore+KindEvents.swift) when the rollups can answer; else, as here, one index
+    /// range per kind: index
     /// `events_kind_actor` (schema version 4) holds every column read, so no table row is
     /// visited, and columns are read raw (no `SQLiteValue`, no String per row). Rows come kind
     /// by kind, each in time order, or merged in time order when the query asks
@@ -41,6 +43,8 @@ extension SQLiteEventStore {
     /// the filter's key either is that key (every row matches) or matches nothing. A NULL actor
     /// is skipped here (`bytes` is nil), not tested in SQL.
     public func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
+        // The integer rows kept by the rollups (schema 5), unless the filter's apps wait for them.
+        if try actorEventsFromRollups(query, each) { return }
         let actor =
             switch query.actor {
             case .userElseDevice: "COALESCE(user_id, device_id)"

@@ -35,6 +35,8 @@ extension SQLiteEventStore {
                 // From the first event: the app's rollups are emptied first, in this transaction.
                 if from == 0 {
                     for table in Schema.rollupTables { try db.run("DELETE FROM \(table) WHERE app_key = ?", [.text(appKey)]) }
+                    try db.run(
+                        "DELETE FROM rollup_kind_events WHERE source IN (SELECT number FROM rollup_sources WHERE app_key = ?)", [.text(appKey)])
                 }
                 // `+app_key`: read the table in `seq` order; through an app key index SQLite
                 // would sort all of the app's rows for every chunk.

@@ -1,3 +1,4 @@
+import Foundation
 import EventStore
 
 /// One stored event as the rollup tables see it.
@@ -51,6 +52,7 @@ struct RollupUpdate {
         try addEnters(events)
         try addClicks(events)
         try addViewPages(events)
+        try addKindEvents(events)
     }
 
     // MARK: events per day, type, name, page, path and title
@@ -315,6 +317,44 @@ struct RollupUpdate {
                     """,
                     key + [.int(r.start), .int(r.end), .int(r.clicks), .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end))])
             }
+        }
+    }
+
+    // MARK: funnels' and retention tables' rows
+
+    /// One row of integers per event in `rollup_kind_events`: its kind, time, seq, app key and
+    /// version, and its actor, device and session as numbers (`rollup_kinds`, `rollup_sources`,
+    /// `rollup_ids`: each text numbered once, the first time it is stored). A funnel step or a
+    /// retention event then reads one range of small rows in time order.
+    private func addKindEvents(_ events: [RollupEvent]) throws(SQLiteError) {
+        func intern(_ table: String, _ columns: String, _ values: [SQLiteValue]) throws(SQLiteError) -> Int64 {
+            let match = columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespaces)) = ?" }.joined(separator: " AND ")
+            if let n = try db.query("SELECT number FROM \(table) WHERE \(match)", values).first?.first?.int { return n }
+            try db.run("INSERT INTO \(table) (\(columns)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
+            return db.lastInsertedRowID
+        }
+        let source = try intern("rollup_sources", "app_key, app_version", [.text(appKey), .text(version)])
+        var kinds: [EventKind: Int64] = [:]
+        var ids: [String: Int64] = [:]
+        func number(_ id: String?) throws(SQLiteError) -> SQLiteValue {
+            guard let id else { return .null }
+            if let n = ids[id] { return .int(n) }
+            let n = try intern("rollup_ids", "app_key, id", [.text(appKey), .text(id)])
+            ids[id] = n
+            return .int(n)
+        }
+        for e in events {
+            let k = EventKind(type: e.type, name: e.name)
+            let kind: Int64
+            if let n = kinds[k] {
+                kind = n
+            } else {
+                kind = try intern("rollup_kinds", "type, name", [.text(e.type), .text(e.name)])
+                kinds[k] = kind
+            }
+            try db.run(
+                "INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.user ?? e.device), try number(e.device), try number(e.session)])
         }
     }
 

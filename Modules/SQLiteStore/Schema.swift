@@ -230,6 +230,35 @@ enum Schema {
             PRIMARY KEY (app_key, app_version, day, view)
         ) WITHOUT ROWID;
 
+        CREATE TABLE rollup_kinds (
+            number      INTEGER PRIMARY KEY,
+            type        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            UNIQUE (type, name)
+        );
+        CREATE TABLE rollup_sources (
+            number      INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            UNIQUE (app_key, app_version)
+        );
+        CREATE TABLE rollup_ids (
+            number      INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            id          TEXT    NOT NULL,
+            UNIQUE (app_key, id)
+        );
+        CREATE TABLE rollup_kind_events (
+            kind        INTEGER NOT NULL,
+            ts          INTEGER NOT NULL,
+            seq         INTEGER NOT NULL,
+            source      INTEGER NOT NULL,
+            actor       INTEGER,
+            device      INTEGER,
+            session     INTEGER,
+            PRIMARY KEY (kind, ts, seq)
+        ) WITHOUT ROWID;
+
         CREATE TABLE rollup_backlog (
             app_key     TEXT    NOT NULL PRIMARY KEY,
             next_seq    INTEGER NOT NULL

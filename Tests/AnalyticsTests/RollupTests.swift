@@ -21,6 +21,8 @@ import Testing
         var pages: [PageActivity]
         var paths: [PathCount]
         var activity: ActivitySummary
+        var funnels: [FunnelResult]
+        var retention: [RetentionResult]
 
         init(_ store: any CollectorStore, _ filter: EventFilter) throws {
             totals = try store.totals(filter)
@@ -28,6 +30,14 @@ import Testing
             pages = try store.pageActivity(filter)
             paths = try store.pathCounts(filter)
             activity = try store.activity(filter)
+            let home = EventKind(type: "page_enter", name: "Home"), cart = EventKind(type: "page_enter", name: "Cart")
+            let tap = EventKind(type: "click", name: "tap")
+            funnels = try ActorKind.allCases.map { by in
+                try store.funnel(FunnelDefinition(steps: [home, tap, cart], withinMilliseconds: 90_000_000, by: by), filter: filter)
+            }
+            retention = try [ActorKind.user, .device].map { by in
+                try store.retention(RetentionDefinition(start: home, returning: tap, periods: 3, by: by), filter: filter)
+            }
         }
 
         var description: String { "\(totals) \(events.count) kinds \(activity.days.count) days \(activity.rageClicks) \(activity.nextPages)" }
@@ -111,6 +121,7 @@ import Testing
         }
         let appended = try Self.answers(store)
         #expect(appended.contains { !$0.activity.rageClicks.isEmpty } && appended.contains { !$0.activity.nextPages.isEmpty })
+        #expect(appended[0].funnels.allSatisfy { $0.steps[2].actors > 0 } && appended[0].retention.allSatisfy { !$0.cohorts.isEmpty })
         store.close()
         let fromEvents = try Self.answersFromEvents(path)
         for (i, f) in Self.filters.enumerated() { #expect(appended[i] == fromEvents[i], "filter \(f)") }
@@ -153,7 +164,7 @@ import Testing
         store.close()
         // Version 4 as it was: no rollup tables.
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
-        #expect(tables.count == 11)
+        #expect(tables.count == 15)
         _ = try sqlite(path, tables.map { "DROP TABLE \($0);" }.joined() + "PRAGMA user_version = 4;")
         store = try SQLiteEventStore(path: path)
         #expect(try store.schemaVersion() == 5)

@@ -1,0 +1,98 @@
+import EventStore
+
+extension SQLiteEventStore {
+    /// `actorEvents` from `rollup_kind_events` (schema 5, kept by every append): per kind one
+    /// range of its primary key `(kind, ts, seq)`, rows of seven integers, so rows come in time
+    /// order, ties by storage order, and no text is read or hashed. Actors are numbers already
+    /// (`rollup_ids`); they are renumbered densely in order of first appearance, as the protocol
+    /// says, through an array. False, reading nothing, when the rollups cannot answer: an app
+    /// of the filter waits in `rollup_backlog`, or the version asked for is the empty text.
+    func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) -> Bool {
+        let filter = query.filter
+        if filter.appVersion == "" { return false }
+        let backlog = try read("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text }
+        if filter.appKey.map({ backlog.contains($0) }) ?? !backlog.isEmpty { return false }
+        guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) {
+            let db = try SQLiteDatabase(path: path, mode: .readOnly)
+            try db.execute("BEGIN")  // one snapshot for every kind
+            defer { try? db.execute("COMMIT") }
+            // The app keys and versions the filter keeps, by number (nil: every one).
+            var allowed: [Bool]?
+            if filter.appKey != nil || filter.appVersion != nil {
+                var s = EventFilterSQL(EventFilter(), table: "")
+                if let k = filter.appKey { s.conditions.append("app_key = ?"); s.parameters.append(.text(k)) }
+                if let v = filter.appVersion { s.conditions.append("app_version = ?"); s.parameters.append(.text(v)) }
+                let numbers = try db.query("SELECT number FROM rollup_sources\(s.where())", s.parameters).compactMap { $0.first?.int }
+                guard let top = numbers.max() else { return true }
+                var keep = [Bool](repeating: false, count: Int(top) + 1)
+                for n in numbers { keep[Int(n)] = true }
+                allowed = keep
+            }
+            let ids = Int(try db.scalarInt("SELECT COALESCE(MAX(number), 0) FROM rollup_ids") ?? 0)
+            // Per stored id number, its number in this call (-1: not seen yet).
+            var local = [Int32](repeating: -1, count: ids + 1)
+            var next: Int32 = 0
+            let column =
+                switch query.actor {
+                case .userElseDevice: "actor"
+                case .device: "device"
+                case .session: "session"
+                }
+            var range = ""
+            var bounds: [SQLiteValue] = []
+            if let since = filter.since { range += " AND ts >= ?"; bounds.append(.int(since)) }
+            if let until = filter.until { range += " AND ts < ?"; bounds.append(.int(until)) }
+            // One statement per kind (stepped together when merging): the cache is keyed by text.
+            var cursors: [(kind: Int, statement: SQLiteStatement)] = []
+            defer { for c in cursors { c.statement.reset() } }
+            for (i, k) in query.kinds.enumerated() {
+                guard let number = try db.scalarInt("SELECT number FROM rollup_kinds WHERE type = ? AND name = ?", [.text(k.type), .text(k.name)])
+                else { continue }
+                let s = try db.statement("SELECT ts, seq, \(column), source FROM rollup_kind_events WHERE kind = ?\(range) /* \(i) */")
+                try s.bind([.int(number)] + bounds)
+                cursors.append((i, s))
+            }
+            /// The current row of `s` as an event, nil when it has no actor or its app is not kept.
+            func row(_ s: SQLiteStatement, kind: Int) -> ActorEvent? {
+                if s.isNull(2) { return nil }
+                if let allowed {
+                    let source = Int(s.int64(3))
+                    if source >= allowed.count || !allowed[source] { return nil }
+                }
+                let stored = Int(s.int64(2))
+                if stored >= local.count { local += [Int32](repeating: -1, count: stored + 1 - local.count) }
+                if local[stored] < 0 {
+                    local[stored] = next
+                    next += 1
+                }
+                return ActorEvent(kind: kind, actor: Int(local[stored]), time: s.int64(0), seq: s.int64(1))
+            }
+            if !query.inTimeOrder || cursors.count == 1 {
+                for c in cursors {
+                    while try c.statement.step() {
+                        if let e = row(c.statement, kind: c.kind), !each(e) { return true }
+                    }
+                }
+                return true
+            }
+            // Merged in time order, ties by seq: each kind's rows already are.
+            var live = [Bool](repeating: false, count: cursors.count)
+            for i in cursors.indices { live[i] = try cursors[i].statement.step() }
+            while true {
+                var first = -1
+                for i in cursors.indices where live[i] {
+                    if first < 0 { first = i; continue }
+                    let a = cursors[i].statement, b = cursors[first].statement
+                    if (a.int64(0), a.int64(1)) < (b.int64(0), b.int64(1)) { first = i }
+                }
+                guard first >= 0 else { return true }
+                let c = cursors[first]
+                if let e = row(c.statement, kind: c.kind), !each(e) { return true }
+                live[first] = try c.statement.step()
+            }
+        } catch {
+            throw error.storeError
+        }
+    }
+}
