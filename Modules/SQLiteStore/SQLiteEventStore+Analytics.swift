@@ -2,8 +2,8 @@ import EventStore
 
 extension SQLiteEventStore {
     /// The analytics' scan as one narrow query: twelve columns, no props, and, when `query` names
-    /// kinds, only those (index `events_kind_actor`, schema version 4). Rows come in `seq` order,
-    /// the same rows as the protocol's default over `events`.
+    /// kinds, only those. Rows come in `seq` order (the table's order), the same rows as the
+    /// protocol's default over `events`.
     public func scan(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError) {
         let f = EventFilterSQL(query.filter, table: "")
         var parameters = f.parameters
@@ -12,13 +12,9 @@ extension SQLiteEventStore {
             extra.append("(" + query.kinds.map { _ in "(type = ? AND name = ?)" }.joined(separator: " OR ") + ")")
             for k in query.kinds { parameters += [.text(k.type), .text(k.name)] }
         }
-        // A kinds query reads only its kinds through `events_kind_actor` (one index search per
-        // kind) and sorts those rows; left to itself the planner picks the app key's time index
-        // and visits every row of the app (measured: slower than the whole table).
-        let source = query.kinds.isEmpty ? "events" : "events INDEXED BY events_kind_actor"
         let sql = """
             SELECT seq, app_key, corrected_ts, type, name, page, path, session, user_id, device_id, duration, app_version
-            FROM \(source)\(f.where(extra)) ORDER BY \(query.kinds.isEmpty ? "seq" : "+seq")
+            FROM events\(f.where(extra)) ORDER BY seq
             """
         try readingAlone(sql, parameters) { r in
             each(
@@ -29,19 +25,13 @@ extension SQLiteEventStore {
     }
 
     /// The analytics' actor rows (`ActorEventQuery`): from `rollup_kind_events`
-    /// (SQLiteEventStore+KindEvents.swift) when the rollups can answer; else, as here, one index
-    /// range per kind: index
-    /// `events_kind_actor` (schema version 4) holds every column read, so no table row is
-    /// visited, and columns are read raw (no `SQLiteValue`, no String per row). Rows come kind
-    /// by kind, each in time order, or merged in time order when the query asks
-    /// (`mergeInTimeOrder`), all from one snapshot (one read transaction).
-    ///
-    /// SQLite's own work per row is most of the cost (measured with callgrind: about 1,830
-    /// instructions a row reading the app key, comparing it and testing the actor for NULL in SQL;
-    /// 1,330 with none of those), so the query asks only for what it needs. When every stored
-    /// event has one app key (two index lookups tell), the app key is neither read nor compared:
-    /// the filter's key either is that key (every row matches) or matches nothing. A NULL actor
-    /// is skipped here (`bytes` is nil), not tested in SQL.
+    /// (SQLiteEventStore+KindEvents.swift) when the rollups can answer. While the filter's apps
+    /// wait for their rollups to be rebuilt (after a migration or a prune), as here: one query
+    /// per kind over the table, each in time order (sorted by SQLite), columns read raw (no
+    /// `SQLiteValue`, no String per row), rows kind by kind or merged in time order when the
+    /// query asks (`mergeInTimeOrder`), all from one snapshot (one read transaction). When every
+    /// stored event has one app key (two index lookups tell), the app key is neither read nor
+    /// compared. A NULL actor is skipped here (`bytes` is nil), not tested in SQL.
     public func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         // The integer rows kept by the rollups (schema 5), unless the filter's apps wait for them.
         if try actorEventsFromRollups(query, each) { return }
@@ -67,8 +57,8 @@ extension SQLiteEventStore {
             if onlyApp != nil { filter.appKey = nil }
             let f = EventFilterSQL(filter, table: "")
             let sql = """
-                SELECT seq, corrected_ts, \(actor)\(onlyApp == nil ? ", app_key" : "") FROM events INDEXED BY events_kind_actor
-                \(f.where(["type = ?", "name = ?"]))
+                SELECT seq, corrected_ts, \(actor)\(onlyApp == nil ? ", app_key" : "") FROM events
+                \(f.where(["type = ?", "name = ?"])) ORDER BY corrected_ts
                 """
             var batch = ActorEventBatch()
             let fixedApp = onlyApp.map { key in

@@ -15,6 +15,7 @@ extension SQLiteEventStore {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
+            try db.execute("PRAGMA mmap_size = 0")
             try db.execute("BEGIN")  // one snapshot for every kind
             defer { try? db.execute("COMMIT") }
             // The app keys and versions the filter keeps, by number (nil: every one).
@@ -25,9 +26,13 @@ extension SQLiteEventStore {
                 if let v = filter.appVersion { s.conditions.append("app_version = ?"); s.parameters.append(.text(v)) }
                 let numbers = try db.query("SELECT number FROM rollup_sources\(s.where())", s.parameters).compactMap { $0.first?.int }
                 guard let top = numbers.max() else { return true }
-                var keep = [Bool](repeating: false, count: Int(top) + 1)
-                for n in numbers { keep[Int(n)] = true }
-                allowed = keep
+                // When the filter keeps every app key and version stored, no row needs the check.
+                let all = try db.scalarInt("SELECT COUNT(*) FROM rollup_sources") ?? 0
+                if Int64(numbers.count) < all {
+                    var keep = [Bool](repeating: false, count: Int(top) + 1)
+                    for n in numbers { keep[Int(n)] = true }
+                    allowed = keep
+                }
             }
             let ids = Int(try db.scalarInt("SELECT COALESCE(MAX(number), 0) FROM rollup_ids") ?? 0)
             // Per stored id number, its number in this call (-1: not seen yet).
@@ -53,43 +58,48 @@ extension SQLiteEventStore {
                 try s.bind([.int(number)] + bounds)
                 cursors.append((i, s))
             }
-            /// The current row of `s` as an event, nil when it has no actor or its app is not kept.
-            func row(_ s: SQLiteStatement, kind: Int) -> ActorEvent? {
-                if s.isNull(2) { return nil }
+            /// The current row of `s` as an event, nil when it has no actor (NULL reads as 0; ids
+            /// are numbered from 1) or its app is not kept.
+            func row(_ s: SQLiteStatement, kind: Int, time: Int64, seq: Int64) -> ActorEvent? {
+                let stored = Int(s.int64(2))
+                if stored == 0 { return nil }
                 if let allowed {
                     let source = Int(s.int64(3))
                     if source >= allowed.count || !allowed[source] { return nil }
                 }
-                let stored = Int(s.int64(2))
                 if stored >= local.count { local += [Int32](repeating: -1, count: stored + 1 - local.count) }
                 if local[stored] < 0 {
                     local[stored] = next
                     next += 1
                 }
-                return ActorEvent(kind: kind, actor: Int(local[stored]), time: s.int64(0), seq: s.int64(1))
+                return ActorEvent(kind: kind, actor: Int(local[stored]), time: time, seq: seq)
             }
             if !query.inTimeOrder || cursors.count == 1 {
                 for c in cursors {
                     while try c.statement.step() {
-                        if let e = row(c.statement, kind: c.kind), !each(e) { return true }
+                        let s = c.statement
+                        if let e = row(s, kind: c.kind, time: s.int64(0), seq: s.int64(1)), !each(e) { return true }
                     }
                 }
                 return true
             }
-            // Merged in time order, ties by seq: each kind's rows already are.
-            var live = [Bool](repeating: false, count: cursors.count)
-            for i in cursors.indices { live[i] = try cursors[i].statement.step() }
+            // Merged in time order, ties by seq: each kind's rows already are. The current row of
+            // each kind is kept here, so choosing the earliest reads no column.
+            var heads: [(time: Int64, seq: Int64)?] = []
+            for c in cursors { heads.append(try c.statement.step() ? (c.statement.int64(0), c.statement.int64(1)) : nil) }
             while true {
                 var first = -1
-                for i in cursors.indices where live[i] {
-                    if first < 0 { first = i; continue }
-                    let a = cursors[i].statement, b = cursors[first].statement
-                    if (a.int64(0), a.int64(1)) < (b.int64(0), b.int64(1)) { first = i }
+                var earliest = (time: Int64.max, seq: Int64.max)
+                for i in heads.indices {
+                    if let h = heads[i], (h.time, h.seq) < (earliest.time, earliest.seq) {
+                        first = i
+                        earliest = h
+                    }
                 }
                 guard first >= 0 else { return true }
                 let c = cursors[first]
-                if let e = row(c.statement, kind: c.kind), !each(e) { return true }
-                live[first] = try c.statement.step()
+                if let e = row(c.statement, kind: c.kind, time: earliest.time, seq: earliest.seq), !each(e) { return true }
+                heads[first] = try c.statement.step() ? (c.statement.int64(0), c.statement.int64(1)) : nil
             }
         } catch {
             throw error.storeError

@@ -259,6 +259,9 @@ enum Schema {
             PRIMARY KEY (kind, ts, seq)
         ) WITHOUT ROWID;
 
+        -- Funnels and retention tables read rollup_kind_events now: version 4's index goes.
+        DROP INDEX events_kind_actor;
+
         CREATE TABLE rollup_backlog (
             app_key     TEXT    NOT NULL PRIMARY KEY,
             next_seq    INTEGER NOT NULL
