@@ -343,6 +343,8 @@ struct RollupUpdate {
             ids[id] = n
             return .int(n)
         }
+        var rows: [SQLiteValue] = []
+        rows.reserveCapacity(min(events.count, Self.rowsPerInsert) * 7)
         for e in events {
             let k = EventKind(type: e.type, name: e.name)
             let kind: Int64
@@ -352,10 +354,22 @@ struct RollupUpdate {
                 kind = try intern("rollup_kinds", "type, name", [.text(e.type), .text(e.name)])
                 kinds[k] = kind
             }
-            try db.run(
-                "INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.user ?? e.device), try number(e.device), try number(e.session)])
+            rows += [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.user ?? e.device), try number(e.device), try number(e.session)]
+            if rows.count == Self.rowsPerInsert * 7 { try insertKindEvents(&rows) }
         }
+        try insertKindEvents(&rows)
+    }
+
+    /// Rows of `rollup_kind_events` per INSERT: one statement for many rows costs SQLite and the
+    /// statement cache less than one each (at most this many texts are prepared).
+    static let rowsPerInsert = 64
+
+    /// Inserts `rows` (seven values each) in one statement, and empties it.
+    private func insertKindEvents(_ rows: inout [SQLiteValue]) throws(SQLiteError) {
+        guard !rows.isEmpty else { return }
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count / 7).joined(separator: ", ")
+        try db.run("INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES \(values)", rows)
+        rows.removeAll(keepingCapacity: true)
     }
 
     // MARK: the page of each view's first click

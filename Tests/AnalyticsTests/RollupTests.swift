@@ -162,12 +162,13 @@ import Testing
         for b in Self.traffic(seed: 4) { _ = try store.append(b) }
         let appended = try Self.answers(store)
         store.close()
-        // Version 4 as it was: no rollup tables, and its index for funnels.
+        // Version 4 as it was: no rollup tables or KVC error index, and its index for funnels.
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
         #expect(tables.count == 15)
         _ = try sqlite(
             path,
             tables.map { "DROP TABLE \($0);" }.joined()
+                + "DROP INDEX events_kvc_errors; "
                 + "CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, user_id, device_id); PRAGMA user_version = 4;")
         store = try SQLiteEventStore(path: path)
         #expect(try store.schemaVersion() == 5)
