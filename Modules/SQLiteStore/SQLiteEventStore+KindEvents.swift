@@ -71,7 +71,7 @@ extension SQLiteEventStore {
                 }
                 return ActorEvent(kind: kind, actor: numbers.number(stored), time: time, seq: seq)
             }
-            if !query.inTimeOrder || cursors.count == 1 {
+            if !query.inTimeOrder || cursors.count <= 1 {
                 for c in cursors {
                     while try c.statement.step() {
                         let s = c.statement

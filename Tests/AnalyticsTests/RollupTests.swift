@@ -182,6 +182,17 @@ import Testing
         store.close()
     }
 
+    @Test func aFunnelOrRetentionOfKindsNeverStoredCountsNobody() throws {
+        let store = try F.store([[F.event("1", "click", "tap", at: F.day0, user: "u")]])
+        let nowhere = EventKind(type: "click", name: "BUY"), nothing = EventKind(type: "page_enter", name: "Nowhere")
+        for steps in [[nowhere, nothing], [nowhere, nothing, EventKind(type: "click", name: "tap")], [nothing]] {
+            let funnel = try store.funnel(FunnelDefinition(steps: steps), filter: .all)
+            #expect(funnel.steps.map(\.actors) == Array(repeating: 0, count: steps.count))
+        }
+        let retention = try store.retention(RetentionDefinition(start: nothing, returning: nowhere), filter: EventFilter(since: F.day0))
+        #expect(retention.cohorts.isEmpty)
+    }
+
     @Test func aLateClickMergesTwoRunsIntoABurstAndALateEnterSplitsATransition() throws {
         let t = F.day0
         func click(_ id: String, _ at: Int64) -> JSONValue { F.event(id, "click", "BUY", at: t + at, user: "u", page: "P", path: "V/Buy") }
