@@ -53,7 +53,9 @@ extension SQLiteEventStore {
             for (i, k) in query.kinds.enumerated() {
                 guard let number = try db.scalarInt("SELECT number FROM rollup_kinds WHERE type = ? AND name = ?", [.text(k.type), .text(k.name)])
                 else { continue }
-                let s = try db.statement("SELECT ts, seq, \(column), source FROM rollup_kind_events WHERE kind = ?\(range) /* \(i) */")
+                // `source` only when some app key or version is left out: a column less per row.
+                let s = try db.statement(
+                    "SELECT ts, seq, \(column)\(allowed == nil ? "" : ", source") FROM rollup_kind_events WHERE kind = ?\(range) /* \(i) */")
                 try s.bind([.int(number)] + bounds)
                 cursors.append((i, s))
             }
@@ -80,29 +82,30 @@ extension SQLiteEventStore {
                 }
                 return true
             }
-            // Merged in time order, ties by seq: each kind's rows already are. The current row of
-            // each kind is kept here, so choosing the earliest reads no column.
-            let n = cursors.count
-            var times = [Int64](repeating: .max, count: n)
-            var seqs = [Int64](repeating: .max, count: n)
-            func advance(_ i: Int) throws(SQLiteError) {
-                let s = cursors[i].statement
-                if try s.step() {
-                    times[i] = s.int64(0)
-                    seqs[i] = s.int64(1)
-                } else {
-                    times[i] = .max
-                    seqs[i] = .max
+            // Merged in time order, ties by seq: each kind's rows already are. Each kind is read
+            // whole first (one cursor at a time keeps SQLite's pages and ours in cache), then the
+            // kinds' rows are merged here.
+            var rows: [[(time: Int64, seq: Int64, actor: Int32)]] = []
+            for c in cursors {
+                var kindRows: [(time: Int64, seq: Int64, actor: Int32)] = []
+                let s = c.statement
+                while try s.step() {
+                    if let e = row(s, kind: c.kind, time: s.int64(0), seq: s.int64(1)) { kindRows.append((e.time, e.seq, Int32(e.actor))) }
                 }
+                rows.append(kindRows)
             }
-            for i in 0..<n { try advance(i) }
+            var at = [Int](repeating: 0, count: rows.count)
             while true {
-                var first = 0
-                for i in 1..<n where times[i] < times[first] || (times[i] == times[first] && seqs[i] < seqs[first]) { first = i }
-                if times[first] == .max && seqs[first] == .max { return true }
-                let c = cursors[first]
-                if let e = row(c.statement, kind: c.kind, time: times[first], seq: seqs[first]), !each(e) { return true }
-                try advance(first)
+                var first = -1
+                for i in rows.indices where at[i] < rows[i].count {
+                    if first < 0 { first = i; continue }
+                    let a = rows[i][at[i]], b = rows[first][at[first]]
+                    if a.time < b.time || (a.time == b.time && a.seq < b.seq) { first = i }
+                }
+                guard first >= 0 else { return true }
+                let r = rows[first][at[first]]
+                at[first] += 1
+                if !each(ActorEvent(kind: cursors[first].kind, actor: Int(r.actor), time: r.time, seq: r.seq)) { return true }
             }
         } catch {
             throw error.storeError
