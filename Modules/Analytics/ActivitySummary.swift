@@ -18,24 +18,6 @@ public struct DailyActivity: Sendable, Hashable {
     }
 }
 
-/// Dwell-time percentiles of one page, over its `page_leave` events that carry a `duration`.
-public struct DwellPercentiles: Sendable, Hashable {
-    public var page: String
-    /// Leaves with a duration.
-    public var leaves: Int
-    /// Nearest-rank percentiles, ms: the smallest duration with at least 50% (90%) of the
-    /// durations at or below it.
-    public var p50: Int64
-    public var p90: Int64
-
-    public init(page: String, leaves: Int, p50: Int64, p90: Int64) {
-        self.page = page
-        self.leaves = leaves
-        self.p50 = p50
-        self.p90 = p90
-    }
-}
-
 /// The page most often entered next after one page.
 public struct NextPage: Sendable, Hashable {
     public var page: String
@@ -118,9 +100,7 @@ extension ActivitySummary {
         }
     }
 
-    private static func dwell(_ dwell: [ActivityRollup.PageDwell]) -> [DwellPercentiles] {
-        dwell.sorted { $0.page < $1.page }.map { DwellPercentiles(page: $0.page, leaves: $0.leaves, p50: $0.p50, p90: $0.p90) }
-    }
+    private static func dwell(_ dwell: [DwellPercentiles]) -> [DwellPercentiles] { dwell.sorted { $0.page < $1.page } }
 
     private static func nextPages(_ transitions: [ActivityRollup.Transition]) -> [NextPage] {
         var counts: [String: [String: Int]] = [:]
@@ -224,7 +204,7 @@ public struct ActivityCounter {
                     }
                     return sorted.last?.key ?? 0
                 }
-                return ActivityRollup.PageDwell(page: page, leaves: n, p50: percentile(50), p90: percentile(90))
+                return DwellPercentiles(page: page, leaves: n, p50: percentile(50), p90: percentile(90))
             },
             transitions: transitions(), bursts: bursts(), viewPages: viewPages.mapValues(\.page))
     }

@@ -38,22 +38,6 @@ public struct ActivityRollup: Sendable, Hashable {
         }
     }
 
-    /// The dwell percentiles of one page, over its `page_leave` events with a `duration`.
-    public struct PageDwell: Sendable, Hashable {
-        public var page: String
-        public var leaves: Int
-        /// Nearest-rank percentiles (`nearestRank`), ms: always a duration that occurred.
-        public var p50: Int64
-        public var p90: Int64
-
-        public init(page: String, leaves: Int, p50: Int64, p90: Int64) {
-            self.page = page
-            self.leaves = leaves
-            self.p50 = p50
-            self.p90 = p90
-        }
-    }
-
     /// The rank, from 1, of the nearest-rank percentile `p` of `n` sorted values: ⌈p·n/100⌉.
     public static func nearestRank(_ p: Int, of n: Int) -> Int { max(1, (p * n + 99) / 100) }
 
@@ -88,7 +72,7 @@ public struct ActivityRollup: Sendable, Hashable {
     /// Days with events, in any order.
     public var days: [Day]
     /// One per page with leaves, in any order.
-    public var dwell: [PageDwell]
+    public var dwell: [DwellPercentiles]
     /// In any order; a pair may repeat (the counts add up); counts of 0 are allowed.
     public var transitions: [Transition]
     /// In any order.
@@ -98,13 +82,31 @@ public struct ActivityRollup: Sendable, Hashable {
     public var viewPages: [String: String]
 
     public init(
-        days: [Day] = [], dwell: [PageDwell] = [], transitions: [Transition] = [], bursts: [Burst] = [], viewPages: [String: String] = [:]
+        days: [Day] = [], dwell: [DwellPercentiles] = [], transitions: [Transition] = [], bursts: [Burst] = [], viewPages: [String: String] = [:]
     ) {
         self.days = days
         self.dwell = dwell
         self.transitions = transitions
         self.bursts = bursts
         self.viewPages = viewPages
+    }
+}
+
+/// Dwell-time percentiles of one page, over its `page_leave` events that carry a `duration`.
+public struct DwellPercentiles: Sendable, Hashable {
+    public var page: String
+    /// Leaves with a duration.
+    public var leaves: Int
+    /// Nearest-rank percentiles, ms (`ActivityRollup.nearestRank`): the smallest duration with
+    /// at least 50% (90%) of the durations at or below it, so always a duration that occurred.
+    public var p50: Int64
+    public var p90: Int64
+
+    public init(page: String, leaves: Int, p50: Int64, p90: Int64) {
+        self.page = page
+        self.leaves = leaves
+        self.p50 = p50
+        self.p90 = p90
     }
 }
 

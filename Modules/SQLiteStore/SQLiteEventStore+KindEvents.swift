@@ -10,8 +10,7 @@ extension SQLiteEventStore {
     func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) -> Bool {
         let filter = query.filter
         if filter.appVersion == "" { return false }
-        let backlog = try read("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text }
-        if filter.appKey.map({ backlog.contains($0) }) ?? !backlog.isEmpty { return false }
+        if try rollupsWait(appKey: filter.appKey) { return false }
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)

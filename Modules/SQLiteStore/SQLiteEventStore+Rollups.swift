@@ -47,17 +47,17 @@ extension SQLiteEventStore {
                            session, user_id, device_id, duration
                     FROM events WHERE +app_key = ? AND seq >= ? ORDER BY seq LIMIT ?
                     """, [.text(appKey), .int(from), .int(limit)])
-                var versions: [String?] = []
-                var byVersion: [String?: [RollupEvent]] = [:]
-                for r in rows {
-                    let version = r[1].text
-                    if byVersion[version] == nil { versions.append(version) }
-                    byVersion[version, default: []].append(
-                        RollupEvent(
-                            seq: r[0].int ?? 0, time: r[2].int ?? 0, type: r[3].text ?? "", name: r[4].text ?? "", page: r[5].text,
-                            path: r[6].text, title: r[7].text, session: r[8].text, user: r[9].text, device: r[10].text, duration: r[11].int))
-                }
-                for v in versions { try RollupUpdate(db: db, appKey: appKey, appVersion: v).apply(byVersion[v]!) }
+                let byVersion = groupedInOrder(
+                    rows.lazy.map { r in
+                        (
+                            r[1].text,
+                            RollupEvent(
+                                seq: r[0].int ?? 0, time: r[2].int ?? 0, type: r[3].text ?? "", name: r[4].text ?? "", page: r[5].text,
+                                path: r[6].text, title: r[7].text, session: r[8].text, user: r[9].text, device: r[10].text,
+                                duration: r[11].int)
+                        )
+                    })
+                for (version, events) in byVersion { try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events) }
                 let done = Int64(rows.count) < limit
                 if done {
                     try db.run("DELETE FROM rollup_backlog WHERE app_key = ?", [.text(appKey)])
@@ -96,13 +96,18 @@ extension SQLiteEventStore {
         }
     }
 
+    /// True when the rollups of `appKey` (of any app when nil) wait in `rollup_backlog`.
+    func rollupsWait(appKey: String?) throws(StoreError) -> Bool {
+        let backlog = try read("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text }
+        return appKey.map { backlog.contains($0) } ?? !backlog.isEmpty
+    }
+
     /// `filter` as conditions on the rollup tables, or nil when they cannot answer it.
     func rollupFilter(_ filter: EventFilter) throws(StoreError) -> RollupFilter? {
         if let s = filter.since, !UTCDay.isStart(s) { return nil }
         if let u = filter.until, !UTCDay.isStart(u) { return nil }
         if filter.appVersion == "" { return nil }
-        let backlog = try read("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text }
-        if filter.appKey.map({ backlog.contains($0) }) ?? !backlog.isEmpty { return nil }
+        if try rollupsWait(appKey: filter.appKey) { return nil }
         return RollupFilter(
             appKey: filter.appKey, appVersion: filter.appVersion, sinceDay: filter.since.map(UTCDay.number(of:)),
             untilDay: filter.until.map(UTCDay.number(of:)))
@@ -147,7 +152,7 @@ extension SQLiteEventStore {
     /// Dwell percentiles per page: the buckets' counts give the bucket and the rank within it of
     /// each percentile's value, then that bucket's exact values (per day) give the value. The
     /// buckets without days serve the whole time.
-    private func dwell(_ f: RollupFilter) throws(StoreError) -> [ActivityRollup.PageDwell] {
+    private func dwell(_ f: RollupFilter) throws(StoreError) -> [DwellPercentiles] {
         let ranged = f.sinceDay != nil || f.untilDay != nil
         let c = ranged ? f.sql(day: "day") : f.sql()
         var pages: [(page: String, buckets: [(first: Int64, leaves: Int)])] = []
@@ -186,7 +191,7 @@ extension SQLiteEventStore {
                 }
                 return first
             }
-            return ActivityRollup.PageDwell(page: page, leaves: n, p50: try percentile(50), p90: try percentile(90))
+            return DwellPercentiles(page: page, leaves: n, p50: try percentile(50), p90: try percentile(90))
         }
     }
 

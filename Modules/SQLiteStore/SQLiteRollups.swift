@@ -198,13 +198,10 @@ struct RollupUpdate {
     /// transitions of the stretch before and after the new enters joined it are taken back and
     /// counted. Enters arriving in time order read two neighbours and nothing between.
     private func addEnters(_ events: [RollupEvent]) throws(SQLiteError) {
-        var sequences: [String: [Enter]] = [:]
-        var order: [String] = []
-        for e in events where e.type == "page_enter" {
-            guard let sequence = e.session ?? e.user ?? e.device else { continue }
-            if sequences[sequence] == nil { order.append(sequence) }
-            sequences[sequence, default: []].append(Enter(time: e.time, seq: e.seq, page: e.page ?? e.name))
-        }
+        let sequences = groupedInOrder(
+            events.lazy.filter { $0.type == "page_enter" }.compactMap { e in
+                (e.session ?? e.user ?? e.device).map { ($0, Enter(time: e.time, seq: e.seq, page: e.page ?? e.name)) }
+            })
         var delta: [TransitionKey: Int64] = [:]
         func count(_ chain: [Enter], _ n: Int64) {
             for (a, b) in zip(chain, chain.dropFirst()) where a.page != b.page {
@@ -213,8 +210,8 @@ struct RollupUpdate {
                     default: 0] += n
             }
         }
-        for sequence in order {
-            let new = sequences[sequence]!.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
+        for (sequence, enters) in sequences {
+            let new = enters.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
             let key: [SQLiteValue] = [.text(appKey), .text(version), .text(sequence)]
             let low = new.first!.time, high = new.last!.time
             func enter(_ r: [SQLiteValue]) -> Enter { Enter(time: r[0].int ?? 0, seq: r[1].int ?? 0, page: r[2].text ?? "") }
@@ -272,18 +269,14 @@ struct RollupUpdate {
     /// clicks (runs and clicks sorted by start, each joining the one before when it starts at
     /// most the gap after its end), and the runs that changed are replaced.
     private func addClicks(_ events: [RollupEvent]) throws(SQLiteError) {
-        var byKey: [ClickKey: [Int64]] = [:]
-        var order: [ClickKey] = []
-        for e in events where e.type == "click" {
-            guard let actor = e.user ?? e.device else { continue }
-            let key = ClickKey(actor: actor, view: e.path ?? e.name)
-            if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(e.time)
-        }
+        let byKey = groupedInOrder(
+            events.lazy.filter { $0.type == "click" }.compactMap { e in
+                (e.user ?? e.device).map { (ClickKey(actor: $0, view: e.path ?? e.name), e.time) }
+            })
         let gap = ActivityRollup.rageGapMilliseconds
         let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
-        for k in order {
-            let times = byKey[k]!.sorted()
+        for (k, clickTimes) in byKey {
+            let times = clickTimes.sorted()
             let key: [SQLiteValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
             func run(_ r: [SQLiteValue]) -> Run { Run(start: r[0].int ?? 0, end: r[1].int ?? 0, clicks: r[2].int ?? 0) }
             // Runs are apart by more than the gap, so only the last one starting at or before
@@ -327,19 +320,19 @@ struct RollupUpdate {
     /// `rollup_ids`: each text numbered once, the first time it is stored). A funnel step or a
     /// retention event then reads one range of small rows in time order.
     private func addKindEvents(_ events: [RollupEvent]) throws(SQLiteError) {
-        func intern(_ table: String, _ columns: String, _ values: [SQLiteValue]) throws(SQLiteError) -> Int64 {
-            let match = columns.split(separator: ",").map { "\($0.trimmingCharacters(in: .whitespaces)) = ?" }.joined(separator: " AND ")
-            if let n = try db.query("SELECT number FROM \(table) WHERE \(match)", values).first?.first?.int { return n }
-            try db.run("INSERT INTO \(table) (\(columns)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
+        /// The number of the row of `table` keyed by `values` (its two key columns), added when new.
+        func intern(_ table: String, _ first: String, _ second: String, _ values: [SQLiteValue]) throws(SQLiteError) -> Int64 {
+            if let n = try db.scalarInt("SELECT number FROM \(table) WHERE \(first) = ? AND \(second) = ?", values) { return n }
+            try db.run("INSERT INTO \(table) (\(first), \(second)) VALUES (?, ?)", values)
             return db.lastInsertedRowID
         }
-        let source = try intern("rollup_sources", "app_key, app_version", [.text(appKey), .text(version)])
+        let source = try intern("rollup_sources", "app_key", "app_version", [.text(appKey), .text(version)])
         var kinds: [EventKind: Int64] = [:]
         var ids: [String: Int64] = [:]
         func number(_ id: String?) throws(SQLiteError) -> SQLiteValue {
             guard let id else { return .null }
             if let n = ids[id] { return .int(n) }
-            let n = try intern("rollup_ids", "app_key, id", [.text(appKey), .text(id)])
+            let n = try intern("rollup_ids", "app_key", "id", [.text(appKey), .text(id)])
             ids[id] = n
             return .int(n)
         }
@@ -351,7 +344,7 @@ struct RollupUpdate {
             if let n = kinds[k] {
                 kind = n
             } else {
-                kind = try intern("rollup_kinds", "type, name", [.text(e.type), .text(e.name)])
+                kind = try intern("rollup_kinds", "type", "name", [.text(e.type), .text(e.name)])
                 kinds[k] = kind
             }
             rows += [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.user ?? e.device), try number(e.device), try number(e.session)]
@@ -413,4 +406,20 @@ enum DwellBucket {
         guard first >= 64 else { return first }
         return first + (1 << Int64(64 - first.leadingZeroBitCount - 6)) - 1
     }
+}
+
+/// `pairs`' values grouped by key, the keys in order of first appearance and each group's
+/// values in their order.
+func groupedInOrder<Key: Hashable, Value>(_ pairs: some Sequence<(Key, Value)>) -> [(key: Key, values: [Value])] {
+    var groups: [(key: Key, values: [Value])] = []
+    var index: [Key: Int] = [:]
+    for (key, value) in pairs {
+        if let i = index[key] {
+            groups[i].values.append(value)
+        } else {
+            index[key] = groups.count
+            groups.append((key, [value]))
+        }
+    }
+    return groups
 }
