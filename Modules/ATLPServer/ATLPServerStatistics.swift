@@ -18,6 +18,9 @@ public struct ATLPServerStatistics: Sendable, Hashable {
     public var framesReceived = 0
     /// The most requests read ahead on one connection at any time (bounded by `maxPendingRequests`).
     public var peakPendingRequests = 0
+    /// The most answer bytes one connection held unsent at any time (bounded by
+    /// `maxOutputBytes` plus one answer: a connection over it gets nothing more answered).
+    public var peakUnsentBytes = 0
     /// ERR frames sent, by code.
     public var errors: [ATLPErrorCode: Int] = [:]
 }

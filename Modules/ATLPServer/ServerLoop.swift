@@ -36,6 +36,8 @@ final class ServerLoop {
     /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
     var reserveFD: Int32
     var lastForget: ContinuousClock.Instant?
+    /// `statistics.peakUnsentBytes`, kept here so the lock is taken only for a new peak.
+    var peakUnsent = 0
 
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
@@ -115,7 +117,11 @@ final class ServerLoop {
                     acceptable = true
                 } else if let c = connections[id] {
                     let revents = Int32(events)
-                    if revents & Int32(POLLOUT) != 0 { flush(c) }
+                    if revents & Int32(POLLOUT) != 0 {
+                        flush(c)
+                        // Output drained below the cap: the requests it held back go on.
+                        if connections[id] != nil { dispatch(c) }
+                    }
                     guard connections[id] != nil else { continue }
                     if revents & Int32(POLLIN) != 0 {
                         readFrom(c)
@@ -272,7 +278,9 @@ final class ServerLoop {
                     close(c)
                     return
                 }
+                // End of stream: stop reading, but answer every complete request buffered.
                 c.finish()
+                dispatch(c)
                 finishIfDone(c)
                 return
             case .processed(let n):
@@ -299,6 +307,7 @@ final class ServerLoop {
                 }
                 if channel.isClosed {
                     c.finish()
+                    dispatch(c)
                     finishIfDone(c)
                     return
                 }
@@ -307,10 +316,10 @@ final class ServerLoop {
     }
 
     /// Cuts buffered bytes into requests, up to `maxPendingRequests` queued: the rest waits in
-    /// the decoder until the queue drains.
+    /// the decoder until the queue drains (also after the end of the stream).
     private func extractFrames(_ c: ServerConnection) {
         var frames = 0
-        while case .reading = c.phase, c.pendingCount < configuration.maxPendingRequests {
+        while c.takesRequests, c.pendingCount < configuration.maxPendingRequests {
             do {
                 guard let payload = try c.decoder.next() else { break }
                 c.inbox.append(.payload(payload))
@@ -318,6 +327,7 @@ final class ServerLoop {
             } catch {
                 c.inbox.append(.framingError(error))
                 c.finish()
+                c.answersBuffered = false
             }
         }
         if frames > 0 {
@@ -331,8 +341,11 @@ final class ServerLoop {
 
     // MARK: answering
 
+    /// Hands the connection's next request to a worker: one at a time, in order, and none while
+    /// its unsent output is over `maxOutputBytes` (a client that does not read its answers
+    /// holds at most that much of them; the flush that drains it dispatches again).
     private func dispatch(_ c: ServerConnection) {
-        guard !c.answering else { return }
+        guard !c.answering, c.unsentCount < configuration.maxOutputBytes else { return }
         extractFrames(c)
         guard c.pendingCount > 0 else { return }
         if c.session == nil && !unauthorized.admit(c.host, now: clock.now) {
@@ -389,6 +402,7 @@ final class ServerLoop {
 
     /// Adds an answer to the connection's output, through its secure channel when it has one.
     private func queue(_ bytes: [UInt8], on c: ServerConnection) {
+        defer { notePeakUnsent(c) }
         guard let channel = c.channel else {
             c.output.append(contentsOf: bytes)
             return
@@ -400,6 +414,12 @@ final class ServerLoop {
             c.finish()
             c.discardInbox()
         }
+    }
+
+    private func notePeakUnsent(_ c: ServerConnection) {
+        guard c.unsentCount > peakUnsent else { return }
+        peakUnsent = c.unsentCount
+        shared.statistics.withLock { $0.peakUnsentBytes = c.unsentCount }
     }
 
     private func flush(_ c: ServerConnection) {
@@ -436,6 +456,11 @@ final class ServerLoop {
     /// last frame into a reset.
     private func finishIfDone(_ c: ServerConnection) {
         guard case .finishing = c.phase, !c.answering, c.pendingCount == 0, c.unsentCount == 0 else { return }
+        extractFrames(c)  // complete requests still buffered come first
+        guard c.pendingCount == 0 else {
+            dispatch(c)
+            return
+        }
         Posix.shutdownWrite(c.fd)
         c.phase = .lingering(until: clock.now + Self.lingerTime)
         touched.append(c)

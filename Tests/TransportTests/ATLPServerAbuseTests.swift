@@ -36,6 +36,41 @@ import Testing
         #expect(stats.peakPendingRequests <= 16)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aClientPipeliningLargeAnswersWithoutReadingGetsNoMoreAnsweredThanTheOutputCapHolds() throws {
+        let handler = TestHandler(rulesFiller: 16 << 10)
+        let (server, address) = try startServer(handler, configuration: configuration { $0.maxOutputBytes = 256 << 10 })
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello, timeout: .seconds(20))
+        try Posix.setOption(c.fileDescriptor, SOL_SOCKET, SO_RCVBUF, 64 << 10, "SO_RCVBUF")  // little kernel buffering
+        let requests = 600  // 10 MiB of RULES answers if all were answered at once
+        var burst: [UInt8] = []
+        for _ in 0..<requests { burst += ATLPFrame(verb: "CONFIG").encoded }
+        try c.sendBytes(burst)
+        // Until the count holds still: then the server waits for this client to read.
+        var answered = -1
+        for _ in 0..<100 where answered != handler.configs.withLock({ $0 }) {
+            answered = handler.configs.withLock { $0 }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        // The server holds at most the cap plus one answer; the kernel's socket buffers hold the
+        // rest of what was answered.
+        #expect(answered < requests)
+        #expect(server.statistics.peakUnsentBytes <= (256 << 10) + (17 << 10))
+        // Then every answer comes (read raw: parsing 10 MiB of JSON is slow in a debug build).
+        let rules: JSONValue = ["id": "r1", "filler": .string(String(repeating: "x", count: 16 << 10))]
+        let answerSize = ATLPReply.rules(etag: "e1", rules: [rules]).wireFrame.encoded.count
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        for _ in 0..<100_000 where received < requests * answerSize {
+            let result = try buffer.withUnsafeMutableBytes { try Posix.read(c.fileDescriptor, into: $0) }
+            guard case .processed(let n) = result, n > 0 else { break }
+            received += n
+        }
+        #expect(received == requests * answerSize)
+        try c.ping()
+    }
+
     @Test func aClientThatTricklesItsHelloIsToldAndClosedAtTheHelloDeadline() throws {
         let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.helloTimeout = .milliseconds(300) })
         defer { server.stop() }
