@@ -120,6 +120,6 @@ struct RequestProcessor: Sendable {
         var code: ATLPErrorCode?
         if case .error(let c, _) = reply { code = c }
         return Outcome(
-            bytes: reply.wireFrame.encoded, session: session, close: code?.closesConnection ?? false, error: code)
+            bytes: reply.wireBytes, session: session, close: code?.closesConnection ?? false, error: code)
     }
 }

@@ -15,6 +15,7 @@ public struct CollectorHandler: ATLPHandler {
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
     public let log: (@Sendable (String) -> Void)?
     private let parsed = ParsedRuleSets()
+    private let answers = RulesAnswers()
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
@@ -54,10 +55,11 @@ public struct CollectorHandler: ATLPHandler {
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
-            let selection = RuleSelection(
-                rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
-            if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag) }
-            return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
+            let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
+                RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
+            }
+            if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag) }
+            return answer.rules
         } catch {
             log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
             return unavailable("could not read its rules (\(error.code)); try again later")

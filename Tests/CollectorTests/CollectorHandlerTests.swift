@@ -195,6 +195,31 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
 }
 
 
+@Suite struct CollectorRulesAnswerTests {
+    @Test func aRepeatedConfigIsAnsweredWithTheBytesEncodedOnceUntilAPublishChangesThem() throws {
+        let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
+        let handler = CollectorHandler(store: try SQLiteEventStore(path: path), access: CollectorAccess(adminToken: "a"))
+        let admin = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop", token: "a"), isAdmin: true)
+        let app = Session(connectionID: 2, peer: "127.0.0.1:2", hello: Hello(appKey: "shop", appVersion: "1.5.0"), isAdmin: false)
+        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*")], sampleRate: nil), session: admin)
+        let first = handler.handle(.config(JSONObject()), session: app)
+        let second = handler.handle(.config(JSONObject()), session: app)
+        guard case .encoded(let frame, let bytes) = first, case .encoded(_, let again) = second else {
+            Issue.record("CONFIG answered without its cached encoding: \(first)")
+            return
+        }
+        #expect(bytes == frame.encoded && again == bytes)
+        #expect(frame.verb == "RULES" && frame["rules"]?.arrayValue?.count == 1)
+        let etag = try #require(frame["etag"]?.stringValue)
+        #expect(handler.handle(.config(JSONObject([("etag", .string(etag))])), session: app) == .rulesUnchanged(etag: etag))
+        // A publish changes the stored set: the next CONFIG is made anew.
+        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*"), rule("r2", appKey: "shop", version: "*")], sampleRate: nil), session: admin)
+        let after = handler.handle(.config(JSONObject([("etag", .string(etag))])), session: app).wireFrame
+        #expect(after["rules"]?.arrayValue?.count == 2)
+        #expect(after["etag"]?.stringValue != etag)
+    }
+}
+
 @Suite struct CollectorHandlerFailureTests {
     @Test func aBatchThatCannotBeStoredIsNotAcknowledged() throws {
         let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
