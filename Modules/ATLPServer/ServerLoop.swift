@@ -382,8 +382,8 @@ final class ServerLoop {
             guard let c = connections[id] else { continue }
             touched.append(c)
             c.answering = false
-            if outcome.error == .unauthorized { unauthorized.failed(c.host, now: clock.now) }
-            if c.session == nil && outcome.session != nil { unauthorized.succeeded(c.host) }
+            if outcome.failedAuthentication { unauthorized.failed(c.host, now: clock.now) }
+            if c.session == nil && outcome.session != nil && outcome.authenticated { unauthorized.succeeded(c.host) }
             c.session = outcome.session
             queue(outcome.bytes, on: c)
             c.lastActivity = clock.now

@@ -178,7 +178,9 @@ func remoteCode(_ body: () throws -> Void) -> ATLPErrorCode? {
                 continue
             }
         }
-        #expect(CollectorAccess().decide(Hello(appKey: "a")) == .accept(admin: false))
+        #expect(CollectorAccess().decide(Hello(appKey: "a")) == .accept(admin: false, authenticated: false))
+        // Without an ingest token a wrong admin token is welcome, but proves nothing.
+        #expect(CollectorAccess(adminToken: "root").decide(Hello(appKey: "a", token: "guess")) == .accept(admin: false, authenticated: false))
     }
 }
 

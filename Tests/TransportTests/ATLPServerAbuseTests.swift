@@ -162,4 +162,37 @@ import Testing
         try second.setReceiveTimeout(.seconds(20))
         #expect(try second.receive()["code"] == "unauthorized")  // answered once the wait is over
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func guessingTheAdminTokenWithPublishOnAnOpenServerIsSlowedDownToo() throws {
+        // No ingest token: every HELLO is welcome, and a wrong admin token shows only as PUBLISH's `forbidden`.
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.unauthorizedDelay = .seconds(1) })
+        defer { server.stop() }
+        func guess(_ token: String) throws -> ATLPConnection {
+            let c = try ATLPConnection(to: address, timeout: .seconds(20))
+            try c.send(ATLPFrame(verb: "HELLO", body: Hello(appKey: "shop", token: token).body))
+            return c
+        }
+        let publish = ATLPFrame(verb: "PUBLISH", body: obj(["rules": []]))
+        let first = try guess("guess-1")
+        #expect(try first.receive().verb == "WELCOME")  // the first guess is answered at once
+        try first.send(publish)
+        #expect(try first.receive()["code"] == "forbidden")
+
+        let second = try guess("guess-2")
+        try second.setReceiveTimeout(.milliseconds(500))
+        #expect(throws: TransportError.self) { try second.receive() }  // held back for 1 s
+        try second.setReceiveTimeout(.seconds(20))
+        #expect(try second.receive().verb == "WELCOME")
+        try second.send(publish)
+        #expect(try second.receive()["code"] == "forbidden")
+
+        // Its welcome did not wipe the failures: the wait doubles (2 s), as for a wrong token on HELLO.
+        let third = try guess("guess-3")
+        try third.setReceiveTimeout(.milliseconds(1500))
+        #expect(throws: TransportError.self) { try third.receive() }
+        try third.setReceiveTimeout(.seconds(20))
+        #expect(try third.receive().verb == "WELCOME")
+        #expect(server.statistics.throttledHellos == 2)
+    }
 }

@@ -57,7 +57,7 @@ final class TestHandler: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision {
         if hello.token == adminToken { return .accept(admin: true) }
         if let token, hello.token != token { return .unauthorized("a valid token is required for app \(hello.appKey)") }
-        return .accept(admin: false)
+        return .accept(admin: false, authenticated: token != nil)
     }
 
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
