@@ -1,6 +1,6 @@
 import ATLPClient
 import ATLPWire
-import Collector
+@testable import Collector
 import EventModel
 import EventStore
 import SQLiteStore
@@ -223,6 +223,26 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
 }
 
 @Suite struct CollectorHandlerFailureTests {
+    @Test func clientChosenTextInALogLineIsEscaped() throws {
+        let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        store.close()
+        let logged = Mutex<[String]>([])
+        let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
+        let forged = "shop\n2026-01-01 collector: admin token is hunter2\u{1B}[2K\r\u{202E}"
+        let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: forged), isAdmin: true)
+        _ = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), session: session)
+        _ = handler.handle(.config(JSONObject()), session: session)
+        let lines = logged.withLock { $0 }
+        #expect(lines.count == 2)
+        for line in lines {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
+            #expect(line.contains(#"(shop\n2026-01-01 collector: admin token is hunter2\u{1B}[2K\r\u{202E})"#))
+        }
+        var progress = RollupProgressLines()
+        #expect(progress.line(RollupProgress(appKey: "a\u{1B}]0;x\u{7}", replayed: 0, total: 10)) == #"rebuilding the report rollups of app a\u{1B}]0;x\u{7}: 0 of 10 events"#)
+    }
+
     @Test func aBatchThatCannotBeStoredIsNotAcknowledged() throws {
         let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
         let store = try SQLiteEventStore(path: path)
