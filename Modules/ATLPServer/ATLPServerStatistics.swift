@@ -13,6 +13,8 @@ public struct ATLPServerStatistics: Sendable, Hashable {
     public var helloTimedOut = 0
     /// Connections closed for sending a frame slower than `minimumFrameRate`.
     public var slowFramesClosed = 0
+    /// Connections closed while waiting for `HELLO`, to make room (`maxConnectionsBeforeHello`).
+    public var closedBeforeHello = 0
     /// `HELLO`s held back because their address recently failed authentication.
     public var throttledHellos = 0
     public var framesReceived = 0

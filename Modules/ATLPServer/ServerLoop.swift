@@ -36,6 +36,12 @@ final class ServerLoop {
     /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
     var reserveFD: Int32
     var lastForget: ContinuousClock.Instant?
+    /// Open connections without an accepted `HELLO` (refusals not counted).
+    var beforeHello = 0
+    /// Their ids in accept order, oldest first from `beforeHelloHead`; entries of connections
+    /// that have since closed or said `HELLO` are skipped when met (and compacted away).
+    var beforeHelloOrder: [UInt64] = []
+    var beforeHelloHead = 0
     /// `statistics.peakUnsentBytes`, kept here so the lock is taken only for a new peak.
     var peakUnsent = 0
 
@@ -214,6 +220,9 @@ final class ServerLoop {
                 flush(c)
                 continue
             }
+            openPerAddress[c.host, default: 0] += 1
+            beforeHello += 1
+            beforeHelloOrder.append(c.id)
             if let security {
                 do {
                     c.channel = try security(c.host)
@@ -222,11 +231,53 @@ final class ServerLoop {
                     continue
                 }
             }
-            openPerAddress[c.host, default: 0] += 1
             shared.statistics.withLock {
                 $0.accepted += 1
                 $0.open = connections.count - refusals
             }
+            if beforeHello > configuration.connectionsBeforeHelloLimit { closeOldestBeforeHello() }
+        }
+    }
+
+    /// Makes room for a new connection when too many wait for their `HELLO`: closes the one
+    /// that has waited longest (not one whose `HELLO` a worker is answering), after a
+    /// best-effort `ERR` on plain TCP. Slow `HELLO`s from many addresses then churn among
+    /// themselves instead of filling every slot.
+    private func closeOldestBeforeHello() {
+        for _ in 0..<(beforeHelloOrder.count - beforeHelloHead) {
+            let id = beforeHelloOrder[beforeHelloHead]
+            beforeHelloHead += 1
+            guard let c = connections[id], c.session == nil, !c.isRefusal else { continue }
+            guard !c.answering else {
+                beforeHelloOrder.append(id)  // about to say HELLO: look again later
+                continue
+            }
+            if c.channel == nil {
+                let reason =
+                    "the collector has its maximum of \(configuration.connectionsBeforeHelloLimit) connections waiting for HELLO; "
+                    + "send HELLO as soon as the connection is open"
+                let frame = ATLPFrame.error(.tooManyConnections, reason).encoded
+                _ = try? frame.withUnsafeBytes { try Posix.send(c.fd, $0) }
+            }
+            shared.statistics.withLock {
+                $0.closedBeforeHello += 1
+                $0.errors[.tooManyConnections, default: 0] += 1
+            }
+            close(c)
+            break
+        }
+        compactBeforeHello()
+    }
+
+    /// Drops skipped entries from `beforeHelloOrder`, so it stays proportional to `beforeHello`.
+    private func compactBeforeHello() {
+        if beforeHelloHead > 1024 && beforeHelloHead * 2 > beforeHelloOrder.count {
+            beforeHelloOrder.removeFirst(beforeHelloHead)
+            beforeHelloHead = 0
+        }
+        if beforeHelloOrder.count - beforeHelloHead > 2 * beforeHello + 1024 {
+            beforeHelloOrder = beforeHelloOrder[beforeHelloHead...].filter { connections[$0]?.session == nil }
+            beforeHelloHead = 0
         }
     }
 
@@ -383,7 +434,11 @@ final class ServerLoop {
             touched.append(c)
             c.answering = false
             if outcome.failedAuthentication { unauthorized.failed(c.host, now: clock.now) }
-            if c.session == nil && outcome.session != nil && outcome.authenticated { unauthorized.succeeded(c.host) }
+            if c.session == nil && outcome.session != nil {
+                if outcome.authenticated { unauthorized.succeeded(c.host) }
+                beforeHello -= 1
+                compactBeforeHello()
+            }
             c.session = outcome.session
             queue(outcome.bytes, on: c)
             c.lastActivity = clock.now
@@ -475,6 +530,7 @@ final class ServerLoop {
             return
         }
         if let n = openPerAddress[c.host] { openPerAddress[c.host] = n > 1 ? n - 1 : nil }
+        if c.session == nil { beforeHello -= 1 }
         shared.statistics.withLock { $0.open = connections.count - refusals }
         let session = c.session
         let peer = c.peer

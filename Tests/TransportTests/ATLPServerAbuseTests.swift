@@ -132,6 +132,26 @@ import Testing
         #expect(eventually { (try? ATLPConnection(to: address, hello: testHello)) != nil })
     }
 
+    @Test func connectionsWithoutHelloFillingEverySlotLeaveRoomForAClientThatSaysHello() throws {
+        // From many addresses, none over its own limit: only the slots count.
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.maxConnections = 8 })
+        defer { server.stop() }
+        var silent: [ATLPConnection] = []
+        for _ in 0..<8 {
+            silent.append(try ATLPConnection(to: address, timeout: .seconds(10)))
+            Thread.sleep(forTimeInterval: 0.02)  // accepted in this order
+        }
+        let client = try ATLPConnection(to: address, hello: testHello, timeout: .seconds(10))
+        try client.ping()
+        // The ones waiting longest for their HELLO were closed to make room, and told why.
+        let err = try silent[0].receive()
+        #expect(err["code"] == "too-many-connections")
+        #expect(err["message"]?.stringValue?.contains("waiting for HELLO") == true)
+        #expect(server.statistics.closedBeforeHello == 5)  // 8 + 1 arrived, 4 (half the slots) may wait
+        try silent[7].send(ATLPFrame(verb: "HELLO", body: testHello.body))
+        #expect(try silent[7].receive().verb == "WELCOME")  // the newest still may
+    }
+
     @Test func outOfFileDescriptorsANewClientGetsTheErrInsteadOfHanging() throws {
         let (server, address) = try startServer(TestHandler(), configuration: configuration { _ in })
         defer { server.stop() }
