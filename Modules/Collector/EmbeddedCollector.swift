@@ -141,7 +141,7 @@ public final class EmbeddedCollector: Sendable {
         }
         let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log),
-            security: security)
+            security: security, log: log)
         return state.withLock { s in
             if let existing = s.server { return existing }
             s = (store, server)
