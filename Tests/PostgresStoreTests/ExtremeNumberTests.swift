@@ -1,3 +1,4 @@
+import ATLPClient
 import ATLPWire
 import Collector
 import CommandSupport
@@ -230,5 +231,45 @@ import TestSupport
         #expect(late.err.contains("1970-01-01T00:00:00Z") && late.err.contains("9999-12-31T23:59:59.999Z"), "\(late.err)")
         let long = Self.collector(["funnel", "--db", db, "--app", "shop", "--within", "1000000000d"] + steps)
         #expect(long.err.contains(String(EventTime.longestDuration)), "\(long.err)")
+    }
+
+    /// Numbers as a client's JSON text writes them, past 64 bits and past a double included, in
+    /// the batch id, `sentAt`, `ts` and `duration` of `EVENTS` frames sent to a running
+    /// collector: each frame is acknowledged (its bad events rejected) or refused as
+    /// `bad-request`, the connection stays open, and the collector goes on serving.
+    @Test(arguments: Backend.allCases)
+    func numbersPastSixtyFourBitsOnTheWireAreAnsweredAndTheCollectorGoesOn(_ backend: Backend) throws {
+        let (store, db) = try Self.database(backend)
+        store.close()
+        let collector = EmbeddedCollector(dbPath: db)
+        let address = try collector.start()
+        defer { collector.stop() }
+        let c = try ATLPConnection(to: address, timeout: .seconds(30))
+        defer { c.close() }
+        _ = try c.hello(Hello(appKey: "shop", appVersion: "1.0"))
+        let numbers = [
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+            "99999999999999999999999", "1e400", "-1e400", "1e18", "-0", "0.5", "253402300799999", "253402300800000",
+        ]
+        var n = 0
+        for number in numbers {
+            for field in ["batch", "sentAt", "ts", "duration"] {
+                n += 1
+                let batch = field == "batch" ? number : "\(n)"
+                let sentAt = field == "sentAt" ? #","sentAt":\#(number)"# : ""
+                let ts = field == "ts" ? number : String(TestEvents.time)
+                let duration = field == "duration" ? #","duration":\#(number)"# : ""
+                let event = #"{"id":"w\#(n)","ts":\#(ts),"type":"page_leave","name":"n","user":"u1"\#(duration)}"#
+                let payload = #"EVENTS {"batch":\#(batch)\#(sentAt),"events":[\#(event)]}"#
+                try c.sendBytes(Array("\(payload.utf8.count) \(payload)".utf8))
+                let answer = try c.receive()
+                let code = answer.body?["code"]?.stringValue
+                #expect(answer.verb == "ACK" || code == "bad-request", "\(payload): \(answer.verb) \(answer.body.map { JSONValue.object($0).jsonText } ?? "")")
+                try c.ping()
+            }
+        }
+        let totals = try #require(collector.store).totals(.all)
+        #expect(totals.events + totals.rejected > 0)
+        Self.expectEveryAnalysisRuns(db)
     }
 }
