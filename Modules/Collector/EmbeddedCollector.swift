@@ -1,5 +1,6 @@
 import ATLPServer
 import ATLPTLS
+import EventModel
 import EventStore
 import Foundation
 import SecureChannel
@@ -161,7 +162,7 @@ public final class EmbeddedCollector: Sendable {
                     if let line = lines.line(p) { log?(line) }
                 }
             } catch {
-                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(error)") }
+                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(LogText.escaped("\(error)"))") }
             }
         }
         thread.name = "autotrack-rollups"
