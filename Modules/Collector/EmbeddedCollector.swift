@@ -2,6 +2,7 @@ import ATLPServer
 import ATLPTLS
 import EventStore
 import Foundation
+import PostgresStore
 import SecureChannel
 import Synchronization
 import SystemCalls
@@ -181,7 +182,7 @@ public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConver
 
     init(database path: String, _ error: StoreError) {
         code = .database
-        message = "cannot open the database \(path): \(error)"
+        message = DatabaseURI.redacting("cannot open the database \(path): \(error)", secretsOf: path)
     }
 
     init(tls error: SecureChannelError) {
