@@ -3,6 +3,7 @@ import ATLPTLS
 import EventModel
 import EventStore
 import Foundation
+import PostgresStore
 import SecureChannel
 import Synchronization
 import SystemCalls
@@ -182,7 +183,7 @@ public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConver
 
     init(database path: String, _ error: StoreError) {
         code = .database
-        message = "cannot open the database \(path): \(error)"
+        message = DatabaseURI.redacting("cannot open the database \(path): \(error)", secretsOf: path)
     }
 
     init(tls error: SecureChannelError) {
