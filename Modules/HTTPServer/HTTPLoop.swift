@@ -271,7 +271,7 @@ final class HTTPLoop {
     /// Closes a waiting connection to make room: a 408 when it was sending a request, silently
     /// when it was idle (as a kept-alive connection may be closed at any time).
     private func evict(_ c: HTTPConnection) {
-        if c.parser.bufferedCount > 0 || c.requestsRead == 0 && c.partialSince != nil {
+        if c.partialSince != nil {
             queue(timeoutBytes("the server needed room and this request was the slowest"), on: c)
             if c.unsentCount > 0 {
                 _ = try? c.output.withUnsafeBytes { raw in try Posix.send(c.fd, UnsafeRawBufferPointer(rebasing: raw[c.outputOffset...])) }

@@ -62,6 +62,7 @@ import Testing
         #expect(HTTPResponse.png([0x89, 0x50]).headers["Content-Type"] == "image/png")
         #expect(!ResponseWriter.isSendable(HTTPResponse(status: HTTPStatus(200, "OK\r\nX: y"))))
         #expect(!ResponseWriter.isSendable(HTTPResponse(headers: ["Bad Name": "v"])))
+        #expect(!ResponseWriter.isSendable(HTTPResponse(status: HTTPStatus(code: 101))))
     }
 
     @Test func datesAreIMFFixdate() {
