@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import SystemCalls
 import Testing
 
@@ -54,6 +55,27 @@ import Testing
         }
         #expect(server.statistics.peakPipelined <= 8)
         #expect(server.statistics.requests == 300)
+    }
+
+    @Test func concurrentClientsEachGetTheirOwnAnswers() throws {
+        let (server, address) = try startServer { $0.workerThreads = 3 }
+        defer { server.stop() }
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { client in
+            do {
+                let c = try RawHTTPClient(address)
+                for i in 0..<100 {
+                    let r = try c.exchange(i % 2 == 0 ? get("/echo/\(client)/\(i)") : post("/echo/\(client)/\(i)", "c\(client)"))
+                    let expected = i % 2 == 0 ? "GET /echo/\(client)/\(i) - 0" : "POST /echo/\(client)/\(i) - \("c\(client)".count)\nc\(client)"
+                    if r.text != expected { failures.withLock { $0 += 1 } }
+                }
+            } catch {
+                failures.withLock { $0 += 1000 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(server.statistics.requests == 800)
+        #expect(server.statistics.accepted == 8)
     }
 
     @Test func headGetsTheLengthButNoBodyAndTheConnectionGoesOn() throws {

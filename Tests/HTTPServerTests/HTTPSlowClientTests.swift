@@ -27,7 +27,7 @@ import Testing
             let fast = try RawHTTPClient(address, timeout: .seconds(2))
             let started = ContinuousClock.now
             #expect(try fast.exchange(get("/echo")).status == 200)
-            #expect(ContinuousClock.now - started < .milliseconds(500))
+            #expect(ContinuousClock.now - started < .seconds(1))
             fast.close()
             Thread.sleep(forTimeInterval: 0.1)
         }

@@ -37,6 +37,11 @@ import Testing
         #expect(HTTPRequest(method: .get, target: "/%ff").decodedPath == nil)  // not UTF-8
         #expect(HTTPRequest(method: .get, target: "/%4").decodedPath == nil)
         #expect(HTTPRequest(method: .get, target: "/a").query == nil)
+        #expect(HTTPRequest(method: .get, target: "/a%00b").decodedPath == nil)  // no NUL smuggled into a path
+        #expect(HTTPRequest(method: .get, target: "/api/pages/a%2Fb/png").pathSegments == ["api", "pages", "a/b", "png"])
+        #expect(HTTPRequest(method: .get, target: "/").pathSegments == [""])
+        #expect(HTTPRequest(method: .get, target: "/a/%zz").pathSegments == nil)
+        #expect(HTTPRequest(method: .options, target: "*").pathSegments == nil)
     }
 
     @Test func keepAliveFollowsTheVersionAndConnectionField() {
