@@ -597,6 +597,10 @@ final class HTTPLoop {
             listening = false
         }
         for c in Array(connections.values) {
+            if c.isReading && c.waitsOnClient && c.partialSince == nil && c.parser.bufferedCount == 0 {
+                close(c)  // idle between requests: nothing to answer or drain, so stopping need not wait on it
+                continue
+            }
             c.finish()
             touched.append(c)
             finishIfDone(c)

@@ -173,6 +173,16 @@ import Testing
         #expect(throws: (any Error).self) { _ = try RawHTTPClient(address, timeout: .seconds(1)) }
     }
 
+    @Test func stopClosesIdleKeptAliveConnectionsAtOnce() throws {
+        let (server, address) = try startServer()
+        let idle = try (0..<3).map { _ in try RawHTTPClient(address) }
+        for c in idle { #expect(try c.exchange(get("/echo")).status == 200) }
+        let started = ContinuousClock.now
+        server.stop()
+        #expect(ContinuousClock.now - started < .seconds(1))  // no lingering on connections with nothing to say
+        for c in idle { #expect(c.isClosedByServer()) }
+    }
+
     @Test func aSlowHandlerDoesNotHoldUpOtherConnections() throws {
         let (server, address) = try startServer { $0.workerThreads = 2 }
         defer { server.stop() }
