@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -64,6 +65,11 @@ let package = Package(
             path: "Modules/ATLPClient"),
         .target(
             name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+        // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
+        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
+            path: "Tests/HTTPServerTests"),
         // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
         .target(name: "SecureChannel", path: "Modules/SecureChannel"),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
