@@ -65,7 +65,7 @@ public enum SimulatedSnapshot {
         let fill = control ? RGBColor(red: 52, green: 120, blue: 246) : RGBColor(red: shade, green: shade, blue: 255 - UInt8(min(depth, 8) * 3))
         image.fill(x: x, y: y, width: w, height: h, fill)
         image.stroke(x: x, y: y, width: w, height: h, RGBColor(red: 150, green: 150, blue: 160))
-        let text = n.title ?? (n.childNodes.isEmpty ? n.typeName : nil)
+        let text = n.title ?? (n.childNodes.isEmpty ? n.pathName : nil)
         if let text {
             image.draw(text: text, x: x + 4, y: y + 5, maxWidth: w - 8, control ? .white : RGBColor(red: 40, green: 40, blue: 40))
         }

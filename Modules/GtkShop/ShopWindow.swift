@@ -74,7 +74,7 @@ final class ShopWindow {
         gtk_box_append(body.as(GtkBox.self), ShopWindow.row("Gift wrap", gift))
         giftNote = gtk_entry_new()
         gtk_widget_set_name(giftNote, "giftNote")
-        gtk_entry_set_placeholder_text(giftNote.opaque, "Gift note")
+        gtk_entry_set_placeholder_text(giftNote.as(GtkEntry.self), "Gift note")
         gtk_box_append(body.as(GtkBox.self), giftNote)
         let actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         favButton = ShopWindow.button("♡ Favourite", name: "fav")

@@ -36,6 +36,7 @@ enum GtkWidgetProps {
             switch GObjectProperty.read(object, key) {
             case let b as Bool: out[prefix + key] = .bool(b)
             case let i as Int64: out[prefix + key] = .int(i)
+            case let i as Int: out[prefix + key] = .int(Int64(i))  // gint64 is a C long: Swift's Int
             case let d as Double where d.isFinite: out[prefix + key] = .double(d)
             case let s as String: out[prefix + key] = .string(s)
             case let o as GObjectValue where expand && !holdsText(o.object):
