@@ -29,6 +29,8 @@ public final class EmbeddedCollector: Sendable {
         public var access: CollectorAccess
         /// Largest frame payload accepted, announced in `WELCOME`.
         public var maxFrame: Int
+        /// Largest `SNAPSHOT` payload accepted (it may exceed `maxFrame`), announced in `WELCOME`.
+        public var maxSnapshotFrame: Int = 16 << 20
         public var idleTimeout: Duration
         public var durability: StoreOptions.Durability
         public var workerThreads: Int
@@ -127,8 +129,8 @@ public final class EmbeddedCollector: Sendable {
             throw CollectorStartError(database: dbPath, error)
         }
         let configuration = ATLPServerConfiguration(
-            host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame, idleTimeout: options.idleTimeout,
-            workerThreads: options.workerThreads)
+            host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame,
+            maxSnapshotFrame: options.maxSnapshotFrame, idleTimeout: options.idleTimeout, workerThreads: options.workerThreads)
         var security: SecureChannelFactory?
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             do throws(SecureChannelError) {

@@ -9,7 +9,7 @@ public struct ServeCommand: Command {
     public static let abstract = "receives events over ATLP/1 into SQLite and serves published rules"
     public static let help = """
         USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
-                                         [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
+                                         [--max-snapshot-frame BYTES] [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
                                          [--durability full|normal] [--tls-cert FILE --tls-key FILE]
                                          [--ready-file PATH]
 
@@ -32,6 +32,9 @@ public struct ServeCommand: Command {
           --db FILE|URI           the database, created when absent (default ./autotrack.sqlite), or a
                                   postgresql:// URI that several collectors may share (docs/schema.md)
           --max-frame BYTES       largest frame payload accepted (default 1048576)
+          --max-snapshot-frame BYTES
+                                  largest SNAPSHOT payload accepted after HELLO, a page picture
+                                  and its tree (default 16777216; never below --max-frame)
           --idle-timeout SECONDS  close connections idle this long (default 60)
           --ingest-token TOKEN    HELLO must carry this token (or the admin token); also $AUTOTRACK_INGEST_TOKEN
           --admin-token TOKEN     a HELLO carrying it may PUBLISH rules; also $AUTOTRACK_ADMIN_TOKEN.
@@ -61,6 +64,7 @@ public struct ServeCommand: Command {
         database = try arguments.option("db") ?? "./autotrack.sqlite"
         guard !database.isEmpty else { throw UsageError("--db needs a file path") }
         let maxFrame = try arguments.intOption("max-frame", in: 64...(1 << 30)) ?? (1 << 20)
+        let maxSnapshotFrame = try arguments.intOption("max-snapshot-frame", in: 64...(1 << 30)) ?? (16 << 20)
         let idle = try arguments.doubleOption("idle-timeout", in: 0.1...86_400) ?? 60
         let environment = ProcessInfo.processInfo.environment
         let ingest = try arguments.option("ingest-token") ?? environment["AUTOTRACK_INGEST_TOKEN"]
@@ -83,6 +87,7 @@ public struct ServeCommand: Command {
             listen: SocketAddress(host: listen.host, port: listen.port),
             access: CollectorAccess(ingestToken: ingest, adminToken: admin), maxFrame: maxFrame,
             idleTimeout: .milliseconds(Int64((idle * 1000).rounded())), durability: durability)
+        options.maxSnapshotFrame = max(maxFrame, maxSnapshotFrame)
         options.tlsCertificate = tlsCertificate
         options.tlsKey = tlsKey
     }

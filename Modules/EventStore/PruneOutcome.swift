@@ -3,13 +3,16 @@ public struct PruneOutcome: Sendable, Hashable {
     public var events: Int
     public var rejected: Int
     public var batches: Int
+    /// Snapshots captured before the cut (docs/studio.md).
+    public var snapshots: Int
     /// Transactions it took (each deleting at most the chunk size from one table).
     public var transactions: Int
 
-    public init(events: Int = 0, rejected: Int = 0, batches: Int = 0, transactions: Int = 0) {
+    public init(events: Int = 0, rejected: Int = 0, batches: Int = 0, snapshots: Int = 0, transactions: Int = 0) {
         self.events = events
         self.rejected = rejected
         self.batches = batches
+        self.snapshots = snapshots
         self.transactions = transactions
     }
 
@@ -19,6 +22,7 @@ public struct PruneOutcome: Sendable, Hashable {
         switch table {
         case "events": events += n
         case "rejected": rejected += n
+        case "snapshots": snapshots += n
         default: batches += n
         }
     }

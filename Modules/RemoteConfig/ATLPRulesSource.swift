@@ -48,9 +48,9 @@ public struct ATLPRulesSource: RulesSource {
         let connection = try ATLPConnection(to: address, hello: hello, timeout: timeout, security: security)
         defer { connection.close() }
         switch try connection.config(etag: etag) {
-        case .unchanged(let etag):
+        case .unchanged(let etag, _):
             return .unchanged(etag: etag)
-        case .changed(let etag, let rules, let sampleRate):
+        case .changed(let etag, let rules, let sampleRate, _):
             return .rules(RemoteRules(etag: etag, rules: rules, sampleRate: sampleRate))
         }
     }
