@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
         .library(name: "Analytics", targets: ["Analytics"]),
+        .library(name: "Definitions", targets: ["Definitions"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
         // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
@@ -84,8 +85,12 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
+        // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
+        .target(
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
+            path: "Modules/Definitions"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests", dependencies: ["Analytics", "Definitions", "KVCConfig", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
@@ -97,7 +102,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.

@@ -43,6 +43,9 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// For `appKey`'s events that have a path, how many carry each value under `props[key]`, by
     /// app version, type, path, title and `props.rules`.
     func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount]
+    /// Events per app, version, UTC day, type, path and title (PathDayCounts.swift): what counting
+    /// a definition reads. Has a default over `events`; a store may answer it faster.
+    func pathDayCounts(_ query: PathDayQuery) throws(StoreError) -> [PathDayCount]
     /// `kvc_error` events by app, rule and app version, most frequent first.
     func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount]
     /// Rejected events by reason, most frequent first.
