@@ -102,7 +102,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.

@@ -15,7 +15,7 @@ public struct CollectorAccess: Sendable, Hashable {
 
     /// Accepts, as admin or not, or refuses a `HELLO`.
     public func decide(_ hello: Hello) -> HelloDecision {
-        let isAdmin = adminToken.map { expected in hello.token.map { Self.equal($0, expected) } ?? false } ?? false
+        let isAdmin = hello.token.map(isAdmin(token:)) ?? false
         if let ingestToken, !isAdmin {
             guard let token = hello.token else {
                 return .unauthorized("this collector needs a token: add \"token\" to HELLO (the agent's --token)")
@@ -25,6 +25,11 @@ public struct CollectorAccess: Sendable, Hashable {
             }
         }
         return .accept(admin: isAdmin)
+    }
+
+    /// Whether `token` is the admin token (false when there is none), compared in constant time.
+    public func isAdmin(token: String) -> Bool {
+        adminToken.map { Self.equal(token, $0) } ?? false
     }
 
     /// Compares without stopping at the first difference, so timing does not reveal the token.
