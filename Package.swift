@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
+        .library(name: "PNGImage", targets: ["PNGImage"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
@@ -112,10 +113,14 @@ let package = Package(
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
-            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"], path: "Modules/RemoteConfig"),
+            name: "RemoteConfig",
+            dependencies: ["EventModel", "ViewIdentity", "Tracker", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"],
+            path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
-            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
+            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
+        .target(name: "PNGImage", path: "Modules/PNGImage"),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], path: "Tests/PNGImageTests"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
         // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
         .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
@@ -152,7 +157,7 @@ let package = Package(
             name: "gtk-bench", dependencies: ["CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
-            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk"],
             path: "Tests/GtkTrackingTests"),
 
         // Shared test support: fixtures and helpers, not a product.
