@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "Studio", targets: ["Studio"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -68,6 +69,10 @@ let package = Package(
             name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
         .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
+        .target(name: "Studio", dependencies: ["EventModel", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
+        .testTarget(
+            name: "StudioTests", dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "TestSupport"], path: "Tests/StudioTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
             path: "Tests/HTTPServerTests"),
@@ -98,7 +103,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
