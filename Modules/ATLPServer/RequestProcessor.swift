@@ -30,8 +30,10 @@ struct Outcome: Sendable {
 struct RequestProcessor: Sendable {
     let handler: any ATLPHandler
     let maxFrame: Int
+    /// The largest `SNAPSHOT` payload, announced in `WELCOME` as `maxSnapshot`.
+    let maxSnapshotFrame: Int
 
-    static let verbs = ["HELLO", "EVENTS", "CONFIG", "PUBLISH", "PING", "BYE"]
+    static let verbs = ["HELLO", "EVENTS", "CONFIG", "PUBLISH", "SNAPSHOT", "PING", "BYE"]
 
     /// Answers `item` for a connection whose `HELLO` was accepted as `session` (nil: not yet).
     func process(_ item: InboundItem, session: Session?, connectionID: UInt64, peer: String) -> Outcome {
@@ -66,7 +68,7 @@ struct RequestProcessor: Sendable {
             switch handler.hello(hello, peer: peer) {
             case .accept(let admin, let authenticated):
                 let accepted = Session(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
-                let welcome = Welcome(protocolVersion: 1, maxFrame: maxFrame).frame
+                let welcome = Welcome(protocolVersion: 1, maxFrame: maxFrame, maxSnapshot: maxSnapshotFrame).frame
                 return Outcome(bytes: welcome.encoded, session: accepted, close: false, authenticated: authenticated)
             case .unauthorized(let message):
                 return fail(ATLPError(.unauthorized, message))
@@ -119,6 +121,8 @@ struct RequestProcessor: Sendable {
                 sampleRate = rate
             }
             request = .publish(rules: rules, sampleRate: sampleRate)
+        case "SNAPSHOT":
+            do { request = .snapshot(try SnapshotUpload(body: object)) } catch { return fail(error) }
         default:
             return fail(
                 ATLPError(.unknownVerb, "\(verb) is not a request of ATLP/1; requests are \(Self.verbs.joined(separator: ", "))"))

@@ -52,7 +52,16 @@ final class ServerConnection {
     /// The interest last given to the poller (-1: not registered yet).
     var registered: Int16 = -1
 
-    init(id: UInt64, fd: Int32, peer: SocketAddress, maxFrame: Int, now: ContinuousClock.Instant, isRefusal: Bool = false) {
+    /// Bytes of admitted `SNAPSHOT` frames above `maxFrame` this connection holds (read or being
+    /// answered), counted in the server's snapshot memory budget.
+    var largeFrameBytes = 0
+    /// The size of the large frame being answered now (0: the item being answered is not one).
+    var answeringLargeFrame = 0
+
+    init(
+        id: UInt64, fd: Int32, peer: SocketAddress, maxFrame: Int, maxSnapshotFrame: Int, now: ContinuousClock.Instant,
+        isRefusal: Bool = false
+    ) {
         self.id = id
         self.fd = fd
         self.peer = peer.description
@@ -60,7 +69,7 @@ final class ServerConnection {
         self.acceptedAt = now
         self.isRefusal = isRefusal
         self.phase = isRefusal ? .finishing : .reading
-        self.decoder = FrameDecoder(maxFrame: maxFrame)
+        self.decoder = FrameDecoder(maxFrame: maxFrame, maxSnapshotFrame: maxSnapshotFrame)
         self.lastActivity = now
     }
 

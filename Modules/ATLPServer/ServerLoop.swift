@@ -46,6 +46,10 @@ final class ServerLoop {
     var beforeHelloHead = 0
     /// `statistics.peakUnsentBytes`, kept here so the lock is taken only for a new peak.
     var peakUnsent = 0
+    /// Bytes of large `SNAPSHOT` frames admitted on all connections (at most
+    /// `snapshotMemoryBudget`, or one frame), and the connections whose large frame waits for room.
+    var largeFrameBytes = 0
+    var waitingForMemory: Set<UInt64> = []
 
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
@@ -201,7 +205,8 @@ final class ServerLoop {
             try? Posix.setNoDelay(fd)
             let now = clock.now
             let c = ServerConnection(
-                id: nextID, fd: fd, peer: peer, maxFrame: configuration.maxFrame, now: now, isRefusal: refusal)
+                id: nextID, fd: fd, peer: peer, maxFrame: configuration.maxFrame,
+                maxSnapshotFrame: configuration.maxSnapshotFrame, now: now, isRefusal: refusal)
             nextID += 1
             do {
                 try poller.add(fd, id: c.id, events: interest(c))
@@ -308,7 +313,7 @@ final class ServerLoop {
             // Bounded read-ahead: queued requests, unsent replies, and bytes not yet cut into
             // frames (room for one whole frame) each stop reading until they drain.
             return c.pendingCount < configuration.maxPendingRequests && c.unsentCount < configuration.maxOutputBytes
-                && c.decoder.bufferedCount <= configuration.maxFrame + 16
+                && c.decoder.bufferedCount <= c.decoder.frameLimit + 16
         }
     }
 
@@ -402,7 +407,10 @@ final class ServerLoop {
         var frames = 0
         while c.takesRequests, c.pendingCount < configuration.maxPendingRequests {
             do {
-                guard let payload = try c.decoder.next() else { break }
+                guard let payload = try c.decoder.next() else {
+                    if c.decoder.waitingLargeFrame != nil && admitLargeFrame(c) { continue }
+                    break
+                }
                 c.inbox.append(.payload(payload))
                 frames += 1
             } catch {
@@ -417,6 +425,44 @@ final class ServerLoop {
                 $0.framesReceived += frames
                 $0.peakPendingRequests = max($0.peakPendingRequests, pending)
             }
+        }
+    }
+
+    /// Admits `c`'s waiting large `SNAPSHOT` frame once its `HELLO` is accepted and the memory
+    /// budget has room (one frame always fits); refuses it when no `HELLO` is on its way.
+    private func admitLargeFrame(_ c: ServerConnection) -> Bool {
+        guard let length = c.decoder.waitingLargeFrame else { return false }
+        guard c.session != nil else {
+            if !c.answering && c.pendingCount == 0 {
+                c.inbox.append(
+                    .framingError(
+                        ATLPError(
+                            .frameTooLarge,
+                            "a SNAPSHOT of \(length) bytes before a HELLO was accepted; frames above "
+                                + "\(configuration.maxFrame) bytes are taken only on a session")))
+                c.finish()
+            }
+            return false
+        }
+        guard largeFrameBytes == 0 || largeFrameBytes + length <= configuration.snapshotMemoryBudget else {
+            waitingForMemory.insert(c.id)
+            return false
+        }
+        waitingForMemory.remove(c.id)
+        largeFrameBytes += length
+        c.largeFrameBytes += length
+        c.decoder.admitLargeFrame()
+        touched.append(c)
+        return true
+    }
+
+    /// Gives back `bytes` of `c`'s large frames, and lets the connections waiting for room try again.
+    private func releaseLargeFrame(_ c: ServerConnection, _ bytes: Int) {
+        guard bytes > 0 else { return }
+        c.largeFrameBytes -= bytes
+        largeFrameBytes -= bytes
+        for id in waitingForMemory {
+            if let waiting = connections[id], !waiting.answering { dispatch(waiting) } else { waitingForMemory.remove(id) }
         }
     }
 
@@ -440,6 +486,7 @@ final class ServerLoop {
         guard let item = c.popItem() else { return }
         touched.append(c)
         c.answering = true
+        if case .payload(let p) = item, p.count > configuration.maxFrame { c.answeringLargeFrame = p.count }
         let processor = self.processor
         let shared = self.shared
         let session = c.session
@@ -463,6 +510,8 @@ final class ServerLoop {
             guard let c = connections[id] else { continue }
             touched.append(c)
             c.answering = false
+            releaseLargeFrame(c, c.answeringLargeFrame)
+            c.answeringLargeFrame = 0
             if outcome.failedAuthentication { unauthorized.failed(c.host, now: clock.now) }
             if c.session == nil && outcome.session != nil {
                 if outcome.authenticated { unauthorized.succeeded(c.host) }
@@ -555,6 +604,8 @@ final class ServerLoop {
         guard connections.removeValue(forKey: c.id) != nil else { return }
         poller.remove(c.fd)
         Posix.close(c.fd)
+        waitingForMemory.remove(c.id)
+        releaseLargeFrame(c, c.largeFrameBytes)
         if c.isRefusal {
             refusals -= 1
             return
@@ -598,7 +649,7 @@ final class ServerLoop {
             // it gets the grace period plus one second per `minimumFrameRate` bytes received.
             if c.decoder.bufferedCount == 0 {
                 c.partialSince = nil
-            } else if let since = c.partialSince, c.waitsOnClient {
+            } else if let since = c.partialSince, c.waitsOnClient, c.decoder.waitingLargeFrame == nil {
                 let allowed =
                     configuration.frameGracePeriod
                     + .milliseconds(Int64(c.decoder.bufferedCount) * 1000 / Int64(configuration.minimumFrameRate))

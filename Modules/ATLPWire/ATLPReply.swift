@@ -19,14 +19,23 @@ public enum ATLPReply: Sendable, Hashable {
                 ])))
     }
 
-    /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` when given.
-    public static func rules(etag: String, rules: [JSONValue], sampleRate: Double? = nil) -> ATLPReply {
-        .frame(RulesUpdate.changed(etag: etag, rules: rules, sampleRate: sampleRate).frame)
+    /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` when given and `"snapshots":true`
+    /// while circle mode is on.
+    public static func rules(etag: String, rules: [JSONValue], sampleRate: Double? = nil, snapshots: Bool = false)
+        -> ATLPReply
+    {
+        .frame(RulesUpdate.changed(etag: etag, rules: rules, sampleRate: sampleRate, snapshots: snapshots).frame)
     }
 
-    /// `RULES {"etag":E,"unchanged":true}`: the client's rules (etag `E`) are current.
-    public static func rulesUnchanged(etag: String) -> ATLPReply {
-        .frame(RulesUpdate.unchanged(etag: etag).frame)
+    /// `RULES {"etag":E,"unchanged":true}`: the client's rules (etag `E`) are current;
+    /// `"snapshots":true` while circle mode is on.
+    public static func rulesUnchanged(etag: String, snapshots: Bool = false) -> ATLPReply {
+        .frame(RulesUpdate.unchanged(etag: etag, snapshots: snapshots).frame)
+    }
+
+    /// `ACK {"snapshot":S}` for `SNAPSHOT`: S is the stored snapshot's id.
+    public static func snapshotStored(id: Int64) -> ATLPReply {
+        .frame(SnapshotAck(snapshot: id).frame)
     }
 
     /// `ACK {"stored":n}` for `PUBLISH`.

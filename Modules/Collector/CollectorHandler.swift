@@ -2,6 +2,7 @@ import ATLPWire
 import EventModel
 import EventStore
 import KVCConfig
+import SystemCalls
 
 /// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
 ///
@@ -35,6 +36,7 @@ public struct CollectorHandler: ATLPHandler {
             return storeEvents(label: label, events: events, sentAt: sentAt, session: session)
         case .config(let body): return config(clientEtag: body["etag"]?.stringValue, session: session)
         case .publish(let rules, let sampleRate): return publish(rules, sampleRate: sampleRate ?? 1, session: session)
+        case .snapshot(let upload): return storeSnapshot(upload, session: session)
         }
     }
 
@@ -65,6 +67,23 @@ public struct CollectorHandler: ATLPHandler {
         } catch {
             log?("CONFIG from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not read its rules (\(error.code)); try again later")
+        }
+    }
+
+    /// Stores a `SNAPSHOT` under the session's app key and version; `ACK {"snapshot":S}`.
+    private func storeSnapshot(_ upload: SnapshotUpload, session: Session) -> ATLPReply {
+        guard let snapshots = store as? any SnapshotStore else {
+            return .error(.unknownVerb, "this collector's store keeps no snapshots")
+        }
+        let snapshot = Snapshot(
+            appKey: session.appKey, appVersion: session.appVersion ?? "", page: upload.page,
+            capturedAt: upload.capturedAt, receivedAt: Posix.wallClockMillis(), width: upload.width, height: upload.height,
+            png: upload.png, tree: JSONValue.object(upload.tree).jsonText)
+        do throws(StoreError) {
+            return .snapshotStored(id: try snapshots.storeSnapshot(snapshot))
+        } catch {
+            log?("SNAPSHOT from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            return unavailable("could not store this snapshot (\(error.code)); send it again later")
         }
     }
 

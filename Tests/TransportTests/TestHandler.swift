@@ -19,6 +19,7 @@ final class TestHandler: ATLPHandler {
         /// Each EVENTS frame's `sentAt`, in arrival order.
         var sentAts: [Int64?] = []
         var published: [JSONValue] = []
+        var snapshots: [SnapshotUpload] = []
         var closedConnections = 0
     }
 
@@ -94,6 +95,11 @@ final class TestHandler: ATLPHandler {
             if rules.contains(where: { $0.objectValue == nil }) { return .error(.badRequest, "a rule must be an object") }
             state.withLock { $0.published += rules }
             return .published(stored: rules.count)
+        case .snapshot(let upload):
+            return .snapshotStored(id: state.withLock { s in
+                s.snapshots.append(upload)
+                return Int64(s.snapshots.count)
+            })
         }
     }
 
