@@ -226,6 +226,9 @@ let package = Package(
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
         .executableTarget(
+            name: "slowloris-probe", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
+            path: "Tools/slowloris-probe"),
+        .executableTarget(
             name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
     ],
