@@ -17,7 +17,7 @@ public struct RunCommand: Command {
     public static let help = """
         USAGE: autotrack-agent run [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--app-key K] [--app-version V]
                                    [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
-                                   -- PROGRAM [ARGS ...]
+                                   [--snapshots] -- PROGRAM [ARGS ...]
 
         Runs PROGRAM with the Autotrack preload library (libAutotrackPreload.so, found beside this
         tool or at $AUTOTRACK_PRELOAD_LIBRARY) loaded into it. Its constructor hooks GTK's signals
@@ -34,6 +34,10 @@ public struct RunCommand: Command {
         says how many events wait in which spool folder. Without --to, events are written as NDJSON to --out (default: standard error).
         --tree-dir writes each page's widget tree (view-tree JSON with ids, titles, paths and
         frames) when the page is entered, to write rules against.
+
+        Snapshots (a PNG of the window and the page's tree with frames and readable properties,
+        typed text blanked) go to the collector while someone circles the app in the studio
+        (circle mode, learnt from the collector's CONFIG answers); --snapshots sends them always.
 
         A PROGRAM that is not a GTK 4 application (it does not link libgtk-4) runs untouched, with
         one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
@@ -52,6 +56,7 @@ public struct RunCommand: Command {
           --spool DIR         the spool directory (default: ~/.local/state/autotrack/spool/<app key>)
           --tree-dir DIR      write each entered page's widget tree into DIR
           --out FILE          without --to: the NDJSON file (default: standard error)
+          --snapshots         with --to: send a snapshot of each page shown, as in circle mode
           --config-refresh SECONDS
                               how often the tracker asks the collector (--to) for rules (default 60)
           -h, --help          show this help
@@ -77,7 +82,9 @@ public struct RunCommand: Command {
         let trees = try arguments.option("tree-dir")
         let out = try arguments.option("out")
         let configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400)
+        let snapshots = arguments.flag("snapshots")
         if out != nil, shipping { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
+        if snapshots, !shipping { throw UsageError("--snapshots sends snapshots to the collector: give it with --to HOST:PORT") }
         program = try arguments.positionals()
         guard let first = program.first else {
             throw UsageError("give the program to run after '--', e.g. 'autotrack-agent run -- gtk4-widget-factory'")
@@ -95,7 +102,7 @@ public struct RunCommand: Command {
             collectors: collectors.addresses.map(\.description), tls: collectors.tls != nil,
             tlsAuthorityFile: absolute(collectors.tls?.authorityFile), token: shipping ? token : nil, appKey: key, appVersion: appVersion,
             configFiles: configs.map { absolute($0)! }, spoolDirectory: absolute(spool), treeDirectory: absolute(trees),
-            out: absolute(out), configRefresh: configRefresh, home: ProcessInfo.processInfo.environment["HOME"])
+            out: absolute(out), configRefresh: configRefresh, snapshots: snapshots, home: ProcessInfo.processInfo.environment["HOME"])
     }
 
     public func run(io: any OutputStreams) -> ExitCode {

@@ -134,10 +134,10 @@ public final class PostgresEventStore: CollectorStore {
     }
 
     @discardableResult
-    public func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int {
+    public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
         let now = Self.nowMilliseconds()
         var seen = Set<String>()
-        let appKeys = rules.map(\.appKey).filter { seen.insert($0).inserted }
+        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
         return try withConnection { c throws(PostgresError) -> Int in
             try c.transaction { () throws(PostgresError) -> Int in
                 var count = 0

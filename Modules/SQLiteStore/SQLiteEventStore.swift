@@ -136,10 +136,10 @@ public final class SQLiteEventStore: CollectorStore {
     /// Replacing rather than merging makes a publish the truth for its apps: a rule removed
     /// from the file stops being served.
     @discardableResult
-    public func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int {
+    public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
         let now = Self.nowMilliseconds()
         var seen = Set<String>()
-        let appKeys = rules.map(\.appKey).filter { seen.insert($0).inserted }
+        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
         return try locked { db throws(SQLiteError) -> Int in
             try db.transaction { () throws(SQLiteError) -> Int in
                 var count = 0

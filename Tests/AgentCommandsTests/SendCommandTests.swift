@@ -48,7 +48,7 @@ import TestSupport
             {"id":"a","ts":1,"type":"click","name":"one"}
             {"id":"b","ts":2,"type":"click"}
 
-            {"id":"c","ts":3,"type":"page_enter","name":"Home","duration":-1}
+            {"id":"c","ts":3,"type":"page_enter","name":"Home","duration":1500}
             {"id":"a","ts":1,"type":"click","name":"one"}
             """)
         let (code, io) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", c.spool, input])
