@@ -134,7 +134,7 @@ public final class ATLPConnection {
     /// `CONFIG` → the rules and their etag.
     public func config() throws(TransportError) -> (etag: String, rules: [JSONValue]) {
         let reply = try request(ATLPFrame(verb: "CONFIG"))
-        guard case .changed(let etag, let rules, _)? = RulesUpdate(reply) else {
+        guard case .changed(let etag, let rules, _, _)? = RulesUpdate(reply) else {
             throw unexpected(reply, wanted: "RULES {\"etag\":...,\"rules\":[...]}")
         }
         return (etag, rules)
@@ -172,6 +172,13 @@ public final class ATLPConnection {
         let reply = try request(ATLPFrame(verb: "EVENTS", body: body))
         guard let ack = BatchAck(reply) else { throw unexpected(reply, wanted: "ACK of batch \(batch.jsonText)") }
         return ack
+    }
+
+    /// `SNAPSHOT` → the stored snapshot's id (`ACK {"snapshot":S}`).
+    public func sendSnapshot(_ upload: SnapshotUpload) throws(TransportError) -> Int64 {
+        let reply = try request(upload.frame)
+        guard let ack = SnapshotAck(reply) else { throw unexpected(reply, wanted: "ACK {\"snapshot\":S}") }
+        return ack.snapshot
     }
 
     /// Says `BYE`, waits for its answer, and closes.

@@ -6,6 +6,12 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
     public var port: UInt16
     /// Largest payload accepted, in bytes; announced in `WELCOME`.
     public var maxFrame: Int
+    /// Largest `SNAPSHOT` payload accepted (after `HELLO`), in bytes; announced in `WELCOME` as
+    /// `maxSnapshot`. Never below `maxFrame`.
+    public var maxSnapshotFrame: Int
+    /// Bytes all connections together may hold in `SNAPSHOT` frames above `maxFrame`, read or
+    /// being answered; a connection whose frame would pass it waits (reading from it pauses).
+    public var snapshotMemoryBudget: Int
     /// A connection with nothing to do and no bytes moved for this long is closed.
     public var idleTimeout: Duration
     /// Above this many open connections a new one gets `ERR too-many-connections` and is closed.
@@ -35,15 +41,21 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
     /// failure doubles the wait, up to `maxUnauthorizedDelay`. Forgotten 10 minutes after the last failure.
     public var unauthorizedDelay: Duration
     public var maxUnauthorizedDelay: Duration
+    /// At most this many open connections may still wait for their `HELLO` (nil: half of
+    /// `maxConnections`): over it, the oldest of them is closed to make room for the new one, so
+    /// clients that complete a `HELLO` keep room however many addresses trickle theirs.
+    public var maxConnectionsBeforeHello: Int?
 
     public init(
-        host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, idleTimeout: Duration = .seconds(60),
+        host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, maxSnapshotFrame: Int = 16 << 20,
+        snapshotMemoryBudget: Int = 64 << 20, idleTimeout: Duration = .seconds(60),
         maxConnections: Int = 4096, workerThreads: Int = 4, stopGracePeriod: Duration = .seconds(5),
         maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true,
         maxConnectionsPerAddress: Int = 256, helloTimeout: Duration = .seconds(10), minimumFrameRate: Int = 1024,
         frameGracePeriod: Duration = .seconds(10), unauthorizedDelay: Duration = .milliseconds(250),
-        maxUnauthorizedDelay: Duration = .seconds(8)
+        maxUnauthorizedDelay: Duration = .seconds(8), maxConnectionsBeforeHello: Int? = nil
     ) {
+        self.maxConnectionsBeforeHello = maxConnectionsBeforeHello
         self.useEpoll = useEpoll
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.helloTimeout = helloTimeout
@@ -54,6 +66,8 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
         self.host = host
         self.port = port
         self.maxFrame = maxFrame
+        self.maxSnapshotFrame = max(maxFrame, maxSnapshotFrame)
+        self.snapshotMemoryBudget = snapshotMemoryBudget
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
         self.workerThreads = workerThreads
@@ -61,4 +75,7 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
         self.maxPendingRequests = maxPendingRequests
         self.maxOutputBytes = maxOutputBytes
     }
+
+    /// `maxConnectionsBeforeHello`, or half of `maxConnections` (at least 1).
+    var connectionsBeforeHelloLimit: Int { max(1, maxConnectionsBeforeHello ?? maxConnections / 2) }
 }

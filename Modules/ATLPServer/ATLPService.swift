@@ -74,7 +74,8 @@ public final class ATLPService: Sendable {
         shared.wakeFD.store(wake.write, ordering: .releasing)
         shared.listenerFD.store(fd, ordering: .releasing)
         let workers = WorkerPool(threads: configuration.workerThreads, name: "atlp-worker")
-        let processor = RequestProcessor(handler: handler, maxFrame: configuration.maxFrame)
+        let processor = RequestProcessor(
+            handler: handler, maxFrame: configuration.maxFrame, maxSnapshotFrame: configuration.maxSnapshotFrame)
         let config = configuration
         let shared = self.shared
         let handler = self.handler

@@ -11,6 +11,9 @@ public enum ATLPRequest: Sendable, Hashable {
     /// `PUBLISH {"rules":[...],"sampleRate":R}` on an admin session: the rules as sent, to be
     /// validated, and the sampling rate (0…1) when given.
     case publish(rules: [JSONValue], sampleRate: Double?)
+    /// `SNAPSHOT {...}`: a page picture and its tree, checked (docs/wire.md §2); it may exceed
+    /// `maxFrame` up to the collector's snapshot limit.
+    case snapshot(SnapshotUpload)
 
     /// The request's verb.
     public var verb: String {
@@ -18,6 +21,7 @@ public enum ATLPRequest: Sendable, Hashable {
         case .events: return "EVENTS"
         case .config: return "CONFIG"
         case .publish: return "PUBLISH"
+        case .snapshot: return "SNAPSHOT"
         }
     }
 }

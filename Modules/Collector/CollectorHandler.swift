@@ -2,6 +2,7 @@ import ATLPWire
 import EventModel
 import EventStore
 import KVCConfig
+import SystemCalls
 
 /// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
 ///
@@ -13,8 +14,11 @@ public struct CollectorHandler: ATLPHandler {
     public let store: any CollectorStore
     public let access: CollectorAccess
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
+    /// What the client chose in it (its app key, the store's error quoting its data) is escaped
+    /// (`LogText`), so a line cannot be forged.
     public let log: (@Sendable (String) -> Void)?
     private let parsed = ParsedRuleSets()
+    private let answers = RulesAnswers()
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
@@ -32,6 +36,7 @@ public struct CollectorHandler: ATLPHandler {
             return storeEvents(label: label, events: events, sentAt: sentAt, session: session)
         case .config(let body): return config(clientEtag: body["etag"]?.stringValue, session: session)
         case .publish(let rules, let sampleRate): return publish(rules, sampleRate: sampleRate ?? 1, session: session)
+        case .snapshot(let upload): return storeSnapshot(upload, session: session)
         }
     }
 
@@ -44,7 +49,7 @@ public struct CollectorHandler: ATLPHandler {
             let outcome = try store.append(batch)
             return .ack(batch: label, stored: outcome.stored, duplicates: outcome.duplicates, rejected: outcome.rejected)
         } catch {
-            log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            log?("EVENTS from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
             // No ACK: the client keeps the batch and sends it again after reconnecting.
             return unavailable("could not store this batch (\(error.code)); keep it and resend later")
         }
@@ -54,13 +59,31 @@ public struct CollectorHandler: ATLPHandler {
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
-            let selection = RuleSelection(
-                rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
-            if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag) }
-            return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
+            let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
+                RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
+            }
+            if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag) }
+            return answer.rules
         } catch {
-            log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
+            log?("CONFIG from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not read its rules (\(error.code)); try again later")
+        }
+    }
+
+    /// Stores a `SNAPSHOT` under the session's app key and version; `ACK {"snapshot":S}`.
+    private func storeSnapshot(_ upload: SnapshotUpload, session: Session) -> ATLPReply {
+        guard let snapshots = store as? any SnapshotStore else {
+            return .error(.unknownVerb, "this collector's store keeps no snapshots")
+        }
+        let snapshot = Snapshot(
+            appKey: session.appKey, appVersion: session.appVersion ?? "", page: upload.page,
+            capturedAt: upload.capturedAt, receivedAt: Posix.wallClockMillis(), width: upload.width, height: upload.height,
+            png: upload.png, tree: JSONValue.object(upload.tree).jsonText)
+        do throws(StoreError) {
+            return .snapshotStored(id: try snapshots.storeSnapshot(snapshot))
+        } catch {
+            log?("SNAPSHOT from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            return unavailable("could not store this snapshot (\(error.code)); send it again later")
         }
     }
 
@@ -79,7 +102,7 @@ public struct CollectorHandler: ATLPHandler {
         do throws(StoreError) {
             return .published(stored: try store.publish(rules.map(StoredRule.init), sampleRate: sampleRate))
         } catch {
-            log?("PUBLISH from \(session.peer) failed: \(error)")
+            log?("PUBLISH from \(LogText.escaped(session.peer)) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not store the rules (\(error.code)); nothing was published, try again later")
         }
     }

@@ -37,7 +37,7 @@ import TestSupport
         #expect(try adminA.publish(rules: [Self.rule("r1"), Self.rule("r2")], sampleRate: 0.5) == 2)
         let fromA = try clientA.config(etag: nil)
         let fromB = try clientB.config(etag: nil)
-        guard case .changed(let etag, let rulesA, let rateA) = fromA, case .changed(let etagB, let rulesB, let rateB) = fromB else {
+        guard case .changed(let etag, let rulesA, let rateA, _) = fromA, case .changed(let etagB, let rulesB, let rateB, _) = fromB else {
             Issue.record("CONFIG without an etag answered \(fromA) and \(fromB)")
             return
         }
@@ -55,7 +55,7 @@ import TestSupport
         // Published through B: A serves the new set under a new etag, to a client holding the old one.
         #expect(try adminB.publish(rules: [Self.rule("r3")]) == 1)
         let next = try clientA.config(etag: etag)
-        guard case .changed(let newEtag, let newRules, _) = next else {
+        guard case .changed(let newEtag, let newRules, _, _) = next else {
             Issue.record("A answered \(next) after a publish through B")
             return
         }

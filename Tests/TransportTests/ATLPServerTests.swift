@@ -12,7 +12,7 @@ import Testing
         let (server, address) = try startServer(handler)
         defer { server.stop() }
         let c = try ATLPConnection(to: address, hello: testHello)
-        #expect(c.welcome == Welcome(protocolVersion: 1, maxFrame: 4096))
+        #expect(c.welcome == Welcome(protocolVersion: 1, maxFrame: 4096, maxSnapshot: 16 << 20))
         try c.ping()
         let (etag, rules) = try c.config()
         #expect(etag == "e1")
@@ -61,7 +61,7 @@ import Testing
         #expect(err.verb == "ERR")
         #expect(err["code"] == "bad-request")
         try c.sendBytes(wire("HELLO {\"protocol\":1,\"appKey\":\"shop\"}"))
-        #expect(try c.receive().description == "WELCOME {\"protocol\":1,\"maxFrame\":4096}")
+        #expect(try c.receive().description == "WELCOME {\"protocol\":1,\"maxFrame\":4096,\"maxSnapshot\":16777216}")
         try c.sendBytes(Array("4 PING".utf8))
         #expect(try c.receive().description == "PONG {}")
         try c.sendBytes(Array("7 PING {}".utf8))

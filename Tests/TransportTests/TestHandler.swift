@@ -19,6 +19,7 @@ final class TestHandler: ATLPHandler {
         /// Each EVENTS frame's `sentAt`, in arrival order.
         var sentAts: [Int64?] = []
         var published: [JSONValue] = []
+        var snapshots: [SnapshotUpload] = []
         var closedConnections = 0
     }
 
@@ -37,6 +38,8 @@ final class TestHandler: ATLPHandler {
     let sampleRate: Double?
     /// EVENTS calls that have entered the handler.
     let entered = Mutex(0)
+    /// CONFIG calls answered.
+    let configs = Mutex(0)
 
     init(
         token: String? = nil, adminToken: String = "admin-secret", commitDelay: Duration = .zero,
@@ -55,7 +58,7 @@ final class TestHandler: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision {
         if hello.token == adminToken { return .accept(admin: true) }
         if let token, hello.token != token { return .unauthorized("a valid token is required for app \(hello.appKey)") }
-        return .accept(admin: false)
+        return .accept(admin: false, authenticated: token != nil)
     }
 
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
@@ -82,6 +85,7 @@ final class TestHandler: ATLPHandler {
             }
             return .ack(batch: batch, stored: stored, duplicates: duplicates, rejected: rejected)
         case .config(let body):
+            configs.withLock { $0 += 1 }
             if body["etag"]?.stringValue == etag { return .rulesUnchanged(etag: etag) }
             if rulesFiller > 0 {
                 return .rules(etag: etag, rules: [["id": "r1", "filler": .string(String(repeating: "x", count: rulesFiller))]])
@@ -91,6 +95,11 @@ final class TestHandler: ATLPHandler {
             if rules.contains(where: { $0.objectValue == nil }) { return .error(.badRequest, "a rule must be an object") }
             state.withLock { $0.published += rules }
             return .published(stored: rules.count)
+        case .snapshot(let upload):
+            return .snapshotStored(id: state.withLock { s in
+                s.snapshots.append(upload)
+                return Int64(s.snapshots.count)
+            })
         }
     }
 
