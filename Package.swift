@@ -218,6 +218,7 @@ let package = Package(
             name: "kvc-bench", dependencies: ["DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
             path: "Tools/kvc-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
+        .executableTarget(name: "http-bench", dependencies: ["HTTPServer", "SystemCalls"], path: "Tools/http-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/transport-bench"),
