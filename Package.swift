@@ -85,7 +85,8 @@ let package = Package(
             name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
             path: "Modules/Definitions"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "Definitions", "KVCConfig", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests",
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
