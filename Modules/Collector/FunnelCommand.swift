@@ -36,7 +36,7 @@ public struct FunnelCommand: Command {
           autotrack-collector funnel --db autotrack.sqlite --app shop \\
               --step page_enter:HomeViewController --step click:BUY --within 30m --format json
           autotrack-collector funnel --db autotrack.sqlite --app shop \\
-              --step page_enter:HomeViewController --step rule:home-open-product --within 30m
+              --step page_enter:EVENT_HOME_ENTER_PAGE --step rule:home-open-product --step rule:gift-cart-product
 
         """
 

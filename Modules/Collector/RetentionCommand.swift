@@ -35,7 +35,7 @@ public struct RetentionCommand: Command {
           autotrack-collector retention --db autotrack.sqlite --app shop \\
               --start app_start:launch --return page_enter:HomeViewController --period day --periods 7
           autotrack-collector retention --db autotrack.sqlite --app shop \\
-              --start app_start:launch --return rule:home-open-product --periods 3
+              --start app_start:app_start --return rule:home-open-product --periods 3
 
         """
 
