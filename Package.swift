@@ -91,10 +91,11 @@ let package = Package(
             name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
             path: "Modules/Definitions"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "Definitions", "KVCConfig", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests",
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
-            name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
+            name: "analytics-bench", dependencies: ["Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
