@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "Studio", targets: ["Studio"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -35,6 +37,7 @@ let package = Package(
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
         .library(name: "Analytics", targets: ["Analytics"]),
+        .library(name: "Definitions", targets: ["Definitions"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
         // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
@@ -64,6 +67,15 @@ let package = Package(
             path: "Modules/ATLPClient"),
         .target(
             name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+        // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
+        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
+        .target(name: "Studio", dependencies: ["EventModel", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
+        .testTarget(
+            name: "StudioTests", dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "TestSupport"], path: "Tests/StudioTests"),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
+            path: "Tests/HTTPServerTests"),
         // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
         .target(name: "SecureChannel", path: "Modules/SecureChannel"),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -73,9 +85,13 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
-        .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
+        .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
+        // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
+        .target(
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
+            path: "Modules/Definitions"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests", dependencies: ["Analytics", "Definitions", "KVCConfig", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
@@ -87,7 +103,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -186,7 +202,8 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "ATLPWire", "ATLPClient", "TestSupport",
+                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
+                "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.

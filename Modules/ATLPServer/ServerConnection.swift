@@ -8,8 +8,9 @@ final class ServerConnection {
     enum Phase {
         /// Reading requests and answering them in order.
         case reading
-        /// Nothing more is read for requests (end of stream, a framing error, a closing `ERR`,
-        /// the server stopping): what was read is answered and sent, then our side shuts down.
+        /// Nothing more is read from the socket (end of stream, a framing error, a closing `ERR`,
+        /// the server stopping): what was read is answered and sent, every complete request
+        /// still buffered included (unless `answersBuffered` is false), then our side shuts down.
         case finishing
         /// Our side is shut down; the peer's bytes are read only to be discarded, until its end of
         /// stream or `until`, so unread bytes do not turn our last frame into a reset.
@@ -36,6 +37,9 @@ final class ServerConnection {
     /// Items read and not yet handed to a worker, in order.
     var inbox: [InboundItem] = []
     var inboxHead = 0
+    /// Complete requests still in `decoder` are answered while finishing; false after a
+    /// closing error (nothing read after it is answered) or a framing error (the decoder is dead).
+    var answersBuffered = true
     /// A worker is answering this connection's head item.
     var answering = false
     /// Its `HELLO` was held back at least once (its address failed authentication recently).
@@ -46,7 +50,16 @@ final class ServerConnection {
     /// The interest last given to the poller (-1: not registered yet).
     var registered: Int16 = -1
 
-    init(id: UInt64, fd: Int32, peer: SocketAddress, maxFrame: Int, now: ContinuousClock.Instant, isRefusal: Bool = false) {
+    /// Bytes of admitted `SNAPSHOT` frames above `maxFrame` this connection holds (read or being
+    /// answered), counted in the server's snapshot memory budget.
+    var largeFrameBytes = 0
+    /// The size of the large frame being answered now (0: the item being answered is not one).
+    var answeringLargeFrame = 0
+
+    init(
+        id: UInt64, fd: Int32, peer: SocketAddress, maxFrame: Int, maxSnapshotFrame: Int, now: ContinuousClock.Instant,
+        isRefusal: Bool = false
+    ) {
         self.id = id
         self.fd = fd
         self.peer = peer.description
@@ -54,7 +67,7 @@ final class ServerConnection {
         self.acceptedAt = now
         self.isRefusal = isRefusal
         self.phase = isRefusal ? .finishing : .reading
-        self.decoder = FrameDecoder(maxFrame: maxFrame)
+        self.decoder = FrameDecoder(maxFrame: maxFrame, maxSnapshotFrame: maxSnapshotFrame)
         self.lastActivity = now
     }
 
@@ -85,9 +98,20 @@ final class ServerConnection {
         return item
     }
 
-    /// Drops what was read and not yet answered (after a closing `ERR`).
+    /// Drops what was read and not yet answered, buffered requests included (after a closing `ERR`).
     func discardInbox() {
         inbox.removeAll()
         inboxHead = 0
+        answersBuffered = false
+    }
+
+    /// Requests are still cut from the buffered bytes: while reading, and while finishing
+    /// unless a closing error came first.
+    var takesRequests: Bool {
+        switch phase {
+        case .reading: return true
+        case .finishing: return answersBuffered
+        case .lingering: return false
+        }
     }
 }

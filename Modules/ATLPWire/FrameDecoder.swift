@@ -3,17 +3,48 @@
 /// The length prefix is checked as soon as it is complete: a bad one or one above
 /// `maxFrame` throws before any payload byte is looked at. After an error the decoder
 /// stays failed: the stream has no resynchronisation point.
+///
+/// The one exception (docs/wire.md §1, choice 18): a `SNAPSHOT` payload may be longer than
+/// `maxFrame`, up to `maxSnapshotFrame`, when it is not the stream's first frame (the first
+/// must be `HELLO`). For such a length the decoder reads the first 9 payload bytes and throws
+/// `frame-too-large` unless they are `SNAPSHOT `; otherwise it sets `waitingLargeFrame` and
+/// returns nothing more until its owner calls `admitLargeFrame()` (the server does once the
+/// session's `HELLO` is accepted and its memory budget has room).
 public struct FrameDecoder: Sendable {
     /// The largest payload accepted, in bytes.
     public let maxFrame: Int
+    /// The largest `SNAPSHOT` payload accepted after the first frame (at least `maxFrame`).
+    public let maxSnapshotFrame: Int
     private var buffer: [UInt8] = []
     private var start = 0
     /// Length of the payload whose prefix has been read (so the prefix is parsed once).
     private var pendingLength: Int?
     private var failure: ATLPError?
+    private var payloadsReturned = 0
+    /// The pending payload is above `maxFrame` and was admitted.
+    private var largeAdmitted = false
+    /// The length of a `SNAPSHOT` payload above `maxFrame` whose prefix and verb were read,
+    /// until `admitLargeFrame()`; nil otherwise.
+    public private(set) var waitingLargeFrame: Int?
 
-    public init(maxFrame: Int) {
+    /// The verb and space a payload above `maxFrame` must start with.
+    static let largeVerb = Array("SNAPSHOT ".utf8)
+
+    public init(maxFrame: Int, maxSnapshotFrame: Int? = nil) {
         self.maxFrame = maxFrame
+        self.maxSnapshotFrame = max(maxFrame, maxSnapshotFrame ?? maxFrame)
+    }
+
+    /// The payload size the decoder may buffer now: the admitted large frame's, else `maxFrame`.
+    public var frameLimit: Int {
+        largeAdmitted ? max(maxFrame, pendingLength ?? 0) : maxFrame
+    }
+
+    /// Lets the waiting large `SNAPSHOT` frame be read whole.
+    public mutating func admitLargeFrame() {
+        guard waitingLargeFrame != nil else { return }
+        waitingLargeFrame = nil
+        largeAdmitted = true
     }
 
     /// Bytes received and not yet returned as a payload.
@@ -50,10 +81,25 @@ public struct FrameDecoder: Sendable {
             pendingLength = length
         }
         let length = pendingLength!
+        if length > maxFrame && !largeAdmitted {
+            guard waitingLargeFrame == nil else { return nil }
+            let head = min(length, Self.largeVerb.count)
+            guard buffer.count - start >= head else { return nil }
+            guard buffer[start..<(start + head)].elementsEqual(Self.largeVerb) else {
+                throw ATLPError(
+                    .frameTooLarge,
+                    "a payload of \(length) bytes is above this side's maximum of \(maxFrame) bytes; "
+                        + "only SNAPSHOT may be larger (up to \(maxSnapshotFrame) bytes)")
+            }
+            waitingLargeFrame = length
+            return nil
+        }
         guard buffer.count - start >= length else { return nil }
         let payload = Array(buffer[start..<(start + length)])
         start += length
         pendingLength = nil
+        largeAdmitted = false
+        payloadsReturned += 1
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             start = 0
@@ -75,9 +121,15 @@ public struct FrameDecoder: Sendable {
                 guard digits > 0 else {
                     throw ATLPError(.badFrame, "a frame must start with its payload length in digits, found a space")
                 }
-                guard value <= maxFrame else {
+                guard value <= maxFrame || (value <= maxSnapshotFrame && payloadsReturned > 0) else {
+                    let snapshots =
+                        maxSnapshotFrame == maxFrame
+                        ? "" : payloadsReturned == 0 && value <= maxSnapshotFrame
+                            ? "; only a SNAPSHOT after HELLO may be larger"
+                            : "; only SNAPSHOT may be larger, up to \(maxSnapshotFrame) bytes"
                     throw ATLPError(
-                        .frameTooLarge, "a payload of \(value) bytes is above this side's maximum of \(maxFrame) bytes")
+                        .frameTooLarge,
+                        "a payload of \(value) bytes is above this side's maximum of \(maxFrame) bytes\(snapshots)")
                 }
                 start = i + 1
                 return value

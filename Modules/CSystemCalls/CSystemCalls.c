@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 
 #ifdef __linux__
@@ -49,3 +50,10 @@ int csc_try_lock_file(int fd) {
     return fcntl(fd, F_SETLK, &request);  // classic record lock where there is no OFD lock
 }
 #endif
+
+void csc_name_thread(const char *name) {
+    char shortName[16];
+    strncpy(shortName, name, 15);
+    shortName[15] = 0;
+    pthread_setname_np(pthread_self(), shortName);
+}

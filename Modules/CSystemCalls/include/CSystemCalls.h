@@ -34,4 +34,7 @@ int csc_epoll_wait(int epfd, csc_ready_event *ready, int capacity, int timeout_m
 /// (`fcntl(F_OFD_SETLK)`): 0 when taken, -1 with `EAGAIN`/`EACCES` when another holds it.
 int csc_try_lock_file(int fd);
 
+/// Names the calling thread (`pthread_setname_np`; Linux keeps the first 15 bytes).
+void csc_name_thread(const char *name);
+
 #endif
