@@ -1,3 +1,4 @@
+import ATLPClient
 import CommandSupport
 import Foundation
 import KVCConfig
@@ -28,7 +29,9 @@ public struct RunCommand: Command {
 
         With --to, events are spooled in --spool and sent to that collector (ATLP/1); at exit the
         spool is flushed for at most 2 seconds, and what is not acknowledged stays there for the
-        next run. Without --to, events are written as NDJSON to --out (default: standard error).
+        next run. When no collector can be reached, one line on standard error says so (the
+        program runs on, its events are kept in the spool); when the program has ended, one line
+        says how many events wait in which spool folder. Without --to, events are written as NDJSON to --out (default: standard error).
         --tree-dir writes each page's widget tree (view-tree JSON with ids, titles, paths and
         frames) when the page is entered, to write rules against.
 
@@ -122,11 +125,31 @@ public struct RunCommand: Command {
         } else {
             io.printError(GtkProgram.untrackedNotice(program: executable))
         }
+        let status: Int32
         do {
-            return ExitCode(try ChildProgram.run(executable: executable, arguments: program, environment: environment))
+            status = try ChildProgram.run(executable: executable, arguments: program, environment: environment)
         } catch {
             io.printError("autotrack-agent run: \(executable) could not be started: \(error)")
             return .failure
+        }
+        sayWhatWaitsInTheSpool(io: io)
+        return ExitCode(status)
+    }
+
+    /// Once the program ended (however: its exit, a crash, a kill), says how many events its
+    /// shipper left unacknowledged in the spool, and where; nothing when none wait.
+    private func sayWhatWaitsInTheSpool(io: any OutputStreams) {
+        guard !settings.collectors.isEmpty else { return }
+        let spool = settings.spoolDirectory
+        do throws(SpoolError) {
+            let waiting = try EventShipper.waitingEvents(inSpool: spool)
+            guard waiting > 0 else { return }
+            io.printError(
+                "autotrack-agent run: \(waiting) \(waiting == 1 ? "event waits" : "events wait") in the spool \(spool), not "
+                    + "acknowledged by the collector (\(settings.collectors.joined(separator: ", "))); the next run with "
+                    + "this spool sends them")
+        } catch {
+            io.printError("autotrack-agent run: cannot count the events left in the spool: \(error)")
         }
     }
 
@@ -173,8 +196,9 @@ enum ChildProgram {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
-        // The program starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their default
-        // actions, whatever this process inherited (a test runner may block them).
+        // The program starts with no signal blocked and SIGTERM, SIGINT, SIGPIPE and SIGXFSZ (which
+        // the agent ignores) at their default actions, whatever this process inherited (a test
+        // runner may block them); the preload library ignores SIGXFSZ again in a tracked program.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -183,7 +207,7 @@ enum ChildProgram {
         posix_spawnattr_setsigmask(&attributes, &none)
         var forwarded = sigset_t()
         sigemptyset(&forwarded)
-        for s in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&forwarded, s) }
+        for s in [SIGTERM, SIGINT, SIGPIPE, SIGXFSZ] { sigaddset(&forwarded, s) }
         posix_spawnattr_setsigdefault(&attributes, &forwarded)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0

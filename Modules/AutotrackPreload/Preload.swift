@@ -53,6 +53,9 @@ final class PreloadSession {
     }
 
     static func start() {
+        // Under `ulimit -f` a spool write past the limit fails with EFBIG (and says so) instead of
+        // SIGXFSZ killing the program.
+        Posix.ignoreFileSizeLimitSignal()
         let env = Environment.current()
         Environment.removeSelfFromPreload()
         let program = Environment.programPath()
@@ -130,7 +133,18 @@ final class PreloadSession {
                 backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
             configuration.security = security
             do {
-                let s = try EventShipper(configuration: configuration)
+                let spool = settings.spoolDirectory
+                let collectors = configuration.addresses.count == 1
+                    ? "the collector at \(configuration.collectorsDescription) cannot be reached"
+                    : "none of the collectors at \(configuration.collectorsDescription) can be reached"
+                let s = try EventShipper(
+                    configuration: configuration,
+                    onUnreachable: { error in
+                        Environment.printError(
+                            "autotrack: \(collectors) (\(error)); the program runs on, and its events are kept in the "
+                                + "spool \(spool) and sent when a collector answers")
+                    })
+                for problem in s.unusableSpoolFiles { Environment.printError("autotrack: \(problem)") }
                 shipper = s
                 reporter = TCPReporter(shipper: s, flushTimeout: PreloadSession.exitFlushTimeout)
             } catch {

@@ -13,7 +13,8 @@ public struct CollectorAccess: Sendable, Hashable {
         self.adminToken = adminToken
     }
 
-    /// Accepts, as admin or not, or refuses a `HELLO`.
+    /// Accepts, as admin or not, or refuses a `HELLO`; authenticated when it carried a token
+    /// that is checked (the admin token, or the ingest token where one is set).
     public func decide(_ hello: Hello) -> HelloDecision {
         let isAdmin = hello.token.map(isAdmin(token:)) ?? false
         if let ingestToken, !isAdmin {
@@ -24,7 +25,7 @@ public struct CollectorAccess: Sendable, Hashable {
                 return .unauthorized("the token in HELLO is wrong; use the collector's --ingest-token")
             }
         }
-        return .accept(admin: isAdmin)
+        return .accept(admin: isAdmin, authenticated: isAdmin || ingestToken != nil)
     }
 
     /// Whether `token` is the admin token (false when there is none), compared in constant time.

@@ -14,8 +14,11 @@ public struct CollectorHandler: ATLPHandler {
     public let store: any CollectorStore
     public let access: CollectorAccess
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
+    /// What the client chose in it (its app key, the store's error quoting its data) is escaped
+    /// (`LogText`), so a line cannot be forged.
     public let log: (@Sendable (String) -> Void)?
     private let parsed = ParsedRuleSets()
+    private let answers = RulesAnswers()
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
@@ -46,7 +49,7 @@ public struct CollectorHandler: ATLPHandler {
             let outcome = try store.append(batch)
             return .ack(batch: label, stored: outcome.stored, duplicates: outcome.duplicates, rejected: outcome.rejected)
         } catch {
-            log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            log?("EVENTS from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
             // No ACK: the client keeps the batch and sends it again after reconnecting.
             return unavailable("could not store this batch (\(error.code)); keep it and resend later")
         }
@@ -56,12 +59,13 @@ public struct CollectorHandler: ATLPHandler {
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
-            let selection = RuleSelection(
-                rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
-            if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag) }
-            return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
+            let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
+                RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
+            }
+            if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag) }
+            return answer.rules
         } catch {
-            log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
+            log?("CONFIG from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not read its rules (\(error.code)); try again later")
         }
     }
@@ -98,7 +102,7 @@ public struct CollectorHandler: ATLPHandler {
         do throws(StoreError) {
             return .published(stored: try store.publish(rules.map(StoredRule.init), sampleRate: sampleRate))
         } catch {
-            log?("PUBLISH from \(session.peer) failed: \(error)")
+            log?("PUBLISH from \(LogText.escaped(session.peer)) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not store the rules (\(error.code)); nothing was published, try again later")
         }
     }

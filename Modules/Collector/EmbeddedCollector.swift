@@ -1,8 +1,10 @@
 import ATLPServer
 import ATLPTLS
+import EventModel
 import EventStore
 import Foundation
 import HTTPServer
+import PostgresStore
 import SecureChannel
 import Studio
 import Synchronization
@@ -226,7 +228,7 @@ public final class EmbeddedCollector: Sendable {
                     if let line = lines.line(p) { log?(line) }
                 }
             } catch {
-                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(error)") }
+                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(LogText.escaped("\(error)"))") }
             }
         }
         thread.name = "autotrack-rollups"
@@ -246,7 +248,7 @@ public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConver
 
     init(database path: String, _ error: StoreError) {
         code = .database
-        message = "cannot open the database \(path): \(error)"
+        message = DatabaseURI.redacting("cannot open the database \(path): \(error)", secretsOf: path)
     }
 
     init(studio reason: String) {

@@ -10,7 +10,8 @@ public struct PruneCommand: Command {
         USAGE: autotrack-collector prune --db FILE|URI --before DATE [--app KEY] [--chunk ROWS]
 
         Deletes the events whose time (the corrected time, docs/schema.md) is before DATE, and
-        the rejected events and batch records received before it; only app KEY's with --app.
+        the rejected events and batch records received before it, and the snapshots (page
+        pictures for the studio) captured before it; only app KEY's with --app.
         It works in transactions of at most ROWS rows, so collectors writing to the same
         database meanwhile wait for one chunk at most; interrupted, it can simply run again.
         Prints what it deleted. Then, on SQLite, it rebuilds the report rollups of the apps it
@@ -71,8 +72,9 @@ public struct PruneCommand: Command {
         let when = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(before) / 1000))
         let scope = appKey.map { " of app \($0)" } ?? ""
         io.print(
-            "pruned \(outcome.events) \(outcome.events == 1 ? "event" : "events"), \(outcome.rejected) rejected and "
-                + "\(outcome.batches) batch \(outcome.batches == 1 ? "record" : "records")\(scope) before \(when) "
+            "pruned \(outcome.events) \(outcome.events == 1 ? "event" : "events"), \(outcome.rejected) rejected, "
+                + "\(outcome.batches) batch \(outcome.batches == 1 ? "record" : "records") and \(outcome.snapshots) "
+                + "\(outcome.snapshots == 1 ? "snapshot" : "snapshots")\(scope) before \(when) "
                 + "in \(outcome.transactions) \(outcome.transactions == 1 ? "transaction" : "transactions")")
         return .success
     }

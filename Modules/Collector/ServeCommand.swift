@@ -1,6 +1,8 @@
 import CommandSupport
 import EventStore
 import Foundation
+import PostgresStore
+import SQLiteStore
 import SystemCalls
 
 /// `serve`: the collector as a service, until SIGINT or SIGTERM.
@@ -115,7 +117,7 @@ public struct ServeCommand: Command {
         do throws(CollectorStartError) {
             try collector.run { address in
                 io.print("listening on \(address)")
-                io.print("database \(collector.store?.location ?? path)")
+                io.print("database \(collector.store?.location ?? DatabaseURI.redacted(path))")
                 if let studio = collector.studioAddress {
                     io.print("studio \(options.tlsCertificate == nil ? "http" : "https")://\(studio)/")
                 }
@@ -126,7 +128,7 @@ public struct ServeCommand: Command {
         } catch {
             // A start that failed (a taken port) leaves no database it created behind.
             if !existed {
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                for suffix in [""] + SQLiteEventStore.companionSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
             io.printError("autotrack-collector serve: \(error)")
             return .failure

@@ -28,8 +28,10 @@ public struct PruneOutcome: Sendable, Hashable {
     }
 
     /// The tables `prune` deletes from, with the time column each is pruned by: events by their
-    /// corrected time, the others by when they were received.
+    /// corrected time, snapshots by when they were captured, the others by when they
+    /// were received.
     public static let tables: [(table: String, time: String)] = [
         ("events", "corrected_ts"), ("rejected", "received_at"), ("batches", "received_at"),
+        ("snapshots", "captured_at"),
     ]
 }

@@ -68,6 +68,8 @@ enum SQLiteValue: Sendable, Hashable {
     case int(Int64)
     case double(Double)
     case text(String)
+    /// Bytes (a snapshot's PNG).
+    case blob([UInt8])
 }
 
 /// How a database file is opened.
@@ -263,6 +265,11 @@ final class SQLiteStatement {
                         sqlite3_bind_text(stmt, n, $0, Int32(bytes.count), transient)
                     }
                 }
+            case .blob(let b):
+                // A zero-length blob, not NULL, even for no bytes.
+                rc = b.isEmpty
+                    ? sqlite3_bind_zeroblob(stmt, n, 0)
+                    : b.withUnsafeBytes { sqlite3_bind_blob(stmt, n, $0.baseAddress, Int32(b.count), transient) }
             }
             guard rc == SQLITE_OK else { throw database.error(rc, sql) }
         }
@@ -304,6 +311,13 @@ final class SQLiteStatement {
             case SQLITE_INTEGER: out.append(.int(sqlite3_column_int64(stmt, i)))
             case SQLITE_FLOAT: out.append(.double(sqlite3_column_double(stmt, i)))
             case SQLITE_NULL: out.append(.null)
+            case SQLITE_BLOB:
+                let count = Int(sqlite3_column_bytes(stmt, i))
+                if let p = sqlite3_column_blob(stmt, i), count > 0 {
+                    out.append(.blob(Array(UnsafeRawBufferPointer(start: p, count: count))))
+                } else {
+                    out.append(.blob([]))
+                }
             default:
                 if let p = sqlite3_column_text(stmt, i) {
                     let count = Int(sqlite3_column_bytes(stmt, i))
@@ -339,8 +353,13 @@ extension SQLiteValue {
         case .text(let s): return s
         case .int(let v): return String(v)
         case .double(let d): return String(d)
-        case .null: return nil
+        case .null, .blob: return nil
         }
+    }
+
+    var blob: [UInt8]? {
+        if case .blob(let b) = self { return b }
+        return nil
     }
 }
 

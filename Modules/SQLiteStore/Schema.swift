@@ -271,6 +271,32 @@ enum Schema {
         ) WITHOUT ROWID;
         INSERT INTO rollup_backlog SELECT DISTINCT app_key, 0 FROM events;
         """,
+        // 6: snapshots (a page's PNG and view tree, sent while circle mode is on) and circle mode
+        // per app key. `seq` is the snapshot's id (AUTOINCREMENT: an id is never given twice, so
+        // a studio holding an old id never sees another picture under it). An app without a
+        // version stores ''. The page index serves the kept-history bound and the listing, the
+        // time index `prune`.
+        """
+        CREATE TABLE snapshots (
+            seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            page        TEXT    NOT NULL,
+            captured_at INTEGER NOT NULL,
+            received_at INTEGER NOT NULL,
+            width       INTEGER NOT NULL,
+            height      INTEGER NOT NULL,
+            png         BLOB    NOT NULL,
+            tree        TEXT    NOT NULL
+        );
+        CREATE INDEX snapshots_page ON snapshots (app_key, app_version, page, seq);
+        CREATE INDEX snapshots_captured_at ON snapshots (captured_at);
+
+        CREATE TABLE circle_modes (
+            app_key     TEXT    NOT NULL PRIMARY KEY,
+            until       INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call
@@ -298,12 +324,21 @@ enum Schema {
         }
     }
 
-    /// Why the database at `db` cannot be used as it is, or nil. A new, empty file is fine when
-    /// `migrating`; an older schema too. Nothing here writes.
-    static func problem(_ db: SQLiteDatabase, migrating: Bool) throws(SQLiteError) -> StoreError? {
+    /// Why the database at `db` cannot be used as it is, or nil. A new, empty file is fine only when
+    /// `creating` (`serve`: every other command refuses it, so a mistyped --db never becomes a
+    /// database); an older schema is fine when `migrating`. Nothing here writes.
+    static func problem(_ db: SQLiteDatabase, creating: Bool, migrating: Bool) throws(SQLiteError) -> StoreError? {
         let version = try db.scalarInt("PRAGMA user_version") ?? 0
         let names = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
-        if version == 0, names.isEmpty, migrating { return nil }
+        if version == 0, names.isEmpty {
+            if creating { return nil }
+            if try db.scalarInt("PRAGMA page_count") == 0 {
+                return StoreError(
+                    .notAutotrack,
+                    "\(db.path) is an empty file, not an Autotrack database; it was left unchanged; give the --db file "
+                        + "that 'serve' writes ('serve' makes a new database; no other command does)")
+            }
+        }
         if version > currentVersion {
             return StoreError(
                 .schemaVersion,

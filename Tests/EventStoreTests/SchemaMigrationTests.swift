@@ -45,6 +45,8 @@ import TestSupport
         #expect(set.rules.map(\.id) == ["r1", "r2"])
         #expect(set.sampleRate == 1)
         #expect(set.etag == StoredRuleSet.etag(ruleJSON: [#"{"id":"r1"}"#, #"{"id":"r2"}"#], sampleRate: 1))
+        // The snapshot tables of version 6 are there and empty.
+        #expect(try store.snapshots(appKey: nil, appVersion: nil) == [])
         // Dedup still holds across the migration.
         #expect(try store.append(EventBatch(appKey: "shop", events: [event("e1")])).duplicates == 1)
     }

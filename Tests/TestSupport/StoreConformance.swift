@@ -85,6 +85,63 @@ public enum StoreConformance {
             try expect(try store.rules(appKey: "shop").map(\.json), [later.json])
             try expect((try store.rules(appKey: "shop").first?.publishedAt ?? 0) > 0, true)
         },
+        StoreCheck("snapshots keep the newest per page and a bounded history, newest first") { store in
+            let snapshots = try snapshotStore(store)
+            var home: [Int64] = []
+            for i in 0..<(Snapshot.keptPerPage + 2) {
+                home.append(try snapshots.storeSnapshot(snapshot("Home", capturedAt: 1_000 + Int64(i))))
+            }
+            let cart = try snapshots.storeSnapshot(snapshot("Cart", capturedAt: 5_000))
+            let v2 = try snapshots.storeSnapshot(snapshot("Home", appVersion: "2.0", capturedAt: 900))
+            let news = try snapshots.storeSnapshot(snapshot("Home", appKey: "news", capturedAt: 1))
+            try expect(Set(home + [cart, v2, news]).count, Snapshot.keptPerPage + 5)  // ids are unique
+            let kept = Array(home.suffix(Snapshot.keptPerPage).reversed())
+            // Newest first by arrival, whatever the agents' clocks say.
+            try expect(try snapshots.snapshots(appKey: nil, appVersion: nil).map(\.id), [news, v2, cart] + kept)
+            try expect(try snapshots.snapshots(appKey: "shop", appVersion: "1.0").map(\.id), [cart] + kept)
+            try expect(try snapshots.snapshots(appKey: "shop", appVersion: nil).map(\.id), [v2, cart] + kept)
+            try expect(try snapshots.snapshots(appKey: nil, appVersion: "2.0").map(\.id), [v2])
+            try expect(try snapshots.snapshots(appKey: "blog", appVersion: nil).map(\.id), [])
+            try expect(try snapshots.snapshots(appKey: "shop", appVersion: "1.0").first?.page, "Cart")
+            try expect(try snapshots.snapshots(appKey: "news", appVersion: nil), [snapshot("Home", appKey: "news", capturedAt: 1, id: news).summary])
+            // The oldest two of Home are gone; the others come back whole, bytes and text exactly.
+            try expect(try snapshots.snapshot(id: home[0]), nil)
+            try expect(try snapshots.snapshot(id: home[1]), nil)
+            try expect(try snapshots.snapshot(id: home[2]), snapshot("Home", capturedAt: 1_002, id: home[2]))
+            try expect(try snapshots.snapshot(id: cart)?.png, snapshot("Cart", capturedAt: 5_000).png)
+            try expect(try snapshots.snapshot(id: 1_000_000), nil)
+            // An id is never given twice, not even after the newest was deleted.
+            _ = try store.prune(before: Int64.max, appKey: nil, chunk: 100)
+            try expect((try snapshots.storeSnapshot(snapshot("Home", capturedAt: 1))) > news, true)
+        },
+        StoreCheck("prune deletes the snapshots captured before its cut, only the app's when given") { store in
+            let snapshots = try snapshotStore(store)
+            let early = try snapshots.storeSnapshot(snapshot("Home", capturedAt: 1_000))
+            let late = try snapshots.storeSnapshot(snapshot("Cart", capturedAt: 2_000))
+            let other = try snapshots.storeSnapshot(snapshot("Home", appKey: "news", capturedAt: 1_000))
+            try expect(try store.prune(before: 1_500, appKey: "shop", chunk: 1).snapshots, 1)
+            try expect(try snapshots.snapshots(appKey: nil, appVersion: nil).map(\.id), [other, late])
+            try expect(try store.prune(before: 1_500, appKey: nil, chunk: 1).snapshots, 1)
+            try expect(try snapshots.snapshots(appKey: nil, appVersion: nil).map(\.id), [late])
+            try expect(try store.prune(before: 2_000, appKey: nil, chunk: 1).snapshots, 0)  // the cut is exclusive
+            try expect(try snapshots.snapshot(id: early), nil)
+        },
+        StoreCheck("circle mode is on per app key until its end; nil or a past end turns it off") { store in
+            let snapshots = try snapshotStore(store)
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try expect(try snapshots.circleModes(), [:])
+            try snapshots.setCircleMode(appKey: "shop", until: now + 60_000)
+            try snapshots.setCircleMode(appKey: "news", until: now + 120_000)
+            try snapshots.setCircleMode(appKey: "blog", until: now - 1)
+            try expect(try snapshots.circleModes(), ["shop": now + 60_000, "news": now + 120_000])
+            try expect(try snapshots.circleModeUntil(appKey: "news"), now + 120_000)
+            try snapshots.setCircleMode(appKey: "shop", until: now + 5_000)  // moved
+            try snapshots.setCircleMode(appKey: "news", until: nil)
+            try expect(try snapshots.circleModes(), ["shop": now + 5_000])
+            try snapshots.setCircleMode(appKey: "shop", until: now - 60_000)
+            try expect(try snapshots.circleModes(), [:])
+            try expect(try snapshots.circleModeUntil(appKey: "shop"), nil)
+        },
         StoreCheck("a closed store says so") { store in
             store.close()
             do {
@@ -105,6 +162,23 @@ public enum StoreConformance {
 
     static func rule(_ id: String, appKey: String = "shop") -> StoredRule {
         StoredRule(appKey: appKey, id: id, json: #"{"id":"\#(id)"}"#)
+    }
+
+    static func snapshotStore(_ store: any CollectorStore) throws -> any SnapshotStore {
+        guard let snapshots = store as? any SnapshotStore else {
+            throw StoreCheckFailure("\(type(of: store)) is not a SnapshotStore")
+        }
+        return snapshots
+    }
+
+    /// A snapshot of `page` whose PNG and tree differ by page and time (and hold a 0 byte and non-ASCII text).
+    static func snapshot(
+        _ page: String, appKey: String = "shop", appVersion: String = "1.0", capturedAt: Int64, id: Int64 = 0
+    ) -> Snapshot {
+        Snapshot(
+            id: id, appKey: appKey, appVersion: appVersion, page: page, capturedAt: capturedAt, receivedAt: 7,
+            width: 320, height: 200, png: [0x89, 0x50, 0x4E, 0x47, 0, 0xFF] + Array("\(page)\(capturedAt)".utf8),
+            tree: #"{"type":"Window","path":"\#(page)","title":"Prix: 3 €","at":\#(capturedAt)}"#)
     }
 
     /// Every stored event `query` selects, through the streaming call.
