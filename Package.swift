@@ -72,7 +72,9 @@ let package = Package(
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
         .target(name: "Studio", dependencies: ["EventModel", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
-            name: "StudioTests", dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "TestSupport"], path: "Tests/StudioTests"),
+            name: "StudioTests",
+            dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
+            path: "Tests/StudioTests", exclude: ["browser"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
             path: "Tests/HTTPServerTests"),
