@@ -4,9 +4,11 @@ import EventStore
 import KVCConfig
 import SystemCalls
 
-/// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
+/// The collector's side of ATLP/1: stores `EVENTS` and `SNAPSHOT`, answers `CONFIG` (with
+/// `"snapshots":true` while circle mode is on for the app), takes `PUBLISH`.
 ///
-/// Holds only the store and a cache of parsed rule sets (under its own lock), so one instance
+/// Holds only the store, a cache of parsed rule sets and one of the circle modes (each under
+/// its own lock), so one instance
 /// serves every connection; the server calls it on its worker threads, and the store serializes
 /// writers. A storage failure is logged in full and answered with its kind only (`unavailable`,
 /// `closed`, ...): SQL, paths and database messages are the operator's, not the client's.
@@ -16,11 +18,13 @@ public struct CollectorHandler: ATLPHandler {
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
     public let log: (@Sendable (String) -> Void)?
     private let parsed = ParsedRuleSets()
+    private let circleModes: CircleModeCache
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
         self.access = access
         self.log = log
+        circleModes = CircleModeCache(store: store as? any SnapshotStore, log: log)
     }
 
     public func hello(_ hello: Hello, peer: String) -> HelloDecision {
@@ -53,13 +57,15 @@ public struct CollectorHandler: ATLPHandler {
     }
 
     /// `RULES` for the session's app and version; only the etag when the client's is current.
+    /// Both carry `"snapshots":true` while circle mode is on: the flag is not part of the etag.
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
+        let snapshots = circleModes.isOn(appKey: session.appKey)
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
             let selection = RuleSelection(
                 rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
-            if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag) }
-            return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)
+            if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag, snapshots: snapshots) }
+            return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate, snapshots: snapshots)
         } catch {
             log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
             return unavailable("could not read its rules (\(error.code)); try again later")
