@@ -97,3 +97,33 @@ import Testing
         #expect(missing.err.contains("no database at"))
     }
 }
+
+/// `serve --max-snapshot-frame`: what the collector announces in `WELCOME` and takes.
+@Suite struct MaxSnapshotFrameOptionTests {
+    @Test func serveTakesMaxSnapshotFrameNeverBelowMaxFrame() throws {
+        var args = Arguments(["--max-frame", "4096", "--max-snapshot-frame", "65536"])
+        #expect(try ServeCommand(arguments: &args).options.maxSnapshotFrame == 65536)
+        var low = Arguments(["--max-frame", "4096", "--max-snapshot-frame", "1000"])
+        #expect(try ServeCommand(arguments: &low).options.maxSnapshotFrame == 4096)
+        var plain = Arguments([])
+        #expect(try ServeCommand(arguments: &plain).options.maxSnapshotFrame == 16 << 20)
+        var bad = Arguments(["--max-snapshot-frame", "huge"])
+        #expect(throws: UsageError.self) { try ServeCommand(arguments: &bad) }
+    }
+
+    @Test func theCollectorAnnouncesAndTakesItsSnapshotMaximum() throws {
+        var options = EmbeddedCollector.Options(maxFrame: 4096)
+        options.maxSnapshotFrame = 64 << 10
+        let dir = Fixtures.temporaryDirectory("maxsnapshot")
+        let server = EmbeddedCollector(dbPath: dir.appendingPathComponent("events.sqlite").path, options: options)
+        let address = try server.start()
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: Hello(appKey: "shop", appVersion: "1.0"), timeout: .seconds(10))
+        defer { c.close() }
+        #expect(c.welcome == Welcome(protocolVersion: 1, maxFrame: 4096, maxSnapshot: 64 << 10))
+        let png = CircleModeTests.png + [UInt8](repeating: 7, count: 30_000)
+        let id = try c.sendSnapshot(
+            SnapshotUpload(page: "Home", capturedAt: 1, width: 1, height: 1, png: png, tree: CircleModeTests.tree))
+        #expect(try (server.store as? any SnapshotStore)?.snapshot(id: id)?.png == png)
+    }
+}
