@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ATLPServer", targets: ["ATLPServer"]),
         .library(name: "ATLPTLS", targets: ["ATLPTLS"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "Studio", targets: ["Studio"]),
         .library(name: "EventStore", targets: ["EventStore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
@@ -31,10 +32,12 @@ let package = Package(
         .library(name: "Tracker", targets: ["Tracker"]),
         .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
+        .library(name: "PNGImage", targets: ["PNGImage"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
         .library(name: "AgentCommands", targets: ["AgentCommands"]),
         .library(name: "PathDrift", targets: ["PathDrift"]),
         .library(name: "Analytics", targets: ["Analytics"]),
+        .library(name: "Definitions", targets: ["Definitions"]),
         .executable(name: "autotrack-agent", targets: ["autotrack-agent"]),
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
         // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
@@ -66,6 +69,10 @@ let package = Package(
             name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
         .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
+        .target(name: "Studio", dependencies: ["EventModel", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
+        .testTarget(
+            name: "StudioTests", dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "TestSupport"], path: "Tests/StudioTests"),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
             path: "Tests/HTTPServerTests"),
@@ -78,9 +85,13 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
-        .target(name: "Analytics", dependencies: ["EventStore"], path: "Modules/Analytics"),
+        .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
+        // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
+        .target(
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
+            path: "Modules/Definitions"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests", dependencies: ["Analytics", "Definitions", "KVCConfig", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
@@ -92,7 +103,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -102,10 +113,14 @@ let package = Package(
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
-            name: "RemoteConfig", dependencies: ["EventModel", "Tracker", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"], path: "Modules/RemoteConfig"),
+            name: "RemoteConfig",
+            dependencies: ["EventModel", "ViewIdentity", "Tracker", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"],
+            path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
-            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks"], path: "Modules/DemoShop"),
+            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
+        .target(name: "PNGImage", path: "Modules/PNGImage"),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], path: "Tests/PNGImageTests"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
         // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
         .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
@@ -142,7 +157,7 @@ let package = Package(
             name: "gtk-bench", dependencies: ["CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
-            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity"],
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk"],
             path: "Tests/GtkTrackingTests"),
 
         // Shared test support: fixtures and helpers, not a product.
@@ -187,7 +202,8 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "ATLPWire", "ATLPClient", "TestSupport",
+                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
+                "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.

@@ -28,6 +28,8 @@ command -v xdotool >/dev/null 2>&1 || need "real input (XTest)" xdotool
 command -v dbus-run-session >/dev/null 2>&1 || need "a D-Bus session for GApplication apps" dbus dbus-x11
 command -v gtk4-widget-factory >/dev/null 2>&1 || need "unmodified GTK 4 apps to track" gtk-4-examples
 command -v python3 >/dev/null 2>&1 || need "the demo's driver" python3
+# curl: a real HTTP client for the HTTP server's tests (docs/http-server.md).
+command -v curl >/dev/null 2>&1 || need "the HTTP server's tests" curl
 # Headless Chromium: the report's browser test opens the HTML report in it (docs/reports.md).
 command -v chromium >/dev/null 2>&1 || need "the HTML report's browser test" chromium
 

@@ -5,4 +5,4 @@ import CommandSupport
 import Glibc
 #endif
 
-exit(AgentCLI.group.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(AgentCLI.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -20,6 +20,7 @@ public final class EventShipper: Sendable {
     private let stopSignal = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
     private let onProgress: (@Sendable (ShipperStatistics) -> Void)?
+    private let onUnreachable: (@Sendable (TransportError) -> Void)?
 
     struct ShipperState {
         var spool: Spool
@@ -31,12 +32,16 @@ public final class EventShipper: Sendable {
     }
 
     /// Opens (and recovers) the spool and starts the delivery thread. `onProgress` is
-    /// called on that thread after every `ACK`.
+    /// called on that thread after every `ACK`; `onUnreachable` once, the first time every
+    /// collector has failed in turn (with the last failure), so a program can say once that its
+    /// events wait in the spool instead of saying nothing, or saying it per event.
     public init(
-        configuration: EventShipperConfiguration, onProgress: (@Sendable (ShipperStatistics) -> Void)? = nil
+        configuration: EventShipperConfiguration, onProgress: (@Sendable (ShipperStatistics) -> Void)? = nil,
+        onUnreachable: (@Sendable (TransportError) -> Void)? = nil
     ) throws(SpoolError) {
         self.configuration = configuration
         self.onProgress = onProgress
+        self.onUnreachable = onUnreachable
         let spool = try Spool(directory: configuration.spoolDirectory, maxBytes: configuration.maxSpoolBytes)
         state = Mutex(ShipperState(spool: spool))
         let thread = Thread { [self] in
@@ -154,6 +159,17 @@ public final class EventShipper: Sendable {
         }
     }
 
+    /// The files of the spool folder named as batches that cannot be sent (a batch number out of
+    /// range): a sentence each, naming the file and why. They are kept, unsent; a command says so
+    /// and fails, so nothing is dropped unseen.
+    public var unusableSpoolFiles: [String] { state.withLock { $0.spool.unusableFiles } }
+
+    /// The events waiting in the spool folder `directory`, read without opening it for delivery
+    /// (`autotrack-agent run` says at exit how many the tracked program left there).
+    public static func waitingEvents(inSpool directory: String) throws(SpoolError) -> Int {
+        try Spool.waitingEvents(in: directory)
+    }
+
     // MARK: the delivery thread
 
     private var stopping: Bool { state.withLock { $0.stopping } }
@@ -171,9 +187,15 @@ public final class EventShipper: Sendable {
         var failures = 0
         /// The collector tried next (an index into `addresses`).
         var current = 0
+        /// `onUnreachable` was called (it is, once).
+        var toldUnreachable = false
         /// After a failure: try the next collector, and back off once all of them failed in turn.
-        func failOver() {
+        func failOver(_ error: TransportError?) {
             failures += 1
+            if let error, failures >= configuration.addresses.count, !toldUnreachable {
+                toldUnreachable = true
+                onUnreachable?(error)
+            }
             current = (current + 1) % configuration.addresses.count
             if failures % configuration.addresses.count == 0 { pause(failures / configuration.addresses.count) }
         }
@@ -200,7 +222,7 @@ public final class EventShipper: Sendable {
                         ?? false
                     record(error, halt: fatal)
                     if fatal { break }
-                    failOver()
+                    failOver(error)
                     continue
                 }
             }
@@ -211,7 +233,7 @@ public final class EventShipper: Sendable {
             case .drop(let error, let backoff):
                 link = nil
                 if let error { record(error) }
-                if backoff { failOver() }
+                if backoff { failOver(error) }
             case .halt(let error):
                 record(error, halt: true)
                 link = nil

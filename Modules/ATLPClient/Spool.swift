@@ -30,6 +30,9 @@ final class Spool {
     /// Holds the folder's `lock` file: one shipper per spool at a time.
     private var lockFD: Int32 = -1
     private var nextSequence: UInt64
+    /// Files named as batches whose number cannot be used (`batch-99999999999999999999.log`): each
+    /// a sentence naming the file and why. They stay in the folder, unsent, until someone acts.
+    let unusableFiles: [String]
 
     var openPath: String { directory + "/open.log" }
     var quarantineDirectory: String { directory + "/undeliverable" }
@@ -40,7 +43,7 @@ final class Spool {
         let lock = try Self.lock(directory)
         let found: [SpooledBatch]
         do {
-            found = try Self.scan(directory)
+            (found, unusableFiles) = try Self.scan(directory)
         } catch {
             Posix.close(lock)
             throw error
@@ -84,13 +87,25 @@ final class Spool {
         lockFD = -1
     }
 
-    /// The sealed batches already in `directory`, oldest first.
-    private static func scan(_ directory: String) throws(SpoolError) -> [SpooledBatch] {
+    /// The sealed batches already in `directory`, oldest first, and what is wrong with each file
+    /// named as a batch that cannot be sent (left where it is).
+    private static func scan(_ directory: String) throws(SpoolError) -> (batches: [SpooledBatch], unusable: [String]) {
         var found: [SpooledBatch] = []
+        var unusable: [String] = []
         do {
             try Posix.mkdir(directory)
-            for name in try Posix.listDirectory(directory) {
-                guard let seq = SpooledBatch.sequence(ofFile: name) else { continue }
+            for name in try Posix.listDirectory(directory).sorted() {
+                let seq: UInt64
+                switch SpooledBatch.kind(ofFile: name) {
+                case .other: continue
+                case .batch(let number): seq = number
+                case .unusable(let why):
+                    unusable.append(
+                        "the spool file \(directory)/\(name) was not sent: \(why); it is kept as it is: rename it "
+                            + "batch-N.log (N a smaller number, such as the current time in microseconds) to send it, "
+                            + "or move it out of the spool")
+                    continue
+                }
                 let bytes = try Posix.readFile(directory + "/" + name)
                 let lines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
                 found.append(SpooledBatch(sequence: seq, events: lines, bytes: bytes.count))
@@ -98,7 +113,22 @@ final class Spool {
         } catch {
             throw SpoolError(.io, "cannot read the spool \(directory): \(error)", cause: error)
         }
-        return found.sorted { $0.sequence < $1.sequence }
+        return (found.sorted { $0.sequence < $1.sequence }, unusable)
+    }
+
+    /// The events the spool folder `directory` holds (its batches and the whole lines of its open
+    /// segment), read without taking the folder: for a program that started the one shipping from
+    /// it, once that one ended. 0 when there is no such folder.
+    static func waitingEvents(in directory: String) throws(SpoolError) -> Int {
+        do {
+            _ = try Posix.listDirectory(directory)
+        } catch {
+            if error.errno == ENOENT { return 0 }
+            throw SpoolError(.io, "cannot read the spool \(directory): \(error)", cause: error)
+        }
+        let (batches, _) = try scan(directory)
+        let open = (try? Posix.readFile(directory + "/open.log")) ?? []
+        return batches.reduce(0) { $0 + $1.events } + open.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     }
 
     deinit {
@@ -158,6 +188,9 @@ final class Spool {
             cutBackOpenSegment()
             var message = "cannot append to \(openPath): \(error); the event was refused, not stored"
             if error.isNoSpace { message += "; free disk space (the spool keeps every event already taken)" }
+            if error.isFileTooLarge {
+                message += "; the spool file reached the file-size limit ('ulimit -f'): raise it (the spool keeps every event already taken)"
+            }
             throw SpoolError(.io, message, cause: error)
         }
         if openEvents == 0 { openSince = ContinuousClock.now }

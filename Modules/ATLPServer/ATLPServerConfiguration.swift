@@ -41,6 +41,10 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
     /// failure doubles the wait, up to `maxUnauthorizedDelay`. Forgotten 10 minutes after the last failure.
     public var unauthorizedDelay: Duration
     public var maxUnauthorizedDelay: Duration
+    /// At most this many open connections may still wait for their `HELLO` (nil: half of
+    /// `maxConnections`): over it, the oldest of them is closed to make room for the new one, so
+    /// clients that complete a `HELLO` keep room however many addresses trickle theirs.
+    public var maxConnectionsBeforeHello: Int?
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 7070, maxFrame: Int = 1 << 20, maxSnapshotFrame: Int = 16 << 20,
@@ -49,8 +53,9 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
         maxPendingRequests: Int = 16, maxOutputBytes: Int = 4 << 20, useEpoll: Bool = true,
         maxConnectionsPerAddress: Int = 256, helloTimeout: Duration = .seconds(10), minimumFrameRate: Int = 1024,
         frameGracePeriod: Duration = .seconds(10), unauthorizedDelay: Duration = .milliseconds(250),
-        maxUnauthorizedDelay: Duration = .seconds(8)
+        maxUnauthorizedDelay: Duration = .seconds(8), maxConnectionsBeforeHello: Int? = nil
     ) {
+        self.maxConnectionsBeforeHello = maxConnectionsBeforeHello
         self.useEpoll = useEpoll
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.helloTimeout = helloTimeout
@@ -70,4 +75,7 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
         self.maxPendingRequests = maxPendingRequests
         self.maxOutputBytes = maxOutputBytes
     }
+
+    /// `maxConnectionsBeforeHello`, or half of `maxConnections` (at least 1).
+    var connectionsBeforeHelloLimit: Int { max(1, maxConnectionsBeforeHello ?? maxConnections / 2) }
 }

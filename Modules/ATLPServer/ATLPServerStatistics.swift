@@ -13,11 +13,16 @@ public struct ATLPServerStatistics: Sendable, Hashable {
     public var helloTimedOut = 0
     /// Connections closed for sending a frame slower than `minimumFrameRate`.
     public var slowFramesClosed = 0
+    /// Connections closed while waiting for `HELLO`, to make room (`maxConnectionsBeforeHello`).
+    public var closedBeforeHello = 0
     /// `HELLO`s held back because their address recently failed authentication.
     public var throttledHellos = 0
     public var framesReceived = 0
     /// The most requests read ahead on one connection at any time (bounded by `maxPendingRequests`).
     public var peakPendingRequests = 0
+    /// The most answer bytes one connection held unsent at any time (bounded by
+    /// `maxOutputBytes` plus one answer: a connection over it gets nothing more answered).
+    public var peakUnsentBytes = 0
     /// ERR frames sent, by code.
     public var errors: [ATLPErrorCode: Int] = [:]
 }

@@ -16,6 +16,13 @@ struct Outcome: Sendable {
     var close: Bool
     /// The ERR code sent, for the statistics.
     var error: ATLPErrorCode? = nil
+    /// A `HELLO` accepted with a token the handler checked (`HelloDecision.accept`).
+    var authenticated = false
+
+    /// A failed authentication, whatever the verb: a wrong token on `HELLO`, or `PUBLISH`
+    /// without the admin token (on a collector without an ingest token, each `HELLO` with a
+    /// guessed admin token is welcome, and only its `PUBLISH` fails).
+    var failedAuthentication: Bool { error == .unauthorized || error == .forbidden }
 }
 
 /// The server's protocol logic for one request, run on a worker thread. Pure apart from
@@ -59,10 +66,10 @@ struct RequestProcessor: Sendable {
             let hello: Hello
             do { hello = try Hello(body: object) } catch { return fail(error) }
             switch handler.hello(hello, peer: peer) {
-            case .accept(let admin):
+            case .accept(let admin, let authenticated):
                 let accepted = Session(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
                 let welcome = Welcome(protocolVersion: 1, maxFrame: maxFrame, maxSnapshot: maxSnapshotFrame).frame
-                return Outcome(bytes: welcome.encoded, session: accepted, close: false)
+                return Outcome(bytes: welcome.encoded, session: accepted, close: false, authenticated: authenticated)
             case .unauthorized(let message):
                 return fail(ATLPError(.unauthorized, message))
             }
@@ -124,6 +131,6 @@ struct RequestProcessor: Sendable {
         var code: ATLPErrorCode?
         if case .error(let c, _) = reply { code = c }
         return Outcome(
-            bytes: reply.wireFrame.encoded, session: session, close: code?.closesConnection ?? false, error: code)
+            bytes: reply.wireBytes, session: session, close: code?.closesConnection ?? false, error: code)
     }
 }

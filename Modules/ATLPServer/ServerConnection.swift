@@ -8,8 +8,9 @@ final class ServerConnection {
     enum Phase {
         /// Reading requests and answering them in order.
         case reading
-        /// Nothing more is read for requests (end of stream, a framing error, a closing `ERR`,
-        /// the server stopping): what was read is answered and sent, then our side shuts down.
+        /// Nothing more is read from the socket (end of stream, a framing error, a closing `ERR`,
+        /// the server stopping): what was read is answered and sent, every complete request
+        /// still buffered included (unless `answersBuffered` is false), then our side shuts down.
         case finishing
         /// Our side is shut down; the peer's bytes are read only to be discarded, until its end of
         /// stream or `until`, so unread bytes do not turn our last frame into a reset.
@@ -36,6 +37,9 @@ final class ServerConnection {
     /// Items read and not yet handed to a worker, in order.
     var inbox: [InboundItem] = []
     var inboxHead = 0
+    /// Complete requests still in `decoder` are answered while finishing; false after a
+    /// closing error (nothing read after it is answered) or a framing error (the decoder is dead).
+    var answersBuffered = true
     /// A worker is answering this connection's head item.
     var answering = false
     /// Its `HELLO` was held back at least once (its address failed authentication recently).
@@ -94,9 +98,20 @@ final class ServerConnection {
         return item
     }
 
-    /// Drops what was read and not yet answered (after a closing `ERR`).
+    /// Drops what was read and not yet answered, buffered requests included (after a closing `ERR`).
     func discardInbox() {
         inbox.removeAll()
         inboxHead = 0
+        answersBuffered = false
+    }
+
+    /// Requests are still cut from the buffered bytes: while reading, and while finishing
+    /// unless a closing error came first.
+    var takesRequests: Bool {
+        switch phase {
+        case .reading: return true
+        case .finishing: return answersBuffered
+        case .lingering: return false
+        }
     }
 }

@@ -36,6 +36,14 @@ final class ServerLoop {
     /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
     var reserveFD: Int32
     var lastForget: ContinuousClock.Instant?
+    /// Open connections without an accepted `HELLO` (refusals not counted).
+    var beforeHello = 0
+    /// Their ids in accept order, oldest first from `beforeHelloHead`; entries of connections
+    /// that have since closed or said `HELLO` are skipped when met (and compacted away).
+    var beforeHelloOrder: [UInt64] = []
+    var beforeHelloHead = 0
+    /// `statistics.peakUnsentBytes`, kept here so the lock is taken only for a new peak.
+    var peakUnsent = 0
     /// Bytes of large `SNAPSHOT` frames admitted on all connections (at most
     /// `snapshotMemoryBudget`, or one frame), and the connections whose large frame waits for room.
     var largeFrameBytes = 0
@@ -119,7 +127,11 @@ final class ServerLoop {
                     acceptable = true
                 } else if let c = connections[id] {
                     let revents = Int32(events)
-                    if revents & Int32(POLLOUT) != 0 { flush(c) }
+                    if revents & Int32(POLLOUT) != 0 {
+                        flush(c)
+                        // Output drained below the cap: the requests it held back go on.
+                        if connections[id] != nil { dispatch(c) }
+                    }
                     guard connections[id] != nil else { continue }
                     if revents & Int32(POLLIN) != 0 {
                         readFrom(c)
@@ -213,6 +225,9 @@ final class ServerLoop {
                 flush(c)
                 continue
             }
+            openPerAddress[c.host, default: 0] += 1
+            beforeHello += 1
+            beforeHelloOrder.append(c.id)
             if let security {
                 do {
                     c.channel = try security(c.host)
@@ -221,11 +236,53 @@ final class ServerLoop {
                     continue
                 }
             }
-            openPerAddress[c.host, default: 0] += 1
             shared.statistics.withLock {
                 $0.accepted += 1
                 $0.open = connections.count - refusals
             }
+            if beforeHello > configuration.connectionsBeforeHelloLimit { closeOldestBeforeHello() }
+        }
+    }
+
+    /// Makes room for a new connection when too many wait for their `HELLO`: closes the one
+    /// that has waited longest (not one whose `HELLO` a worker is answering), after a
+    /// best-effort `ERR` on plain TCP. Slow `HELLO`s from many addresses then churn among
+    /// themselves instead of filling every slot.
+    private func closeOldestBeforeHello() {
+        for _ in 0..<(beforeHelloOrder.count - beforeHelloHead) {
+            let id = beforeHelloOrder[beforeHelloHead]
+            beforeHelloHead += 1
+            guard let c = connections[id], c.session == nil, !c.isRefusal else { continue }
+            guard !c.answering else {
+                beforeHelloOrder.append(id)  // about to say HELLO: look again later
+                continue
+            }
+            if c.channel == nil {
+                let reason =
+                    "the collector has its maximum of \(configuration.connectionsBeforeHelloLimit) connections waiting for HELLO; "
+                    + "send HELLO as soon as the connection is open"
+                let frame = ATLPFrame.error(.tooManyConnections, reason).encoded
+                _ = try? frame.withUnsafeBytes { try Posix.send(c.fd, $0) }
+            }
+            shared.statistics.withLock {
+                $0.closedBeforeHello += 1
+                $0.errors[.tooManyConnections, default: 0] += 1
+            }
+            close(c)
+            break
+        }
+        compactBeforeHello()
+    }
+
+    /// Drops skipped entries from `beforeHelloOrder`, so it stays proportional to `beforeHello`.
+    private func compactBeforeHello() {
+        if beforeHelloHead > 1024 && beforeHelloHead * 2 > beforeHelloOrder.count {
+            beforeHelloOrder.removeFirst(beforeHelloHead)
+            beforeHelloHead = 0
+        }
+        if beforeHelloOrder.count - beforeHelloHead > 2 * beforeHello + 1024 {
+            beforeHelloOrder = beforeHelloOrder[beforeHelloHead...].filter { connections[$0]?.session == nil }
+            beforeHelloHead = 0
         }
     }
 
@@ -277,7 +334,9 @@ final class ServerLoop {
                     close(c)
                     return
                 }
+                // End of stream: stop reading, but answer every complete request buffered.
                 c.finish()
+                dispatch(c)
                 finishIfDone(c)
                 return
             case .processed(let n):
@@ -304,6 +363,7 @@ final class ServerLoop {
                 }
                 if channel.isClosed {
                     c.finish()
+                    dispatch(c)
                     finishIfDone(c)
                     return
                 }
@@ -312,10 +372,10 @@ final class ServerLoop {
     }
 
     /// Cuts buffered bytes into requests, up to `maxPendingRequests` queued: the rest waits in
-    /// the decoder until the queue drains.
+    /// the decoder until the queue drains (also after the end of the stream).
     private func extractFrames(_ c: ServerConnection) {
         var frames = 0
-        while case .reading = c.phase, c.pendingCount < configuration.maxPendingRequests {
+        while c.takesRequests, c.pendingCount < configuration.maxPendingRequests {
             do {
                 guard let payload = try c.decoder.next() else {
                     if c.decoder.waitingLargeFrame != nil && admitLargeFrame(c) { continue }
@@ -326,6 +386,7 @@ final class ServerLoop {
             } catch {
                 c.inbox.append(.framingError(error))
                 c.finish()
+                c.answersBuffered = false
             }
         }
         if frames > 0 {
@@ -377,8 +438,11 @@ final class ServerLoop {
 
     // MARK: answering
 
+    /// Hands the connection's next request to a worker: one at a time, in order, and none while
+    /// its unsent output is over `maxOutputBytes` (a client that does not read its answers
+    /// holds at most that much of them; the flush that drains it dispatches again).
     private func dispatch(_ c: ServerConnection) {
-        guard !c.answering else { return }
+        guard !c.answering, c.unsentCount < configuration.maxOutputBytes else { return }
         extractFrames(c)
         guard c.pendingCount > 0 else { return }
         if c.session == nil && !unauthorized.admit(c.host, now: clock.now) {
@@ -418,8 +482,12 @@ final class ServerLoop {
             c.answering = false
             releaseLargeFrame(c, c.answeringLargeFrame)
             c.answeringLargeFrame = 0
-            if outcome.error == .unauthorized { unauthorized.failed(c.host, now: clock.now) }
-            if c.session == nil && outcome.session != nil { unauthorized.succeeded(c.host) }
+            if outcome.failedAuthentication { unauthorized.failed(c.host, now: clock.now) }
+            if c.session == nil && outcome.session != nil {
+                if outcome.authenticated { unauthorized.succeeded(c.host) }
+                beforeHello -= 1
+                compactBeforeHello()
+            }
             c.session = outcome.session
             queue(outcome.bytes, on: c)
             c.lastActivity = clock.now
@@ -438,6 +506,7 @@ final class ServerLoop {
 
     /// Adds an answer to the connection's output, through its secure channel when it has one.
     private func queue(_ bytes: [UInt8], on c: ServerConnection) {
+        defer { notePeakUnsent(c) }
         guard let channel = c.channel else {
             c.output.append(contentsOf: bytes)
             return
@@ -449,6 +518,12 @@ final class ServerLoop {
             c.finish()
             c.discardInbox()
         }
+    }
+
+    private func notePeakUnsent(_ c: ServerConnection) {
+        guard c.unsentCount > peakUnsent else { return }
+        peakUnsent = c.unsentCount
+        shared.statistics.withLock { $0.peakUnsentBytes = c.unsentCount }
     }
 
     private func flush(_ c: ServerConnection) {
@@ -485,6 +560,11 @@ final class ServerLoop {
     /// last frame into a reset.
     private func finishIfDone(_ c: ServerConnection) {
         guard case .finishing = c.phase, !c.answering, c.pendingCount == 0, c.unsentCount == 0 else { return }
+        extractFrames(c)  // complete requests still buffered come first
+        guard c.pendingCount == 0 else {
+            dispatch(c)
+            return
+        }
         Posix.shutdownWrite(c.fd)
         c.phase = .lingering(until: clock.now + Self.lingerTime)
         touched.append(c)
@@ -501,6 +581,7 @@ final class ServerLoop {
             return
         }
         if let n = openPerAddress[c.host] { openPerAddress[c.host] = n > 1 ? n - 1 : nil }
+        if c.session == nil { beforeHello -= 1 }
         shared.statistics.withLock { $0.open = connections.count - refusals }
         let session = c.session
         let peer = c.peer

@@ -1,7 +1,9 @@
-/// Slows down token guessing: after an `unauthorized`, the next `HELLO` from the same IP address
-/// is answered only once a delay has passed, a delay that doubles with each further failure (up
-/// to a cap). Parallel connections from the address pass one per delay. An address is forgotten
-/// `forgetAfter` after its last failure, or when a `HELLO` from it is accepted. Owned by the I/O thread.
+/// Slows down token guessing: after a failed authentication (`unauthorized`, or `forbidden` to a
+/// `PUBLISH`), the next `HELLO` from the same IP address is answered only once a delay has
+/// passed, a delay that doubles with each further failure (up to a cap). Parallel connections
+/// from the address pass one per delay. An address is forgotten `forgetAfter` after its last
+/// failure, or when a `HELLO` from it is accepted with a token that proved something
+/// (`HelloDecision.accept`'s `authenticated`). Owned by the I/O thread.
 struct UnauthorizedThrottle {
     private struct Entry {
         var failures: Int
@@ -37,7 +39,7 @@ struct UnauthorizedThrottle {
         return true
     }
 
-    /// A `HELLO` from `host` was answered `unauthorized`.
+    /// A request from `host` failed authentication (`Outcome.failedAuthentication`).
     mutating func failed(_ host: String, now: ContinuousClock.Instant) {
         var entry = entries[host] ?? Entry(failures: 0, nextAllowed: now, lastFailure: now)
         entry.failures += 1
@@ -49,7 +51,7 @@ struct UnauthorizedThrottle {
         }
     }
 
-    /// A `HELLO` from `host` was accepted.
+    /// A `HELLO` from `host` was accepted with a token that proved something.
     mutating func succeeded(_ host: String) {
         if !entries.isEmpty { entries[host] = nil }
     }

@@ -20,8 +20,11 @@ extension ATLPHandler {
 
 /// The handler's answer to a `HELLO`.
 public enum HelloDecision: Sendable, Hashable {
-    /// Welcome the client; `admin` lets it `PUBLISH`.
-    case accept(admin: Bool)
+    /// Welcome the client; `admin` lets it `PUBLISH`. `authenticated`: the `HELLO` proved a
+    /// token the handler checks (false where any `HELLO` is welcome, e.g. a collector without an
+    /// ingest token): only an authenticated `HELLO` clears its address's failed attempts from the
+    /// server's throttle, so guessing the admin token on an open collector stays slowed down.
+    case accept(admin: Bool, authenticated: Bool = true)
     /// Refuse with `unauthorized` (closes) and a message for the client's logs.
     case unauthorized(String)
 }

@@ -3,6 +3,8 @@ import EventModel
 /// The handler's answer: one frame, or an error.
 public enum ATLPReply: Sendable, Hashable {
     case frame(ATLPFrame)
+    /// A frame with its wire bytes, encoded once to be sent many times (a cached `RULES`).
+    case encoded(ATLPFrame, [UInt8])
     /// Answered as `ERR`; codes that close (`closesConnection`) close the connection after it.
     case error(ATLPErrorCode, String)
 
@@ -44,8 +46,19 @@ public enum ATLPReply: Sendable, Hashable {
     /// The frame sent on the wire.
     public var wireFrame: ATLPFrame {
         switch self {
-        case .frame(let f): return f
+        case .frame(let f), .encoded(let f, _): return f
         case .error(let code, let message): return .error(code, message)
         }
+    }
+
+    /// The bytes sent on the wire (encoded now unless they were already).
+    public var wireBytes: [UInt8] {
+        if case .encoded(_, let bytes) = self { return bytes }
+        return wireFrame.encoded
+    }
+
+    /// `reply` with its bytes encoded now, for sending many times.
+    public static func encoding(_ reply: ATLPReply) -> ATLPReply {
+        .encoded(reply.wireFrame, reply.wireBytes)
     }
 }

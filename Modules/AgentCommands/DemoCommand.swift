@@ -1,3 +1,4 @@
+import ATLPWire
 import Collector
 import CommandSupport
 import DemoShop
@@ -5,6 +6,7 @@ import EventStore
 import Foundation
 import Hooks
 import KVCConfig
+import RemoteConfig
 import SystemCalls
 import Tracker
 
@@ -15,7 +17,7 @@ public struct DemoCommand: Command {
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--config FILE ...]
                                     [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
-                                    [--config-refresh SECONDS] [--db FILE]
+                                    [--config-refresh SECONDS] [--db FILE] [--snapshots]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
@@ -38,6 +40,10 @@ public struct DemoCommand: Command {
         the tracker asks the collector (CONFIG) before the session starts and then every
         --config-refresh seconds while it runs (docs/agent.md "Remote configuration"). The
         agent's data (device id, last good rules) lives in the temporary folder of the run.
+        While someone circles the app in the studio (the collector's CONFIG answer says circle
+        mode), or with --snapshots, each page entered is also sent as a snapshot: a picture drawn
+        from the page's view tree and the tree with frames and readable properties
+        (docs/agent.md "Snapshots"); the count goes to standard error.
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
 
         OPTIONS:
@@ -54,6 +60,7 @@ public struct DemoCommand: Command {
                               (the input of `autotrack-agent drift`); DIR is created if needed
           --db FILE           without --to: keep the embedded collector's database at FILE
                               (created when absent), for 'autotrack-collector report --db FILE'
+          --snapshots         send a snapshot of each page entered, as in circle mode
           --config-refresh SECONDS
                               how often the tracker asks the collector for rules (default 60)
           -h, --help          show this help
@@ -77,6 +84,7 @@ public struct DemoCommand: Command {
     let treeDir: String?
     let configRefresh: Double
     let database: String?
+    let snapshots: Bool
 
     public init(arguments: inout Arguments) throws(UsageError) {
         collectors = try CollectorOptions(arguments: &arguments)
@@ -101,6 +109,7 @@ public struct DemoCommand: Command {
         treeDir = try arguments.option("tree-dir")
         configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
         database = try arguments.option("db")
+        snapshots = arguments.flag("snapshots")
         if database != nil, external {
             throw UsageError("--db keeps the embedded collector's database; with --to, the database is that collector's")
         }
@@ -180,7 +189,19 @@ public struct DemoCommand: Command {
             }
             treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
         }
-        let run = DemoRun(observer: treeWriter ?? pipeline.tracker, clock: clock)
+        // Snapshots on a connection of their own, in circle mode or with --snapshots.
+        let sender = ATLPSnapshotSender(
+            addresses: connections.addresses,
+            hello: Hello(
+                appKey: DemoConfiguration.appKey, appVersion: DemoConfiguration.appVersion, agent: "autotrack-agent demo",
+                token: embedded == nil ? token : nil),
+            security: connections.security)
+        defer { sender.close() }
+        let forced = snapshots
+        let refresher = pipeline.refresher
+        let snapshotter = PageSnapshotter(
+            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true }, send: { sender.send($0) })
+        let run = DemoRun(observer: snapshotter, clock: clock)
         do {
             try run.run(.standard)
         } catch {
@@ -188,6 +209,13 @@ public struct DemoCommand: Command {
             return .failure
         }
         run.hooks.stop()
+        if snapshotter.taken > 0 {
+            sender.flush(timeout: duration(seconds: timeout))
+            let s = sender.statistics
+            io.printError(
+                "autotrack-agent demo: \(s.sent) of \(snapshotter.taken) page snapshots acknowledged"
+                    + (s.lastError.map { " (last error: \($0))" } ?? ""))
+        }
         if let treeWriter {
             if let failure = treeWriter.failure {
                 io.printError("autotrack-agent demo: \(failure); check that --tree-dir is writable")

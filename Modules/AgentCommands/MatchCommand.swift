@@ -106,8 +106,13 @@ public struct MatchCommand: Command {
         for r in results {
             switch r.result {
             case .success(let value):
-                matches.append(
-                    .object(JSONObject([("rule", .string(r.rule.id)), ("keyName", .string(r.rule.keyName)), ("value", value)])))
+                // A rule that reads nothing (no keyName) names the event only.
+                var match = JSONObject([("rule", .string(r.rule.id))])
+                if let keyName = r.rule.keyName {
+                    match["keyName"] = .string(keyName)
+                    match["value"] = value
+                }
+                matches.append(.object(match))
             case .failure(let e):
                 errors.append(
                     .object(

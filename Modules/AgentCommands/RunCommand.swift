@@ -1,3 +1,4 @@
+import ATLPClient
 import CommandSupport
 import Foundation
 import KVCConfig
@@ -16,7 +17,7 @@ public struct RunCommand: Command {
     public static let help = """
         USAGE: autotrack-agent run [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--app-key K] [--app-version V]
                                    [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
-                                   -- PROGRAM [ARGS ...]
+                                   [--snapshots] -- PROGRAM [ARGS ...]
 
         Runs PROGRAM with the Autotrack preload library (libAutotrackPreload.so, found beside this
         tool or at $AUTOTRACK_PRELOAD_LIBRARY) loaded into it. Its constructor hooks GTK's signals
@@ -28,9 +29,15 @@ public struct RunCommand: Command {
 
         With --to, events are spooled in --spool and sent to that collector (ATLP/1); at exit the
         spool is flushed for at most 2 seconds, and what is not acknowledged stays there for the
-        next run. Without --to, events are written as NDJSON to --out (default: standard error).
+        next run. When no collector can be reached, one line on standard error says so (the
+        program runs on, its events are kept in the spool); when the program has ended, one line
+        says how many events wait in which spool folder. Without --to, events are written as NDJSON to --out (default: standard error).
         --tree-dir writes each page's widget tree (view-tree JSON with ids, titles, paths and
         frames) when the page is entered, to write rules against.
+
+        Snapshots (a PNG of the window and the page's tree with frames and readable properties,
+        typed text blanked) go to the collector while someone circles the app in the studio
+        (circle mode, learnt from the collector's CONFIG answers); --snapshots sends them always.
 
         A PROGRAM that is not a GTK 4 application (it does not link libgtk-4) runs untouched, with
         one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
@@ -49,6 +56,7 @@ public struct RunCommand: Command {
           --spool DIR         the spool directory (default: ~/.local/state/autotrack/spool/<app key>)
           --tree-dir DIR      write each entered page's widget tree into DIR
           --out FILE          without --to: the NDJSON file (default: standard error)
+          --snapshots         with --to: send a snapshot of each page shown, as in circle mode
           --config-refresh SECONDS
                               how often the tracker asks the collector (--to) for rules (default 60)
           -h, --help          show this help
@@ -74,7 +82,9 @@ public struct RunCommand: Command {
         let trees = try arguments.option("tree-dir")
         let out = try arguments.option("out")
         let configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400)
+        let snapshots = arguments.flag("snapshots")
         if out != nil, shipping { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
+        if snapshots, !shipping { throw UsageError("--snapshots sends snapshots to the collector: give it with --to HOST:PORT") }
         program = try arguments.positionals()
         guard let first = program.first else {
             throw UsageError("give the program to run after '--', e.g. 'autotrack-agent run -- gtk4-widget-factory'")
@@ -92,7 +102,7 @@ public struct RunCommand: Command {
             collectors: collectors.addresses.map(\.description), tls: collectors.tls != nil,
             tlsAuthorityFile: absolute(collectors.tls?.authorityFile), token: shipping ? token : nil, appKey: key, appVersion: appVersion,
             configFiles: configs.map { absolute($0)! }, spoolDirectory: absolute(spool), treeDirectory: absolute(trees),
-            out: absolute(out), configRefresh: configRefresh, home: ProcessInfo.processInfo.environment["HOME"])
+            out: absolute(out), configRefresh: configRefresh, snapshots: snapshots, home: ProcessInfo.processInfo.environment["HOME"])
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
@@ -115,11 +125,31 @@ public struct RunCommand: Command {
         } else {
             io.printError(GtkProgram.untrackedNotice(program: executable))
         }
+        let status: Int32
         do {
-            return ExitCode(try ChildProgram.run(executable: executable, arguments: program, environment: environment))
+            status = try ChildProgram.run(executable: executable, arguments: program, environment: environment)
         } catch {
             io.printError("autotrack-agent run: \(executable) could not be started: \(error)")
             return .failure
+        }
+        sayWhatWaitsInTheSpool(io: io)
+        return ExitCode(status)
+    }
+
+    /// Once the program ended (however: its exit, a crash, a kill), says how many events its
+    /// shipper left unacknowledged in the spool, and where; nothing when none wait.
+    private func sayWhatWaitsInTheSpool(io: any OutputStreams) {
+        guard !settings.collectors.isEmpty else { return }
+        let spool = settings.spoolDirectory
+        do throws(SpoolError) {
+            let waiting = try EventShipper.waitingEvents(inSpool: spool)
+            guard waiting > 0 else { return }
+            io.printError(
+                "autotrack-agent run: \(waiting) \(waiting == 1 ? "event waits" : "events wait") in the spool \(spool), not "
+                    + "acknowledged by the collector (\(settings.collectors.joined(separator: ", "))); the next run with "
+                    + "this spool sends them")
+        } catch {
+            io.printError("autotrack-agent run: cannot count the events left in the spool: \(error)")
         }
     }
 
@@ -166,8 +196,9 @@ enum ChildProgram {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
-        // The program starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their default
-        // actions, whatever this process inherited (a test runner may block them).
+        // The program starts with no signal blocked and SIGTERM, SIGINT, SIGPIPE and SIGXFSZ (which
+        // the agent ignores) at their default actions, whatever this process inherited (a test
+        // runner may block them); the preload library ignores SIGXFSZ again in a tracked program.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -176,7 +207,7 @@ enum ChildProgram {
         posix_spawnattr_setsigmask(&attributes, &none)
         var forwarded = sigset_t()
         sigemptyset(&forwarded)
-        for s in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&forwarded, s) }
+        for s in [SIGTERM, SIGINT, SIGPIPE, SIGXFSZ] { sigaddset(&forwarded, s) }
         posix_spawnattr_setsigdefault(&attributes, &forwarded)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0

@@ -33,7 +33,9 @@ public struct SendCommand: Command {
         followed, when they apply, by ", N not acknowledged" and
         ", N resent from an earlier run". Exit status: 0 when every event was acknowledged;
         1 when some were not (collector unreachable past --timeout, or it refused us, e.g. a
-        wrong token: the reason is on standard error); 2 for a usage error. Invalid lines do
+        wrong token: the reason is on standard error), when the spool holds a batch file it
+        cannot send (named on standard error, and kept), or when the spool cannot take an event
+        (a full disk, the file-size limit of 'ulimit -f'); 2 for a usage error. Invalid lines do
         not change the exit status, except with --strict: then an input with no valid event
         (empty, or every line invalid) exits 1; without it, that is noted on standard error.
 
@@ -141,6 +143,8 @@ public struct SendCommand: Command {
         }
         let recovered = shipper.statistics.pendingEvents
         progress.setRecovered(recovered)
+        let unusable = shipper.unusableSpoolFiles
+        for problem in unusable { progress.problem("autotrack-agent send: \(problem)") }
 
         // Read and enqueue; a full spool waits for the collector to drain it.
         var reader = EventLineReader(handle: handle)
@@ -160,7 +164,7 @@ public struct SendCommand: Command {
                         progress.setRead(valid)
                     case .some(let message):
                         refused += 1
-                        progress.problem("line \(number): not sent: \(message)")
+                        if refused <= Self.refusalsNamed { progress.problem("line \(number): not sent: \(message)") }
                     }
                 }
                 if shipper.statistics.halted { break }
@@ -216,6 +220,11 @@ public struct SendCommand: Command {
                     + (stats.lastSetAside.map { " (last: \($0))" } ?? "")
                     + "; they stay in \(spool)/undeliverable with the reason beside each file")
         }
+        if refused > Self.refusalsNamed {
+            io.printError(
+                "autotrack-agent send: \(refused) events were not taken into the spool \(spool) (the first "
+                    + "\(Self.refusalsNamed) are named above with the reason); send them again once it is fixed")
+        }
         if valid == 0 && refused == 0 {
             let what = invalid == 0 ? "held no events" : "held no valid event (\(invalid) invalid \(invalid == 1 ? "line" : "lines"))"
             if strict {
@@ -224,8 +233,12 @@ public struct SendCommand: Command {
             }
             io.printError("autotrack-agent send: note: '\(input)' \(what)\(recovered > 0 ? "; only the spool's events were sent" : "")")
         }
-        return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted ? .success : .failure
+        return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted && unusable.isEmpty ? .success : .failure
     }
+
+    /// The events the spool refuses (a full disk, the file-size limit) are named one by one up to
+    /// this many, then counted: one reason, not a line per event of a large input.
+    static let refusalsNamed = 10
 
     /// Enqueues one event, waiting (bounded by the timeout) while the spool is full; the reason on failure.
     private func enqueue(_ event: TrackEvent, into shipper: EventShipper) -> String? {

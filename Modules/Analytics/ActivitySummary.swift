@@ -1,3 +1,4 @@
+import EventModel
 import EventStore
 
 /// Events and distinct actors, devices and sessions on one UTC day.
@@ -234,7 +235,7 @@ public struct ActivityCounter {
                 }
             }
             for order in list.sorted() {
-                if let l = last, order.time - l <= Self.rageGapMilliseconds {
+                if let l = last, order.time.subtractingSaturating(l) <= Self.rageGapMilliseconds {
                     run += 1
                 } else {
                     close()

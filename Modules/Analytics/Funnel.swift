@@ -104,7 +104,12 @@ public struct FunnelCounter {
             let candidate: Int64
             if k == 0 {
                 candidate = e.time
-            } else if reached & (1 << UInt64(k - 1)) != 0, e.time - start[base + k - 1] <= definition.withinMilliseconds {
+            } else if reached & (1 << UInt64(k - 1)) != 0,
+                // Checked: stored times may be any 64-bit integer (rows stored before EventTime's
+                // check); rows come in time order, so an overflow is a gap past any window.
+                case let (gap, overflow) = e.time.subtractingReportingOverflow(start[base + k - 1]),
+                !overflow, gap <= definition.withinMilliseconds
+            {
                 candidate = start[base + k - 1]
             } else {
                 continue

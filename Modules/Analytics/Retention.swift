@@ -83,7 +83,9 @@ public struct RetentionCounter {
             if let s = firstStart[e.actor], (s.time, s.seq) <= (e.time, e.seq) {} else { firstStart[e.actor] = (e.time, e.seq) }
         }
         if e.kind == 1 || definition.start == definition.returning {
-            let day = UInt32(bitPattern: Int32(truncatingIfNeeded: definition.period.start(of: e.time).number))
+            // Valid times' days fit 32 bits; a day past them (a row stored before EventTime's
+            // check) is clamped, never wrapped onto a valid day.
+            let day = UInt32(bitPattern: Int32(clamping: definition.period.start(of: e.time).number))
             returns.append(UInt64(e.actor) << 32 | UInt64(day))
         }
     }
@@ -97,7 +99,8 @@ public struct RetentionCounter {
         var dayIndex: [Int64: Int] = [:]
         let cohortOf = firstStart.map { start -> Int in
             guard let start else { return -1 }
-            let day = definition.period.start(of: start.time).number
+            // Clamped as the returns' days are (`add`), so days past 32 bits still meet.
+            let day = Int64(Int32(clamping: definition.period.start(of: start.time).number))
             if let i = dayIndex[day] { return i }
             dayIndex[day] = days.count
             days.append(day)

@@ -35,20 +35,27 @@ final class PreloadSession {
     let reporting: ReportingSystem
     let shipper: EventShipper?
     let hooks: GtkHookSystem
+    let snapshots: ATLPSnapshotSender?
 
     /// The session of this process, taken (once) at exit.
     private static let current = Mutex<PreloadSession?>(nil)
     /// How long exit waits for the collector's acknowledgements (docs/gtk.md).
     static let exitFlushTimeout: Duration = .seconds(2)
 
-    private init(tracker: Tracker, reporting: ReportingSystem, shipper: EventShipper?, hooks: GtkHookSystem) {
+    private init(
+        tracker: Tracker, reporting: ReportingSystem, shipper: EventShipper?, hooks: GtkHookSystem, snapshots: ATLPSnapshotSender?
+    ) {
         self.tracker = tracker
         self.reporting = reporting
         self.shipper = shipper
         self.hooks = hooks
+        self.snapshots = snapshots
     }
 
     static func start() {
+        // Under `ulimit -f` a spool write past the limit fails with EFBIG (and says so) instead of
+        // SIGXFSZ killing the program.
+        Posix.ignoreFileSizeLimitSignal()
         let env = Environment.current()
         Environment.removeSelfFromPreload()
         let program = Environment.programPath()
@@ -95,6 +102,7 @@ final class PreloadSession {
         }
         var shipper: EventShipper?
         var rulesSource: ATLPRulesSource?
+        var snapshots: ATLPSnapshotSender?
         let reporter: any Reporter
         if !settings.collectors.isEmpty {
             var addresses: [SocketAddress] = []
@@ -117,13 +125,26 @@ final class PreloadSession {
             }
             let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token)
             rulesSource = ATLPRulesSource(addresses: addresses, hello: hello, security: security)
+            // Snapshots go on a connection of their own, only in circle mode (docs/gtk.md "Snapshots").
+            snapshots = ATLPSnapshotSender(addresses: addresses, hello: hello, security: security)
             var configuration = EventShipperConfiguration(
                 address: addresses[0], failover: Array(addresses.dropFirst()), hello: hello,
                 spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
                 backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
             configuration.security = security
             do {
-                let s = try EventShipper(configuration: configuration)
+                let spool = settings.spoolDirectory
+                let collectors = configuration.addresses.count == 1
+                    ? "the collector at \(configuration.collectorsDescription) cannot be reached"
+                    : "none of the collectors at \(configuration.collectorsDescription) can be reached"
+                let s = try EventShipper(
+                    configuration: configuration,
+                    onUnreachable: { error in
+                        Environment.printError(
+                            "autotrack: \(collectors) (\(error)); the program runs on, and its events are kept in the "
+                                + "spool \(spool) and sent when a collector answers")
+                    })
+                for problem in s.unusableSpoolFiles { Environment.printError("autotrack: \(problem)") }
                 shipper = s
                 reporter = TCPReporter(shipper: s, flushTimeout: PreloadSession.exitFlushTimeout)
             } catch {
@@ -144,11 +165,20 @@ final class PreloadSession {
             gate.discard(upTo: $0)
             shipper?.discardUnsent()
         }
-        // Rules published to the collector reach the running app (docs/agent.md "Remote configuration").
-        if let rulesSource { _ = tracker.startRemoteConfig(source: rulesSource) }
-        let hooks = GtkHookSystem(observer: tracker, treeDirectory: settings.treeDirectory)
+        let hooks = GtkHookSystem(
+            observer: tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
+        // `run --snapshots`: circle mode from the start, whatever the collector says.
+        let forced = settings.snapshots && snapshots != nil
+        if forced { hooks.setCircleMode(true) }
         hooks.start()
-        self.init(tracker: tracker, reporting: reporting, shipper: shipper, hooks: hooks)
+        // Rules published to the collector reach the running app (docs/agent.md "Remote configuration"),
+        // and its answers say when someone circles the app in the studio.
+        if let rulesSource {
+            let refresher = tracker.startRemoteConfig(source: rulesSource)
+            let setCircleMode = hooks.circleModeSetter
+            if !forced { refresher.onCircleModeChange { setCircleMode($0) } }
+        }
+        self.init(tracker: tracker, reporting: reporting, shipper: shipper, hooks: hooks, snapshots: snapshots)
     }
 
     /// At exit: pages still shown are left, then the events go out within `exitFlushTimeout`;
@@ -156,6 +186,8 @@ final class PreloadSession {
     static func finish() {
         guard let session = current.withLock({ $0.take() }) else { return }
         session.hooks.stop()
+        // Snapshots are not events: one still queued is lost, not waited for.
+        session.snapshots?.close(timeout: .milliseconds(100))
         session.tracker.stop()
         let deadline = ContinuousClock.now + exitFlushTimeout
         _ = session.reporting.flush(timeout: exitFlushTimeout)

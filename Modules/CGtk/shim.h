@@ -107,6 +107,64 @@ CGTK_IS(actionable, gtk_actionable_get_type)
 CGTK_IS(buildable, gtk_buildable_get_type)
 CGTK_IS(gesture_click, gtk_gesture_click_get_type)
 CGTK_IS(string_object, gtk_string_object_get_type)
+CGTK_IS(editable, gtk_editable_get_type)
+CGTK_IS(text, gtk_text_get_type)
+CGTK_IS(text_view, gtk_text_view_get_type)
+CGTK_IS(entry, gtk_entry_get_type)
+CGTK_IS(password_entry, gtk_password_entry_get_type)
+CGTK_IS(search_entry, gtk_search_entry_get_type)
+CGTK_IS(entry_buffer, gtk_entry_buffer_get_type)
+CGTK_IS(text_buffer, gtk_text_buffer_get_type)
 #undef CGTK_IS
+
+
+/// The names of `object`'s readable, not deprecated properties whose values have a JSON form
+/// (booleans, numbers, enums, flags, strings, objects), in the order GObject lists them; `*n` is
+/// their number. Free the array with g_free (the names belong to the class).
+static inline const char **cgtk_readable_property_names(gpointer object, guint *n) {
+    guint count = 0;
+    GParamSpec **specs = g_object_class_list_properties(G_OBJECT_GET_CLASS(object), &count);
+    const char **names = g_new(const char *, count + 1);
+    guint kept = 0;
+    for (guint i = 0; i < count; i++) {
+        GParamSpec *spec = specs[i];
+        if (!(spec->flags & G_PARAM_READABLE) || (spec->flags & G_PARAM_DEPRECATED)) continue;
+        GType fundamental = G_TYPE_FUNDAMENTAL(spec->value_type);
+        if (fundamental == G_TYPE_BOXED || fundamental == G_TYPE_POINTER || fundamental == G_TYPE_PARAM
+            || fundamental == G_TYPE_VARIANT || spec->value_type == G_TYPE_GTYPE) continue;
+        names[kept++] = spec->name;
+    }
+    names[kept] = NULL;
+    g_free(specs);
+    *n = kept;
+    return names;
+}
+
+/// Renders `widget` as it was last drawn (through a widget paintable: its current render node)
+/// into a PNG of `width`x`height` pixels, one pixel per unit of the widget's coordinates less its
+/// own bounds' origin, with the `n` rectangles of `blank` (in the PNG's pixels) painted over in
+/// `color`. NULL when the widget has no renderer (not realized) or rendering fails. Call on the
+/// GTK thread; free the bytes with g_bytes_unref.
+static inline GBytes *cgtk_render_png(GtkWidget *widget, int width, int height, const graphene_rect_t *blank, guint n,
+                                      const GdkRGBA *color) {
+    GtkNative *native = gtk_widget_get_native(widget);
+    if (native == NULL) return NULL;
+    GskRenderer *renderer = gtk_native_get_renderer(native);
+    if (renderer == NULL) return NULL;
+    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    gdk_paintable_snapshot(paintable, GDK_SNAPSHOT(snapshot), width, height);
+    for (guint i = 0; i < n; i++) gtk_snapshot_append_color(snapshot, color, &blank[i]);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+    g_object_unref(paintable);
+    if (node == NULL) return NULL;
+    graphene_rect_t viewport = GRAPHENE_RECT_INIT(0, 0, width, height);
+    GdkTexture *texture = gsk_renderer_render_texture(renderer, node, &viewport);
+    gsk_render_node_unref(node);
+    if (texture == NULL) return NULL;
+    GBytes *png = gdk_texture_save_to_png_bytes(texture);
+    g_object_unref(texture);
+    return png;
+}
 
 #endif

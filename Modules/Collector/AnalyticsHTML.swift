@@ -1,5 +1,6 @@
 import Analytics
 import Foundation
+import PostgresStore
 import EventStore
 
 /// The analytics' HTML pieces (inline SVG, no script): the trend line chart, funnel bars,
@@ -151,7 +152,7 @@ extension AnalyticsHTML {
             </head>
             <body>
             <h1>\(escape(title))</h1>
-            <p class="db">Database: <code>\(escape(database))</code></p>
+            <p class="db">Database: <code>\(escape(DatabaseURI.redacted(database)))</code></p>
             <p class="meta" id="filters">Filters: \(escape(filter.text)) · Generated \(Timestamp.text(now))</p>
             <section>\(body)</section>
             </body>

@@ -1,3 +1,4 @@
+import EventModel
 import EventStore
 import Synchronization
 import SystemCalls
@@ -30,7 +31,7 @@ final class CircleModeCache: Sendable {
             do throws(StoreError) {
                 current = try store.circleModes()
             } catch {
-                log?("could not read the circle modes (\(error)); using those read before")
+                log?("could not read the circle modes (\(LogText.escaped("\(error)"))); using those read before")
             }
             // One reader at a time is not needed: a second concurrent read stores the same answer.
             state.withLock { $0 = (current, now) }

@@ -13,9 +13,10 @@ public struct CollectorAccess: Sendable, Hashable {
         self.adminToken = adminToken
     }
 
-    /// Accepts, as admin or not, or refuses a `HELLO`.
+    /// Accepts, as admin or not, or refuses a `HELLO`; authenticated when it carried a token
+    /// that is checked (the admin token, or the ingest token where one is set).
     public func decide(_ hello: Hello) -> HelloDecision {
-        let isAdmin = adminToken.map { expected in hello.token.map { Self.equal($0, expected) } ?? false } ?? false
+        let isAdmin = hello.token.map(isAdmin(token:)) ?? false
         if let ingestToken, !isAdmin {
             guard let token = hello.token else {
                 return .unauthorized("this collector needs a token: add \"token\" to HELLO (the agent's --token)")
@@ -24,7 +25,12 @@ public struct CollectorAccess: Sendable, Hashable {
                 return .unauthorized("the token in HELLO is wrong; use the collector's --ingest-token")
             }
         }
-        return .accept(admin: isAdmin)
+        return .accept(admin: isAdmin, authenticated: isAdmin || ingestToken != nil)
+    }
+
+    /// Whether `token` is the admin token (false when there is none), compared in constant time.
+    public func isAdmin(token: String) -> Bool {
+        adminToken.map { Self.equal(token, $0) } ?? false
     }
 
     /// Compares without stopping at the first difference, so timing does not reveal the token.

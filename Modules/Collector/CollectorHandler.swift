@@ -16,8 +16,11 @@ public struct CollectorHandler: ATLPHandler {
     public let store: any CollectorStore
     public let access: CollectorAccess
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
+    /// What the client chose in it (its app key, the store's error quoting its data) is escaped
+    /// (`LogText`), so a line cannot be forged.
     public let log: (@Sendable (String) -> Void)?
     private let parsed = ParsedRuleSets()
+    private let answers = RulesAnswers()
     private let circleModes: CircleModeCache
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
@@ -50,7 +53,7 @@ public struct CollectorHandler: ATLPHandler {
             let outcome = try store.append(batch)
             return .ack(batch: label, stored: outcome.stored, duplicates: outcome.duplicates, rejected: outcome.rejected)
         } catch {
-            log?("EVENTS from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            log?("EVENTS from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
             // No ACK: the client keeps the batch and sends it again after reconnecting.
             return unavailable("could not store this batch (\(error.code)); keep it and resend later")
         }
@@ -62,12 +65,13 @@ public struct CollectorHandler: ATLPHandler {
         let snapshots = circleModes.isOn(appKey: session.appKey)
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
-            let selection = RuleSelection(
-                rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
-            if clientEtag == selection.etag { return .rulesUnchanged(etag: selection.etag, snapshots: snapshots) }
-            return .rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate, snapshots: snapshots)
+            let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
+                RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
+            }
+            if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag, snapshots: snapshots) }
+            return answer.rules(snapshots: snapshots)
         } catch {
-            log?("CONFIG from \(session.peer) (\(session.appKey)) failed: \(error)")
+            log?("CONFIG from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not read its rules (\(error.code)); try again later")
         }
     }
@@ -84,7 +88,7 @@ public struct CollectorHandler: ATLPHandler {
         do throws(StoreError) {
             return .snapshotStored(id: try snapshots.storeSnapshot(snapshot))
         } catch {
-            log?("SNAPSHOT from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            log?("SNAPSHOT from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
             return unavailable("could not store this snapshot (\(error.code)); send it again later")
         }
     }
@@ -104,7 +108,7 @@ public struct CollectorHandler: ATLPHandler {
         do throws(StoreError) {
             return .published(stored: try store.publish(rules.map(StoredRule.init), sampleRate: sampleRate))
         } catch {
-            log?("PUBLISH from \(session.peer) failed: \(error)")
+            log?("PUBLISH from \(LogText.escaped(session.peer)) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not store the rules (\(error.code)); nothing was published, try again later")
         }
     }

@@ -74,14 +74,3 @@ public struct RuleCoverage: Sendable, Hashable {
     /// Covered events that carry a value: the rule's read rate is `valued / covered`.
     public var valued: Int { values.reduce(0) { $0 + $1.count } }
 }
-
-/// How many events carry one value.
-public struct ValueCount: Sendable, Hashable {
-    public var value: String
-    public var count: Int
-
-    public init(value: String, count: Int) {
-        self.value = value
-        self.count = count
-    }
-}

@@ -1,8 +1,12 @@
 import ATLPServer
 import ATLPTLS
+import EventModel
 import EventStore
 import Foundation
+import HTTPServer
+import PostgresStore
 import SecureChannel
+import Studio
 import Synchronization
 import SystemCalls
 
@@ -37,6 +41,9 @@ public final class EmbeddedCollector: Sendable {
         /// TLS: the certificate (chain) and private key PEM files; nil for plain TCP.
         public var tlsCertificate: String? = nil
         public var tlsKey: String? = nil
+        /// Where the studio (docs/studio.md) listens, over HTTP (HTTPS with the TLS files); nil for
+        /// none. It needs `access.adminToken`: the studio's login is that token.
+        public var studio: SocketAddress? = nil
 
         public init(
             listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0), access: CollectorAccess = CollectorAccess(),
@@ -56,6 +63,8 @@ public final class EmbeddedCollector: Sendable {
     public let options: Options
     private let log: (@Sendable (String) -> Void)?
     private let state = Mutex<(store: (any CollectorStore)?, server: ATLPService?)>((nil, nil))
+    /// The studio's HTTP server, made with the ATLP server when `options.studio` is set.
+    private let studioServer = Mutex<HTTPService?>(nil)
 
     /// A collector on `listen` (default `127.0.0.1:0`, an ephemeral port) writing to `dbPath`.
     /// `log` receives a line for each failure a client cannot see in full (a failed commit).
@@ -77,16 +86,39 @@ public final class EmbeddedCollector: Sendable {
     @discardableResult
     public func start() throws(CollectorStartError) -> SocketAddress {
         let server = try prepare()
+        var failure: CollectorStartError
         do throws(PosixError) {
-            return try server.start()
-        } catch {
-            // Forget the server that could not bind, so a later start() may try again.
-            let store = state.withLock { s -> (any CollectorStore)? in
-                defer { s = (nil, nil) }
-                return s.store
+            let address = try server.start()
+            do throws(CollectorStartError) {
+                try startStudio()
+                return address
+            } catch {
+                failure = error
             }
-            store?.close()
-            throw CollectorStartError(listen: options.listen, error)
+        } catch {
+            failure = CollectorStartError(listen: options.listen, error)
+        }
+        server.stop()
+        // Forget the servers that could not bind, so a later start() may try again.
+        studioServer.withLock { s in
+            s?.stop()
+            s = nil
+        }
+        let store = state.withLock { s -> (any CollectorStore)? in
+            defer { s = (nil, nil) }
+            return s.store
+        }
+        store?.close()
+        throw failure
+    }
+
+    /// Binds and starts the studio's server, when there is one.
+    private func startStudio() throws(CollectorStartError) {
+        guard let studio = studioServer.withLock({ $0 }), let address = options.studio else { return }
+        do throws(PosixError) {
+            try studio.start()
+        } catch {
+            throw CollectorStartError(listen: address, error)
         }
     }
 
@@ -95,6 +127,8 @@ public final class EmbeddedCollector: Sendable {
     public func run(onStart: (SocketAddress) -> Void) throws(CollectorStartError) {
         let server = try prepare()
         defer { stop() }
+        // The studio binds first, so `studioAddress` is known when `onStart` prints addresses.
+        try startStudio()
         do throws(PosixError) {
             try server.run(onStart: onStart)
         } catch {
@@ -106,6 +140,7 @@ public final class EmbeddedCollector: Sendable {
     /// database (checkpointing its WAL). Safe to call twice.
     public func stop() {
         let (store, server) = state.withLock { ($0.store, $0.server) }
+        studioServer.withLock { $0 }?.stop()
         server?.stop()
         // stop() returns once no handler call runs, so nothing uses the store any more.
         store?.close()
@@ -116,6 +151,9 @@ public final class EmbeddedCollector: Sendable {
 
     /// The store, once started (closed after `stop()`): tests read what was stored through it.
     public var store: (any CollectorStore)? { state.withLock { $0.store } }
+
+    /// The studio's bound address while running (with `options.studio`).
+    public var studioAddress: SocketAddress? { studioServer.withLock { $0 }?.address }
 
     /// The server's counters, once started.
     public var statistics: ATLPServerStatistics? { state.withLock { $0.server }?.statistics }
@@ -143,12 +181,39 @@ public final class EmbeddedCollector: Sendable {
         let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log),
             security: security)
+        if let studio = options.studio {
+            do throws(CollectorStartError) {
+                try makeStudio(at: studio, store: store, security: security)
+            } catch {
+                store.close()
+                throw error
+            }
+        }
         return state.withLock { s in
             if let existing = s.server { return existing }
             s = (store, server)
             Self.rebuildRollups(store, log: log)
             return server
         }
+    }
+
+    /// The studio's server on `address`, over `store`'s pictures and rules, with the ATLP
+    /// server's TLS; its login is the admin token.
+    private func makeStudio(at address: SocketAddress, store: any CollectorStore, security: SecureChannelFactory?) throws(CollectorStartError) {
+        guard options.access.adminToken != nil else {
+            throw CollectorStartError(studio: "the studio's login is the admin token; give --admin-token")
+        }
+        guard let pictures = store as? any SnapshotStore else {
+            throw CollectorStartError(studio: "the store at \(store.location) keeps no pictures")
+        }
+        let access = options.access
+        let handler = StudioHandler(
+            backend: CollectorStudioBackend(store: store, pictures: pictures),
+            configuration: StudioHandler.Configuration(isAdminToken: { access.isAdmin(token: $0) }))
+        let server = HTTPService(
+            configuration: HTTPServerConfiguration(host: address.host, port: address.port, maxBodyBytes: 1 << 20), handler: handler,
+            security: security)
+        studioServer.withLock { $0 = server }
     }
 
     /// Rebuilds the store's rollups that wait (after a schema migration or a prune) on a thread
@@ -163,7 +228,7 @@ public final class EmbeddedCollector: Sendable {
                     if let line = lines.line(p) { log?(line) }
                 }
             } catch {
-                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(error)") }
+                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(LogText.escaped("\(error)"))") }
             }
         }
         thread.name = "autotrack-rollups"
@@ -175,7 +240,7 @@ public final class EmbeddedCollector: Sendable {
 public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed.
     public enum Code: String, Sendable, Hashable {
-        case database, listen, tls
+        case database, listen, tls, studio
     }
 
     public var code: Code
@@ -183,7 +248,12 @@ public struct CollectorStartError: Error, Sendable, Hashable, CustomStringConver
 
     init(database path: String, _ error: StoreError) {
         code = .database
-        message = "cannot open the database \(path): \(error)"
+        message = DatabaseURI.redacting("cannot open the database \(path): \(error)", secretsOf: path)
+    }
+
+    init(studio reason: String) {
+        code = .studio
+        message = "cannot serve the studio: \(reason)"
     }
 
     init(tls error: SecureChannelError) {

@@ -9,7 +9,7 @@ struct EventFilterOptions {
           --app KEY        only this app key's events
           --since T        events at or after T (corrected time); T is YYYY-MM-DD (midnight UTC),
                            RFC 3339 (2026-11-01T09:30:00Z, 2026-11-01T10:30:00+01:00) or epoch ms
-          --until T        events before T (exclusive), same forms
+          --until T        events before T (exclusive), same forms; both from 1970-01-01 to 9999-12-31
           --version V      only events whose HELLO named this app version (compared as text)
         """
 
@@ -23,6 +23,11 @@ struct EventFilterOptions {
             guard let t = TimeArgument.instant(text) else {
                 throw UsageError(
                     "--\(name) '\(text)' is not a time; give YYYY-MM-DD, RFC 3339 (2026-11-01T09:30:00Z) or epoch milliseconds")
+            }
+            // The times events can have (EventTime); --until, exclusive, may be the millisecond after the last.
+            guard t >= EventTime.earliest, t <= EventTime.latest + (name == "until" ? 1 : 0) else {
+                throw UsageError(
+                    "--\(name) '\(text)' is outside the times events can have, 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z")
             }
             return t
         }

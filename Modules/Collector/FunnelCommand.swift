@@ -1,5 +1,6 @@
 import Analytics
 import CommandSupport
+import EventModel
 import EventStore
 
 /// `funnel`: how many actors reach each of ordered steps within a window.
@@ -22,6 +23,7 @@ public struct FunnelCommand: Command {
           --db FILE        the database (default ./autotrack.sqlite); it must exist
           --step TYPE:NAME a step: an event type (click, page_enter, ...) and name; give two or more, in order
           --within D       the window from step 1: 1h (default), 30m, 90s, 500ms, 2d, or whole milliseconds
+                           (at most 2932896d, the span of all valid event times)
           --by KIND        user (default: user, else device), device or session
           --format FORMAT  table (default), json or html
         \(EventFilterOptions.help)
@@ -67,6 +69,11 @@ public struct FunnelCommand: Command {
         if let withinText {
             guard let w = TimeArgument.duration(withinText) else {
                 throw UsageError("--within '\(withinText)' is not a duration; give e.g. 1h, 30m, 90s, 500ms, 2d or milliseconds")
+            }
+            guard w <= EventTime.longestDuration else {
+                throw UsageError(
+                    "--within '\(withinText)' is longer than \(EventTime.longestDuration) ms (2932896d), the span of all the times "
+                        + "events can have (1970 to 9999); give a shorter window")
             }
             within = w
         }

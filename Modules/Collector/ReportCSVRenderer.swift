@@ -24,7 +24,7 @@ public struct ReportCSVRenderer: ReportRenderer {
             rows.append(["page", "", p.page, "leave", String(p.leaves), mean])
         }
         for coverage in r.rules {
-            rows.append(["rule", coverage.rule.appKey, coverage.rule.id, coverage.rule.keyName, String(coverage.covered), ""])
+            rows.append(["rule", coverage.rule.appKey, coverage.rule.id, coverage.rule.keyName ?? "", String(coverage.covered), ""])
             for v in coverage.values { rows.append(["rule_value", coverage.rule.appKey, coverage.rule.id, v.value, String(v.count), ""]) }
         }
         for k in r.kvcErrors { rows.append(["kvc_error", k.appKey, k.rule, k.appVersion, String(k.count), ""]) }

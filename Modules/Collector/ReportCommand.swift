@@ -14,7 +14,7 @@ public struct ReportCommand: Command {
                                           [--start TYPE:NAME --return TYPE:NAME [--period P] [--periods N] [--retention-by KIND]]
 
         Reads the database that 'serve' writes, without changing it (a file that is not an
-        Autotrack database is refused, and --out may not name the database), and prints: events
+        Autotrack database is refused, and --out may not name the database or its -wal, -shm or -journal file), and prints: events
         per day with unique actors, devices and sessions; events by type and by name; pages
         with enter and leave counts, mean and p50/p90 dwell time, and the most frequent next
         page; rage clicks by view; per published rule, the events its view path covers and the
@@ -24,7 +24,7 @@ public struct ReportCommand: Command {
         CSV cells that a spreadsheet would run as a formula are prefixed with '.
 
         The database is only read, never changed: a file that is not an Autotrack database is
-        refused, and --out may not name the database itself. CSV cells that a spreadsheet
+        refused, and --out may not name the database itself or its -wal, -shm or -journal file. CSV cells that a spreadsheet
         would run as a formula are prefixed with '.
 
         OPTIONS:
@@ -64,9 +64,7 @@ public struct ReportCommand: Command {
         funnel = try FunnelCommand.definition(&arguments, optional: true)
         retention = try RetentionCommand.definition(&arguments, optional: true, byOption: "retention-by")
         try arguments.finish()
-        if let output, let file = storeFile(database), Self.sameFile(output, file) {
-            throw UsageError("--out \(output) is the database itself; the report would overwrite it; give another --out file")
-        }
+        if let output { try refuseOutput(output, over: database) }
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
@@ -89,18 +87,5 @@ public struct ReportCommand: Command {
         }
         io.print("wrote \(format.rawValue) report to \(output) (\(text.utf8.count) bytes)")
         return .success
-    }
-
-    /// True when `a` and `b` name one file: the same path once symbolic links are resolved, or,
-    /// when both exist, the same device and inode (a hard link).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        func resolved(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
-        if resolved(a) == resolved(b) { return true }
-        let fm = FileManager.default
-        guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b) else { return false }
-        guard let ix = x[.systemFileNumber] as? Int, let iy = y[.systemFileNumber] as? Int,
-            let dx = x[.systemNumber] as? Int, let dy = y[.systemNumber] as? Int
-        else { return false }
-        return ix == iy && dx == dy
     }
 }

@@ -48,7 +48,7 @@ public struct ReportHTMLRenderer: ReportRenderer {
             ["app", "rule", "app version", "view event", "view path", "covered", "key name", "values"],
             r.rules.map { coverage in
                 [
-                    coverage.rule.appKey, coverage.rule.id, coverage.rule.appVersion.text, coverage.rule.viewEvent.rawValue, coverage.rule.viewPath.text, String(coverage.covered), coverage.rule.keyName,
+                    coverage.rule.appKey, coverage.rule.id, coverage.rule.appVersion.text, coverage.rule.viewEvent.rawValue, coverage.rule.viewPath.text, String(coverage.covered), coverage.rule.keyName ?? "",
                     coverage.values.isEmpty ? "-" : coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
                 ]
             }, numeric: [5])

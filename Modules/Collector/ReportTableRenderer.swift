@@ -26,7 +26,7 @@ public struct ReportTableRenderer: ReportRenderer {
             "RULES", ["app", "rule", "view event", "covered", "key name", "values"],
             r.rules.map { coverage in
                 let values = coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", ")
-                return [coverage.rule.appKey, coverage.rule.id, coverage.rule.viewEvent.rawValue, String(coverage.covered), coverage.rule.keyName, values.isEmpty ? "-" : values]
+                return [coverage.rule.appKey, coverage.rule.id, coverage.rule.viewEvent.rawValue, String(coverage.covered), coverage.rule.keyName ?? "-", values.isEmpty ? "-" : values]
             }, numeric: [3])
         out += section(
             "KVC ERRORS", ["app", "rule", "app version", "count", "key paths", "missing keys"],

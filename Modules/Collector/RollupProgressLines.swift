@@ -1,3 +1,4 @@
+import EventModel
 import EventStore
 
 /// The lines a rollup rebuild (`CollectorStore.rebuildRollups`) is reported with: one when an
@@ -9,6 +10,6 @@ struct RollupProgressLines {
         let tenths = p.total == 0 ? 10 : min(10, p.replayed * 10 / p.total)
         if let shown, shown.appKey == p.appKey, tenths <= shown.tenths { return nil }
         shown = (p.appKey, tenths)
-        return "rebuilding the report rollups of app \(p.appKey): \(p.replayed) of \(p.total) events"
+        return "rebuilding the report rollups of app \(LogText.escaped(p.appKey)): \(p.replayed) of \(p.total) events"
     }
 }

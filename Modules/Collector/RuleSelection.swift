@@ -43,12 +43,3 @@ final class ParsedRuleSets: Sendable {
         return rules
     }
 }
-
-extension VersionRange {
-    /// True when the range holds `version`; an unknown version (nil) is held only by `*`, as
-    /// `CONFIG` serves rules and the report counts coverage.
-    func holds(_ version: AppVersion?) -> Bool {
-        guard let version else { return comparators.isEmpty }
-        return contains(version)
-    }
-}

@@ -169,7 +169,7 @@ public struct RulesCommand: Command {
                     continue
                 }
                 rows.append([
-                    r.appKey, r.id, r.appVersion.text, r.viewEvent.rawValue, r.viewPath.text, r.keyPath.text, r.keyName,
+                    r.appKey, r.id, r.appVersion.text, r.viewEvent.rawValue, r.viewPath.text, r.keyPath?.text ?? "-", r.keyName ?? "-",
                     r.content ?? "-", JSONValue.double(set.sampleRate).jsonText, Self.timestamp(stored.publishedAt),
                 ])
             }

@@ -1,6 +1,8 @@
 import CommandSupport
 import EventStore
 import Foundation
+import PostgresStore
+import SQLiteStore
 import SystemCalls
 
 /// `serve`: the collector as a service, until SIGINT or SIGTERM.
@@ -11,7 +13,7 @@ public struct ServeCommand: Command {
         USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--max-snapshot-frame BYTES] [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
                                          [--durability full|normal] [--tls-cert FILE --tls-key FILE]
-                                         [--ready-file PATH]
+                                         [--ready-file PATH] [--studio HOST:PORT]
 
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
@@ -21,7 +23,8 @@ public struct ServeCommand: Command {
 
         The first line of output is always 'listening on HOST:PORT' with the port actually
         bound, so '--listen 127.0.0.1:0' picks a free port that scripts can read. The second is
-        'database PATH' (absolute).
+        'database PATH' (absolute). With --studio the third is 'studio http://HOST:PORT/'
+        (https with TLS): the studio page (docs/studio.md), where the admin token logs in.
 
         An older SQLite database is migrated when it opens; the report rollups a migration or
         an interrupted prune left to rebuild are rebuilt while it serves, on a thread of its
@@ -45,11 +48,14 @@ public struct ServeCommand: Command {
                                   normal: survives a crash of the collector only, faster on slow disks
           --tls-cert FILE         serve TLS (1.2 or later) with this certificate (PEM; a chain may follow)
           --tls-key FILE          ...and this private key (PEM); give both or neither. Plain TCP otherwise
+          --studio HOST:PORT      also serve the studio (pictures of the apps, definitions, heatmaps)
+                                  over HTTP there, HTTPS with the TLS files; needs --admin-token
 
         EXAMPLE:
           autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
               --ingest-token "$INGEST" --admin-token "$ADMIN" &
           autotrack-agent demo --to 127.0.0.1:7070 --token "$INGEST"
+          autotrack-collector serve --db shop.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:8080
 
         """
 
@@ -82,6 +88,10 @@ public struct ServeCommand: Command {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw UsageError("give --tls-cert and --tls-key together (the certificate and its private key)")
         }
+        let studio = try arguments.option("studio").map { text throws(UsageError) in try HostPort(text) }
+        if studio != nil, admin == nil {
+            throw UsageError("--studio needs --admin-token (the studio's login); or set $AUTOTRACK_ADMIN_TOKEN")
+        }
         try arguments.finish()
         options = EmbeddedCollector.Options(
             listen: SocketAddress(host: listen.host, port: listen.port),
@@ -90,6 +100,7 @@ public struct ServeCommand: Command {
         options.maxSnapshotFrame = max(maxFrame, maxSnapshotFrame)
         options.tlsCertificate = tlsCertificate
         options.tlsKey = tlsKey
+        options.studio = studio.map { SocketAddress(host: $0.host, port: $0.port) }
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
@@ -106,7 +117,10 @@ public struct ServeCommand: Command {
         do throws(CollectorStartError) {
             try collector.run { address in
                 io.print("listening on \(address)")
-                io.print("database \(collector.store?.location ?? path)")
+                io.print("database \(collector.store?.location ?? DatabaseURI.redacted(path))")
+                if let studio = collector.studioAddress {
+                    io.print("studio \(options.tlsCertificate == nil ? "http" : "https")://\(studio)/")
+                }
                 if let readyFile, let failure = Self.writeReadyFile(readyFile, address: "\(address)") {
                     io.printError("autotrack-collector serve: \(failure)")
                 }
@@ -114,7 +128,7 @@ public struct ServeCommand: Command {
         } catch {
             // A start that failed (a taken port) leaves no database it created behind.
             if !existed {
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                for suffix in [""] + SQLiteEventStore.companionSuffixes { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
             io.printError("autotrack-collector serve: \(error)")
             return .failure

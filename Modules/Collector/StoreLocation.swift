@@ -1,4 +1,5 @@
 import CommandSupport
+import Foundation
 import EventStore
 import PostgresStore
 import SQLiteStore
@@ -31,4 +32,32 @@ func readStore<T>(
         io.printError("\(command): \(error)")
         return nil
     }
+}
+
+/// Refuses `output` (a command's `--out`) when it is the database `location` names or one of
+/// SQLite's files beside it (`-wal`, `-shm`, `-journal`): writing there would destroy committed
+/// events. A usage error, so nothing has been read or written yet.
+func refuseOutput(_ output: String, over location: String) throws(UsageError) {
+    guard let file = storeFile(location) else { return }
+    if sameFile(output, file) {
+        throw UsageError("--out \(output) is the database itself; the report would overwrite it; give another --out file")
+    }
+    for suffix in SQLiteEventStore.companionSuffixes where sameFile(output, file + suffix) {
+        throw UsageError(
+            "--out \(output) is the database's \(suffix) file, where SQLite keeps committed events and its locks; "
+                + "the report would overwrite it; give another --out file")
+    }
+}
+
+/// True when `a` and `b` name one file: the same path once symbolic links are resolved, or,
+/// when both exist, the same device and inode (a hard link).
+func sameFile(_ a: String, _ b: String) -> Bool {
+    func resolved(_ p: String) -> String { URL(fileURLWithPath: p).resolvingSymlinksInPath().standardizedFileURL.path }
+    if resolved(a) == resolved(b) { return true }
+    let fm = FileManager.default
+    guard let x = try? fm.attributesOfItem(atPath: a), let y = try? fm.attributesOfItem(atPath: b) else { return false }
+    guard let ix = x[.systemFileNumber] as? Int, let iy = y[.systemFileNumber] as? Int,
+        let dx = x[.systemNumber] as? Int, let dy = y[.systemNumber] as? Int
+    else { return false }
+    return ix == iy && dx == dy
 }

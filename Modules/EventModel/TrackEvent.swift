@@ -2,7 +2,7 @@
 public struct TrackEvent: Sendable, Hashable {
     /// Unique per app key; the collector drops repeats.
     public var id: String
-    /// Milliseconds since the Unix epoch.
+    /// Milliseconds since the Unix epoch; `init(json:)` takes only `EventTime.range`.
     public var ts: Int64
     public var type: EventType
     /// The event code (`Controller#Target#Action`) or a configured event id.
@@ -15,7 +15,7 @@ public struct TrackEvent: Sendable, Hashable {
     public var user: String?
     /// The agent's anonymous install id, at most 128 bytes.
     public var device: String?
-    /// Milliseconds, e.g. dwell time on `page_leave`.
+    /// Milliseconds, e.g. dwell time on `page_leave`; `init(json:)` takes only `EventTime.durations`.
     public var duration: Int64?
     /// String keys, JSON scalar values.
     public var props: JSONObject
@@ -88,6 +88,11 @@ public struct TrackEvent: Sendable, Hashable {
             throw EventValidationError(field: "id", reason: "must be 1 to 128 bytes, found \(idBytes)")
         }
         let ts = try integer("ts", required: true)!
+        guard EventTime.range.contains(ts) else {
+            throw EventValidationError(
+                field: "ts",
+                reason: "must be from 0 (1970-01-01T00:00:00Z) to \(EventTime.latest) (9999-12-31T23:59:59.999Z) ms since the epoch, found \(ts)")
+        }
         let typeText = try string("type", required: true)!
         guard let type = EventType(rawValue: typeText) else {
             throw EventValidationError(field: "type", reason: "unknown event type \"\(typeText)\"")
@@ -112,6 +117,10 @@ public struct TrackEvent: Sendable, Hashable {
         }
         let user = try identity("user")
         let device = try identity("device")
+        let duration = try integer("duration", required: false)
+        if let duration, !EventTime.durations.contains(duration) {
+            throw EventValidationError(field: "duration", reason: "must be from 0 to \(EventTime.longestDuration) ms, found \(duration)")
+        }
         var props = JSONObject()
         if let p = o["props"] {
             guard case .object(let po) = p else {
@@ -133,7 +142,7 @@ public struct TrackEvent: Sendable, Hashable {
         self.init(
             id: id, ts: ts, type: type, name: name, page: try string("page", required: false),
             path: try string("path", required: false), viewId: viewId, session: try string("session", required: false),
-            user: user, device: device, duration: try integer("duration", required: false), props: props)
+            user: user, device: device, duration: duration, props: props)
     }
 }
 

@@ -23,10 +23,12 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// Validates and stores a batch; returns after the COMMIT that holds it.
     func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome
 
-    /// Replaces, for every app key among `rules`, that app's whole rule set with these rules (in
-    /// their order, a repeated id keeping the later rule) and `sampleRate`, in one transaction;
-    /// returns how many rules those apps now have. The new set's etag is stored with it.
-    func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int
+    /// Replaces, for every app key among `rules` and `appKeys`, that app's whole rule set with
+    /// these rules (in their order, a repeated id keeping the later rule) and `sampleRate`, in one
+    /// transaction; returns how many rules those apps now have. The new set's etag is stored with
+    /// it. An app of `appKeys` without rules among `rules` gets an empty set (the studio deleting
+    /// an app's last definition).
+    func publish(_ rules: [StoredRule], sampleRate: Double, appKeys: [String]) throws(StoreError) -> Int
 
     /// Published rule sets, by app key; only `appKey`'s when given (an app with nothing
     /// published has no set).
@@ -43,6 +45,9 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// For `appKey`'s events that have a path, how many carry each value under `props[key]`, by
     /// app version, type, path, title and `props.rules`.
     func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount]
+    /// Events per app, version, UTC day, type, path and title (PathDayCounts.swift): what counting
+    /// a definition reads. Has a default over `events`; a store may answer it faster.
+    func pathDayCounts(_ query: PathDayQuery) throws(StoreError) -> [PathDayCount]
     /// `kvc_error` events by app, rule and app version, most frequent first.
     func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount]
     /// Rejected events by reason, most frequent first.
@@ -81,6 +86,12 @@ public protocol CollectorStore: AnyObject, Sendable {
 }
 
 extension CollectorStore {
+    /// Replaces the sets of the app keys among `rules` (`rules publish`, `PUBLISH`).
+    @discardableResult
+    public func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int {
+        try publish(rules, sampleRate: sampleRate, appKeys: [])
+    }
+
     /// The rule set of one app, or nil when none was published.
     public func ruleSet(appKey: String) throws(StoreError) -> StoredRuleSet? {
         try ruleSets(appKey: appKey).first

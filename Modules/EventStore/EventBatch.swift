@@ -28,14 +28,16 @@ public struct EventBatch: Sendable, Hashable {
     }
 
     /// The corrected time of an event stamped `ts` in this batch, received at `receivedAt`:
-    /// `ts + (receivedAt − sentAt)`, or `ts` when the client sent no `sentAt`. Saturates instead of
-    /// overflowing, so no client value can crash the collector.
+    /// `ts + (receivedAt − sentAt)`, or `ts` when the client sent no `sentAt`. The correction is
+    /// not applied (the time is `ts`) when `sentAt`, `ts` or `receivedAt` lies outside
+    /// `EventTime.range` or the corrected time would (docs/wire.md §2, choice 7), so it is always
+    /// a valid time for a valid `ts`, and no client value can overflow it.
     public func correctedTime(ts: Int64, receivedAt: Int64) -> Int64 {
-        guard let sentAt else { return ts }
-        let (skew, o1) = receivedAt.subtractingReportingOverflow(sentAt)
-        if o1 { return ts }
-        let (time, o2) = ts.addingReportingOverflow(skew)
-        return o2 ? (skew > 0 ? Int64.max : Int64.min) : time
+        guard let sentAt, EventTime.range.contains(sentAt), EventTime.range.contains(ts), EventTime.range.contains(receivedAt)
+        else { return ts }
+        // Each term within the range: neither the skew nor the sum can overflow.
+        let time = ts + (receivedAt - sentAt)
+        return EventTime.range.contains(time) ? time : ts
     }
 }
 

@@ -120,6 +120,22 @@ public struct KVCErrorCount: Sendable, Hashable {
     }
 }
 
+/// How many events carry one value (a rule's values, a definition's values).
+public struct ValueCount: Sendable, Hashable {
+    public var value: String
+    public var count: Int
+
+    public init(value: String, count: Int) {
+        self.value = value
+        self.count = count
+    }
+
+    /// `counts` most frequent first, ties by value.
+    public static func mostFrequent(_ counts: [String: Int]) -> [ValueCount] {
+        counts.map { ValueCount(value: $0.key, count: $0.value) }.sorted { ($0.count, $1.value) > ($1.count, $0.value) }
+    }
+}
+
 /// How many rejected events share one reason.
 public struct ReasonCount: Sendable, Hashable {
     public var reason: String

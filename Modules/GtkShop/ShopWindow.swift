@@ -19,6 +19,9 @@ final class ShopWindow {
     private let picture: UnsafeMutablePointer<GtkWidget>
     private let quantity: UnsafeMutablePointer<GtkWidget>
     private let gift: UnsafeMutablePointer<GtkWidget>
+    /// What the customer types for the gift card (kept from product to product): typed text,
+    /// never shown in snapshots.
+    private let giftNote: UnsafeMutablePointer<GtkWidget>
     private let favButton: UnsafeMutablePointer<GtkWidget>
     private let cartLabel: UnsafeMutablePointer<GtkWidget>
 
@@ -69,6 +72,10 @@ final class ShopWindow {
         gift = gtk_switch_new()
         gtk_widget_set_name(gift, "gift")
         gtk_box_append(body.as(GtkBox.self), ShopWindow.row("Gift wrap", gift))
+        giftNote = gtk_entry_new()
+        gtk_widget_set_name(giftNote, "giftNote")
+        gtk_entry_set_placeholder_text(giftNote.as(GtkEntry.self), "Gift note")
+        gtk_box_append(body.as(GtkBox.self), giftNote)
         let actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         favButton = ShopWindow.button("♡ Favourite", name: "fav")
         let share = ShopWindow.button("Share", name: "share")

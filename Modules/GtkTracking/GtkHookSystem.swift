@@ -19,6 +19,9 @@ public final class GtkHookSystem {
     private var hooks: [GtkSignalHook] = []
     private var iterations: GtkMainLoopIterations?
     private var trees: GtkTreeWriter?
+    private var camera: GtkSnapshots?
+    /// Circle mode (docs/gtk.md "Snapshots"): the pages shown are snapshotted, then each page entered.
+    public private(set) var circleMode = false
     /// A gesture seen in the event being handled, reported when no other interaction came of it.
     private var pendingGesture: Interaction?
     /// The number of the input event that last produced an interaction (no gesture comes of it).
@@ -30,15 +33,57 @@ public final class GtkHookSystem {
     private var activityCheckScheduled = false
     private(set) public var started = false
 
-    public init(observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil) {
+    /// `snapshots` receives each snapshot taken in circle mode, on the GTK thread; it must not
+    /// block. Without it none are taken.
+    public init(
+        observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil,
+        snapshots: ((PageSnapshot) -> Void)? = nil
+    ) {
         self.observer = observer
         self.clock = clock
         self.treeDirectory = treeDirectory
         pages = GtkPages(clock: clock) { [unowned self] in self.observer.observe($0) }
-        if let treeDirectory {
-            let writer = GtkTreeWriter(directory: treeDirectory)
-            trees = writer
-            pages.onEnter = { writer.writeAfterNextPaint($0) }
+        trees = treeDirectory.map { GtkTreeWriter(directory: $0) }
+        camera = snapshots.map { GtkSnapshots(clock: clock, send: $0) }
+        pages.onEnter = { [unowned self] page in
+            self.trees?.writeAfterNextPaint(page)
+            if self.circleMode { self.camera?.takeAfterNextPaint(page) }
+        }
+    }
+
+    /// Turns circle mode on or off (on the GTK thread). Turned on, the pages shown now (and the
+    /// windows that hold them) are snapshotted after their next paint, and every page entered
+    /// afterwards; turned off, no more are taken.
+    public func setCircleMode(_ on: Bool) {
+        guard on != circleMode else { return }
+        circleMode = on
+        guard on, let camera, started else { return }
+        let shown = pages.shown
+        for window in shown.windows where GtkWidgetNode.node(for: window).role == .window {
+            camera.takeAfterNextPaint(GtkWidgetNode.node(for: window))
+        }
+        for page in shown.pages { camera.takeAfterNextPaint(GtkWidgetNode.node(for: page)) }
+    }
+
+    /// A function that sets circle mode from any thread (the config refresher's): the change is
+    /// made on the GTK thread at its next idle moment. Valid once `start()` was called, which keeps
+    /// the system alive for the rest of the process.
+    public var circleModeSetter: @Sendable (Bool) -> Void {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        return { on in
+            let request = CircleModeRequest(system: address, on: on)
+            _ = g_idle_add_full(
+                Int32(G_PRIORITY_DEFAULT_IDLE),
+                { data in
+                    guard let data else { return 0 }
+                    let request = Unmanaged<CircleModeRequest>.fromOpaque(data).takeUnretainedValue()
+                    guard let system = UnsafeMutableRawPointer(bitPattern: request.system) else { return 0 }
+                    Unmanaged<GtkHookSystem>.fromOpaque(system).takeUnretainedValue().setCircleMode(request.on)
+                    return 0
+                }, Unmanaged.passRetained(request).toOpaque(), { data in
+                    guard let data else { return }
+                    Unmanaged<CircleModeRequest>.fromOpaque(data).release()
+                })
         }
     }
 
@@ -178,7 +223,10 @@ public final class GtkHookSystem {
             GtkNotifyHandler.connect(w, "is-active") { [unowned self] _ in self.scheduleActivityCheck() }
             pageChanged { pages.windowMapped(w) }
             // The whole window too: what lies outside its pages (header bars, switchers).
-            trees?.writeAfterNextPaint(GtkWidgetNode.node(for: w))
+            let window = GtkWidgetNode.node(for: w)
+            trees?.writeAfterNextPaint(window)
+            // A window that is its own page was snapshotted as the page entered.
+            if circleMode, window.role == .window { camera?.takeAfterNextPaint(window) }
         } else if cgtk_is_stack(w) != 0 {
             GtkNotifyHandler.connect(w, "visible-child") { [unowned self] stack in
                 self.pageChanged { self.pages.stackChanged(stack) }
@@ -313,5 +361,17 @@ public final class GtkHookSystem {
             g_object_unref(w)
         }
         return out
+    }
+}
+
+/// A circle-mode change waiting for the GTK thread; the system by its address (it lives for the
+/// rest of the process once started), so nothing but plain values crosses threads.
+private final class CircleModeRequest {
+    let system: UInt
+    let on: Bool
+
+    init(system: UInt, on: Bool) {
+        self.system = system
+        self.on = on
     }
 }

@@ -69,6 +69,13 @@ final class GtkPages {
         if !visits.contains(where: { $0.window == window }) { enter(window, window: window, stack: nil) }
     }
 
+    /// The pages shown now, outermost first, and the windows they are shown in.
+    var shown: (pages: [GObjectPointer], windows: [GObjectPointer]) {
+        var windows: [GObjectPointer] = []
+        for v in visits where !windows.contains(v.window) { windows.append(v.window) }
+        return (visits.map(\.page), windows)
+    }
+
     /// Leaves every page (the process is ending).
     func leaveAll() { leave { _ in true } }
 

@@ -271,7 +271,7 @@ final class HTTPLoop {
     /// Closes a waiting connection to make room: a 408 when it was sending a request, silently
     /// when it was idle (as a kept-alive connection may be closed at any time).
     private func evict(_ c: HTTPConnection) {
-        if c.parser.bufferedCount > 0 || c.requestsRead == 0 && c.partialSince != nil {
+        if c.partialSince != nil {
             queue(timeoutBytes("the server needed room and this request was the slowest"), on: c)
             if c.unsentCount > 0 {
                 _ = try? c.output.withUnsafeBytes { raw in try Posix.send(c.fd, UnsafeRawBufferPointer(rebasing: raw[c.outputOffset...])) }
@@ -354,9 +354,15 @@ final class HTTPLoop {
         }
     }
 
-    /// Cuts buffered bytes into requests, up to `maxPipelinedRequests` queued (the rest waits in
-    /// the parser), then answers the next one if none is being answered.
+    /// Cuts buffered bytes into requests and answers the next one if none is being answered.
     private func parse(_ c: HTTPConnection) {
+        extractRequests(c)
+        dispatch(c)
+    }
+
+    /// Cuts buffered bytes into requests, up to `maxPipelinedRequests` queued: the rest waits in
+    /// the parser until the queue drains.
+    private func extractRequests(_ c: HTTPConnection) {
         let now = clock.now
         var parsed = 0
         var completed = false
@@ -376,13 +382,15 @@ final class HTTPLoop {
             let pending = c.pendingCount
             count { $0.peakPipelined = max($0.peakPipelined, pending) }
         }
-        dispatch(c)
     }
 
     // MARK: answering
 
     private func dispatch(_ c: HTTPConnection) {
-        guard !c.answering, connections[c.id] === c else { return }
+        // One request at a time, and none while the client has not read enough of the answers:
+        // a client that does not read costs at most `maxOutputBytes` and one response.
+        guard !c.answering, connections[c.id] === c, c.unsentCount < configuration.maxOutputBytes else { return }
+        extractRequests(c)
         guard let item = c.popItem() else {
             if c.parser.wantsContinue && c.isReading && c.unsentCount == 0 {
                 // The body is wanted and everything before it is answered: ask for it.
@@ -487,6 +495,7 @@ final class HTTPLoop {
             }
             switch result {
             case .wouldBlock:
+                if !c.answering { dispatch(c) }  // below the output cap again, maybe
                 return
             case .processed(let n):
                 c.outputOffset += n
@@ -501,7 +510,7 @@ final class HTTPLoop {
         c.outputOffset = 0
         if c.waitsOnClient { c.waitingSince = clock.now }
         finishIfDone(c)
-        if c.isReading && !c.answering { dispatch(c) }  // a 100 Continue may wait for this
+        if !c.answering { dispatch(c) }  // the next request, or a 100 Continue, may wait for this
     }
 
     /// Closes a connection that is finishing once everything it read is answered and sent:
@@ -588,6 +597,10 @@ final class HTTPLoop {
             listening = false
         }
         for c in Array(connections.values) {
+            if c.isReading && c.waitsOnClient && c.partialSince == nil && c.parser.bufferedCount == 0 {
+                close(c)  // idle between requests: nothing to answer or drain, so stopping need not wait on it
+                continue
+            }
             c.finish()
             touched.append(c)
             finishIfDone(c)

@@ -40,12 +40,26 @@ public struct HTTPRequest: Sendable {
         self.isSecure = isSecure
     }
 
-    /// `path` percent-decoded as UTF-8; nil when an escape is malformed or the bytes are not
-    /// UTF-8 (answer 400). `%2F` becomes `/` here: split `path` first where that matters.
+    /// `path` percent-decoded as UTF-8; nil when an escape is malformed, the bytes are not UTF-8
+    /// or they decode to a control character such as NUL (answer 400). `%2F` becomes `/` here:
+    /// use `pathSegments` where that matters.
     public var decodedPath: String? { PercentDecoding.decode(path, plusIsSpace: false) }
 
+    /// The path's segments, split at the `/`s as sent and each percent-decoded (`/a/b%2Fc/` is
+    /// `["a", "b/c", ""]`); nil when any segment is malformed as for `decodedPath`, or the target
+    /// is `*`.
+    public var pathSegments: [String]? {
+        guard path.hasPrefix("/") else { return nil }
+        var segments: [String] = []
+        for raw in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard let segment = PercentDecoding.decode(raw, plusIsSpace: false) else { return nil }
+            segments.append(segment)
+        }
+        return segments
+    }
+
     /// The query's `name=value` pairs in order, decoded as a form (`+` is a space); pairs
-    /// whose escapes are malformed are left out.
+    /// whose escapes are malformed or decode to a control character are left out.
     public var queryItems: [HTTPQueryItem] { PercentDecoding.formItems(query ?? "") }
 
     /// The first value of query parameter `name`.
@@ -114,6 +128,7 @@ enum PercentDecoding {
                 bytes.append(b)
             }
         }
+        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 

@@ -35,10 +35,11 @@ enum ResponseWriter {
     static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// Names are tokens, values and the reason hold no CR, LF, NUL or other control (a handler
-    /// echoing request data into a field must not split the response), the code has 3 digits.
+    /// echoing request data into a field must not split the response), the code is a final one
+    /// (200 to 999: interim answers are the server's, and it sends only `100 Continue`).
     static func isSendable(_ response: HTTPResponse) -> Bool {
         let valueOK: (String) -> Bool = { $0.utf8.allSatisfy { ($0 >= 0x20 && $0 != 0x7F) || $0 == 0x09 } }
-        return (100...999).contains(response.status.code) && valueOK(response.status.reason)
+        return (200...999).contains(response.status.code) && valueOK(response.status.reason)
             && response.headers.allSatisfy { !$0.name.isEmpty && $0.name.utf8.allSatisfy(RequestParser.isTokenByte) && valueOK($0.value) }
     }
 

@@ -211,7 +211,7 @@ struct DocumentReader {
 
     // MARK: §3 KVC rules
 
-    static let ruleFields = ["id", "appKey", "appVersion", "viewEvent", "viewPath", "keyPath", "keyName", "content"]
+    static let ruleFields = ["id", "name", "appKey", "appVersion", "viewEvent", "viewPath", "keyPath", "keyName", "content"]
 
     mutating func readRules(_ root: JSONObject) {
         if let v = root["rules"] { readRuleArray(v, at: DocumentPath.root.key("rules")) }
@@ -266,15 +266,32 @@ struct DocumentReader {
                 problem(.badViewPath, rpath.key("viewPath"), expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
             }
         }
+        // Both or neither: a rule without them (a studio definition) names events and reads nothing.
+        let keyPathGiven = o["keyPath"] != nil, keyNameGiven = o["keyName"] != nil
+        if keyPathGiven != keyNameGiven {
+            let missing = keyPathGiven ? "keyName" : "keyPath"
+            let what = keyPathGiven ? "the property name the value is reported under" : "the key path whose value it names"
+            problem(
+                .missingField, rpath, expected: "a field \"\(missing)\" (\(what)): keyPath and keyName go together, or both are left out",
+                found: "none")
+            return nil
+        }
         var keyPath: KVCKeyPath?
-        if let t = string(o, "keyPath", at: rpath, what: "a dot-separated key path such as product.id") {
+        var keyPathValid = true
+        if keyPathGiven, let t = string(o, "keyPath", at: rpath, what: "a dot-separated key path such as product.id") {
             do throws(KeyPathSyntaxError) {
                 keyPath = try KVCKeyPath(t)
             } catch {
                 problem(.badKeyPath, rpath.key("keyPath"), expected: "a dot-separated key path such as product.id", found: error.description)
             }
         }
-        let keyName = string(o, "keyName", at: rpath, what: "the property name the value is reported under")
+        let keyName = keyNameGiven ? string(o, "keyName", at: rpath, what: "the property name the value is reported under") : nil
+        if keyPathGiven, keyPath == nil || keyName == nil { keyPathValid = false }
+        var name: String?
+        if o["name"] != nil {
+            name = string(o, "name", at: rpath, what: "the rule's display name")
+            if name == nil { return nil }
+        }
         var content: String?
         if let c = o["content"] {
             if case .string(let s) = c {
@@ -284,9 +301,9 @@ struct DocumentReader {
                 return nil
             }
         }
-        guard let id, let appKey, let range, let event, let pattern, let keyPath, let keyName else { return nil }
+        guard let id, let appKey, let range, let event, let pattern, keyPathValid else { return nil }
         return KVCRule(
-            id: id, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern, keyPath: keyPath, keyName: keyName,
+            id: id, name: name, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern, keyPath: keyPath, keyName: keyName,
             content: content, location: location(rpath))
     }
 }

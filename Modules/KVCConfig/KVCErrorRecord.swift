@@ -26,7 +26,7 @@ public struct KVCErrorRecord: Error, Sendable, Hashable, CustomStringConvertible
     /// The record for `rule` whose read missed as `miss`, in an app at `appVersion`.
     public init(rule: KVCRule, miss: KeyPathMiss, appVersion: String) {
         self.init(
-            ruleID: rule.id, appKey: rule.appKey, appVersion: appVersion, keyPath: rule.keyPath.text, missingKey: miss.missingKey,
+            ruleID: rule.id, appKey: rule.appKey, appVersion: appVersion, keyPath: rule.keyPath?.text ?? "", missingKey: miss.missingKey,
             resolvedPrefix: miss.resolvedPrefix)
     }
 
@@ -52,13 +52,17 @@ public struct KVCErrorRecord: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension KVCRule {
-    /// Reads this rule's value from a view's `props`: the value, or the `kvc_error` record to report.
+    /// Reads this rule's value from a view's `props`: the value, or the `kvc_error` record to report;
+    /// `.null` for a rule that reads nothing (no key path).
     public func value(from props: JSONValue, appVersion: String) -> Result<JSONValue, KVCErrorRecord> {
-        keyPath.read(from: props).mapError { KVCErrorRecord(rule: self, miss: $0, appVersion: appVersion) }
+        guard let keyPath else { return .success(.null) }
+        return keyPath.read(from: props).mapError { KVCErrorRecord(rule: self, miss: $0, appVersion: appVersion) }
     }
 
-    /// Reads this rule's value from any Swift value by reflection: the value, or the `kvc_error` record.
+    /// Reads this rule's value from any Swift value by reflection: the value, or the `kvc_error` record;
+    /// `.null` for a rule that reads nothing (no key path).
     public func value(reflecting root: Any, appVersion: String) -> Result<JSONValue, KVCErrorRecord> {
-        keyPath.read(reflecting: root).mapError { KVCErrorRecord(rule: self, miss: $0, appVersion: appVersion) }
+        guard let keyPath else { return .success(.null) }
+        return keyPath.read(reflecting: root).mapError { KVCErrorRecord(rule: self, miss: $0, appVersion: appVersion) }
     }
 }

@@ -5,12 +5,15 @@ extension KVCRule {
     public var json: JSONValue {
         var o = JSONObject()
         o["id"] = .string(id)
+        if let name { o["name"] = .string(name) }
         o["appKey"] = .string(appKey)
         o["appVersion"] = .string(appVersion.text)
         o["viewEvent"] = .string(viewEvent.rawValue)
         o["viewPath"] = .string(viewPath.text)
-        o["keyPath"] = .string(keyPath.text)
-        o["keyName"] = .string(keyName)
+        if let keyPath, let keyName {
+            o["keyPath"] = .string(keyPath.text)
+            o["keyName"] = .string(keyName)
+        }
         if let content { o["content"] = .string(content) }
         return .object(o)
     }

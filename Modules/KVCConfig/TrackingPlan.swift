@@ -52,24 +52,33 @@ public struct LabelledEvent: Sendable, Hashable {
 }
 
 /// A KVC rule: which business value to read from which view on which interaction (docs/config.md §3).
+/// A rule without a key path (a studio definition, docs/config.md §3) reads nothing: it names the
+/// events it matches (`props.rules`).
 public struct KVCRule: Sendable, Hashable {
     public var id: String
+    /// The display name (a studio definition's); nil when not given.
+    public var name: String?
     public var appKey: String
     public var appVersion: VersionRange
     public var viewEvent: ViewEvent
     public var viewPath: PathPattern
-    public var keyPath: KVCKeyPath
-    public var keyName: String
+    /// What to read; nil exactly when `keyName` is nil (a rule that reads nothing).
+    public var keyPath: KVCKeyPath?
+    /// The property name the value is reported under; nil exactly when `keyPath` is nil.
+    public var keyName: String?
     /// Matches only where the view's title equals it.
     public var content: String?
     public var location: ConfigLocation
 
+    /// `keyPath` and `keyName` are both given or both nil (the reader reports one without the other).
     public init(
-        id: String, appKey: String, appVersion: VersionRange, viewEvent: ViewEvent, viewPath: PathPattern,
-        keyPath: KVCKeyPath, keyName: String, content: String? = nil,
+        id: String, name: String? = nil, appKey: String, appVersion: VersionRange, viewEvent: ViewEvent, viewPath: PathPattern,
+        keyPath: KVCKeyPath?, keyName: String?, content: String? = nil,
         location: ConfigLocation = ConfigLocation(file: "", keyPath: "")
     ) {
+        precondition((keyPath == nil) == (keyName == nil), "a rule has both keyPath and keyName, or neither")
         self.id = id
+        self.name = name
         self.appKey = appKey
         self.appVersion = appVersion
         self.viewEvent = viewEvent

@@ -71,6 +71,19 @@ public struct VersionRange: Sendable, Hashable, CustomStringConvertible {
         comparators.allSatisfy { $0.holds(for: version) }
     }
 
+    /// True when the range holds `version`; an unknown version (nil: none given, or not a
+    /// version) is held only by `*`. This is how `CONFIG` serves rules and how a rule's stored
+    /// events are selected (docs/config.md §3, docs/reports.md).
+    public func holds(_ version: AppVersion?) -> Bool {
+        guard let version else { return comparators.isEmpty }
+        return contains(version)
+    }
+
+    /// `holds` for a version as the app gave it (`HELLO`'s `appVersion`).
+    public func holds(versionText: String?) -> Bool {
+        holds(versionText.flatMap { AppVersion($0) })
+    }
+
     public var description: String { text }
 }
 

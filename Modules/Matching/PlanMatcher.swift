@@ -88,7 +88,9 @@ public struct PlanMatcher: Sendable {
         let positions = cache.map { matchingRuleIndexes(query, cache: $0) } ?? matchingRuleIndexes(query)
         return positions.map { i in
             let rule = plan.rules[i]
-            let result = reader.read(rule.keyPath).mapError { miss in
+            // A rule that reads nothing matches with null and never misses.
+            guard let keyPath = rule.keyPath else { return RuleMatch(ruleIndex: i, rule: rule, result: .success(.null)) }
+            let result = reader.read(keyPath).mapError { miss in
                 KVCErrorRecord(rule: rule, miss: miss, appVersion: (query.appVersion ?? app?.version)?.description ?? "")
             }
             return RuleMatch(ruleIndex: i, rule: rule, result: result)

@@ -6,7 +6,8 @@ public struct RuleMatch: Sendable, Hashable {
     /// The rule's position in `TrackingPlan.rules` (load order).
     public var ruleIndex: Int
     public var rule: KVCRule
-    /// The value read, or the `kvc_error` record when the key path named nothing.
+    /// The value read, or the `kvc_error` record when the key path named nothing; `.null` for a
+    /// rule without a key path (it reads nothing and never misses).
     public var result: Result<JSONValue, KVCErrorRecord>
 
     public init(ruleIndex: Int, rule: KVCRule, result: Result<JSONValue, KVCErrorRecord>) {

@@ -82,8 +82,9 @@ public struct CandidateScore: Sendable, Hashable {
         v[.type] = NameSimilarity.of(rule.viewPath.names.last ?? "", c.pathName)
         if let content = rule.content { v[.content] = c.title == content ? 1 : 0 }
         // The rule's key path tells only where it read something in the old build too.
-        if reference.map({ resolves(rule.keyPath, in: $0.node.props) }) ?? true {
-            v[.keyPath] = resolves(rule.keyPath, in: c.props) ? 1 : 0
+        // A rule that reads nothing (a studio definition) has no such signal.
+        if let keyPath = rule.keyPath, reference.map({ resolves(keyPath, in: $0.node.props) }) ?? true {
+            v[.keyPath] = resolves(keyPath, in: c.props) ? 1 : 0
         }
         if let reference {
             let r = reference.node

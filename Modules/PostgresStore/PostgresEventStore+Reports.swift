@@ -126,6 +126,32 @@ extension PostgresEventStore {
         }
     }
 
+    /// One GROUP BY over `events` (`corrected_ts` range through `events_corrected_ts` when the
+    /// filter names an app and a range); types and paths are passed as array parameters.
+    public func pathDayCounts(_ query: PathDayQuery) throws(StoreError) -> [PathDayCount] {
+        var f = PostgresFilter(query.filter, table: "")
+        if !query.types.isEmpty { f.add("type = ANY(?::text[])", PostgresArrayLiteral.text(query.types)) }
+        if !query.paths.isEmpty { f.add("path = ANY(?::text[])", PostgresArrayLiteral.text(query.paths.map(PostgresText.encode))) }
+        // The UTC day, rounded down also before 1970 (`UTCDay.number(of:)`).
+        let day = "floor(corrected_ts::numeric / \(UTCDay.milliseconds))::bigint"
+        return try read(
+            """
+            SELECT * FROM (
+                SELECT app_key, app_version, \(day) AS day, type, path,
+                       CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title, COUNT(*) AS n
+                FROM events\(f.where("path IS NOT NULL"))
+                GROUP BY app_key, app_version, day, type, path, title
+            ) AS q
+            ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, day, type COLLATE "C", path COLLATE "C",
+                     title COLLATE "C" NULLS FIRST
+            """, f.parameters
+        ).map {
+            PathDayCount(
+                appKey: $0[0] ?? "", appVersion: $0[1], day: $0[2].flatMap { Int64($0) } ?? 0, type: $0[3] ?? "", path: $0[4] ?? "",
+                title: $0[5], count: Self.int($0[6]))
+        }
+    }
+
     public func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount] {
         let f = PostgresFilter(filter, table: "")
         let rows = try read(

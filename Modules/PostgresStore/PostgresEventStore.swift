@@ -32,7 +32,7 @@ public final class PostgresEventStore: CollectorStore {
     /// then, as `options.access` says, creates and migrates the schema (`.create`, `.existing`) or
     /// checks that it is current and opens every connection read-only (`.readOnly`).
     public init(uri: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
-        location = Self.redacted(uri)
+        location = DatabaseURI.redacted(uri)
         var setup: [String] = []
         if options.access == .readOnly { setup.append("SET default_transaction_read_only = on") }
         // normal: a commit may be lost if the database server crashes (not when a collector does).
@@ -54,7 +54,7 @@ public final class PostgresEventStore: CollectorStore {
             }
         } catch {
             pool.close()
-            throw Self.storeError(error, location)
+            throw Self.storeError(error, uri: pool.uri)
         }
     }
 
@@ -128,16 +128,16 @@ public final class PostgresEventStore: CollectorStore {
         case .success(let outcomes):
             for (batch, outcome) in zip(group, outcomes) { batch.finish(.success(outcome)) }
         case .failure(let error):
-            let e = Self.storeError(error, location)
+            let e = Self.storeError(error, uri: pool.uri)
             for batch in group { batch.finish(.failure(e)) }
         }
     }
 
     @discardableResult
-    public func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int {
+    public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
         let now = Self.nowMilliseconds()
         var seen = Set<String>()
-        let appKeys = rules.map(\.appKey).filter { seen.insert($0).inserted }
+        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
         return try withConnection { c throws(PostgresError) -> Int in
             try c.transaction { () throws(PostgresError) -> Int in
                 var count = 0
@@ -253,7 +253,7 @@ public final class PostgresEventStore: CollectorStore {
         do throws(PostgresError) {
             return try pool.withConnection(retryOnStale: retryOnStale, body)
         } catch {
-            throw Self.storeError(error, location)
+            throw Self.storeError(error, uri: pool.uri)
         }
     }
 
@@ -264,7 +264,9 @@ public final class PostgresEventStore: CollectorStore {
     }
 
     /// The protocol's error for a PostgreSQL failure: what the collector answers depends on the code.
-    static func storeError(_ e: PostgresError, _ location: String) -> StoreError {
+    /// The message names the database without its password, and libpq's text (which may echo a
+    /// piece of the URI) is redacted too.
+    static func storeError(_ e: PostgresError, uri: String) -> StoreError {
         let code: StoreError.Code
         switch e.code {
         case .usage where e.message.contains("closed"): code = .closed
@@ -282,26 +284,7 @@ public final class PostgresEventStore: CollectorStore {
                 code = .failed
             }
         }
-        return StoreError(code, "\(location): \(e)")
-    }
-
-    /// `uri` without a password (`postgresql://user:secret@host/db` → `postgresql://user@host/db`,
-    /// and any `password=` parameter dropped).
-    static func redacted(_ uri: String) -> String {
-        var s = uri
-        if let scheme = s.range(of: "://") {
-            let authorityEnd = s[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? s.endIndex
-            if let at = s[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
-                let colon = s[scheme.upperBound..<at].firstIndex(of: ":")
-            {
-                s.removeSubrange(colon..<at)
-            }
-        }
-        if let q = s.firstIndex(of: "?") {
-            let kept = s[s.index(after: q)...].split(separator: "&").filter { !$0.hasPrefix("password=") }
-            s = String(s[..<q]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
-        }
-        return s
+        return StoreError(code, DatabaseURI.redacting("\(DatabaseURI.redacted(uri)): \(e)", secretsOf: uri))
     }
 
     static func nowMilliseconds() -> Int64 {

@@ -25,6 +25,9 @@ public struct LaunchSettings: Sendable, Hashable {
     /// `AUTOTRACK_CONFIG_REFRESH`: seconds between the tracker's `CONFIG` requests; nil keeps the
     /// library's default (60). The tracker reads it (`TrackerSettings.applying(environment:)`).
     public var configRefresh: Double?
+    /// `AUTOTRACK_SNAPSHOTS=1`: circle mode forced on, snapshots of every page sent to the
+    /// collector whatever its `CONFIG` answers say (docs/gtk.md "Snapshots").
+    public var snapshots: Bool
 
     public static let collectorKey = "AUTOTRACK_TO"
     public static let tlsKey = "AUTOTRACK_TLS"
@@ -37,8 +40,10 @@ public struct LaunchSettings: Sendable, Hashable {
     public static let treeDirectoryKey = "AUTOTRACK_TREE_DIR"
     public static let outKey = "AUTOTRACK_OUT"
     public static let configRefreshKey = "AUTOTRACK_CONFIG_REFRESH"
+    public static let snapshotsKey = "AUTOTRACK_SNAPSHOTS"
     public static let allKeys = [
         collectorKey, tlsKey, tlsAuthorityKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey, configRefreshKey,
+        snapshotsKey,
     ]
 
     /// The app version when none is given.
@@ -47,7 +52,7 @@ public struct LaunchSettings: Sendable, Hashable {
     public init(
         collectors: [String] = [], tls: Bool = false, tlsAuthorityFile: String? = nil, token: String? = nil, appKey: String, appVersion: String = LaunchSettings.defaultAppVersion,
         configFiles: [String] = [], spoolDirectory: String? = nil, treeDirectory: String? = nil, out: String? = nil,
-        configRefresh: Double? = nil, home: String? = nil
+        configRefresh: Double? = nil, snapshots: Bool = false, home: String? = nil
     ) {
         self.collectors = collectors
         self.tls = tls || tlsAuthorityFile != nil
@@ -60,6 +65,7 @@ public struct LaunchSettings: Sendable, Hashable {
         self.treeDirectory = treeDirectory
         self.out = out
         self.configRefresh = configRefresh
+        self.snapshots = snapshots
     }
 
     /// `$HOME/.local/state/autotrack/spool/<app key>` (or under /tmp without a home): the same
@@ -80,7 +86,7 @@ public struct LaunchSettings: Sendable, Hashable {
             configFiles: value(LaunchSettings.configKey).map { $0.split(separator: ":").map(String.init) } ?? [],
             spoolDirectory: value(LaunchSettings.spoolKey), treeDirectory: value(LaunchSettings.treeDirectoryKey),
             out: value(LaunchSettings.outKey), configRefresh: value(LaunchSettings.configRefreshKey).flatMap(Double.init),
-            home: env["HOME"])
+            snapshots: value(LaunchSettings.snapshotsKey) == "1", home: env["HOME"])
     }
 
     /// The environment variables that carry these settings.
@@ -97,6 +103,7 @@ public struct LaunchSettings: Sendable, Hashable {
         if let treeDirectory { env[LaunchSettings.treeDirectoryKey] = treeDirectory }
         if let out { env[LaunchSettings.outKey] = out }
         if let configRefresh { env[LaunchSettings.configRefreshKey] = "\(configRefresh)" }
+        if snapshots { env[LaunchSettings.snapshotsKey] = "1" }
         return env
     }
 }

@@ -32,6 +32,11 @@ public struct ATLPRulesSource: RulesSource {
     }
 
     public func fetch(etag: String?) throws -> RulesAnswer {
+        try fetchWithCircleMode(etag: etag).answer
+    }
+
+    /// The answer, and circle mode: `"snapshots":true` in either form of `RULES`.
+    public func fetchWithCircleMode(etag: String?) throws -> (answer: RulesAnswer, circleMode: Bool) {
         var index = 0
         while true {
             do throws(TransportError) {
@@ -44,14 +49,15 @@ public struct ATLPRulesSource: RulesSource {
         }
     }
 
-    private func fetch(etag: String?, from address: SocketAddress) throws(TransportError) -> RulesAnswer {
+    private func fetch(etag: String?, from address: SocketAddress) throws(TransportError) -> (answer: RulesAnswer, circleMode: Bool) {
         let connection = try ATLPConnection(to: address, hello: hello, timeout: timeout, security: security)
         defer { connection.close() }
-        switch try connection.config(etag: etag) {
+        let update = try connection.config(etag: etag)
+        switch update {
         case .unchanged(let etag, _):
-            return .unchanged(etag: etag)
+            return (.unchanged(etag: etag), update.snapshots)
         case .changed(let etag, let rules, let sampleRate, _):
-            return .rules(RemoteRules(etag: etag, rules: rules, sampleRate: sampleRate))
+            return (.rules(RemoteRules(etag: etag, rules: rules, sampleRate: sampleRate)), update.snapshots)
         }
     }
 }

@@ -78,11 +78,12 @@ extension SQLiteEventStore {
         let parameters: [SQLiteValue]
         if let rollup = try rollupFilter(filter) {
             let f = rollup.sql(day: "day")
-            // AVG over the events sums their durations as a double; so does this.
+            // AVG over the events sums their durations as a double; so does TOTAL, which (unlike
+            // SUM) never fails on a sum past 64 bits, however large the stored durations.
             sql = """
                 SELECT COALESCE(page, name) AS p,
                        SUM(CASE WHEN type = 'page_enter' THEN events ELSE 0 END), SUM(CASE WHEN type = 'page_leave' THEN events ELSE 0 END),
-                       CAST(SUM(CASE WHEN type = 'page_leave' THEN dwell_sum END) AS REAL)
+                       TOTAL(CASE WHEN type = 'page_leave' THEN dwell_sum END)
                            / NULLIF(SUM(CASE WHEN type = 'page_leave' THEN dwell_count END), 0)
                 FROM rollup_events\(f.where("type IN ('page_enter', 'page_leave')"))
                 GROUP BY p ORDER BY p

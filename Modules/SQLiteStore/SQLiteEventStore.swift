@@ -39,7 +39,7 @@ public final class SQLiteEventStore: CollectorStore {
                 }
             connection = try SQLiteDatabase(path: path, mode: mode)
             // Refuse a foreign or newer file before anything (WAL, a migration) changes it.
-            problem = try Schema.problem(connection, migrating: migrating)
+            problem = try Schema.problem(connection, creating: options.access == .create, migrating: migrating)
         } catch {
             throw error.storeError
         }
@@ -69,6 +69,10 @@ public final class SQLiteEventStore: CollectorStore {
 
     /// The schema version this build writes.
     public static var currentSchemaVersion: Int { Int(Schema.currentVersion) }
+
+    /// The files SQLite keeps beside a database (`PATH-wal`, `PATH-shm`, `PATH-journal`): the log
+    /// holds committed transactions until a checkpoint, so overwriting one loses events.
+    public static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Validates and stores a batch; returns only after the COMMIT that holds it, so the outcome
     /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
@@ -132,10 +136,10 @@ public final class SQLiteEventStore: CollectorStore {
     /// Replacing rather than merging makes a publish the truth for its apps: a rule removed
     /// from the file stops being served.
     @discardableResult
-    public func publish(_ rules: [StoredRule], sampleRate: Double) throws(StoreError) -> Int {
+    public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
         let now = Self.nowMilliseconds()
         var seen = Set<String>()
-        let appKeys = rules.map(\.appKey).filter { seen.insert($0).inserted }
+        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
         return try locked { db throws(SQLiteError) -> Int in
             try db.transaction { () throws(SQLiteError) -> Int in
                 var count = 0

@@ -1,5 +1,6 @@
-import Foundation
+import EventModel
 import EventStore
+import Foundation
 
 /// One stored event as the rollup tables see it.
 struct RollupEvent: Sendable {
@@ -29,7 +30,9 @@ struct RollupEvent: Sendable {
 /// (an earlier corrected time than events already stored): an enter is put between its
 /// neighbours in its page sequence, and a click joins, extends or merges the click runs it
 /// touches, so the tables always equal what a scan of the stored events would give. Both work
-/// per sequence (per actor and view) of the batch, not per event.
+/// per sequence (per actor and view) of the batch, not per event. Gaps and sums of times and
+/// durations saturate: a rebuild replays rows stored before they were checked (`EventTime`),
+/// which may hold any 64-bit integer.
 struct RollupUpdate {
     let db: SQLiteDatabase
     let appKey: String
@@ -73,7 +76,9 @@ struct RollupUpdate {
             counts[key, default: (0, 0, 0)].events += 1
             if e.type == "page_leave", let d = e.duration {
                 counts[key]!.dwellCount += 1
-                counts[key]!.dwellSum += d
+                // Saturates: rows stored before durations were checked may hold any integer. Past
+                // 64 bits the SQL sum turns to a real (SQLite does so), read with TOTAL.
+                counts[key]!.dwellSum = counts[key]!.dwellSum.addingSaturating(d)
             }
         }
         for (k, v) in counts {
@@ -284,14 +289,14 @@ struct RollupUpdate {
             var stored = try db.query(
                 "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts <= ? ORDER BY start_ts DESC LIMIT 1",
                 key + [.int(times.first!)]
-            ).map(run).filter { times.first! - $0.end <= gap }
+            ).map(run).filter { times.first!.subtractingSaturating($0.end) <= gap }
             stored += try db.query(
                 "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts > ? AND start_ts <= ? ORDER BY start_ts",
-                key + [.int(times.first!), .int(times.last! + gap)]
+                key + [.int(times.first!), .int(times.last!.addingSaturating(gap))]
             ).map(run)
             var merged: [Run] = []
             for r in (stored + times.map { Run(start: $0, end: $0, clicks: 1) }).sorted(by: { $0.start < $1.start }) {
-                if let last = merged.last, r.start - last.end <= gap {
+                if let last = merged.last, r.start.subtractingSaturating(last.end) <= gap {
                     merged[merged.count - 1].end = max(last.end, r.end)
                     merged[merged.count - 1].clicks += r.clicks
                 } else {
@@ -404,7 +409,8 @@ enum DwellBucket {
     /// The last duration of the bucket that starts at `first`.
     static func last(ofBucket first: Int64) -> Int64 {
         guard first >= 64 else { return first }
-        return first + (1 << Int64(64 - first.leadingZeroBitCount - 6)) - 1
+        // Width − 1 first: the top bucket's last value is Int64.max itself.
+        return first + ((1 << Int64(64 - first.leadingZeroBitCount - 6)) - 1)
     }
 }
 

@@ -324,12 +324,21 @@ enum Schema {
         }
     }
 
-    /// Why the database at `db` cannot be used as it is, or nil. A new, empty file is fine when
-    /// `migrating`; an older schema too. Nothing here writes.
-    static func problem(_ db: SQLiteDatabase, migrating: Bool) throws(SQLiteError) -> StoreError? {
+    /// Why the database at `db` cannot be used as it is, or nil. A new, empty file is fine only when
+    /// `creating` (`serve`: every other command refuses it, so a mistyped --db never becomes a
+    /// database); an older schema is fine when `migrating`. Nothing here writes.
+    static func problem(_ db: SQLiteDatabase, creating: Bool, migrating: Bool) throws(SQLiteError) -> StoreError? {
         let version = try db.scalarInt("PRAGMA user_version") ?? 0
         let names = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
-        if version == 0, names.isEmpty, migrating { return nil }
+        if version == 0, names.isEmpty {
+            if creating { return nil }
+            if try db.scalarInt("PRAGMA page_count") == 0 {
+                return StoreError(
+                    .notAutotrack,
+                    "\(db.path) is an empty file, not an Autotrack database; it was left unchanged; give the --db file "
+                        + "that 'serve' writes ('serve' makes a new database; no other command does)")
+            }
+        }
         if version > currentVersion {
             return StoreError(
                 .schemaVersion,

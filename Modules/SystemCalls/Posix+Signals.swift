@@ -49,6 +49,14 @@ extension Posix {
         return (r, previous)
     }
 
+    /// Ignores SIGXFSZ, whose default action kills the process without a word when a write passes
+    /// the file-size limit (`ulimit -f`): the write fails with `EFBIG` instead, and the caller says
+    /// so (`PosixError.isFileTooLarge`). Programs this process starts inherit the ignored signal,
+    /// so a launcher puts it back to the default for them (`posix_spawnattr_setsigdefault`).
+    package static func ignoreFileSizeLimitSignal() {
+        _ = Glibc.signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Blocks until a routed signal arrives, or `readFD` is closed; returns the signal (0 when closed).
     package static func awaitSignal(_ readFD: Int32) -> Int32 {
         while true {

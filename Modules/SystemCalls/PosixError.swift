@@ -33,4 +33,8 @@ public struct PosixError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The disk (or the quota) is full.
     public var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
+
+    /// The file would pass the process's file-size limit (`ulimit -f`, `RLIMIT_FSIZE`): `EFBIG`,
+    /// which a write returns once SIGXFSZ is ignored (`Posix.ignoreFileSizeLimitSignal`).
+    public var isFileTooLarge: Bool { errno == EFBIG }
 }

@@ -14,6 +14,10 @@ import Synchronization
 /// and every `interval`. A new set is handed to the tracker, which swaps it in atomically or
 /// refuses it whole; an accepted set is written to disk for offline starts. When the source
 /// cannot be reached, the rules in use stay.
+///
+/// Each answer also says whether circle mode is on (docs/agent.md "Snapshots"); while it is, the
+/// source is asked every `circleModeInterval` instead, so the studio sees pages as they come, and
+/// a change is told to the `onCircleModeChange` listeners. A failed request turns it off.
 public final class ConfigRefresher: Sendable {
     /// What the refresher has done.
     public struct Statistics: Sendable, Hashable {
@@ -41,6 +45,32 @@ public final class ConfigRefresher: Sendable {
     private let firstAttempt = DispatchGroup()
     private let state = Mutex<(statistics: Statistics, stopping: Bool, started: Bool, refusedEtag: String?)>(
         (Statistics(), false, false, nil))
+    private let circle = Mutex<(on: Bool, listeners: [@Sendable (Bool) -> Void])>((false, []))
+
+    /// How often the source is asked while circle mode is on (at most `interval`).
+    public static let circleModeInterval: Duration = .seconds(3)
+
+    /// Whether the last answer said circle mode is on.
+    public var circleMode: Bool { circle.withLock { $0.on } }
+
+    /// Calls `listener` with each change of circle mode, on the refresher's thread (and at once,
+    /// on the caller's, when it is on already).
+    public func onCircleModeChange(_ listener: @escaping @Sendable (Bool) -> Void) {
+        let on = circle.withLock { c in
+            c.listeners.append(listener)
+            return c.on
+        }
+        if on { listener(true) }
+    }
+
+    private func setCircleMode(_ on: Bool) {
+        let listeners = circle.withLock { c -> [@Sendable (Bool) -> Void] in
+            guard c.on != on else { return [] }
+            c.on = on
+            return c.listeners
+        }
+        for l in listeners { l(on) }
+    }
 
     init(tracker: Tracker, source: any RulesSource, interval: Duration, directory: String?) {
         self.tracker = tracker
@@ -117,7 +147,8 @@ public final class ConfigRefresher: Sendable {
                 firstAttempt.leave()
                 first = false
             }
-            _ = wakeup.wait(timeout: .now() + .milliseconds(Int(max(1, interval.wholeMilliseconds))))
+            let wait = circleMode ? min(interval, ConfigRefresher.circleModeInterval) : interval
+            _ = wakeup.wait(timeout: .now() + .milliseconds(Int(max(1, wait.wholeMilliseconds))))
         }
     }
 
@@ -139,12 +170,15 @@ public final class ConfigRefresher: Sendable {
         guard let tracker else { return }
         let answer: RulesAnswer
         do {
-            answer = try source.fetch(etag: tracker.rulesEtag)
+            let reply = try source.fetchWithCircleMode(etag: tracker.rulesEtag)
+            answer = reply.answer
+            setCircleMode(reply.circleMode)
         } catch {
             state.withLock { s in
                 s.statistics.failures += 1
                 s.statistics.lastError = String(describing: error)
             }
+            setCircleMode(false)
             return
         }
         switch answer {

@@ -131,8 +131,13 @@ public struct EventShaper: Sendable {
         for m in match.rules {
             switch m.result {
             case .success(let value):
-                guard !TrackerProps.reserved.contains(m.rule.keyName) else { continue }
-                event.props[m.rule.keyName] = value.isScalar ? value : .string(value.jsonText)
+                // A rule without a key name (a studio definition) reads nothing: it names the event.
+                guard let keyName = m.rule.keyName else {
+                    ruleIDs.append(m.rule.id)
+                    continue
+                }
+                guard !TrackerProps.reserved.contains(keyName) else { continue }
+                event.props[keyName] = value.isScalar ? value : .string(value.jsonText)
                 ruleIDs.append(m.rule.id)
             case .failure(var record):
                 // The version as the app gave it, not as parsed (`1.2` stays `1.2`).

@@ -67,4 +67,14 @@ public enum RulesAnswer: Sendable, Hashable {
 public protocol RulesSource: Sendable {
     /// Asks for the rules of this app, telling the etag of the set in use (nil: none yet).
     func fetch(etag: String?) throws -> RulesAnswer
+    /// `fetch`, and whether circle mode is on for this app: someone is circling it in the studio,
+    /// so the agent sends snapshots of its pages (the `RULES` answer's `"snapshots":true`).
+    /// By default circle mode is off.
+    func fetchWithCircleMode(etag: String?) throws -> (answer: RulesAnswer, circleMode: Bool)
+}
+
+extension RulesSource {
+    public func fetchWithCircleMode(etag: String?) throws -> (answer: RulesAnswer, circleMode: Bool) {
+        (try fetch(etag: etag), false)
+    }
 }

@@ -65,7 +65,7 @@ public struct TrackerSettingsError: Error, Sendable, Hashable, CustomStringConve
 
 extension Duration {
     /// Whole milliseconds, for comparing with the clock's millisecond timestamps.
-    var wholeMilliseconds: Int64 {
+    public var wholeMilliseconds: Int64 {
         let (s, atto) = components
         return s * 1000 + atto / 1_000_000_000_000_000
     }

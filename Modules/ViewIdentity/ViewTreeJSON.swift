@@ -8,6 +8,16 @@ extension ViewTree {
     /// each only where there is something to write. Every node below `node` keeps its viewPath,
     /// as long as `node` is a controller or the topmost node of its tree (paths root there).
     public static func json(of node: any ViewNode) -> JSONValue {
+        var o = fields(of: node)
+        if let props = node.props, case .object = props { o["props"] = props }
+        let children = node.childNodes
+        if !children.isEmpty { o["children"] = .array(children.map { json(of: $0) }) }
+        return .object(o)
+    }
+
+    /// A node's own fields, as `json(of:)` writes them before `props` and `children`: `type`,
+    /// `role`, `indexPath`, `alias`, `id`, `title`.
+    public static func fields(of node: any ViewNode) -> JSONObject {
         var o = JSONObject()
         o["type"] = .string(node.typeName)
         if node.role != .view { o["role"] = .string(node.role.rawValue) }
@@ -19,10 +29,7 @@ extension ViewTree {
         }
         if let tree = node as? TreeNode, let id = tree.id { o["id"] = .string(id) }
         if let title = node.title { o["title"] = .string(title) }
-        if let props = node.props, case .object = props { o["props"] = props }
-        let children = node.childNodes
-        if !children.isEmpty { o["children"] = .array(children.map { json(of: $0) }) }
-        return .object(o)
+        return o
     }
 
     /// The file a page's tree is written to, by page name (`DetailViewController(gift)` →

@@ -1,7 +1,9 @@
 @testable import AgentCommands
 import CommandSupport
+import Foundation
 import ProgramLaunch
 import Testing
+import TestSupport
 import Tracker
 
 /// `run`'s options reach the preload library as the environment its tracker reads.
@@ -26,5 +28,28 @@ import Tracker
     @Test func aConfigRefreshOutOfRangeIsAUsageError() {
         var arguments = Arguments(["--config-refresh", "0", "--", "autotrack-gtk-shop"])
         #expect(throws: UsageError.self) { try RunCommand(arguments: &arguments) }
+    }
+}
+
+/// What `run` says about the events its program left unsent.
+@Suite struct RunCommandSpoolTests {
+    @Test func atExitItSaysHowManyEventsWaitInWhichSpool() throws {
+        let spool = Fixtures.temporaryDirectory("run-spool").path
+        defer { try? FileManager.default.removeItem(atPath: spool) }
+        let event = #"{"id":"a","ts":1,"type":"click","name":"one"}"# + "\n"
+        try Data(String(repeating: event, count: 3).utf8).write(to: URL(fileURLWithPath: spool + "/batch-00000000000000000001.log"))
+        try Data((event + event + "{\"id\":").utf8).write(to: URL(fileURLWithPath: spool + "/open.log"))  // a torn last line
+        let io = CapturedStreams()
+        let code = AgentCLI.group.main(["run", "--to", "127.0.0.1:1", "--spool", spool, "--", "/bin/true"], io: io)
+        #expect(code == .success)
+        #expect(
+            io.standardError.contains(
+                "autotrack-agent run: 5 events wait in the spool \(spool), not acknowledged by the collector (127.0.0.1:1); "
+                    + "the next run with this spool sends them"), "\(io.standardError)")
+
+        let empty = Fixtures.temporaryDirectory("run-spool-empty").path
+        let quiet = CapturedStreams()
+        #expect(AgentCLI.group.main(["run", "--to", "127.0.0.1:1", "--spool", empty, "--", "/bin/true"], io: quiet) == .success)
+        #expect(!quiet.standardError.contains("wait in the spool"))
     }
 }

@@ -48,7 +48,7 @@ import TestSupport
             {"id":"a","ts":1,"type":"click","name":"one"}
             {"id":"b","ts":2,"type":"click"}
 
-            {"id":"c","ts":3,"type":"page_enter","name":"Home","duration":-1}
+            {"id":"c","ts":3,"type":"page_enter","name":"Home","duration":1500}
             {"id":"a","ts":1,"type":"click","name":"one"}
             """)
         let (code, io) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", c.spool, input])
@@ -98,6 +98,27 @@ import TestSupport
         let (again, io2) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1", "--spool", c.spool, empty])
         #expect(again == .success, "\(io2.standardError)")
         #expect(io2.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped, 1 resent from an earlier run\n")
+    }
+
+    /// A batch file whose number does not fit (above 2^63 - 1) cannot be sent under its id: it is
+    /// named with the reason, kept where it is, and `send` fails; the rest is delivered.
+    @Test func aSpoolFileWithABatchNumberOutOfRangeIsReportedAndKept() throws {
+        let c = try Collector()
+        defer { c.stop() }
+        try FileManager.default.createDirectory(atPath: c.spool, withIntermediateDirectories: true)
+        let names = ["batch-99999999999999999999.log", "batch-09223372036854775808.log"]
+        let line = Data(#"{"id":"old","ts":1,"type":"click","name":"kept"}"#.utf8 + [0x0A])
+        for name in names { try line.write(to: URL(fileURLWithPath: c.spool + "/" + name)) }
+        let input = try c.file("events.ndjson", #"{"id":"a","ts":1,"type":"click","name":"one"}"#)
+        let (code, io) = send(["--to", c.address, "--app-key", "shop", "--app-version", "1", "--spool", c.spool, input])
+        #expect(code == .failure)
+        for name in names {
+            #expect(io.standardError.contains("the spool file \(c.spool)/\(name) was not sent: its batch number"), "\(io.standardError)")
+            #expect(FileManager.default.contents(atPath: c.spool + "/" + name) == line, "\(name) is kept as it was")
+        }
+        #expect(io.standardError.contains("is out of range (at most 9223372036854775807)"))
+        #expect(io.standardOutput == "sent 1 event: 1 acknowledged (1 stored, 0 duplicates, 0 rejected), 0 invalid lines skipped\n")
+        #expect(try c.embedded.store?.totals(.all).events == 1)
     }
 
     @Test func severalCollectorsFailOverToOneThatAnswers() throws {

@@ -25,6 +25,17 @@ import Testing
             ])
     }
 
+    /// Rows stored before times were checked may hold any 64-bit time: a click at Int64.min
+    /// beside a burst, and a burst at the very end of 64 bits, are counted without a trap.
+    @Test func clickGapsAtTheEdgesOf64BitsSaturate() {
+        var counter = ActivityCounter()
+        let times: [Int64] = [Int64.min, F.day0, F.day0 + 500, F.day0 + 1_000, Int64.max - 1_000, Int64.max - 500, Int64.max]
+        for (i, t) in times.enumerated() {
+            counter.add(ScannedEvent(seq: Int64(i), appKey: "shop", time: t, type: "click", name: "Buy", path: "V/Buy", user: "u"))
+        }
+        #expect(counter.result().rageClicks == [RageClicks(view: "V/Buy", page: nil, bursts: 2, clicks: 6, actors: 1)])
+    }
+
     @Test(arguments: FixtureStore.allCases) func dwellPercentilesAreNearestRank(_ kind: FixtureStore) throws {
         var events = (1...10).map { F.event("h\($0)", "page_leave", "Home", at: F.day0 + Int64($0), page: "Home", duration: Int64($0) * 100) }
         events += [10, 30, 20].enumerated().map { F.event("c\($0.offset)", "page_leave", "CartLeave", at: F.day0, duration: $0.element) }

@@ -9,6 +9,17 @@ import Testing
 
     func steps(_ r: FunnelResult) -> [Int] { r.steps.map(\.actors) }
 
+    /// Rows stored before times were checked may hold any 64-bit time: a gap past 64 bits is
+    /// past every window, never a trap, and one just inside the widest window counts.
+    @Test func gapsBetweenTimesAtTheEdgesOf64BitsAreChecked() {
+        var counter = FunnelCounter(FunnelDefinition(steps: [F.home, F.add], withinMilliseconds: Int64.max))
+        counter.add(ActorEvent(kind: 0, actor: 0, time: Int64.min, seq: 1))
+        counter.add(ActorEvent(kind: 0, actor: 1, time: -5, seq: 2))
+        counter.add(ActorEvent(kind: 1, actor: 1, time: Int64.max - 10, seq: 3))
+        counter.add(ActorEvent(kind: 1, actor: 0, time: Int64.max, seq: 4))
+        #expect(steps(counter.result()) == [2, 1])
+    }
+
     @Test(arguments: FixtureStore.allCases) func byUserCountsOrderWindowTiesAndActorsWithoutUser(_ kind: FixtureStore) throws {
         let store = try F.store(F.funnelEvents(), on: kind)
         let r = try store.funnel(FunnelDefinition(steps: [F.home, F.add, F.pay], withinMilliseconds: 10 * F.minute), filter: .all)

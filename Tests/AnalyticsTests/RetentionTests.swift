@@ -66,4 +66,21 @@ import Testing
                 .init(cohort: CalendarDay("2026-11-02")!, actors: 1, returned: day1),
             ])
     }
+
+    /// Rows stored before times were checked may hold any 64-bit time: a day past 32 bits is
+    /// clamped, never wrapped onto a valid day (a return 2^32 days after the cohort's next day
+    /// counted as a return on that next day), and the far days of one actor still meet.
+    @Test func daysBeyondThirtyTwoBitsNeverWrapOntoValidDays() {
+        let d = CalendarDay.millisecondsPerDay, t = F.day0, day0 = t / d
+        var counter = RetentionCounter(RetentionDefinition(start: F.launch, returning: F.home, periods: 3))
+        counter.add(ActorEvent(kind: 0, actor: 0, time: t, seq: 1))
+        counter.add(ActorEvent(kind: 1, actor: 0, time: (day0 + 1 + (1 << 32)) * d, seq: 2))
+        counter.add(ActorEvent(kind: 0, actor: 1, time: Int64.max, seq: 3))
+        counter.add(ActorEvent(kind: 1, actor: 1, time: Int64.max - 1, seq: 4))
+        counter.add(ActorEvent(kind: 0, actor: 2, time: Int64.min, seq: 5))
+        let cohorts = counter.result().cohorts
+        #expect(cohorts.map(\.actors) == [1, 1, 1])
+        #expect(cohorts.first { $0.cohort == CalendarDay("2026-11-01")! }?.returned == [0, 0, 0])
+        #expect(cohorts.last?.returned == [1, 0, 0])
+    }
 }

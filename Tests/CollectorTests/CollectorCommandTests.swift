@@ -8,7 +8,9 @@ import TestSupport
 import Testing
 
 /// Runs the tool in process, as `autotrack-collector ARGS...`.
-func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) {
+func collector(_ args: String...) -> (code: ExitCode, out: String, err: String) { collector(args) }
+
+func collector(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
     let io = CapturedStreams()
     let code = CollectorCLI.group.main(args, io: io)
     return (code, io.standardOutput, io.standardError)
@@ -206,6 +208,47 @@ extension JSONValue {
             #expect(r.err.contains("is the database itself"))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == before)
+    }
+
+    /// The audit's case: `--out c.sqlite-wal` replaced the log holding committed events (exit 0).
+    @Test func anOutThatIsOneOfTheDatabasesCompanionFilesIsRefused() throws {
+        let store = try ReportFixture.make()  // open: its committed events are in the -wal file
+        defer { store.close() }
+        let events = try CollectorReport(store: store).totals.events
+        #expect(events > 0)
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let r = collector("report", "--db", store.path, "--out", store.path + suffix)
+            #expect(r.code == .usage, "\(suffix): \(r.err)")
+            #expect(r.err.contains("--out \(store.path + suffix) is the database's \(suffix) file"), "\(r.err)")
+        }
+        let reader = try SQLiteEventStore(path: store.path, options: StoreOptions(access: .readOnly))
+        defer { reader.close() }
+        #expect(try CollectorReport(store: reader).totals.events == events)
+    }
+
+    /// Only `serve` makes a database: every other command refuses a missing path, an empty file
+    /// and a foreign SQLite file, saying which, and leaves the file as it was.
+    @Test func everyCommandButServeRefusesWhatIsNotAnAutotrackDatabase() throws {
+        let dir = Fixtures.temporaryDirectory("not-a-db")
+        let empty = dir.appendingPathComponent("empty.sqlite").path
+        let missing = dir.appendingPathComponent("missing.sqlite").path
+        let commands: [[String]] = [
+            ["report"], ["funnel", "--app", "shop", "--step", "click:A", "--step", "click:B"],
+            ["retention", "--app", "shop", "--start", "click:A", "--return", "click:B"],
+            ["export"], ["tail", "--timeout", "0.1"], ["rules", "list"], ["prune", "--before", "2026-01-01"],
+        ]
+        for command in commands {
+            #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+            let r = collector(command + ["--db", empty])
+            #expect(r.code == .failure, "\(command): \(r.err)")
+            #expect(r.err.contains("\(empty) is an empty file, not an Autotrack database"), "\(command): \(r.err)")
+            #expect(r.err.contains("give the --db file that 'serve' writes"), "\(command): \(r.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty, "\(command) left the empty file empty")
+            let gone = collector(command + ["--db", missing])
+            #expect(gone.code == .failure, "\(command): \(gone.err)")
+            #expect(gone.err.contains("no database at \(missing)"), "\(command): \(gone.err)")
+            #expect(!FileManager.default.fileExists(atPath: missing))
+        }
     }
 
     @Test func csvCellsAFormulaWouldRunAreNeutralized() throws {

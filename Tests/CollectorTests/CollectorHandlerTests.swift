@@ -1,6 +1,6 @@
 import ATLPClient
 import ATLPWire
-import Collector
+@testable import Collector
 import EventModel
 import EventStore
 import SQLiteStore
@@ -178,7 +178,9 @@ func remoteCode(_ body: () throws -> Void) -> ATLPErrorCode? {
                 continue
             }
         }
-        #expect(CollectorAccess().decide(Hello(appKey: "a")) == .accept(admin: false))
+        #expect(CollectorAccess().decide(Hello(appKey: "a")) == .accept(admin: false, authenticated: false))
+        // Without an ingest token a wrong admin token is welcome, but proves nothing.
+        #expect(CollectorAccess(adminToken: "root").decide(Hello(appKey: "a", token: "guess")) == .accept(admin: false, authenticated: false))
     }
 }
 
@@ -195,7 +197,52 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
 }
 
 
+@Suite struct CollectorRulesAnswerTests {
+    @Test func aRepeatedConfigIsAnsweredWithTheBytesEncodedOnceUntilAPublishChangesThem() throws {
+        let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
+        let handler = CollectorHandler(store: try SQLiteEventStore(path: path), access: CollectorAccess(adminToken: "a"))
+        let admin = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop", token: "a"), isAdmin: true)
+        let app = Session(connectionID: 2, peer: "127.0.0.1:2", hello: Hello(appKey: "shop", appVersion: "1.5.0"), isAdmin: false)
+        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*")], sampleRate: nil), session: admin)
+        let first = handler.handle(.config(JSONObject()), session: app)
+        let second = handler.handle(.config(JSONObject()), session: app)
+        guard case .encoded(let frame, let bytes) = first, case .encoded(_, let again) = second else {
+            Issue.record("CONFIG answered without its cached encoding: \(first)")
+            return
+        }
+        #expect(bytes == frame.encoded && again == bytes)
+        #expect(frame.verb == "RULES" && frame["rules"]?.arrayValue?.count == 1)
+        let etag = try #require(frame["etag"]?.stringValue)
+        #expect(handler.handle(.config(JSONObject([("etag", .string(etag))])), session: app) == .rulesUnchanged(etag: etag))
+        // A publish changes the stored set: the next CONFIG is made anew.
+        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*"), rule("r2", appKey: "shop", version: "*")], sampleRate: nil), session: admin)
+        let after = handler.handle(.config(JSONObject([("etag", .string(etag))])), session: app).wireFrame
+        #expect(after["rules"]?.arrayValue?.count == 2)
+        #expect(after["etag"]?.stringValue != etag)
+    }
+}
+
 @Suite struct CollectorHandlerFailureTests {
+    @Test func clientChosenTextInALogLineIsEscaped() throws {
+        let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        store.close()
+        let logged = Mutex<[String]>([])
+        let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
+        let forged = "shop\n2026-01-01 collector: admin token is hunter2\u{1B}[2K\r\u{202E}"
+        let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: forged), isAdmin: true)
+        _ = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), session: session)
+        _ = handler.handle(.config(JSONObject()), session: session)
+        let lines = logged.withLock { $0 }
+        #expect(lines.count == 2)
+        for line in lines {
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
+            #expect(line.contains(#"(shop\n2026-01-01 collector: admin token is hunter2\u{1B}[2K\r\u{202E})"#))
+        }
+        var progress = RollupProgressLines()
+        #expect(progress.line(RollupProgress(appKey: "a\u{1B}]0;x\u{7}", replayed: 0, total: 10)) == #"rebuilding the report rollups of app a\u{1B}]0;x\u{7}: 0 of 10 events"#)
+    }
+
     @Test func aBatchThatCannotBeStoredIsNotAcknowledged() throws {
         let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
         let store = try SQLiteEventStore(path: path)

@@ -130,6 +130,34 @@ import Glibc
         #expect(report.nameCounts == ["click buy": 6_000])
     }
 
+    /// Under `ulimit -f` SIGXFSZ killed send without a word (exit 153). Now the spool refuses the
+    /// events past the limit with the reason, send fails, and what was acknowledged is stored.
+    @Test func aFileSizeLimitIsReportedInsteadOfKillingSend() throws {
+        let dir = Fixtures.temporaryDirectory("e2e-fsize")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite")
+        let serve = try ServeProcess(db: db)
+        defer { serve.kill() }
+        let input = dir.appendingPathComponent("events.ndjson")
+        let (first, second) = Self.eventLines(count: 3_000)  // about 270 KB, past a 64 KiB limit
+        try (first + second).write(to: input)
+        let sent = try runCommand(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", #"ulimit -f 64 && exec "$0" "$@""#, Binaries.agent.path, "send", "--to", serve.address, "--app-key", "shop",
+                "--app-version", "1", "--spool", dir.appendingPathComponent("spool").path, "--timeout", "10", input.path,
+            ], within: 120)
+        #expect(sent.status == 1, "send: \(sent.err.suffix(500))")
+        #expect(sent.err.contains("File too large"))
+        #expect(sent.err.contains("the spool file reached the file-size limit ('ulimit -f'): raise it"))
+        #expect(sent.err.components(separatedBy: ": not sent: ").count == 11, "the first 10 refusals named, then counted")
+        #expect(sent.err.contains(" events were not taken into the spool "))
+        let acknowledged = try #require(sent.out.firstMatch(of: /sent \d+ events: (\d+) acknowledged .* (\d+) not acknowledged/), "stdout: \(sent.out)")
+        #expect(Int(acknowledged.1)! > 0 && Int(acknowledged.1)! + Int(acknowledged.2)! == 3_000, "stdout: \(sent.out)")
+        try serve.stop()
+        #expect(try CollectorReportJSON(db: db).total("events") == Int(acknowledged.1))
+    }
+
     @Test func invalidEventsAreCountedAndKeptWithTheirReasons() throws {
         let dir = Fixtures.temporaryDirectory("e2e-invalid")
         defer { try? FileManager.default.removeItem(at: dir) }

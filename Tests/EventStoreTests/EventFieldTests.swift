@@ -44,10 +44,23 @@ import TestSupport
         #expect(try sqlite(path, "SELECT COALESCE(sent_at, 'none') FROM batches ORDER BY seq") == ["1000", "none"])
     }
 
-    @Test func anAbsurdSentAtSaturatesInsteadOfCrashing() {
-        let batch = EventBatch(appKey: "shop", sentAt: Int64.min, events: [])
-        #expect(batch.correctedTime(ts: 5, receivedAt: 10) == 5)  // the skew itself overflows: kept as sent
-        let ahead = EventBatch(appKey: "shop", sentAt: -Int64.max / 2, events: [])
-        #expect(ahead.correctedTime(ts: Int64.max - 1, receivedAt: Int64.max / 2) == Int64.max)
+    @Test func aSentAtOrCorrectionOutsideTheValidTimesIsNotApplied() {
+        let now: Int64 = 1_700_000_000_000
+        // A valid sentAt 1 s behind the collector moves the time 1 s on.
+        #expect(EventBatch(appKey: "shop", sentAt: now - 1_000, events: []).correctedTime(ts: 5_000, receivedAt: now) == 6_000)
+        // A sentAt outside the range is not applied, whatever its size.
+        for sentAt in [Int64.min, -1, EventTime.latest + 1, -Int64.max / 2, Int64.max] {
+            let batch = EventBatch(appKey: "shop", sentAt: sentAt, events: [])
+            #expect(batch.correctedTime(ts: 5, receivedAt: now) == 5, "sentAt \(sentAt)")
+            #expect(batch.correctedTime(ts: EventTime.latest, receivedAt: now) == EventTime.latest, "sentAt \(sentAt)")
+        }
+        // Nor is a valid one whose correction would leave the range, at either end.
+        let behind = EventBatch(appKey: "shop", sentAt: EventTime.earliest, events: [])
+        #expect(behind.correctedTime(ts: EventTime.latest - 10, receivedAt: now) == EventTime.latest - 10)
+        let ahead = EventBatch(appKey: "shop", sentAt: EventTime.latest, events: [])
+        #expect(ahead.correctedTime(ts: 5, receivedAt: now) == 5)
+        #expect(ahead.correctedTime(ts: EventTime.latest, receivedAt: now) == now)
+        // A time outside the range (an event the collector rejects) is never moved.
+        #expect(behind.correctedTime(ts: Int64.max - 1, receivedAt: Int64.max / 2) == Int64.max - 1)
     }
 }

@@ -110,7 +110,8 @@ struct GtkShopTrackingTests {
         let display = try VirtualDisplay()
         defer { display.stop() }
         let spool = dir.appendingPathComponent("spool").path
-        func runShop(to collectors: [String], trees: URL, _ drive: (WidgetTree, String) throws -> Void) throws {
+        @discardableResult
+        func runShop(to collectors: [String], trees: URL, _ drive: (WidgetTree, String) throws -> Void) throws -> String {
             let shop = try GUIProcess(
                 Built.agent,
                 ["run"] + collectors + ["--app-key", "shop", "--app-version", "1.2.0", "--tree-dir", trees.path, "--spool", spool,
@@ -121,13 +122,21 @@ struct GtkShopTrackingTests {
             try drive(home, window)
             try display.xdotool(["key", "ctrl+q"])
             #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+            return shop.standardError
         }
         // Port 1 on loopback refuses connections: nothing is acknowledged, all stays spooled.
-        try runShop(to: ["--to", "127.0.0.1:1"], trees: dir.appendingPathComponent("trees-1")) { home, window in
+        let said = try runShop(to: ["--to", "127.0.0.1:1"], trees: dir.appendingPathComponent("trees-1")) { home, window in
             let c = try WidgetTree.center(home.node("title", "Kettle"))
             try display.click(window: window, x: c.x, y: c.y)
             _ = try WidgetTree.wait(directory: dir.appendingPathComponent("trees-1"), page: "GtkBox(detail)")
         }
+        // Said once (not per event nor per retry), and at exit how many events wait where.
+        let unreachable = "autotrack: the collector at 127.0.0.1:1 cannot be reached ("
+        #expect(said.components(separatedBy: unreachable).count == 2, "stderr: \(said)")
+        #expect(said.contains("the program runs on, and its events are kept in the spool \(spool) and sent when a collector answers"))
+        let waiting = try #require(said.firstMatch(of: /autotrack-agent run: (\d+) events wait in the spool (.+?), not acknowledged/))
+        #expect(Int(waiting.1) ?? 0 >= 3, "app start, home and detail pages at least")
+        #expect(waiting.2 == spool)
         // The next run ships over TLS, and fails over from a collector that does not answer to one that does.
         let certificate = try TestCertificate()
         let collector = try TestCollector(directory: dir, tls: certificate)

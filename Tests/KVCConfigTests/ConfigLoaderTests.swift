@@ -75,7 +75,7 @@ enum SpecDocuments {
         #expect(!rule.appVersion.contains(try #require(AppVersion("2.0"))))
         #expect(rule.viewEvent == .listItemClick)
         #expect(rule.viewPath == (try PathPattern("HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:*")))
-        #expect(rule.keyPath.parts == [.key("product"), .key("id")])
+        #expect(rule.keyPath?.parts == [.key("product"), .key("id")])
         #expect(rule.keyName == "productId")
         #expect(rule.content == nil)
         #expect(rule.location == ConfigLocation(file: "rules", keyPath: "rules[0]"))
@@ -90,9 +90,26 @@ enum SpecDocuments {
             let rule = try #require(try ConfigLoader.parse(text: json, file: "f").rules.first)
             #expect(rule.viewEvent == event)
             #expect(rule.content == "Buy")
-            #expect(rule.keyPath.parts == [.key("items"), .index(0), .key("price")])
+            #expect(rule.keyPath?.parts == [.key("items"), .index(0), .key("price")])
             #expect(rule.appVersion.comparators.isEmpty)
         }
+    }
+
+    @Test func aDefinitionHasANameAndMayReadNothing() throws {
+        let json = """
+            {"rules":[{"id":"buy","name":"Buy button","appKey":"a","appVersion":"*","viewEvent":"ButtonClick",
+            "viewPath":"A-B&0-*","content":"Buy"}]}
+            """
+        let rule = try #require(try ConfigLoader.parse(text: json, file: "f").rules.first)
+        #expect(rule.name == "Buy button")
+        #expect(rule.keyPath == nil && rule.keyName == nil)
+        // The codec writes back what it read: a name, no keyPath or keyName.
+        let written = rule.json.objectValue
+        #expect(written?["name"] == .string("Buy button"))
+        #expect(written?["keyPath"] == nil && written?["keyName"] == nil)
+        #expect(try KVCRule.rules(json: [rule.json], source: "wire").map(\.json) == [rule.json])
+        // Without a key path a rule reads nothing and never misses.
+        #expect(try rule.value(from: ["x": 1], appVersion: "1").get() == .null)
     }
 
     @Test func shapeIsJudgedByContentNotByName() throws {

@@ -141,10 +141,19 @@ import TestSupport
     }
 
     @Test func theLocationHidesThePassword() {
-        #expect(PostgresEventStore.redacted("postgresql://u:secret@db.example:5432/a?sslmode=require") == "postgresql://u@db.example:5432/a?sslmode=require")
-        #expect(PostgresEventStore.redacted("postgres:///a?host=/run/postgresql&password=x&user=u") == "postgres:///a?host=/run/postgresql&user=u")
+        #expect(DatabaseURI.redacted("postgresql://u:secret@db.example:5432/a?sslmode=require") == "postgresql://u@db.example:5432/a?sslmode=require")
+        #expect(DatabaseURI.redacted("postgres:///a?host=/run/postgresql&password=x&user=u") == "postgres:///a?host=/run/postgresql&user=u")
         #expect(PostgresEventStore.accepts("postgres://h/db") && PostgresEventStore.accepts("postgresql:///db?host=/tmp"))
         #expect(!PostgresEventStore.accepts("/var/lib/events.sqlite"))
+    }
+
+    /// libpq echoes a malformed token of the URI in its error: the password goes wherever it appears.
+    @Test func theRedactionRemovesThePasswordWhereverItAppears() {
+        let uri = "postgresql://u:s%40cret@db.example:5432/a?password=p2&sslmode=require"
+        let libpq = "invalid percent-encoded token: \"s%40cret\"; the password s@cret; p2 — while running: parse \(uri)"
+        let text = DatabaseURI.redacting(libpq, secretsOf: uri)
+        #expect(text == "invalid percent-encoded token: \"***\"; the password ***; *** — while running: parse postgresql://u@db.example:5432/a?sslmode=require")
+        #expect(DatabaseURI.redacting("/var/lib/a.sqlite: no such file", secretsOf: "/var/lib/a.sqlite") == "/var/lib/a.sqlite: no such file")
     }
 
     @Test func textWithNULAndTheEscapeCharacterRoundTrips() {

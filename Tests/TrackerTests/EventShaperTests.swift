@@ -103,6 +103,38 @@ enum ShopPlan {
         #expect(e.props.keys == ["code", "label", "favState", "rules"])
     }
 
+    @Test func aDefinitionThatReadsNothingNamesTheEventOnly() throws {
+        var plan = try ShopPlan.plan()
+        // Named studio definitions without keyPath/keyName: one on the button, one on the cells.
+        try plan.merge(
+            try ConfigLoader.parse(
+                text: """
+                    {"rules": [
+                      {"id": "fav-def", "name": "Favourite", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
+                       "viewPath": "HomeViewController-UIView-UIButton&0-0-0", "content": "Fav"},
+                      {"id": "cell-def", "name": "Any product", "appKey": "shop", "appVersion": "*", "viewEvent": "ListItemClick",
+                       "viewPath": "HomeViewController-UIView-UITableView-ProductCell&0-0-0-*"}
+                    ]}
+                    """, file: "defs.json"))
+        let shaper = EventShaper(plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"))
+        let tree = try ShopPlan.tree()
+        var n = 1
+        func shape(_ type: EventType, _ node: any ViewNode, _ viewEvent: ViewEvent) -> [TrackEvent] {
+            shaper.events(base: base(type, "x", node: node), node: node, viewEvent: viewEvent, className: nil, action: nil) {
+                n += 1
+                return "s-\(n)"
+            }
+        }
+        let fav = shape(.click, try #require(tree.node(id: "fav")), .buttonClick)
+        #expect(fav.count == 1)
+        #expect(fav[0].props == JSONObject([("favState", .string(#"{"on":true}"#)), ("rules", "fav-title,fav-def")]))
+        // The cell's other rules read as before (and cell-sku still misses); the definition adds its id only.
+        let cell = shape(.listItemClick, try #require(tree.node(id: "cell1")), .listItemClick)
+        #expect(cell.map(\.type) == [.listItemClick, .kvcError])
+        #expect(cell[0].props == JSONObject([("productId", "p-2"), ("price", 20), ("rules", "cell-product,cell-price,cell-def")]))
+        #expect(cell[1].props["ruleId"] == "cell-sku")
+    }
+
     @Test func anUnconfiguredActionKeepsItsEventCode() throws {
         let tree = try ShopPlan.tree()
         let fav = try #require(tree.node(id: "fav"))

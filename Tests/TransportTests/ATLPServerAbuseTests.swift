@@ -36,6 +36,41 @@ import Testing
         #expect(stats.peakPendingRequests <= 16)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aClientPipeliningLargeAnswersWithoutReadingGetsNoMoreAnsweredThanTheOutputCapHolds() throws {
+        let handler = TestHandler(rulesFiller: 16 << 10)
+        let (server, address) = try startServer(handler, configuration: configuration { $0.maxOutputBytes = 256 << 10 })
+        defer { server.stop() }
+        let c = try ATLPConnection(to: address, hello: testHello, timeout: .seconds(20))
+        try Posix.setOption(c.fileDescriptor, SOL_SOCKET, SO_RCVBUF, 64 << 10, "SO_RCVBUF")  // little kernel buffering
+        let requests = 600  // 10 MiB of RULES answers if all were answered at once
+        var burst: [UInt8] = []
+        for _ in 0..<requests { burst += ATLPFrame(verb: "CONFIG").encoded }
+        try c.sendBytes(burst)
+        // Until the count holds still: then the server waits for this client to read.
+        var answered = -1
+        for _ in 0..<100 where answered != handler.configs.withLock({ $0 }) {
+            answered = handler.configs.withLock { $0 }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        // The server holds at most the cap plus one answer; the kernel's socket buffers hold the
+        // rest of what was answered.
+        #expect(answered < requests)
+        #expect(server.statistics.peakUnsentBytes <= (256 << 10) + (17 << 10))
+        // Then every answer comes (read raw: parsing 10 MiB of JSON is slow in a debug build).
+        let rules: JSONValue = ["id": "r1", "filler": .string(String(repeating: "x", count: 16 << 10))]
+        let answerSize = ATLPReply.rules(etag: "e1", rules: [rules]).wireFrame.encoded.count
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        for _ in 0..<100_000 where received < requests * answerSize {
+            let result = try buffer.withUnsafeMutableBytes { try Posix.read(c.fileDescriptor, into: $0) }
+            guard case .processed(let n) = result, n > 0 else { break }
+            received += n
+        }
+        #expect(received == requests * answerSize)
+        try c.ping()
+    }
+
     @Test func aClientThatTricklesItsHelloIsToldAndClosedAtTheHelloDeadline() throws {
         let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.helloTimeout = .milliseconds(300) })
         defer { server.stop() }
@@ -97,6 +132,26 @@ import Testing
         #expect(eventually { (try? ATLPConnection(to: address, hello: testHello)) != nil })
     }
 
+    @Test func connectionsWithoutHelloFillingEverySlotLeaveRoomForAClientThatSaysHello() throws {
+        // From many addresses, none over its own limit: only the slots count.
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.maxConnections = 8 })
+        defer { server.stop() }
+        var silent: [ATLPConnection] = []
+        for _ in 0..<8 {
+            silent.append(try ATLPConnection(to: address, timeout: .seconds(10)))
+            Thread.sleep(forTimeInterval: 0.02)  // accepted in this order
+        }
+        let client = try ATLPConnection(to: address, hello: testHello, timeout: .seconds(10))
+        try client.ping()
+        // The ones waiting longest for their HELLO were closed to make room, and told why.
+        let err = try silent[0].receive()
+        #expect(err["code"] == "too-many-connections")
+        #expect(err["message"]?.stringValue?.contains("waiting for HELLO") == true)
+        #expect(server.statistics.closedBeforeHello == 5)  // 8 + 1 arrived, 4 (half the slots) may wait
+        try silent[7].send(ATLPFrame(verb: "HELLO", body: testHello.body))
+        #expect(try silent[7].receive().verb == "WELCOME")  // the newest still may
+    }
+
     @Test func outOfFileDescriptorsANewClientGetsTheErrInsteadOfHanging() throws {
         let (server, address) = try startServer(TestHandler(), configuration: configuration { _ in })
         defer { server.stop() }
@@ -126,5 +181,38 @@ import Testing
         #expect(eventually { server.statistics.throttledHellos == 1 })
         try second.setReceiveTimeout(.seconds(20))
         #expect(try second.receive()["code"] == "unauthorized")  // answered once the wait is over
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func guessingTheAdminTokenWithPublishOnAnOpenServerIsSlowedDownToo() throws {
+        // No ingest token: every HELLO is welcome, and a wrong admin token shows only as PUBLISH's `forbidden`.
+        let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.unauthorizedDelay = .seconds(1) })
+        defer { server.stop() }
+        func guess(_ token: String) throws -> ATLPConnection {
+            let c = try ATLPConnection(to: address, timeout: .seconds(20))
+            try c.send(ATLPFrame(verb: "HELLO", body: Hello(appKey: "shop", token: token).body))
+            return c
+        }
+        let publish = ATLPFrame(verb: "PUBLISH", body: obj(["rules": []]))
+        let first = try guess("guess-1")
+        #expect(try first.receive().verb == "WELCOME")  // the first guess is answered at once
+        try first.send(publish)
+        #expect(try first.receive()["code"] == "forbidden")
+
+        let second = try guess("guess-2")
+        try second.setReceiveTimeout(.milliseconds(500))
+        #expect(throws: TransportError.self) { try second.receive() }  // held back for 1 s
+        try second.setReceiveTimeout(.seconds(20))
+        #expect(try second.receive().verb == "WELCOME")
+        try second.send(publish)
+        #expect(try second.receive()["code"] == "forbidden")
+
+        // Its welcome did not wipe the failures: the wait doubles (2 s), as for a wrong token on HELLO.
+        let third = try guess("guess-3")
+        try third.setReceiveTimeout(.milliseconds(1500))
+        #expect(throws: TransportError.self) { try third.receive() }
+        try third.setReceiveTimeout(.seconds(20))
+        #expect(try third.receive().verb == "WELCOME")
+        #expect(server.statistics.throttledHellos == 2)
     }
 }

@@ -92,6 +92,40 @@ func tempSpool() -> String {
         #expect(second.stored == 151)
     }
 
+    /// A program says once that its collectors cannot be reached, not per event nor per retry; a
+    /// failover list with one collector answering never counts as unreachable.
+    @Test func unreachableCollectorsAreToldOnceWithTheLastFailure() throws {
+        let told = Mutex<[String]>([])
+        let (deadA, deadB) = (try freePort(), try freePort())
+        let shipper = try EventShipper(
+            configuration: shipperConfiguration(deadA, spool: tempSpool(), batchInterval: .milliseconds(1)).with {
+                $0.addresses = [deadA, deadB]
+            },
+            onUnreachable: { error in told.withLock { $0.append(error.description) } })
+        defer { shipper.close(timeout: .zero) }
+        for i in 0..<200 { try shipper.enqueue(event("u\(i)")) }
+        // Many rounds of retries over both collectors (backoff at most 50 ms).
+        #expect(eventually { (shipper.statistics.lastError ?? "").contains("Connection refused") })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(told.withLock { $0.count } == 1)
+        #expect(told.withLock { $0.first }?.contains("Connection refused") == true)
+        #expect(shipper.statistics.pendingEvents == 200)
+
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let reachable = Mutex(0)
+        let failingOver = try EventShipper(
+            configuration: shipperConfiguration(deadA, spool: tempSpool(), batchInterval: .milliseconds(1)).with {
+                $0.addresses = [deadA, address]
+            },
+            onUnreachable: { _ in reachable.withLock { $0 += 1 } })
+        defer { failingOver.close(timeout: .zero) }
+        for i in 0..<50 { try failingOver.enqueue(event("v\(i)")) }
+        #expect(failingOver.flush(timeout: .seconds(30)))
+        #expect(reachable.withLock { $0 } == 0)
+    }
+
     @Test func everyEventsFrameCarriesTheShippersClockAsSentAt() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)

@@ -38,6 +38,8 @@ final class TestHandler: ATLPHandler {
     let sampleRate: Double?
     /// EVENTS calls that have entered the handler.
     let entered = Mutex(0)
+    /// CONFIG calls answered.
+    let configs = Mutex(0)
 
     init(
         token: String? = nil, adminToken: String = "admin-secret", commitDelay: Duration = .zero,
@@ -56,7 +58,7 @@ final class TestHandler: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision {
         if hello.token == adminToken { return .accept(admin: true) }
         if let token, hello.token != token { return .unauthorized("a valid token is required for app \(hello.appKey)") }
-        return .accept(admin: false)
+        return .accept(admin: false, authenticated: token != nil)
     }
 
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
@@ -83,6 +85,7 @@ final class TestHandler: ATLPHandler {
             }
             return .ack(batch: batch, stored: stored, duplicates: duplicates, rejected: rejected)
         case .config(let body):
+            configs.withLock { $0 += 1 }
             if body["etag"]?.stringValue == etag { return .rulesUnchanged(etag: etag) }
             if rulesFiller > 0 {
                 return .rules(etag: etag, rules: [["id": "r1", "filler": .string(String(repeating: "x", count: rulesFiller))]])

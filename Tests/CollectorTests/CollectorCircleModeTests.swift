@@ -13,7 +13,7 @@ import Testing
 /// Circle mode end to end over a real collector: turned on (by the `circle` command, on the
 /// database the collector serves), `CONFIG` answers carry `"snapshots":true`, a `SNAPSHOT` is
 /// stored and listed; turned off, the flag goes.
-@Suite(.timeLimit(.minutes(1))) struct CircleModeTests {
+@Suite(.timeLimit(.minutes(1))) struct CollectorCircleModeTests {
     static let png = SnapshotUpload.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 1, 64, 0, 0, 0, 200]
     static let tree = JSONObject([
         ("type", "GtkWindow"), ("path", "Cart"), ("viewId", "0123456789abcdef0123456789abcdef"), ("frame", [0, 0, 320, 200]),
@@ -121,9 +121,9 @@ import Testing
         let c = try ATLPConnection(to: address, hello: Hello(appKey: "shop", appVersion: "1.0"), timeout: .seconds(10))
         defer { c.close() }
         #expect(c.welcome == Welcome(protocolVersion: 1, maxFrame: 4096, maxSnapshot: 64 << 10))
-        let png = CircleModeTests.png + [UInt8](repeating: 7, count: 30_000)
+        let png = CollectorCircleModeTests.png + [UInt8](repeating: 7, count: 30_000)
         let id = try c.sendSnapshot(
-            SnapshotUpload(page: "Home", capturedAt: 1, width: 1, height: 1, png: png, tree: CircleModeTests.tree))
+            SnapshotUpload(page: "Home", capturedAt: 1, width: 1, height: 1, png: png, tree: CollectorCircleModeTests.tree))
         #expect(try (server.store as? any SnapshotStore)?.snapshot(id: id)?.png == png)
     }
 }

@@ -1,0 +1,32 @@
+import DemoShop
+import Hooks
+import ViewIdentity
+
+/// Passes every interaction on, and while `isOn()` says circle mode is on (or `demo --snapshots`)
+/// hands a snapshot of each page entered to `send` (docs/agent.md "Snapshots"): the simulated
+/// shop's picture drawn from its frames, and its tree with `props`. An observer in front of the
+/// tracker, as `PageTreeWriter` is, so DemoShop and Hooks know nothing of it.
+final class PageSnapshotter: InteractionObserver {
+    let next: any InteractionObserver
+    private let isOn: () -> Bool
+    private let send: (PageSnapshot) -> Void
+    /// Snapshots handed over.
+    private(set) var taken = 0
+
+    init(next: any InteractionObserver, isOn: @escaping () -> Bool, send: @escaping (PageSnapshot) -> Void) {
+        self.next = next
+        self.isOn = isOn
+        self.send = send
+    }
+
+    func observe(_ interaction: Interaction) {
+        if interaction.kind == .pageEnter, let node = interaction.node, isOn() {
+            send(SimulatedSnapshot.take(node, capturedAt: interaction.timestamp))
+            taken += 1
+        }
+        next.observe(interaction)
+    }
+
+    func hooksStarted(in aspects: AspectRegistry) { next.hooksStarted(in: aspects) }
+    func hooksStopped(in aspects: AspectRegistry) { next.hooksStopped(in: aspects) }
+}

@@ -1,0 +1,158 @@
+import Analytics
+import Definitions
+import EventModel
+import EventStore
+import KVCConfig
+import Studio
+import Synchronization
+
+/// The studio's back end over the collector's stores: pictures and circle mode from the
+/// `SnapshotStore`, rules through the same publish as `rules publish` (KVCConfig's codec checks
+/// them), counting through `Definitions` (`definitionCounts`, `heatmap`).
+public final class CollectorStudioBackend: StudioBackend {
+    let store: any CollectorStore
+    let pictures: any SnapshotStore
+    /// The app keys and versions seen in events, and the last event `seq` read for them: each
+    /// `apps()` reads only the events stored since.
+    private let catalog = Mutex<(lastSeq: Int64?, versions: [String: Set<String>])>((nil, [:]))
+
+    /// How many events one `apps()` reads at most to bring the catalog up to date (the rest wait
+    /// for the next call, so a first call on a large database stays bounded in time).
+    static let catalogBatch = 50_000
+    static let catalogBatchesPerCall = 20
+
+    public init(store: any CollectorStore, pictures: any SnapshotStore) {
+        self.store = store
+        self.pictures = pictures
+    }
+
+    public func apps() throws(StudioError) -> [StudioApp] {
+        var versions = try eventVersions()
+        var pictureCounts: [String: Int] = [:]
+        for s in try unavailable({ () throws(StoreError) in try pictures.snapshots(appKey: nil, appVersion: nil) }) {
+            versions[s.appKey, default: []].insert(s.appVersion)
+            pictureCounts[s.appKey, default: 0] += 1
+        }
+        let modes = try unavailable { () throws(StoreError) in try pictures.circleModes() }
+        for key in modes.keys { versions[key, default: []].formUnion([]) }
+        for set in try unavailable({ () throws(StoreError) in try store.ruleSets(appKey: nil) }) {
+            versions[set.appKey, default: []].formUnion([])
+        }
+        return versions.keys.sorted().map { key in
+            StudioApp(
+                appKey: key, versions: Self.versionOrder(versions[key] ?? []), snapshots: pictureCounts[key] ?? 0,
+                circleModeUntil: modes[key])
+        }
+    }
+
+    /// Versions in version order (`1.2.0` before `1.10.0`), the ones that do not parse after, by text.
+    static func versionOrder(_ versions: Set<String>) -> [String] {
+        versions.sorted { a, b in
+            switch (AppVersion(a), AppVersion(b)) {
+            case (let x?, let y?): return x != y ? x < y : a < b
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a < b
+            }
+        }
+    }
+
+    private func eventVersions() throws(StudioError) -> [String: Set<String>] {
+        var last = catalog.withLock { $0.lastSeq }
+        var found: [String: Set<String>] = [:]
+        for _ in 0..<Self.catalogBatchesPerCall {
+            var read = 0
+            try unavailable { () throws(StoreError) in
+                try store.events(EventQuery(afterSeq: last, limit: Self.catalogBatch)) { e in
+                    read += 1
+                    last = e.seq
+                    found[e.appKey, default: []].formUnion(e.appVersion.map { [$0] } ?? [])
+                    return true
+                }
+            }
+            if read < Self.catalogBatch { break }
+        }
+        return catalog.withLock { c in
+            for (key, seen) in found { c.versions[key, default: []].formUnion(seen) }
+            if let last, last > c.lastSeq ?? .min { c.lastSeq = last }
+            return c.versions
+        }
+    }
+
+    public func snapshots(appKey: String, appVersion: String?) throws(StudioError) -> [StudioSnapshotSummary] {
+        try unavailable { () throws(StoreError) in try pictures.snapshots(appKey: appKey, appVersion: appVersion) }.map(Self.summary)
+    }
+
+    public func snapshot(id: Int64) throws(StudioError) -> StudioSnapshot? {
+        guard let s = try unavailable({ () throws(StoreError) in try pictures.snapshot(id: id) }) else { return nil }
+        return StudioSnapshot(summary: Self.summary(s.summary), png: s.png, tree: s.tree)
+    }
+
+    static func summary(_ s: SnapshotSummary) -> StudioSnapshotSummary {
+        StudioSnapshotSummary(
+            id: s.id, appKey: s.appKey, appVersion: s.appVersion, page: s.page, capturedAt: s.capturedAt, width: s.width, height: s.height)
+    }
+
+    public func setCircleMode(appKey: String, until: Int64?) throws(StudioError) {
+        try unavailable { () throws(StoreError) in try pictures.setCircleMode(appKey: appKey, until: until) }
+    }
+
+    public func ruleSets() throws(StudioError) -> [StudioRuleSet] {
+        try unavailable { () throws(StoreError) in try store.ruleSets(appKey: nil) }.map { set in
+            StudioRuleSet(appKey: set.appKey, etag: set.etag, rules: set.rules.compactMap { try? JSONValue.parse($0.json) })
+        }
+    }
+
+    public func checkRule(_ rule: JSONValue) throws(StudioError) -> JSONValue {
+        try Self.rule(rule).json
+    }
+
+    /// The rule the codec reads from `json`; `badRequest` with its problems.
+    static func rule(_ json: JSONValue) throws(StudioError) -> KVCRule {
+        do throws(ConfigError) {
+            return try KVCRule.rules(json: [json], source: "the rule")[0]
+        } catch {
+            throw StudioError(.badRequest, error.problems.map(\.description).joined(separator: "; "))
+        }
+    }
+
+    public func replaceRules(appKey: String, with rules: [JSONValue]) throws(StudioError) -> String {
+        var stored: [StoredRule] = []
+        for json in rules {
+            let rule = try Self.rule(json)
+            guard rule.appKey == appKey else { throw StudioError(.badRequest, "rule \(rule.id) belongs to app \(rule.appKey), not \(appKey)") }
+            stored.append(StoredRule(rule))
+        }
+        return try unavailable { () throws(StoreError) -> String in
+            let sampleRate = try store.ruleSet(appKey: appKey)?.sampleRate ?? 1
+            try store.publish(stored, sampleRate: sampleRate, appKeys: [appKey])
+            return StoredRuleSet.etag(ruleJSON: stored.map(\.json), sampleRate: sampleRate)
+        }
+    }
+
+    public func counts(rule: JSONValue, range: StudioTimeRange) throws(StudioError) -> RuleCounts {
+        let rule = try Self.rule(rule)
+        let counts = try unavailable { () throws(StoreError) in
+            try store.definitionCounts(rule, since: range.since, until: range.until)
+        }
+        return RuleCounts(
+            total: counts.total, days: counts.days.map { RuleCounts.Day(day: $0.day.description, count: $0.count) },
+            values: counts.values.map { RuleCounts.Value(value: .string($0.value), count: $0.count) })
+    }
+
+    public func heatmap(appKey: String, appVersion: String?, paths: [String], range: StudioTimeRange) throws(StudioError) -> [String: Int] {
+        let elements = try unavailable { () throws(StoreError) in
+            try store.heatmap(appKey: appKey, appVersion: appVersion, paths: paths, since: range.since, until: range.until)
+        }
+        return Dictionary(elements.map { ($0.path, $0.count) }, uniquingKeysWith: +)
+    }
+
+    /// A store failure as the studio answers it: 503, try again.
+    private func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
+        do throws(StoreError) {
+            return try body()
+        } catch {
+            throw StudioError(.unavailable, "the store failed (\(error)); try again")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+public import KVCConfig
+public import Matching
+import ViewIdentity
+
+/// The events a rule selects ("a definition's events", docs/reports.md "Definitions"): the
+/// stored interactions of its app whose version its range holds, whose type is its view
+/// event's, whose canonical path its pattern matches and, when it has `content`, whose
+/// `props.title` equals it, whenever they were stored (before the rule existed too).
+///
+/// The one definition every count by rule uses: the report's rule coverage, previews and
+/// counts, `funnel --step rule:ID`, `retention`, `export --rule`. Paths are matched as the
+/// tracker matches them (`PathPattern.matches`, names by bytes); `selection` is the same pattern
+/// as a regular expression for stores that filter in SQL.
+public struct RuleEvents: Sendable, Hashable {
+    public let rule: KVCRule
+    /// The wire type of the rule's view event (`click`, `list_item_click`, ...).
+    public let type: String
+    /// The rule as a path regex and title, for SQL (Matching's circle selection).
+    public let selection: CircleSelection
+
+    public init(_ rule: KVCRule) {
+        self.rule = rule
+        type = rule.viewEvent.eventType.rawValue
+        selection = CircleSelection(rule: rule)
+    }
+
+    /// True when the rule's range holds the app version an event's HELLO named.
+    public func holds(appVersion: String?) -> Bool { rule.appVersion.holds(versionText: appVersion) }
+
+    /// True when `path` (canonical text) matches the rule's pattern; false for text that is no path.
+    public func matches(path: String) -> Bool {
+        guard let parsed = try? ViewPath(canonical: path) else { return false }
+        return rule.viewPath.matches(parsed)
+    }
+}
+
+/// Whether the rule of `events` selects stored events, one at a time: the one place the
+/// definition is applied to an event, keeping each distinct path's and version's answer (a scan
+/// meets the same few again and again).
+public struct RuleEventMatcher {
+    public let events: RuleEvents
+    private var paths: [String: Bool] = [:]
+    private var versions: [String?: Bool] = [:]
+
+    public init(_ events: RuleEvents) { self.events = events }
+
+    public init(_ rule: KVCRule) { self.init(RuleEvents(rule)) }
+
+    /// True when the rule selects a stored event with these fields.
+    public mutating func selects(appKey: String, appVersion: String?, type: String, path: String?, title: String?) -> Bool {
+        let rule = events.rule
+        guard appKey == rule.appKey, type == events.type, let path else { return false }
+        if let content = rule.content, content != title { return false }
+        if let held = versions[appVersion] {
+            if !held { return false }
+        } else {
+            let held = events.holds(appVersion: appVersion)
+            versions[appVersion] = held
+            if !held { return false }
+        }
+        if let m = paths[path] { return m }
+        let m = events.matches(path: path)
+        if paths.count < 100_000 { paths[path] = m }
+        return m
+    }
+}

@@ -1,0 +1,92 @@
+import CGtk
+import EventModel
+import ViewIdentity
+
+/// Walks a page's widgets into §1 JSON (docs/view-identity.md §1, docs/gtk.md "Trees"): `path` and
+/// `viewId` on every node, `frame` on every mapped one. The tree files take it as it is; a snapshot
+/// also takes `props`, and the rectangles its picture must blank (docs/gtk.md "Snapshots").
+struct GtkTreeCapture {
+    /// Whether nodes carry `props` and the privacy rules apply (snapshots).
+    let forSnapshot: Bool
+    /// The widget whose coordinates frames are in (the page's window).
+    let window: GObjectPointer?
+    /// Subtracted from every frame: the window's own bounds' origin, so frames are the PNG's pixels.
+    let origin: (x: Float, y: Float)
+    /// The frames to paint over, in the same coordinates as `frame`.
+    private(set) var blanked: [graphene_rect_t] = []
+    private var ids: [String: Int] = [:]
+
+    init(window: GObjectPointer?, forSnapshot: Bool, origin: (x: Float, y: Float) = (0, 0)) {
+        self.window = window
+        self.forSnapshot = forSnapshot
+        self.origin = origin
+    }
+
+    /// The window `root` is shown in.
+    static func window(of root: GtkWidgetNode) -> GObjectPointer? {
+        root.widget.flatMap { gtk_widget_get_root($0.assumingMemoryBound(to: GtkWidget.self)) }.map { UnsafeMutableRawPointer($0) }
+    }
+
+    /// The tree under `root`. For a snapshot, privacy starts from `root`'s ancestors.
+    mutating func tree(_ root: GtkWidgetNode) -> JSONObject {
+        var privacy = GtkPrivacy.open
+        var covered = false
+        if forSnapshot, let w = root.widget {
+            var a = gtk_widget_get_parent(w.assumingMemoryBound(to: GtkWidget.self))
+            // Bounded by the depth of the tree.
+            while let current = a {
+                let raw = UnsafeMutableRawPointer(current)
+                privacy = max(privacy, GtkPrivacy.of(raw))
+                covered = covered || GtkPrivacy.blanks(raw)
+                a = gtk_widget_get_parent(current)
+            }
+        }
+        return node(root, privacy: privacy, covered: covered)
+    }
+
+    private mutating func node(_ n: GtkWidgetNode, privacy inherited: GtkPrivacy, covered: Bool) -> JSONObject {
+        var privacy = inherited
+        var covered = covered
+        var o = JSONObject()
+        o["type"] = .string(n.typeName)
+        let role = n.role
+        if role != .view { o["role"] = .string(role.rawValue) }
+        if role == .cell, let ip = n.cellIndexPath { o["indexPath"] = .array([.int(Int64(ip.section)), .int(Int64(ip.row))]) }
+        if role == .controller, let alias = n.pageAlias { o["alias"] = .string(alias) }
+        if let id = n.id {
+            // Ids are unique in a tree: a repeated name gets `~2`, `~3`… in document order.
+            let seen = ids[id, default: 0] + 1
+            ids[id] = seen
+            o["id"] = .string(seen == 1 ? id : "\(id)~\(seen)")
+        }
+        if forSnapshot, let w = n.widget { privacy = max(privacy, GtkPrivacy.of(w)) }
+        if privacy != .hidden, let title = n.title { o["title"] = .string(title) }
+        let path = n.viewPath
+        o["path"] = .string(path.canonical)
+        o["viewId"] = .string(path.viewID.hex)
+        if let w = n.widget, let window, gtk_widget_get_mapped(w.assumingMemoryBound(to: GtkWidget.self)) != 0 {
+            var bounds = graphene_rect_t()
+            if gtk_widget_compute_bounds(
+                w.assumingMemoryBound(to: GtkWidget.self), window.assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
+            {
+                bounds.origin.x -= origin.x
+                bounds.origin.y -= origin.y
+                o["frame"] = .array(
+                    [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height].map { .int(Int64($0.rounded())) })
+                if forSnapshot, !covered, GtkPrivacy.blanks(w) {
+                    blanked.append(bounds)
+                    covered = true
+                }
+            }
+        }
+        if forSnapshot, let w = n.widget {
+            let props = GtkWidgetProps.props(w, privacy: privacy)
+            if !props.isEmpty { o["props"] = .object(props) }
+        }
+        let children = n.childNodes.compactMap { $0 as? GtkWidgetNode }
+        if !children.isEmpty {
+            o["children"] = .array(children.map { .object(node($0, privacy: privacy, covered: covered)) })
+        }
+        return o
+    }
+}

@@ -1,0 +1,177 @@
+import ATLPClient
+import ATLPWire
+import Dispatch
+import EventModel
+import Foundation
+import SecureChannel
+import SystemCalls
+import Synchronization
+import ViewIdentity
+
+/// Ships page snapshots to the collector (docs/agent.md "Snapshots"): `SNAPSHOT` frames on an
+/// ATLP/1 connection of its own, on a thread of its own, so the UI thread only hands a snapshot
+/// over (`send` never blocks). A snapshot is not an event: it is not spooled, and one that cannot
+/// be delivered (the collector unreachable, the queue full, the frame too large) is dropped and
+/// counted; the next page entered brings a newer one.
+///
+/// With several collectors they are tried in order, as the shipper fails over.
+public final class ATLPSnapshotSender: Sendable {
+    /// What the sender has done.
+    public struct Statistics: Sendable, Hashable {
+        /// Snapshots the collector acknowledged, and the id of the last one.
+        public var sent = 0
+        public var lastSnapshotID: Int64?
+        /// Snapshots lost: not delivered, or pushed out of a full queue.
+        public var failed = 0
+        public var dropped = 0
+        public var lastError: String?
+    }
+
+    /// Snapshots waiting at most; a newer one pushes the oldest out.
+    public static let queueLimit = 4
+    /// The name the sender's thread carries (pthread names hold 15 bytes).
+    public static let threadName = "autotrack-snap"
+
+    public let addresses: [SocketAddress]
+    private let hello: Hello
+    private let timeout: Duration
+    private let security: SecureChannelFactory?
+    private let state = Mutex<(queue: [PageSnapshot], busy: Bool, stopping: Bool, statistics: Statistics)>(([], false, false, Statistics()))
+    private let wakeup = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Starts the sender's thread; `timeout` bounds each connect and answer.
+    public init(addresses: [SocketAddress], hello: Hello, timeout: Duration = .seconds(10), security: SecureChannelFactory? = nil) {
+        precondition(!addresses.isEmpty, "ATLPSnapshotSender needs at least one collector address")
+        self.addresses = addresses
+        self.hello = hello
+        self.timeout = timeout
+        self.security = security
+        let thread = Thread { [self] in
+            Thread.current.name = ATLPSnapshotSender.threadName
+            run()
+            exited.signal()
+        }
+        thread.name = ATLPSnapshotSender.threadName
+        thread.start()
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Queues `snapshot` for sending; returns at once.
+    public func send(_ snapshot: PageSnapshot) {
+        let queued = state.withLock { s -> Bool in
+            guard !s.stopping else { return false }
+            if s.queue.count >= ATLPSnapshotSender.queueLimit {
+                s.queue.removeFirst()
+                s.statistics.dropped += 1
+            }
+            s.queue.append(snapshot)
+            return true
+        }
+        if queued { wakeup.signal() }
+    }
+
+    /// Waits until every queued snapshot was sent or given up, at most `timeout`; true when so.
+    @discardableResult
+    public func flush(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        // Bounded by the deadline.
+        while ContinuousClock.now < deadline {
+            if state.withLock({ $0.queue.isEmpty && !$0.busy }) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return state.withLock { $0.queue.isEmpty && !$0.busy }
+    }
+
+    /// Stops the thread (what is still queued is dropped), waiting at most `timeout`.
+    @discardableResult
+    public func close(timeout: Duration = .seconds(2)) -> Bool {
+        let running = state.withLock { s in
+            defer { s.stopping = true }
+            return !s.stopping
+        }
+        guard running else { return true }
+        wakeup.signal()
+        return exited.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success
+    }
+
+    private func run() {
+        var connection: ATLPConnection?
+        defer { connection?.close() }
+        while true {
+            wakeup.wait()
+            // Bounded by the queue, which holds at most `queueLimit`.
+            while let next = state.withLock({ s -> PageSnapshot? in
+                guard !s.stopping, !s.queue.isEmpty else { return nil }
+                s.busy = true
+                return s.queue.removeFirst()
+            }) {
+                let outcome = deliver(next, over: &connection)
+                state.withLock { s in
+                    s.busy = false
+                    switch outcome {
+                    case .success(let id):
+                        s.statistics.sent += 1
+                        s.statistics.lastSnapshotID = id
+                    case .failure(let error):
+                        s.statistics.failed += 1
+                        s.statistics.lastError = error.description
+                    }
+                }
+            }
+            if state.withLock({ $0.stopping }) { return }
+        }
+    }
+
+    /// Sends one snapshot: on the open connection, or a new one to each collector in turn. The
+    /// frame is encoded once; one larger than the collector takes (`WELCOME`'s `maxSnapshot`) is
+    /// not sent.
+    private func deliver(_ snapshot: PageSnapshot, over connection: inout ATLPConnection?) -> Result<Int64, TransportError> {
+        let upload = SnapshotUpload(
+            page: snapshot.page, capturedAt: snapshot.capturedAt, width: snapshot.width, height: snapshot.height,
+            png: snapshot.png, tree: snapshot.tree)
+        let bytes = upload.frame.encoded
+        func send(on c: ATLPConnection) throws(TransportError) -> Int64 {
+            if let limit = c.welcome?.snapshotLimit, bytes.count > limit {
+                throw TransportError(
+                    .protocolViolation, "the snapshot of \(snapshot.page) takes \(bytes.count) bytes; \(c.address) takes at most \(limit)")
+            }
+            try c.sendBytes(bytes)
+            let reply = try c.receive()
+            if reply.verb == "ERR" {
+                let error = ATLPError(errFrame: reply)
+                throw TransportError(.remote, "\(c.address) answered ERR \(error.code.rawValue): \(error.message)", remote: error)
+            }
+            guard let ack = SnapshotAck(reply) else {
+                throw TransportError(.protocolViolation, "expected ACK {\"snapshot\":S} from \(c.address), got \(reply.verb)")
+            }
+            return ack.snapshot
+        }
+        // A connection kept from an earlier snapshot may have been closed by the collector since.
+        if let open = connection {
+            do throws(TransportError) {
+                return .success(try send(on: open))
+            } catch {
+                open.close()
+                connection = nil
+                if error.remote != nil || error.code == .protocolViolation { return .failure(error) }
+            }
+        }
+        var last: TransportError?
+        for address in addresses {
+            do throws(TransportError) {
+                let fresh = try ATLPConnection(to: address, hello: hello, timeout: timeout, security: security)
+                connection = fresh
+                return .success(try send(on: fresh))
+            } catch {
+                connection?.close()
+                connection = nil
+                last = error
+                // An answer (ERR) or a snapshot too large is final: the others would say the same.
+                if error.remote != nil || error.code == .protocolViolation { break }
+            }
+        }
+        return .failure(last!)
+    }
+}

@@ -1,0 +1,38 @@
+import ATLPTLS
+import HTTPServer
+import SystemCalls
+import Testing
+import TestSupport
+
+/// HTTPS through the same secure-channel plug-in as ATLP (OpenSSL from ATLPTLS), with a real
+/// certificate made by the openssl command.
+@Suite(.timeLimit(.minutes(1))) struct HTTPSTests {
+    @Test func requestsGoThroughTLSKeepAliveAndPipelining() throws {
+        let cert = try TestCertificate()
+        let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)
+        let (server, address) = try startServer(security: context.channels)
+        defer { server.stop() }
+        let trust = try TLSContext.client(trusting: cert.certificate).channels
+        let c = try RawHTTPClient(address, security: trust)
+        #expect(try c.exchange(get("/secure")).text == "secure")
+        try c.send(get("/echo/1") + post("/echo/2", "over tls") + get("/big?n=70000"))
+        #expect(try c.response().text == "GET /echo/1 - 0")
+        #expect(try c.response().text == "POST /echo/2 - 8\nover tls")
+        #expect(try c.response().body.count == 70000)
+        // Malformed input over TLS is refused the same way.
+        #expect(try c.exchange("GET /a HTTP/1.1\r\n\r\n").status == 400)
+        #expect(c.isClosedByServer())
+        #expect(server.statistics.accepted == 1)
+    }
+
+    @Test func plainHTTPToATLSListenerIsNotServed() throws {
+        let cert = try TestCertificate()
+        let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)
+        let (server, address) = try startServer(security: context.channels)
+        defer { server.stop() }
+        let plain = try RawHTTPClient(address, timeout: .seconds(5))
+        try plain.send(get("/secure"))
+        #expect(throws: (any Error).self) { _ = try plain.response() }
+        #expect(server.statistics.requests == 0)
+    }
+}

@@ -1,0 +1,99 @@
+import Analytics
+import EventModel
+import Studio
+import Synchronization
+import ViewIdentity
+
+/// An in-memory back end for the studio's route tests: apps, pictures, circle modes, rule sets
+/// and a list of interactions to count. Its rule check is a small stand-in for the codec's.
+final class FakeStudioBackend: StudioBackend {
+    struct Interaction: Sendable {
+        var appKey: String
+        var appVersion: String
+        var viewEvent: String
+        var path: String
+        var title: String?
+        var time: Int64
+    }
+
+    struct State: Sendable {
+        var apps: [StudioApp] = []
+        var snapshots: [StudioSnapshot] = []
+        var sets: [StudioRuleSet] = []
+        var interactions: [Interaction] = []
+        var publishes = 0
+    }
+
+    let state: Mutex<State>
+
+    init(_ state: State = State()) { self.state = Mutex(state) }
+
+    func apps() throws(StudioError) -> [StudioApp] { state.withLock { $0.apps } }
+
+    func snapshots(appKey: String, appVersion: String?) throws(StudioError) -> [StudioSnapshotSummary] {
+        state.withLock { s in
+            s.snapshots.map(\.summary).filter { $0.appKey == appKey && (appVersion == nil || $0.appVersion == appVersion) }
+                .sorted { $0.capturedAt > $1.capturedAt }
+        }
+    }
+
+    func snapshot(id: Int64) throws(StudioError) -> StudioSnapshot? { state.withLock { $0.snapshots.first { $0.summary.id == id } } }
+
+    func setCircleMode(appKey: String, until: Int64?) throws(StudioError) {
+        state.withLock { s in
+            if let i = s.apps.firstIndex(where: { $0.appKey == appKey }) { s.apps[i].circleModeUntil = until }
+        }
+    }
+
+    func ruleSets() throws(StudioError) -> [StudioRuleSet] { state.withLock { $0.sets } }
+
+    func checkRule(_ rule: JSONValue) throws(StudioError) -> JSONValue {
+        for field in ["id", "appKey", "viewEvent", "viewPath"] where rule[field]?.stringValue?.isEmpty ?? true {
+            throw StudioError(.badRequest, "rule: \(field) is missing")
+        }
+        guard (try? PathPattern(rule["viewPath"]?.stringValue ?? "")) != nil else { throw StudioError(.badRequest, "rule: bad viewPath") }
+        return rule
+    }
+
+    func replaceRules(appKey: String, with rules: [JSONValue]) throws(StudioError) -> String {
+        state.withLock { s in
+            s.publishes += 1
+            let etag = "etag-\(s.publishes)"
+            s.sets.removeAll { $0.appKey == appKey }
+            s.sets.append(StudioRuleSet(appKey: appKey, etag: etag, rules: rules))
+            return etag
+        }
+    }
+
+    func counts(rule: JSONValue, range: StudioTimeRange) throws(StudioError) -> RuleCounts {
+        let pattern = try? PathPattern(rule["viewPath"]?.stringValue ?? "")
+        let selected = state.withLock { $0.interactions }.filter { e in
+            guard let pattern, let path = try? ViewPath(canonical: e.path) else { return false }
+            return e.appKey == rule["appKey"]?.stringValue && e.viewEvent == rule["viewEvent"]?.stringValue && pattern.matches(path)
+                && (rule["content"]?.stringValue == nil || rule["content"]?.stringValue == e.title)
+                && (range.since.map { e.time >= $0 } ?? true) && (range.until.map { e.time < $0 } ?? true)
+        }
+        var byDay: [String: Int] = [:]
+        var byTitle: [String: Int] = [:]
+        for e in selected {
+            byDay[Self.day(e.time), default: 0] += 1
+            if let t = e.title { byTitle[t, default: 0] += 1 }
+        }
+        return RuleCounts(
+            total: selected.count, days: byDay.sorted { $0.key < $1.key }.map { RuleCounts.Day(day: $0.key, count: $0.value) },
+            values: byTitle.sorted { $0.value > $1.value }.map { RuleCounts.Value(value: .string($0.key), count: $0.value) })
+    }
+
+    func heatmap(appKey: String, appVersion: String?, paths: [String], range: StudioTimeRange) throws(StudioError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for e in state.withLock({ $0.interactions }) where e.appKey == appKey && paths.contains(e.path) {
+            guard appVersion == nil || e.appVersion == appVersion, range.since.map({ e.time >= $0 }) ?? true,
+                range.until.map({ e.time < $0 }) ?? true
+            else { continue }
+            counts[e.path, default: 0] += 1
+        }
+        return counts
+    }
+
+    static func day(_ time: Int64) -> String { CalendarDay(time: time).description }
+}

@@ -1,0 +1,120 @@
+import EventModel
+import HTTPServer
+import Studio
+import Synchronization
+
+/// A studio over the fake back end: a shop's home page with three product rows, clicks on them,
+/// and a clock the tests move.
+struct StudioFixture {
+    static let token = "admin-secret"
+    /// 2026-11-20T12:00:00Z.
+    static let now: Int64 = 1_763_640_000_000
+    static let day: Int64 = 86_400_000
+    static let rowPath = "HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:"
+    static let buttonPath = "HomeViewController-UIView-UITableView-ProductCell-UIButton&0-0-0-0:%d-0"
+
+    let backend: FakeStudioBackend
+    let clock: TestClock
+    let handler: StudioHandler
+
+    /// The home page's tree: rows 0…2, each a cell with a label and a button (frames in pixels).
+    static func tree() -> JSONValue {
+        func node(_ type: String, _ path: String, _ frame: [Int64], title: String? = nil, props: JSONValue? = nil, _ children: [JSONValue] = [])
+            -> JSONValue
+        {
+            var o = JSONObject()
+            o["type"] = .string(type)
+            o["path"] = .string(path)
+            o["viewId"] = .string("id-" + path)
+            o["frame"] = .array(frame.map(JSONValue.int))
+            if let title { o["title"] = .string(title) }
+            if let props { o["props"] = props }
+            if !children.isEmpty { o["children"] = .array(children) }
+            return .object(o)
+        }
+        let names = ["Gift card", "Tea", "Mug"]
+        var rows: [JSONValue] = []
+        for r in 0..<3 {
+            let top = Int64(40 + 60 * r)
+            let props: JSONValue = ["product.id": .string("p\(r)"), "product.price": .int(Int64(10 + r))]
+            let label = node("UILabel", "HomeViewController-UIView-UITableView-ProductCell-UILabel&0-0-0-0:\(r)-0", [10, top + 5, 200, 20], title: names[r])
+            let button = node("UIButton", buttonPath.replacingOccurrences(of: "%d", with: "\(r)"), [300, top + 5, 80, 30], title: "Add")
+            rows.append(node("Shop.ProductCell", "\(rowPath)\(r)", [0, top, 400, 60], title: names[r], props: props, [label, button]))
+        }
+        return node(
+            "Shop.HomeViewController", "HomeViewController&0", [0, 0, 400, 300],
+            [node("UIView", "HomeViewController-UIView&0-0", [0, 0, 400, 300], [node("UITableView", "HomeViewController-UIView-UITableView&0-0-0", [0, 40, 400, 180], rows)])])
+    }
+
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+
+    init() {
+        var state = FakeStudioBackend.State()
+        state.apps = [StudioApp(appKey: "shop", versions: ["1.0.0", "1.1.0"], snapshots: 2, circleModeUntil: nil)]
+        let home = StudioSnapshotSummary(id: 7, appKey: "shop", appVersion: "1.1.0", page: "HomeViewController", capturedAt: Self.now - 1000, width: 400, height: 300)
+        var older = home
+        older.id = 3
+        older.appVersion = "1.0.0"
+        older.capturedAt = Self.now - 10 * Self.day
+        state.snapshots = [
+            StudioSnapshot(summary: older, png: Self.png, tree: #"{"type":"Old","path":"HomeViewController&0"}"#),
+            StudioSnapshot(summary: home, png: Self.png, tree: Self.tree().jsonText),
+        ]
+        // Clicks on the rows over the last days: row 0 three times, row 1 once, one long ago.
+        func click(_ row: Int, _ daysAgo: Int64, event: String = "ListItemClick", title: String? = nil) -> FakeStudioBackend.Interaction {
+            FakeStudioBackend.Interaction(
+                appKey: "shop", appVersion: "1.1.0", viewEvent: event, path: "\(Self.rowPath)\(row)", title: title ?? ["Gift card", "Tea", "Mug"][row],
+                time: Self.now - daysAgo * Self.day)
+        }
+        state.interactions = [click(0, 1), click(0, 2), click(0, 2), click(1, 3), click(2, 100)]
+        backend = FakeStudioBackend(state)
+        let clock = TestClock(Self.now)
+        self.clock = clock
+        handler = StudioHandler(
+            backend: backend,
+            configuration: StudioHandler.Configuration(isAdminToken: { $0 == Self.token }, clock: { clock.now }, sessionLifetime: 3_600_000))
+    }
+
+    /// A request as the server would hand it over; `token` as a bearer token, JSON `body` as a
+    /// write's content.
+    func send(
+        _ method: HTTPMethod, _ target: String, token: String? = Self.token, cookie: String? = nil, json body: JSONValue? = nil,
+        contentType: String? = nil, raw: String? = nil
+    ) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        if let token { headers.set("Authorization", "Bearer \(token)") }
+        if let cookie { headers.set("Cookie", cookie) }
+        var bytes: [UInt8] = []
+        if let body {
+            headers.set("Content-Type", contentType ?? "application/json")
+            bytes = Array(body.jsonText.utf8)
+        } else if let raw {
+            if let contentType { headers.set("Content-Type", contentType) }
+            bytes = Array(raw.utf8)
+        } else if let contentType {
+            headers.set("Content-Type", contentType)
+        }
+        return handler.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: bytes))
+    }
+}
+
+extension HTTPResponse {
+    var json: JSONValue? { try? JSONValue.parse(body) }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// The studio's clock in tests: ms since the epoch, moved by the test.
+final class TestClock: Sendable {
+    private let value: Mutex<Int64>
+    init(_ start: Int64) { value = Mutex(start) }
+    var now: Int64 { value.withLock { $0 } }
+    func advance(_ milliseconds: Int64) { value.withLock { $0 += milliseconds } }
+}
+
+extension JSONValue {
+    /// An array's element, nil past its end or on a non-array.
+    subscript(_ index: Int) -> JSONValue? {
+        guard let a = arrayValue, index >= 0, index < a.count else { return nil }
+        return a[index]
+    }
+}
