@@ -25,6 +25,21 @@ import TestSupport
         #expect(server.statistics.accepted == 1)
     }
 
+    @Test func aHandshakeThatNeverFinishesIsClosedAtTheHeadDeadline() throws {
+        let cert = try TestCertificate()
+        let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)
+        let (server, address) = try startServer(TestRoutes(), { $0.headerTimeout = .milliseconds(400) }, security: context.channels)
+        defer { server.stop() }
+        let silent = try RawHTTPClient(address)
+        let partial = try RawHTTPClient(address)
+        try partial.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01])  // the start of a ClientHello record, then nothing
+        let started = ContinuousClock.now
+        #expect(silent.isClosedByServer())
+        #expect(partial.isClosedByServer())
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(server.statistics.headerTimeouts == 2)
+    }
+
     @Test func plainHTTPToATLSListenerIsNotServed() throws {
         let cert = try TestCertificate()
         let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)
