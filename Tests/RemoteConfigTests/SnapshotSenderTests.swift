@@ -43,7 +43,8 @@ import ViewIdentity
         let stored = try store.snapshots(appKey: "shop", appVersion: "1.2.0")
         #expect(Set(stored.map(\.page)) == ["HomeViewController", "DetailViewController"])
         #expect(stored.contains { $0.id == s.lastSnapshotID })
-        let detail = try #require(try store.snapshot(id: try #require(stored.first { $0.page == "DetailViewController" }).id))
+        let detailEntry = try #require(stored.first { $0.page == "DetailViewController" })
+        let detail = try #require(try store.snapshot(id: detailEntry.id))
         #expect(detail.png == Self.snapshot("DetailViewController").png && detail.width == 10 && detail.height == 20)
     }
 
