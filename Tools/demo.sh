@@ -8,6 +8,9 @@
 #   ./Tools/demo.sh --format html the report in another format (table, json, csv, html)
 #   ./Tools/demo.sh --simulated   the simulated UIKit shop instead: `autotrack-agent demo` (extra
 #                                 arguments go to it)
+#   ./Tools/demo.sh --studio      the GTK shop session with snapshots (circle mode forced on), then
+#                                 leaves the collector running with its studio (docs/studio.md) and
+#                                 prints the studio's address and token (STUDIO_PORT picks the port)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./Tools/setup.sh
@@ -16,11 +19,14 @@ if [ "${1:-}" = "--simulated" ]; then
   exec swift run autotrack-agent demo "$@"
 fi
 FORMAT=table
-if [ "${1:-}" = "--format" ] && [ -n "${2:-}" ]; then FORMAT=$2; shift 2; fi
-if [ $# -gt 0 ]; then
-  echo "demo: unknown argument '$1'; use --format table|json|csv|html or --simulated (see the top of $0)" >&2
-  exit 2
-fi
+STUDIO=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --format) [ -n "${2:-}" ] || { echo "demo: --format needs table, json, csv or html" >&2; exit 2; }; FORMAT=$2; shift 2 ;;
+    --studio) STUDIO=1; shift ;;
+    *) echo "demo: unknown argument '$1'; use --format table|json|csv|html, --studio or --simulated (see the top of $0)" >&2; exit 2 ;;
+  esac
+done
 
 swift build --product autotrack-agent >&2
 swift build --product autotrack-collector >&2
@@ -30,9 +36,10 @@ B=$(swift build --show-bin-path)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/autotrack-gtk-demo.XXXXXX")
 PIDS=()
+KEEP="" # with --studio: the collector and its database stay once the demo is done
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
+  [ -n "$KEEP" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 
@@ -45,7 +52,9 @@ for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$N" ] && break; sleep 0.05; done
 export DISPLAY=":$N"
 
 # The collector, on a free loopback port; the admin token lets the plan's rules in for the report.
-"$B/autotrack-collector" serve --listen 127.0.0.1:0 --db "$WORK/shop.sqlite" --admin-token demo \
+STUDIO_ARGS=()
+[ -z "$STUDIO" ] || STUDIO_ARGS=(--studio "127.0.0.1:${STUDIO_PORT:-0}")
+"$B/autotrack-collector" serve --listen 127.0.0.1:0 --db "$WORK/shop.sqlite" --admin-token demo "${STUDIO_ARGS[@]}" \
   >"$WORK/collector.out" 2>"$WORK/collector.err" &
 COLLECTOR=$!
 PIDS+=($COLLECTOR)
@@ -55,7 +64,9 @@ ADDRESS=$(sed -n 's/^listening on //p' "$WORK/collector.out" | head -1)
 "$B/autotrack-collector" rules publish Examples/gtk-shop-rules.json --to "$ADDRESS" --token demo >&2
 
 echo "demo: the GTK shop on $DISPLAY, tracked into the collector at $ADDRESS" >&2
-"$B/autotrack-agent" run --to "$ADDRESS" --app-key shop --app-version 1.2.0 \
+SNAPSHOTS=()
+[ -z "$STUDIO" ] || SNAPSHOTS=(--snapshots)
+"$B/autotrack-agent" run --to "$ADDRESS" --app-key shop --app-version 1.2.0 "${SNAPSHOTS[@]}" \
   --config Examples/gtk-shop-events.json --config Examples/gtk-shop-rules.json \
   --spool "$WORK/spool" --tree-dir "$WORK/trees" -- "$B/autotrack-gtk-shop" 2>"$WORK/shop.err" &
 SHOP=$!
@@ -112,6 +123,18 @@ STATUS=0
 wait "$SHOP" || STATUS=$?
 [ "$STATUS" -eq 0 ] || { echo "demo: the shop exited $STATUS: $(cat "$WORK/shop.err")" >&2; exit 1; }
 
+if [ -n "$STUDIO" ]; then
+  # The collector stays: leave it out of the cleanup, and keep its database.
+  KEEP=1
+  OTHERS=()
+  for pid in "${PIDS[@]}"; do [ "$pid" = "$COLLECTOR" ] || OTHERS+=("$pid"); done
+  PIDS=("${OTHERS[@]}")
+  STUDIO_URL=$(sed -n 's/^studio //p' "$WORK/collector.out" | head -1)
+  echo "demo: the studio is at $STUDIO_URL (log in with the admin token: demo)"
+  echo "demo: the collector keeps running (pid $COLLECTOR, ATLP at $ADDRESS, database $WORK/shop.sqlite);"
+  echo "demo: stop it with: kill $COLLECTOR"
+  exit 0
+fi
 kill -TERM "$COLLECTOR"
 wait "$COLLECTOR" || true
 "$B/autotrack-collector" report --db "$WORK/shop.sqlite" --format "$FORMAT"

@@ -32,6 +32,10 @@ command -v python3 >/dev/null 2>&1 || need "the demo's driver" python3
 command -v curl >/dev/null 2>&1 || need "the HTTP server's tests" curl
 # Headless Chromium: the report's browser test opens the HTML report in it (docs/reports.md).
 command -v chromium >/dev/null 2>&1 || need "the HTML report's browser test" chromium
+# The studio's browser test drives that Chromium through Selenium with Debian's matching driver
+# (Tests/StudioTests/browser): nothing downloads a browser. Debian's python3 runs the driver.
+command -v chromedriver >/dev/null 2>&1 || need "the studio's browser test (WebDriver)" chromium-driver
+/usr/bin/python3 -c "import selenium" >/dev/null 2>&1 || need "the studio's browser test (Selenium)" python3-selenium
 
 if [ ${#MISSING[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -183,7 +183,7 @@ public final class EmbeddedCollector: Sendable {
         }
         let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log),
-            security: security)
+            security: security, log: log)
         if let studio = options.studio {
             do throws(CollectorStartError) {
                 try makeStudio(at: studio, store: store, security: security)

@@ -169,7 +169,7 @@ final class StudioAPI: Sendable {
     private func preview(_ body: JSONValue, range: StudioTimeRange) throws(StudioError) -> JSONValue {
         var draft = body
         // A preview needs no id yet: the page asks before the definition has a name.
-        if case .object(var o) = draft, o["id"] == nil {
+        if case .object(var o) = draft, o["id"] == nil || o["id"] == "" {
             o["id"] = "preview"
             draft = .object(o)
         }

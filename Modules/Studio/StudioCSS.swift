@@ -18,6 +18,7 @@ extension StudioAssets {
     header#top form { margin: 0; }
     main#studio { display: grid; grid-template-columns: 260px 1fr 360px; gap: 12px; padding: 12px; align-items: start; }
     nav#browser, aside#side, section#canvas { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px; }
+    aside#side { position: sticky; top: 12px; max-height: calc(100vh - 80px); overflow: auto; }
     aside#side > section + section { border-top: 1px solid var(--line); margin-top: 12px; padding-top: 12px; }
     nav#browser > section + section { margin-top: 12px; }
     ul.choices { list-style: none; margin: 0; padding: 0; }

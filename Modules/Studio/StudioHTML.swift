@@ -11,6 +11,7 @@ enum StudioAssets {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Autotrack Studio</title>
     <link rel="stylesheet" href="/studio.css">
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml">
     <script src="/studio.js" defer></script>
     </head>
     <body>
@@ -131,6 +132,7 @@ enum StudioAssets {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Autotrack Studio: log in</title>
     <link rel="stylesheet" href="/studio.css">
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml">
     </head>
     <body class="login">
     <form id="login" method="post" action="/login">
@@ -143,4 +145,7 @@ enum StudioAssets {
     </body>
     </html>
     """#
+
+    /// `/favicon.svg`: a circled dot, the studio's mark.
+    static let faviconSVG = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="6.5" fill="none" stroke="#e65100" stroke-width="2"/><circle cx="8" cy="8" r="2" fill="#1565c0"/></svg>"##
 }

@@ -61,6 +61,8 @@ public struct StudioHandler: HTTPHandler {
             return HTTPResponse(contentType: "text/javascript; charset=utf-8", body: Array(StudioAssets.javaScript.utf8))
         case ("/studio.css", true):
             return HTTPResponse(contentType: "text/css; charset=utf-8", body: Array(StudioAssets.css.utf8))
+        case ("/favicon.svg", true), ("/favicon.ico", true):
+            return HTTPResponse(contentType: "image/svg+xml", body: Array(StudioAssets.faviconSVG.utf8))
         case ("/login", true): return loginPage(message: nil, status: .ok)
         case ("/login", false) where request.method == .post: return login(request)
         case ("/logout", false) where request.method == .post: return logout(request)

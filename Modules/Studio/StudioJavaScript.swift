@@ -92,6 +92,7 @@ extension StudioAssets {
     }
 
     async function chooseApp(appKey) {
+      if (state.app && state.app.appKey === appKey) return;  // already shown (or being loaded)
       state.app = state.apps.find((a) => a.appKey === appKey) || null;
       if (!state.app) return;
       for (const b of document.querySelectorAll("#apps button")) b.setAttribute("aria-pressed", b.dataset.app === appKey ? "true" : "false");
@@ -451,6 +452,7 @@ extension StudioAssets {
       if (c === "exact-content") rule.content = $("content-exact").value;
       if (c === "rows-content") rule.content = $("content-rows").value;
       if (!rule.name) delete rule.name;
+      if (!rule.id) delete rule.id;
       return rule;
     }
 
@@ -567,8 +569,9 @@ extension StudioAssets {
       const wild = !isExact(rule.viewPath);
       const hasContent = rule.content !== undefined && rule.content !== null;
       setCase((wild ? "rows" : "exact") + (hasContent ? "-content" : ""));
-      $("content-exact").value = hasContent ? rule.content : "";
-      $("content-rows").value = hasContent ? rule.content : "";
+      const shown = hasContent ? rule.content : (state.chosen && state.chosen.title) || "";
+      $("content-exact").value = shown;
+      $("content-rows").value = shown;
       if (locate) {
         const page = rule.viewPath.split("&")[0].split("-")[0];
         const shown = state.snapshot && state.snapshot.page === page;

@@ -1,5 +1,6 @@
 import EventModel
 import HTTPServer
+import PNGImage
 import Studio
 import Synchronization
 
@@ -46,16 +47,35 @@ struct StudioFixture {
             [node("UIView", "HomeViewController-UIView&0-0", [0, 0, 400, 300], [node("UITableView", "HomeViewController-UIView-UITableView&0-0-0", [0, 40, 400, 180], rows)])])
     }
 
-    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+    /// The tree's picture: each node's frame drawn as a box with its title.
+    static let png: [UInt8] = {
+        var image = RGBImage(width: 400, height: 300, background: RGBColor(red: 250, green: 250, blue: 250))
+        func draw(_ node: JSONValue, depth: Int) {
+            if let f = node["frame"]?.arrayValue?.compactMap(\.intValue), f.count == 4 {
+                let button = node["type"]?.stringValue == "UIButton"
+                let shade = UInt8(240 - depth * 12)
+                image.fill(x: Int(f[0]), y: Int(f[1]), width: Int(f[2]), height: Int(f[3]),
+                    button ? RGBColor(red: 52, green: 120, blue: 246) : RGBColor(red: shade, green: shade, blue: 250))
+                image.stroke(x: Int(f[0]), y: Int(f[1]), width: Int(f[2]), height: Int(f[3]), RGBColor(red: 150, green: 150, blue: 160))
+                if let title = node["title"]?.stringValue, node["children"] == nil {
+                    image.draw(text: title, x: Int(f[0]) + 4, y: Int(f[1]) + 6, scale: 2, button ? .white : .black)
+                }
+            }
+            for c in node["children"]?.arrayValue ?? [] { draw(c, depth: depth + 1) }
+        }
+        draw(tree(), depth: 0)
+        return image.png
+    }()
 
-    init() {
+    /// The studio at `now` (ms since the epoch): the clicks are days before it.
+    init(now: Int64 = Self.now) {
         var state = FakeStudioBackend.State()
         state.apps = [StudioApp(appKey: "shop", versions: ["1.0.0", "1.1.0"], snapshots: 2, circleModeUntil: nil)]
-        let home = StudioSnapshotSummary(id: 7, appKey: "shop", appVersion: "1.1.0", page: "HomeViewController", capturedAt: Self.now - 1000, width: 400, height: 300)
+        let home = StudioSnapshotSummary(id: 7, appKey: "shop", appVersion: "1.1.0", page: "HomeViewController", capturedAt: now - 1000, width: 400, height: 300)
         var older = home
         older.id = 3
         older.appVersion = "1.0.0"
-        older.capturedAt = Self.now - 10 * Self.day
+        older.capturedAt = now - 10 * Self.day
         state.snapshots = [
             StudioSnapshot(summary: older, png: Self.png, tree: #"{"type":"Old","path":"HomeViewController&0"}"#),
             StudioSnapshot(summary: home, png: Self.png, tree: Self.tree().jsonText),
@@ -64,11 +84,11 @@ struct StudioFixture {
         func click(_ row: Int, _ daysAgo: Int64, event: String = "ListItemClick", title: String? = nil) -> FakeStudioBackend.Interaction {
             FakeStudioBackend.Interaction(
                 appKey: "shop", appVersion: "1.1.0", viewEvent: event, path: "\(Self.rowPath)\(row)", title: title ?? ["Gift card", "Tea", "Mug"][row],
-                time: Self.now - daysAgo * Self.day)
+                time: now - daysAgo * Self.day)
         }
         state.interactions = [click(0, 1), click(0, 2), click(0, 2), click(1, 3), click(2, 100)]
         backend = FakeStudioBackend(state)
-        let clock = TestClock(Self.now)
+        let clock = TestClock(now)
         self.clock = clock
         handler = StudioHandler(
             backend: backend,
