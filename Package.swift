@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "RemoteConfigTests",
             dependencies: [
-                "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
                 "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
             path: "Tests/RemoteConfigTests"),
@@ -200,7 +200,10 @@ let package = Package(
             path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests",
-            dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "ProgramLaunch", "Tracker", "TestSupport"],
+            dependencies: [
+                "AgentCommands", "Collector", "CommandSupport", "EventStore", "EventModel", "SQLiteStore", "ProgramLaunch", "Tracker",
+                "TestSupport",
+            ],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
             name: "PostgresStoreTests",

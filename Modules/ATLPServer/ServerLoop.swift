@@ -441,6 +441,7 @@ final class ServerLoop {
                             "a SNAPSHOT of \(length) bytes before a HELLO was accepted; frames above "
                                 + "\(configuration.maxFrame) bytes are taken only on a session")))
                 c.finish()
+                c.answersBuffered = false
             }
             return false
         }
