@@ -93,10 +93,11 @@ let package = Package(
             name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
             path: "Modules/Definitions"),
         .testTarget(
-            name: "AnalyticsTests", dependencies: ["Analytics", "Definitions", "KVCConfig", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "AnalyticsTests",
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
-            name: "analytics-bench", dependencies: ["Analytics", "Collector", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
+            name: "analytics-bench", dependencies: ["Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -186,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "RemoteConfigTests",
             dependencies: [
-                "RemoteConfig", "Tracker", "Collector", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
                 "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
             path: "Tests/RemoteConfigTests"),
@@ -199,7 +200,10 @@ let package = Package(
             path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests",
-            dependencies: ["AgentCommands", "Collector", "CommandSupport", "EventStore", "ProgramLaunch", "Tracker", "TestSupport"],
+            dependencies: [
+                "AgentCommands", "Collector", "CommandSupport", "EventStore", "EventModel", "SQLiteStore", "ProgramLaunch", "Tracker",
+                "TestSupport",
+            ],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
             name: "PostgresStoreTests",
@@ -220,6 +224,7 @@ let package = Package(
             name: "kvc-bench", dependencies: ["DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
             path: "Tools/kvc-bench"),
         .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
+        .executableTarget(name: "http-bench", dependencies: ["HTTPServer", "SystemCalls"], path: "Tools/http-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/transport-bench"),
@@ -227,6 +232,9 @@ let package = Package(
             name: "pipeline-bench",
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
+        .executableTarget(
+            name: "slowloris-probe", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
+            path: "Tools/slowloris-probe"),
         .executableTarget(
             name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),

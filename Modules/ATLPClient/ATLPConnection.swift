@@ -63,17 +63,20 @@ public final class ATLPConnection {
 
     /// Runs a new channel's handshake over the socket; then everything goes through it.
     private func handshake(_ security: SecureChannelFactory) throws(TransportError) {
+        var firstReply: [UInt8] = []
         do {
             let channel = try security(address.host)
             try channel.start()
             try Posix.sendAll(fd, channel.takeCiphertext())
             while !channel.isEstablished {
                 let ciphertext = try readSome()
+                if firstReply.isEmpty { firstReply = ciphertext }
                 try channel.receive(ciphertext[...])
                 try Posix.sendAll(fd, channel.takeCiphertext())
             }
             self.channel = channel
         } catch let error as SecureChannelError {
+            if let plain = TransportError.plainAnswer(reply: firstReply, from: address) { throw plain }
             throw TransportError(.security, "TLS with \(address) failed: \(error)")
         } catch let error as PosixError {
             throw .system(error)

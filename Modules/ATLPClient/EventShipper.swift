@@ -218,7 +218,7 @@ public final class EventShipper: Sendable {
                 } catch {
                     // A HELLO the collector refuses as such will be refused again: stop and say why.
                     let fatal =
-                        error.remote.map { [.unauthorized, .forbidden, .unknownVerb, .badRequest, .badJSON].contains($0.code) }
+                        error.remote.map { [.unauthorized, .forbidden, .unknownVerb, .badRequest, .badJSON, .tlsRequired].contains($0.code) }
                         ?? false
                     record(error, halt: fatal)
                     if fatal { break }

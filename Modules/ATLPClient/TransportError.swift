@@ -37,7 +37,26 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     static func remote(_ error: ATLPError, from address: SocketAddress) -> TransportError {
-        TransportError(.remote, "the collector at \(address) answered ERR \(error.code.rawValue): \(error.message)", remote: error)
+        if error.code == .tlsRequired {
+            return TransportError(
+                .remote,
+                "the collector at \(address) expects TLS: add --tls (and --tls-ca FILE when its certificate is not from a "
+                    + "system authority)", remote: error)
+        }
+        return TransportError(.remote, "the collector at \(address) answered ERR \(error.code.rawValue): \(error.message)", remote: error)
+    }
+
+    /// A TLS handshake answered in plain ATLP (`reply`: the first bytes received): the port
+    /// does not speak TLS. Nil when `reply` is not a plain frame.
+    static func plainAnswer(reply: [UInt8], from address: SocketAddress) -> TransportError? {
+        guard let first = reply.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) else { return nil }
+        var decoder = FrameDecoder(maxFrame: 1 << 16)
+        decoder.append(reply)
+        guard let payload = try? decoder.next(), let frame = try? ATLPFrame.parse(payload: payload) else { return nil }
+        let said = frame.verb == "ERR" ? ": \(ATLPError(errFrame: frame).message)" : ""
+        return TransportError(
+            .security, "the collector at \(address) does not speak TLS on this port (it answered in plain ATLP\(said)); "
+                + "connect without --tls, or to its TLS port")
     }
 
     public var description: String { message }

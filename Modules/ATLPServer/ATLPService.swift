@@ -19,6 +19,7 @@ public final class ATLPService: Sendable {
     public let configuration: ATLPServerConfiguration
     private let handler: any ATLPHandler
     private let security: SecureChannelFactory?
+    private let log: (@Sendable (String) -> Void)?
     private let shared: ServerShared
     private let lifecycle = Mutex<Lifecycle>(.idle)
 
@@ -27,12 +28,15 @@ public final class ATLPService: Sendable {
     }
 
     /// With `security` (e.g. `TLSContext.server(...).channels` from ATLPTLS) every connection
-    /// speaks through a secure channel made for it; without, plain TCP.
+    /// speaks through a secure channel made for it; without, plain TCP. `log` receives one line
+    /// per event the operator should see (a client speaking plain ATLP to a TLS port, or TLS to
+    /// a plain one); client-chosen text in it is escaped (`LogText`).
     public init(
         configuration: ATLPServerConfiguration = ATLPServerConfiguration(), handler: any ATLPHandler,
-        security: SecureChannelFactory? = nil
+        security: SecureChannelFactory? = nil, log: (@Sendable (String) -> Void)? = nil
     ) {
         self.security = security
+        self.log = log
         self.configuration = configuration
         self.handler = handler
         self.shared = ServerShared()
@@ -80,10 +84,11 @@ public final class ATLPService: Sendable {
         let shared = self.shared
         let handler = self.handler
         let security = self.security
+        let log = self.log
         let thread = Thread {
             let loop = ServerLoop(
                 listener: fd, wakeRead: wake.read, wakeWrite: wake.write, configuration: config, processor: processor,
-                handler: handler, workers: workers, shared: shared, security: security)
+                handler: handler, workers: workers, shared: shared, security: security, log: log)
             loop.run()
             workers.stopAndWait()
             Posix.close(wake.read)

@@ -47,6 +47,8 @@ final class ServerConnection {
     var output: [UInt8] = []
     var outputOffset = 0
     var lastActivity: ContinuousClock.Instant
+    /// A byte has been read (the first one tells TLS from plain ATLP).
+    var receivedAny = false
     /// The interest last given to the poller (-1: not registered yet).
     var registered: Int16 = -1
 

@@ -1,4 +1,5 @@
 import ATLPWire
+import EventModel
 import SecureChannel
 import SystemCalls
 
@@ -18,6 +19,7 @@ final class ServerLoop {
     let workers: WorkerPool
     let shared: ServerShared
     let security: SecureChannelFactory?
+    let log: (@Sendable (String) -> Void)?
     let clock = ContinuousClock()
 
     var connections: [UInt64: ServerConnection] = [:]
@@ -52,9 +54,10 @@ final class ServerLoop {
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
         processor: RequestProcessor, handler: any ATLPHandler, workers: WorkerPool, shared: ServerShared,
-        security: SecureChannelFactory?
+        security: SecureChannelFactory?, log: (@Sendable (String) -> Void)?
     ) {
         self.security = security
+        self.log = log
         self.listener = listener
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
@@ -343,6 +346,10 @@ final class ServerLoop {
                 budget -= n
                 c.lastActivity = clock.now
                 if c.isLingering { continue }  // discarding until EOF
+                if !c.receivedAny {
+                    c.receivedAny = true
+                    if refuseWrongProtocol(c, firstByte: readBuffer[0]) { return }
+                }
                 guard let channel = c.channel else {
                     readBuffer.withUnsafeBytes { c.decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                     dispatch(c)
@@ -369,6 +376,29 @@ final class ServerLoop {
                 }
             }
         }
+    }
+
+    /// A plain ATLP client on a TLS port (its first byte is a length digit, where TLS starts with
+    /// a handshake record, 0x16), or a TLS client on a plain port: says so in the log and to the
+    /// client, in plain text (all it can read), then closes. True when it did.
+    private func refuseWrongProtocol(_ c: ServerConnection, firstByte: UInt8) -> Bool {
+        let error: ATLPError
+        if c.channel != nil, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(firstByte) {
+            c.channel = nil
+            error = ATLPError(
+                .tlsRequired,
+                "this collector port expects TLS; connect with TLS (autotrack-agent and rules publish: add --tls, "
+                    + "and --tls-ca FILE when its certificate is not from a system authority)")
+            log?("plain ATLP from \(LogText.escaped(c.peer)) on this TLS port: told it to connect with TLS (--tls), closed")
+        } else if c.channel == nil, security == nil, firstByte == 0x16 {
+            error = ATLPError(
+                .badFrame, "this collector port speaks plain ATLP, not TLS; connect without --tls, or to the collector's TLS port")
+            log?("a TLS handshake from \(LogText.escaped(c.peer)) on this plain port: told it to connect without TLS, closed")
+        } else {
+            return false
+        }
+        answerAndFinish(c, error)
+        return true
     }
 
     /// Cuts buffered bytes into requests, up to `maxPendingRequests` queued: the rest waits in
@@ -411,6 +441,7 @@ final class ServerLoop {
                             "a SNAPSHOT of \(length) bytes before a HELLO was accepted; frames above "
                                 + "\(configuration.maxFrame) bytes are taken only on a session")))
                 c.finish()
+                c.answersBuffered = false
             }
             return false
         }

@@ -9,8 +9,14 @@ public final class TLSContext: Sendable {
     /// provably exclusive rather than relying on OpenSSL's own locking.
     private let context: Mutex<OpaquePointer>
     let isServer: Bool
+    /// A server's certificate that is expired or not yet valid, said in a sentence (when it
+    /// expired or starts, and what clients do); nil when it is valid now, and for a client.
+    /// The server starts anyway (the certificate may be renewed while it runs), but clients that
+    /// verify it refuse every connection.
+    public let certificateValidityProblem: String?
 
-    private init(_ context: sending OpaquePointer, isServer: Bool) {
+    private init(_ context: sending OpaquePointer, isServer: Bool, certificateValidityProblem: String? = nil) {
+        self.certificateValidityProblem = certificateValidityProblem
         self.context = Mutex(context)
         self.isServer = isServer
     }
@@ -34,7 +40,30 @@ public final class TLSContext: Sendable {
             SSL_CTX_free(context)
             throw OpenSSLError.take("the key \(keyFile) does not belong to the certificate \(certificateFile)")
         }
-        return TLSContext(context, isServer: true)
+        let problem = SSL_CTX_get0_certificate(context).flatMap { validityProblem($0, file: certificateFile) }
+        return TLSContext(context, isServer: true, certificateValidityProblem: problem)
+    }
+
+    /// Why `certificate` is not valid now (its notBefore is ahead, or its notAfter behind), or nil.
+    private static func validityProblem(_ certificate: OpaquePointer, file: String) -> String? {
+        let consequence = "clients that verify it (every Autotrack agent with --tls) refuse to connect"
+        if let start = X509_get0_notBefore(certificate), X509_cmp_current_time(start) > 0 {
+            return "the TLS certificate \(file) is not valid yet: its validity starts \(text(start)); \(consequence); "
+                + "check this machine's clock, or use a certificate valid now"
+        }
+        if let end = X509_get0_notAfter(certificate), X509_cmp_current_time(end) < 0 {
+            return "the TLS certificate \(file) expired \(text(end)); \(consequence); renew it (for example "
+                + "'openssl req -x509 -days 365 …' for a self-signed one) and restart serve"
+        }
+        return nil
+    }
+
+    /// An ASN.1 time as `2026-01-31T12:00:00Z`.
+    private static func text(_ time: UnsafePointer<ASN1_TIME>) -> String {
+        var t = tm()
+        guard ASN1_TIME_to_tm(time, &t) == 1 else { return "at an unreadable time" }
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "on \(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
     }
 
     /// A client context that trusts the authorities in `caFile` (PEM), or the system's trust

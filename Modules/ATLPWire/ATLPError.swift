@@ -15,17 +15,20 @@ public enum ATLPErrorCode: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// storage failed: disk full, database locked); sent, then closed, so the client reconnects
     /// with backoff and resends. Nothing of the request was stored.
     case unavailable = "unavailable"
+    /// Our extension (docs/wire.md): a client spoke plain ATLP to a port that expects TLS; sent
+    /// in plain text, then closed. Retrying changes nothing: the client needs TLS configured.
+    case tlsRequired = "tls-required"
 
     /// True when the sender closes the connection right after this ERR.
     public var closesConnection: Bool {
         switch self {
-        case .badFrame, .frameTooLarge, .helloRequired, .unauthorized, .tooManyConnections, .unavailable: return true
+        case .badFrame, .frameTooLarge, .helloRequired, .unauthorized, .tooManyConnections, .unavailable, .tlsRequired: return true
         case .badJSON, .unknownVerb, .forbidden, .badRequest: return false
         }
     }
 
     /// The codes the spec's table lists (everything but our extensions).
-    public static let specCodes: [ATLPErrorCode] = allCases.filter { $0 != .tooManyConnections && $0 != .unavailable }
+    public static let specCodes: [ATLPErrorCode] = allCases.filter { ![.tooManyConnections, .unavailable, .tlsRequired].contains($0) }
 
     public var description: String { rawValue }
 }

@@ -15,6 +15,7 @@ public enum CollectorCLI {
                 TailCommand.self,
                 RulesCommand.self,
                 PruneCommand.self,
+                CircleCommand.self,
             ])
     }
 }

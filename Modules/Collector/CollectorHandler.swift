@@ -4,9 +4,11 @@ import EventStore
 import KVCConfig
 import SystemCalls
 
-/// The collector's side of ATLP/1: stores `EVENTS`, answers `CONFIG`, takes `PUBLISH`.
+/// The collector's side of ATLP/1: stores `EVENTS` and `SNAPSHOT`, answers `CONFIG` (with
+/// `"snapshots":true` while circle mode is on for the app), takes `PUBLISH`.
 ///
-/// Holds only the store and a cache of parsed rule sets (under its own lock), so one instance
+/// Holds only the store, a cache of parsed rule sets and one of the circle modes (each under
+/// its own lock), so one instance
 /// serves every connection; the server calls it on its worker threads, and the store serializes
 /// writers. A storage failure is logged in full and answered with its kind only (`unavailable`,
 /// `closed`, ...): SQL, paths and database messages are the operator's, not the client's.
@@ -19,11 +21,13 @@ public struct CollectorHandler: ATLPHandler {
     public let log: (@Sendable (String) -> Void)?
     private let parsed = ParsedRuleSets()
     private let answers = RulesAnswers()
+    private let circleModes: CircleModeCache
 
     public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
         self.access = access
         self.log = log
+        circleModes = CircleModeCache(store: store as? any SnapshotStore, log: log)
     }
 
     public func hello(_ hello: Hello, peer: String) -> HelloDecision {
@@ -56,14 +60,16 @@ public struct CollectorHandler: ATLPHandler {
     }
 
     /// `RULES` for the session's app and version; only the etag when the client's is current.
+    /// Both carry `"snapshots":true` while circle mode is on: the flag is not part of the etag.
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
+        let snapshots = circleModes.isOn(appKey: session.appKey)
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
             let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
                 RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
             }
-            if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag) }
-            return answer.rules
+            if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag, snapshots: snapshots) }
+            return answer.rules(snapshots: snapshots)
         } catch {
             log?("CONFIG from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not read its rules (\(error.code)); try again later")
@@ -82,7 +88,7 @@ public struct CollectorHandler: ATLPHandler {
         do throws(StoreError) {
             return .snapshotStored(id: try snapshots.storeSnapshot(snapshot))
         } catch {
-            log?("SNAPSHOT from \(session.peer) (\(session.appKey)) not stored: \(error)")
+            log?("SNAPSHOT from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
             return unavailable("could not store this snapshot (\(error.code)); send it again later")
         }
     }

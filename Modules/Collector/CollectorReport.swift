@@ -19,6 +19,8 @@ public struct CollectorReport: Sendable, Hashable {
     public var rejected: [ReasonCount]
     /// The events the report covers.
     public var filter = EventFilter.all
+    /// The rule whose events alone the report covers (`report --rule`), nil for all events.
+    public var scope: KVCRule?
     /// When the report was computed, ms since the epoch.
     public var generatedAt: Int64 = 0
     /// The trend per day, dwell percentiles, next pages and rage clicks.

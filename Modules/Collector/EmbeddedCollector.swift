@@ -67,7 +67,8 @@ public final class EmbeddedCollector: Sendable {
     private let studioServer = Mutex<HTTPService?>(nil)
 
     /// A collector on `listen` (default `127.0.0.1:0`, an ephemeral port) writing to `dbPath`.
-    /// `log` receives a line for each failure a client cannot see in full (a failed commit).
+    /// `log` receives a line for each failure a client cannot see in full (a failed commit), and
+    /// warnings at start (a TLS certificate expired or not yet valid).
     public convenience init(
         dbPath: String, listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0),
         access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil
@@ -172,7 +173,9 @@ public final class EmbeddedCollector: Sendable {
         var security: SecureChannelFactory?
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             do throws(SecureChannelError) {
-                security = try TLSContext.server(certificateFile: certificate, keyFile: key).channels
+                let context = try TLSContext.server(certificateFile: certificate, keyFile: key)
+                if let problem = context.certificateValidityProblem { log?("warning: \(problem)") }
+                security = context.channels
             } catch {
                 store.close()
                 throw CollectorStartError(tls: error)
@@ -180,7 +183,7 @@ public final class EmbeddedCollector: Sendable {
         }
         let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log),
-            security: security)
+            security: security, log: log)
         if let studio = options.studio {
             do throws(CollectorStartError) {
                 try makeStudio(at: studio, store: store, security: security)

@@ -1,4 +1,5 @@
 import Analytics
+import Definitions
 import CommandSupport
 import EventModel
 import EventStore
@@ -39,16 +40,22 @@ struct EventFilterOptions {
         filter = EventFilter(appKey: app, appVersion: try arguments.option("version"), since: since, until: until)
     }
 
-    /// Parses `TYPE:NAME` given to `--option`; the type must be a wire event type.
+    /// Parses `TYPE:NAME` given to `--option`; the type must be a wire event type, or `rule`
+    /// (`rule:ID`: a published rule's events).
     static func kind(_ text: String, option: String) throws(UsageError) -> EventKind {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
             throw UsageError("--\(option) '\(text)' is not TYPE:NAME (e.g. page_enter:HomeViewController)")
         }
         let type = String(text[..<colon])
-        guard EventType(rawValue: type) != nil else {
+        if type == EventKind.ruleType {
+            // rule:ID, the events a published rule selects (Definitions' RuleEvents).
+            guard colon != text.index(before: text.endIndex) else {
+                throw UsageError("--\(option) '\(text)' names no rule; give rule:ID with the id of a published rule")
+            }
+        } else if EventType(rawValue: type) == nil {
             throw UsageError(
                 "--\(option) '\(text)': '\(type)' is not an event type; use one of "
-                    + EventType.allCases.map(\.rawValue).joined(separator: ", "))
+                    + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ", or rule:ID for a published rule's events")
         }
         return EventKind(type: type, name: String(text[text.index(after: colon)...]))
     }

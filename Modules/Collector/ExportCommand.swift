@@ -1,4 +1,5 @@
 import CommandSupport
+import Definitions
 import EventModel
 import EventStore
 
@@ -7,7 +8,7 @@ public struct ExportCommand: Command {
     public static let name = "export"
     public static let abstract = "writes stored events as NDJSON (accepted by autotrack-agent send) or CSV, streamed"
     public static let help = """
-        USAGE: autotrack-collector export [--db DB] [--format ndjson|csv] [--type TYPE ...]
+        USAGE: autotrack-collector export [--db DB] [--format ndjson|csv] [--type TYPE ... | --rule ID]
                                           [--app K] [--since T] [--until T] [--version V]
 
         Writes the stored events the filters select to standard output in storage order, one at a
@@ -16,17 +17,21 @@ public struct ExportCommand: Command {
         'autotrack-agent send' accepts the file unchanged. csv: RFC 4180 with the header
         seq,app_key,app_version,id,ts,time,type,name,page,path,view_id,session,user,device,duration,props
         (time is the corrected time; props is JSON; text cells that a spreadsheet would run as a
-        formula get a leading ').
+        formula get a leading '). --rule ID writes only the events the published rule ID selects
+        (its app, version range, view event, path pattern and content), whenever they were
+        stored, also before the rule was published.
 
         OPTIONS:
           --db FILE        the database (default ./autotrack.sqlite); it must exist
           --format FORMAT  ndjson (default) or csv
           --type TYPE      only events of this type; repeat for several
+          --rule ID        only the events of the published rule ID (autotrack-collector rules list)
         \(EventFilterOptions.help)
 
         EXAMPLE:
           autotrack-agent demo --db autotrack.sqlite
           autotrack-collector export --db autotrack.sqlite --app shop --since 2026-11-01 --type click > clicks.ndjson
+          autotrack-collector export --db autotrack.sqlite --rule home-open-product --format csv > open-product.csv
 
         """
 
@@ -34,6 +39,8 @@ public struct ExportCommand: Command {
 
     public var database: String
     public var query: EventQuery
+    /// `--rule`: the id of the published rule whose events alone are written.
+    public var rule: String?
     var format: Format
 
     public init(arguments: inout Arguments) throws(UsageError) {
@@ -43,6 +50,10 @@ public struct ExportCommand: Command {
         format = f
         query = EventQuery(types: try Self.types(&arguments))
         query.filter = try EventFilterOptions(arguments: &arguments).filter
+        rule = try arguments.option("rule")
+        if rule != nil, !query.types.isEmpty {
+            throw UsageError("--rule and --type do not go together: a rule's events are of its view event's type")
+        }
         try arguments.finish()
     }
 
@@ -66,7 +77,16 @@ public struct ExportCommand: Command {
         do throws(StoreError) {
             let store = try openStore(database, options: StoreOptions(access: .readOnly))
             defer { store.close() }
+            var query = query
+            var matcher: RuleEventMatcher?
+            if let rule {
+                let found = try store.publishedRules(ids: [rule], appKey: query.filter.appKey)[rule]!
+                query.filter.appKey = found.appKey
+                query.types = [found.viewEvent.eventType.rawValue]
+                matcher = RuleEventMatcher(found)
+            }
             try store.events(query) { e in
+                if matcher != nil, !matcher!.selects(e) { return true }
                 out.line(format == .csv ? Self.csvLine(e) : Self.ndjsonLine(e), end: format == .csv ? "\r\n" : "\n")
                 return true
             }

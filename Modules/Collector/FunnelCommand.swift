@@ -1,4 +1,5 @@
 import Analytics
+import Definitions
 import CommandSupport
 import EventModel
 import EventStore
@@ -8,20 +9,23 @@ public struct FunnelCommand: Command {
     public static let name = "funnel"
     public static let abstract = "counts the actors that reach each step of a funnel, in order, within a time window"
     public static let help = """
-        USAGE: autotrack-collector funnel --db DB --app K --step TYPE:NAME --step TYPE:NAME [...]
+        USAGE: autotrack-collector funnel --db DB --app K --step TYPE:NAME|rule:ID --step TYPE:NAME|rule:ID [...]
                                           [--within DURATION] [--by user|device|session] [--format table|json|html]
                                           [--since T] [--until T] [--version V]
 
         An actor reaches step k when it has events matching steps 1..k in that order (by corrected
         time, ties by storage order) with step k no later than --within after step 1. An actor is
         the event's user, else its device (--by user), or its device, or its session; events
-        without one are left out. Conversion is each step's actors over step 1's. JSON:
+        without one are left out. Conversion is each step's actors over step 1's. A step rule:ID
+        counts the events the published rule ID selects (its app, version range, view event,
+        path pattern and content), also those stored before the rule was published. JSON:
         {"by":"user","withinMs":3600000,"steps":[{"step":"TYPE:NAME","actors":N,"conversion":0.42},...]}
         docs/reports.md describes the computation.
 
         OPTIONS:
           --db FILE        the database (default ./autotrack.sqlite); it must exist
-          --step TYPE:NAME a step: an event type (click, page_enter, ...) and name; give two or more, in order
+          --step STEP      a step: TYPE:NAME, an event type (click, page_enter, ...) and name, or
+                           rule:ID, a published rule's events; give two or more, in order
           --within D       the window from step 1: 1h (default), 30m, 90s, 500ms, 2d, or whole milliseconds
                            (at most 2932896d, the span of all valid event times)
           --by KIND        user (default: user, else device), device or session
@@ -33,6 +37,8 @@ public struct FunnelCommand: Command {
           autotrack-agent demo --db autotrack.sqlite
           autotrack-collector funnel --db autotrack.sqlite --app shop \\
               --step page_enter:HomeViewController --step click:BUY --within 30m --format json
+          autotrack-collector funnel --db autotrack.sqlite --app shop \\
+              --step page_enter:EVENT_HOME_ENTER_PAGE --step rule:home-open-product --step rule:gift-cart-product
 
         """
 
@@ -83,7 +89,8 @@ public struct FunnelCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let result = readStore(database, command: "autotrack-collector funnel", io: io, { store throws(StoreError) in
-            try store.funnel(definition, filter: filter)
+            try store.funnel(
+                definition, filter: filter, rules: try store.publishedRules(ids: definition.steps.compactMap(\.ruleID), appKey: filter.appKey))
         }) else { return .failure }
         format.write(result, database: database, filter: filter, io: io)
         return .success

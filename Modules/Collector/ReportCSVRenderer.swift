@@ -9,6 +9,7 @@ public struct ReportCSVRenderer: ReportRenderer {
 
     public func render(_ r: CollectorReport) -> String {
         var rows: [[String]] = [Self.header]
+        if let rule = r.scope { rows.append(["scope", rule.appKey, rule.id, rule.name ?? "", "", ""]) }
         let t = r.totals
         for (name, value) in [
             ("events", t.events), ("rejected", t.rejected), ("duplicates", t.duplicates), ("batches", t.batches),

@@ -1,4 +1,5 @@
 import Analytics
+import Definitions
 import CommandSupport
 import EventStore
 import Foundation
@@ -9,7 +10,7 @@ public struct ReportCommand: Command {
     public static let abstract = "summarizes a collector database: events, pages, rule coverage, KVC errors, rejected events"
     public static let help = """
         USAGE: autotrack-collector report [--db FILE] [--format table|json|csv|html] [--out FILE]
-                                          [--app K] [--since T] [--until T] [--version V]
+                                          [--app K] [--since T] [--until T] [--version V] [--rule ID]
                                           [--step TYPE:NAME --step TYPE:NAME ... [--within D] [--by KIND]]
                                           [--start TYPE:NAME --return TYPE:NAME [--period P] [--periods N] [--retention-by KIND]]
 
@@ -23,6 +24,12 @@ public struct ReportCommand: Command {
         'retention'). docs/reports.md describes every figure and format.
         CSV cells that a spreadsheet would run as a formula are prefixed with '.
 
+        --rule ID restricts the report to the events the published rule ID selects (its app,
+        version range, view event, path pattern and content), whenever they were stored, also
+        before the rule was published: every section then counts those events only (rejected
+        events, duplicates and batches belong to no rule and are 0). The funnel and retention
+        sections are not restricted: give them rule:ID steps.
+
         The database is only read, never changed: a file that is not an Autotrack database is
         refused, and --out may not name the database itself or its -wal, -shm or -journal file. CSV cells that a spreadsheet
         would run as a formula are prefixed with '.
@@ -30,6 +37,7 @@ public struct ReportCommand: Command {
         OPTIONS:
           --db FILE|URI    the database (default ./autotrack.sqlite), or a postgresql:// URI; it must exist
           --format FORMAT  table (default), json, csv or html (one self-contained file with charts)
+          --rule ID        only the events of the published rule ID (autotrack-collector rules list)
           --out FILE       write the report to FILE instead of standard output
         \(EventFilterOptions.help)
           --step, --within, --by                     a funnel section, as 'funnel' takes them
@@ -41,6 +49,7 @@ public struct ReportCommand: Command {
           autotrack-collector report --db shop.sqlite --format html --out report.html \\
               --since 2026-11-01 --step page_enter:HomeViewController --step click:BUY \\
               --start app_start:launch --return app_start:launch
+          autotrack-collector report --db shop.sqlite --rule home-open-product --format json --out open-product.json
 
         """
 
@@ -50,6 +59,8 @@ public struct ReportCommand: Command {
     public var filter: EventFilter
     public var funnel: FunnelDefinition?
     public var retention: RetentionDefinition?
+    /// `--rule`: the id of the published rule whose events alone the report covers.
+    public var rule: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
         database = try arguments.option("db") ?? "./autotrack.sqlite"
@@ -61,6 +72,7 @@ public struct ReportCommand: Command {
         format = f
         output = try arguments.option("out")
         filter = try EventFilterOptions(arguments: &arguments).filter
+        rule = try arguments.option("rule")
         funnel = try FunnelCommand.definition(&arguments, optional: true)
         retention = try RetentionCommand.definition(&arguments, optional: true, byOption: "retention-by")
         try arguments.finish()
@@ -69,9 +81,14 @@ public struct ReportCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let report = readStore(database, command: "autotrack-collector report", io: io, { store throws(StoreError) in
-            var report = try CollectorReport(store: store, filter: filter)
-            if let funnel { report.funnel = try store.funnel(funnel, filter: filter) }
-            if let retention { report.retention = try store.retention(retention, filter: filter) }
+            let steps = (funnel?.steps ?? []) + [retention?.start, retention?.returning].compactMap { $0 }
+            let rules = try store.publishedRules(ids: steps.compactMap(\.ruleID) + [rule].compactMap { $0 }, appKey: filter.appKey)
+            var report =
+                if let rule { try CollectorReport(store: store, rule: rules[rule]!, filter: filter) } else {
+                    try CollectorReport(store: store, filter: filter)
+                }
+            if let funnel { report.funnel = try store.funnel(funnel, filter: filter, rules: rules) }
+            if let retention { report.retention = try store.retention(retention, filter: filter, rules: rules) }
             return report
         }) else { return .failure }
         let text = format.renderer.render(report)

@@ -13,6 +13,9 @@ public struct ReportHTMLRenderer: ReportRenderer {
     public func render(_ r: CollectorReport) -> String {
         let t = r.totals
         var body = "<h1>Autotrack report</h1>\n<p class=\"db\">Database: <code>\(Self.escape(r.database))</code></p>\n"
+        if let rule = r.scope {
+            body += "<p class=\"db\">Only the events of rule <code>\(Self.escape(rule.id))</code>\(rule.name.map { " (" + Self.escape($0) + ")" } ?? "")</p>\n"
+        }
         body += "<p class=\"meta\" id=\"filters\">Filters: \(Self.escape(r.filter.text)) · Generated \(Timestamp.text(r.generatedAt))</p>\n"
         body += "<section id=\"totals\"><h2>Totals</h2>\n<div class=\"totals\">"
         for (label, value) in [

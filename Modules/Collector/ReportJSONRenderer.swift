@@ -21,6 +21,7 @@ public struct ReportJSONRenderer: ReportRenderer {
         let base: JSONValue = [
             "database": .string(r.database),
             "filter": r.filter.json,
+            "rule": r.scope.map { .string($0.id) } ?? .null,
             "generatedAt": .int(r.generatedAt),
             "totals": totals,
             "eventTypes": .array(r.eventTypes.map { ["type": .string($0.type), "count": int($0.count)] }),

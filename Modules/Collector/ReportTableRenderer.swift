@@ -8,6 +8,7 @@ public struct ReportTableRenderer: ReportRenderer {
         var out = "Autotrack report: \(r.database)\n"
         let t = r.totals
         out += "filters: \(r.filter.text)\n"
+        if let rule = r.scope { out += "only the events of rule \(rule.id)\(rule.name.map { " (\($0))" } ?? "") of app \(rule.appKey)\n" }
         out += "events \(t.events)  rejected \(t.rejected)  duplicates dropped \(t.duplicates)  batches \(t.batches)  apps \(t.apps)\n"
         let a = r.activity
         out += section(

@@ -1,4 +1,5 @@
 import Analytics
+import Definitions
 import CommandSupport
 import EventStore
 
@@ -7,20 +8,21 @@ public struct RetentionCommand: Command {
     public static let name = "retention"
     public static let abstract = "counts, per cohort of first start, the actors that return in each later day or week"
     public static let help = """
-        USAGE: autotrack-collector retention --db DB --app K --start TYPE:NAME --return TYPE:NAME
+        USAGE: autotrack-collector retention --db DB --app K --start TYPE:NAME|rule:ID --return TYPE:NAME|rule:ID
                                              [--period day|week] [--periods N] [--by user|device]
                                              [--format table|json|html] [--since T] [--until T] [--version V]
 
         An actor's cohort is the period (UTC day, or UTC week from Monday) of its first --start
         event in range; returned[i] counts the cohort's actors with a --return event in period
         cohort+i (i = 0 is the cohort's own period). An actor is the event's user, else its
-        device (--by user), or its device. JSON:
+        device (--by user), or its device. rule:ID stands for the events the published rule ID
+        selects, also those stored before it was published. JSON:
         {"period":"day","cohorts":[{"cohort":"2026-11-01","actors":N,"returned":[n0,n1,...]}]}
 
         OPTIONS:
           --db FILE          the database (default ./autotrack.sqlite); it must exist
-          --start TYPE:NAME  the event that puts an actor in a cohort
-          --return TYPE:NAME the event that counts as coming back (may be the same)
+          --start EVENT      the event that puts an actor in a cohort: TYPE:NAME or rule:ID
+          --return EVENT     the event that counts as coming back (may be the same): TYPE:NAME or rule:ID
           --period P         day (default) or week
           --periods N        periods per cohort, its own first (default 7, at most 1000)
           --by KIND          user (default: user, else device) or device
@@ -32,6 +34,8 @@ public struct RetentionCommand: Command {
           autotrack-agent demo --db autotrack.sqlite
           autotrack-collector retention --db autotrack.sqlite --app shop \\
               --start app_start:launch --return page_enter:HomeViewController --period day --periods 7
+          autotrack-collector retention --db autotrack.sqlite --app shop \\
+              --start app_start:app_start --return rule:home-open-product --periods 3
 
         """
 
@@ -70,7 +74,9 @@ public struct RetentionCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let result = readStore(database, command: "autotrack-collector retention", io: io, { store throws(StoreError) in
-            try store.retention(definition, filter: filter)
+            try store.retention(
+                definition, filter: filter,
+                rules: try store.publishedRules(ids: [definition.start, definition.returning].compactMap(\.ruleID), appKey: filter.appKey))
         }) else { return .failure }
         format.write(result, database: database, filter: filter, io: io)
         return .success

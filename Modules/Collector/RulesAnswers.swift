@@ -19,6 +19,11 @@ final class RulesAnswers: Sendable {
         var etag: String
         /// `RULES` with the rules, encoded.
         var rules: ATLPReply
+        /// The same with `"snapshots":true`, for an app in circle mode (the flag is not in the etag).
+        var rulesAskingForSnapshots: ATLPReply
+
+        /// `RULES` with the rules, with `"snapshots":true` when `snapshots`.
+        func rules(snapshots: Bool) -> ATLPReply { snapshots ? rulesAskingForSnapshots : rules }
     }
 
     static let maxEntries = 4096
@@ -30,9 +35,12 @@ final class RulesAnswers: Sendable {
     func answer(_ key: Key, set: StoredRuleSet?, select: () -> RuleSelection) -> Answer {
         if let hit = cache.withLock({ $0[key] }), hit.setEtag == set?.etag { return hit }
         let selection = select()
+        func rules(snapshots: Bool) -> ATLPReply {
+            .encoding(.rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate, snapshots: snapshots))
+        }
         let answer = Answer(
-            setEtag: set?.etag, etag: selection.etag,
-            rules: .encoding(.rules(etag: selection.etag, rules: selection.rules, sampleRate: selection.sampleRate)))
+            setEtag: set?.etag, etag: selection.etag, rules: rules(snapshots: false),
+            rulesAskingForSnapshots: rules(snapshots: true))
         cache.withLock { cache in
             if cache.count >= Self.maxEntries { cache.removeAll() }
             cache[key] = answer

@@ -1,3 +1,4 @@
+public import EventStore
 public import KVCConfig
 public import Matching
 import ViewIdentity
@@ -45,6 +46,13 @@ public struct RuleEventMatcher {
     public init(_ events: RuleEvents) { self.events = events }
 
     public init(_ rule: KVCRule) { self.init(RuleEvents(rule)) }
+
+    /// True when the rule selects `stored` (its title: `props.title` when a string).
+    public mutating func selects(_ stored: StoredEvent) -> Bool {
+        let e = stored.event
+        return selects(
+            appKey: stored.appKey, appVersion: stored.appVersion, type: e.type.rawValue, path: e.path, title: e.props["title"]?.stringValue)
+    }
 
     /// True when the rule selects a stored event with these fields.
     public mutating func selects(appKey: String, appVersion: String?, type: String, path: String?, title: String?) -> Bool {

@@ -12,24 +12,33 @@ public enum Base64 {
     /// The padded encoding of `bytes`.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity((input.count + 2) / 3 * 4)
-        var i = 0
-        while i + 3 <= input.count {
-            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            out.append(alphabet[Int(n >> 6 & 63)])
-            out.append(alphabet[Int(n & 63)])
-            i += 3
-        }
-        let rest = input.count - i
-        if rest > 0 {
-            let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            out.append(rest == 2 ? alphabet[Int(n >> 6 & 63)] : 0x3D)
-            out.append(0x3D)
+        let count = (input.count + 2) / 3 * 4
+        let table = alphabet
+        let out = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            input.withUnsafeBufferPointer { input in
+                table.withUnsafeBufferPointer { table in
+                    var i = 0
+                    var o = 0
+                    while i + 3 <= input.count {
+                        let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                        out[o] = table[Int(n >> 18 & 63)]
+                        out[o + 1] = table[Int(n >> 12 & 63)]
+                        out[o + 2] = table[Int(n >> 6 & 63)]
+                        out[o + 3] = table[Int(n & 63)]
+                        i += 3
+                        o += 4
+                    }
+                    let rest = input.count - i
+                    if rest > 0 {
+                        let n = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                        out[o] = table[Int(n >> 18 & 63)]
+                        out[o + 1] = table[Int(n >> 12 & 63)]
+                        out[o + 2] = rest == 2 ? table[Int(n >> 6 & 63)] : 0x3D
+                        out[o + 3] = 0x3D
+                    }
+                }
+            }
+            initialized = count
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -45,33 +54,48 @@ public enum Base64 {
 
     private static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard input.count % 4 == 0 else { return nil }
+        guard input.count > 0 else { return [] }
         var padding = 0
-        if input.count > 0 && input[input.count - 1] == 0x3D { padding += 1 }
-        if input.count > 1 && input[input.count - 2] == 0x3D { padding += 1 }
-        var out: [UInt8] = []
-        out.reserveCapacity(input.count / 4 * 3)
-        var i = 0
-        while i < input.count {
-            let last = i + 4 == input.count
-            let a = values[Int(input[i])]
-            let b = values[Int(input[i + 1])]
-            let c = last && padding == 2 ? 0 : values[Int(input[i + 2])]
-            let d = last && padding >= 1 ? 0 : values[Int(input[i + 3])]
-            guard a < 64, b < 64, c < 64, d < 64 else { return nil }
-            let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-            out.append(UInt8(n >> 16 & 0xFF))
-            if last && padding == 2 {
-                guard n & 0xFFFF == 0 else { return nil }
-            } else {
-                out.append(UInt8(n >> 8 & 0xFF))
-                if last && padding == 1 {
-                    guard n & 0xFF == 0 else { return nil }
-                } else {
-                    out.append(UInt8(n & 0xFF))
+        if input[input.count - 1] == 0x3D { padding += 1 }
+        if input[input.count - 2] == 0x3D { padding += 1 }
+        let count = input.count / 4 * 3 - padding
+        var valid = true
+        let out = values.withUnsafeBufferPointer { values in
+            [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+                var i = 0
+                var o = 0
+                let whole = padding == 0 ? input.count : input.count - 4
+                while i < whole {
+                    let a = values[Int(input[i])], b = values[Int(input[i + 1])]
+                    let c = values[Int(input[i + 2])], d = values[Int(input[i + 3])]
+                    guard (a | b | c | d) & 0xC0 == 0 else {
+                        valid = false
+                        break
+                    }
+                    let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[o] = UInt8(truncatingIfNeeded: n >> 16)
+                    out[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
+                    out[o + 2] = UInt8(truncatingIfNeeded: n)
+                    i += 4
+                    o += 3
                 }
+                if valid && padding > 0 {
+                    // The last quantum: 2 or 3 alphabet bytes, then padding; the unused bits must be zero.
+                    let a = values[Int(input[i])], b = values[Int(input[i + 1])]
+                    let c = padding == 2 ? 0 : values[Int(input[i + 2])]
+                    let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    if (a | b | c) & 0xC0 != 0 || n & (padding == 2 ? 0xFFFF : 0xFF) != 0 {
+                        valid = false
+                    } else {
+                        out[o] = UInt8(truncatingIfNeeded: n >> 16)
+                        if padding == 1 { out[o + 1] = UInt8(truncatingIfNeeded: n >> 8) }
+                    }
+                }
+                // Filled or not, every byte is initialized (an invalid result is thrown away).
+                if !valid { for k in 0..<count { out[k] = 0 } }
+                initialized = count
             }
-            i += 4
         }
-        return out
+        return valid ? out : nil
     }
 }

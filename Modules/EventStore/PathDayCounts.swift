@@ -53,7 +53,7 @@ extension CollectorStore {
         try events(EventQuery(filter: query.filter, types: query.types)) { stored in
             let e = stored.event
             guard let path = e.path, query.keeps(type: e.type.rawValue, path: path) else { return true }
-            let title: String? = if case .string(let t) = e.props["title"] { t } else { nil }
+            let title = e.props["title"]?.stringValue
             let key = PathDayKey(
                 appKey: stored.appKey, appVersion: stored.appVersion, day: UTCDay.number(of: stored.time), type: e.type.rawValue,
                 path: path, title: title)

@@ -49,6 +49,28 @@ enum GtkPrivacy: Int, Comparable {
             && cgtk_is_password_entry(widget) == 0
     }
 
+    /// The frames a snapshot of `window` paints over, in its pixels: every shown widget that
+    /// `blanks`, anywhere in the window (not only in the page snapshotted, since the picture is the
+    /// whole window); what is inside one is covered with it.
+    static func blankedFrames(in window: GObjectPointer, origin: (x: Float, y: Float)) -> [graphene_rect_t] {
+        var out: [graphene_rect_t] = []
+        var pending: [GObjectPointer] = [window]
+        // Bounded by the number of widgets in the window.
+        while let w = pending.popLast() {
+            guard gtk_widget_get_mapped(w.assumingMemoryBound(to: GtkWidget.self)) != 0 else { continue }
+            if blanks(w) {
+                if let frame = GtkTreeCapture.frame(of: w, in: window, origin: origin) { out.append(frame) }
+                continue
+            }
+            var child = gtk_widget_get_first_child(w.assumingMemoryBound(to: GtkWidget.self))
+            while let c = child {
+                pending.append(UnsafeMutableRawPointer(c))
+                child = gtk_widget_get_next_sibling(c)
+            }
+        }
+        return out
+    }
+
     /// Properties of a widget holding typed text that tell the text or its length.
     static let typedTextProperties: Set<String> = [
         "text", "text-length", "cursor-position", "selection-bound", "scroll-offset", "buffer", "attributes",

@@ -11,8 +11,19 @@ import ViewIdentity
 final class GtkSnapshots {
     private let send: (PageSnapshot) -> Void
     private let clock: any HookClock
-    /// Pages waiting for their window's paint, so one paint gives one snapshot of each.
-    private var pending: Set<ObjectIdentifier> = []
+    /// The frame each page was last taken at, so one paint gives one snapshot of a page however
+    /// often it was asked for (a page entered and its window mapped in the same frame).
+    private var takenAtFrame: [ObjectIdentifier: Int] = [:]
+    /// The last picture rendered: pages of one window taken after the same paint share it.
+    private var picture: Picture?
+
+    private struct Picture {
+        let window: GObjectPointer
+        let frame: Int
+        let width: Int
+        let height: Int
+        let png: [UInt8]
+    }
 
     /// What blanked frames are painted with: an opaque mid grey.
     private static let blankColor = GdkRGBA(red: 0.62, green: 0.62, blue: 0.62, alpha: 1)
@@ -24,35 +35,60 @@ final class GtkSnapshots {
 
     /// Snapshots `page` after its window's next paint.
     func takeAfterNextPaint(_ page: GtkWidgetNode) {
-        guard let widget = page.widget, pending.insert(ObjectIdentifier(page)).inserted else { return }
+        guard let widget = page.widget else { return }
         GtkAfterPaint.run(widget) { [self] in
-            pending.remove(ObjectIdentifier(page))
+            let frame = GtkSnapshots.frameCounter(of: page.widget)
+            let key = ObjectIdentifier(page)
+            guard frame < 0 || takenAtFrame[key] != frame else { return }
+            takenAtFrame[key] = frame
             if let snapshot = take(page) { send(snapshot) }
         }
     }
 
+    /// The number of the frame `widget`'s window last painted; -1 without a frame clock.
+    private static func frameCounter(of widget: GObjectPointer?) -> Int {
+        widget.flatMap { gtk_widget_get_frame_clock($0.assumingMemoryBound(to: GtkWidget.self)) }
+            .map { Int(gdk_frame_clock_get_frame_counter($0)) } ?? -1
+    }
+
     /// The snapshot of `page` now; nil when it is not shown in a realized window or rendering failed.
     func take(_ page: GtkWidgetNode) -> PageSnapshot? {
-        guard let window = GtkTreeCapture.window(of: page) else { return nil }
+        // A page its stack no longer shows (switched before the paint) is not in the picture.
+        guard let widget = page.widget, gtk_widget_get_mapped(widget.assumingMemoryBound(to: GtkWidget.self)) != 0,
+            let window = GtkTreeCapture.window(of: page)
+        else { return nil }
         let gtkWindow = window.assumingMemoryBound(to: GtkWidget.self)
         guard gtk_widget_get_mapped(gtkWindow) != 0 else { return nil }
         var bounds = graphene_rect_t()
         guard gtk_widget_compute_bounds(gtkWindow, gtkWindow, &bounds) != 0 else { return nil }
+        let origin = (x: bounds.origin.x, y: bounds.origin.y)
+        let capturedAt = clock.wallMilliseconds()
+        guard let picture = picture(of: window, bounds: bounds) else { return nil }
+        var capture = GtkTreeCapture(window: window, forSnapshot: true, origin: origin)
+        let tree = capture.tree(page)
+        return PageSnapshot(
+            page: page.pathName, capturedAt: capturedAt, width: picture.width, height: picture.height, png: picture.png, tree: tree)
+    }
+
+    /// The window as last painted, as a PNG: rendered once per frame.
+    private func picture(of window: GObjectPointer, bounds: graphene_rect_t) -> Picture? {
+        let frame = GtkSnapshots.frameCounter(of: window)
+        if let picture, picture.window == window, picture.frame == frame, frame >= 0 { return picture }
         let width = Int(bounds.size.width.rounded(.up))
         let height = Int(bounds.size.height.rounded(.up))
         guard width > 0, height > 0 else { return nil }
-        var capture = GtkTreeCapture(window: window, forSnapshot: true, origin: (bounds.origin.x, bounds.origin.y))
-        let tree = capture.tree(page)
-        let capturedAt = clock.wallMilliseconds()
-        let blanked = capture.blanked
+        let blanked = GtkPrivacy.blankedFrames(in: window, origin: (bounds.origin.x, bounds.origin.y))
         var color = GtkSnapshots.blankColor
         guard let bytes = blanked.withUnsafeBufferPointer({ rects in
-            cgtk_render_png(gtkWindow, Int32(width), Int32(height), rects.baseAddress, guint(rects.count), &color)
+            cgtk_render_png(window.assumingMemoryBound(to: GtkWidget.self), Int32(width), Int32(height), rects.baseAddress,
+                guint(rects.count), &color)
         }) else { return nil }
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size), size > 0 else { return nil }
-        let png = Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
-        return PageSnapshot(page: page.pathName, capturedAt: capturedAt, width: width, height: height, png: png, tree: tree)
+        let made = Picture(
+            window: window, frame: frame, width: width, height: height, png: Array(UnsafeRawBufferPointer(start: data, count: Int(size))))
+        picture = made
+        return made
     }
 }

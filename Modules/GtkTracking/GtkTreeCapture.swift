@@ -4,16 +4,16 @@ import ViewIdentity
 
 /// Walks a page's widgets into §1 JSON (docs/view-identity.md §1, docs/gtk.md "Trees"): `path` and
 /// `viewId` on every node, `frame` on every mapped one. The tree files take it as it is; a snapshot
-/// also takes `props`, and the rectangles its picture must blank (docs/gtk.md "Snapshots").
+/// (docs/gtk.md "Snapshots") also takes `props` under the privacy rules, and leaves out what its
+/// picture cannot show: the inside of unmapped widgets and of pages within the root (each page is
+/// a snapshot of its own).
 struct GtkTreeCapture {
-    /// Whether nodes carry `props` and the privacy rules apply (snapshots).
+    /// Whether nodes carry `props`, the privacy rules apply and the tree is trimmed (snapshots).
     let forSnapshot: Bool
     /// The widget whose coordinates frames are in (the page's window).
     let window: GObjectPointer?
     /// Subtracted from every frame: the window's own bounds' origin, so frames are the PNG's pixels.
     let origin: (x: Float, y: Float)
-    /// The frames to paint over, in the same coordinates as `frame`.
-    private(set) var blanked: [graphene_rect_t] = []
     private var ids: [String: Int] = [:]
 
     init(window: GObjectPointer?, forSnapshot: Bool, origin: (x: Float, y: Float) = (0, 0)) {
@@ -27,26 +27,33 @@ struct GtkTreeCapture {
         root.widget.flatMap { gtk_widget_get_root($0.assumingMemoryBound(to: GtkWidget.self)) }.map { UnsafeMutableRawPointer($0) }
     }
 
+    /// `widget`'s bounds in `window`'s coordinates less `origin`; nil when it has none (unmapped).
+    static func frame(of widget: GObjectPointer, in window: GObjectPointer, origin: (x: Float, y: Float)) -> graphene_rect_t? {
+        var bounds = graphene_rect_t()
+        guard gtk_widget_compute_bounds(
+            widget.assumingMemoryBound(to: GtkWidget.self), window.assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
+        else { return nil }
+        bounds.origin.x -= origin.x
+        bounds.origin.y -= origin.y
+        return bounds
+    }
+
     /// The tree under `root`. For a snapshot, privacy starts from `root`'s ancestors.
     mutating func tree(_ root: GtkWidgetNode) -> JSONObject {
         var privacy = GtkPrivacy.open
-        var covered = false
         if forSnapshot, let w = root.widget {
             var a = gtk_widget_get_parent(w.assumingMemoryBound(to: GtkWidget.self))
             // Bounded by the depth of the tree.
             while let current = a {
-                let raw = UnsafeMutableRawPointer(current)
-                privacy = max(privacy, GtkPrivacy.of(raw))
-                covered = covered || GtkPrivacy.blanks(raw)
+                privacy = max(privacy, GtkPrivacy.of(UnsafeMutableRawPointer(current)))
                 a = gtk_widget_get_parent(current)
             }
         }
-        return node(root, privacy: privacy, covered: covered)
+        return node(root, isRoot: true, privacy: privacy)
     }
 
-    private mutating func node(_ n: GtkWidgetNode, privacy inherited: GtkPrivacy, covered: Bool) -> JSONObject {
+    private mutating func node(_ n: GtkWidgetNode, isRoot: Bool, privacy inherited: GtkPrivacy) -> JSONObject {
         var privacy = inherited
-        var covered = covered
         var o = JSONObject()
         o["type"] = .string(n.typeName)
         let role = n.role
@@ -64,28 +71,23 @@ struct GtkTreeCapture {
         let path = n.viewPath
         o["path"] = .string(path.canonical)
         o["viewId"] = .string(path.viewID.hex)
-        if let w = n.widget, let window, gtk_widget_get_mapped(w.assumingMemoryBound(to: GtkWidget.self)) != 0 {
-            var bounds = graphene_rect_t()
-            if gtk_widget_compute_bounds(
-                w.assumingMemoryBound(to: GtkWidget.self), window.assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
-            {
-                bounds.origin.x -= origin.x
-                bounds.origin.y -= origin.y
-                o["frame"] = .array(
-                    [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height].map { .int(Int64($0.rounded())) })
-                if forSnapshot, !covered, GtkPrivacy.blanks(w) {
-                    blanked.append(bounds)
-                    covered = true
-                }
-            }
+        var shown = false
+        if let w = n.widget, let window, gtk_widget_get_mapped(w.assumingMemoryBound(to: GtkWidget.self)) != 0,
+            let bounds = GtkTreeCapture.frame(of: w, in: window, origin: origin)
+        {
+            shown = true
+            o["frame"] = .array(
+                [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height].map { .int(Int64($0.rounded())) })
         }
+        // A snapshot stops at what its picture cannot show, and at pages inside the root.
+        if forSnapshot, !shown || (!isRoot && role == .controller) { return o }
         if forSnapshot, let w = n.widget {
             let props = GtkWidgetProps.props(w, privacy: privacy)
             if !props.isEmpty { o["props"] = .object(props) }
         }
         let children = n.childNodes.compactMap { $0 as? GtkWidgetNode }
         if !children.isEmpty {
-            o["children"] = .array(children.map { .object(node($0, privacy: privacy, covered: covered)) })
+            o["children"] = .array(children.map { .object(node($0, isRoot: false, privacy: privacy)) })
         }
         return o
     }

@@ -326,7 +326,12 @@ final class HTTPLoop {
                 return
             case .processed(let n):
                 budget -= n
+                defer { c.bytesRead += n }
                 if c.isLingering { continue }  // discarding until EOF
+                if c.bytesRead == 0, c.channel != nil, (65...90).contains(readBuffer[0]) {
+                    answerPlainOnSecurePort(c)
+                    continue
+                }
                 guard let channel = c.channel else {
                     c.parser.append(readBuffer[0..<n])
                     parse(c)
@@ -352,6 +357,22 @@ final class HTTPLoop {
                 }
             }
         }
+    }
+
+    /// A plain HTTP request (a capital letter where a TLS record starts with 0x16) on the HTTPS
+    /// port: told so in plain HTTP, which its client can read, then closed.
+    private func answerPlainOnSecurePort(_ c: HTTPConnection) {
+        c.channel = nil
+        c.finish()
+        c.discardInbox()
+        c.output += ResponseWriter.serialize(
+            .error(.badRequest, "this port speaks HTTPS; use an https:// address"), date: currentDate(), closing: true,
+            keepAliveHTTP10: false, omitBody: false)
+        count {
+            $0.responses[400, default: 0] += 1
+            $0.protocolMismatches += 1
+        }
+        flush(c)
     }
 
     /// Cuts buffered bytes into requests and answers the next one if none is being answered.

@@ -86,6 +86,8 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     public var idleClosed = 0
     /// Connections closed because their client did not read the responses within `sendTimeout`.
     public var sendTimeouts = 0
+    /// Clients speaking plain HTTP to the HTTPS port (answered 400 in plain text).
+    public var protocolMismatches = 0
     /// The most requests read ahead on one connection at any time (bounded by `maxPipelinedRequests`).
     public var peakPipelined = 0
     /// The most unsent response bytes on one connection at any time.

@@ -20,7 +20,10 @@ public struct AspectOptions: OptionSet, Sendable, Hashable {
 /// A method is hookable when its implementation runs through `invoke`; the object model's
 /// lifecycle and action methods do (their `HookPoint`s), and app code makes its own methods
 /// hookable the same way. Advice on a class applies to its subclasses, as a swizzled method does;
-/// advice on one object applies to that object only. Several advices on one method run in order
+/// advice on one object applies to that object only, for as long as it lives: it goes with the
+/// object (a responder's deinit removes it; for other objects a weak reference, checked on every
+/// look-up and swept as the registry grows, tells that the object is gone), so an object
+/// allocated later at the same address never runs it. Several advices on one method run in order
 /// of registration: befores, then the insteads (the first registered outermost, each able to
 /// `proceed()` to the next and finally to the original), then afters. An advice that throws is
 /// reported through `diagnostics` and never breaks the call: a throwing instead advice that did
@@ -112,12 +115,36 @@ public final class AspectRegistry: Sendable {
         }
     }
 
+    /// One object's own advices, with a weak reference to the object: its address (the key) is
+    /// reused once it is gone, and the advice must not pass to the next object there.
+    struct ObjectAdvice: Sendable {
+        let reference: WeakObject
+        var byMethod: [String: [Advice]] = [:]
+        var count: Int { byMethod.values.reduce(0) { $0 + $1.count } }
+    }
+
+    /// A weak reference to an object with advice of its own.
+    ///
+    /// `@unchecked Sendable`: the reference is set once, in `init`, and read only inside the
+    /// registry's mutex (`state`), and only to test it for nil or compare identities; the object
+    /// is never used through it. (A weak load is itself thread-safe in the Swift runtime.)
+    final class WeakObject: @unchecked Sendable {
+        private weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+        /// The object is gone, or in its deinit.
+        var isGone: Bool { object == nil }
+        func refers(to other: AnyObject) -> Bool { object === other }
+    }
+
     struct State {
         var nextID: UInt64 = 1
         var byMethod: [String: [Advice]] = [:]
         var cache: [CallKey: CachedResolved] = [:]
-        /// Per-object advices, by object and method.
-        var byInstance: [CallKey: [Advice]] = [:]
+        /// Per-object advices, by object.
+        var byInstance: [ObjectIdentifier: ObjectAdvice] = [:]
+        /// The size of `byInstance` at which the advice of objects gone is swept out (twice what
+        /// stayed at the last sweep, at least 64): the registry shrinks with its objects.
+        var sweepAt = 64
         /// The methods running with advice now, per object: a call through `super` inside one runs
         /// bare. A short list (calls nest a few deep), so no hashing on the way in and out.
         var active: [CallKey] = []
@@ -146,8 +173,15 @@ public final class AspectRegistry: Sendable {
     /// (Aspects' blacklist: `retain`, `release`, `autorelease`, `forwardInvocation:`).
     public static let forbiddenMethods: Set<String> = ["retain", "release", "autorelease", "forwardInvocation:"]
 
-    /// How many advices are registered.
-    public var count: Int { adviceCount.load(ordering: .acquiring) }
+    /// How many advices are registered (the advice of objects gone no longer counts).
+    public var count: Int {
+        let dropped = state.withLock { s in s.byInstance.isEmpty ? 0 : AspectRegistry.sweep(&s) }
+        if dropped > 0 { adviceCount.subtract(dropped, ordering: .releasing) }
+        return adviceCount.load(ordering: .acquiring)
+    }
+
+    /// How many objects have advice of their own (their entries, live or not yet swept).
+    var objectsWithAdvice: Int { state.withLock { $0.byInstance.count } }
 
     // MARK: Registering
 
@@ -185,7 +219,7 @@ public final class AspectRegistry: Sendable {
         try check(point.erased, on: type, position: position)
         return try add(
             scope: .instance(ObjectIdentifier(object)), description: String(reflecting: type), class: nil,
-            method: point.method, position: position, options: options
+            method: point.method, position: position, options: options, object: object
         ) { invocation in try body(HookedCall(invocation)) }
     }
 
@@ -270,9 +304,12 @@ public final class AspectRegistry: Sendable {
 
     private func add(
         scope: Scope, description: String, class type: AnyClass?, method: String, position: AspectPosition,
-        options: AspectOptions, condition: (@Sendable (AnyObject) -> Bool)? = nil,
+        options: AspectOptions, condition: (@Sendable (AnyObject) -> Bool)? = nil, object: AnyObject? = nil,
         body: @escaping @Sendable (AspectInvocation) throws -> Void
     ) throws(AspectError) -> AspectToken {
+        /// Advices of objects gone, dropped on the way.
+        var dropped = 0
+        let reference = object.map(WeakObject.init)
         let result: Result<UInt64, AspectError> = state.withLock { s in
             if let type, let clash = hierarchyClash(s, type: type, method: method) {
                 return .failure(
@@ -285,17 +322,46 @@ public final class AspectRegistry: Sendable {
             let advice = Advice(
                 id: id, scope: scope, scopeDescription: description, method: method, position: position,
                 options: options, hookedClass: type, condition: condition, body: body)
-            if case .instance(let object) = scope {
-                s.byInstance[CallKey(object: object, method: method), default: []].append(advice)
+            if case .instance(let key) = scope, let reference {
+                if let stale = s.byInstance[key], stale.reference.isGone {
+                    dropped += stale.count  // an object gone left it at this address
+                    s.byInstance[key] = nil
+                }
+                s.byInstance[key, default: ObjectAdvice(reference: reference)].byMethod[method, default: []].append(advice)
+                if s.byInstance.count >= s.sweepAt { dropped += AspectRegistry.sweep(&s) }
             } else {
                 s.byMethod[method, default: []].append(advice)
                 s.cache.removeAll(keepingCapacity: true)
             }
             return .success(id)
         }
+        if dropped > 0 { adviceCount.subtract(dropped, ordering: .releasing) }
         let id = try result.get()
         adviceCount.add(1, ordering: .releasing)
         return AspectToken(id: id, registry: self)
+    }
+
+    /// Drops the advice of every object gone; returns how many advices went.
+    private static func sweep(_ s: inout State) -> Int {
+        var dropped = 0
+        s.byInstance = s.byInstance.filter { _, entry in
+            if !entry.reference.isGone { return true }
+            dropped += entry.count
+            return false
+        }
+        s.sweepAt = max(64, 2 * s.byInstance.count)
+        return dropped
+    }
+
+    /// Drops the advice of the object `id` (its deinit has run its dealloc advice).
+    private func forget(_ id: ObjectIdentifier) {
+        let dropped = state.withLock { s in s.byInstance.removeValue(forKey: id)?.count ?? 0 }
+        if dropped > 0 { adviceCount.subtract(dropped, ordering: .releasing) }
+    }
+
+    /// True while `object`'s deinit runs: no weak reference to it can be formed any more.
+    static func isDeinitializing(_ object: AnyObject) -> Bool {
+        WeakObject(object).isGone
     }
 
     /// Another class, a superclass or a subclass of `type`, whose `method` already has class advice.
@@ -324,10 +390,12 @@ public final class AspectRegistry: Sendable {
                     return true
                 }
             }
-            for (key, list) in s.byInstance {
-                if let i = list.firstIndex(where: { $0.id == token.id }) {
-                    s.byInstance[key]!.remove(at: i)
-                    if s.byInstance[key]!.isEmpty { s.byInstance[key] = nil }
+            for (key, entry) in s.byInstance {
+                for (method, list) in entry.byMethod {
+                    guard let i = list.firstIndex(where: { $0.id == token.id }) else { continue }
+                    s.byInstance[key]!.byMethod[method]!.remove(at: i)
+                    if s.byInstance[key]!.byMethod[method]!.isEmpty { s.byInstance[key]!.byMethod[method] = nil }
+                    if s.byInstance[key]!.byMethod.isEmpty { s.byInstance[key] = nil }
                     return true
                 }
             }
@@ -387,10 +455,12 @@ public final class AspectRegistry: Sendable {
         }
     }
 
-    /// A deinit's advice: `before` and `after` (instead is refused when registered).
+    /// A deinit's advice: `before` and `after` (instead is refused when registered); then the
+    /// object's own advice goes with it.
     func invokeDealloc(_ instance: UIResponder) {
         if adviceCount.load(ordering: .acquiring) == 0 { return }
         invoke(instance, HookPoint.dealloc.method, arguments: ()) {}
+        forget(ObjectIdentifier(instance))
     }
 
     /// The advices for this call, and the call marked running; nil when none apply (their
@@ -399,6 +469,9 @@ public final class AspectRegistry: Sendable {
     private func enter(_ instance: AnyObject, _ key: CallKey) -> Resolved? {
         let dynamicType: AnyClass = type(of: instance)
         let classKey = CallKey(object: ObjectIdentifier(dynamicType), method: key.method)
+        /// Advices of an object gone whose address `instance` now has, dropped.
+        var dropped = 0
+        defer { if dropped > 0 { adviceCount.subtract(dropped, ordering: .releasing) } }
         let found: CachedResolved? = state.withLock { s in
             var cached: CachedResolved
             if let hit = s.cache[classKey] {
@@ -412,10 +485,18 @@ public final class AspectRegistry: Sendable {
                 cached = CachedResolved(built)
                 s.cache[classKey] = cached
             }
-            if !s.byInstance.isEmpty, let mine = s.byInstance[key] {
-                var withMine = cached.value
-                for advice in mine { withMine.append(advice) }
-                cached = CachedResolved(withMine)
+            if !s.byInstance.isEmpty, let entry = s.byInstance[key.object] {
+                // Its own object, alive or in its deinit (the dealloc advice); else one gone.
+                if entry.reference.refers(to: instance) || (entry.reference.isGone && AspectRegistry.isDeinitializing(instance)) {
+                    if let mine = entry.byMethod[key.method] {
+                        var withMine = cached.value
+                        for advice in mine { withMine.append(advice) }
+                        cached = CachedResolved(withMine)
+                    }
+                } else {
+                    dropped = entry.count
+                    s.byInstance[key.object] = nil
+                }
             }
             if cached.value.isEmpty { return nil }
             // Conditions are asked outside the lock (they read the object); marked running after.

@@ -118,11 +118,22 @@ enum FixtureStore: String, CaseIterable, CustomStringConvertible {
 
     /// A new, empty store.
     func make() throws -> any CollectorStore {
+        try open(try location())
+    }
+
+    /// Where a new store goes: a file path that does not exist yet, or a new database's URI.
+    func location() throws -> String {
         switch self {
-        case .sqlite:
-            return try SQLiteEventStore(path: Fixtures.temporaryDirectory("analytics").appendingPathComponent("events.sqlite").path)
-        case .postgres:
-            return try PostgresEventStore(uri: try SharedPostgres.server.get().createDatabase())
+        case .sqlite: return Fixtures.temporaryDirectory("analytics").appendingPathComponent("events.sqlite").path
+        case .postgres: return try SharedPostgres.server.get().createDatabase()
+        }
+    }
+
+    /// Opens (creating) the store at `location`.
+    func open(_ location: String) throws -> any CollectorStore {
+        switch self {
+        case .sqlite: return try SQLiteEventStore(path: location)
+        case .postgres: return try PostgresEventStore(uri: location)
         }
     }
 }

@@ -15,7 +15,12 @@ enum DefinitionFixture {
 
     /// A store of `kind` with about `events` events per app (shop and news).
     static func store(_ kind: FixtureStore, events: Int = 3_000) throws -> any CollectorStore {
-        let store = try kind.make()
+        try store(at: try kind.location(), kind, events: events)
+    }
+
+    /// The same, at `location` (`FixtureStore.location()`).
+    static func store(at location: String, _ kind: FixtureStore, events: Int = 3_000) throws -> any CollectorStore {
+        let store = try kind.open(location)
         for appKey in ["shop", "news"] {
             var traffic = ShopTraffic(users: 40, days: 6, seed: appKey == "shop" ? 7 : 8)
             var n = 0

@@ -1,4 +1,5 @@
 import Analytics
+import EventModel
 import Testing
 
 @Suite struct TimeArgumentTests {
@@ -13,6 +14,15 @@ import Testing
         for bad in ["", "2026-02-30", "2026-13-01", "2026-11-01T25:00:00Z", "2026-11-01T10:00:00", "yesterday", "2026-11-1"] {
             #expect(TimeArgument.instant(bad) == nil, "\(bad)")
         }
+    }
+
+    /// The valid event times' ends (EventModel.EventTime) are the first and last millisecond of
+    /// the four-digit years, and the longest window is their span.
+    @Test func theValidTimesAreTheFourDigitYears() {
+        #expect(TimeArgument.instant("1970-01-01T00:00:00Z") == EventTime.earliest)
+        #expect(TimeArgument.instant("9999-12-31T23:59:59.999Z") == EventTime.latest)
+        #expect(TimeArgument.duration("2932896d")! <= EventTime.longestDuration)
+        #expect(TimeArgument.duration("2932897d")! > EventTime.longestDuration)
     }
 
     @Test func durations() {

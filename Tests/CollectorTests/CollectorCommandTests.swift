@@ -20,7 +20,7 @@ func collector(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
     @Test func topLevelHelpListsEveryCommand() {
         let r = collector("--help")
         #expect(r.code == .success)
-        for name in ["serve", "report", "funnel", "retention", "export", "tail", "rules"] { #expect(r.out.contains("  \(name) ")) }
+        for name in ["serve", "report", "funnel", "retention", "export", "tail", "rules", "prune", "circle"] { #expect(r.out.contains("  \(name) ")) }
         let none = collector()
         #expect(none.code == .usage)
         #expect(none.err.contains("COMMANDS"))

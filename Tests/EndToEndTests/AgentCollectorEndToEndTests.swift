@@ -141,10 +141,11 @@ import Glibc
         let input = dir.appendingPathComponent("events.ndjson")
         let (first, second) = Self.eventLines(count: 3_000)  // about 270 KB, past a 64 KiB limit
         try (first + second).write(to: input)
+        // SIGXFSZ at its default action (a test runner may start us with it ignored), as in a shell.
         let sent = try runCommand(
-            URL(fileURLWithPath: "/bin/sh"),
+            URL(fileURLWithPath: "/usr/bin/env"),
             [
-                "-c", #"ulimit -f 64 && exec "$0" "$@""#, Binaries.agent.path, "send", "--to", serve.address, "--app-key", "shop",
+                "--default-signal=XFSZ", "/bin/sh", "-c", #"ulimit -f 64 && exec "$0" "$@""#, Binaries.agent.path, "send", "--to", serve.address, "--app-key", "shop",
                 "--app-version", "1", "--spool", dir.appendingPathComponent("spool").path, "--timeout", "10", input.path,
             ], within: 120)
         #expect(sent.status == 1, "send: \(sent.err.suffix(500))")

@@ -64,15 +64,17 @@ struct DecodedPicture {
             g_clear_error(&error)
             throw HarnessFailure("GTK cannot decode the PNG: \(message)")
         }
-        defer { g_object_unref(texture) }
-        width = Int(gdk_texture_get_width(texture))
-        height = Int(gdk_texture_get_height(texture))
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        let w = Int(gdk_texture_get_width(texture))
+        let h = Int(gdk_texture_get_height(texture))
+        width = w
+        height = h
         func be32(_ at: Int) -> Int { Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3]) }
-        guard be32(16) == width, be32(20) == height else {
-            throw HarnessFailure("IHDR says \(be32(16))x\(be32(20)), the decoder \(width)x\(height)")
+        guard be32(16) == w, be32(20) == h else {
+            throw HarnessFailure("IHDR says \(be32(16))x\(be32(20)), the decoder \(w)x\(h)")
         }
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        out.withUnsafeMutableBytes { gdk_texture_download(texture, $0.baseAddress, gsize(width * 4)) }
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        out.withUnsafeMutableBytes { gdk_texture_download(texture, $0.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(w * 4)) }
         pixels = out
     }
 

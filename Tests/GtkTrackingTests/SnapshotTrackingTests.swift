@@ -148,6 +148,6 @@ struct SnapshotTrackingTests {
         try Self.checkBlanked(entry: sameEntry, secret: secret, in: again, picture: picture)
 
         try display.xdotool(["key", "ctrl+q"])
-        #expect(try app.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        #expect(try app.waitForExit(within: 30) == 0, "stderr: \(app.standardError.suffix(2000))")
     }
 }

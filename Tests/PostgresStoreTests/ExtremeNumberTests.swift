@@ -107,11 +107,20 @@ import TestSupport
                 ("smallest", .double(-.leastNonzeroMagnitude)), ("title", .int(v)),
             ]))
         return [
-            event("click", ts: v), event("click", ts: normal), event("click", ts: normal + 500),
+            event("click", ts: v), event("click", ts: normal, [("props", props)]), event("click", ts: normal + 500),
             event("page_enter", ts: v, [("page", "Home")]), event("page_enter", ts: normal, [("page", "Cart")]),
             event("page_leave", ts: normal, [("page", "Home"), ("duration", .int(v))]),
             event("page_leave", ts: v, [("page", "Cart"), ("duration", .int(v))]),
             event("custom", ts: normal, [("props", props)]),
+        ]
+    }
+
+    /// Rules reading each numeric prop of the clicks on `A&0`, so the report's rule coverage
+    /// counts their values.
+    static let rules: [JSONValue] = ["int", "double", "largest", "smallest", "title"].map { key in
+        [
+            "id": .string("r-\(key)"), "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick", "viewPath": "A&0",
+            "keyPath": .string("model.\(key)"), "keyName": .string(key),
         ]
     }
 
@@ -129,6 +138,8 @@ import TestSupport
         defer { store.close() }
         let handler = CollectorHandler(store: store)
         let session = Session(connectionID: 1, peer: "test", hello: Hello(appKey: "shop", appVersion: "1.0"), isAdmin: false)
+        let admin = Session(connectionID: 0, peer: "test", hello: Hello(appKey: "shop"), isAdmin: true)
+        #expect(handler.handle(.publish(rules: Self.rules, sampleRate: nil), session: admin) == .published(stored: Self.rules.count))
         var ids = 0
         var rejected = 0
         for (i, v) in Self.values.enumerated() {
@@ -150,6 +161,14 @@ import TestSupport
             #expect(e.event.duration.map(EventTime.durations.contains) ?? true, "\(e)")
         }
         Self.expectEveryAnalysisRuns(db)
+        // The rules' coverage counted every numeric prop's values (one click per batch carries them).
+        let report = try JSONValue.parse(Self.collector(["report", "--db", db, "--format", "json"]).out)
+        let coverage = report.objectValue?["rules"]?.arrayValue ?? []
+        #expect(coverage.count == Self.rules.count)
+        for rule in coverage {
+            let counts = (rule.objectValue?["values"]?.arrayValue ?? []).compactMap { $0.objectValue?["count"]?.intValue }
+            #expect(counts.reduce(0, +) == Int64(Self.values.count * 3), "\(rule.jsonText)")
+        }
     }
 
     /// Rows of every extreme written straight into the tables, as a build without the checks

@@ -204,6 +204,9 @@ public final class GUIProcess {
 public struct WidgetTree {
     public let root: [String: Any]
 
+    /// A tree already parsed (a snapshot's, say).
+    public init(root: [String: Any]) { self.root = root }
+
     /// Waits until `directory/<page>.json` exists (newer than `since`, when given) and reads it.
     public static func wait(
         directory: URL, page: String, newerThan since: Date? = nil, within seconds: Double = 30

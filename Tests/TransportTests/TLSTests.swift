@@ -3,6 +3,7 @@ import ATLPWire
 import EventModel
 import Foundation
 import SecureChannel
+import Synchronization
 import SystemCalls
 import Testing
 import TestSupport
@@ -48,9 +49,43 @@ import TestSupport
             #expect(error.code == .security)
             #expect(error.message.contains("certificate"))
         }
-        // Plain ATLP to a TLS listener: the HELLO is not a TLS record, so the server hangs up.
+        // Plain ATLP to a TLS listener: told, in plain text, that TLS is expected.
         let plain = try ATLPConnection(to: address, timeout: .seconds(10))
         #expect(throws: TransportError.self) { try plain.hello(testHello) }
+    }
+
+    @Test func aPlainClientOnATLSPortAndATLSClientOnAPlainPortAreToldWhichToSpeak() throws {
+        let cert = try TestCertificate()
+        let logged = Mutex<[String]>([])
+        let log: @Sendable (String) -> Void = { line in logged.withLock { $0.append(line) } }
+        let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)
+        let tls = ATLPService(
+            configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: TestHandler(), security: context.channels,
+            log: log)
+        let tlsAddress = try tls.start()
+        defer { tls.stop() }
+        do {
+            _ = try ATLPConnection(to: tlsAddress, hello: testHello, timeout: .seconds(10))
+            Issue.record("plain ATLP on a TLS port was welcomed")
+        } catch {
+            #expect(error.remote?.code == .tlsRequired)
+            #expect(error.message.contains("the collector at \(tlsAddress) expects TLS: add --tls"))
+        }
+        #expect(eventually { logged.withLock { $0.contains { $0.contains("plain ATLP from 127.0.0.1:") && $0.contains("TLS port") } } })
+
+        let plain = ATLPService(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: TestHandler(), log: log)
+        let plainAddress = try plain.start()
+        defer { plain.stop() }
+        do {
+            _ = try ATLPConnection(
+                to: plainAddress, timeout: .seconds(10), security: TLSContext.client(trusting: cert.certificate).channels)
+            Issue.record("a TLS handshake with a plain port succeeded")
+        } catch let error as TransportError {
+            #expect(error.code == .security)
+            #expect(error.message.contains("the collector at \(plainAddress) does not speak TLS on this port"))
+            #expect(error.message.contains("connect without --tls"))
+        }
+        #expect(eventually { logged.withLock { $0.contains { $0.contains("TLS handshake from 127.0.0.1:") } } })
     }
 
     @Test func theShipperDeliversOverTLS() throws {

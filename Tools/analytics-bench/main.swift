@@ -4,12 +4,18 @@
 // narrow scan alone, and a count that reads every row (`NOT INDEXED`), for scale. Median of
 // --rounds runs each. The events are stored through `append`, which keeps the rollup tables
 // (schema 5); a file from an older build is migrated and its rollups rebuilt first (timed).
+// Definitions (module Definitions): a rule's counts (all time, 7 whole days, 7 days in hours), a
+// heatmap of five paths, and the funnel with its last step as a rule (rule:ID, read through
+// `events` and matched in Swift) beside the same funnel by kind.
 //
 //   swift run -c release analytics-bench [--quick] [--events N] [--rounds N] [--db FILE] [--skip-report] [--skip-scan]
 
 import Analytics
 import CSQLite
 import Collector
+import Definitions
+import KVCConfig
+import ViewIdentity
 import EventStore
 import Foundation
 import SQLiteStore
@@ -140,6 +146,24 @@ do {
     let retentionTime = try median(settings.rounds) {
         retention = try store.retention(retentionDefinition, filter: EventFilter(appKey: "shop"))
     }
+    // Definitions: the PAY button as a rule (content "PAY"), counted as the studio's preview does.
+    let payRule = KVCRule(
+        id: "pay", appKey: "shop", appVersion: try VersionRange("*"), viewEvent: .buttonClick,
+        viewPath: try PathPattern("CartViewController-UIView-UIButton&0-0-9"), keyPath: nil, keyName: nil, content: "PAY")
+    var preview: DefinitionCounts?
+    let previewTime = try median(settings.rounds) { preview = try store.definitionCounts(payRule) }
+    let previewWeekTime = try median(settings.rounds) { _ = try store.definitionCounts(payRule, since: week.since, until: week.until) }
+    let previewHoursTime = try median(settings.rounds) {
+        _ = try store.definitionCounts(payRule, since: week.since! + 3_600_000, until: week.until! + 3_600_000)
+    }
+    let heatPaths = ShopTraffic.pages.enumerated().map { "\($0.element)-UIView-UIButton&0-0-\($0.offset)" } + ["CartViewController-UIView-UIButton&0-0-9"]
+    let heatmapTime = try median(settings.rounds) { _ = try store.heatmap(appKey: "shop", paths: heatPaths, since: week.since, until: week.until) }
+    var ruleFunnelDefinition = funnelDefinition
+    ruleFunnelDefinition.steps[2] = .rule("pay")
+    var ruleFunnel: FunnelResult?
+    let ruleFunnelTime = try median(settings.rounds) {
+        ruleFunnel = try store.funnel(ruleFunnelDefinition, filter: EventFilter(appKey: "shop"), rules: ["pay": payRule])
+    }
     store.close()
 
     func line(_ name: String, _ t: Timing) {
@@ -158,6 +182,13 @@ do {
     line("funnel's actor rows alone (actorEvents)", actorRowsTime)
     line("funnel, 3 steps", funnelTime)
     line("retention, 7 days", retentionTime)
+    line("definition counts, all time", previewTime)
+    line("definition counts, 7 whole days", previewWeekTime)
+    line("definition counts, 7 days from 01:00", previewHoursTime)
+    line("heatmap, 5 paths, 7 whole days", heatmapTime)
+    line("funnel, 3 steps, the last by rule:ID", ruleFunnelTime)
+    print("definitions: \(preview?.total ?? 0) PAY clicks; funnel by rule \(ruleFunnel?.steps.map(\.actors) ?? []) "
+        + "(by kind \(funnel?.steps.map(\.actors) ?? []))")
     print("sanity: \(report?.activity.days.count ?? 0) days, funnel \(funnel?.steps.map(\.actors) ?? []), "
         + "\(retention?.cohorts.count ?? 0) cohorts")
 } catch {

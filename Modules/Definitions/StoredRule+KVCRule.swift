@@ -1,5 +1,5 @@
-import EventStore
-import KVCConfig
+public import EventStore
+public import KVCConfig
 
 extension StoredRule {
     /// What a store keeps of `rule`: its key columns and its JSON (KVCConfig's codec).
