@@ -213,7 +213,7 @@ let package = Package(
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel"], path: "Tests/EndToEndTests"),
 
         // Benchmarks: run in release (`swift run -c release <name>`), each reports a ratio to a baseline.
         .executableTarget(name: "json-bench", dependencies: ["EventModel"], path: "Tools/json-bench"),

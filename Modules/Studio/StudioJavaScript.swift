@@ -327,9 +327,14 @@ extension StudioAssets {
       $("heat-max").textContent = max;
       for (const e of counts) {
         const share = max > 0 ? e.count / max : 0;
-        const box = el("div", { class: "heat", "data-path": e.path, title: e.count + " interactions" }, el("span", {}, e.count));
-        box.style.background = "rgba(" + Math.round(255 - 25 * share) + "," + Math.round(200 - 160 * share) + ",0," + (0.25 + 0.5 * share).toFixed(2) + ")";
-        place(box, state.byPath.get(e.path));
+        const node = state.byPath.get(e.path);
+        // Elements holding others (a page, a row) get a coloured frame, so their insides stay visible.
+        const container = (node.children || []).length > 0;
+        const box = el("div", { class: container ? "heat container" : "heat", "data-path": e.path, title: e.count + " interactions" },
+          el("span", {}, e.count));
+        const colour = "rgba(" + Math.round(255 - 25 * share) + "," + Math.round(200 - 160 * share) + ",0," + (0.25 + 0.5 * share).toFixed(2) + ")";
+        if (container) box.style.borderColor = colour; else box.style.background = colour;
+        place(box, node);
         layer.append(box);
       }
     }
