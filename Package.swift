@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
         .target(
-            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics"],
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",

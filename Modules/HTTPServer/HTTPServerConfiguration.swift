@@ -13,7 +13,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// Largest body (`Content-Length`); larger: 413 at once, before any of it is read.
     public var maxBodyBytes: Int
     /// Above this many open connections a new one first evicts the longest-waiting connection
-    /// without a request in progress; when there is none, it gets 503 and is closed.
+    /// without a request in progress; when there is none, it gets 503 and is closed. At most
+    /// half of them may be waiting for their first request (over it, the oldest such is evicted).
     public var maxConnections: Int
     /// Open connections from one IP address; above it a new one from there gets 503.
     public var maxConnectionsPerAddress: Int
