@@ -195,7 +195,7 @@ let package = Package(
             name: "CollectorTests",
             dependencies: [
                 "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
-                "SystemCalls", "TestSupport",
+                "SystemCalls", "Studio", "TestSupport",
             ],
             path: "Tests/CollectorTests"),
         .testTarget(

@@ -11,8 +11,8 @@ import ViewIdentity
 /// Ships page snapshots to the collector (docs/agent.md "Snapshots"): `SNAPSHOT` frames on an
 /// ATLP/1 connection of its own, on a thread of its own, so the UI thread only hands a snapshot
 /// over (`send` never blocks). A snapshot is not an event: it is not spooled, and one that cannot
-/// be delivered (the collector unreachable, the queue full, the frame too large) is dropped and
-/// counted; the next page entered brings a newer one.
+/// be delivered (the collector unreachable, the queue full, the frame too large, a newer one of the
+/// same page queued) is dropped and counted; the next page entered brings a newer one.
 ///
 /// With several collectors they are tried in order, as the shipper fails over.
 public final class ATLPSnapshotSender: Sendable {
@@ -27,8 +27,9 @@ public final class ATLPSnapshotSender: Sendable {
         public var lastError: String?
     }
 
-    /// Snapshots waiting at most; a newer one pushes the oldest out.
-    public static let queueLimit = 4
+    /// Snapshots waiting at most; a newer one pushes the oldest out. A page entered again while
+    /// its earlier snapshot still waits replaces it in place.
+    public static let queueLimit = 16
     /// The name the sender's thread carries (pthread names hold 15 bytes).
     public static let threadName = "autotrack-snap"
 
@@ -62,6 +63,11 @@ public final class ATLPSnapshotSender: Sendable {
     public func send(_ snapshot: PageSnapshot) {
         let queued = state.withLock { s -> Bool in
             guard !s.stopping else { return false }
+            if let i = s.queue.firstIndex(where: { $0.page == snapshot.page }) {
+                s.queue[i] = snapshot
+                s.statistics.dropped += 1
+                return true
+            }
             if s.queue.count >= ATLPSnapshotSender.queueLimit {
                 s.queue.removeFirst()
                 s.statistics.dropped += 1

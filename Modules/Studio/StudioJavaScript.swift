@@ -492,18 +492,18 @@ extension StudioAssets {
       return out;
     }
 
-    function thirtyDayRange() {
-      const now = Date.now();
-      return { since: (Math.floor(now / DAY) - 29) * DAY, until: now + 1 };
+    // From midnight UTC 29 days ago, open-ended: the API's default range, so the page and
+    // GET /api/rules/{id}/counts agree (events stamped ahead of this browser's clock included).
+    function thirtyDaysSince() {
+      return (Math.floor(Date.now() / DAY) - 29) * DAY;
     }
 
     async function preview() {
       if (!state.app || !currentPattern()) return;
       const seq = ++state.previewSeq;
-      const r = thirtyDayRange();
       let answer;
       try {
-        answer = await api("POST", "/api/preview?since=" + r.since + "&until=" + r.until, currentRule());
+        answer = await api("POST", "/api/preview?since=" + thirtyDaysSince(), currentRule());
       } catch (error) {
         if (seq !== state.previewSeq) return;
         resetPreview();
@@ -618,7 +618,7 @@ extension StudioAssets {
       const list = $("definitions");
       list.replaceChildren();
       $("no-definitions").hidden = state.rules.length > 0;
-      const r = thirtyDayRange();
+      const since = thirtyDaysSince();
       await Promise.all(state.rules.map(async (rule) => {
         const item = el("li", { "data-rule": rule.id });
         list.append(item);
@@ -629,7 +629,7 @@ extension StudioAssets {
           el("button", { type: "button", onclick: () => edit(rule, true).catch(failed) }, "Edit")),
           el("div", { class: "hint" }, rule.viewEvent + (rule.content !== undefined ? " showing \u201c" + rule.content + "\u201d" : "") + " · ", el("code", {}, rule.viewPath)));
         try {
-          const p = await api("POST", "/api/preview?since=" + r.since + "&until=" + r.until, rule);
+          const p = await api("POST", "/api/preview?since=" + since, rule);
           count.textContent = p.total + " in 30 days";
           item.append(sparkline(lastThirtyDays(p.days)));
           const page = rule.viewPath.split("&")[0].split("-")[0];

@@ -32,6 +32,18 @@ extension TestCollector {
     }
 }
 
+extension TestCollector {
+    /// Waits for the first stored event that `matches`.
+    func event(within seconds: Double = 20, where matches: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let e = try events().first(where: matches) { return e }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw HarnessFailure("no such event within \(seconds) s; stored: \(try events().map { $0["type"] ?? "?" })")
+    }
+}
+
 extension Snapshot {
     /// The tree, parsed.
     var widgetTree: WidgetTree {

@@ -25,7 +25,8 @@ import ViewIdentity
         let dir = Fixtures.temporaryDirectory("snapshot-sender")
         defer { try? FileManager.default.removeItem(at: dir) }
         var options = EmbeddedCollector.Options()
-        options.maxSnapshotFrame = 64 << 10
+        options.maxFrame = 64 << 10
+        options.maxSnapshotFrame = 128 << 10
         let collector = EmbeddedCollector(dbPath: dir.appendingPathComponent("c.sqlite").path, options: options)
         let address = try collector.start()
         defer { collector.stop() }
@@ -34,7 +35,7 @@ import ViewIdentity
         sender.send(Self.snapshot("HomeViewController"))
         #expect(sender.flush(timeout: .seconds(20)))
         sender.send(Self.snapshot("DetailViewController"))
-        sender.send(Self.snapshot("Huge", pixels: 100 << 10))
+        sender.send(Self.snapshot("Huge", pixels: 200 << 10))  // 270 KiB in base64
         #expect(sender.flush(timeout: .seconds(20)))
         let s = sender.statistics
         #expect(s.sent == 2 && s.failed == 1 && s.dropped == 0, "\(s)")
@@ -43,7 +44,8 @@ import ViewIdentity
         let stored = try store.snapshots(appKey: "shop", appVersion: "1.2.0")
         #expect(Set(stored.map(\.page)) == ["HomeViewController", "DetailViewController"])
         #expect(stored.contains { $0.id == s.lastSnapshotID })
-        let detail = try #require(try store.snapshot(id: try #require(stored.first { $0.page == "DetailViewController" }).id))
+        let detailID = try #require(stored.first { $0.page == "DetailViewController" }).id
+        let detail = try #require(try store.snapshot(id: detailID))
         #expect(detail.png == Self.snapshot("DetailViewController").png && detail.width == 10 && detail.height == 20)
     }
 
