@@ -20,7 +20,7 @@ import TestSupport
         return String(decoding: data, as: UTF8.self)
     }
 
-    @Test(.timeLimit(.minutes(1))) func studioSpeaksHTTPSWithTheCollectorsCertificate() throws {
+    @Test(.timeLimit(.minutes(3))) func studioSpeaksHTTPSWithTheCollectorsCertificate() throws {
         let tls = try TestCertificate()
         var options = EmbeddedCollector.Options(access: CollectorAccess(adminToken: "admin"))
         options.tlsCertificate = tls.certificate
