@@ -61,6 +61,12 @@ struct SnapshotTrackingTests {
         #expect(home.appKey == "shop" && home.appVersion == "1.2.0")
         _ = try Self.checkPicture(home)
         let window = try display.window(titled: "^Autotrack Shop$")
+        // The cart label is styled autotrack-ignore: painted over, with no title and no props.
+        let windowSnapshot = try collector.snapshot(page: "GtkWindow")
+        let cart = try windowSnapshot.widgetTree.node("id", "cart")
+        #expect(try Self.checkPicture(windowSnapshot).colours(in: try cart.frame) == [Self.blank])
+        #expect(cart["title"] == nil && cart["props"] == nil)
+        #expect(!windowSnapshot.tree.contains("Cart: empty"))
         let homeTree = try home.widgetTree
         let mug = try homeTree.node("title", "Mug")
         #expect((mug["props"] as? [String: Any])?["label"] as? String == "Mug", "props hold the readable properties")
@@ -70,10 +76,10 @@ struct SnapshotTrackingTests {
         let detailTree = try detail.widgetTree
 
         // A click inside the button's snapshot frame is that button's event.
-        let cart = try detailTree.node("title", "Add to cart")
-        try Self.click(cart, in: window, on: display)
+        let addToCart = try detailTree.node("title", "Add to cart")
+        try Self.click(addToCart, in: window, on: display)
         let clicked = try collector.event { $0.string("type") == "click" }
-        #expect(clicked.string("path") == cart["path"] as? String)
+        #expect(clicked.string("path") == addToCart["path"] as? String)
 
         // Typed text: into the gift note, then the page again (a new snapshot with the note filled).
         let note = try detailTree.node("id", "giftNote")
