@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
         .target(
-            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "Matching", "ViewIdentity", "Analytics"],
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics"],
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
@@ -195,7 +195,7 @@ let package = Package(
             name: "CollectorTests",
             dependencies: [
                 "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
-                "SystemCalls", "TestSupport",
+                "SystemCalls", "Studio", "TestSupport",
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
@@ -213,7 +213,7 @@ let package = Package(
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel"], path: "Tests/EndToEndTests"),
 
         // Benchmarks: run in release (`swift run -c release <name>`), each reports a ratio to a baseline.
         .executableTarget(name: "json-bench", dependencies: ["EventModel"], path: "Tools/json-bench"),

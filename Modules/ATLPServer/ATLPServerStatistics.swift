@@ -23,6 +23,11 @@ public struct ATLPServerStatistics: Sendable, Hashable {
     /// The most answer bytes one connection held unsent at any time (bounded by
     /// `maxOutputBytes` plus one answer: a connection over it gets nothing more answered).
     public var peakUnsentBytes = 0
+    /// Large `SNAPSHOT` frames (above `maxFrame`) admitted, and how many times one had to wait
+    /// for room in `snapshotMemoryBudget`; the most bytes such frames held at once.
+    public var largeFramesAdmitted = 0
+    public var largeFrameWaits = 0
+    public var peakLargeFrameBytes = 0
     /// ERR frames sent, by code.
     public var errors: [ATLPErrorCode: Int] = [:]
 }

@@ -441,15 +441,21 @@ final class ServerLoop {
                             "a SNAPSHOT of \(length) bytes before a HELLO was accepted; frames above "
                                 + "\(configuration.maxFrame) bytes are taken only on a session")))
                 c.finish()
+                c.answersBuffered = false
             }
             return false
         }
         guard largeFrameBytes == 0 || largeFrameBytes + length <= configuration.snapshotMemoryBudget else {
-            waitingForMemory.insert(c.id)
+            if waitingForMemory.insert(c.id).inserted { shared.statistics.withLock { $0.largeFrameWaits += 1 } }
             return false
         }
         waitingForMemory.remove(c.id)
         largeFrameBytes += length
+        let held = largeFrameBytes
+        shared.statistics.withLock {
+            $0.largeFramesAdmitted += 1
+            $0.peakLargeFrameBytes = max($0.peakLargeFrameBytes, held)
+        }
         c.largeFrameBytes += length
         c.decoder.admitLargeFrame()
         touched.append(c)

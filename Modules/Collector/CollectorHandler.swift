@@ -62,9 +62,10 @@ public struct CollectorHandler: ATLPHandler {
     /// `RULES` for the session's app and version; only the etag when the client's is current.
     /// Both carry `"snapshots":true` while circle mode is on: the flag is not part of the etag.
     private func config(clientEtag: String?, session: Session) -> ATLPReply {
-        let snapshots = circleModes.isOn(appKey: session.appKey)
         do throws(StoreError) {
             let set = try store.ruleSet(appKey: session.appKey)
+            // After the rules: a store that cannot answer fails the CONFIG once, not twice.
+            let snapshots = circleModes.isOn(appKey: session.appKey)
             let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
                 RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
             }

@@ -159,18 +159,18 @@ public struct RulesCommand: Command {
             return .success
         }
         let header = [
-            "app", "id", "app version", "view event", "view path", "key path", "key name", "content", "sample rate", "published",
+            "app", "id", "app version", "view event", "view path", "key path", "key name", "content", "sample rate", "published", "name",
         ]
         var rows: [[String]] = []
         for set in sets {
             for stored in set.rules {
                 guard let r = stored.rule else {
-                    rows.append([set.appKey, stored.id, "(does not parse: \(stored.json))", "", "", "", "", "", "", ""])
+                    rows.append([set.appKey, stored.id, "(does not parse: \(stored.json))", "", "", "", "", "", "", "", ""])
                     continue
                 }
                 rows.append([
                     r.appKey, r.id, r.appVersion.text, r.viewEvent.rawValue, r.viewPath.text, r.keyPath?.text ?? "-", r.keyName ?? "-",
-                    r.content ?? "-", JSONValue.double(set.sampleRate).jsonText, Self.timestamp(stored.publishedAt),
+                    r.content ?? "-", JSONValue.double(set.sampleRate).jsonText, Self.timestamp(stored.publishedAt), r.name ?? "-",
                 ])
             }
         }

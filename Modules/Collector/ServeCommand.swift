@@ -55,7 +55,7 @@ public struct ServeCommand: Command {
           autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
               --ingest-token "$INGEST" --admin-token "$ADMIN" &
           autotrack-agent demo --to 127.0.0.1:7070 --token "$INGEST"
-          autotrack-collector serve --db shop.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:8080
+          autotrack-collector serve --listen 127.0.0.1:0 --db studio.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:0 &
 
         """
 

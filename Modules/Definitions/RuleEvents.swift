@@ -1,6 +1,5 @@
 public import EventStore
 public import KVCConfig
-public import Matching
 import ViewIdentity
 
 /// The events a rule selects ("a definition's events", docs/reports.md "Definitions"): the
@@ -10,19 +9,16 @@ import ViewIdentity
 ///
 /// The one definition every count by rule uses: the report's rule coverage, previews and
 /// counts, `funnel --step rule:ID`, `retention`, `export --rule`. Paths are matched as the
-/// tracker matches them (`PathPattern.matches`, names by bytes); `selection` is the same pattern
-/// as a regular expression for stores that filter in SQL.
+/// tracker matches them (`PathPattern.matches`, names by bytes). (Matching's `CircleSelection`
+/// is the same pattern as a regular expression, for a store that would filter in SQL.)
 public struct RuleEvents: Sendable, Hashable {
     public let rule: KVCRule
     /// The wire type of the rule's view event (`click`, `list_item_click`, ...).
     public let type: String
-    /// The rule as a path regex and title, for SQL (Matching's circle selection).
-    public let selection: CircleSelection
 
     public init(_ rule: KVCRule) {
         self.rule = rule
         type = rule.viewEvent.eventType.rawValue
-        selection = CircleSelection(rule: rule)
     }
 
     /// True when the rule's range holds the app version an event's HELLO named.

@@ -32,6 +32,8 @@ final class HTTPConnection {
     var answering = false
     /// Requests read from this connection so far.
     var requestsRead = 0
+    /// Bytes read from the socket so far.
+    var bytesRead = 0
     var output: [UInt8] = []
     var outputOffset = 0
     /// When the server last began waiting on the client (nothing queued, answering or unsent).

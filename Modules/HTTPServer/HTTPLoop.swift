@@ -45,6 +45,8 @@ final class HTTPLoop {
     /// Connections whose interest may have changed since the last wait.
     var touched: [HTTPConnection] = []
     var lastSweep: ContinuousClock.Instant?
+    /// Open connections (not refusals) that have not sent a whole request yet.
+    var awaitingFirstRequest = 0
     /// The `Date` value, made once a second.
     var date: (second: Int64, text: String) = (-1, "")
 
@@ -182,7 +184,14 @@ final class HTTPLoop {
     private func admit(_ fd: Int32, _ peer: SocketAddress) {
         var full = connections.count - refusals >= configuration.maxConnections
         let crowded = (openPerAddress[peer.host] ?? 0) >= configuration.maxConnectionsPerAddress
-        if full && !crowded, let victim = longestWaiting() {
+        if !crowded && awaitingFirstRequest >= max(1, configuration.maxConnections / 2),
+            let victim = longestWaiting(beforeFirstRequest: true)
+        {
+            // Half the slots at most wait for a first request: slow heads evict each other and
+            // leave the rest to connections that have been served (kept alive) or are being served.
+            evict(victim)
+            full = false
+        } else if full && !crowded, let victim = longestWaiting(beforeFirstRequest: false) {
             evict(victim)
             full = false
         }
@@ -221,18 +230,18 @@ final class HTTPLoop {
             flush(c)
             return
         }
+        openPerAddress[peer.host, default: 0] += 1
+        awaitingFirstRequest += 1
+        count {
+            $0.accepted += 1
+            $0.open = connections.count - refusals
+        }
         if let security {
             do {
                 c.channel = try security(peer.host)
             } catch {
                 close(c)
-                return
             }
-        }
-        openPerAddress[peer.host, default: 0] += 1
-        count {
-            $0.accepted += 1
-            $0.open = connections.count - refusals
         }
     }
 
@@ -258,9 +267,10 @@ final class HTTPLoop {
 
     /// The connection that has waited longest on its client with no request being answered:
     /// an idle kept-alive one, a slow head or a slow body. nil when every one is busy.
-    private func longestWaiting() -> HTTPConnection? {
+    private func longestWaiting(beforeFirstRequest: Bool) -> HTTPConnection? {
         var best: HTTPConnection?
         for c in connections.values where !c.isRefusal && c.isReading && c.waitsOnClient {
+            if beforeFirstRequest && c.requestsRead > 0 { continue }
             let since = c.partialSince.map { max($0, c.waitingSince) } ?? c.waitingSince
             let bestSince = best.map { b in b.partialSince.map { max($0, b.waitingSince) } ?? b.waitingSince }
             if bestSince.map({ since < $0 }) ?? true { best = c }
@@ -326,7 +336,12 @@ final class HTTPLoop {
                 return
             case .processed(let n):
                 budget -= n
+                defer { c.bytesRead += n }
                 if c.isLingering { continue }  // discarding until EOF
+                if c.bytesRead == 0, c.channel != nil, (65...90).contains(readBuffer[0]) {
+                    answerPlainOnSecurePort(c)
+                    continue
+                }
                 guard let channel = c.channel else {
                     c.parser.append(readBuffer[0..<n])
                     parse(c)
@@ -354,6 +369,22 @@ final class HTTPLoop {
         }
     }
 
+    /// A plain HTTP request (a capital letter where a TLS record starts with 0x16) on the HTTPS
+    /// port: told so in plain HTTP, which its client can read, then closed.
+    private func answerPlainOnSecurePort(_ c: HTTPConnection) {
+        c.channel = nil
+        c.finish()
+        c.discardInbox()
+        c.output += ResponseWriter.serialize(
+            .error(.badRequest, "this port speaks HTTPS; use an https:// address"), date: currentDate(), closing: true,
+            keepAliveHTTP10: false, omitBody: false)
+        count {
+            $0.responses[400, default: 0] += 1
+            $0.protocolMismatches += 1
+        }
+        flush(c)
+    }
+
     /// Cuts buffered bytes into requests and answers the next one if none is being answered.
     private func parse(_ c: HTTPConnection) {
         extractRequests(c)
@@ -378,6 +409,7 @@ final class HTTPLoop {
             c.partialSince = now
         }
         if parsed > 0 {
+            if c.requestsRead == 0 { awaitingFirstRequest -= 1 }
             c.requestsRead += parsed
             let pending = c.pendingCount
             count { $0.peakPipelined = max($0.peakPipelined, pending) }
@@ -533,6 +565,7 @@ final class HTTPLoop {
         }
         let host = c.peer.host
         if let n = openPerAddress[host] { openPerAddress[host] = n > 1 ? n - 1 : nil }
+        if c.requestsRead == 0 { awaitingFirstRequest -= 1 }
         let open = connections.count - refusals
         count { $0.open = open }
     }

@@ -13,7 +13,8 @@ public struct HTTPServerConfiguration: Sendable, Hashable {
     /// Largest body (`Content-Length`); larger: 413 at once, before any of it is read.
     public var maxBodyBytes: Int
     /// Above this many open connections a new one first evicts the longest-waiting connection
-    /// without a request in progress; when there is none, it gets 503 and is closed.
+    /// without a request in progress; when there is none, it gets 503 and is closed. At most
+    /// half of them may be waiting for their first request (over it, the oldest such is evicted).
     public var maxConnections: Int
     /// Open connections from one IP address; above it a new one from there gets 503.
     public var maxConnectionsPerAddress: Int
@@ -86,6 +87,8 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     public var idleClosed = 0
     /// Connections closed because their client did not read the responses within `sendTimeout`.
     public var sendTimeouts = 0
+    /// Clients speaking plain HTTP to the HTTPS port (answered 400 in plain text).
+    public var protocolMismatches = 0
     /// The most requests read ahead on one connection at any time (bounded by `maxPipelinedRequests`).
     public var peakPipelined = 0
     /// The most unsent response bytes on one connection at any time.

@@ -156,12 +156,28 @@ struct RequestParser {
             }
             if scanned - start > limits.maxHeaderBytes { throw headTooLarge }
         }
-        // No end yet: the line in progress and the head so far must stay within the limits.
+        // No end yet: what has come of a request line must start like one (bytes that cannot
+        // become a method fail now, not at the head deadline), and the line in progress and the
+        // head so far must stay within the limits.
+        if lines.isEmpty { try checkMethodSoFar() }
         if lines.isEmpty && scanned - lineStart > limits.maxRequestLineBytes {
             throw RequestFailure(.uriTooLong, "the request line is longer than \(limits.maxRequestLineBytes) bytes")
         }
         if scanned - start > limits.maxHeaderBytes { throw headTooLarge }
         return nil
+    }
+
+    /// The first bytes of a request line in progress (up to its first space, at most 32 looked
+    /// at) must be a method's: token bytes, or a lone CR of an empty line before it.
+    private func checkMethodSoFar() throws(RequestFailure) {
+        let window = buffer[lineStart..<min(buffer.count, lineStart + 32)]
+        let method = window.prefix { $0 != UInt8(ascii: " ") }
+        if method.allSatisfy(Self.isTokenByte) || method.elementsEqual([UInt8(ascii: "\r")]) { return }
+        if method.first == 0x16 {
+            // A TLS handshake record: an https:// client on this plain port.
+            throw RequestFailure(.badRequest, "this port speaks plain HTTP, not TLS; use an http:// address")
+        }
+        throw RequestFailure(.badRequest, "the request line does not start with a method")
     }
 
     private var headTooLarge: RequestFailure {

@@ -43,6 +43,7 @@ extension StudioAssets {
     .outline.chosen { border-color: var(--chosen); background: rgba(230, 81, 0, 0.10); }
     .selected { position: absolute; border: 2px dashed var(--chosen); }
     .heat { position: absolute; border-radius: 2px; }
+    .heat.container { border: 3px solid; }
     .heat span { position: absolute; right: 1px; top: 1px; font: 10px/1 system-ui, sans-serif; background: #fff; padding: 1px 2px; border-radius: 2px; }
     dl#facts { display: grid; grid-template-columns: 70px 1fr; gap: 2px 8px; margin: 0 0 8px; font-size: 12px; }
     dl#facts dt { color: var(--muted); }

@@ -327,9 +327,14 @@ extension StudioAssets {
       $("heat-max").textContent = max;
       for (const e of counts) {
         const share = max > 0 ? e.count / max : 0;
-        const box = el("div", { class: "heat", "data-path": e.path, title: e.count + " interactions" }, el("span", {}, e.count));
-        box.style.background = "rgba(" + Math.round(255 - 25 * share) + "," + Math.round(200 - 160 * share) + ",0," + (0.25 + 0.5 * share).toFixed(2) + ")";
-        place(box, state.byPath.get(e.path));
+        const node = state.byPath.get(e.path);
+        // Elements holding others (a page, a row) get a coloured frame, so their insides stay visible.
+        const container = (node.children || []).length > 0;
+        const box = el("div", { class: container ? "heat container" : "heat", "data-path": e.path, title: e.count + " interactions" },
+          el("span", {}, e.count));
+        const colour = "rgba(" + Math.round(255 - 25 * share) + "," + Math.round(200 - 160 * share) + ",0," + (0.25 + 0.5 * share).toFixed(2) + ")";
+        if (container) box.style.borderColor = colour; else box.style.background = colour;
+        place(box, node);
         layer.append(box);
       }
     }
@@ -487,18 +492,18 @@ extension StudioAssets {
       return out;
     }
 
-    function thirtyDayRange() {
-      const now = Date.now();
-      return { since: (Math.floor(now / DAY) - 29) * DAY, until: now + 1 };
+    // From midnight UTC 29 days ago, open-ended: the API's default range, so the page and
+    // GET /api/rules/{id}/counts agree (events stamped ahead of this browser's clock included).
+    function thirtyDaysSince() {
+      return (Math.floor(Date.now() / DAY) - 29) * DAY;
     }
 
     async function preview() {
       if (!state.app || !currentPattern()) return;
       const seq = ++state.previewSeq;
-      const r = thirtyDayRange();
       let answer;
       try {
-        answer = await api("POST", "/api/preview?since=" + r.since + "&until=" + r.until, currentRule());
+        answer = await api("POST", "/api/preview?since=" + thirtyDaysSince(), currentRule());
       } catch (error) {
         if (seq !== state.previewSeq) return;
         resetPreview();
@@ -613,7 +618,7 @@ extension StudioAssets {
       const list = $("definitions");
       list.replaceChildren();
       $("no-definitions").hidden = state.rules.length > 0;
-      const r = thirtyDayRange();
+      const since = thirtyDaysSince();
       await Promise.all(state.rules.map(async (rule) => {
         const item = el("li", { "data-rule": rule.id });
         list.append(item);
@@ -624,7 +629,7 @@ extension StudioAssets {
           el("button", { type: "button", onclick: () => edit(rule, true).catch(failed) }, "Edit")),
           el("div", { class: "hint" }, rule.viewEvent + (rule.content !== undefined ? " showing \u201c" + rule.content + "\u201d" : "") + " · ", el("code", {}, rule.viewPath)));
         try {
-          const p = await api("POST", "/api/preview?since=" + r.since + "&until=" + r.until, rule);
+          const p = await api("POST", "/api/preview?since=" + since, rule);
           count.textContent = p.total + " in 30 days";
           item.append(sparkline(lastThirtyDays(p.days)));
           const page = rule.viewPath.split("&")[0].split("-")[0];

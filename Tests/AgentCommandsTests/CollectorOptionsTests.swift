@@ -99,12 +99,22 @@ import TestSupport
         #expect(io.standardOutput.hasPrefix("stored ") && io.standardOutput.hasSuffix(" at \(c.address)\n"))
         let published = try #require(try c.collector.store?.ruleSets(appKey: "shop"))
         #expect(published.first?.rules.isEmpty == false)
-        // Without TLS the handshake never happens: a failure that says what to check.
+        // Without TLS the collector says, in plain text, that it expects TLS.
         let io2 = CapturedStreams()
         let plain = CollectorCLI.group.main(
             ["rules", "publish", rules, "--to", c.address, "--token", "admin", "--timeout", "1"], io: io2)
         #expect(plain == .failure)
-        #expect(io2.standardError.contains("autotrack-collector rules publish:"))
+        #expect(io2.standardError.contains("autotrack-collector rules publish: the collector at \(c.address) expects TLS: add --tls"))
+        // And with TLS to a plain collector, that it does not speak TLS.
+        let plainCollector = EmbeddedCollector(dbPath: Fixtures.temporaryDirectory("publish-plain").appendingPathComponent("db.sqlite").path)
+        let plainAddress = "\(try plainCollector.start())"
+        defer { plainCollector.stop() }
+        let io3 = CapturedStreams()
+        let tls = CollectorCLI.group.main(
+            ["rules", "publish", rules, "--to", plainAddress, "--token", "admin", "--timeout", "1", "--tls-ca", c.certificate.certificate],
+            io: io3)
+        #expect(tls == .failure)
+        #expect(io3.standardError.contains("the collector at \(plainAddress) does not speak TLS on this port"), "\(io3.standardError)")
     }
 
     @Test func runCarriesCollectorsAndTLSToThePreload() throws {

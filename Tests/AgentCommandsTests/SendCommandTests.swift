@@ -151,10 +151,10 @@ import TestSupport
         let (code, io) = send(args + ["--timeout", "5", "--tls-ca", cert.certificate, input.path])
         #expect(code == .success, "\(io.standardError)")
         #expect(try collector.store?.totals(EventFilter()).events == 1)
-        // Plain TCP to the TLS collector delivers nothing; the event stays spooled.
+        // Plain TCP to the TLS collector delivers nothing, says why; the event stays spooled.
         let (plain, io2) = send(args + ["--timeout", "0.5", input.path])
         #expect(plain == .failure)
-        #expect(io2.standardError.contains("not acknowledged"))
+        #expect(io2.standardError.contains("expects TLS: add --tls"), "\(io2.standardError)")
     }
 
     @Test func aWrongTokenIsRefused() throws {

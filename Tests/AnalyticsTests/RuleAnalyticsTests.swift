@@ -91,6 +91,11 @@ import TestSupport
         let selected = all.filter { DefinitionFixture.selects(rule, $0, since: nil, until: nil) }
         #expect(selected.count > 20)
 
+        // rules list shows a definition's name, and '-' for the key path it does not have.
+        let list = collector("rules", "list", "--db", location, "--app", "shop")
+        let payLine = list.out.split(separator: "\n").first { $0.hasPrefix("shop  pay ") }.map(String.init) ?? ""
+        #expect(payLine.hasSuffix("Definition pay") && payLine.contains(" - "), "\(list.out)")
+
         // export --rule: exactly the rule's events, in storage order.
         let export = collector("export", "--db", location, "--rule", "detail-tap")
         #expect(export.code == .success, "\(export.err)")

@@ -108,11 +108,14 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         #expect(try again.append(EventBatch(appKey: "shop", events: [event("a")])) == BatchOutcome(stored: 0, duplicates: 1, rejected: 0))
     }
 
-    @Test func migratesAnEmptyDatabaseAndUsesWAL() throws {
+    @Test func migratesAnEmptyDatabaseOnlyWhenCreatingAndUsesWAL() throws {
         let path = temporaryDatabase()
-        // An existing but empty SQLite file (user_version 0) is migrated, not refused.
+        // An existing but empty SQLite file (user_version 0) is refused unchanged by what opens an
+        // existing database (prune), and migrated by what creates one (serve).
         _ = try sqlite(path, "PRAGMA user_version")
-        let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
+        #expect(throws: StoreError.self) { try SQLiteEventStore(path: path, options: StoreOptions(access: .existing)) }
+        #expect(try sqlite(path, "PRAGMA user_version; SELECT count(*) FROM sqlite_master") == ["0", "0"])
+        let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .create))
         #expect(try store.schemaVersion() == SQLiteEventStore.currentSchemaVersion)
         #expect(try sqlite(path, "PRAGMA journal_mode") == ["wal"])
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")

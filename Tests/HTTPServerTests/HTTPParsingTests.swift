@@ -83,6 +83,21 @@ import Testing
         #expect(routes.seen.withLock { $0 } == ["GET /echo/1", "GET /echo/2"])
     }
 
+    @Test func bytesThatCannotStartARequestLineAreRefusedBeforeALineEnds() throws {
+        let (server, address) = try startServer { $0.headerTimeout = .seconds(30) }
+        defer { server.stop() }
+        for start in ["\u{1}", "GET\u{0}", "{\"json\":", "\r\r"] {
+            let c = try RawHTTPClient(address, timeout: .seconds(5))
+            try c.send(start)  // no LF: only its first bytes can tell
+            #expect(try c.response().status == 400, "\(start.debugDescription)")
+        }
+        // While a method may still be coming, the server waits.
+        let slow = try RawHTTPClient(address, timeout: .seconds(5))
+        try slow.send("\r\nPOS")
+        try slow.setReceiveTimeout(.milliseconds(300))
+        #expect(throws: (any Error).self) { _ = try slow.response() }
+    }
+
     @Test func aFewEmptyLinesBeforeARequestAreSkipped() throws {
         let (server, address) = try startServer()
         defer { server.stop() }

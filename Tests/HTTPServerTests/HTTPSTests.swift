@@ -40,14 +40,30 @@ import TestSupport
         #expect(server.statistics.headerTimeouts == 2)
     }
 
-    @Test func plainHTTPToATLSListenerIsNotServed() throws {
+    @Test func plainHTTPToTheHTTPSPortIsToldSoInPlainText() throws {
         let cert = try TestCertificate()
         let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)
         let (server, address) = try startServer(security: context.channels)
         defer { server.stop() }
         let plain = try RawHTTPClient(address, timeout: .seconds(5))
-        try plain.send(get("/secure"))
-        #expect(throws: (any Error).self) { _ = try plain.response() }
+        let r = try plain.exchange(get("/secure"))
+        #expect(r.status == 400)
+        #expect(r.text.contains("https://"))
+        #expect(plain.isClosedByServer())
         #expect(server.statistics.requests == 0)
+        #expect(server.statistics.protocolMismatches == 1)
+    }
+
+    @Test func anHTTPSClientOnThePlainPortIsRefusedAtOnce() throws {
+        let cert = try TestCertificate()
+        let (server, address) = try startServer { $0.headerTimeout = .seconds(30) }
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        // The ClientHello has no line end: without looking at the first bytes this would wait 30 s.
+        #expect(throws: (any Error).self) {
+            _ = try RawHTTPClient(address, timeout: .seconds(10), security: TLSContext.client(trusting: cert.certificate).channels)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(server.statistics.responses[400] == 1)
     }
 }

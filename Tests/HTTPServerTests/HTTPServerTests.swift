@@ -78,6 +78,30 @@ import Testing
         #expect(server.statistics.accepted == 8)
     }
 
+    @Test func requestsArrivingOneByteAtATimeParseTheSameAsInOneWrite() throws {
+        let (server, address) = try startServer()
+        defer { server.stop() }
+        let c = try RawHTTPClient(address)
+        let bytes = Array(("\r\n" + get("/echo/1?a=%20") + post("/echo/2", "split body") + get("/echo/3", "X-Long: " + String(repeating: "v", count: 300) + "\r\n")).utf8)
+        for b in bytes { try c.send([b]) }
+        #expect(try c.response().text == "GET /echo/1 a=%20 0")
+        #expect(try c.response().text == "POST /echo/2 - 10\nsplit body")
+        #expect(try c.response().text == "GET /echo/3 - 0")
+    }
+
+    @Test func aClientThatHalfClosesAfterItsRequestsStillGetsTheAnswers() throws {
+        let (server, address) = try startServer()
+        defer { server.stop() }
+        let c = try RawHTTPClient(address)
+        try c.send(get("/echo/1") + get("/slow?ms=100"))
+        Posix.shutdownWrite(c.fd)
+        #expect(try c.response().text == "GET /echo/1 - 0")
+        let last = try c.response()
+        #expect(last.text == "slept")
+        #expect(last.headers["Connection"] == "close")  // nothing more can come: the server says it closes
+        #expect(c.isClosedByServer())
+    }
+
     @Test func headGetsTheLengthButNoBodyAndTheConnectionGoesOn() throws {
         let (server, address) = try startServer()
         defer { server.stop() }

@@ -34,6 +34,21 @@ typealias T = DriftTrees
         #expect(d["detail-enter"]?.status == .ok)
     }
 
+    @Test func aDefinitionThatReadsNothingIsFoundWithoutTheKeyPathSignal() throws {
+        let after = T.detail([T.image, T.name, T.node("UIStackView", [T.fav, T.share, T.cart])])
+        let plan = try ConfigLoader.parse(
+            text: """
+                {"rules": [{"id": "share-def", "name": "Share", "appKey": "shop", "appVersion": "*", "viewEvent": "ButtonClick",
+                 "viewPath": "DetailViewController-UIView-UIButton&0-0-1"}]}
+                """, file: "defs.json")
+        let drift = PathDrift(trees: try T.trees([after]), baseline: try T.trees([T.detailBefore])).check(plan)
+        let share = try #require(drift.first)
+        #expect(share.status == .broken)
+        let s = try #require(share.suggestion)
+        #expect(s.viewPath == "DetailViewController-UIView-UIStackView-UIButton&0-0-0-1")
+        #expect(s.signals.contains(.id) && s.signals.contains(.title) && !s.signals.contains(.keyPath))
+    }
+
     @Test func withoutBaselineThreeLikeButtonsAreTooCloseToCall() throws {
         let after = T.detail([T.image, T.name, T.node("UIStackView", [T.fav, T.share, T.cart])])
         let d = try T.drift(new: [after], old: [])

@@ -56,6 +56,15 @@ import Testing
         #expect(f.send(.get, "/api/apps", token: nil, cookie: pair).status.code == 401)
     }
 
+    @Test func overTLSTheCookieIsSecure() throws {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/json")
+        let request = HTTPRequest(method: .post, target: "/login", headers: headers, body: Array(#"{"token":"admin-secret"}"#.utf8), isSecure: true)
+        let cookie = try #require(f.handler.respond(to: request).headers["Set-Cookie"])
+        #expect(cookie.hasSuffix("; Secure"))
+        #expect(cookie.contains("SameSite=Strict") && cookie.contains("HttpOnly"))
+    }
+
     @Test func wrongTokensAreThrottled() {
         for _ in 0..<10 { #expect(f.send(.get, "/api/apps", token: "guess").status.code == 401) }
         let throttled = f.send(.post, "/login", token: nil, json: ["token": "admin-secret"])

@@ -87,6 +87,7 @@ import Testing
         #expect(try c.sendSnapshot(upload) == 1)
         try c.ping()
         #expect(try c.sendSnapshot(Self.upload(pngBytes: 100, page: "Small")) == 2)
+        #expect(server.statistics.largeFramesAdmitted == 1)  // the small one is an ordinary frame
         #expect(handler.state.withLock { $0.snapshots } == [upload, Self.upload(pngBytes: 100, page: "Small")])
     }
 
@@ -148,5 +149,34 @@ import Testing
         threads.forEach { $0.start() }
         #expect(eventually(attempts: 6000) { handler.state.withLock { $0.snapshots.count } == 12 })
         #expect(failures.withLock { $0 } == [])
+        let statistics = server.statistics
+        #expect(statistics.largeFramesAdmitted == 12)
+        #expect(statistics.peakLargeFrameBytes <= 150_000)  // never two frames at once
+    }
+
+    /// A large frame holds its room from its first bytes: a second one waits, unread, until the
+    /// first is answered, then goes through.
+    @Test func aLargeFrameWaitsWhileAnotherHoldsTheBudget() throws {
+        let handler = TestHandler()
+        let (server, address) = try Self.server(handler, budget: 150_000)
+        defer { server.stop() }
+        let a = try ATLPConnection(to: address, hello: testHello)
+        let first = Self.upload(pngBytes: 100_000, page: "A").frame.encoded
+        try a.sendBytes(Array(first[0..<64]))  // the length and the verb: admitted, the rest to come
+        #expect(eventually { server.statistics.largeFramesAdmitted == 1 })
+        let second = Self.upload(pngBytes: 100_000, page: "B")
+        let answered = Mutex<Int64?>(nil)
+        let sender = Thread {
+            let id = try? ATLPConnection(to: address, hello: testHello).sendSnapshot(second)
+            answered.withLock { $0 = id }
+        }
+        sender.start()
+        #expect(eventually { server.statistics.largeFrameWaits == 1 })
+        #expect(answered.withLock { $0 } == nil)
+        try a.sendBytes(Array(first[64...]))
+        #expect(SnapshotAck(try a.receive()) == SnapshotAck(snapshot: 1))
+        #expect(eventually { answered.withLock { $0 } == 2 })
+        #expect(handler.state.withLock { $0.snapshots.map(\.page) } == ["A", "B"])
+        #expect(server.statistics.peakLargeFrameBytes <= 150_000)
     }
 }

@@ -1,20 +1,21 @@
-import EventModel
+public import EventModel
 import Foundation
 import Synchronization
 
-/// Runs browser/studio_driver.py (Selenium over Debian's chromium and chromium-driver, installed
-/// by Tools/setup.sh) against a studio, bounded in time, and returns the JSON it printed.
-enum BrowserDriver {
-    struct Outcome {
-        var exitCode: Int32
-        var seen: JSONValue
-        var stderr: String
+/// Runs Tests/StudioTests/browser/studio_driver.py (Selenium over Debian's chromium and
+/// chromium-driver, installed by Tools/setup.sh) against a studio, bounded in time, and returns
+/// the JSON it printed.
+public enum BrowserDriver {
+    public struct Outcome: Sendable {
+        public var exitCode: Int32
+        public var seen: JSONValue
+        public var stderr: String
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("browser/studio_driver.py").path
+    static var script: String { Fixtures.repositoryRoot.appendingPathComponent("Tests/StudioTests/browser/studio_driver.py").path }
 
     /// Drives the studio at `url`; kills the driver (and its browser) after `timeout` seconds.
-    static func run(url: String, token: String, app: String, page: String, name: String, screenshot: String?, timeout: Double = 120) throws -> Outcome {
+    public static func run(url: String, token: String, app: String, page: String, name: String, screenshot: String?, timeout: Double = 120) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         var arguments = [script, "--url", url, "--token", token, "--app", app, "--page", page, "--name", name]
