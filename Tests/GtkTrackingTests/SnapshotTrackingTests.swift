@@ -101,6 +101,33 @@ struct SnapshotTrackingTests {
         #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
     }
 
+    @Test func circleModeOnTheCollectorBringsThePageShownAndOffStopsThem() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-snap-circle")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let collector = try TestCollector(directory: dir)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try collector.snapshotStore.setCircleMode(appKey: "shop", until: now + 600_000)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        // No --snapshots: the collector's CONFIG answer turns circle mode on.
+        let shop = try GUIProcess(
+            Built.agent,
+            ["run", "--to", collector.address.description, "--app-key", "shop", "--spool", dir.appendingPathComponent("spool").path,
+             "--", Built.shop], environment: display.environment())
+        defer { shop.kill() }
+        let home = try collector.snapshot(page: "GtkBox(home)")
+        let window = try display.window(titled: "^Autotrack Shop$")
+        // Off: within one 3-second poll (and the collector's one-second cache) the agent stops.
+        try collector.snapshotStore.setCircleMode(appKey: "shop", until: nil)
+        Thread.sleep(forTimeInterval: 5)
+        try Self.click(try home.widgetTree.node("title", "Mug"), in: window, on: display)
+        _ = try collector.event { $0.string("type") == "page_enter" && $0.string("path") == "GtkBox(detail)&0" }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try collector.snapshotStore.snapshots(appKey: "shop", appVersion: nil).allSatisfy { $0.page != "GtkBox(detail)" })
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+    }
+
     @Test func theWidgetFactorysPagesArrivePaintedFramedAndWithoutTypedText() throws {
         let dir = Fixtures.temporaryDirectory("gtk-snap-factory")
         defer { try? FileManager.default.removeItem(at: dir) }
