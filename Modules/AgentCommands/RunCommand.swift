@@ -65,6 +65,7 @@ public struct RunCommand: Command {
           autotrack-agent run --out events.ndjson -- gtk4-widget-factory
           autotrack-agent run --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 \\
               --config Examples/gtk-shop-rules.json --tree-dir trees -- autotrack-gtk-shop
+          autotrack-agent run --to 127.0.0.1:7070 --app-key shop --snapshots -- autotrack-gtk-shop
 
         """
 
