@@ -15,18 +15,26 @@ private func forwardSignalToChild(_ signal: Int32) {
 }
 
 extension Posix {
-    /// Starts `executable` with `arguments` (the first is its name) and exactly `environment`, with
-    /// no signal blocked and `defaultSignals` at their default actions, whatever this process
-    /// inherited or ignores (a test runner may block SIGTERM; the agent ignores SIGXFSZ).
+    /// Starts `executable` with `arguments` (the first is its name) and exactly `environment` (this
+    /// process's own when nil), with no signal blocked and `defaultSignals` at their default
+    /// actions, whatever this process inherited or ignores (a test runner may block SIGTERM; the
+    /// agent ignores SIGXFSZ). `standardInput`, when given, becomes the child's fd 0;
+    /// `newProcessGroup` makes the child lead a process group of its own (so `kill(-pid, …)`
+    /// reaches everything it starts).
     package static func spawn(
-        _ executable: String, arguments: [String], environment: [String: String], defaultSignals: [Int32]
+        _ executable: String, arguments: [String], environment: [String: String]?, defaultSignals: [Int32],
+        standardInput: Int32? = nil, newProcessGroup: Bool = false
     ) throws(PosixError) -> pid_t {
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer {
             for p in argv { free(p) }
-            for p in envp { free(p) }
+            for p in envp ?? [] { free(p) }
         }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -37,21 +45,31 @@ extension Posix {
         sigemptyset(&defaults)
         for s in defaultSignals { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         // posix_spawn returns the error number instead of setting errno.
-        let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+        let rc = envp.map { e in posix_spawn(&pid, executable, &actions, &attributes, argv, e) }
+            ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard rc == 0 else { throw PosixError("posix_spawn(\(executable))", errno: rc) }
         return pid
+    }
+
+    /// A `waitpid` status as a shell reports it: the exit status, or 128 + the signal that ended it.
+    package static func exitStatus(_ status: Int32) -> Int32 {
+        let signalled = status & 0x7F
+        return signalled == 0 ? (status >> 8) & 0xFF : 128 + signalled
     }
 
     /// Waits for the child `pid` to end: its exit status, or 128 + the signal that ended it (as a shell reports it).
     package static func waitForExit(_ pid: pid_t) throws(PosixError) -> Int32 {
         var status: Int32 = 0
         _ = try check("waitpid(\(pid))") { waitpid(pid, &status, 0) }
-        let signalled = status & 0x7F
-        if signalled == 0 { return (status >> 8) & 0xFF }
-        return 128 + signalled
+        return exitStatus(status)
     }
 
     /// Runs a program as a child (`spawn`) and waits for it (`waitForExit`); SIGTERM and SIGINT

@@ -30,29 +30,9 @@ extension Posix {
         try writeAll(fd, input, path: path)
         _ = try check("lseek(\(path))") { lseek(fd, 0, SEEK_SET) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fd, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGPIPE, SIGINT, SIGTERM] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let words: [String] = ["sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        // posix_spawn returns the error number instead of setting errno.
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-        guard rc == 0 else { throw PosixError("posix_spawn(/bin/sh -c \(command))", errno: rc) }
+        let pid = try spawn(
+            "/bin/sh", arguments: ["sh", "-c", command], environment: nil, defaultSignals: [SIGPIPE, SIGINT, SIGTERM],
+            standardInput: fd, newProcessGroup: true)
 
         let deadline = ContinuousClock.now + timeout
         var status: Int32 = 0
@@ -65,7 +45,6 @@ extension Posix {
             }
             usleep(10_000)
         }
-        let signalled = status & 0x7F
-        return .exited(signalled == 0 ? (status >> 8) & 0xFF : 128 + signalled)
+        return .exited(exitStatus(status))
     }
 }
