@@ -16,7 +16,7 @@ final class ServerLoop {
     let configuration: ATLPServerConfiguration
     let processor: RequestProcessor
     let handler: any ATLPHandler
-    let workers: WorkerPool
+    let workers: ThreadPool
     let shared: ServerShared
     let security: SecureChannelFactory?
     let log: (@Sendable (String) -> Void)?
@@ -53,7 +53,7 @@ final class ServerLoop {
 
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
-        processor: RequestProcessor, handler: any ATLPHandler, workers: WorkerPool, shared: ServerShared,
+        processor: RequestProcessor, handler: any ATLPHandler, workers: ThreadPool, shared: ServerShared,
         security: SecureChannelFactory?, log: (@Sendable (String) -> Void)?
     ) {
         self.security = security
