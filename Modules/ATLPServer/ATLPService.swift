@@ -73,7 +73,7 @@ public final class ATLPService: Sendable {
         }
         shared.wakeFD.store(wake.write, ordering: .releasing)
         shared.listenerFD.store(fd, ordering: .releasing)
-        let workers = WorkerPool(threads: configuration.workerThreads, name: "atlp-worker")
+        let workers = ThreadPool(threads: configuration.workerThreads, name: "atlp-worker")
         let processor = RequestProcessor(
             handler: handler, maxFrame: configuration.maxFrame, maxSnapshotFrame: configuration.maxSnapshotFrame)
         let config = configuration

@@ -12,7 +12,7 @@ final class ServerLoop {
     let configuration: ATLPServerConfiguration
     let processor: RequestProcessor
     let handler: any ATLPHandler
-    let workers: WorkerPool
+    let workers: ThreadPool
     let shared: ServerShared
     let security: SecureChannelFactory?
     let log: (@Sendable (String) -> Void)?
@@ -31,8 +31,8 @@ final class ServerLoop {
     /// Open connections (not refusals) by peer IP address.
     var openPerAddress: [String: Int] = [:]
     var unauthorized: UnauthorizedThrottle
-    /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
-    var reserveFD: Int32
+    /// Accepts clients, with a spare fd to refuse one when the process is out of fds.
+    var acceptor = Acceptor()
     var lastForget: ContinuousClock.Instant?
     /// Open connections without an accepted `HELLO` (refusals not counted).
     var beforeHello = 0
@@ -49,7 +49,7 @@ final class ServerLoop {
 
     init(
         listener: Int32, wakeRead: Int32, wakeWrite: Int32, configuration: ATLPServerConfiguration,
-        processor: RequestProcessor, handler: any ATLPHandler, workers: WorkerPool, shared: ServerShared,
+        processor: RequestProcessor, handler: any ATLPHandler, workers: ThreadPool, shared: ServerShared,
         security: SecureChannelFactory?, log: (@Sendable (String) -> Void)?
     ) {
         self.security = security
@@ -64,7 +64,6 @@ final class ServerLoop {
         self.shared = shared
         unauthorized = UnauthorizedThrottle(
             baseDelay: configuration.unauthorizedDelay, maxDelay: configuration.maxUnauthorizedDelay)
-        reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
         if configuration.useEpoll, let p = try? EpollPoller() {
             poller = p
         } else {
@@ -151,7 +150,7 @@ final class ServerLoop {
         }
         for c in Array(connections.values) { close(c) }
         if listening { Posix.close(listener) }
-        if reserveFD >= 0 { Posix.close(reserveFD) }
+        acceptor.close()
     }
 
     private func interest(_ c: ServerConnection) -> Int16 {
@@ -165,26 +164,18 @@ final class ServerLoop {
 
     private func acceptConnections() {
         for _ in 0..<64 {
-            let accepted: (fd: Int32, peer: SocketAddress)?
-            do {
-                accepted = try Posix.accept(listener)
-            } catch where error.isOutOfDescriptors && reserveFD >= 0 {
-                // Out of fds: give up the spare one to accept the waiting client and tell it why,
-                // instead of leaving it to hang in the backlog.
-                Posix.close(reserveFD)
-                reserveFD = -1
-                if let (fd, _) = try? Posix.accept(listener) {
-                    refuse(fd, "the collector is out of file descriptors; retry later", plain: security == nil)
-                }
-                reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
-                continue
-            } catch {
-                // Out of fds with no spare, or a connection aborted while queued: pause
-                // accepting briefly instead of spinning on a listener that stays readable.
+            let (fd, peer): (Int32, SocketAddress)
+            let plain = security == nil
+            switch acceptor.next(
+                on: listener, refuse: { refuse($0, "the collector is out of file descriptors; retry later", plain: plain) })
+            {
+            case .accepted(let f, let p): (fd, peer) = (f, p)
+            case .refusedOutOfDescriptors: continue
+            case .empty: return
+            case .failed:
                 acceptPausedUntil = clock.now + .milliseconds(100)
                 return
             }
-            guard let (fd, peer) = accepted else { return }
             let full = connections.count - refusals >= configuration.maxConnections
             let crowded = (openPerAddress[peer.host] ?? 0) >= configuration.maxConnectionsPerAddress
             let refusal = full || crowded
@@ -560,31 +551,15 @@ final class ServerLoop {
 
     private func flush(_ c: ServerConnection) {
         defer { touched.append(c) }
-        while c.unsentCount > 0 {
-            let result: IOResult
-            do {
-                result = try c.output.withUnsafeBytes { raw in
-                    try Posix.send(c.fd, UnsafeRawBufferPointer(rebasing: raw[c.outputOffset...]))
-                }
-            } catch {
-                close(c)  // the peer is gone
-                return
-            }
-            switch result {
-            case .wouldBlock:
-                return
-            case .processed(let n):
-                c.outputOffset += n
-                c.lastActivity = clock.now
-                if c.outputOffset >= 1 << 20 && c.outputOffset * 2 >= c.output.count {
-                    c.output.removeFirst(c.outputOffset)  // a reader that never fully catches up
-                    c.outputOffset = 0
-                }
-            }
+        let sent: (sent: Int, drained: Bool)
+        do {
+            sent = try Posix.sendPending(c.fd, &c.output, offset: &c.outputOffset)
+        } catch {
+            close(c)  // the peer is gone
+            return
         }
-        c.output.removeAll(keepingCapacity: c.output.capacity <= 65536)
-        c.outputOffset = 0
-        finishIfDone(c)
+        if sent.sent > 0 { c.lastActivity = clock.now }
+        if sent.drained { finishIfDone(c) }
     }
 
     /// Closes a connection that asked for it once everything it read is answered and sent:

@@ -36,8 +36,8 @@ final class HTTPLoop {
     static let lingerTime = Duration.seconds(2)
     /// Open connections (not refusals) by peer IP address.
     var openPerAddress: [String: Int] = [:]
-    /// A spare fd, given up to accept (and refuse) a client when the process is out of fds.
-    var reserveFD: Int32
+    /// Accepts clients, with a spare fd to refuse one when the process is out of fds.
+    var acceptor = Acceptor()
     /// Connections whose interest may have changed since the last wait.
     var touched: [HTTPConnection] = []
     var lastSweep: ContinuousClock.Instant?
@@ -60,7 +60,6 @@ final class HTTPLoop {
         self.workers = workers
         self.shared = shared
         self.security = security
-        reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
     }
 
     func run() {
@@ -128,7 +127,7 @@ final class HTTPLoop {
         }
         for c in Array(connections.values) { close(c) }
         if listening { Posix.close(listener) }
-        if reserveFD >= 0 { Posix.close(reserveFD) }
+        acceptor.close()
         epoll = nil
     }
 
@@ -153,27 +152,14 @@ final class HTTPLoop {
 
     private func acceptConnections() {
         for _ in 0..<64 {
-            let accepted: (fd: Int32, peer: SocketAddress)?
-            do {
-                accepted = try Posix.accept(listener)
-            } catch where error.isOutOfDescriptors && reserveFD >= 0 {
-                // Out of fds: give up the spare one to accept the waiting client and tell it why,
-                // instead of leaving it to hang in the backlog.
-                Posix.close(reserveFD)
-                reserveFD = -1
-                if let (fd, _) = try? Posix.accept(listener) {
-                    refuseAtOnce(fd, "the server is out of file descriptors; retry later")
-                }
-                reserveFD = (try? Posix.open("/dev/null", O_RDONLY)) ?? -1
-                continue
-            } catch {
-                // Out of fds with no spare, or a connection aborted while queued: pause accepting
-                // briefly instead of spinning on a listener that stays readable.
+            switch acceptor.next(on: listener, refuse: { refuseAtOnce($0, "the server is out of file descriptors; retry later") }) {
+            case .accepted(let fd, let peer): admit(fd, peer)
+            case .refusedOutOfDescriptors: continue
+            case .empty: return
+            case .failed:
                 acceptPausedUntil = clock.now + .milliseconds(100)
                 return
             }
-            guard let (fd, peer) = accepted else { return }
-            admit(fd, peer)
         }
     }
 
@@ -511,31 +497,18 @@ final class HTTPLoop {
 
     private func flush(_ c: HTTPConnection) {
         defer { touched.append(c) }
-        while c.unsentCount > 0 {
-            let result: IOResult
-            do {
-                result = try c.output.withUnsafeBytes { raw in
-                    try Posix.send(c.fd, UnsafeRawBufferPointer(rebasing: raw[c.outputOffset...]))
-                }
-            } catch {
-                close(c)  // the peer is gone
-                return
-            }
-            switch result {
-            case .wouldBlock:
-                if !c.answering { dispatch(c) }  // below the output cap again, maybe
-                return
-            case .processed(let n):
-                c.outputOffset += n
-                c.lastSendProgress = clock.now
-                if c.outputOffset >= 1 << 20 && c.outputOffset * 2 >= c.output.count {
-                    c.output.removeFirst(c.outputOffset)  // a reader that never fully catches up
-                    c.outputOffset = 0
-                }
-            }
+        let sent: (sent: Int, drained: Bool)
+        do {
+            sent = try Posix.sendPending(c.fd, &c.output, offset: &c.outputOffset)
+        } catch {
+            close(c)  // the peer is gone
+            return
         }
-        c.output.removeAll(keepingCapacity: c.output.capacity <= 65536)
-        c.outputOffset = 0
+        if sent.sent > 0 { c.lastSendProgress = clock.now }
+        guard sent.drained else {
+            if !c.answering { dispatch(c) }  // below the output cap again, maybe
+            return
+        }
         if c.waitsOnClient { c.waitingSince = clock.now }
         finishIfDone(c)
         if !c.answering { dispatch(c) }  // the next request, or a 100 Continue, may wait for this

@@ -146,6 +146,33 @@ extension Posix {
         return try checkIO("send(fd \(fd))") { Glibc.send(fd, buffer.baseAddress, count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Sends what a non-blocking socket takes now of `output[offset...]`, advancing `offset`: a
+    /// server's buffered output. Drops the sent head once it passes 1 MiB and half the buffer (a
+    /// reader that never fully catches up), and empties the buffer when all of it went (keeping
+    /// up to 64 KiB of capacity). Returns how many bytes went and whether nothing is left; throws
+    /// when the peer is gone.
+    package static func sendPending(
+        _ fd: Int32, _ output: inout [UInt8], offset: inout Int
+    ) throws(PosixError) -> (sent: Int, drained: Bool) {
+        var sent = 0
+        while offset < output.count {
+            switch try withBytes(output, from: offset, { (raw) throws(PosixError) -> IOResult in try send(fd, raw) }) {
+            case .wouldBlock:
+                return (sent, false)
+            case .processed(let n):
+                offset += n
+                sent += n
+                if offset >= 1 << 20 && offset * 2 >= output.count {
+                    output.removeFirst(offset)
+                    offset = 0
+                }
+            }
+        }
+        output.removeAll(keepingCapacity: output.capacity <= 65536)
+        offset = 0
+        return (sent, true)
+    }
+
     /// Writes all of `bytes` on a blocking socket (partial writes are continued); a send
     /// timeout (`SO_SNDTIMEO`) throws `ETIMEDOUT`.
     package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(PosixError) {
