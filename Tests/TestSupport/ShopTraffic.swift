@@ -54,6 +54,18 @@ public struct ShopTraffic {
         if !batch.isEmpty { try each(batch) }
     }
 
+    /// `total` events in batches of `batchSize`, dealt round-robin to `senders` lists (one per
+    /// connection of a benchmark).
+    public mutating func dealt(total: Int, batchSize: Int, senders: Int) -> [[[JSONValue]]] {
+        var lists = [[[JSONValue]]](repeating: [], count: senders)
+        var n = 0
+        batches(total: total, batchSize: batchSize) { batch in
+            lists[n % senders].append(batch)
+            n += 1
+        }
+        return lists
+    }
+
     private mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
 
     /// One session of one user on one day: 4 to 40 events.
