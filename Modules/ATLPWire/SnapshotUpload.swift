@@ -47,6 +47,12 @@ public struct SnapshotUpload: Sendable, Hashable {
         guard case .int(let capturedAt) = try member("capturedAt", "an integer, ms since the epoch") else {
             throw bad("\"capturedAt\" must be an integer (ms since the epoch)")
         }
+        // The events' valid times (EventTime): prune and the studio compute with it.
+        guard EventTime.range.contains(capturedAt) else {
+            throw bad(
+                "\"capturedAt\" must be from \(EventTime.earliest) (1970-01-01T00:00:00Z) to \(EventTime.latest) "
+                    + "(9999-12-31T23:59:59.999Z) ms since the epoch")
+        }
         func dimension(_ key: String) throws(ATLPError) -> Int {
             guard case .int(let n) = try member(key, "the PNG's \(key) in pixels"), n >= 1, n <= Self.maxDimension else {
                 throw bad("\"\(key)\" must be an integer from 1 to \(Self.maxDimension) (the PNG's \(key) in pixels)")

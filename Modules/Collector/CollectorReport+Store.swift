@@ -31,16 +31,17 @@ extension CollectorReport {
             guard let rule = stored.rule else { continue }  // Never for rules this build stored.
             // The events the rule selects (Definitions' RuleEvents, the one definition).
             var matcher = RuleEventMatcher(rule)
-            let covered = paths.filter {
+            // By path and title; a rule with content and a key name also selects the events whose
+            // value is its content (counted below from the values, where their title is not).
+            var covered = paths.filter {
                 matcher.selects(appKey: $0.appKey, appVersion: $0.appVersion, type: $0.type, path: $0.path, title: $0.title)
             }.reduce(0) { $0 + $1.count }
             var values: [String: Int] = [:]
-            if covered > 0, let keyName = rule.keyName {
+            if let keyName = rule.keyName, covered > 0 || rule.content != nil {
                 for v in try store.propValueCounts(appKey: rule.appKey, key: keyName, filter)
-                where matcher.selects(appKey: rule.appKey, appVersion: v.appVersion, type: v.type, path: v.path, title: v.title)
-                    && Self.carries(v.rules, rule: rule.id)
-                {
-                    values[v.value, default: 0] += v.count
+                where matcher.selects(appKey: rule.appKey, appVersion: v.appVersion, type: v.type, path: v.path, title: v.title, value: v.value) {
+                    if let content = rule.content, v.title != content { covered += v.count }
+                    if Self.carries(v.rules, rule: rule.id) { values[v.value, default: 0] += v.count }
                 }
             }
             coverage.append(

@@ -64,8 +64,10 @@ extension CollectorStore {
         var total = 0
         var days: [Int64: Int] = [:]
         var titles: [String: Int] = [:]
-        for row in try pathDayCounts(PathDayQuery(filter: filter, types: [type]))
-        where matcher.selects(appKey: row.appKey, appVersion: row.appVersion, type: row.type, path: row.path, title: row.title) {
+        // The collected value matters only to a rule with content and a key name.
+        let valueKey = rule.content == nil ? nil : rule.keyName
+        for row in try pathDayCounts(PathDayQuery(filter: filter, types: [type], valueKey: valueKey))
+        where matcher.selects(appKey: row.appKey, appVersion: row.appVersion, type: row.type, path: row.path, title: row.title, value: row.value) {
             total += row.count
             days[row.day, default: 0] += row.count
             if let title = row.title { titles[title, default: 0] += row.count }
@@ -73,7 +75,7 @@ extension CollectorStore {
         var values: [String: Int] = [:]
         if total > 0, let keyName = rule.keyName {
             for v in try propValueCounts(appKey: rule.appKey, key: keyName, filter)
-            where matcher.selects(appKey: rule.appKey, appVersion: v.appVersion, type: v.type, path: v.path, title: v.title) {
+            where matcher.selects(appKey: rule.appKey, appVersion: v.appVersion, type: v.type, path: v.path, title: v.title, value: v.value) {
                 values[v.value, default: 0] += v.count
             }
         }

@@ -5,7 +5,8 @@ import ViewIdentity
 /// The events a rule selects ("a definition's events", docs/reports.md "Definitions"): the
 /// stored interactions of its app whose version its range holds, whose type is its view
 /// event's, whose canonical path its pattern matches and, when it has `content`, whose
-/// `props.title` equals it, whenever they were stored (before the rule existed too).
+/// `props.title` or collected value (`props[keyName]`) equals it, whenever they were stored
+/// (before the rule existed too).
 ///
 /// The one definition every count by rule uses: the report's rule coverage, previews and
 /// counts, `funnel --step rule:ID`, `retention`, `export --rule`. Paths are matched as the
@@ -43,18 +44,22 @@ public struct RuleEventMatcher {
 
     public init(_ rule: KVCRule) { self.init(RuleEvents(rule)) }
 
-    /// True when the rule selects `stored` (its title: `props.title` when a string).
+    /// True when the rule selects `stored` (its title: `props.title` when a string; its value:
+    /// `props[keyName]`, a string as it is, anything else as JSON text).
     public mutating func selects(_ stored: StoredEvent) -> Bool {
         let e = stored.event
+        let value = events.rule.keyName.flatMap { e.props[$0] }.map { $0.stringValue ?? $0.jsonText }
         return selects(
-            appKey: stored.appKey, appVersion: stored.appVersion, type: e.type.rawValue, path: e.path, title: e.props["title"]?.stringValue)
+            appKey: stored.appKey, appVersion: stored.appVersion, type: e.type.rawValue, path: e.path, title: e.props["title"]?.stringValue,
+            value: value)
     }
 
-    /// True when the rule selects a stored event with these fields.
-    public mutating func selects(appKey: String, appVersion: String?, type: String, path: String?, title: String?) -> Bool {
+    /// True when the rule selects a stored event with these fields: `title` is its
+    /// `props.title`, `value` its `props[keyName]` (nil when not known: only the title is compared).
+    public mutating func selects(appKey: String, appVersion: String?, type: String, path: String?, title: String?, value: String? = nil) -> Bool {
         let rule = events.rule
         guard appKey == rule.appKey, type == events.type, let path else { return false }
-        if let content = rule.content, content != title { return false }
+        if let content = rule.content, content != title, rule.keyName == nil || content != value { return false }
         if let held = versions[appVersion] {
             if !held { return false }
         } else {

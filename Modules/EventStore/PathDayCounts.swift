@@ -11,15 +11,21 @@ public struct PathDayCount: Sendable, Hashable {
     public var path: String
     /// `props.title` when it is a string, nil otherwise.
     public var title: String?
+    /// `props[PathDayQuery.valueKey]` as text (`PropValueCount.value`'s spelling), nil where the
+    /// events have none or the query names no key.
+    public var value: String?
     public var count: Int
 
-    public init(appKey: String, appVersion: String?, day: Int64, type: String, path: String, title: String?, count: Int) {
+    public init(
+        appKey: String, appVersion: String?, day: Int64, type: String, path: String, title: String?, value: String? = nil, count: Int
+    ) {
         self.appKey = appKey
         self.appVersion = appVersion
         self.day = day
         self.type = type
         self.path = path
         self.title = title
+        self.value = value
         self.count = count
     }
 }
@@ -32,11 +38,14 @@ public struct PathDayQuery: Sendable, Hashable {
     public var types: [String]
     /// Exact canonical paths; empty keeps every path.
     public var paths: [String]
+    /// A `props` key whose value also groups the rows (`PathDayCount.value`), nil for none.
+    public var valueKey: String?
 
-    public init(filter: EventFilter = .all, types: [String] = [], paths: [String] = []) {
+    public init(filter: EventFilter = .all, types: [String] = [], paths: [String] = [], valueKey: String? = nil) {
         self.filter = filter
         self.types = types
         self.paths = paths
+        self.valueKey = valueKey
     }
 
     /// True when the query keeps an event of this type at this path.
@@ -54,16 +63,17 @@ extension CollectorStore {
             let e = stored.event
             guard let path = e.path, query.keeps(type: e.type.rawValue, path: path) else { return true }
             let title = e.props["title"]?.stringValue
+            let value = query.valueKey.flatMap { e.props[$0] }.map { $0.stringValue ?? $0.jsonText }
             let key = PathDayKey(
                 appKey: stored.appKey, appVersion: stored.appVersion, day: UTCDay.number(of: stored.time), type: e.type.rawValue,
-                path: path, title: title)
+                path: path, title: title, value: value)
             counts[key, default: 0] += 1
             return true
         }
         return counts.map {
             PathDayCount(
                 appKey: $0.key.appKey, appVersion: $0.key.appVersion, day: $0.key.day, type: $0.key.type, path: $0.key.path,
-                title: $0.key.title, count: $0.value)
+                title: $0.key.title, value: $0.key.value, count: $0.value)
         }.sorted(by: PathDayCount.storeOrder)
     }
 
@@ -74,12 +84,12 @@ extension CollectorStore {
 
 /// A `PathDayCount` without its count: what the default implementation groups by.
 private struct PathDayKey: Hashable {
-    var appKey: String, appVersion: String?, day: Int64, type: String, path: String, title: String?
+    var appKey: String, appVersion: String?, day: Int64, type: String, path: String, title: String?, value: String?
 }
 
 extension PathDayCount {
     /// The order every store returns rows in: app key, version (nil first), day, type, path,
-    /// title (nil first), strings by their UTF-8 bytes.
+    /// title, value (nil first), strings by their UTF-8 bytes.
     public static func storeOrder(_ a: PathDayCount, _ b: PathDayCount) -> Bool {
         func bytes(_ s: String?) -> [UInt8]? { s.map { Array($0.utf8) } }
         func less(_ x: [UInt8]?, _ y: [UInt8]?) -> Bool? {
@@ -93,6 +103,7 @@ extension PathDayCount {
         if a.day != b.day { return a.day < b.day }
         if let r = less(bytes(a.type), bytes(b.type)) { return r }
         if let r = less(bytes(a.path), bytes(b.path)) { return r }
-        return less(bytes(a.title), bytes(b.title)) ?? false
+        if let r = less(bytes(a.title), bytes(b.title)) { return r }
+        return less(bytes(a.value), bytes(b.value)) ?? false
     }
 }

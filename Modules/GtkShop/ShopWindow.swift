@@ -35,6 +35,8 @@ final class ShopWindow {
         gtk_widget_set_vexpand(stack, 1)
         gtk_box_append(root.as(GtkBox.self), stack)
         cartLabel = ShopWindow.label("Cart: empty", name: "cart")
+        // What is in the cart is the customer's business: blanked in snapshots (docs/gtk.md "Snapshots").
+        gtk_widget_add_css_class(cartLabel, "autotrack-ignore")
         gtk_box_append(root.as(GtkBox.self), cartLabel)
         gtk_window_set_child(window.as(GtkWindow.self), root)
 

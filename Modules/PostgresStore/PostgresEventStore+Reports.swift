@@ -134,21 +134,29 @@ extension PostgresEventStore {
         if !query.paths.isEmpty { f.add("path = ANY(?::text[])", PostgresArrayLiteral.text(query.paths.map(PostgresText.encode))) }
         // The UTC day, rounded down also before 1970 (`UTCDay.number(of:)`).
         let day = "floor(corrected_ts::numeric / \(UTCDay.milliseconds))::bigint"
+        var parameters = f.parameters
+        var value = "NULL::text"
+        if let key = query.valueKey {
+            // The value as propValueCounts spells it: a string as it is, anything else as JSON text.
+            parameters.append(key)
+            let k = "$\(parameters.count)::text"
+            value = "CASE WHEN json_typeof(props->\(k)) = 'string' THEN props->>\(k) ELSE (props->\(k))::text END"
+        }
         return try read(
             """
             SELECT * FROM (
                 SELECT app_key, app_version, \(day) AS day, type, path,
-                       CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title, COUNT(*) AS n
+                       CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title, \(value) AS v, COUNT(*) AS n
                 FROM events\(f.where("path IS NOT NULL"))
-                GROUP BY app_key, app_version, day, type, path, title
+                GROUP BY app_key, app_version, day, type, path, title, v
             ) AS q
             ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, day, type COLLATE "C", path COLLATE "C",
-                     title COLLATE "C" NULLS FIRST
-            """, f.parameters
+                     title COLLATE "C" NULLS FIRST, v COLLATE "C" NULLS FIRST
+            """, parameters
         ).map {
             PathDayCount(
                 appKey: $0[0] ?? "", appVersion: $0[1], day: $0[2].flatMap { Int64($0) } ?? 0, type: $0[3] ?? "", path: $0[4] ?? "",
-                title: $0[5], count: Self.int($0[6]))
+                title: $0[5], value: $0[6], count: Self.int($0[7]))
         }
     }
 

@@ -137,7 +137,10 @@ extension StudioAssets {
       let path = "/api/snapshots?app=" + encodeURIComponent(state.app.appKey);
       if (state.version) path += "&version=" + encodeURIComponent(state.version);
       const answer = await api("GET", path);
+      const same = answer.snapshots.length === state.snapshots.length && answer.snapshots.every((s, i) => s.id === state.snapshots[i].id);
       state.snapshots = answer.snapshots;
+      // The refresh while circling keeps the thumbnails when nothing new came (images are not cached).
+      if (same && $("pages").children.length === state.snapshots.length && state.snapshots.length > 0) return;
       const list = $("pages");
       list.replaceChildren();
       for (const s of state.snapshots) {

@@ -22,7 +22,9 @@ import TestSupport
                 for e in selected {
                     days[UTCDay.number(of: e.time), default: 0] += 1
                     let value: String? =
-                        if let keyName = rule.keyName, case .string(let v) = e.event.props[keyName] { v } else { DefinitionFixture.title(e) }
+                        if let keyName = rule.keyName, let v = e.event.props[keyName] { v.stringValue ?? v.jsonText } else {
+                            DefinitionFixture.title(e)
+                        }
                     if let value { values[value, default: 0] += 1 }
                 }
                 let counts = try store.definitionCounts(rule, since: range.since, until: range.until, valueLimit: 1000)
@@ -36,8 +38,11 @@ import TestSupport
                 if !selected.isEmpty { nonEmpty += 1 }
             }
         }
-        // The fixture is not vacuous: most rules select events in most ranges.
+        // The fixture is not vacuous: most rules select events in most ranges, and content matches values too.
         #expect(nonEmpty >= 12)
+        let bySku = try store.definitionCounts(try #require(try DefinitionFixture.rules().first { $0.id == "pay-sku-9" }))
+        #expect(bySku.total == 2 + 3 + 7)  // value sku-9 with title PAY, with title Buy now; title sku-9
+        #expect(try store.definitionCounts(try #require(try DefinitionFixture.rules().first { $0.id == "pay-9" })).total == 5)
         // The value limit keeps the most frequent.
         let wide = try DefinitionFixture.rule("wide", "ProductListViewController-UIView-UIButton&*-*-*")
         let top = try store.definitionCounts(wide, valueLimit: 1)

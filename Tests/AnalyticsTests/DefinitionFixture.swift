@@ -30,6 +30,22 @@ enum DefinitionFixture {
                 _ = try store.append(EventBatch(appKey: appKey, appVersion: version, events: batch))
             }
         }
+        // Clicks on the pay button carrying a collected value: content may match it instead of the title.
+        let pay = "CartViewController-UIView-UIButton&0-0-9"
+        let values: [(String, JSONValue)] = [
+            ("PAY", "sku-9"), ("Buy now", "sku-9"), ("PAY", "sku-1"), ("Buy now", 9), ("Buy now", "sku-2"), ("sku-9", "x"),
+        ]
+        var extra: [JSONValue] = []
+        for (i, v) in values.enumerated() {
+            for k in 0..<(i + 2) {
+                extra.append(
+                    TrackEvent(
+                        id: "v-\(i)-\(k)", ts: start + Int64(i * 7 + k) * 3_600_000, type: .click, name: "PAY", path: pay, user: "u-\(k)",
+                        props: JSONObject([("title", .string(v.0)), ("sku", v.1)])
+                    ).json)
+            }
+        }
+        _ = try store.append(EventBatch(appKey: "shop", appVersion: "2.0", events: extra))
         return store
     }
 
@@ -53,6 +69,9 @@ enum DefinitionFixture {
             try rule("any-button", "ProductListViewController-UIView-UIButton&0-0-*", versions: ">=2.0"),
             // Wherever X is shown; values read under a key name the events carry.
             try rule("detail-tap", "ProductDetailViewController-UIView-UIButton&*-*-*", content: "ProductDetailViewController#tap", keyName: "title"),
+            // This element when its collected value (or title) is X; a number's value is its JSON text.
+            try rule("pay-sku-9", "CartViewController-UIView-UIButton&0-0-9", content: "sku-9", keyName: "sku"),
+            try rule("pay-9", "CartViewController-UIView-UIButton&0-0-9", content: "9", keyName: "sku"),
             // Of another app; of a type never at that path; of a title never shown.
             try rule("news-home", "HomeViewController-UIView-UIButton&0-0-0", appKey: "news"),
             try rule("home-tap", "HomeViewController-UIView-UIButton&0-0-0", event: .viewTap),
@@ -91,7 +110,9 @@ enum DefinitionFixture {
         } else if !rule.appVersion.comparators.isEmpty {
             return false
         }
-        if let content = rule.content, title(e) != content { return false }
+        if let content = rule.content, title(e) != content {
+            guard let keyName = rule.keyName, let v = e.event.props[keyName], (v.stringValue ?? v.jsonText) == content else { return false }
+        }
         guard let parsed = try? ViewPath(canonical: path) else { return false }
         return rule.viewPath.matches(parsed)
     }

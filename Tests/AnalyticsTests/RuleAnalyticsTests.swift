@@ -118,6 +118,15 @@ import TestSupport
         let table = collector("report", "--db", location, "--rule", "detail-tap")
         #expect(table.out.contains("only the events of rule detail-tap (Definition detail-tap) of app shop"))
 
+        // The whole report's coverage and a report by rule count values matching content too.
+        let bySku = all.filter { DefinitionFixture.selects(rules.first { $0.id == "pay-sku-9" }!, $0, since: nil, until: nil) }.count
+        #expect(bySku == 12)
+        let whole = try JSONValue.parse(collector("report", "--db", location, "--format", "json").out)
+        let skuCoverage = (whole["rules"]?.arrayValue ?? []).first { $0["id"] == "pay-sku-9" }
+        #expect(skuCoverage?["covered"]?.intValue == Int64(bySku))
+        let skuReport = try JSONValue.parse(collector("report", "--db", location, "--rule", "pay-sku-9", "--format", "json").out)
+        #expect(skuReport["totals"]?["events"]?.intValue == Int64(bySku))
+
         // funnel and retention with rule steps give the library's answers.
         let funnel = collector(
             "funnel", "--db", location, "--app", "shop", "--step", "page_enter:ProductDetailViewController", "--step", "rule:detail-tap",

@@ -13,7 +13,7 @@ import Testing
 /// Circle mode end to end over a real collector: turned on (by the `circle` command, on the
 /// database the collector serves), `CONFIG` answers carry `"snapshots":true`, a `SNAPSHOT` is
 /// stored and listed; turned off, the flag goes.
-@Suite(.timeLimit(.minutes(1))) struct CollectorCircleModeTests {
+@Suite(.timeLimit(.minutes(3))) struct CollectorCircleModeTests {
     static let png = SnapshotUpload.pngSignature + [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 1, 64, 0, 0, 0, 200]
     static let tree = JSONObject([
         ("type", "GtkWindow"), ("path", "Cart"), ("viewId", "0123456789abcdef0123456789abcdef"), ("frame", [0, 0, 320, 200]),

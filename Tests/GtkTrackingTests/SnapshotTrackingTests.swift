@@ -61,6 +61,12 @@ struct SnapshotTrackingTests {
         #expect(home.appKey == "shop" && home.appVersion == "1.2.0")
         _ = try Self.checkPicture(home)
         let window = try display.window(titled: "^Autotrack Shop$")
+        // The cart label is styled autotrack-ignore: painted over, with no title and no props.
+        let windowSnapshot = try collector.snapshot(page: "GtkWindow")
+        let cart = try windowSnapshot.widgetTree.node("id", "cart")
+        #expect(try Self.checkPicture(windowSnapshot).colours(in: try cart.frame) == [Self.blank])
+        #expect(cart["title"] == nil && cart["props"] == nil)
+        #expect(!windowSnapshot.tree.contains("Cart: empty"))
         let homeTree = try home.widgetTree
         let mug = try homeTree.node("title", "Mug")
         #expect((mug["props"] as? [String: Any])?["label"] as? String == "Mug", "props hold the readable properties")
@@ -70,10 +76,10 @@ struct SnapshotTrackingTests {
         let detailTree = try detail.widgetTree
 
         // A click inside the button's snapshot frame is that button's event.
-        let cart = try detailTree.node("title", "Add to cart")
-        try Self.click(cart, in: window, on: display)
+        let addToCart = try detailTree.node("title", "Add to cart")
+        try Self.click(addToCart, in: window, on: display)
         let clicked = try collector.event { $0.string("type") == "click" }
-        #expect(clicked.string("path") == cart["path"] as? String)
+        #expect(clicked.string("path") == addToCart["path"] as? String)
 
         // Typed text: into the gift note, then the page again (a new snapshot with the note filled).
         let note = try detailTree.node("id", "giftNote")
@@ -91,6 +97,33 @@ struct SnapshotTrackingTests {
         // What is not typed text stays readable.
         #expect((filledNote["props"] as? [String: Any])?["placeholder-text"] as? String == "Gift note")
 
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+    }
+
+    @Test func circleModeOnTheCollectorBringsThePageShownAndOffStopsThem() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-snap-circle")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let collector = try TestCollector(directory: dir)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try collector.snapshotStore.setCircleMode(appKey: "shop", until: now + 600_000)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        // No --snapshots: the collector's CONFIG answer turns circle mode on.
+        let shop = try GUIProcess(
+            Built.agent,
+            ["run", "--to", collector.address.description, "--app-key", "shop", "--spool", dir.appendingPathComponent("spool").path,
+             "--", Built.shop], environment: display.environment())
+        defer { shop.kill() }
+        let home = try collector.snapshot(page: "GtkBox(home)")
+        let window = try display.window(titled: "^Autotrack Shop$")
+        // Off: within one 3-second poll (and the collector's one-second cache) the agent stops.
+        try collector.snapshotStore.setCircleMode(appKey: "shop", until: nil)
+        Thread.sleep(forTimeInterval: 5)
+        try Self.click(try home.widgetTree.node("title", "Mug"), in: window, on: display)
+        _ = try collector.event { $0.string("type") == "page_enter" && $0.string("path") == "GtkBox(detail)&0" }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try collector.snapshotStore.snapshots(appKey: "shop", appVersion: nil).allSatisfy { $0.page != "GtkBox(detail)" })
         try display.xdotool(["key", "ctrl+q"])
         #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
     }

@@ -7,7 +7,7 @@ import TestSupport
 
 /// A real client (curl, from Tools/setup.sh) against the server: keep-alive across URLs, a form
 /// POST with 100-continue, HEAD, and HTTPS with the certificate it is told to trust.
-@Suite(.timeLimit(.minutes(1))) struct CurlTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlTests {
     /// Runs curl with `arguments`; its standard output.
     func curl(_ arguments: [String]) throws -> String {
         let process = Process()

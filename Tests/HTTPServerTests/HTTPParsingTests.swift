@@ -4,7 +4,7 @@ import Testing
 
 /// Hostile and malformed requests: each gets its status, a short body of our own words, and
 /// the connection closed; nothing of it reaches the handler.
-@Suite(.timeLimit(.minutes(1))) struct HTTPParsingTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPParsingTests {
     /// Sends `request` on a new connection; the response, after which the server must close.
     func refused(_ request: [UInt8], on address: SocketAddress) throws -> RawResponse {
         let c = try RawHTTPClient(address)

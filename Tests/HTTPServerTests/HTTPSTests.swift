@@ -6,7 +6,7 @@ import TestSupport
 
 /// HTTPS through the same secure-channel plug-in as ATLP (OpenSSL from ATLPTLS), with a real
 /// certificate made by the openssl command.
-@Suite(.timeLimit(.minutes(1))) struct HTTPSTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPSTests {
     @Test func requestsGoThroughTLSKeepAliveAndPipelining() throws {
         let cert = try TestCertificate()
         let context = try TLSContext.server(certificateFile: cert.certificate, keyFile: cert.key)

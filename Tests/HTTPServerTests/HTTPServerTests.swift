@@ -5,7 +5,7 @@ import SystemCalls
 import Testing
 
 /// Well-formed traffic: requests, keep-alive, pipelining, HEAD, HTTP/1.0, 100-continue, stopping.
-@Suite(.timeLimit(.minutes(1))) struct HTTPServerTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPServerTests {
     @Test func aGetAndAPostAreAnsweredWithDateLengthAndTheHandlersBody() throws {
         let (server, address) = try startServer()
         defer { server.stop() }

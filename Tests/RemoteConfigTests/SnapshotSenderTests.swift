@@ -10,7 +10,7 @@ import Testing
 import ViewIdentity
 
 /// `ATLPSnapshotSender` against a real collector (docs/agent.md "Snapshots").
-@Suite(.timeLimit(.minutes(1))) struct SnapshotSenderTests {
+@Suite(.timeLimit(.minutes(3))) struct SnapshotSenderTests {
     static let hello = Hello(appKey: "shop", appVersion: "1.2.0", agent: "snapshot-test")
 
     static func snapshot(_ page: String, pixels: Int = 0) -> PageSnapshot {

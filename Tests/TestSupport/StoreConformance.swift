@@ -84,6 +84,11 @@ public enum StoreConformance {
             try expect(try store.publish([rule("r9"), later], sampleRate: 1), 1)
             try expect(try store.rules(appKey: "shop").map(\.json), [later.json])
             try expect((try store.rules(appKey: "shop").first?.publishedAt ?? 0) > 0, true)
+            // An app named in appKeys without rules gets an empty set (the studio's last delete).
+            try expect(try store.publish([], sampleRate: 1, appKeys: ["shop"]), 0)
+            try expect(try store.rules(appKey: "shop").count, 0)
+            try expect(try store.ruleSet(appKey: "shop")?.etag, StoredRuleSet.etag(ruleJSON: [], sampleRate: 1))
+            try expect(try store.rules(appKey: "news").map(\.id), ["n1"])
         },
         StoreCheck("snapshots keep the newest per page and a bounded history, newest first") { store in
             let snapshots = try snapshotStore(store)

@@ -4,7 +4,7 @@ import Testing
 import Tracker
 
 /// Circle mode as the config refresher learns it from each answer (docs/agent.md "Snapshots").
-@Suite(.timeLimit(.minutes(1))) struct CircleModeTests {
+@Suite(.timeLimit(.minutes(3))) struct CircleModeTests {
     /// A source whose answers say what the test sets; it counts the requests.
     final class CircleSource: RulesSource {
         let state = Mutex<(circle: Bool, down: Bool, calls: Int)>((false, false, 0))

@@ -36,7 +36,7 @@ import Testing
         #expect(stats.peakPendingRequests <= 16)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aClientPipeliningLargeAnswersWithoutReadingGetsNoMoreAnsweredThanTheOutputCapHolds() throws {
         let handler = TestHandler(rulesFiller: 16 << 10)
         let (server, address) = try startServer(handler, configuration: configuration { $0.maxOutputBytes = 256 << 10 })
@@ -183,7 +183,7 @@ import Testing
         #expect(try second.receive()["code"] == "unauthorized")  // answered once the wait is over
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func guessingTheAdminTokenWithPublishOnAnOpenServerIsSlowedDownToo() throws {
         // No ingest token: every HELLO is welcome, and a wrong admin token shows only as PUBLISH's `forbidden`.
         let (server, address) = try startServer(TestHandler(), configuration: configuration { $0.unauthorizedDelay = .seconds(1) })

@@ -9,7 +9,7 @@ import Testing
 
 /// A client that sends its requests and half-closes at once gets every complete request it sent
 /// answered before the close (docs/wire.md §2, item 17): the end of its stream only stops reading.
-@Suite(.timeLimit(.minutes(1))) struct ATLPServerHalfCloseTests {
+@Suite(.timeLimit(.minutes(3))) struct ATLPServerHalfCloseTests {
     /// Reads frames until the server closes (or `limit` frames, or an error).
     func framesUntilClose(_ c: ATLPConnection, limit: Int) -> [ATLPFrame] {
         var frames: [ATLPFrame] = []

@@ -10,7 +10,7 @@ import Testing
 
 /// A `SNAPSHOT` may exceed `maxFrame` up to `maxSnapshotFrame`, after `HELLO` only; every other
 /// verb above `maxFrame` is still `frame-too-large` (docs/wire.md §1, choice 18).
-@Suite(.timeLimit(.minutes(1))) struct LargeSnapshotFrameTests {
+@Suite(.timeLimit(.minutes(3))) struct LargeSnapshotFrameTests {
     /// A valid SNAPSHOT whose PNG has `bytes` bytes (so its frame is about 4/3 of that).
     static func upload(pngBytes bytes: Int, page: String = "Home") -> SnapshotUpload {
         let png = SnapshotUpload.pngSignature + (0..<max(0, bytes - 8)).map { UInt8(truncatingIfNeeded: $0 &* 31) }

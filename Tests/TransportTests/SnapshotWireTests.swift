@@ -48,6 +48,8 @@ import Testing
         ("capturedAt", nil, "needs \"capturedAt\""),
         ("capturedAt", .string("1"), "\"capturedAt\" must be an integer"),
         ("capturedAt", .double(1.5), "\"capturedAt\" must be an integer"),
+        ("capturedAt", .int(-1), "\"capturedAt\" must be from 0"),
+        ("capturedAt", .int(Int64.max), "\"capturedAt\" must be from 0"),
         ("width", nil, "needs \"width\""),
         ("width", .int(0), "\"width\" must be an integer from 1"),
         ("width", .int(65536), "\"width\" must be an integer from 1"),

@@ -21,6 +21,7 @@
 //    installed (Tools/setup.sh installs it).
 import ATLPClient
 import ATLPWire
+import BenchmarkSupport
 import Collector
 import EventModel
 import EventStore
@@ -78,14 +79,8 @@ struct Settings {
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("ingest-bench: \(message)\n".utf8))
+    Benchmark.complain("ingest-bench: \(message)")
     exit(1)
-}
-
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
-
-func loadAverage() -> String {
-    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown"
 }
 
 func temporaryDirectory(_ label: String) -> URL {
@@ -144,7 +139,7 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int) -> (rate: Doubl
     collector.stop()
     if let f = failures.withLock({ $0.first }) { fail("a collector client failed: \(f)") }
     let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
-    return (Double(total) / seconds(elapsed), stored)
+    return (Double(total) / Benchmark.seconds(elapsed), stored)
 }
 
 // MARK: the rsyslog baseline
@@ -263,7 +258,7 @@ func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: In
     guard counter.lines == total else {
         fail("rsyslog wrote \(counter.lines) event lines of \(total) lines to \(logFile) within 300 s (running: \(process.isRunning))")
     }
-    return Double(total) / seconds(elapsed)
+    return Double(total) / Benchmark.seconds(elapsed)
 }
 
 // MARK: the run
@@ -275,7 +270,7 @@ let total = perConnection.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
 let bytes = perConnection.reduce(0) { $0 + $1.reduce(0) { $0 + $1.reduce(0) { $0 + $1.jsonBytes.count } } }
 print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.seed), \(bytes / total) bytes of JSON each on average), "
     + "\(settings.connections) connections, batches of \(settings.batch), ACK after the commit")
-print("load average before: \(loadAverage())")
+print("load average before: \(Benchmark.loadAverage())")
 
 let collector = collectorRate(perConnection, total: total)
 guard collector.stored == total else { fail("the collector stored \(collector.stored) of \(total) events") }
@@ -285,8 +280,8 @@ print("collector (EmbeddedCollector, SQLite synchronous=FULL):  \(r) events/s st
 if let rsyslogd = findRsyslogd() {
     let baseline = rsyslogRate(rsyslogd, perConnection, total: total)
     print("rsyslog (imtcp -> omfile sync=\"on\", the baseline):       \(String(format: "%.0f", baseline)) events/s written")
-    print("ratio collector / rsyslog:                              \(String(format: "%.3f", collector.rate / baseline))")
+    print("ratio collector / rsyslog:                              \(Benchmark.ratio(collector.rate, to: baseline, digits: 3))")
 } else {
     print("rsyslog: not installed (no rsyslogd on PATH or in /usr/sbin): no baseline; Tools/setup.sh installs it")
 }
-print("load average after: \(loadAverage())")
+print("load average after: \(Benchmark.loadAverage())")
