@@ -11,6 +11,7 @@ public enum CollectorCLI {
                 ReportCommand.self,
                 FunnelCommand.self,
                 RetentionCommand.self,
+                AlertCommand.self,
                 ExportCommand.self,
                 TailCommand.self,
                 RulesCommand.self,

@@ -20,13 +20,13 @@ func collector(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
     @Test func topLevelHelpListsEveryCommand() {
         let r = collector("--help")
         #expect(r.code == .success)
-        for name in ["serve", "report", "funnel", "retention", "export", "tail", "rules", "prune", "circle"] { #expect(r.out.contains("  \(name) ")) }
+        for name in ["serve", "report", "funnel", "retention", "alert", "export", "tail", "rules", "prune", "circle"] { #expect(r.out.contains("  \(name) ")) }
         let none = collector()
         #expect(none.code == .usage)
         #expect(none.err.contains("COMMANDS"))
     }
 
-    @Test(arguments: ["serve", "report", "funnel", "retention", "export", "tail", "rules"])
+    @Test(arguments: ["serve", "report", "funnel", "retention", "alert", "export", "tail", "rules"])
     func everyCommandHasHelpWithUsageOptionsAndAnExample(name: String) {
         let r = collector(name, "--help")
         #expect(r.code == .success)

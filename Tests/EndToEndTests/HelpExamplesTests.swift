@@ -19,7 +19,8 @@ import Glibc
 /// - an indented line that does not start with a tool's name (or `printf`) is the output of the
 ///   command above it, and must equal it;
 /// - `autotrack-agent drift` may exit 1: its example shows rules that a new build breaks, and
-///   exit 1 is how drift reports them (any other status fails);
+///   exit 1 is how drift reports them (any other status fails); so may an `autotrack-collector
+///   alert` line with no output under it (exit 1: some rule is over the threshold);
 /// - `run`'s examples are left out: they start GTK programs and need a display (the GtkTracking
 ///   tests run them under Xvfb).
 @Suite struct HelpExamplesTests {
@@ -112,7 +113,7 @@ import Glibc
                 .replacingOccurrences(of: "0.0.0.0:7070", with: "127.0.0.1:\(port)")
             if line.hasPrefix("autotrack-collector serve"), !line.hasSuffix("&") { line += " &" }
             script += "echo '+ \(example.command.replacingOccurrences(of: "'", with: ""))' >&2\n"
-            if line.hasPrefix("autotrack-agent drift") {
+            if line.hasPrefix("autotrack-agent drift") || (line.hasPrefix("autotrack-collector alert") && example.output.isEmpty) {
                 script += "\(line) || [ $? -eq 1 ]\n"
             } else if example.output.isEmpty {
                 script += line + "\n"
