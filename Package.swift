@@ -233,8 +233,12 @@ let package = Package(
             path: "Tools/transport-bench"),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
+            dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore", "TestSupport"],
             path: "Tools/pipeline-bench"),
+        .executableTarget(
+            name: "ingest-bench",
+            dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "SystemCalls", "Collector", "EventModel", "EventStore", "SQLiteStore", "TestSupport"],
+            path: "Tools/ingest-bench"),
         .executableTarget(
             name: "slowloris-probe", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/slowloris-probe"),

@@ -36,6 +36,9 @@ command -v chromium >/dev/null 2>&1 || need "the HTML report's browser test" chr
 # (Tests/StudioTests/browser): nothing downloads a browser. Debian's python3 runs the driver.
 command -v chromedriver >/dev/null 2>&1 || need "the studio's browser test (WebDriver)" chromium-driver
 /usr/bin/python3 -c "import selenium" >/dev/null 2>&1 || need "the studio's browser test (Selenium)" python3-selenium
+# rsyslog: ingest-bench's baseline (imtcp -> omfile with sync="on"), started by the bench itself
+# with its own configuration, never as the system's service.
+command -v rsyslogd >/dev/null 2>&1 || [ -x /usr/sbin/rsyslogd ] || need "ingest-bench's baseline" rsyslog
 
 if [ ${#MISSING[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -8,16 +8,33 @@ public struct ShopTraffic {
     public static let pages = ["HomeViewController", "ProductListViewController", "ProductDetailViewController", "CartViewController"]
     public var users: Int
     public var days: Int
+    /// How many users are signed in (users 0..<signedIn carry a `user`, the rest only their
+    /// device); nil: all but every fifth.
+    public var signedIn: Int?
+    /// Buttons per page, each its own click path (4 pages × this many paths).
+    public var buttonsPerPage: Int
     /// The first day's midnight, ms since the epoch (default 2026-11-01T00:00:00Z).
     public var start: Int64
     private var random: SeededGenerator
     private var sessionNumber = 0
 
-    public init(users: Int = 200, days: Int = 14, start: Int64 = 1_793_491_200_000, seed: UInt64 = 42) {
+    public init(
+        users: Int = 200, days: Int = 14, start: Int64 = 1_793_491_200_000, seed: UInt64 = 42, signedIn: Int? = nil,
+        buttonsPerPage: Int = 1
+    ) {
         self.users = users
         self.days = days
+        self.signedIn = signedIn
+        self.buttonsPerPage = max(1, buttonsPerPage)
         self.start = start
         self.random = SeededGenerator(seed: seed)
+    }
+
+    /// The realistic ingest mix the ingest benchmarks send (docs/performance.md, "Ingest"):
+    /// 7 days of sessions from 2,000 devices, 400 of them signed in, with page enter/leave and
+    /// dwell, clicks over 60 paths (15 buttons on each of the 4 pages) and some rage bursts.
+    public static func ingestMix(seed: UInt64) -> ShopTraffic {
+        ShopTraffic(users: 2_000, days: 7, seed: seed, signedIn: 400, buttonsPerPage: 15)
     }
 
     /// Calls `each` with batches of about `batchSize` events until `total` events were given.
@@ -37,6 +54,18 @@ public struct ShopTraffic {
         if !batch.isEmpty { try each(batch) }
     }
 
+    /// `total` events in batches of `batchSize`, dealt round-robin to `senders` lists (one per
+    /// connection of a benchmark).
+    public mutating func dealt(total: Int, batchSize: Int, senders: Int) -> [[[JSONValue]]] {
+        var lists = [[[JSONValue]]](repeating: [], count: senders)
+        var n = 0
+        batches(total: total, batchSize: batchSize) { batch in
+            lists[n % senders].append(batch)
+            n += 1
+        }
+        return lists
+    }
+
     private mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
 
     /// One session of one user on one day: 4 to 40 events.
@@ -45,7 +74,8 @@ public struct ShopTraffic {
         let u = int(0...(users - 1))
         // Earlier days have more sessions and users come back less often later: a retention curve.
         let day = min(int(0...(days - 1)), int(0...(days - 1)))
-        let user: String? = u % 5 == 4 ? nil : "user-\(u)"
+        let anonymous = signedIn.map { u >= $0 } ?? (u % 5 == 4)
+        let user: String? = anonymous ? nil : "user-\(u)"
         let device = "device-\(u)"
         let session = "s-\(sessionNumber)"
         var t = start + Int64(day) * 86_400_000 + Int64(int(6 * 3_600...22 * 3_600)) * 1000
@@ -67,7 +97,9 @@ public struct ShopTraffic {
             add(.pageEnter, page, page: page)
             let clicks = int(0...3)
             for _ in 0..<clicks {
-                add(.click, "\(page)#tap", page: page, path: "\(page)-UIView-UIButton&0-0-\(depth)")
+                // One button (the default) draws nothing more, so older seeds give the same events.
+                let button = buttonsPerPage > 1 ? int(0...(buttonsPerPage - 1)) : 0
+                add(.click, "\(page)#tap", page: page, path: "\(page)-UIView-UIButton&0-\(button)-\(depth)")
             }
             if int(0...30) == 0 {
                 // A rage burst on the page's button: quick clicks 100 to 600 ms apart.

@@ -1,5 +1,6 @@
 // pipeline-bench: events per second from ATLP clients into the collector's handler with
-// SQLite commits (one transaction per batch, synchronous=FULL, WAL), beside the same load
+// SQLite commits (one transaction per batch, synchronous=FULL, WAL), on the realistic ingest mix
+// (ShopTraffic.ingestMix, as ingest-bench), beside the same load
 // into a server whose handler only acknowledges (the transport alone) as the baseline.
 //
 //   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--events N]
@@ -15,6 +16,7 @@ import SQLiteStore
 import Foundation
 import Synchronization
 import SystemCalls
+import TestSupport
 
 /// A handler that acknowledges every batch without storing it: what the transport costs alone.
 struct AcknowledgeOnly: ATLPHandler {
@@ -69,31 +71,12 @@ struct Load: Sendable {
     let batches: [[[JSONValue]]]
     var total: Int { batches.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
 
-    /// Realistic events: a click with a path, a view id, who (user, device) and a couple of props
-    /// (~340 bytes on the wire).
+    /// The realistic ingest mix (TestSupport's ShopTraffic.ingestMix, seed 25: 7 days, 2,000
+    /// devices, 400 signed in, sessions, page enter/leave with dwell, clicks over 60 paths), its
+    /// batches dealt round-robin to the connections.
     init(_ settings: Settings) {
-        let perConnection = settings.events / settings.connections
-        batches = (0..<settings.connections).map { connection in
-            var batches: [[JSONValue]] = []
-            var current: [JSONValue] = []
-            for n in 0..<perConnection {
-                current.append([
-                    "id": .string("c\(connection)-e\(n)"), "ts": .int(1_700_000_000_000 + Int64(n)), "type": "list_item_click",
-                    "name": "HomeViewController#HomeViewController#onFavBtnPressed:",
-                    "page": "HomeViewController",
-                    "path": .string("HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:\(n % 50)"),
-                    "viewId": "0123456789abcdef0123456789abcdef", "session": "s-1", "user": .string("u-\(n % 13)"),
-                    "device": .string("d-\(connection)"),
-                    "props": ["productId": .string("p-\(n % 97)"), "price": .double(9.5)],
-                ])
-                if current.count == settings.batch {
-                    batches.append(current)
-                    current = []
-                }
-            }
-            if !current.isEmpty { batches.append(current) }
-            return batches
-        }
+        var traffic = ShopTraffic.ingestMix(seed: 25)
+        batches = traffic.dealt(total: settings.events, batchSize: settings.batch, senders: settings.connections)
     }
 
     /// Sends every batch over one connection per list, in parallel, each waiting for its ACK
