@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
-        .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/EventStore"),
+        .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity", "SystemCalls"], path: "Modules/EventStore"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
@@ -97,11 +97,11 @@ let package = Package(
             dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
-            name: "analytics-bench", dependencies: ["Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
+            name: "analytics-bench", dependencies: ["BenchmarkSupport", "Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel"], path: "Modules/PostgresStore"),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "SystemCalls"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -112,7 +112,7 @@ let package = Package(
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
             name: "Tracker",
-            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching"],
+            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "SystemCalls"],
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
@@ -137,15 +137,15 @@ let package = Package(
             ],
             path: "Modules/AgentCommands"),
 
-        .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands"], path: "Apps/autotrack-agent"),
-        .executableTarget(name: "autotrack-collector", dependencies: ["Collector"], path: "Apps/autotrack-collector"),
+        .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands", "SystemCalls"], path: "Apps/autotrack-agent"),
+        .executableTarget(name: "autotrack-collector", dependencies: ["Collector", "SystemCalls"], path: "Apps/autotrack-collector"),
 
         // GTK 4: the system library, the adapter, the LD_PRELOAD library (its constructor is C), the shop.
         .systemLibrary(name: "CGtk", path: "Modules/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(
-            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Hooks", "KVCConfig"],
+            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Hooks", "KVCConfig", "SystemCalls"],
             path: "Modules/GtkTracking"),
-        .target(name: "ProgramLaunch", path: "Modules/ProgramLaunch"),
+        .target(name: "ProgramLaunch", dependencies: ["SystemCalls"], path: "Modules/ProgramLaunch"),
         .target(name: "CAutotrackPreload", path: "Modules/CAutotrackPreload"),
         .target(
             name: "AutotrackPreload",
@@ -154,10 +154,10 @@ let package = Package(
                 "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "ATLPTLS", "SecureChannel", "SystemCalls",
             ],
             path: "Modules/AutotrackPreload"),
-        .target(name: "GtkShop", dependencies: ["CGtk"], path: "Modules/GtkShop"),
-        .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop"], path: "Apps/autotrack-gtk-shop"),
+        .target(name: "GtkShop", dependencies: ["CGtk", "SystemCalls"], path: "Modules/GtkShop"),
+        .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop", "SystemCalls"], path: "Apps/autotrack-gtk-shop"),
         .executableTarget(
-            name: "gtk-bench", dependencies: ["CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+            name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
             name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk"],
@@ -167,6 +167,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching"],
             path: "Tests/TestSupport"),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], path: "Tests/SystemCallsTests"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
@@ -216,27 +217,29 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel"], path: "Tests/EndToEndTests"),
 
         // Benchmarks: run in release (`swift run -c release <name>`), each reports a ratio to a baseline.
-        .executableTarget(name: "json-bench", dependencies: ["EventModel"], path: "Tools/json-bench"),
-        .executableTarget(name: "md5-bench", dependencies: ["ViewIdentity"], path: "Tools/md5-bench"),
-        .executableTarget(name: "viewpath-bench", dependencies: ["ViewIdentity"], path: "Tools/viewpath-bench"),
-        .executableTarget(name: "hooks-bench", dependencies: ["Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
+        // What every benchmark shares (clocks, rounds, medians, load average, ratios, output): not a product.
+        .target(name: "BenchmarkSupport", dependencies: ["SystemCalls"], path: "Tools/BenchmarkSupport"),
+        .executableTarget(name: "json-bench", dependencies: ["BenchmarkSupport", "EventModel"], path: "Tools/json-bench"),
+        .executableTarget(name: "md5-bench", dependencies: ["BenchmarkSupport", "ViewIdentity"], path: "Tools/md5-bench"),
+        .executableTarget(name: "viewpath-bench", dependencies: ["BenchmarkSupport", "ViewIdentity"], path: "Tools/viewpath-bench"),
+        .executableTarget(name: "hooks-bench", dependencies: ["BenchmarkSupport", "Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
         .executableTarget(
-            name: "kvc-bench", dependencies: ["DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
+            name: "kvc-bench", dependencies: ["BenchmarkSupport", "DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
             path: "Tools/kvc-bench"),
-        .executableTarget(name: "match-bench", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tools/match-bench"),
-        .executableTarget(name: "http-bench", dependencies: ["HTTPServer", "SystemCalls"], path: "Tools/http-bench"),
+        .executableTarget(name: "match-bench", dependencies: ["BenchmarkSupport", "Matching", "KVCConfig", "SystemCalls", "TestSupport"], path: "Tools/match-bench"),
+        .executableTarget(name: "http-bench", dependencies: ["BenchmarkSupport", "HTTPServer", "SystemCalls"], path: "Tools/http-bench"),
         .executableTarget(
-            name: "transport-bench", dependencies: ["EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
+            name: "transport-bench", dependencies: ["BenchmarkSupport", "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/transport-bench"),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
+            dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore"],
             path: "Tools/pipeline-bench"),
         .executableTarget(
             name: "slowloris-probe", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/slowloris-probe"),
         .executableTarget(
-            name: "store-bench", dependencies: ["EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
     ],
     swiftLanguageModes: [.v6]

@@ -6,8 +6,8 @@
 #   Tools/benchmarks.sh --quick         # a short run of each, to check they work
 #   Tools/benchmarks.sh hooks-bench     # only the ones named
 #
-# Output: bench-results/<date>/<benchmark>.txt, and the load average before each, since a
-# benchmark's ratios are only comparable between quiet runs.
+# Output: bench-results/<date>/<benchmark>.txt. Each benchmark prints the load average it ran
+# under (Tools/BenchmarkSupport), since its ratios are only comparable between quiet runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
 for n in "${names[@]}"; do
   args=("${quick[@]}")
   [ "$n" = gtk-bench ] && args=()   # it has no short mode
-  echo "== $n (load average: $(cut -d' ' -f1-3 /proc/loadavg))" | tee "$out/$n.txt" >&2
+  echo "== $n" | tee "$out/$n.txt" >&2
   ".build/release/$n" "${args[@]}" 2>&1 | tee -a "$out/$n.txt"
 done
 echo "results in $out" >&2

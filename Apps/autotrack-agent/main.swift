@@ -1,8 +1,5 @@
 import AgentCommands
 import CommandSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 exit(AgentCLI.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,8 +1,5 @@
 import Collector
 import CommandSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 exit(CollectorCLI.group.main(Array(CommandLine.arguments.dropFirst())).rawValue)

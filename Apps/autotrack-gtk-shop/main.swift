@@ -1,7 +1,4 @@
 import GtkShop
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 exit(GtkShopApp.run())

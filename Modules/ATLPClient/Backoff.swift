@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Reconnect delays: exponential, capped, with jitter so a fleet of agents that lost the
 /// same collector does not come back in lockstep. `random` is injectable for tests.
 public struct Backoff: Sendable {
@@ -37,7 +39,3 @@ extension Duration {
         return Double(s) + Double(a) / 1e18
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -2,12 +2,6 @@ import ATLPWire
 import SecureChannel
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ATLPConnection {
     /// How long one-off client commands (`rules publish`) keep retrying a collector that refuses
     /// the connection, e.g. one started a moment ago that is not listening yet.
@@ -31,7 +25,7 @@ extension ATLPConnection {
                 failures += 1
                 let wait = backoff.delay(afterFailures: failures)
                 guard error.cause?.errno == ECONNREFUSED, ContinuousClock.now + wait < deadline else { throw error }
-                usleep(UInt32(min(wait.seconds, 1) * 1_000_000))
+                Posix.sleep(min(wait, .seconds(1)))
             }
         }
     }

@@ -294,53 +294,62 @@ public final class EventShipper: Sendable {
                 TransportError(.protocolViolation, "\(link.address) answered a request never sent: \(reply.description.prefix(120))"),
                 backoff: true)
         }
-        if reply.verb == "ERR" {
-            let error = ATLPError(errFrame: reply)
-            let transportError = TransportError.remote(error, from: link.address)
-            switch error.code {
-            case .unauthorized, .forbidden, .unknownVerb:
-                return .halt(transportError)
-            case .frameTooLarge:
-                do {
-                    try state.withLock { (s) throws(SpoolError) in
-                        if head.events > 1 {
-                            _ = try s.spool.split(head)
-                        } else {
-                            try s.spool.quarantine(head, reason: error.description)
-                            s.statistics.undeliverable += head.events
-                        }
+        if reply.verb == "ERR" { return handleError(ATLPError(errFrame: reply), of: head, on: link) }
+        return handleAck(reply, of: head, on: link)
+    }
+
+    /// The collector's `ERR` for the oldest batch in flight: stop for good (credentials, verb),
+    /// split or quarantine a batch too large, isolate the events a collector refuses, else retry.
+    private func handleError(_ error: ATLPError, of head: SpooledBatch, on link: ShipperLink) -> StepResult {
+        let transportError = TransportError.remote(error, from: link.address)
+        switch error.code {
+        case .unauthorized, .forbidden, .unknownVerb:
+            return .halt(transportError)
+        case .frameTooLarge:
+            do {
+                try state.withLock { (s) throws(SpoolError) in
+                    if head.events > 1 {
+                        _ = try s.spool.split(head)
+                    } else {
+                        try s.spool.quarantine(head, reason: error.description)
+                        s.statistics.undeliverable += head.events
                     }
-                } catch {
-                    record(error)
                 }
-                return .drop(transportError, backoff: false)
-            case .badFrame, .badJSON, .badRequest:
-                // The collector refuses the batch whole: halve it until the events it refuses are
-                // alone, and set only those aside; everything else is delivered.
-                let isolated: Bool
-                do {
-                    isolated = try state.withLock { (s) throws(SpoolError) -> Bool in
-                        guard head.events == 1 else {
-                            _ = try s.spool.split(head)
-                            return false
-                        }
-                        let file = try s.spool.setAside([0], of: head, reason: "the collector refused it: \(error)")
-                        s.statistics.noteSetAside(1, of: head, in: file, why: "the collector refused it: \(error)")
-                        return true
+            } catch {
+                record(error)
+            }
+            return .drop(transportError, backoff: false)
+        case .badFrame, .badJSON, .badRequest:
+            // The collector refuses the batch whole: halve it until the events it refuses are
+            // alone, and set only those aside; everything else is delivered.
+            let isolated: Bool
+            do {
+                isolated = try state.withLock { (s) throws(SpoolError) -> Bool in
+                    guard head.events == 1 else {
+                        _ = try s.spool.split(head)
+                        return false
                     }
-                } catch {
-                    record(error)
-                    return .drop(transportError, backoff: true)
+                    let file = try s.spool.setAside([0], of: head, reason: "the collector refused it: \(error)")
+                    s.statistics.noteSetAside(1, of: head, in: file, why: "the collector refused it: \(error)")
+                    return true
                 }
-                // Resend the halves on a new connection (the answers in flight are for the old batch).
-                guard isolated, !error.code.closesConnection else { return .drop(transportError, backoff: false) }
-                link.inFlight.headAnswered()
-                record(transportError)
-                return .ok
-            default:
+            } catch {
+                record(error)
                 return .drop(transportError, backoff: true)
             }
+            // Resend the halves on a new connection (the answers in flight are for the old batch).
+            guard isolated, !error.code.closesConnection else { return .drop(transportError, backoff: false) }
+            link.inFlight.headAnswered()
+            record(transportError)
+            return .ok
+        default:
+            return .drop(transportError, backoff: true)
         }
+    }
+
+    /// The collector's `ACK` of the oldest batch in flight: the batch leaves the spool and its
+    /// counts join the statistics; an answer for another batch breaks the protocol.
+    private func handleAck(_ reply: ATLPFrame, of head: SpooledBatch, on link: ShipperLink) -> StepResult {
         guard let ack = BatchAck(reply), ack.batch == .string(Self.batchID(head)) else {
             return .drop(
                 TransportError(

@@ -1,9 +1,5 @@
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The disk spool: events are appended to `open.log` as they come (one JSON object per
 /// line), so they survive a crash of the process as soon as `append` returns; a batch is
 /// cut by renaming that file `batch-<sequence>.log`, and fsynced before it is first sent,

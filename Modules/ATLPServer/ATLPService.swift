@@ -4,10 +4,6 @@ import SecureChannel
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An ATLP/1 server: one I/O thread multiplexing non-blocking sockets with epoll (poll
 /// where epoll is missing), and a small pool of worker threads for handler calls.
 ///

@@ -1,9 +1,5 @@
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Readiness of many fds, keyed by our own ids: `epoll` on Linux (cost independent of the
 /// number of quiet connections), `poll` elsewhere or when epoll is unavailable.
 /// Level-triggered; masks use poll's bits (IN, OUT, ERR, HUP). Owned by the I/O thread.

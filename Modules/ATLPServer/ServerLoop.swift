@@ -3,10 +3,6 @@ import EventModel
 import SecureChannel
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The I/O thread's loop (epoll, or poll where epoll is missing): accept, read, frame, hand items to workers, write replies,
 /// enforce limits, and stop gracefully. Lives and dies on that one thread.
 final class ServerLoop {

@@ -4,11 +4,9 @@ import Foundation
 import KVCConfig
 import ProgramLaunch
 import Synchronization
+import SystemCalls
 import Tracker
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `autotrack-agent run`: tracks an unmodified GTK 4 application through the preload library.
 public struct RunCommand: Command {
@@ -128,7 +126,10 @@ public struct RunCommand: Command {
         }
         let status: Int32
         do {
-            status = try ChildProgram.run(executable: executable, arguments: program, environment: environment)
+            // The program starts with SIGTERM, SIGINT, SIGPIPE and SIGXFSZ (which the agent ignores) at
+            // their default actions; the preload library ignores SIGXFSZ again in a tracked program.
+            status = try Posix.runChild(
+                executable, arguments: program, environment: environment, defaultSignals: [SIGTERM, SIGINT, SIGPIPE, SIGXFSZ])
         } catch {
             io.printError("autotrack-agent run: \(executable) could not be started: \(error)")
             return .failure
@@ -177,66 +178,5 @@ public struct RunCommand: Command {
             if fm.fileExists(atPath: path) { return path }
         }
         return nil
-    }
-}
-
-/// Runs a program as a child and waits for it; SIGTERM and SIGINT sent to the agent are passed on.
-enum ChildProgram {
-    private static let child = Atomic<Int32>(0)
-
-    struct SpawnError: Error, CustomStringConvertible {
-        var errno: Int32
-        var description: String { String(cString: strerror(errno)) + " (errno \(errno))" }
-    }
-
-    /// The child's exit status, or 128 + the signal that ended it.
-    static func run(executable: String, arguments: [String], environment: [String: String]) throws -> Int32 {
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        // The program starts with no signal blocked and SIGTERM, SIGINT, SIGPIPE and SIGXFSZ (which
-        // the agent ignores) at their default actions, whatever this process inherited (a test
-        // runner may block them); the preload library ignores SIGXFSZ again in a tracked program.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var forwarded = sigset_t()
-        sigemptyset(&forwarded)
-        for s in [SIGTERM, SIGINT, SIGPIPE, SIGXFSZ] { sigaddset(&forwarded, s) }
-        posix_spawnattr_setsigdefault(&attributes, &forwarded)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
-        guard rc == 0 else { throw SpawnError(errno: rc) }
-        var passOn = sigset_t()
-        sigemptyset(&passOn)
-        sigaddset(&passOn, SIGTERM)
-        sigaddset(&passOn, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &passOn, nil)
-        child.store(pid, ordering: .sequentiallyConsistent)
-        let forward: @convention(c) (Int32) -> Void = { signal in
-            let pid = ChildProgram.child.load(ordering: .sequentiallyConsistent)
-            if pid > 0 { kill(pid, signal) }
-        }
-        let oldTerm = signal(SIGTERM, forward)
-        let oldInt = signal(SIGINT, forward)
-        defer {
-            signal(SIGTERM, oldTerm)
-            signal(SIGINT, oldInt)
-            child.store(0, ordering: .sequentiallyConsistent)
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw SpawnError(errno: errno) }
-        }
-        let signalled = status & 0x7F
-        if signalled == 0 { return (status >> 8) & 0xFF }
-        return 128 + signalled
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The process environment as the preload's constructor sees it (before `main`, so no Foundation).
 enum Environment {
@@ -19,10 +17,7 @@ enum Environment {
 
     /// The running program's path (`/proc/self/exe`).
     static func programPath() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return "/proc/self/exe" }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        (try? Posix.readLink("/proc/self/exe")) ?? "/proc/self/exe"
     }
 
     /// Drops this library from `LD_PRELOAD`, so programs the tracked one starts are not tracked.
@@ -33,7 +28,6 @@ enum Environment {
     }
 
     static func printError(_ line: String) {
-        var bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        Posix.writeToStandardError(line + "\n")
     }
 }

@@ -15,10 +15,6 @@ import Synchronization
 import SystemCalls
 import Tracker
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The preload library's start: its C constructor calls this before the program's `main`.
 ///
 /// Reads `LaunchSettings` from the environment, removes itself from `LD_PRELOAD` (so the

@@ -10,12 +10,6 @@ import Studio
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A whole collector inside the current process: the store `dbPath` names (`openStore`) and the ATLP/1 server with
 /// the collector's handler. `serve` runs one; tests and the agent's `demo` start one on a
 /// loopback port with a temporary database.

@@ -147,7 +147,9 @@ public struct ServeCommand: Command {
         guard FileManager.default.createFile(atPath: temporary, contents: Data((address + "\n").utf8)) else {
             return "cannot write --ready-file \(path); check the directory exists and is writable"
         }
-        guard rename(temporary, path) == 0 else {
+        do throws(PosixError) {
+            try Posix.rename(temporary, path)
+        } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             return "cannot rename \(temporary) to --ready-file \(path); check the directory is writable"
         }

@@ -3,10 +3,6 @@ import EventStore
 import Foundation
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `tail`: prints new events as they are stored, until SIGINT/SIGTERM, `--limit` or `--timeout`.
 public struct TailCommand: Command {
     public static let name = "tail"
@@ -98,7 +94,7 @@ public struct TailCommand: Command {
                 if let signals {
                     if signals.wait(timeoutMilliseconds: Int32(wait)) != nil { break }
                 } else {
-                    usleep(UInt32(wait) * 1000)
+                    Posix.sleep(.milliseconds(wait))
                 }
             }
         } catch {

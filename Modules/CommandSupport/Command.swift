@@ -1,12 +1,6 @@
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A process exit status as a value: 0 success, 1 failure of the work, 2 a usage error.
 public struct ExitCode: Sendable, Hashable, CustomStringConvertible {
     public var rawValue: Int32
@@ -40,7 +34,7 @@ public final class StandardStreams: OutputStreams {
 
     public func out(_ text: String) { write(1, text) }
     public func err(_ text: String) { write(2, text) }
-    public var errIsTerminal: Bool { isatty(2) == 1 }
+    public var errIsTerminal: Bool { Posix.isTerminal(2) }
 
     private func write(_ fd: Int32, _ text: String) {
         // A closed pipe: nothing useful left to do with the text.

@@ -5,7 +5,7 @@
 /// - a store's rollup tables, maintained as events are stored (`CollectorStore.activityRollup`);
 /// - one scan of the selected events (`Analytics.ActivityCounter`), for any store and filter.
 ///
-/// Definitions (docs/analytics.md):
+/// Definitions (docs/reports.md "What `report` adds"):
 /// - An actor is the event's `user`, else its `device`; actors, devices and sessions of different
 ///   app keys are different.
 /// - Pages are `page`, else `name`.

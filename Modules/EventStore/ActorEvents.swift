@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The column that names an analytics actor (module `Analytics`' `ActorKind`): `user_id`, else
 /// `device_id`; `device_id` alone; or `session`.

@@ -1,15 +1,12 @@
 import CGtk
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The GTK shop (`autotrack-gtk-shop`): the demo shop as a real GTK 4 application.
 public enum GtkShopApp {
     /// Opens the window and runs GTK's main loop until the window is closed; returns the exit status.
     public static func run() -> Int32 {
         guard gtk_init_check() != 0 else {
-            FileHandleStderr.write("autotrack-gtk-shop: cannot open a display; set DISPLAY (or WAYLAND_DISPLAY), e.g. run it under xvfb-run\n")
+            Posix.writeToStandardError("autotrack-gtk-shop: cannot open a display; set DISPLAY (or WAYLAND_DISPLAY), e.g. run it under xvfb-run\n")
             return 1
         }
         let loop = g_main_loop_new(nil, 0)!
@@ -18,13 +15,5 @@ public enum GtkShopApp {
         g_main_loop_run(loop)
         g_main_loop_unref(loop)
         return 0
-    }
-}
-
-/// Standard error, for the one message the shop prints.
-enum FileHandleStderr {
-    static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -1,6 +1,7 @@
 import CGtk
 import EventModel
 import Foundation
+import SystemCalls
 import ViewIdentity
 
 /// Writes an entered page's widget tree as view-tree JSON (docs/view-identity.md §1), so that
@@ -28,7 +29,7 @@ final class GtkTreeWriter {
         text += "\n"
         let tmp = directory + "/." + file + ".tmp"
         guard FileManager.default.createFile(atPath: tmp, contents: Data(text.utf8)) else { return }
-        _ = rename(tmp, directory + "/" + file)
+        try? Posix.rename(tmp, directory + "/" + file)
     }
 
     /// The tree under `root` as §1 JSON, with `path` and `viewId` (extensions) on every node and

@@ -1,10 +1,6 @@
 import SecureChannel
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A handler's response on its way back to the I/O thread, with what sending it needs to know.
 struct Answered: Sendable {
     var connection: UInt64

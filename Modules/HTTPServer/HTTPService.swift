@@ -3,10 +3,6 @@ public import SecureChannel
 import Synchronization
 public import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// An HTTP/1.1 server on our own system-call layer: one I/O thread multiplexing non-blocking
 /// sockets with epoll, and a small pool of worker threads calling the handler.
 ///

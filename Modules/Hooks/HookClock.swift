@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+import SystemCalls
 
 /// Time as the hooks read it: wall time for timestamps, a monotonic count for durations.
 ///
@@ -23,11 +17,7 @@ public struct SystemHookClock: HookClock {
 
     public init() {}
 
-    public func wallMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    public func wallMilliseconds() -> Int64 { Posix.wallClockMillis() }
 
     public func monotonicNanoseconds() -> UInt64 {
         let (s, atto) = (ContinuousClock.now - origin).components

@@ -100,11 +100,6 @@ public final class HookSystem: @unchecked Sendable {
 
     /// This system's identity, which its tracking proxies carry.
     var identity: ObjectIdentifier { ObjectIdentifier(self) }
-
-    /// The page a node belongs to: the name of the first controller at or above it (with alias).
-    public static func pageName(of node: any ViewNode) -> String? {
-        ViewPlacement(of: node).page
-    }
 }
 
 /// One kind of tracking: the advice that turns some hook points into interactions.

@@ -1,11 +1,6 @@
 import CLibPQ
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemCalls
 
 // Every call into libpq lives in this file: failures become `PostgresError` here and nowhere
 // else. libpq calls block (network round trips, the server's fsync), so they run only on the

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// The shared libraries an executable names directly (its ELF `DT_NEEDED` entries), read from the
 /// file, so a tool can tell what kind of program it is before (or without) running it.
@@ -14,13 +12,21 @@ public enum ELFLibraries {
 
     /// The `DT_NEEDED` names of the 64-bit little-endian ELF file at `path`, in order.
     public static func needed(path: String) throws(Failure) -> [String] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, reason: "cannot be opened (errno \(errno))") }
-        defer { close(fd) }
+        let fd: Int32
+        do throws(PosixError) {
+            fd = try Posix.open(path, O_RDONLY)
+        } catch {
+            throw Failure(path: path, reason: "cannot be opened (errno \(error.errno))")
+        }
+        defer { Posix.close(fd) }
         func read(_ offset: UInt64, _ count: Int) throws(Failure) -> [UInt8] {
-            var bytes = [UInt8](repeating: 0, count: count)
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-            guard n == count else { throw Failure(path: path, reason: "is shorter than its ELF headers say") }
+            let bytes: [UInt8]
+            do throws(PosixError) {
+                bytes = try Posix.read(fd, count: count, at: offset, path: path)
+            } catch {
+                throw Failure(path: path, reason: "cannot be read (errno \(error.errno))")
+            }
+            guard bytes.count == count else { throw Failure(path: path, reason: "is shorter than its ELF headers say") }
             return bytes
         }
         let header = try read(0, 64)

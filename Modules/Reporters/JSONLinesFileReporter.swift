@@ -2,12 +2,6 @@ import EventModel
 import Synchronization
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Appends each event to a file as one line of wire-form JSON (JSON Lines), one write per event.
 ///
 /// Writing each line as it comes, rather than buffering, means a crash loses at most the

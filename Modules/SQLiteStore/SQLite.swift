@@ -291,9 +291,6 @@ final class SQLiteStatement {
     /// The current row's column `i` as an integer (0 for NULL), read raw.
     func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
 
-    /// True when the current row's column `i` is NULL.
-    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
-
     /// The current row's column `i` as UTF-8 bytes, read raw; valid until the next step. Nil
     /// for NULL.
     func bytes(_ i: Int32) -> UnsafeRawBufferPointer? {

@@ -19,45 +19,15 @@ extension SQLiteEventStore {
             try db.execute("PRAGMA mmap_size = 0")
             try db.execute("BEGIN")  // one snapshot for every kind
             defer { try? db.execute("COMMIT") }
-            // The app keys and versions the filter keeps, by number (nil: every one).
-            var allowed: [Bool]?
-            if filter.appKey != nil || filter.appVersion != nil {
-                var s = EventFilterSQL(EventFilter(), table: "")
-                if let k = filter.appKey { s.conditions.append("app_key = ?"); s.parameters.append(.text(k)) }
-                if let v = filter.appVersion { s.conditions.append("app_version = ?"); s.parameters.append(.text(v)) }
-                let numbers = try db.query("SELECT number FROM rollup_sources\(s.where())", s.parameters).compactMap { $0.first?.int }
-                guard let top = numbers.max() else { return true }
-                // When the filter keeps every app key and version stored, no row needs the check.
-                let all = try db.scalarInt("SELECT COUNT(*) FROM rollup_sources") ?? 0
-                if Int64(numbers.count) < all {
-                    var keep = [Bool](repeating: false, count: Int(top) + 1)
-                    for n in numbers { keep[Int(n)] = true }
-                    allowed = keep
-                }
+            let allowed: [Bool]?
+            switch try Self.sourcesKept(by: filter, in: db) {
+            case .none: return true
+            case .all: allowed = nil
+            case .some(let keep): allowed = keep
             }
             let ids = Int(try db.scalarInt("SELECT COALESCE(MAX(number), 0) FROM rollup_ids") ?? 0)
-            let column =
-                switch query.actor {
-                case .userElseDevice: "actor"
-                case .device: "device"
-                case .session: "session"
-                }
-            var range = ""
-            var bounds: [SQLiteValue] = []
-            if let since = filter.since { range += " AND ts >= ?"; bounds.append(.int(since)) }
-            if let until = filter.until { range += " AND ts < ?"; bounds.append(.int(until)) }
-            // One statement per kind (stepped together when merging): the cache is keyed by text.
-            var cursors: [(kind: Int, statement: SQLiteStatement)] = []
+            let cursors = try Self.kindCursors(query, withSource: allowed != nil, in: db)
             defer { for c in cursors { c.statement.reset() } }
-            for (i, k) in query.kinds.enumerated() {
-                guard let number = try db.scalarInt("SELECT number FROM rollup_kinds WHERE type = ? AND name = ?", [.text(k.type), .text(k.name)])
-                else { continue }
-                // `source` only when some app key or version is left out: a column less per row.
-                let s = try db.statement(
-                    "SELECT ts, seq, \(column)\(allowed == nil ? "" : ", source") FROM rollup_kind_events WHERE kind = ?\(range) /* \(i) */")
-                try s.bind([.int(number)] + bounds)
-                cursors.append((i, s))
-            }
             var numbers = LocalNumbers(stored: ids)
             let keep = allowed
             /// The current row of `s` as an event, nil when it has no actor (NULL reads as 0; ids
@@ -84,30 +54,93 @@ extension SQLiteEventStore {
             // Merged in time order, ties by seq: each kind's rows already are. Each kind is read
             // whole first (one cursor at a time keeps SQLite's pages and ours in cache), then the
             // kinds' rows are merged here.
-            var rows: [[(time: Int64, seq: Int64, actor: Int32)]] = []
+            var rows: [[KindRow]] = []
             for c in cursors {
-                var kindRows: [(time: Int64, seq: Int64, actor: Int32)] = []
+                var kindRows: [KindRow] = []
                 let s = c.statement
                 while try s.step() {
                     if let e = row(s, kind: c.kind, time: s.int64(0), seq: s.int64(1)) { kindRows.append((e.time, e.seq, Int32(e.actor))) }
                 }
                 rows.append(kindRows)
             }
-            var at = [Int](repeating: 0, count: rows.count)
-            while true {
-                var first = -1
-                for i in rows.indices where at[i] < rows[i].count {
-                    if first < 0 { first = i; continue }
-                    let a = rows[i][at[i]], b = rows[first][at[first]]
-                    if a.time < b.time || (a.time == b.time && a.seq < b.seq) { first = i }
-                }
-                guard first >= 0 else { return true }
-                let r = rows[first][at[first]]
-                at[first] += 1
-                if !each(ActorEvent(kind: cursors[first].kind, actor: Int(r.actor), time: r.time, seq: r.seq)) { return true }
-            }
+            Self.merge(rows, kinds: cursors.map(\.kind), each)
+            return true
         } catch {
             throw error.storeError
+        }
+    }
+
+    /// Which app keys and versions (`rollup_sources` numbers) a filter keeps.
+    private enum SourcesKept {
+        /// None stored: nothing to read.
+        case none
+        /// Every one stored: no row needs the check.
+        case all
+        /// Those whose number is true.
+        case some([Bool])
+    }
+
+    private static func sourcesKept(by filter: EventFilter, in db: SQLiteDatabase) throws(SQLiteError) -> SourcesKept {
+        guard filter.appKey != nil || filter.appVersion != nil else { return .all }
+        var s = EventFilterSQL(EventFilter(), table: "")
+        if let k = filter.appKey { s.conditions.append("app_key = ?"); s.parameters.append(.text(k)) }
+        if let v = filter.appVersion { s.conditions.append("app_version = ?"); s.parameters.append(.text(v)) }
+        let numbers = try db.query("SELECT number FROM rollup_sources\(s.where())", s.parameters).compactMap { $0.first?.int }
+        guard let top = numbers.max() else { return .none }
+        let all = try db.scalarInt("SELECT COUNT(*) FROM rollup_sources") ?? 0
+        if Int64(numbers.count) >= all { return .all }
+        var keep = [Bool](repeating: false, count: Int(top) + 1)
+        for n in numbers { keep[Int(n)] = true }
+        return .some(keep)
+    }
+
+    /// One statement per stored kind of the query (stepped together when merging: the cache is
+    /// keyed by text, hence the kind's position in a comment), bound to the filter's time range,
+    /// reading `ts, seq`, the actor column and, `withSource`, the app's number.
+    private static func kindCursors(
+        _ query: ActorEventQuery, withSource: Bool, in db: SQLiteDatabase
+    ) throws(SQLiteError) -> [(kind: Int, statement: SQLiteStatement)] {
+        let column =
+            switch query.actor {
+            case .userElseDevice: "actor"
+            case .device: "device"
+            case .session: "session"
+            }
+        var range = ""
+        var bounds: [SQLiteValue] = []
+        if let since = query.filter.since { range += " AND ts >= ?"; bounds.append(.int(since)) }
+        if let until = query.filter.until { range += " AND ts < ?"; bounds.append(.int(until)) }
+        var cursors: [(kind: Int, statement: SQLiteStatement)] = []
+        for (i, k) in query.kinds.enumerated() {
+            guard let number = try db.scalarInt("SELECT number FROM rollup_kinds WHERE type = ? AND name = ?", [.text(k.type), .text(k.name)])
+            else { continue }
+            // `source` only when some app key or version is left out: a column less per row.
+            let s = try db.statement(
+                "SELECT ts, seq, \(column)\(withSource ? ", source" : "") FROM rollup_kind_events WHERE kind = ?\(range) /* \(i) */")
+            try s.bind([.int(number)] + bounds)
+            cursors.append((i, s))
+        }
+        return cursors
+    }
+
+    /// A kind's row as the merge keeps it.
+    private typealias KindRow = (time: Int64, seq: Int64, actor: Int32)
+
+    /// Hands the kinds' rows (each in time order) to `each` merged in time order, ties by seq,
+    /// until it returns false.
+    private static func merge(_ rows: [[KindRow]], kinds: [Int], _ each: (ActorEvent) -> Bool) {
+        var at = [Int](repeating: 0, count: rows.count)
+        while true {
+            var first = -1
+            for i in rows.indices where at[i] < rows[i].count {
+                if first < 0 { first = i; continue }
+                let a = rows[i][at[i]], b = rows[first][at[first]]
+                if a.time < b.time || (a.time == b.time && a.seq < b.seq) { first = i }
+            }
+            guard first >= 0 else { return }
+            let r = rows[first][at[first]]
+            at[first] += 1
+            if !each(ActorEvent(kind: kinds[first], actor: Int(r.actor), time: r.time, seq: r.seq)) { return }
         }
     }
 }

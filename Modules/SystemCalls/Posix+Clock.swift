@@ -14,6 +14,14 @@ extension Posix {
 
     /// Milliseconds since the Unix epoch (the wire's `ts` and `sentAt`).
     package static func wallClockMillis() -> Int64 { wallClockMicros() / 1000 }
+
+    /// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`): what work costs the
+    /// thread itself, which other processes on a shared machine do not stretch.
+    package static func threadCPUTime() -> Duration {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
+    }
 }
 
 extension Duration {

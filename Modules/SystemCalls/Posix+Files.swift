@@ -76,6 +76,32 @@ extension Posix {
         }
     }
 
+    /// Up to `count` bytes of the open file `fd` from `offset` (fewer only at the end of the file).
+    package static func read(_ fd: Int32, count: Int, at offset: UInt64, path: String) throws(PosixError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = try check("pread(\(path))") {
+                bytes.withUnsafeMutableBytes { raw in Glibc.pread(fd, raw.baseAddress! + got, count - got, off_t(offset) + off_t(got)) }
+            }
+            if n == 0 { break }
+            got += n
+        }
+        return Array(bytes[0..<got])
+    }
+
+    /// The target of the symbolic link at `path` (e.g. `/proc/self/exe`: the running program).
+    package static func readLink(_ path: String) throws(PosixError) -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = try check("readlink(\(path))") {
+            buffer.withUnsafeMutableBytes { raw in Glibc.readlink(path, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count) }
+        }
+        return String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+
+    /// Whether `fd` is a terminal (`isatty`), e.g. to colour what a person reads.
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
     /// File names in a directory (no `.` or `..`).
     package static func listDirectory(_ path: String) throws(PosixError) -> [String] {
         guard let dir = opendir(path) else { throw PosixError("opendir(\(path))", errno: errno) }

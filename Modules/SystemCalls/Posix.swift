@@ -1,7 +1,10 @@
+// The C library's types and constants (`O_RDONLY`, `ENOENT`, `SIGTERM`, `timespec`) reach the
+// other modules through this one, so none imports the C library itself; its system calls stay
+// here (`SystemCallBoundaryTests` scans the sources for raw calls elsewhere).
 #if canImport(Glibc)
-import Glibc
+@_exported import Glibc
 #elseif canImport(Darwin)
-import Darwin
+@_exported import Darwin
 #endif
 
 /// The result of a non-blocking read or write: bytes moved, or nothing until the fd is ready.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Where the agent keeps what must outlive the process: `identity.json` (device id, user,
 /// consent) and `rules.json` (the last good remote rule set).
@@ -30,7 +31,9 @@ public enum AgentDataDirectory {
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
         }
-        if rename(temporary, directory + "/" + name) != 0 {
+        do throws(PosixError) {
+            try Posix.rename(temporary, directory + "/" + name)
+        } catch {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory + "/" + name])
         }
     }

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import EventModel
 import Foundation
 import Synchronization
+import SystemCalls
 
 /// Keeps a tracker's rules current: on a thread of its own (never the UI thread, never the Swift
 /// concurrency pool), it first applies the last good set kept on disk, then asks the source at

@@ -119,131 +119,170 @@ extension Recording {
 
     /// Reads a recording from a parsed JSON value.
     public init(json value: JSONValue, file: String = "the session") throws(RecordingFormatError) {
-        func fail(_ location: String, _ reason: String) -> RecordingFormatError {
-            RecordingFormatError(file: file, location: location, reason: reason)
-        }
+        var reader = RecordingReader(file: file)
+        let doc = try reader.document(value)
+        let appKey = try reader.requiredString("appKey", in: doc)
+        let appVersion = try reader.requiredString("appVersion", in: doc)
+        let session = try reader.session(in: doc)
+        let startTs = try reader.startTs(in: doc)
+        let steps = try reader.steps(in: doc)
+        self.init(appKey: appKey, appVersion: appVersion, session: session, startTs: startTs, steps: steps)
+    }
+}
+
+/// `Recording.init(json:)` in named steps: the document's fields, then each step (a tree to show,
+/// or an interaction with a node of the tree shown last), every failure naming where it is.
+private struct RecordingReader {
+    let file: String
+    /// The tree the last `tree` step showed; interactions name its nodes.
+    var current: ViewTree?
+    /// The time of the step before (`t` never goes back).
+    var lastT: Int64 = 0
+
+    init(file: String) { self.file = file }
+
+    func fail(_ location: String, _ reason: String) -> RecordingFormatError {
+        RecordingFormatError(file: file, location: location, reason: reason)
+    }
+
+    /// The top-level object, of a format this reader understands.
+    func document(_ value: JSONValue) throws(RecordingFormatError) -> JSONObject {
         guard case .object(let doc) = value else {
             throw fail("", "must be a JSON object with \"appKey\", \"appVersion\" and \"steps\", found \(value.kindDescription)")
         }
         if let f = doc["format"], f != .string(Recording.formatName) {
             throw fail("format", "is \(f.jsonText); this reader understands \"\(Recording.formatName)\"")
         }
-        func requiredString(_ key: String) throws(RecordingFormatError) -> String {
-            guard let v = doc[key] else { throw fail(key, "is required (a non-empty string)") }
-            guard case .string(let s) = v, !s.isEmpty else {
-                throw fail(key, "must be a non-empty string, found \(v.kindDescription)")
-            }
-            return s
+        return doc
+    }
+
+    func requiredString(_ key: String, in doc: JSONObject) throws(RecordingFormatError) -> String {
+        guard let v = doc[key] else { throw fail(key, "is required (a non-empty string)") }
+        guard case .string(let s) = v, !s.isEmpty else {
+            throw fail(key, "must be a non-empty string, found \(v.kindDescription)")
         }
-        let appKey = try requiredString("appKey")
-        let appVersion = try requiredString("appVersion")
-        var session: String?
-        if let v = doc["session"], v != .null {
-            guard case .string(let s) = v, (1...100).contains(s.utf8.count) else {
-                throw fail("session", "must be a string of 1 to 100 bytes (event ids are built from it)")
-            }
-            session = s
+        return s
+    }
+
+    func session(in doc: JSONObject) throws(RecordingFormatError) -> String? {
+        guard let v = doc["session"], v != .null else { return nil }
+        guard case .string(let s) = v, (1...100).contains(s.utf8.count) else {
+            throw fail("session", "must be a string of 1 to 100 bytes (event ids are built from it)")
         }
-        var startTs: Int64?
-        if let v = doc["startTs"], v != .null {
-            guard case .int(let i) = v, i >= 0 else {
-                throw fail("startTs", "must be an integer ≥ 0 (milliseconds since the Unix epoch), found \(v.jsonText)")
-            }
-            startTs = i
+        return s
+    }
+
+    func startTs(in doc: JSONObject) throws(RecordingFormatError) -> Int64? {
+        guard let v = doc["startTs"], v != .null else { return nil }
+        guard case .int(let i) = v, i >= 0 else {
+            throw fail("startTs", "must be an integer ≥ 0 (milliseconds since the Unix epoch), found \(v.jsonText)")
         }
+        return i
+    }
+
+    mutating func steps(in doc: JSONObject) throws(RecordingFormatError) -> [RecordingStep] {
         guard let stepsValue = doc["steps"] else { throw fail("steps", "is required (an array of steps)") }
         guard case .array(let rawSteps) = stepsValue else {
             throw fail("steps", "must be an array, found \(stepsValue.kindDescription)")
         }
-
         var steps: [RecordingStep] = []
-        var current: ViewTree?
-        var lastT: Int64 = 0
-        for (i, raw) in rawSteps.enumerated() {
-            let here = "steps[\(i)]"
-            guard case .object(let step) = raw else { throw fail(here, "must be an object, found \(raw.kindDescription)") }
-            let verbs = ["tree"] + RecordedInteraction.Kind.allCases.map(\.rawValue)
-            let present = verbs.filter { step[$0] != nil }
-            guard present.count == 1, let verb = present.first else {
-                throw fail(
-                    here,
-                    present.isEmpty
-                        ? "has none of the step keys \(verbs.joined(separator: ", ")); give exactly one"
-                        : "has \(present.joined(separator: " and ")); give exactly one step key per step")
-            }
-            if verb == "tree" {
-                do {
-                    let tree = try ViewTree(json: step["tree"]!)
-                    current = tree
-                    steps.append(.show(tree))
-                } catch {
-                    throw fail("\(here).tree", "is not a valid view tree: \(error)")
-                }
-                continue
-            }
-            let kind = RecordedInteraction.Kind(rawValue: verb)!
-            guard case .string(let nodeID) = step[verb]! else {
-                throw fail("\(here).\(verb)", "must be the id of a node (a string), found \(step[verb]!.kindDescription)")
-            }
-            guard let tree = current else {
-                throw fail(here, "acts on node \"\(nodeID)\" before any tree is shown; add a {\"tree\": …} step first")
-            }
-            guard let node = tree.node(id: nodeID) else {
-                let known = tree.identified.compactMap(\.id).prefix(12).joined(separator: ", ")
-                throw fail("\(here).\(verb)", "names node \"\(nodeID)\", which the current tree lacks (its ids: \(known))")
-            }
-            switch kind {
-            case .enter, .leave:
-                guard node.role == .controller else {
-                    throw fail("\(here).\(verb)", "names node \"\(nodeID)\", a \(node.role.rawValue); page steps need a controller")
-                }
-            case .select:
-                guard node.role == .cell else {
-                    throw fail("\(here).\(verb)", "names node \"\(nodeID)\", a \(node.role.rawValue); select needs a cell")
-                }
-            default: break
-            }
-            func optionalString(_ key: String) throws(RecordingFormatError) -> String? {
-                guard let v = step[key], v != .null else { return nil }
-                guard case .string(let s) = v, !s.isEmpty else {
-                    throw fail("\(here).\(key)", "must be a non-empty string, found \(v.kindDescription)")
-                }
-                return s
-            }
-            let action = try optionalString("action")
-            let target = try optionalString("target")
-            if kind == .tap || kind == .change, action == nil {
-                throw fail(here, "is a \(verb) without \"action\" (the action name, such as \"onFavBtnPressed:\")")
-            }
-            var value: JSONValue?
-            if let v = step["value"] {
-                guard v.isScalar else { throw fail("\(here).value", "must be a JSON scalar, found \(v.kindDescription)") }
-                value = v
-            }
-            var selectedIndex: Int?
-            if let v = step["selectedIndex"] {
-                guard case .int(let i) = v, i >= 0, i <= Int64(Int32.max) else {
-                    throw fail("\(here).selectedIndex", "must be an integer ≥ 0, found \(v.jsonText)")
-                }
-                selectedIndex = Int(i)
-            }
-            var t = lastT
-            if let v = step["t"] {
-                guard case .int(let ms) = v, ms >= 0 else {
-                    throw fail("\(here).t", "must be an integer ≥ 0 (milliseconds since the session start), found \(v.jsonText)")
-                }
-                guard ms >= lastT else {
-                    throw fail("\(here).t", "is \(ms), earlier than the step before (\(lastT)); times never go back")
-                }
-                t = ms
-            }
-            lastT = t
-            steps.append(
-                .interact(
-                    RecordedInteraction(
-                        kind: kind, nodeID: nodeID, node: node, tree: tree, action: action, target: target, value: value,
-                        selectedIndex: selectedIndex, t: t, location: here)))
+        for (i, raw) in rawSteps.enumerated() { steps.append(try step(raw, here: "steps[\(i)]")) }
+        return steps
+    }
+
+    /// One step: exactly one step key, `tree` or an interaction kind.
+    mutating func step(_ raw: JSONValue, here: String) throws(RecordingFormatError) -> RecordingStep {
+        guard case .object(let step) = raw else { throw fail(here, "must be an object, found \(raw.kindDescription)") }
+        let verbs = ["tree"] + RecordedInteraction.Kind.allCases.map(\.rawValue)
+        let present = verbs.filter { step[$0] != nil }
+        guard present.count == 1, let verb = present.first else {
+            throw fail(
+                here,
+                present.isEmpty
+                    ? "has none of the step keys \(verbs.joined(separator: ", ")); give exactly one"
+                    : "has \(present.joined(separator: " and ")); give exactly one step key per step")
         }
-        self.init(appKey: appKey, appVersion: appVersion, session: session, startTs: startTs, steps: steps)
+        if verb == "tree" {
+            do {
+                let tree = try ViewTree(json: step["tree"]!)
+                current = tree
+                return .show(tree)
+            } catch {
+                throw fail("\(here).tree", "is not a valid view tree: \(error)")
+            }
+        }
+        return .interact(try interaction(RecordedInteraction.Kind(rawValue: verb)!, step, here: here))
+    }
+
+    /// An interaction step: its node in the current tree, of the role the kind needs, and its details.
+    mutating func interaction(
+        _ kind: RecordedInteraction.Kind, _ step: JSONObject, here: String
+    ) throws(RecordingFormatError) -> RecordedInteraction {
+        let verb = kind.rawValue
+        guard case .string(let nodeID) = step[verb]! else {
+            throw fail("\(here).\(verb)", "must be the id of a node (a string), found \(step[verb]!.kindDescription)")
+        }
+        guard let tree = current else {
+            throw fail(here, "acts on node \"\(nodeID)\" before any tree is shown; add a {\"tree\": …} step first")
+        }
+        guard let node = tree.node(id: nodeID) else {
+            let known = tree.identified.compactMap(\.id).prefix(12).joined(separator: ", ")
+            throw fail("\(here).\(verb)", "names node \"\(nodeID)\", which the current tree lacks (its ids: \(known))")
+        }
+        switch kind {
+        case .enter, .leave:
+            guard node.role == .controller else {
+                throw fail("\(here).\(verb)", "names node \"\(nodeID)\", a \(node.role.rawValue); page steps need a controller")
+            }
+        case .select:
+            guard node.role == .cell else {
+                throw fail("\(here).\(verb)", "names node \"\(nodeID)\", a \(node.role.rawValue); select needs a cell")
+            }
+        default: break
+        }
+        let action = try optionalString("action", in: step, here: here)
+        let target = try optionalString("target", in: step, here: here)
+        if kind == .tap || kind == .change, action == nil {
+            throw fail(here, "is a \(verb) without \"action\" (the action name, such as \"onFavBtnPressed:\")")
+        }
+        return RecordedInteraction(
+            kind: kind, nodeID: nodeID, node: node, tree: tree, action: action, target: target, value: try value(in: step, here: here),
+            selectedIndex: try selectedIndex(in: step, here: here), t: try time(in: step, here: here), location: here)
+    }
+
+    func optionalString(_ key: String, in step: JSONObject, here: String) throws(RecordingFormatError) -> String? {
+        guard let v = step[key], v != .null else { return nil }
+        guard case .string(let s) = v, !s.isEmpty else {
+            throw fail("\(here).\(key)", "must be a non-empty string, found \(v.kindDescription)")
+        }
+        return s
+    }
+
+    func value(in step: JSONObject, here: String) throws(RecordingFormatError) -> JSONValue? {
+        guard let v = step["value"] else { return nil }
+        guard v.isScalar else { throw fail("\(here).value", "must be a JSON scalar, found \(v.kindDescription)") }
+        return v
+    }
+
+    func selectedIndex(in step: JSONObject, here: String) throws(RecordingFormatError) -> Int? {
+        guard let v = step["selectedIndex"] else { return nil }
+        guard case .int(let i) = v, i >= 0, i <= Int64(Int32.max) else {
+            throw fail("\(here).selectedIndex", "must be an integer ≥ 0, found \(v.jsonText)")
+        }
+        return Int(i)
+    }
+
+    /// The step's `t`, or the step before's when absent; never earlier than it.
+    mutating func time(in step: JSONObject, here: String) throws(RecordingFormatError) -> Int64 {
+        if let v = step["t"] {
+            guard case .int(let ms) = v, ms >= 0 else {
+                throw fail("\(here).t", "must be an integer ≥ 0 (milliseconds since the session start), found \(v.jsonText)")
+            }
+            guard ms >= lastT else {
+                throw fail("\(here).t", "is \(ms), earlier than the step before (\(lastT)); times never go back")
+            }
+            lastT = ms
+        }
+        return lastT
     }
 }

@@ -1,12 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import EventModel
 import Foundation
+import SystemCalls
 
 /// Props registered once and merged into every event (`TrackerSettings.superProperties`,
 /// `Tracker.register(superProperties:)`); an event's own props win over them.
@@ -23,10 +17,9 @@ public enum SuperProperties {
     ) -> JSONObject {
         var o = JSONObject()
         o["appVersion"] = .string(app.version)
-        var u = utsname()
-        if uname(&u) == 0 {
-            o["os"] = .string(field(&u.sysname))
-            o["osVersion"] = .string(field(&u.release))
+        if let kernel = Posix.kernel() {
+            o["os"] = .string(kernel.name)
+            o["osVersion"] = .string(kernel.release)
         }
         if let locale = locale(environment) { o["locale"] = .string(locale) }
         if let screen { o["screen"] = .string("\(screen.width)x\(screen.height)") }
@@ -43,12 +36,6 @@ public enum SuperProperties {
             return base == "C" || base == "POSIX" || base.isEmpty ? nil : base
         }
         return nil
-    }
-
-    private static func field<T>(_ tuple: inout T) -> String {
-        withUnsafeBytes(of: &tuple) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
     }
 
     /// `props` with every super property it lacks.

@@ -35,97 +35,128 @@ public struct ViewTree {
         var byID: [String: TreeNode] = [:]
 
         mutating func build(_ value: JSONValue, position: String) throws(ViewTreeError) -> TreeNode {
-            var locator = ViewTreeError.locator(id: nil, position: position)
+            let fields = try NodeFields(value, position: position)
+            let node = TreeNode(
+                typeName: try fields.type(), role: try fields.role(), cellIndexPath: try fields.indexPath(), pageAlias: try fields.alias(),
+                id: fields.id, title: try fields.string("title"), props: try fields.props(), position: position)
+            try register(node, locator: fields.locator)
+            let prefix = position.isEmpty ? "children[" : position + ".children["
+            for (i, child) in try fields.children().enumerated() {
+                node.append(try build(child, position: prefix + String(i) + "]"))
+            }
+            return node
+        }
+
+        /// Keeps a node with an id by it; a second node with the same id is an error.
+        mutating func register(_ node: TreeNode, locator: String) throws(ViewTreeError) {
+            guard let id = node.id else { return }
+            if let earlier = byID[id] {
+                let at = earlier.position.isEmpty ? "the root node" : earlier.position
+                throw ViewTreeError(
+                    code: .duplicateID, locator: locator,
+                    reason: "repeats the id of the node at \(at); ids must be unique")
+            }
+            byID[id] = node
+            identified.append(node)
+        }
+    }
+
+    /// One node's members, each read and checked on its own; errors name the node by its id
+    /// (once read) and position.
+    private struct NodeFields {
+        let o: JSONObject
+        let id: String?
+        let locator: String
+
+        init(_ value: JSONValue, position: String) throws(ViewTreeError) {
+            let unnamed = ViewTreeError.locator(id: nil, position: position)
             guard case .object(let o) = value else {
                 throw ViewTreeError(
-                    code: .notAnObject, locator: locator, reason: "must be a JSON object, found \(value.kindDescription)")
+                    code: .notAnObject, locator: unnamed, reason: "must be a JSON object, found \(value.kindDescription)")
             }
-            var id: String?
-            if let v = o["id"], v != .null {
-                guard case .string(let s) = v else {
-                    throw ViewTreeError(
-                        code: .wrongKind, locator: locator,
-                        reason: "has an \"id\" that is \(v.kindDescription); expected a string")
-                }
-                id = s
-                locator = ViewTreeError.locator(id: s, position: position)
+            self.o = o
+            guard let v = o["id"], v != .null else {
+                (id, locator) = (nil, unnamed)
+                return
             }
-            func string(_ key: String) throws(ViewTreeError) -> String? {
-                guard let v = o[key], v != .null else { return nil }
-                guard case .string(let s) = v else {
-                    throw ViewTreeError(
-                        code: .wrongKind, locator: locator,
-                        reason: "has a \"\(key)\" that is \(v.kindDescription); expected a string")
-                }
-                return s
+            guard case .string(let s) = v else {
+                throw ViewTreeError(
+                    code: .wrongKind, locator: unnamed,
+                    reason: "has an \"id\" that is \(v.kindDescription); expected a string")
             }
+            (id, locator) = (s, ViewTreeError.locator(id: s, position: position))
+        }
+
+        func string(_ key: String) throws(ViewTreeError) -> String? {
+            guard let v = o[key], v != .null else { return nil }
+            guard case .string(let s) = v else {
+                throw ViewTreeError(
+                    code: .wrongKind, locator: locator,
+                    reason: "has a \"\(key)\" that is \(v.kindDescription); expected a string")
+            }
+            return s
+        }
+
+        func type() throws(ViewTreeError) -> String {
             guard let type = try string("type"), !type.isEmpty else {
                 throw ViewTreeError(
                     code: .missingType, locator: locator,
                     reason: "has a missing or empty \"type\"")
             }
-            var role = ViewRole.view
-            if let r = try string("role") {
-                guard let parsed = ViewRole(rawValue: r) else {
-                    throw ViewTreeError(
-                        code: .unknownRole, locator: locator,
-                        reason: "has an unknown \"role\" \"\(r)\"; expected window, controller, cell or view")
-                }
-                role = parsed
+            return type
+        }
+
+        func role() throws(ViewTreeError) -> ViewRole {
+            guard let r = try string("role") else { return .view }
+            guard let parsed = ViewRole(rawValue: r) else {
+                throw ViewTreeError(
+                    code: .unknownRole, locator: locator,
+                    reason: "has an unknown \"role\" \"\(r)\"; expected window, controller, cell or view")
             }
-            var indexPath: CellIndexPath?
-            if let v = o["indexPath"], v != .null {
-                // Exactly two JSON integers ≥ 0; 2.0 or "2" is refused rather than guessed at.
-                guard case .array(let a) = v, a.count == 2, case .int(let s) = a[0], case .int(let r) = a[1],
-                    s >= 0, r >= 0
-                else {
-                    throw ViewTreeError(
-                        code: .malformedIndexPath, locator: locator,
-                        reason: "has a malformed \"indexPath\" \(v.jsonText); expected [section, row], two integers ≥ 0")
-                }
-                indexPath = CellIndexPath(section: Int(s), row: Int(r))
+            return parsed
+        }
+
+        func indexPath() throws(ViewTreeError) -> CellIndexPath? {
+            guard let v = o["indexPath"], v != .null else { return nil }
+            // Exactly two JSON integers ≥ 0; 2.0 or "2" is refused rather than guessed at.
+            guard case .array(let a) = v, a.count == 2, case .int(let s) = a[0], case .int(let r) = a[1],
+                s >= 0, r >= 0
+            else {
+                throw ViewTreeError(
+                    code: .malformedIndexPath, locator: locator,
+                    reason: "has a malformed \"indexPath\" \(v.jsonText); expected [section, row], two integers ≥ 0")
             }
+            return CellIndexPath(section: Int(s), row: Int(r))
+        }
+
+        func alias() throws(ViewTreeError) -> String? {
             let alias = try string("alias")
             if let alias, !ViewTree.isValidAlias(alias) {
                 throw ViewTreeError(
                     code: .malformedAlias, locator: locator,
                     reason: "has a malformed \"alias\" \(JSONValue.string(alias).jsonText); expected [A-Za-z0-9_]+")
             }
-            let title = try string("title")
-            var props: JSONValue?
-            if let p = o["props"], p != .null {
-                guard case .object = p else {
-                    throw ViewTreeError(
-                        code: .wrongKind, locator: locator,
-                        reason: "has \"props\" that is \(p.kindDescription); expected an object")
-                }
-                props = p
+            return alias
+        }
+
+        func props() throws(ViewTreeError) -> JSONValue? {
+            guard let p = o["props"], p != .null else { return nil }
+            guard case .object = p else {
+                throw ViewTreeError(
+                    code: .wrongKind, locator: locator,
+                    reason: "has \"props\" that is \(p.kindDescription); expected an object")
             }
-            let node = TreeNode(
-                typeName: type, role: role, cellIndexPath: indexPath, pageAlias: alias, id: id, title: title,
-                props: props, position: position)
-            if let id {
-                if let earlier = byID[id] {
-                    let at = earlier.position.isEmpty ? "the root node" : earlier.position
-                    throw ViewTreeError(
-                        code: .duplicateID, locator: locator,
-                        reason: "repeats the id of the node at \(at); ids must be unique")
-                }
-                byID[id] = node
-                identified.append(node)
+            return p
+        }
+
+        func children() throws(ViewTreeError) -> [JSONValue] {
+            guard let c = o["children"], c != .null else { return [] }
+            guard case .array(let children) = c else {
+                throw ViewTreeError(
+                    code: .wrongKind, locator: locator,
+                    reason: "has \"children\" that is \(c.kindDescription); expected an array of nodes")
             }
-            if let c = o["children"], c != .null {
-                guard case .array(let children) = c else {
-                    throw ViewTreeError(
-                        code: .wrongKind, locator: locator,
-                        reason: "has \"children\" that is \(c.kindDescription); expected an array of nodes")
-                }
-                let prefix = position.isEmpty ? "children[" : position + ".children["
-                for (i, child) in children.enumerated() {
-                    node.append(try build(child, position: prefix + String(i) + "]"))
-                }
-            }
-            return node
+            return children
         }
     }
 

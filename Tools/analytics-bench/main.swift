@@ -11,6 +11,7 @@
 //   swift run -c release analytics-bench [--quick] [--events N] [--rounds N] [--db FILE] [--skip-report] [--skip-scan]
 
 import Analytics
+import BenchmarkSupport
 import CSQLite
 import Collector
 import Definitions
@@ -35,7 +36,7 @@ struct Settings {
         var i = 0
         func value() -> String {
             guard i + 1 < args.count else {
-                FileHandle.standardError.write(Data("analytics-bench: \(args[i]) needs a value\n".utf8))
+                Benchmark.complain("analytics-bench: \(args[i]) needs a value")
                 exit(2)
             }
             i += 1
@@ -50,8 +51,7 @@ struct Settings {
             case "--skip-report": s.skipReport = true
             case "--skip-scan": s.skipScan = true
             default:
-                FileHandle.standardError.write(
-                    Data("analytics-bench: unknown option \(args[i]); use --quick, --events N, --rounds N, --db FILE, --skip-report, --skip-scan\n".utf8))
+                Benchmark.complain("analytics-bench: unknown option \(args[i]); use --quick, --events N, --rounds N, --db FILE, --skip-report, --skip-scan")
                 exit(2)
             }
             i += 1
@@ -67,26 +67,18 @@ struct Timing {
     var cpu: Double
 }
 
-func threadCPUSeconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
 func seconds(_ body: () throws -> Void) rethrows -> Double { try timing(body).wall }
 
 func timing(_ body: () throws -> Void) rethrows -> Timing {
-    let start = DispatchTime.now().uptimeNanoseconds
-    let cpu = threadCPUSeconds()
-    try body()
-    return Timing(wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpu: threadCPUSeconds() - cpu)
+    let cpu = Benchmark.threadCPUTime()
+    let wall = try Benchmark.wallTime(body)
+    return Timing(wall: Benchmark.seconds(wall), cpu: Benchmark.seconds(Benchmark.threadCPUTime() - cpu))
 }
 
 /// The median wall time and the median CPU time of `rounds` runs.
 func median(_ rounds: Int, _ body: () throws -> Void) rethrows -> Timing {
-    var times: [Timing] = []
-    for _ in 0..<rounds { times.append(try timing(body)) }
-    return Timing(wall: times.map(\.wall).sorted()[times.count / 2], cpu: times.map(\.cpu).sorted()[times.count / 2])
+    let times = try Benchmark.repeated(rounds) { try timing(body) }
+    return Timing(wall: Benchmark.median(times.map(\.wall)), cpu: Benchmark.median(times.map(\.cpu)))
 }
 
 /// `sql` (one integer result) on a read-only connection of its own.
@@ -121,7 +113,7 @@ do {
         print("stored \(settings.events) events in \(String(format: "%.1f", loading)) s (\(path))")
     }
     let stored = count(path, "SELECT count(*) FROM events")
-    print("events: \(stored)")
+    Benchmark.start("analytics-bench: \(stored) events in \(path)")
 
     let countTime = median(settings.rounds) { _ = count(path, "SELECT count(*) FROM events") }
     let rowsTime = median(settings.rounds) { _ = count(path, "SELECT count(*) FROM events NOT INDEXED WHERE type IS NOT NULL") }
@@ -168,7 +160,7 @@ do {
 
     func line(_ name: String, _ t: Timing) {
         print(
-            name.padding(toLength: 44, withPad: " ", startingAt: 0)
+            Benchmark.label(name, width: 44)
                 + String(format: "%9.1f ms  %7.1f× count(*)   CPU %9.1f ms  %7.1f×", t.wall * 1000, t.wall / countTime.wall, t.cpu * 1000, t.cpu / countTime.cpu))
     }
     print("median of \(settings.rounds) rounds; wall clock, then this thread's CPU time (each a ratio to the count's)")
@@ -192,6 +184,6 @@ do {
     print("sanity: \(report?.activity.days.count ?? 0) days, funnel \(funnel?.steps.map(\.actors) ?? []), "
         + "\(retention?.cohorts.count ?? 0) cohorts")
 } catch {
-    FileHandle.standardError.write(Data("analytics-bench: \(error)\n".utf8))
+    Benchmark.complain("analytics-bench: \(error)")
     exit(1)
 }

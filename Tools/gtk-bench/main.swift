@@ -8,6 +8,7 @@
 // runs: the input gate, the node, the path, the event code, the tracker (plan match, a KVC rule
 // reading `parent.parent.parent.label` from the live widgets) and the hand-off to the reporting
 // thread. The baseline is the same emission before the hooks are installed.
+import BenchmarkSupport
 import CGtk
 import EventModel
 import Foundation
@@ -17,10 +18,6 @@ import KVCConfig
 import Reporters
 import Tracker
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 if ProcessInfo.processInfo.environment["DISPLAY"] == nil, ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
     // No display: start again under a virtual one.
     let p = Process()
@@ -29,14 +26,14 @@ if ProcessInfo.processInfo.environment["DISPLAY"] == nil, ProcessInfo.processInf
     do {
         try p.run()
     } catch {
-        FileHandle.standardError.write(Data("gtk-bench: no DISPLAY and xvfb-run cannot start (\(error)); install xvfb or set DISPLAY\n".utf8))
+        Benchmark.complain("gtk-bench: no DISPLAY and xvfb-run cannot start (\(error)); install xvfb or set DISPLAY")
         exit(1)
     }
     p.waitUntilExit()
     exit(p.terminationStatus)
 }
 guard gtk_init_check() != 0 else {
-    FileHandle.standardError.write(Data("gtk-bench: cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")\n".utf8))
+    Benchmark.complain("gtk-bench: cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")
     exit(1)
 }
 
@@ -92,23 +89,19 @@ g_value_set_object(&clickParameters[0], UnsafeMutableRawPointer(button))
 
 /// This thread's CPU time in nanoseconds: what a click costs the UI thread itself. The machine
 /// is shared, so another process's load stretches the wall clock but not this.
-func cpuNanoseconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
-}
+func cpuNanoseconds() -> Double { Benchmark.nanoseconds(Benchmark.threadCPUTime()) }
 
 /// Median nanoseconds of UI-thread CPU time per click over `rounds` runs of `count` clicks.
 @MainActor func measure(rounds: Int = 7, count: Int = 20_000) -> Double {
-    var perClick: [Double] = []
-    for _ in 0..<rounds {
+    let perClick = Benchmark.repeated(rounds) {
         let start = cpuNanoseconds()
         for _ in 0..<count { click() }
-        perClick.append((cpuNanoseconds() - start) / Double(count))
+        let ns = (cpuNanoseconds() - start) / Double(count)
         // Let GTK lay out the label between rounds, as frames would.
         for _ in 0..<20 { _ = g_main_context_iteration(nil, 0) }
+        return ns
     }
-    return perClick.sorted()[rounds / 2]
+    return Benchmark.median(perClick)
 }
 
 for _ in 0..<2_000 { click() }
@@ -146,7 +139,7 @@ let hooked = measure()
 hooks._simulateInput(aimedAt: nil)
 let events = tracker.events(for: Interaction(kind: .click, node: GtkWidgetNode.node(for: UnsafeMutableRawPointer(button)), timestamp: 0))
 
-print("gtk-bench: one click on a button 8 widgets deep, app handler updating a label")
+Benchmark.start("gtk-bench: one click on a button 8 widgets deep, app handler updating a label")
 print(String(format: "  without hooks      %8.2f µs per click", baseline / 1000))
 print(String(format: "  hooks, no tracker  %8.2f µs per click (gate, node, code, title, page)", hooksOnly / 1000))
 print(String(format: "  with hooks         %8.2f µs per click (tracker, 1 rule, live KVC read)", hooked / 1000))

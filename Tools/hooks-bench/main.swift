@@ -7,6 +7,7 @@
 //     and submits it to a ReportingSystem whose reporter drops it.
 // (The screen's page_enter is one more event.) Only the app thread's time is measured; the reporting queue is drained between batches.
 // Usage: swift run -c release hooks-bench [--quick]
+import BenchmarkSupport
 import Hooks
 import Tracker
 import Reporters
@@ -50,18 +51,15 @@ func measure(_ button: UIButton, batches: Int, batchSize: Int, drain: () -> Void
         total += clock.now - start
         drain()
     }
-    let (s, atto) = total.components
-    let ns = Double(s) * 1e9 + Double(atto) / 1e9
-    return ns / Double(batches * batchSize)
+    return Benchmark.nanoseconds(total) / Double(batches * batchSize)
 }
 
-let quick = CommandLine.arguments.contains("--quick")
 // `--only observer` (or pipeline) skips the other hooked mode, for profiling.
 let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
     $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
 }
 let batchSize = 5_000
-let batches = quick ? 8 : 50
+let batches = Benchmark.rounds(quick: 8, full: 50)
 let rounds = 3
 
 var results: [String: [Double]] = [:]
@@ -105,11 +103,8 @@ for _ in 0..<rounds {
 
 let bestOf = results.mapValues { $0.min()! }
 let base = bestOf["baseline"]!
-func format(_ x: Double) -> String {
-    let r = (x * 10).rounded() / 10
-    return String(r)
-}
-print("hooks-bench: \(batches * batchSize) actions per mode, best of \(rounds) rounds\(quick ? " (quick)" : "")")
+func format(_ x: Double) -> String { Benchmark.fixed(x, 1) }
+Benchmark.start("hooks-bench: \(batches * batchSize) actions per mode, best of \(rounds) rounds")
 print("baseline (unhooked)     \(format(base)) ns/action")
 for k in ["observer", "pipeline"] {
     guard let v = bestOf[k] else { continue }

@@ -8,15 +8,11 @@
 // body, and (b) a bare loopback socket whose thread reads a request's bytes and writes back as
 // many bytes as the server's response, with no parsing. Two shapes: one request in flight per
 // connection (keep-alive, 4 connections in parallel), and 16 pipelined. Ratio = HTTP / baseline.
+import BenchmarkSupport
 import Foundation
 import HTTPServer
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-let quick = CommandLine.arguments.contains("--quick")
 if CommandLine.arguments.contains("--help") {
     print(
         """
@@ -29,7 +25,7 @@ if CommandLine.arguments.contains("--help") {
     exit(0)
 }
 
-let requestsPerConnection = quick ? 5_000 : 25_000
+let requestsPerConnection = Benchmark.isQuick ? 5_000 : 25_000
 let connections = 4
 let request = Array("GET /api/pages?app=shop HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: bench\r\nAccept: */*\r\n\r\n".utf8)
 let body = [UInt8](repeating: UInt8(ascii: "j"), count: 200)
@@ -37,8 +33,6 @@ let body = [UInt8](repeating: UInt8(ascii: "j"), count: 200)
 struct Fixed: HTTPHandler {
     func respond(to request: HTTPRequest) -> HTTPResponse { HTTPResponse(status: .ok, contentType: "application/json", body: body) }
 }
-
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 /// Sends `count` requests on a fresh connection to `address`, `depth` in flight, reading
 /// `responseBytes` back per request; returns when all are answered.
@@ -66,13 +60,14 @@ func drive(_ address: SocketAddress, count: Int, depth: Int, responseBytes: Int)
 
 /// Runs `connections` drivers in parallel; requests per second.
 func measure(_ address: SocketAddress, depth: Int, responseBytes: Int) -> Double {
-    let started = ContinuousClock.now
-    DispatchQueue.concurrentPerform(iterations: connections) { _ in
-        do { try drive(address, count: requestsPerConnection, depth: depth, responseBytes: responseBytes) } catch {
-            fatalError("\(error)")
+    let elapsed = Benchmark.wallTime {
+        DispatchQueue.concurrentPerform(iterations: connections) { _ in
+            do { try drive(address, count: requestsPerConnection, depth: depth, responseBytes: responseBytes) } catch {
+                fatalError("\(error)")
+            }
         }
     }
-    return Double(connections * requestsPerConnection) / seconds(ContinuousClock.now - started)
+    return Double(connections * requestsPerConnection) / Benchmark.seconds(elapsed)
 }
 
 /// The baseline: a thread per connection that reads a request's worth of bytes and writes a
@@ -87,7 +82,7 @@ func startBaseline(responseBytes: Int) throws -> SocketAddress {
     Posix.startThread(name: "bench-accept") {
         while true {
             guard let (fd, _) = try? Posix.accept(listenFD) else {
-                usleep(200)
+                Posix.sleep(.microseconds(200))
                 continue
             }
             Posix.startThread(name: "bench-echo") {
@@ -132,13 +127,12 @@ while !probeBuffer[0..<responseBytes].reversed().starts(with: body) {  // one wr
 }
 Posix.close(probe)
 let baseline = try startBaseline(responseBytes: responseBytes)
-print("response: \(responseBytes) bytes; \(connections) connections × \(requestsPerConnection) requests")
+Benchmark.start("http-bench: response \(responseBytes) bytes; \(connections) connections × \(requestsPerConnection) requests")
 for depth in [1, 16] {
     let http = measure(address, depth: depth, responseBytes: responseBytes)
     let bare = measure(baseline, depth: depth, responseBytes: responseBytes)
     print(
-        String(
-            format: "%2d in flight: HTTPService %.0f requests/s, bare socket %.0f requests/s, ratio HTTP/baseline %.3f", depth, http,
-            bare, http / bare))
+        "\(Benchmark.column(String(depth), width: 2)) in flight: HTTPService \(Benchmark.fixed(http, 0)) requests/s, "
+            + "bare socket \(Benchmark.fixed(bare, 0)) requests/s, ratio HTTP/baseline \(Benchmark.ratio(http, to: bare, digits: 3))")
 }
 server.stop()

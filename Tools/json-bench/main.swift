@@ -1,12 +1,12 @@
 // json-bench: EventModel's JSON parser and writer on an EVENTS body of 500 events (≈110 KB),
 // against Foundation's JSONSerialization on the same bytes in the same run.
 // Run: swift run -c release json-bench [--quick]
+import BenchmarkSupport
 import EventModel
 import Foundation
 
-let quick = CommandLine.arguments.contains("--quick")
-let rounds = quick ? 3 : 7
-let iterations = quick ? 20 : 100
+let rounds = Benchmark.rounds(quick: 3, full: 7)
+let iterations = Benchmark.isQuick ? 20 : 100
 
 func makeBody(events: Int) -> [UInt8] {
     var list: [JSONValue] = []
@@ -24,16 +24,9 @@ func makeBody(events: Int) -> [UInt8] {
 
 /// Best of `rounds`, each the mean of `iterations` runs, in microseconds.
 func measure(_ body: () -> Void) -> Double {
-    var best = Double.infinity
-    let clock = ContinuousClock()
-    for _ in 0..<rounds {
-        let start = clock.now
-        for _ in 0..<iterations { body() }
-        let d = clock.now - start
-        let us = Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
-        best = min(best, us / Double(iterations))
+    Benchmark.best(rounds) {
+        Benchmark.nanoseconds(Benchmark.wallTime { for _ in 0..<iterations { body() } }) / 1000 / Double(iterations)
     }
-    return best
 }
 
 let body = makeBody(events: 500)
@@ -52,7 +45,7 @@ let any = try! JSONSerialization.jsonObject(with: data)
 let foundationWrite = measure { sink &+= (try! JSONSerialization.data(withJSONObject: any)).count }
 
 let mb = Double(body.count) / 1e6
-print("json-bench: EVENTS body of 500 events, \(body.count) bytes; best of \(rounds) rounds × \(iterations)")
+Benchmark.start("json-bench: EVENTS body of 500 events, \(body.count) bytes; best of \(rounds) rounds × \(iterations)")
 print("                         µs/body     MB/s   ratio to Foundation (>1: faster)")
 print(String(format: "parse  EventModel     %9.1f  %7.1f   %.2f", ours, mb / ours * 1e6, foundation / ours))
 print(String(format: "parse  Foundation     %9.1f  %7.1f   1.00 (baseline)", foundation, mb / foundation * 1e6))

@@ -6,9 +6,7 @@
 // The machine is shared, so each side runs in alternating rounds and keeps its best round, and
 // time is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID): another process's load on the two
 // cores then stretches the wall clock, not the figures.
-#if canImport(Glibc)
-import Glibc
-#endif
+import BenchmarkSupport
 import DemoShop
 import EventModel
 import Foundation
@@ -16,18 +14,14 @@ import Hooks
 import KVCConfig
 import ViewIdentity
 
-let quick = CommandLine.arguments.contains("--quick")
-let rounds = quick ? 1 : 5
-let roundSeconds = quick ? 0.1 : 0.4
+let rounds = Benchmark.rounds(quick: 1, full: 5)
+let roundSeconds = Benchmark.isQuick ? 0.1 : 0.4
+
+/// This thread's CPU time in nanoseconds.
+func cpuNanoseconds() -> Double { Benchmark.nanoseconds(Benchmark.threadCPUTime()) }
 
 /// Nanoseconds per call of `body`, run in batches for about `roundSeconds`; `body` returns a
 /// count that is summed so the work cannot be optimised away.
-func cpuNanoseconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
-}
-
 func measure(_ body: () -> Int) -> (ns: Double, sink: Int) {
     var calls = 0
     var sink = 0
@@ -92,9 +86,9 @@ for _ in 0..<rounds {
 }
 
 func row(_ what: String, _ ns: Double, _ base: Double) {
-    print("\(what.padding(toLength: 58, withPad: " ", startingAt: 0)) \(String(format: "%9.1f", ns)) ns   \(String(format: "%6.0f", ns / base))× direct (\(String(format: "%.1f", base)) ns)")
+    print("\(Benchmark.label(what, width: 58)) \(Benchmark.fixed(ns, 1, width: 9)) ns   \(Benchmark.fixed(ns / base, 0, width: 6))× direct (\(Benchmark.fixed(base, 1)) ns)")
 }
-print("kvc-bench: best of \(rounds) rounds, thread CPU time")
+Benchmark.start("kvc-bench: best of \(rounds) rounds, thread CPU time")
 row("live: superview.superview.product.id from the Fav button", liveButton, directButton)
 row("live: product.id on the cell", liveCell, directCell)
 row("JSON tree: product.id from the node's props", props, directCell)

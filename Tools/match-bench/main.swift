@@ -7,17 +7,15 @@
 // matched with `s:*` / `*`, plain buttons, switches, scroll views and page events; 80% of the rules
 // are for the measured app, spread over version ranges. Events come from twice as many screens
 // as have rules, so most match nothing and the rest a few rules.
+import BenchmarkSupport
 import EventModel
-#if canImport(Glibc)
-import Glibc
-#endif
 import KVCConfig
 import Matching
+import SystemCalls
 import TestSupport
 import ViewIdentity
 
-
-let quick = CommandLine.arguments.contains("--quick")
+let quick = Benchmark.isQuick
 let app = AppIdentity(key: "shop", version: AppVersion("3.2.0")!)
 let cellTypes = ["ProductCell", "OrderCell", "ReviewCell", "BannerCell", "AddressCell"]
 let titles = ["Buy", "Fav", "Share", "Delete", "More"]
@@ -130,24 +128,20 @@ func setup(rules: Int, pool: Int, seed: UInt64) -> Setup {
     return Setup(plan: plan, indexed: indexed, linear: linear, events: events, buildTime: buildTime)
 }
 
-func nanoseconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
-}
-
 /// ns per event for `count` events cycling through the pool; `sink` keeps the work observable.
 func measure(_ count: Int, _ events: [MatchQuery], _ body: (MatchQuery) -> Int) -> (ns: Double, sink: Int) {
-    let clock = ContinuousClock()
     var sink = 0
-    let start = clock.now
-    events.withUnsafeBufferPointer { events in
-        var i = 0
-        for _ in 0..<count {
-            sink &+= body(events[i])
-            i += 1
-            if i == events.count { i = 0 }
+    let elapsed = Benchmark.wallTime {
+        events.withUnsafeBufferPointer { events in
+            var i = 0
+            for _ in 0..<count {
+                sink &+= body(events[i])
+                i += 1
+                if i == events.count { i = 0 }
+            }
         }
     }
-    return (nanoseconds(clock.now - start) / Double(count), sink)
+    return (Benchmark.nanoseconds(elapsed) / Double(count), sink)
 }
 
 /// Both must find the same rules (by id, in order) for every event of a sample.
@@ -159,15 +153,8 @@ func checkAgreement(_ s: Setup, sample: Int) {
     }
 }
 
-func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
-func fixed(_ v: Double, _ digits: Int) -> String {
-    var p = 1.0
-    for _ in 0..<digits { p *= 10 }
-    let r = (v * p).rounded() / p
-    var text = String(r)
-    if digits == 0, text.hasSuffix(".0") { text.removeLast(2) }
-    return text
-}
+func pad(_ s: String, _ n: Int) -> String { Benchmark.column(s, width: n) }
+func fixed(_ v: Double, _ digits: Int) -> String { Benchmark.fixed(v, digits) }
 
 // `--profile`: the indexed matcher alone, for a profiler.
 if CommandLine.arguments.contains("--profile") {
@@ -190,12 +177,12 @@ for q in s.events.prefix(20_000) {
     histogram[min(n, 2)] += 1
 }
 let mix = s.events.prefix(20_000).count
-print("match-bench\(quick ? " --quick" : ""): \(mainRules) rules (\(s.linear.rules.count) for \(app)), \(mainEvents) events")
+Benchmark.start("match-bench: \(mainRules) rules (\(s.linear.rules.count) for \(app)), \(mainEvents) events")
 print(
     "event mix: \(fixed(Double(histogram[0]) * 100 / Double(mix), 1))% match nothing, "
         + "\(fixed(Double(histogram[1]) * 100 / Double(mix), 1))% one rule, \(fixed(Double(histogram[2]) * 100 / Double(mix), 1))% more; "
         + "\(fixed(Double(totalMatches) / Double(mix), 2)) matches per event")
-print("index build: \(fixed(nanoseconds(s.buildTime) / 1e6, 1)) ms")
+print("index build: \(fixed(Benchmark.nanoseconds(s.buildTime) / 1e6, 1)) ms")
 
 let indexedRun = measure(mainEvents, s.events) { s.indexed.matchingRuleIndexes($0).count }
 let linearCount = quick ? 2_000 : 10_000

@@ -4,11 +4,11 @@
 //
 // The machine is shared, so both sides are measured in alternating 1-second rounds and each
 // keeps its best round: a burst of someone else's load then lowers one round, not one side.
+import BenchmarkSupport
 import Foundation
 import ViewIdentity
 
-let quick = CommandLine.arguments.contains("--quick")
-let rounds = quick ? 1 : 5
+let rounds = Benchmark.rounds(quick: 1, full: 5)
 let ourSeconds = 1.0
 let openSSLSeconds = 1
 let sizes = [64, 8192]
@@ -21,22 +21,21 @@ func ourThroughput(size: Int, seconds: Double) -> (mbPerSecond: Double, check: U
     let clock = ContinuousClock()
     let batch = max(1, (1 << 18) / size)
     var bytes = 0
-    let start = clock.now
-    let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
-    input.withUnsafeBytes { raw in
-        while clock.now < deadline {
-            for _ in 0..<batch {
-                var h = MD5()
-                h.update(raw)
-                withUnsafeMutableBytes(of: &digest) { h.finalize(into: $0) }
-                sink &+= digest.0
+    let elapsed = Benchmark.wallTime {
+        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        input.withUnsafeBytes { raw in
+            while clock.now < deadline {
+                for _ in 0..<batch {
+                    var h = MD5()
+                    h.update(raw)
+                    withUnsafeMutableBytes(of: &digest) { h.finalize(into: $0) }
+                    sink &+= digest.0
+                }
+                bytes += batch * size
             }
-            bytes += batch * size
         }
     }
-    let elapsed = start.duration(to: clock.now)
-    let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return (Double(bytes) / secs / 1e6, sink)
+    return (Double(bytes) / Benchmark.seconds(elapsed) / 1e6, sink)
 }
 
 enum OpenSSLProblem: Error, CustomStringConvertible {
@@ -83,7 +82,7 @@ func openSSLThroughput(size: Int) throws(OpenSSLProblem) -> Double {
     return values[i] * 1000 / 1e6
 }
 
-print("md5-bench: one-shot MD5 digests, MB/s (10^6 bytes/s), best of \(rounds) round(s)\(quick ? " [quick]" : "")")
+Benchmark.start("md5-bench: one-shot MD5 digests, MB/s (10^6 bytes/s), best of \(rounds) round(s)")
 var ours: [Int: Double] = [:]
 var theirs: [Int: Double] = [:]
 var problem: OpenSSLProblem?
@@ -108,10 +107,10 @@ if let problem {
 }
 print("size      ours MB/s   openssl MB/s   ratio (ours/openssl)")
 for size in sizes {
-    let sizeText = "\(size) B".padding(toLength: 8, withPad: " ", startingAt: 0)
+    let sizeText = Benchmark.label("\(size) B", width: 8)
     let mine = ours[size] ?? 0
     if problem == nil, let other = theirs[size] {
-        print(sizeText + String(format: "  %10.1f   %12.1f   %.2f", mine, other, mine / other))
+        print(sizeText + "  " + Benchmark.fixed(mine, 1, width: 10) + "   " + Benchmark.fixed(other, 1, width: 12) + "   " + Benchmark.ratio(mine, to: other))
     } else {
         print(sizeText + String(format: "  %10.1f   %12@   -", mine, "n/a"))
     }

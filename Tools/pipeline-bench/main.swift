@@ -7,6 +7,7 @@
 import ATLPClient
 import ATLPServer
 import ATLPWire
+import BenchmarkSupport
 import Collector
 import EventModel
 import EventStore
@@ -36,7 +37,7 @@ struct Settings: Sendable {
         var s = Settings()
         func value(after i: Int) -> Int {
             guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else {
-                FileHandle.standardError.write(Data("pipeline-bench: \(args[i]) needs a positive whole number\n".utf8))
+                Benchmark.complain("pipeline-bench: \(args[i]) needs a positive whole number")
                 exit(2)
             }
             return v
@@ -54,7 +55,7 @@ struct Settings: Sendable {
                 print("usage: pipeline-bench [--quick] [--connections N] [--batch N] [--events N]")
                 exit(0)
             default:
-                FileHandle.standardError.write(Data("pipeline-bench: unknown argument '\(args[i])'; see --help\n".utf8))
+                Benchmark.complain("pipeline-bench: unknown argument '\(args[i])'; see --help")
                 exit(2)
             }
             i += 1
@@ -100,35 +101,34 @@ struct Load: Sendable {
     func send(to address: SocketAddress) -> Double {
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
-        let start = ContinuousClock.now
-        for list in batches {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                do {
-                    let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"))
-                    for (n, batch) in list.enumerated() {
-                        let now = Int64(Date().timeIntervalSince1970 * 1000)
-                        let ack = try connection.sendEvents(batch: .int(Int64(n)), events: batch, sentAt: now)
-                        if ack.stored + ack.duplicates != batch.count {
-                            failures.withLock { $0.append("batch \(n): \(ack)") }
+        let elapsed = Benchmark.wallTime {
+            for list in batches {
+                group.enter()
+                let thread = Thread {
+                    defer { group.leave() }
+                    do {
+                        let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"))
+                        for (n, batch) in list.enumerated() {
+                            let now = Int64(Date().timeIntervalSince1970 * 1000)
+                            let ack = try connection.sendEvents(batch: .int(Int64(n)), events: batch, sentAt: now)
+                            if ack.stored + ack.duplicates != batch.count {
+                                failures.withLock { $0.append("batch \(n): \(ack)") }
+                            }
                         }
+                        connection.close()
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
                     }
-                    connection.close()
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
                 }
+                thread.start()
             }
-            thread.start()
+            group.wait()
         }
-        group.wait()
-        let elapsed = ContinuousClock.now - start
         if let f = failures.withLock({ $0.first }) {
-            FileHandle.standardError.write(Data("pipeline-bench: a client failed: \(f)\n".utf8))
+            Benchmark.complain("pipeline-bench: a client failed: \(f)")
             exit(1)
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Double(total) / seconds
+        return Double(total) / Benchmark.seconds(elapsed)
     }
 }
 
@@ -159,35 +159,34 @@ func storeOnly(_ load: Load, _ durability: StoreOptions.Durability, parallel: Bo
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let store = try! SQLiteEventStore(path: dir.appendingPathComponent("bench.sqlite").path, options: StoreOptions(durability: durability))
-    let start = ContinuousClock.now
-    if parallel {
-        let group = DispatchGroup()
-        for list in load.batches {
-            group.enter()
-            Thread {
+    let elapsed = Benchmark.wallTime {
+        if parallel {
+            let group = DispatchGroup()
+            for list in load.batches {
+                group.enter()
+                Thread {
+                    for batch in list { _ = try! store.append(EventBatch(appKey: "bench", events: batch)) }
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+        } else {
+            for list in load.batches {
                 for batch in list { _ = try! store.append(EventBatch(appKey: "bench", events: batch)) }
-                group.leave()
-            }.start()
-        }
-        group.wait()
-    } else {
-        for list in load.batches {
-            for batch in list { _ = try! store.append(EventBatch(appKey: "bench", events: batch)) }
+            }
         }
     }
-    let elapsed = ContinuousClock.now - start
     store.close()
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Double(load.total) / seconds
+    return Double(load.total) / Benchmark.seconds(elapsed)
 }
 
-func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
-func format(_ v: Double) -> String { String(Int(v.rounded())) }
+func median(_ xs: [Double]) -> Double { Benchmark.median(xs) }
+func format(_ v: Double) -> String { Benchmark.fixed(v, 0) }
 
 let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
 let load = Load(settings)
 let totalEvents = load.total
-print("pipeline-bench: \(totalEvents) events, \(settings.connections) connections, batches of \(settings.batch), "
+Benchmark.start("pipeline-bench: \(totalEvents) events, \(settings.connections) connections, batches of \(settings.batch), "
     + "\(settings.rounds) round(s), median shown")
 var baseline: [Double] = []
 var full: [Double] = []
@@ -210,8 +209,8 @@ for _ in 0..<settings.rounds {
 }
 let b = median(baseline), f = median(full), n = median(normal)
 print("transport only (ACK, no storage):        \(format(b)) events/s  (baseline)")
-print("collector, SQLite synchronous=FULL:      \(format(f)) events/s  ratio \(String(format: "%.3f", f / b))")
-print("collector, SQLite synchronous=NORMAL:    \(format(n)) events/s  ratio \(String(format: "%.3f", n / b))")
+print("collector, SQLite synchronous=FULL:      \(format(f)) events/s  ratio \(Benchmark.ratio(f, to: b, digits: 3))")
+print("collector, SQLite synchronous=NORMAL:    \(format(n)) events/s  ratio \(Benchmark.ratio(n, to: b, digits: 3))")
 print("")
 print("the store alone, no sockets (where the time goes):")
 print("  SQLiteEventStore.append, FULL,   1 thread:                 \(format(median(storeFull))) events/s")

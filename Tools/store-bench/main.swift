@@ -11,6 +11,7 @@
 // ROUNDS rounds, in a rotated order each round (so none always runs first, on a cooler cache or
 // an emptier WAL); the figures are each configuration's median, and every round's ratios are
 // printed too, since one second of durable commits moves by tens of percent between runs.
+import BenchmarkSupport
 import EventModel
 import EventStore
 import Foundation
@@ -35,16 +36,16 @@ for argument in CommandLine.arguments.dropFirst() {
         print(usage)
         exit(0)
     default:
-        FileHandle.standardError.write(Data("store-bench: unknown argument '\(argument)'; see --help\n".utf8))
+        Benchmark.complain("store-bench: unknown argument '\(argument)'; see --help")
         exit(2)
     }
 }
-let quick = CommandLine.arguments.contains("--quick")
+let quick = Benchmark.isQuick
 let senders = 8
 let batchSize = 100
 let batchesPerSender = quick ? 10 : 50
 let events = senders * batchSize * batchesPerSender
-let rounds = quick ? 3 : 5
+let rounds = Benchmark.rounds(quick: 3, full: 5)
 
 /// A realistic event: a list-item click with page, path, viewId, session and two props.
 func event(_ run: String, _ n: Int) -> JSONValue {
@@ -62,31 +63,31 @@ func event(_ run: String, _ n: Int) -> JSONValue {
 func measure(_ run: String, _ stores: [any CollectorStore]) -> Double {
     let failures = Atomic<Int>(0)
     let done = DispatchGroup()
-    let start = Date()
-    for s in 0..<senders {
-        done.enter()
-        let store = stores[s % stores.count]
-        Thread {
-            defer { done.leave() }
-            for b in 0..<batchesPerSender {
-                let base = (s * batchesPerSender + b) * batchSize
-                let batch = EventBatch(appKey: "bench", events: (base..<base + batchSize).map { event(run, $0) })
-                do {
-                    let outcome = try store.append(batch)
-                    if outcome.stored != batchSize { failures.add(1, ordering: .relaxed) }
-                } catch {
-                    failures.add(1, ordering: .relaxed)
+    let elapsed = Benchmark.wallTime {
+        for s in 0..<senders {
+            done.enter()
+            let store = stores[s % stores.count]
+            Thread {
+                defer { done.leave() }
+                for b in 0..<batchesPerSender {
+                    let base = (s * batchesPerSender + b) * batchSize
+                    let batch = EventBatch(appKey: "bench", events: (base..<base + batchSize).map { event(run, $0) })
+                    do {
+                        let outcome = try store.append(batch)
+                        if outcome.stored != batchSize { failures.add(1, ordering: .relaxed) }
+                    } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
                 }
-            }
-        }.start()
+            }.start()
+        }
+        done.wait()
     }
-    done.wait()
-    let seconds = Date().timeIntervalSince(start)
     if failures.load(ordering: .relaxed) > 0 {
-        FileHandle.standardError.write(Data("store-bench: \(run): \(failures.load(ordering: .relaxed)) batches failed\n".utf8))
+        Benchmark.complain("store-bench: \(run): \(failures.load(ordering: .relaxed)) batches failed")
         exit(1)
     }
-    return Double(events) / seconds
+    return Double(events) / Benchmark.seconds(elapsed)
 }
 
 do {
@@ -103,7 +104,7 @@ do {
     for s in two { _ = try s.append(EventBatch(appKey: "warm", events: [event("warm", 1)])) }
     _ = try sqlite.append(EventBatch(appKey: "warm", events: [event("warm", 0)]))
 
-    print(
+    Benchmark.start(
         "store-bench: \(senders) senders × \(batchesPerSender) batches × \(batchSize) events = \(events) per configuration"
             + " and round, \(rounds) rounds, durable commits")
     let configurations: [(name: String, stores: [any CollectorStore])] = [("sqlite", [sqlite]), ("pg1", [one]), ("pg2", two)]
@@ -119,21 +120,21 @@ do {
                 format: "  round %d: SQLite %6.0f, PG one %6.0f (%.3f of SQLite), PG two %6.0f (%.3f of one)", round + 1,
                 r["sqlite"]!, r["pg1"]!, r["pg1"]! / r["sqlite"]!, r["pg2"]!, r["pg2"]! / r["pg1"]!))
     }
-    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    func median(_ v: [Double]) -> Double { Benchmark.median(v) }
     let base = median(rates["sqlite"]!)
     let pg1 = median(rates["pg1"]!)
     let pg2 = median(rates["pg2"]!)
     func row(_ name: String, _ v: Double, _ ratio: String) {
-        print(name.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%10.0f", v) + "  " + ratio)
+        print(Benchmark.label(name, width: 44) + Benchmark.fixed(v, 0, width: 10) + "  " + ratio)
     }
-    print("median of \(rounds) rounds".padding(toLength: 44, withPad: " ", startingAt: 0) + "  events/s  ratio")
+    print(Benchmark.label("median of \(rounds) rounds", width: 44) + "  events/s  ratio")
     row("SQLite, synchronous=FULL (baseline)", base, "1.000")
-    row("PostgreSQL, one collector", pg1, String(format: "%.3f of SQLite (goal >= 0.7)", pg1 / base))
-    row("PostgreSQL, two collectors, one database", pg2, String(format: "%.3f of one collector (goal >= 1.0)", pg2 / pg1))
+    row("PostgreSQL, one collector", pg1, Benchmark.ratio(pg1, to: base, digits: 3) + " of SQLite (goal >= 0.7)")
+    row("PostgreSQL, two collectors, one database", pg2, Benchmark.ratio(pg2, to: pg1, digits: 3) + " of one collector (goal >= 1.0)")
     sqlite.close()
     one.close()
     two.forEach { $0.close() }
 } catch {
-    FileHandle.standardError.write(Data("store-bench: \(error)\n".utf8))
+    Benchmark.complain("store-bench: \(error)")
     exit(1)
 }

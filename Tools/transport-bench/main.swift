@@ -12,15 +12,12 @@
 import ATLPClient
 import ATLPServer
 import ATLPWire
+import BenchmarkSupport
 import EventModel
 import Foundation
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-let quick = CommandLine.arguments.contains("--quick")
+let quick = Benchmark.isQuick
 if CommandLine.arguments.contains("--help") {
     print(
         """
@@ -62,16 +59,12 @@ func percentile(_ sorted: [Duration], _ p: Double) -> Duration {
     sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
 }
 
-func micros(_ d: Duration) -> String {
-    String(format: "%.1f µs", Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12)
-}
-
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+func micros(_ d: Duration) -> String { Benchmark.fixed(Benchmark.nanoseconds(d) / 1000, 1) + " µs" }
 
 struct Result {
     var total: Duration
     var latencies: [Duration]
-    var eventsPerSecond: Double { Double(latencies.count * eventsPerBatch) / seconds(total) }
+    var eventsPerSecond: Double { Double(latencies.count * eventsPerBatch) / Benchmark.seconds(total) }
     var p50: Duration { percentile(latencies.sorted(), 0.50) }
     var p99: Duration { percentile(latencies.sorted(), 0.99) }
 }
@@ -195,10 +188,10 @@ func measureShipper(spoolRoot: String) throws -> (eventsPerSecond: Double, total
     guard shipper.flush(timeout: .seconds(300)) else { fatalError("shipper did not deliver: \(shipper.statistics)") }
     let total = clock.now - start
     shipper.close()
-    return (Double(shipperEvents) / seconds(total), total)
+    return (Double(shipperEvents) / Benchmark.seconds(total), total)
 }
 
-print("transport-bench: \(eventsPerBatch) events per batch, \(frameBytes) bytes per EVENTS frame, \(latencyBatches) batches")
+Benchmark.start("transport-bench: \(eventsPerBatch) events per batch, \(frameBytes) bytes per EVENTS frame, \(latencyBatches) batches")
 let baseline = try measureBaseline()
 let atlp = try measureATLP()
 let parse = try measureParse()
@@ -207,8 +200,8 @@ let memoryRoot = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm"
 let shipperInMemory = try memoryRoot.map { try measureShipper(spoolRoot: $0) }
 func row(_ name: String, _ r: Result) {
     print(
-        name.padding(toLength: 28, withPad: " ", startingAt: 0)
-            + String(format: "%12.0f events/s", r.eventsPerSecond) + "   p50 \(micros(r.p50))   p99 \(micros(r.p99))")
+        Benchmark.label(name, width: 28)
+            + Benchmark.fixed(r.eventsPerSecond, 0, width: 12) + " events/s" + "   p50 \(micros(r.p50))   p99 \(micros(r.p99))")
 }
 row("baseline (bare socket)", baseline)
 row("ATLP request/ACK", atlp)
@@ -221,17 +214,17 @@ if CommandLine.arguments.contains("--tail") {
 print(
     String(
         format: "ratio ATLP/baseline: throughput %.3f, p50 latency %.2fx, p99 latency %.2fx",
-        atlp.eventsPerSecond / baseline.eventsPerSecond, seconds(atlp.p50) / seconds(baseline.p50),
-        seconds(atlp.p99) / seconds(baseline.p99)))
+        atlp.eventsPerSecond / baseline.eventsPerSecond, Benchmark.seconds(atlp.p50) / Benchmark.seconds(baseline.p50),
+        Benchmark.seconds(atlp.p99) / Benchmark.seconds(baseline.p99)))
 print("for scale: JSONValue.parse (EventModel) of one EVENTS body alone, on this thread: \(micros(parse))")
 print(
     String(
         format: "EventShipper end to end, spool in %@ (fsync per batch, window 4): %.0f events/s (%d events in %.2f s), %.4f of baseline",
-        NSTemporaryDirectory(), shipper.eventsPerSecond, shipperEvents, seconds(shipper.total),
+        NSTemporaryDirectory(), shipper.eventsPerSecond, shipperEvents, Benchmark.seconds(shipper.total),
         shipper.eventsPerSecond / baseline.eventsPerSecond))
 if let m = shipperInMemory, let root = memoryRoot {
     print(
         String(
             format: "EventShipper end to end, spool in %@ (tmpfs: fsync is free): %.0f events/s (%d events in %.2f s), %.4f of baseline",
-            root, m.eventsPerSecond, shipperEvents, seconds(m.total), m.eventsPerSecond / baseline.eventsPerSecond))
+            root, m.eventsPerSecond, shipperEvents, Benchmark.seconds(m.total), m.eventsPerSecond / baseline.eventsPerSecond))
 }

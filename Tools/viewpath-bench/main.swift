@@ -1,10 +1,10 @@
 // viewpath-bench: viewPath + viewId of a view 20 levels below its controller, in nanoseconds per
 // view, with baselines measured in the same run: the MD5 of the same canonical string alone, and
 // the path computation alone. Run: swift run -c release viewpath-bench [--quick]
+import BenchmarkSupport
 import Foundation
 import ViewIdentity
 
-let quick = CommandLine.arguments.contains("--quick")
 let depth = 20
 
 /// A toolkit-style node with only the required members, so `pathName` is computed on each call.
@@ -62,20 +62,20 @@ func slice(_ seconds: Double, _ body: () -> Int) -> (ns: Double, sink: Int) {
     let clock = ContinuousClock()
     var sink = 0
     var calls = 0
-    let start = clock.now
-    let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
-    while clock.now < deadline {
-        for _ in 0..<200 { sink &+= body() }
-        calls += 200
+    let d = Benchmark.wallTime {
+        let deadline = clock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+        while clock.now < deadline {
+            for _ in 0..<200 { sink &+= body() }
+            calls += 200
+        }
     }
-    let d = start.duration(to: clock.now)
-    return ((Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(calls), sink)
+    return (Benchmark.nanoseconds(d) / Double(calls), sink)
 }
 
 let tree = makeTreeNodes()
 let plain = makePlainNodes()
 let canonical = tree.leaf.viewPath.canonical
-print("viewpath-bench: a view \(depth) levels below its controller\(quick ? " [quick]" : "")")
+Benchmark.start("viewpath-bench: a view \(depth) levels below its controller")
 print("canonical (\(canonical.utf8.count) bytes): \(canonical.prefix(60))…")
 print("viewId: \(tree.leaf.viewID)")
 
@@ -87,7 +87,7 @@ let cases: [(label: String, body: () -> Int)] = [
     ("viewPath + viewId (TreeNode)", { tree.leaf.viewPath.viewID.hex.utf8.count }),
     ("viewPath + viewId (toolkit node, computed names)", { plain.leaf.viewPath.viewID.hex.utf8.count }),
 ]
-let rounds = quick ? 4 : 16
+let rounds = Benchmark.rounds(quick: 4, full: 16)
 var best = [Double](repeating: .infinity, count: cases.count)
 var sink = 0
 for _ in 0..<rounds {
@@ -98,11 +98,11 @@ for _ in 0..<rounds {
     }
 }
 for (i, c) in cases.enumerated() {
-    print(c.label.padding(toLength: 52, withPad: " ", startingAt: 0) + String(format: "%9.1f ns per view", best[i]))
+    print(Benchmark.label(c.label, width: 52) + Benchmark.fixed(best[i], 1, width: 9) + " ns per view")
 }
 let (md5Alone, pathAlone, full, plainFull) = (best[0], best[1], best[2], best[3])
-print(String(format: "ratio full / MD5 alone:               %.2f", full / md5Alone))
-print(String(format: "ratio full / path alone:              %.2f", full / pathAlone))
-print(String(format: "ratio computed-name node / TreeNode:  %.2f", plainFull / full))
+print("ratio full / MD5 alone:               " + Benchmark.ratio(full, to: md5Alone))
+print("ratio full / path alone:              " + Benchmark.ratio(full, to: pathAlone))
+print("ratio computed-name node / TreeNode:  " + Benchmark.ratio(plainFull, to: full))
 print("best of \(rounds) slices of 0.25 s each; sink \(sink & 0xff)")
 withExtendedLifetime((tree.root, plain.root)) {}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The child `runChild` waits for, so its signal handler can pass SIGTERM and SIGINT on; 0 when none.
+private let forwardedChild = Atomic<Int32>(0)
+
+/// The handler `runChild` installs: one `kill` (async-signal-safe).
+private func forwardSignalToChild(_ signal: Int32) {
+    let pid = forwardedChild.load(ordering: .sequentiallyConsistent)
+    if pid > 0 { kill(pid, signal) }
+}
+
+extension Posix {
+    /// Starts `executable` with `arguments` (the first is its name) and exactly `environment`, with
+    /// no signal blocked and `defaultSignals` at their default actions, whatever this process
+    /// inherited or ignores (a test runner may block SIGTERM; the agent ignores SIGXFSZ).
+    package static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String], defaultSignals: [Int32]
+    ) throws(PosixError) -> pid_t {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in defaultSignals { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        // posix_spawn returns the error number instead of setting errno.
+        let rc = posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+        guard rc == 0 else { throw PosixError("posix_spawn(\(executable))", errno: rc) }
+        return pid
+    }
+
+    /// Waits for the child `pid` to end: its exit status, or 128 + the signal that ended it (as a shell reports it).
+    package static func waitForExit(_ pid: pid_t) throws(PosixError) -> Int32 {
+        var status: Int32 = 0
+        _ = try check("waitpid(\(pid))") { waitpid(pid, &status, 0) }
+        let signalled = status & 0x7F
+        if signalled == 0 { return (status >> 8) & 0xFF }
+        return 128 + signalled
+    }
+
+    /// Runs a program as a child (`spawn`) and waits for it (`waitForExit`); SIGTERM and SIGINT
+    /// sent to this process meanwhile are passed on to the child. One child at a time per process.
+    package static func runChild(
+        _ executable: String, arguments: [String], environment: [String: String], defaultSignals: [Int32]
+    ) throws(PosixError) -> Int32 {
+        let pid = try spawn(executable, arguments: arguments, environment: environment, defaultSignals: defaultSignals)
+        var passOn = sigset_t()
+        sigemptyset(&passOn)
+        sigaddset(&passOn, SIGTERM)
+        sigaddset(&passOn, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &passOn, nil)
+        forwardedChild.store(pid, ordering: .sequentiallyConsistent)
+        let oldTerm = signal(SIGTERM, forwardSignalToChild)
+        let oldInt = signal(SIGINT, forwardSignalToChild)
+        defer {
+            signal(SIGTERM, oldTerm)
+            signal(SIGINT, oldInt)
+            forwardedChild.store(0, ordering: .sequentiallyConsistent)
+        }
+        return try waitForExit(pid)
+    }
+
+    /// Blocks the calling thread for `duration` (a signal does not cut it short). Only on a
+    /// thread of the caller's own, never a task of the Swift concurrency pool.
+    package static func sleep(_ duration: Duration) {
+        guard duration > .zero else { return }
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// The kernel's name and release (`uname`: `Linux`, `6.1.0-18-amd64`), nil if it cannot say.
+    package static func kernel() -> (name: String, release: String)? {
+        var u = utsname()
+        guard uname(&u) == 0 else { return nil }
+        func field<T>(_ tuple: inout T) -> String {
+            withUnsafeBytes(of: &tuple) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return (field(&u.sysname), field(&u.release))
+    }
+}

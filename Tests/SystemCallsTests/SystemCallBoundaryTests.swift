@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// All system calls live in `Modules/SystemCalls` (`enum Posix`): a scan of the other sources
+/// finds an import of the C library, a call qualified with it (`Glibc.write`), or a raw call of
+/// one of the system calls below.
+@Suite struct SystemCallBoundaryTests {
+    /// Calls that have no other meaning in our sources: unqualified, they are the C library's.
+    static let rawCalls = [
+        "posix_spawn", "posix_spawnp", "waitpid", "wait4", "fork", "execve", "execv", "kill", "signal", "sigaction",
+        "pthread_sigmask", "usleep", "nanosleep", "sleep", "clock_gettime", "gettimeofday", "pread", "pwrite", "readlink",
+        "uname", "socket", "setsockopt", "getsockopt", "epoll_create1", "epoll_ctl", "epoll_wait", "poll", "pipe", "dup",
+        "dup2", "fcntl", "ioctl", "fsync", "ftruncate", "rename", "unlink", "mkdir", "rmdir", "opendir", "readdir",
+        "getrlimit", "setrlimit", "isatty", "mmap", "munmap",
+    ]
+
+    /// What breaks the rule in `source` (one Swift file), as `line: text`.
+    static func violations(in source: String) -> [String] {
+        let names = rawCalls.joined(separator: "|")
+        let patterns = [
+            #"^\s*(@_exported\s+)?import\s+(Glibc|Darwin|Musl)\b"#,
+            #"\b(Glibc|Darwin|Musl)\."#,
+            #"(?<![\w.])(\#(names))\s*\("#,
+        ].map { try! NSRegularExpression(pattern: $0) }
+        var found: [String] = []
+        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // Comments and string literals may name calls (`poll(2)`); only code counts.
+            var code = String(line)
+            if let comment = code.range(of: "//") { code = String(code[..<comment.lowerBound]) }
+            code = code.replacingOccurrences(of: #""([^"\\]|\\.)*""#, with: "\"\"", options: .regularExpression)
+            let range = NSRange(code.startIndex..., in: code)
+            if patterns.contains(where: { $0.firstMatch(in: code, range: range) != nil }) {
+                found.append("\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found
+    }
+
+    /// The package's root, from this file's path (`Tests/SystemCallsTests/…`).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Swift files under `folder`, relative to the root.
+    static func swiftFiles(under folder: String) -> [String] {
+        let base = root.appendingPathComponent(folder)
+        guard let walk = FileManager.default.enumerator(atPath: base.path) else { return [] }
+        return walk.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }.sorted()
+    }
+
+    @Test func theScanFindsRawCallsAndImports() {
+        let source = """
+            import Glibc
+            let n = usleep(100)
+            _ = Glibc.write(2, p, 1)
+            _ = Posix.sleep(.seconds(1))  // usleep(100) in a comment
+            let s = "poll(2)"
+            shared.finished.signal()
+            """
+        #expect(Self.violations(in: source).map { $0.prefix(2) } == ["1:", "2:", "3:"])
+    }
+
+    @Test func noModuleAppOrToolCallsTheCLibraryDirectly() throws {
+        let files = (Self.swiftFiles(under: "Modules") + Self.swiftFiles(under: "Apps") + Self.swiftFiles(under: "Tools"))
+            .filter { !$0.hasPrefix("Modules/SystemCalls/") }
+        #expect(files.count > 100, "the scan found the sources (\(files.count) files under \(Self.root.path))")
+        var report: [String] = []
+        for file in files {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            report += Self.violations(in: text).map { "\(file):\($0)" }
+        }
+        #expect(report.isEmpty, "system calls outside Modules/SystemCalls (add them to Posix):\n\(report.joined(separator: "\n"))")
+    }
+}
