@@ -38,18 +38,7 @@ final class TestCollector {
     deinit { collector.stop() }
 
     /// Every stored event, in arrival order, as JSON objects with the wire field names.
-    func events() throws -> [[String: Any]] {
-        let sql = """
-            SELECT json_object('type',type,'name',name,'page',page,'path',path,'viewId',view_id,'session',session,
-              'duration',duration,'props',json(props)) FROM events ORDER BY seq
-            """
-        return try sqlite(db, sql).map { line in
-            guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw HarnessFailure("not a JSON object from the store: \(line)")
-            }
-            return o
-        }
-    }
+    func events() throws -> [[String: Any]] { try storedEvents(db: db) }
 
     /// Waits until at least `count` events are stored; returns them.
     func events(atLeast count: Int, within seconds: Double = 20) throws -> [[String: Any]] {
@@ -61,6 +50,21 @@ final class TestCollector {
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw HarnessFailure("\(last.count) events stored, expected at least \(count): \(last.map { $0["name"] ?? "?" })")
+    }
+}
+
+/// Every event stored in the collector database `db`, in arrival order, as JSON objects with the
+/// wire field names (and `appKey`), read with the sqlite3 shell as a user would.
+func storedEvents(db: String) throws -> [[String: Any]] {
+    let sql = """
+        SELECT json_object('appKey',app_key,'type',type,'name',name,'page',page,'path',path,'viewId',view_id,'session',session,
+          'duration',duration,'props',json(props)) FROM events ORDER BY seq
+        """
+    return try sqlite(db, sql).map { line in
+        guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw HarnessFailure("not a JSON object from the store: \(line)")
+        }
+        return o
     }
 }
 
