@@ -70,7 +70,7 @@ let package = Package(
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
         .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
-        .target(name: "Studio", dependencies: ["EventModel", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
+        .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
             name: "StudioTests",
             dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],

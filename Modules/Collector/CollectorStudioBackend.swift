@@ -80,17 +80,12 @@ public final class CollectorStudioBackend: StudioBackend {
     }
 
     public func snapshots(appKey: String, appVersion: String?) throws(StudioError) -> [StudioSnapshotSummary] {
-        try unavailable { () throws(StoreError) in try pictures.snapshots(appKey: appKey, appVersion: appVersion) }.map(Self.summary)
+        try unavailable { () throws(StoreError) in try pictures.snapshots(appKey: appKey, appVersion: appVersion) }
     }
 
     public func snapshot(id: Int64) throws(StudioError) -> StudioSnapshot? {
         guard let s = try unavailable({ () throws(StoreError) in try pictures.snapshot(id: id) }) else { return nil }
-        return StudioSnapshot(summary: Self.summary(s.summary), png: s.png, tree: s.tree)
-    }
-
-    static func summary(_ s: SnapshotSummary) -> StudioSnapshotSummary {
-        StudioSnapshotSummary(
-            id: s.id, appKey: s.appKey, appVersion: s.appVersion, page: s.page, capturedAt: s.capturedAt, width: s.width, height: s.height)
+        return StudioSnapshot(summary: s.summary, png: s.png, tree: s.tree)
     }
 
     public func setCircleMode(appKey: String, until: Int64?) throws(StudioError) {
