@@ -17,7 +17,7 @@ public struct DemoCommand: Command {
     public static let help = """
         USAGE: autotrack-agent demo [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--config FILE ...]
                                     [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
-                                    [--config-refresh SECONDS] [--db FILE] [--snapshots]
+                                    [--config-refresh SECONDS] [--db FILE] [--snapshots] [--debug]
 
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
@@ -44,6 +44,9 @@ public struct DemoCommand: Command {
         mode), or with --snapshots, each page entered is also sent as a snapshot: a picture drawn
         from the page's view tree and the tree with frames and readable properties
         (docs/agent.md "Snapshots"); the count goes to standard error.
+        --debug is run's debug mode: one line per interaction on standard error, with the rules
+        that matched and the values read, or the nearest rule and where its path differs
+        (docs/agent.md "Debug mode").
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
 
         OPTIONS:
@@ -61,6 +64,8 @@ public struct DemoCommand: Command {
           --db FILE           without --to: keep the embedded collector's database at FILE
                               (created when absent), for 'autotrack-collector report --db FILE'
           --snapshots         send a snapshot of each page entered, as in circle mode
+          --debug             one line per interaction on standard error: the rules that matched
+                              and the values read, or the nearest rule and where its path differs
           --config-refresh SECONDS
                               how often the tracker asks the collector for rules (default 60)
           -h, --help          show this help
@@ -69,6 +74,7 @@ public struct DemoCommand: Command {
           autotrack-agent demo
           autotrack-agent demo --tree-dir trees
           autotrack-agent demo --snapshots --db demo.sqlite
+          autotrack-agent demo --debug --format json
           autotrack-agent demo --config-refresh 5 --format json
           autotrack-agent demo --db demo.sqlite
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
@@ -86,6 +92,7 @@ public struct DemoCommand: Command {
     let configRefresh: Double
     let database: String?
     let snapshots: Bool
+    let debug: Bool
 
     public init(arguments: inout Arguments) throws(UsageError) {
         collectors = try CollectorOptions(arguments: &arguments)
@@ -111,6 +118,7 @@ public struct DemoCommand: Command {
         configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
         database = try arguments.option("db")
         snapshots = arguments.flag("snapshots")
+        debug = arguments.flag("debug")
         if database != nil, external {
             throw UsageError("--db keeps the embedded collector's database; with --to, the database is that collector's")
         }
@@ -168,6 +176,7 @@ public struct DemoCommand: Command {
             settings.configRefresh = duration(seconds: configRefresh)
             settings.dataDirectory = scratch.path + "/data"
             settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
+            if debug { settings.debugOutput = { line in io.printError(line) } }
             pipeline = try TrackingPipeline(
                 plan: plan, app: app, to: connections.addresses, security: connections.security, token: embedded == nil ? token : nil, spool: spool,
                 session: nil,

@@ -15,7 +15,7 @@ public struct RunCommand: Command {
     public static let help = """
         USAGE: autotrack-agent run [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--app-key K] [--app-version V]
                                    [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
-                                   [--snapshots] -- PROGRAM [ARGS ...]
+                                   [--snapshots] [--debug] -- PROGRAM [ARGS ...]
 
         Runs PROGRAM with the Autotrack preload library (libAutotrackPreload.so, found beside this
         tool or at $AUTOTRACK_PRELOAD_LIBRARY) loaded into it. Its constructor hooks GTK's signals
@@ -37,6 +37,12 @@ public struct RunCommand: Command {
         typed text blanked) go to the collector while someone circles the app in the studio
         (circle mode, learnt from the collector's CONFIG answers); --snapshots sends them always.
 
+        --debug (also $AUTOTRACK_DEBUG=1) prints one line per interaction on standard error as it
+        happens: kind, path, event code, the rules that matched with the values read, and for an
+        interaction no rule matched, the nearest rule of the same viewEvent and the first path
+        element where it differs (docs/agent.md "Debug mode"):
+          autotrack debug: click path=… code=… no rule matched; nearest r1 differs at element 2: expected GtkButton[1], got GtkButton[0]
+
         A PROGRAM that is not a GTK 4 application (it does not link libgtk-4) runs untouched, with
         one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
         when signal N ended it); 2 for a usage error, 1 when PROGRAM cannot be started.
@@ -55,6 +61,8 @@ public struct RunCommand: Command {
           --tree-dir DIR      write each entered page's widget tree into DIR
           --out FILE          without --to: the NDJSON file (default: standard error)
           --snapshots         with --to: send a snapshot of each page shown, as in circle mode
+          --debug             one line per interaction on standard error: the rules that matched
+                              and the values read, or the nearest rule and where its path differs
           --config-refresh SECONDS
                               how often the tracker asks the collector (--to) for rules (default 60)
           -h, --help          show this help
@@ -64,6 +72,7 @@ public struct RunCommand: Command {
           autotrack-agent run --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 \\
               --config Examples/gtk-shop-rules.json --tree-dir trees -- autotrack-gtk-shop
           autotrack-agent run --to 127.0.0.1:7070 --app-key shop --snapshots -- autotrack-gtk-shop
+          autotrack-agent run --debug --config Examples/gtk-shop-rules.json --out events.ndjson -- autotrack-gtk-shop
 
         """
 
@@ -82,6 +91,7 @@ public struct RunCommand: Command {
         let out = try arguments.option("out")
         let configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400)
         let snapshots = arguments.flag("snapshots")
+        let debug = arguments.flag("debug")
         if out != nil, shipping { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
         if snapshots, !shipping { throw UsageError("--snapshots sends snapshots to the collector: give it with --to HOST:PORT") }
         program = try arguments.positionals()
@@ -101,7 +111,7 @@ public struct RunCommand: Command {
             collectors: collectors.addresses.map(\.description), tls: collectors.tls != nil,
             tlsAuthorityFile: absolute(collectors.tls?.authorityFile), token: shipping ? token : nil, appKey: key, appVersion: appVersion,
             configFiles: configs.map { absolute($0)! }, spoolDirectory: absolute(spool), treeDirectory: absolute(trees),
-            out: absolute(out), configRefresh: configRefresh, snapshots: snapshots, home: ProcessInfo.processInfo.environment["HOME"])
+            out: absolute(out), configRefresh: configRefresh, snapshots: snapshots, debug: debug, home: ProcessInfo.processInfo.environment["HOME"])
     }
 
     public func run(io: any OutputStreams) -> ExitCode {

@@ -28,6 +28,9 @@ public struct LaunchSettings: Sendable, Hashable {
     /// `AUTOTRACK_SNAPSHOTS=1`: circle mode forced on, snapshots of every page sent to the
     /// collector whatever its `CONFIG` answers say (docs/gtk.md "Snapshots").
     public var snapshots: Bool
+    /// `AUTOTRACK_DEBUG=1`: debug mode, one line per interaction on standard error with the rules
+    /// that matched or the nearest rule (docs/agent.md "Debug mode"); the tracker reads it.
+    public var debug: Bool
 
     public static let collectorKey = "AUTOTRACK_TO"
     public static let tlsKey = "AUTOTRACK_TLS"
@@ -41,9 +44,10 @@ public struct LaunchSettings: Sendable, Hashable {
     public static let outKey = "AUTOTRACK_OUT"
     public static let configRefreshKey = "AUTOTRACK_CONFIG_REFRESH"
     public static let snapshotsKey = "AUTOTRACK_SNAPSHOTS"
+    public static let debugKey = "AUTOTRACK_DEBUG"
     public static let allKeys = [
         collectorKey, tlsKey, tlsAuthorityKey, tokenKey, appKeyKey, appVersionKey, configKey, spoolKey, treeDirectoryKey, outKey, configRefreshKey,
-        snapshotsKey,
+        snapshotsKey, debugKey,
     ]
 
     /// The app version when none is given.
@@ -52,7 +56,7 @@ public struct LaunchSettings: Sendable, Hashable {
     public init(
         collectors: [String] = [], tls: Bool = false, tlsAuthorityFile: String? = nil, token: String? = nil, appKey: String, appVersion: String = LaunchSettings.defaultAppVersion,
         configFiles: [String] = [], spoolDirectory: String? = nil, treeDirectory: String? = nil, out: String? = nil,
-        configRefresh: Double? = nil, snapshots: Bool = false, home: String? = nil
+        configRefresh: Double? = nil, snapshots: Bool = false, debug: Bool = false, home: String? = nil
     ) {
         self.collectors = collectors
         self.tls = tls || tlsAuthorityFile != nil
@@ -66,6 +70,7 @@ public struct LaunchSettings: Sendable, Hashable {
         self.out = out
         self.configRefresh = configRefresh
         self.snapshots = snapshots
+        self.debug = debug
     }
 
     /// `$HOME/.local/state/autotrack/spool/<app key>` (or under /tmp without a home): the same
@@ -86,7 +91,7 @@ public struct LaunchSettings: Sendable, Hashable {
             configFiles: value(LaunchSettings.configKey).map { $0.split(separator: ":").map(String.init) } ?? [],
             spoolDirectory: value(LaunchSettings.spoolKey), treeDirectory: value(LaunchSettings.treeDirectoryKey),
             out: value(LaunchSettings.outKey), configRefresh: value(LaunchSettings.configRefreshKey).flatMap(Double.init),
-            snapshots: value(LaunchSettings.snapshotsKey) == "1", home: env["HOME"])
+            snapshots: value(LaunchSettings.snapshotsKey) == "1", debug: value(LaunchSettings.debugKey) == "1", home: env["HOME"])
     }
 
     /// The environment variables that carry these settings.
@@ -104,6 +109,7 @@ public struct LaunchSettings: Sendable, Hashable {
         if let out { env[LaunchSettings.outKey] = out }
         if let configRefresh { env[LaunchSettings.configRefreshKey] = "\(configRefresh)" }
         if snapshots { env[LaunchSettings.snapshotsKey] = "1" }
+        if debug { env[LaunchSettings.debugKey] = "1" }
         return env
     }
 }

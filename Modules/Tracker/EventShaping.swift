@@ -93,7 +93,7 @@ public struct EventShaper: Sendable {
     ///   - path: the node's viewPath when the caller already walked it (nil: walked here).
     public func events(
         base: consuming TrackEvent, node: (any ViewNode)?, viewEvent: ViewEvent?, className: String?, action: String?,
-        path: ViewPath? = nil, nextID: () -> String
+        path: ViewPath? = nil, nextID: () -> String, diagnose: ((RuleDiagnosis) -> Void)? = nil
     ) -> [TrackEvent] {
         guard let viewEvent else { return [base] }
         var query: MatchQuery
@@ -115,6 +115,9 @@ public struct EventShaper: Sendable {
             var m = matcher.match(interaction, reader: JSONPropsReader(props: nil), cache: nil)
             m.rules = []
             match = m
+        }
+        if let diagnose {
+            diagnose(RuleDiagnosis(rules: matcher.plan.rules, viewEvent: viewEvent, path: query.path, matches: match.rules))
         }
         // Moved, not copied: the props below are then changed in place, on the UI thread of every
         // tracked interaction, instead of copied first.

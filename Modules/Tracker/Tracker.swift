@@ -129,7 +129,16 @@ public final class Tracker: InteractionObserver, Sendable {
         var events = context.shaper.events(
             base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, viewPath: path),
             node: interaction.node, viewEvent: interaction.kind.viewEvent, className: Tracker.className(of: interaction),
-            action: interaction.eventCode?.action, path: path, nextID: context.ids.next)
+            action: interaction.eventCode?.action, path: path, nextID: context.ids.next,
+            diagnose: settings.debugOutput.map { write in
+                { diagnosis in
+                    write(diagnosis.line(kind: "\(interaction.kind)", path: path, code: interaction.eventName))
+                }
+            })
+        if interaction.kind.viewEvent == nil, let write = settings.debugOutput {
+            // App lifecycle: no rule can name it, but debug mode still shows one line per interaction.
+            write("autotrack debug: \(interaction.kind) path=- code=\(interaction.eventName) no view event: rules cannot name it")
+        }
         let rage = context.verdict?.rage == true
         if rage, let own = events.first {
             var props = JSONObject()

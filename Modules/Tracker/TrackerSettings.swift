@@ -1,5 +1,6 @@
 import EventModel
 import Hooks
+import SystemCalls
 
 /// How a tracker behaves beyond its plan: time limits, where it keeps its state, what it adds to
 /// every event. A value, so an app, a preload (`AUTOTRACK_*` variables, `fromEnvironment`) or a
@@ -28,10 +29,14 @@ public struct TrackerSettings: Sendable {
     /// The clock of every time rule and of `track(name:props:)` timestamps.
     public var clock: any HookClock = SystemHookClock()
 
+    /// Debug mode (docs/agent.md "Debug mode"): receives one line (no newline) per interaction
+    /// with the rules that matched or the nearest rule; nil (the default) is off.
+    public var debugOutput: (@Sendable (String) -> Void)?
+
     public init() {}
 
     /// The settings with the values of `AUTOTRACK_CONFIG_REFRESH`, `AUTOTRACK_SESSION_TIMEOUT`
-    /// (seconds, > 0) and `AUTOTRACK_DATA_DIR` applied where set; a malformed value is an error naming it.
+    /// (seconds, > 0), `AUTOTRACK_DATA_DIR` and `AUTOTRACK_DEBUG=1` (debug mode on standard error) applied where set; a malformed value is an error naming it.
     public func applying(environment: [String: String]) throws(TrackerSettingsError) -> TrackerSettings {
         var s = self
         func seconds(_ name: String) throws(TrackerSettingsError) -> Duration? {
@@ -44,6 +49,7 @@ public struct TrackerSettings: Sendable {
         if let d = try seconds("AUTOTRACK_CONFIG_REFRESH") { s.configRefresh = d }
         if let d = try seconds("AUTOTRACK_SESSION_TIMEOUT") { s.sessionTimeout = d }
         if let dir = environment["AUTOTRACK_DATA_DIR"], !dir.isEmpty { s.dataDirectory = dir }
+        if environment["AUTOTRACK_DEBUG"] == "1" { s.debugOutput = { Posix.writeToStandardError($0 + "\n") } }
         return s
     }
 }

@@ -37,6 +37,26 @@ import TestSupport
         #expect(io.standardError.contains("demo: 25 interactions: 26 events (1 kvc_error), session s-"))
     }
 
+    @Test func debugModePrintsOneLinePerInteractionWithTheMatchedRulesOrTheNearestRule() throws {
+        let io = CapturedStreams()
+        let code = AgentCLI.group.main(["demo", "--debug", "--format", "json"], io: io)
+        #expect(code == .success, "\(io.standardError)")
+        let lines = io.standardError.split(separator: "\n").filter { $0.hasPrefix("autotrack debug: ") }
+        #expect(lines.count == 25, "one line per interaction")
+        // The favourite tap on the first row: the rule that matched and the value it read.
+        #expect(
+            lines.contains(
+                "autotrack debug: click path=HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:0-0-0 code=HomeViewController#HomeViewController#onFavBtnPressed: matched: home-fav-product=\"p-1\""))
+        // The favourite button of the detail page: no rule; the add-to-cart rule differs in the button's index.
+        #expect(
+            lines.contains(
+                "autotrack debug: click path=DetailViewController(gift)-UIView-UIButton&0-0-0 code=DetailViewController#DetailViewController#onFavBtnPressed: no rule matched; nearest gift-cart-product differs at element 2: expected UIButton[2], got UIButton[0]"))
+        // Without --debug, no such line.
+        let quiet = CapturedStreams()
+        #expect(AgentCLI.group.main(["demo", "--format", "json"], io: quiet) == .success)
+        #expect(!quiet.standardError.contains("autotrack debug:"))
+    }
+
     @Test func usageErrorsAndBadConfigurationAreReported() throws {
         let io = CapturedStreams()
         #expect(AgentCLI.group.main(["demo", "--format", "xml"], io: io) == .usage)

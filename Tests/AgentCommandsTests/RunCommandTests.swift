@@ -18,6 +18,18 @@ import Tracker
         #expect(settings.configRefresh == .seconds(5))
     }
 
+    @Test func debugReachesTheTrackerThroughTheEnvironment() throws {
+        var arguments = Arguments(["--debug", "--", "autotrack-gtk-shop"])
+        let environment = try RunCommand(arguments: &arguments).settings.environment
+        #expect(environment[LaunchSettings.debugKey] == "1")
+        #expect(LaunchSettings(environment: environment, program: "autotrack-gtk-shop").debug)
+        #expect(try TrackerSettings().applying(environment: environment).debugOutput != nil)
+        var plain = Arguments(["--", "autotrack-gtk-shop"])
+        let quiet = try RunCommand(arguments: &plain).settings.environment
+        #expect(quiet[LaunchSettings.debugKey] == nil)
+        #expect(try TrackerSettings().applying(environment: quiet).debugOutput == nil)
+    }
+
     @Test func withoutTheOptionTheLibraryDefaultStays() throws {
         var arguments = Arguments(["--", "autotrack-gtk-shop"])
         let command = try RunCommand(arguments: &arguments)
