@@ -104,6 +104,35 @@ struct GtkShopTrackingTests {
         #expect(Set(events.compactMap { $0.string("session") }).count == 1)
     }
 
+    @Test func debugModePrintsTheMatchedRuleAndItsValueForARealClick() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-shop-debug")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let trees = dir.appendingPathComponent("trees")
+        let shop = try GUIProcess(
+            Built.agent,
+            [
+                "run", "--debug", "--app-key", "shop", "--app-version", "1.2.0",
+                "--config", Built.example("gtk-shop-events.json"), "--config", Built.example("gtk-shop-rules.json"),
+                "--tree-dir", trees.path, "--out", dir.appendingPathComponent("events.ndjson").path, "--", Built.shop,
+            ], environment: display.environment())
+        defer { shop.kill() }
+        let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
+        let window = try display.window(titled: "^Autotrack Shop$")
+        let c = try WidgetTree.center(home.node("title", "Mug"))
+        try display.click(window: window, x: c.x, y: c.y)
+        _ = try WidgetTree.wait(directory: trees, page: "GtkBox(detail)")
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+        let lines = shop.standardError.split(separator: "\n").filter { $0.hasPrefix("autotrack debug: ") }
+        #expect(lines.first == "autotrack debug: appStart path=- code=app_start no view event: rules cannot name it")
+        #expect(
+            lines.contains(
+                "autotrack debug: listItemClick path=\(Self.rowPath) code=GtkBox#products#row-activated matched: home-open-product=\"Mug\""),
+            "stderr: \(shop.standardError)")
+    }
+
     @Test func whatTheCollectorDidNotAcknowledgeIsSentByTheNextRunOverTLSAfterFailover() throws {
         let dir = Fixtures.temporaryDirectory("gtk-spool")
         defer { try? FileManager.default.removeItem(at: dir) }
