@@ -94,7 +94,7 @@ let package = Package(
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
-            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["BenchmarkSupport", "Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
@@ -106,7 +106,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "Matching", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -131,14 +131,14 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "ATLPTLS",
-                "SecureChannel", "SystemCalls", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
+                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient",
+                "SecureChannel", "SystemCalls", "EventStore", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
                 "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
-        .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands", "SystemCalls"], path: "Apps/autotrack-agent"),
-        .executableTarget(name: "autotrack-collector", dependencies: ["Collector", "SystemCalls"], path: "Apps/autotrack-collector"),
+        .executableTarget(name: "autotrack-agent", dependencies: ["AgentCommands", "CommandSupport", "SystemCalls"], path: "Apps/autotrack-agent"),
+        .executableTarget(name: "autotrack-collector", dependencies: ["Collector", "CommandSupport", "SystemCalls"], path: "Apps/autotrack-collector"),
 
         // GTK 4: the system library, the adapter, the LD_PRELOAD library (its constructor is C), the shop.
         .systemLibrary(name: "CGtk", path: "Modules/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
@@ -169,15 +169,15 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], path: "Tests/SystemCallsTests"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "TestSupport"], path: "Tests/ReportersTests"),
-        .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "TestSupport"], path: "Tests/ViewIdentityTests"),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "TestSupport"], path: "Tests/ReportersTests"),
+        .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "EventModel", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
-            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "TestSupport"], path: "Tests/HooksTests"),
+            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "EventModel", "ViewIdentity"], path: "Tests/HooksTests"),
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
-        .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "TestSupport"], path: "Tests/MatchingTests"),
+        .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
             name: "TransportTests",
-            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
+            dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventModel", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "RemoteConfigTests",
             dependencies: [
-                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "ATLPClient", "DemoShop", "Hooks", "KVCConfig", "Reporters",
+                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "DemoShop", "Hooks", "KVCConfig", "Reporters",
                 "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
             path: "Tests/RemoteConfigTests"),
@@ -203,7 +203,7 @@ let package = Package(
             name: "AgentCommandsTests",
             dependencies: [
                 "AgentCommands", "Collector", "CommandSupport", "EventStore", "EventModel", "SQLiteStore", "ProgramLaunch", "Tracker",
-                "TestSupport",
+                "KVCConfig", "TestSupport",
             ],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
@@ -226,14 +226,17 @@ let package = Package(
         .executableTarget(
             name: "kvc-bench", dependencies: ["BenchmarkSupport", "DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
             path: "Tools/kvc-bench"),
-        .executableTarget(name: "match-bench", dependencies: ["BenchmarkSupport", "Matching", "KVCConfig", "SystemCalls", "TestSupport"], path: "Tools/match-bench"),
+        .executableTarget(name: "match-bench", dependencies: ["BenchmarkSupport", "Matching", "KVCConfig", "EventModel", "ViewIdentity", "SystemCalls", "TestSupport"], path: "Tools/match-bench"),
         .executableTarget(name: "http-bench", dependencies: ["BenchmarkSupport", "HTTPServer", "SystemCalls"], path: "Tools/http-bench"),
         .executableTarget(
             name: "transport-bench", dependencies: ["BenchmarkSupport", "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/transport-bench"),
         .executableTarget(
             name: "pipeline-bench",
-            dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore", "TestSupport"],
+            dependencies: [
+                "BenchmarkSupport", "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls", "Collector", "EventStore", "SQLiteStore",
+                "TestSupport",
+            ],
             path: "Tools/pipeline-bench"),
         .executableTarget(
             name: "ingest-bench",
