@@ -33,13 +33,20 @@ public struct RuleDiagnosis: Sendable {
 
     /// The diagnosis of an interaction with `viewEvent` at `path`, given the plan's matches for it.
     public init(rules: [KVCRule], viewEvent: ViewEvent, path: ViewPath, matches: [RuleMatch]) {
-        matched = matches.map { m in
-            switch m.result {
-            case .success(let v): return (m.rule.id, v.jsonText)
-            case .failure(let record): return (m.rule.id, "kvc_error(missing \(record.missingKey))")
-            }
-        }
-        nearest = matches.isEmpty ? RuleDiagnosis.nearest(rules: rules, viewEvent: viewEvent, path: path) : nil
+        self.init(
+            rules: rules, viewEvent: viewEvent, path: path,
+            matched: matches.map { m in
+                switch m.result {
+                case .success(let v): return (m.rule.id, v.jsonText)
+                case .failure(let record): return (m.rule.id, "kvc_error(missing \(record.missingKey))")
+                }
+            })
+    }
+
+    /// The same from the ids and values (as printed) of the rules that matched.
+    public init(rules: [KVCRule], viewEvent: ViewEvent, path: ViewPath, matched: [(id: String, value: String)]) {
+        self.matched = matched
+        nearest = matched.isEmpty ? RuleDiagnosis.nearest(rules: rules, viewEvent: viewEvent, path: path) : nil
     }
 
     /// The rule of `viewEvent` whose path has the most leading elements (name and index) equal to

@@ -1,6 +1,5 @@
 import EventModel
 import KVCConfig
-import Matching
 import Testing
 import Tracker
 import ViewIdentity
@@ -21,7 +20,7 @@ import ViewIdentity
         let r = try Self.rule("fav", .buttonClick, "Home-UIView-UIButton&0-0-1")
         let d = RuleDiagnosis(
             rules: [r], viewEvent: .buttonClick, path: Self.path,
-            matches: [RuleMatch(ruleIndex: 0, rule: r, result: .success(.string("p-1")))])
+            matched: [(r.id, JSONValue.string("p-1").jsonText)])
         #expect(d.nearest == nil)
         #expect(
             d.line(kind: "click", path: Self.path, code: "Home#onFav:")
@@ -35,7 +34,7 @@ import ViewIdentity
             try Self.rule("near", .buttonClick, "Home-UIView-UISwitch&0-0-1"),
             try Self.rule("other-event", .valueChanged, "Home-UIView-UIButton&0-0-1"),
         ]
-        let d = RuleDiagnosis(rules: rules, viewEvent: .buttonClick, path: Self.path, matches: [])
+        let d = RuleDiagnosis(rules: rules, viewEvent: .buttonClick, path: Self.path, matched: [])
         #expect(d.nearest == RuleDiagnosis.Nearest(ruleID: "near", element: 2, expected: "UISwitch[1]", actual: "UIButton[1]"))
         #expect(
             d.line(kind: "click", path: Self.path, code: "c")
@@ -47,20 +46,20 @@ import ViewIdentity
             try Self.rule("first", .buttonClick, "Home-UIView-UIButton&0-0-2"),
             try Self.rule("second", .buttonClick, "Home-UIView-UIButton&0-0-3"),
         ]
-        let d = RuleDiagnosis(rules: rules, viewEvent: .buttonClick, path: Self.path, matches: [])
+        let d = RuleDiagnosis(rules: rules, viewEvent: .buttonClick, path: Self.path, matched: [])
         #expect(d.nearest == RuleDiagnosis.Nearest(ruleID: "first", element: 2, expected: "UIButton[2]", actual: "UIButton[1]"))
     }
 
     @Test func aShorterRulePathDiffersWhereItEnds() throws {
         let d = RuleDiagnosis(
-            rules: [try Self.rule("short", .buttonClick, "Home-UIView&0-0")], viewEvent: .buttonClick, path: Self.path, matches: [])
+            rules: [try Self.rule("short", .buttonClick, "Home-UIView&0-0")], viewEvent: .buttonClick, path: Self.path, matched: [])
         #expect(d.nearest == RuleDiagnosis.Nearest(ruleID: "short", element: 2, expected: "(end)", actual: "UIButton[1]"))
     }
 
     @Test func withNoRuleOfThatViewEventThereIsNoNearestRule() throws {
         let d = RuleDiagnosis(
             rules: [try Self.rule("toggle", .valueChanged, "Home-UIView-UIButton&0-0-1")], viewEvent: .buttonClick,
-            path: Self.path, matches: [])
+            path: Self.path, matched: [])
         #expect(d.nearest == nil)
         #expect(d.line(kind: "click", path: Self.path, code: "c").hasSuffix("no rule matched; no rule has this view event"))
     }
