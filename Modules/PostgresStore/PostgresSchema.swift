@@ -103,6 +103,8 @@ enum PostgresSchema {
             until       bigint NOT NULL
         );
         """,
+        // 3: identity merge's device links (PostgresDeviceLinks.swift).
+        PostgresDeviceLinks.migration,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.
