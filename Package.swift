@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
             name: "StudioTests",
-            dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
+            dependencies: ["Studio", "HTTPServer", "EventModel", "EventStore", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
             path: "Tests/StudioTests", exclude: ["browser"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
