@@ -23,6 +23,8 @@ public final class ImpressionWatcher {
     private var visibleSince: [String: UInt64] = [:]
     /// Elements reported in the current visit of each page, by page (the paths' root name).
     private var reported: [String: Set<String>] = [:]
+    /// The rules' element names as last read (`rulesChanged()`); empty: nothing is watched.
+    public private(set) var elementNames: Set<String> = []
     /// How many impressions this watcher reported.
     public private(set) var impressions = 0
 
@@ -50,7 +52,7 @@ public final class ImpressionWatcher {
     public func look(at sightings: some Sequence<Sighting>) {
         let now = clock.monotonicNanoseconds()
         var seen: [String: UInt64] = [:]
-        for s in sightings where s.fraction >= ImpressionWatcher.minimumFraction {
+        for s in sightings where s.fraction >= ImpressionWatcher.minimumFraction && elementNames.contains(s.node.pathName) {
             let path = ViewPath(of: s.node)
             let key = path.canonical
             let page = path.elements.first?.name ?? ""
@@ -66,6 +68,14 @@ public final class ImpressionWatcher {
             }
         }
         visibleSince = seen
+    }
+
+    /// Reads the rules' element names again (after they changed); returns whether any rule applies.
+    @discardableResult
+    public func rulesChanged() -> Bool {
+        elementNames = rules.impressionElementNames
+        if elementNames.isEmpty { visibleSince = [:] }
+        return !elementNames.isEmpty
     }
 
     /// A page was entered: a new visit, whose elements are reported again.

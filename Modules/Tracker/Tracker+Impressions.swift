@@ -7,11 +7,15 @@ import ViewIdentity
 /// of the plan in use whose `viewEvent` is `Impression` select what is watched, through the same
 /// matcher as every other event, so an impression's values are read as a click's are.
 extension Tracker: ImpressionRules {
-    /// Whether the plan in use has an impression rule for this app and version. Walks the rules:
-    /// the hooks ask it when the rules change, not per look.
-    public var watchesImpressions: Bool {
-        let (rules, app) = (plan.rules, app)
-        return rules.contains { $0.viewEvent == .impression && $0.appKey == app.key && $0.appVersion.contains(app.parsedVersion) }
+    /// The last path names of the plan's impression rules for this app and version. Walks the
+    /// rules: the hooks ask when the rules change, not per look.
+    public var impressionElementNames: Set<String> {
+        var names: Set<String> = []
+        for rule in plan.rules
+        where rule.viewEvent == .impression && rule.appKey == app.key && rule.appVersion.contains(app.parsedVersion) {
+            if let last = rule.viewPath.names.last { names.insert(last) }
+        }
+        return names
     }
 
     public func selectsImpression(_ node: any ViewNode, path: ViewPath) -> Bool {

@@ -101,12 +101,12 @@ import ViewIdentity
 
     @Test func withoutImpressionRulesNothingIsWatched() throws {
         let rig = try Rig(rules: Self.rule(event: "ListItemClick"))
-        #expect(!rig.tracker.watchesImpressions)
+        #expect(rig.tracker.impressionElementNames.isEmpty)
         try rig.perform(.launch, .wait(milliseconds: 2000))
         #expect(rig.impressions().isEmpty)
         // Rules loaded while the app runs are watched from the next look.
         rig.tracker.load(try ConfigLoader.parse(text: Self.rule(), file: "rules.json"))
-        #expect(rig.tracker.watchesImpressions)
+        #expect(rig.tracker.impressionElementNames == ["ProductCell"])
         try rig.perform(.wait(milliseconds: 500))
         #expect(rig.impressions().count == 4)
     }

@@ -7,7 +7,8 @@ extension HookSystem {
     /// nothing while the observer has no impression rule, the system is stopped or the window is
     /// not shown or its app is in the background.
     public func checkImpressions(in window: UIWindow) {
-        guard let impressions, impressions.rules.watchesImpressions, window.isKeyWindow, isRunning,
+        // The model has no notice of rule changes on its thread: the rules are read at each look.
+        guard let impressions, impressions.rulesChanged(), window.isKeyWindow, isRunning,
             window.application.map({ $0.state == .active }) ?? true
         else { return }
         let size = window.frame ?? ViewRect(x: 0, y: 0, width: 0, height: 0)
