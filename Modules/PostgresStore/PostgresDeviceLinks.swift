@@ -41,6 +41,31 @@ enum PostgresDeviceLinks {
     }
 }
 
+extension DeviceLinks {
+    /// The merged devices with their texts as stored (`PostgresText.encode`), for comparing with
+    /// stored bytes.
+    var stored: [DeviceLink] {
+        let T = PostgresText.self
+        return merged().map { DeviceLink(appKey: T.encode($0.appKey), device: T.encode($0.device), user: T.encode($0.user)) }
+    }
+
+    /// A `WITH` clause defining `merged_digests (dh, uh)`: per merged device, the aggregates' digest
+    /// of its actor id (`PostgresAggregates.idRows`: app key and id) and of its user's, bound
+    /// through `bind`. The aggregates keep actors as sent; a count joins this to merge them.
+    func digestsClause(_ bind: (String) -> String) -> String {
+        let links = stored
+        let apps = bind(PostgresArrayLiteral.text(links.map(\.appKey)))
+        let devices = bind(PostgresArrayLiteral.text(links.map(\.device)))
+        let users = bind(PostgresArrayLiteral.text(links.map(\.user)))
+        return """
+            WITH merged_digests AS (
+                SELECT \(PostgresAggregates.digest("a", "d")) AS dh, \(PostgresAggregates.digest("a", "u")) AS uh
+                FROM unnest(\(apps)::text[], \(devices)::text[], \(users)::text[]) AS l(a, d, u)
+            )
+            """
+    }
+}
+
 extension PostgresEventStore {
     /// The links of `device_links`.
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
