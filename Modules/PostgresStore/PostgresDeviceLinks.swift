@@ -1,9 +1,9 @@
 import EventStore
 
-/// Identity merge's table (`device_links`, migration 3), as SQLite's (docs/schema.md): one row per
+/// Identity merge's table (`device_links`, migration 4), as SQLite's (docs/schema.md): one row per
 /// app key, device and user seen together in an event, kept when events are pruned.
 enum PostgresDeviceLinks {
-    /// Migration 3: the table, filled from the events stored before it.
+    /// Migration 4: the table, filled from the events stored before it.
     static let migration = """
         CREATE TABLE device_links (
             app_key     text COLLATE "C" NOT NULL,
