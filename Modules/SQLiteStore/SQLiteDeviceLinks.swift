@@ -23,10 +23,15 @@ enum DeviceLinkTable {
         var seen = Set<[String]>()
         for e in events {
             guard let user = e.user, let device = e.device, seen.insert([device, user]).inserted else { continue }
-            try db.run(
-                "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [.text(appKey), .text(device), .text(user)])
+            try add(DeviceLink(appKey: appKey, device: device, user: user), in: db)
         }
+    }
+
+    /// Adds one link (nothing when it is there).
+    static func add(_ link: DeviceLink, in db: SQLiteDatabase) throws(SQLiteError) {
+        try db.run(
+            "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(link.appKey), .text(link.device), .text(link.user)])
     }
 }
 
@@ -42,6 +47,16 @@ extension SQLiteEventStore {
         let rows = try read(
             "SELECT app_key, device, user_id FROM device_links\(appKey == nil ? "" : " WHERE app_key = ?")", appKey.map { [.text($0)] } ?? [])
         return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
+    }
+
+    /// Adds `links` to `device_links` (another store's, for a copy of some of its events that
+    /// must merge as it does: `report --rule`'s scratch database).
+    public func addDeviceLinks(_ links: [DeviceLink]) throws(StoreError) {
+        try locked { db throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in
+                for l in links { try DeviceLinkTable.add(l, in: db) }
+            }
+        }
     }
 
     /// Identity merge in figures read from the rollup tables (`activityRollup`), which key actors
