@@ -176,6 +176,8 @@ enum PostgresSchema {
         """,
         // 4: identity merge's device links (PostgresDeviceLinks.swift).
         PostgresDeviceLinks.migration,
+        // 5: the devices that sent an event without a user (PostgresDeviceLinks.swift).
+        PostgresDeviceLinks.anonymousMigration,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.

@@ -17,13 +17,31 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id, user_id FROM events WHERE user_id IS NOT NULL AND device_id IS NOT NULL;
         """
 
-    /// Adds the links of `events` (just stored, of app `appKey`) inside the caller's transaction:
-    /// one statement per distinct device and user new to this call.
+    /// Migration 8: the devices that sent an event without a user (`anonymous_devices`): only
+    /// their links can change an answer, so only their links are read (a store with thousands of
+    /// signed-in devices reads none of theirs).
+    static let anonymousMigration = """
+        CREATE TABLE IF NOT EXISTS anonymous_devices (
+            app_key     TEXT    NOT NULL,
+            device      TEXT    NOT NULL,
+            PRIMARY KEY (app_key, device)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO anonymous_devices (app_key, device)
+            SELECT DISTINCT app_key, device_id FROM events WHERE user_id IS NULL AND device_id IS NOT NULL;
+        """
+
+    /// Adds the links of `events` (just stored, of app `appKey`), and their devices that sent an
+    /// event without a user, inside the caller's transaction: one statement per distinct pair or
+    /// device new to this call.
     static func record(_ events: [RollupEvent], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
         var seen = Set<[String]>()
         for e in events {
-            guard let user = e.user, let device = e.device, seen.insert([device, user]).inserted else { continue }
-            try add(DeviceLink(appKey: appKey, device: device, user: user), in: db)
+            guard let device = e.device, seen.insert([device, e.user ?? ""]).inserted else { continue }
+            if let user = e.user {
+                try add(DeviceLink(appKey: appKey, device: device, user: user), in: db)
+            } else {
+                try db.run("INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(device)])
+            }
         }
     }
 
@@ -42,10 +60,13 @@ extension RollupEvent {
 }
 
 extension SQLiteEventStore {
-    /// The links of `device_links`.
+    /// The links of `device_links` whose device sent an event without a user (`anonymous_devices`).
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
         let rows = try read(
-            "SELECT app_key, device, user_id FROM device_links\(appKey == nil ? "" : " WHERE app_key = ?")", appKey.map { [.text($0)] } ?? [])
+            """
+            SELECT l.app_key, l.device, l.user_id FROM anonymous_devices AS a
+            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(appKey == nil ? "" : " WHERE a.app_key = ?")
+            """, appKey.map { [.text($0)] } ?? [])
         return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
     }
 
@@ -92,9 +113,10 @@ extension SQLiteEventStore {
         var userNumbers: [Int64: [String: Int64]] = [:]
         try db.stream(
             """
-            SELECT d.number, l.user_id, u.number FROM device_links AS l
+            SELECT d.number, l.user_id, u.number FROM anonymous_devices AS a
+            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device
             JOIN rollup_ids AS d ON d.app_key = l.app_key AND d.id = l.device
-            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(appKey == nil ? "" : " WHERE l.app_key = ?")
+            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(appKey == nil ? "" : " WHERE a.app_key = ?")
             """, appKey.map { [.text($0)] } ?? []
         ) { r in
             let device = r[0].int ?? 0, user = r[1].text ?? ""

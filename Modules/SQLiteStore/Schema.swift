@@ -299,6 +299,8 @@ enum Schema {
         """,
         // 7: identity merge's device links (SQLiteDeviceLinks.swift).
         DeviceLinkTable.migration,
+        // 8: the devices that sent an event without a user (SQLiteDeviceLinks.swift).
+        DeviceLinkTable.anonymousMigration,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call
