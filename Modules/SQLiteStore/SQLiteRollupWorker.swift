@@ -16,7 +16,7 @@ import SystemCalls
 /// when the store closes or is released.
 final class RollupWorker: Sendable {
     /// Events per transaction.
-    static let chunk = 5_000
+    static let chunk = 20_000
     /// How long the worker sleeps when it found nothing or less than a chunk to apply.
     static let interval = Duration.milliseconds(100)
     /// How long it lets running appends go first before each chunk, at most.

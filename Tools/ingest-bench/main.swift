@@ -23,7 +23,9 @@
 //    binary of an earlier commit (the issue's a49f2e4, before the rollup tables), started as
 //    `PATH serve --listen 127.0.0.1:0 --db FILE` in a temporary directory and fed the same
 //    batches the same way; its rate from its ACKs. docs/performance.md says how to build one.
-// 5. `--sustain SECONDS`: the collector again, fresh, at half the rate it reached in step 2 for
+// 5. `--without-rollups`: the collector again with its rollup worker paused, for what the rows
+//    alone cost (the rollups then wait for the next report or writer).
+// 6. `--sustain SECONDS`: the collector again, fresh, at half the rate it reached in step 2 for
 //    that long (the mix re-sent with new ids), sampling every 100 ms how far the rollups lag
 //    the stored events (seconds since the last event they hold was the newest stored) and the
 //    process's resident memory.
@@ -51,6 +53,7 @@ let usage = """
       --old-collector PATH  also run this autotrack-collector binary (an earlier build, e.g. a49f2e4)
                         as a second baseline (default $AUTOTRACK_OLD_COLLECTOR; none: skipped)
       --sustain SECONDS then load a fresh collector at half its rate this long: rollup lag, memory
+      --without-rollups also the collector with its rollup worker paused: what the rows alone cost
     example: swift run -c release ingest-bench --events 20000
     """
 
@@ -61,6 +64,7 @@ struct Settings {
     var seed: UInt64 = 25
     var oldCollector = ProcessInfo.processInfo.environment["AUTOTRACK_OLD_COLLECTOR"]
     var sustain = 0
+    var withoutRollups = false
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -80,6 +84,7 @@ struct Settings {
             case "--batch": s.batch = value(after: i); i += 1
             case "--seed": s.seed = UInt64(value(after: i)); i += 1
             case "--sustain": s.sustain = value(after: i); i += 1
+            case "--without-rollups": s.withoutRollups = true
             case "--old-collector":
                 guard i + 1 < args.count else {
                     FileHandle.standardError.write(Data("ingest-bench: --old-collector needs a path; see --help\n".utf8))
@@ -164,7 +169,7 @@ func sendOverATLP(
     return (elapsed, stored.load(ordering: .relaxed))
 }
 
-func collectorRate(_ perConnection: [[[JSONValue]]], total: Int) -> (rate: Double, stored: Int) {
+func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, rollups: Bool = true) -> (rate: Double, stored: Int) {
     let dir = temporaryDirectory("collector")
     defer { try? FileManager.default.removeItem(at: dir) }
     let db = dir.appendingPathComponent("events.sqlite").path
@@ -175,6 +180,7 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int) -> (rate: Doubl
     } catch {
         fail("the collector did not start: \(error)")
     }
+    if !rollups { (collector.store as? SQLiteEventStore)?.pauseRollupWorker(true) }
     let sent = sendOverATLP(perConnection, to: address)
     collector.stop()
     let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
@@ -442,6 +448,10 @@ if let rsyslogd = findRsyslogd() {
     print("ratio collector / rsyslog:                              \(Benchmark.ratio(collector.rate, to: baseline, digits: 3))")
 } else {
     print("rsyslog: not installed (no rsyslogd on PATH or in /usr/sbin): no baseline; Tools/setup.sh installs it")
+}
+if settings.withoutRollups {
+    let alone = collectorRate(perConnection, total: total, rollups: false)
+    print("collector, rollup worker paused (the rows alone):       \(String(format: "%.0f", alone.rate)) events/s stored")
 }
 if let binary = settings.oldCollector {
     let old = oldCollectorRate(binary, perConnection, total: total)
