@@ -297,7 +297,9 @@ enum Schema {
             until       INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
-        // 7: the rollups follow the events behind a watermark instead of inside each append's
+        // 7: identity merge's device links (SQLiteDeviceLinks.swift).
+        DeviceLinkTable.migration,
+        // 8: the rollups follow the events behind a watermark instead of inside each append's
         // transaction (SQLiteRollupWorker.swift): every app not in `rollup_backlog` has in its
         // rollups exactly its events up to `seq`. Until now every append kept them: all stored.
         """
