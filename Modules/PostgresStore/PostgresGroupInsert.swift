@@ -110,6 +110,7 @@ enum PostgresGroupInsert {
 
     /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.
     static func run(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        try PostgresDeviceLinks.record(group, on: c)
         let result = try c.executePrepared(name, sql, parameters(group))
         var stored = [Int](repeating: 0, count: group.count)
         for row in result.rows {

@@ -174,6 +174,8 @@ enum PostgresSchema {
             PRIMARY KEY (h, start_t)
         );
         """,
+        // 4: identity merge's device links (PostgresDeviceLinks.swift).
+        PostgresDeviceLinks.migration,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.
