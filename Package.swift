@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
             name: "StudioTests",
-            dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
+            dependencies: ["Studio", "HTTPServer", "EventModel", "EventStore", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
             path: "Tests/StudioTests", exclude: ["browser"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
@@ -208,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
+                "PostgresStore", "EventStore", "Analytics", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
                 "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
@@ -247,6 +247,9 @@ let package = Package(
         .executableTarget(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
+        .executableTarget(
+            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "TestSupport"],
+            path: "Tools/pg-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -457,15 +457,8 @@ public final class EventShipper: Sendable {
             }
             return nil
         }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(file.count + 64)
         // `sentAt` is this side's clock at the send, so the collector can correct a skewed `ts`.
-        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"sentAt\":\(Posix.wallClockMillis()),\"events\":[".utf8)
-        for (i, line) in lines.enumerated() {
-            if i > 0 { payload.append(UInt8(ascii: ",")) }
-            payload += line
-        }
-        payload += Array("]}".utf8)
+        let payload = ATLPRequest.eventsPayload(batch: Self.batchID(batch), sentAt: Posix.wallClockMillis(), encodedEvents: lines)
         guard payload.count <= maxFrame else {
             try state.withLock { (s) throws(SpoolError) in
                 if batch.events > 1 {
