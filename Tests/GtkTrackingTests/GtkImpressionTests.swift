@@ -1,3 +1,4 @@
+import Collector
 import Foundation
 import Testing
 import TestSupport
@@ -95,6 +96,40 @@ struct GtkImpressionTests {
             default: break
             }
         }
+    }
+
+    @Test func impressionRulesPublishedWhileTheShopRunsStartTheWatching() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-remote-impressions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let collector = try TestCollector(directory: dir, access: CollectorAccess(adminToken: "admin"))
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let data = dir.appendingPathComponent("agent")
+        let shop = try GUIProcess(
+            Built.agent,
+            [
+                "run", "--to", collector.address.description, "--app-key", "shop", "--app-version", "1.2.0",
+                "--config-refresh", "1", "--spool", dir.appendingPathComponent("spool").path, "--", Built.shop,
+            ], environment: display.environment(["AUTOTRACK_DATA_DIR": data.path]))
+        defer { shop.kill() }
+        _ = try display.window(titled: "^Autotrack Shop$")
+        _ = try collector.events(atLeast: 2)  // app_start, page_enter
+        // No impression rule: nothing is watched.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try collector.events().allSatisfy { $0.string("type") != "impression" })
+
+        let publish = try GUIProcess(
+            Built.collector,
+            ["rules", "publish", Built.example("gtk-shop-impressions.json"), "--to", collector.address.description, "--token", "admin"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(try publish.waitForExit(within: 30) == 0, "stderr: \(publish.standardError)")
+        // The rows shown all along are seen once the rules arrive (a refresh every second).
+        let events = try collector.events(atLeast: 6, within: 30)
+        #expect(shop.isRunning, "the same run of the shop, no restart")
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+        #expect(Self.rows(try collector.events(), Self.shopRows) == [0, 1, 2, 3])
+        #expect(events.filter { $0.string("type") == "impression" }.allSatisfy { $0.props["productName"] != nil })
     }
 
     @Test func anUnmodifiedProgramsListRowsAreSeenAsTheyScrollIn() throws {
