@@ -18,17 +18,21 @@ struct DebianProgramTrackingTests {
         let trees: URL
         let window: String
 
-        /// `configs`: configuration files for `run --config`.
-        init(display: VirtualDisplay, directory: URL, configs: [String] = []) throws {
+        /// `configs`: configuration files for `run --config`. Another program of gtk-4-examples
+        /// runs with `program` (its command line), `firstPage` (the tree waited for) and `title`.
+        init(
+            display: VirtualDisplay, directory: URL, configs: [String] = [], program: [String] = ["gtk4-widget-factory"],
+            appKey: String = "widget-factory", firstPage: String = "GtkBox(page1)", title: String = "Widget Factory"
+        ) throws {
             events = directory.appendingPathComponent("events.ndjson")
             trees = directory.appendingPathComponent("trees")
-            var command = [Built.agent, "run", "--app-key", "widget-factory", "--out", events.path, "--tree-dir", trees.path]
+            var command = [Built.agent, "run", "--app-key", appKey, "--out", events.path, "--tree-dir", trees.path]
             for c in configs { command += ["--config", c] }
-            command += ["--", "gtk4-widget-factory"]
+            command += ["--"] + program
             if let bus = VirtualDisplay.executable("dbus-run-session") { command = [bus, "--"] + command }
             process = try GUIProcess(command[0], Array(command.dropFirst()), environment: display.environment())
-            _ = try WidgetTree.wait(directory: trees, page: "GtkBox(page1)")
-            window = try display.window(titled: "Widget Factory")
+            _ = try WidgetTree.wait(directory: trees, page: firstPage)
+            window = try display.window(titled: title)
         }
 
         deinit { process.kill() }
