@@ -24,6 +24,8 @@ public final class GtkHookSystem {
     /// The plan's `ignore` patterns, asked at each snapshot: the views they cover are blanked
     /// (docs/privacy.md). The tracker silences their events itself.
     public var ignorePatterns: () -> [IgnorePattern] = { [] }
+    /// Watches the windows for impressions when the observer has impression rules (GtkImpressions.swift).
+    private var impressions: GtkImpressions?
     /// Circle mode (docs/gtk.md "Snapshots"): the pages shown are snapshotted, then each page entered.
     public private(set) var circleMode = false
     /// A gesture seen in the event being handled, reported when no other interaction came of it.
@@ -51,7 +53,11 @@ public final class GtkHookSystem {
         pages = GtkPages(clock: clock) { [unowned self] in self.observer.observe($0) }
         trees = treeDirectory.map { GtkTreeWriter(directory: $0) }
         camera = snapshots.map { GtkSnapshots(clock: clock, ignorePatterns: { [unowned self] in self.ignorePatterns() }, send: $0) }
+        impressions = (observer as? any ImpressionRules).map { rules in
+            GtkImpressions(rules: rules, clock: clock) { [unowned self] in self.observer.observe($0) }
+        }
         pages.onEnter = { [unowned self] page in
+            self.impressions?.pageEntered(page)
             self.trees?.writeAfterNextPaint(page)
             if self.circleMode { self.camera?.takeAfterNextPaint(page) }
         }
@@ -106,6 +112,7 @@ public final class GtkHookSystem {
         install()
         iterations = GtkMainLoopIterations { [unowned self] in self.iterationStarted() }
         observer.observe(foregroundTime.interaction(.appStart, clock: clock))
+        impressions?.start()
         for window in GtkHookSystem.toplevels() where gtk_widget_get_mapped(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
             pages.windowMapped(window)
         }
@@ -117,6 +124,7 @@ public final class GtkHookSystem {
         guard started else { return }
         flushGesture()
         pages.leaveAll()
+        impressions?.stop()
         observer.observe(foregroundTime.interaction(.appEnd, clock: clock))
         for h in hooks { h.remove() }
         hooks = []

@@ -16,6 +16,7 @@ extension Interaction {
         case .appBackground: return .appBackground
         case .appEnd: return .appEnd
         case .scroll: return .scroll
+        case .impression: return .impression
         }
     }
 

@@ -76,6 +76,8 @@ public final class Tracker: InteractionObserver, Sendable {
     private let loading = Mutex(())
     /// The plan's tracked methods hooked in the registries this tracker observes (MethodTracking.swift).
     let methodHooks = Mutex(MethodHooks())
+    /// Told after every plan swap: the hook systems watching impressions (Tracker+Impressions.swift).
+    let impressionListeners = Mutex<[@Sendable () -> Void]>([])
 
     /// A tracker for `app` that applies `plan` and submits to `reporting`; `session` nil draws a
     /// fresh id. With `settings.dataDirectory` it reads (once, here) or creates the identity kept there.
@@ -320,6 +322,7 @@ public final class Tracker: InteractionObserver, Sendable {
                 s.sampleRate = rules.sampleRate ?? 1
             }
             syncMethodHooks()
+            impressionRulesChanged()
             return true
         }
     }
@@ -344,6 +347,7 @@ public final class Tracker: InteractionObserver, Sendable {
                 }
             }
             syncMethodHooks()
+            impressionRulesChanged()
         }
     }
 
@@ -465,6 +469,7 @@ extension Interaction.Kind {
         case .pageEnter: return .pageEnter
         case .pageLeave: return .pageLeave
         case .scroll: return .scroll
+        case .impression: return .impression
         case .appStart, .appForeground, .appBackground, .appEnd: return nil
         }
     }
