@@ -75,6 +75,7 @@ public struct DemoCommand: Command {
           autotrack-agent demo --tree-dir trees
           autotrack-agent demo --snapshots --db demo.sqlite
           autotrack-agent demo --debug --format json
+          autotrack-agent demo --debug --config Examples/shop-privacy.json --format csv
           autotrack-agent demo --config-refresh 5 --format json
           autotrack-agent demo --db demo.sqlite
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &

@@ -124,7 +124,10 @@ public final class Tracker: InteractionObserver, Sendable {
         // The path walks the live tree: once per interaction, shared by the click rules, the event and the match.
         let path = interaction.viewPath
         if let node = interaction.node, node.isInIgnoredView {
-            state.withLock { $0.statistics.ignored += 1 }
+            state.withLock { s in
+                s.statistics.interactions += 1
+                s.statistics.ignored += 1
+            }
             ignored(interaction, path: path, by: TrackingIgnoreMarker.name)
             return
         }

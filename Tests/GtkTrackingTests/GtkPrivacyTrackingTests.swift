@@ -31,15 +31,8 @@ struct GtkPrivacyTrackingTests {
     @Test func theShopEndsWithItsForegroundTimeAndIgnoredViewsAndTypedTextStayOut() throws {
         let dir = Fixtures.temporaryDirectory("gtk-privacy-shop")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let config = dir.appendingPathComponent("privacy.json")
-        try """
-            {"rules": [
-              {"id": "quantity-text", "appKey": "shop", "appVersion": "*", "viewEvent": "ValueChanged",
-               "viewPath": "\(Self.spin)", "keyPath": "text", "keyName": "typed"},
-              {"id": "quantity-text-read", "appKey": "shop", "appVersion": "*", "viewEvent": "ValueChanged",
-               "viewPath": "\(Self.spin)", "keyPath": "text", "keyName": "typedRead", "readText": true}],
-             "ignore": ["\(Self.row)-GtkFrame-GtkBox-GtkButton&0-0-0-0-0:*-0-0-1"]}
-            """.write(to: config, atomically: true, encoding: .utf8)
+        // Row Share buttons ignored, and the spin button's text read by the readText rule only.
+        let config = Built.example("gtk-shop-privacy.json")
         let collector = try TestCollector(directory: dir)
         let display = try VirtualDisplay()
         defer { display.stop() }
@@ -47,7 +40,7 @@ struct GtkPrivacyTrackingTests {
         let shop = try GUIProcess(
             Built.agent,
             [
-                "run", "--to", collector.address.description, "--app-key", "shop", "--config", config.path, "--tree-dir", trees.path,
+                "run", "--to", collector.address.description, "--app-key", "shop", "--config", config, "--tree-dir", trees.path,
                 "--spool", dir.appendingPathComponent("spool").path, "--", Built.shop,
             ], environment: display.environment())
         defer { shop.kill() }
