@@ -208,8 +208,10 @@ public struct DemoCommand: Command {
         defer { sender.close() }
         let forced = snapshots
         let refresher = pipeline.refresher
+        let tracker = pipeline.tracker
         let snapshotter = PageSnapshotter(
-            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true }, send: { sender.send($0) })
+            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true },
+            ignoring: { tracker.plan.ignores($0) }, send: { sender.send($0) })
         let run = DemoRun(observer: snapshotter, clock: clock)
         do {
             try run.run(.standard)
