@@ -75,6 +75,7 @@ public struct DemoCommand: Command {
           autotrack-agent demo --tree-dir trees
           autotrack-agent demo --snapshots --db demo.sqlite
           autotrack-agent demo --debug --format json
+          autotrack-agent demo --debug --config Examples/shop-privacy.json --format csv
           autotrack-agent demo --config-refresh 5 --format json
           autotrack-agent demo --db demo.sqlite
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
@@ -240,8 +241,10 @@ public struct DemoCommand: Command {
         defer { sender.close() }
         let forced = snapshots
         let refresher = pipeline.refresher
+        let tracker = pipeline.tracker
         let snapshotter = PageSnapshotter(
-            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true }, send: { sender.send($0) })
+            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true },
+            ignoring: { tracker.plan.ignores($0) }, send: { sender.send($0) })
         let run = DemoRun(observer: snapshotter, clock: clock)
         do {
             try run.run(.standard)

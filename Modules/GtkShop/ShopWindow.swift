@@ -10,6 +10,8 @@ final class ShopWindow {
     private var shown: [Product] = []
     private var current: Product?
     private var zoomed = false
+    /// The cart label lists the cart's lines (a tap on it switches) instead of counting its items.
+    private var cartListed = false
 
     let window: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
@@ -35,7 +37,8 @@ final class ShopWindow {
         gtk_widget_set_vexpand(stack, 1)
         gtk_box_append(root.as(GtkBox.self), stack)
         cartLabel = ShopWindow.label("Cart: empty", name: "cart")
-        // What is in the cart is the customer's business: blanked in snapshots (docs/gtk.md "Snapshots").
+        // What is in the cart is the customer's business: blanked in snapshots, and taps on it are
+        // not tracked (docs/privacy.md).
         gtk_widget_add_css_class(cartLabel, "autotrack-ignore")
         gtk_box_append(root.as(GtkBox.self), cartLabel)
         gtk_window_set_child(window.as(GtkWindow.self), root)
@@ -154,8 +157,15 @@ final class ShopWindow {
             guard let current else { return }
             let q = Int(gtk_spin_button_get_value_as_int(quantity.opaque))
             state.add(current, quantity: q, giftWrapped: gtk_switch_get_active(gift.opaque) != 0)
-            gtk_label_set_text(cartLabel.opaque, "Cart: \(state.itemCount) items")
+            showCart()
         }
+        // A tap on the cart label lists what is in the cart (the label is autotrack-ignore: not tracked).
+        let cartTap = gtk_gesture_click_new()!
+        GtkSignals.connectReleased(UnsafeMutableRawPointer(cartTap)) { [unowned self] in
+            cartListed.toggle()
+            showCart()
+        }
+        gtk_widget_add_controller(cartLabel, cartTap)
         let tap = gtk_gesture_click_new()!
         GtkSignals.connectReleased(UnsafeMutableRawPointer(tap)) { [unowned self] in
             zoomed.toggle()
@@ -195,6 +205,16 @@ final class ShopWindow {
             }
             GtkSignals.connect(share.raw, "clicked") {}
         }
+    }
+
+    private func showCart() {
+        let text =
+            state.lines.isEmpty
+            ? "Cart: empty"
+            : cartListed
+                ? "Cart: " + state.lines.map { "\($0.quantity) × \($0.product.name)" }.joined(separator: ", ")
+                : "Cart: \(state.itemCount) items"
+        gtk_label_set_text(cartLabel.opaque, text)
     }
 
     /// Shows `product` on the product page; the page's controls start over, set by code.
