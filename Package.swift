@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
             name: "StudioTests",
-            dependencies: ["Studio", "HTTPServer", "EventModel", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
+            dependencies: ["Studio", "HTTPServer", "EventModel", "EventStore", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
             path: "Tests/StudioTests", exclude: ["browser"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
@@ -117,7 +117,7 @@ let package = Package(
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
             name: "RemoteConfig",
-            dependencies: ["EventModel", "ViewIdentity", "Tracker", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"],
+            dependencies: ["EventModel", "ViewIdentity", "Tracker", "Reporters", "KVCConfig", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"],
             path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
@@ -131,9 +131,8 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient",
-                "SecureChannel", "SystemCalls", "EventStore", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift",
-                "ProgramLaunch",
+                "EventModel", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls", "EventStore",
+                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
@@ -188,8 +187,8 @@ let package = Package(
         .testTarget(
             name: "RemoteConfigTests",
             dependencies: [
-                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "DemoShop", "Hooks", "KVCConfig", "Reporters",
-                "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
+                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "ATLPClient", "DemoShop", "Hooks",
+                "KVCConfig", "Reporters", "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
             path: "Tests/RemoteConfigTests"),
         .testTarget(
@@ -209,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "EventStore", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
+                "PostgresStore", "EventStore", "Analytics", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
                 "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
@@ -248,6 +247,9 @@ let package = Package(
         .executableTarget(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
+        .executableTarget(
+            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "TestSupport"],
+            path: "Tools/pg-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

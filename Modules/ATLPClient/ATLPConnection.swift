@@ -112,7 +112,7 @@ public final class ATLPConnection {
     /// Sends `HELLO` and reads `WELCOME`.
     @discardableResult
     public func hello(_ hello: Hello) throws(TransportError) -> Welcome {
-        let reply = try request(ATLPFrame(verb: "HELLO", body: hello.body))
+        let reply = try request(hello.frame)
         guard let w = Welcome(reply) else {
             throw TransportError(.protocolViolation, "expected WELCOME after HELLO from \(address), got \(reply.verb)")
         }
@@ -136,7 +136,7 @@ public final class ATLPConnection {
 
     /// `CONFIG` → the rules and their etag.
     public func config() throws(TransportError) -> (etag: String, rules: [JSONValue]) {
-        let reply = try request(ATLPFrame(verb: "CONFIG"))
+        let reply = try request(ATLPRequest.config(JSONObject()).frame)
         guard case .changed(let etag, let rules, _, _)? = RulesUpdate(reply) else {
             throw unexpected(reply, wanted: "RULES {\"etag\":...,\"rules\":[...]}")
         }
@@ -148,7 +148,7 @@ public final class ATLPConnection {
     public func config(etag: String?) throws(TransportError) -> RulesUpdate {
         var body = JSONObject()
         if let etag { body["etag"] = .string(etag) }
-        let reply = try request(ATLPFrame(verb: "CONFIG", body: body))
+        let reply = try request(ATLPRequest.config(body).frame)
         guard let update = RulesUpdate(reply) else {
             throw unexpected(reply, wanted: "RULES {\"etag\":...} with \"rules\":[...] or \"unchanged\":true")
         }
@@ -158,9 +158,7 @@ public final class ATLPConnection {
     /// `PUBLISH` → how many rules were stored (needs an admin `HELLO`); `sampleRate` (0…1) is
     /// sent when given.
     public func publish(rules: [JSONValue], sampleRate: Double? = nil) throws(TransportError) -> Int {
-        var body = JSONObject([("rules", .array(rules))])
-        if let sampleRate { body["sampleRate"] = .double(sampleRate) }
-        let reply = try request(ATLPFrame(verb: "PUBLISH", body: body))
+        let reply = try request(ATLPRequest.publish(rules: rules, sampleRate: sampleRate).frame)
         guard reply.verb == "ACK", let n = reply["stored"]?.intValue else {
             throw unexpected(reply, wanted: "ACK {\"stored\":n}")
         }
@@ -169,17 +167,14 @@ public final class ATLPConnection {
 
     /// `EVENTS` → its `ACK`; `sentAt` (this side's clock, ms since the epoch) is sent when given.
     public func sendEvents(batch: JSONValue, events: [JSONValue], sentAt: Int64? = nil) throws(TransportError) -> BatchAck {
-        var body = JSONObject([("batch", batch)])
-        if let sentAt { body["sentAt"] = .int(sentAt) }
-        body["events"] = .array(events)
-        let reply = try request(ATLPFrame(verb: "EVENTS", body: body))
+        let reply = try request(ATLPRequest.events(batch: batch, events: events, sentAt: sentAt).frame)
         guard let ack = BatchAck(reply) else { throw unexpected(reply, wanted: "ACK of batch \(batch.jsonText)") }
         return ack
     }
 
     /// `SNAPSHOT` → the stored snapshot's id (`ACK {"snapshot":S}`).
     public func sendSnapshot(_ upload: SnapshotUpload) throws(TransportError) -> Int64 {
-        let reply = try request(upload.frame)
+        let reply = try request(ATLPRequest.snapshot(upload).frame)
         guard let ack = SnapshotAck(reply) else { throw unexpected(reply, wanted: "ACK {\"snapshot\":S}") }
         return ack.snapshot
     }

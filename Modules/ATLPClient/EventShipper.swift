@@ -29,6 +29,11 @@ public final class EventShipper: Sendable {
         var stopped = false
         /// `discardUnsent()` was called; the delivery thread, which knows what is in flight, drops the rest.
         var discardRequested = false
+        /// `flush` callers waiting for the delivery thread's next step (an ACK, a halt); each is
+        /// signalled once and removed.
+        var flushWaiters: [DispatchSemaphore] = []
+        /// When the last `ACK` arrived: a flush that gives up after a stall measures from it.
+        var lastAcknowledgement: ContinuousClock.Instant?
     }
 
     /// Opens (and recovers) the spool and starts the delivery thread. `onProgress` is
@@ -96,15 +101,64 @@ public final class EventShipper: Sendable {
     /// Cuts the open batch and waits until everything enqueued so far is acknowledged;
     /// false on timeout or when delivery halted (the events stay in the spool).
     public func flush(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        _ = try? state.withLock { (s) throws(SpoolError) in _ = try s.spool.seal() }
+        flush(until: ContinuousClock.now + timeout)
+    }
+
+    /// Cuts the open batch and waits until everything enqueued so far is acknowledged, at most
+    /// until `deadline`. False when the time ran out or delivery halted (the events stay in the
+    /// spool). The wait sleeps until the delivery thread's next step, no polling.
+    public func flush(until deadline: ContinuousClock.Instant) -> Bool {
+        waitForAcknowledgements(deadline: deadline, stall: nil, tick: nil)
+    }
+
+    /// Cuts the open batch and waits until everything enqueued so far is acknowledged, for as
+    /// long as acknowledgements keep coming: false once `stall` passed without an `ACK` (counted
+    /// from the call or the last `ACK`, whichever is later) or when delivery halted. `tick`, when
+    /// given, is called with the statistics at least every `interval` while it waits (a progress
+    /// line's redraw); the wait itself sleeps until the delivery thread's next step.
+    public func flush(
+        stall: Duration, tick: (interval: Duration, call: (ShipperStatistics) -> Void)? = nil
+    ) -> Bool {
+        waitForAcknowledgements(deadline: nil, stall: stall, tick: tick)
+    }
+
+    private func waitForAcknowledgements(
+        deadline: ContinuousClock.Instant?, stall: Duration?, tick: (interval: Duration, call: (ShipperStatistics) -> Void)?
+    ) -> Bool {
+        let start = ContinuousClock.now
+        _ = try? state.withLock { (s) throws(SpoolError) in
+            s.statistics.flushes += 1
+            _ = try s.spool.seal()
+        }
         wakeup.signal()
         while true {
-            let (pending, halted) = state.withLock { ($0.spool.pendingEvents, $0.statistics.halted) }
-            if pending == 0 { return true }
-            if halted || ContinuousClock.now >= deadline { return false }
-            Thread.sleep(forTimeInterval: 0.002)
+            let waiter = DispatchSemaphore(value: 0)
+            let (done, giveUpAt) = state.withLock { s -> (Bool?, ContinuousClock.Instant?) in
+                var giveUpAt = deadline
+                if let stall {
+                    let stalled = max(start, s.lastAcknowledgement ?? start) + stall
+                    giveUpAt = min(giveUpAt ?? stalled, stalled)
+                }
+                if s.spool.pendingEvents == 0 { return (true, giveUpAt) }
+                if s.statistics.halted || giveUpAt.map({ ContinuousClock.now >= $0 }) == true { return (false, giveUpAt) }
+                s.flushWaiters.append(waiter)
+                return (nil, giveUpAt)
+            }
+            if let done { return done }
+            var wakeAt = giveUpAt ?? ContinuousClock.now + .seconds(3600)
+            if let tick { wakeAt = min(wakeAt, ContinuousClock.now + tick.interval) }
+            _ = waiter.wait(timeout: .now() + .nanoseconds((wakeAt - ContinuousClock.now).waitNanoseconds))
+            tick?.call(statistics)
         }
+    }
+
+    /// Wakes every `flush` waiting: the delivery thread calls it after each step.
+    private func wakeFlushes() {
+        let waiting = state.withLock { s -> [DispatchSemaphore] in
+            defer { s.flushWaiters.removeAll() }
+            return s.flushWaiters
+        }
+        for waiter in waiting { waiter.signal() }
     }
 
     /// Flushes within `timeout`, then stops the delivery thread (closing its connection).
@@ -134,7 +188,10 @@ public final class EventShipper: Sendable {
             s.discardRequested = true
             return s.statistics.halted || s.stopping
         }
-        if threadGone { discardIfRequested(inFlight: 0) }
+        if threadGone {
+            discardIfRequested(inFlight: 0)
+            wakeFlushes()
+        }
         wakeup.signal()
     }
 
@@ -201,6 +258,7 @@ public final class EventShipper: Sendable {
         }
         while !stopping {
             discardIfRequested(inFlight: link?.inFlight.count ?? 0)
+            wakeFlushes()
             sealIfDue()
             if link == nil {
                 guard state.withLock({ !$0.spool.sealed.isEmpty }) else {
@@ -241,6 +299,7 @@ public final class EventShipper: Sendable {
             if state.withLock({ $0.statistics.halted }) { break }
         }
         link?.connection.close()
+        wakeFlushes()
     }
 
     private enum StepResult {
@@ -361,6 +420,7 @@ public final class EventShipper: Sendable {
         do {
             snapshot = try state.withLock { (s) throws(SpoolError) -> ShipperStatistics in
                 try s.spool.remove(head)
+                s.lastAcknowledgement = .now
                 s.statistics.acknowledgedBatches += 1
                 s.statistics.acknowledgedEvents += head.events
                 s.statistics.stored += ack.stored
@@ -397,15 +457,8 @@ public final class EventShipper: Sendable {
             }
             return nil
         }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(file.count + 64)
         // `sentAt` is this side's clock at the send, so the collector can correct a skewed `ts`.
-        payload += Array("EVENTS {\"batch\":\"\(Self.batchID(batch))\",\"sentAt\":\(Posix.wallClockMillis()),\"events\":[".utf8)
-        for (i, line) in lines.enumerated() {
-            if i > 0 { payload.append(UInt8(ascii: ",")) }
-            payload += line
-        }
-        payload += Array("]}".utf8)
+        let payload = ATLPRequest.eventsPayload(batch: Self.batchID(batch), sentAt: Posix.wallClockMillis(), encodedEvents: lines)
         guard payload.count <= maxFrame else {
             try state.withLock { (s) throws(SpoolError) in
                 if batch.events > 1 {

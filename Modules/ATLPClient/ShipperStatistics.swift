@@ -25,8 +25,13 @@ public struct ShipperStatistics: Sendable, Hashable {
     public var connections = 0
     /// The last delivery problem, for logs.
     public var lastError: String?
+    /// `flush` calls (each cuts the open batch and waits for the acknowledgements).
+    public var flushes = 0
     /// Delivery stopped for good (e.g. `unauthorized`); events stay in the spool.
     public var halted = false
+
+    /// Nothing done yet.
+    public init() {}
 }
 
 extension ShipperStatistics {

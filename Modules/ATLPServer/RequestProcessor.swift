@@ -33,104 +33,74 @@ struct RequestProcessor: Sendable {
     /// The largest `SNAPSHOT` payload, announced in `WELCOME` as `maxSnapshot`.
     let maxSnapshotFrame: Int
 
-    static let verbs = ["HELLO", "EVENTS", "CONFIG", "PUBLISH", "SNAPSHOT", "PING", "BYE"]
-
-    /// Answers `item` for a connection whose `HELLO` was accepted as `session` (nil: not yet).
+    /// Answers `item` for a connection whose `HELLO` was accepted as `session` (nil: not yet):
+    /// the frame is read, a `HELLO` welcomed, `PING` and `BYE` answered here, and every other
+    /// request decoded by ATLPWire's codec and answered by the handler.
     func process(_ item: InboundItem, session: Session?, connectionID: UInt64, peer: String) -> Outcome {
-        func fail(_ error: ATLPError) -> Outcome {
-            Outcome(bytes: error.frame.encoded, session: session, close: error.code.closesConnection, error: error.code)
-        }
-        let payload: [UInt8]
-        switch item {
-        case .framingError(let error): return fail(error)
-        case .payload(let p): payload = p
-        }
-        let verb: String
-        let body: JSONObject?
-        do throws(ATLPError) {
-            verb = try ATLPFrame.verb(of: payload)
-            switch (session, verb) {
-            case (nil, let v) where v != "HELLO":
-                throw ATLPError(.helloRequired, "\(v) before HELLO: the first frame must be HELLO {\"protocol\":1,\"appKey\":...}")
-            case (.some, "HELLO"):
-                throw ATLPError(.helloRequired, "a second HELLO on one connection; open a new connection instead")
-            default: break
-            }
-            body = try ATLPFrame.body(of: payload, verb: verb)
+        let frame: ATLPFrame
+        do {
+            frame = try Self.frame(of: item, session: session)
         } catch {
-            return fail(error)
+            return fail(error, session: session)
         }
-        let object = body ?? JSONObject()
-
-        guard let session else {
-            let hello: Hello
-            do { hello = try Hello(body: object) } catch { return fail(error) }
-            switch handler.hello(hello, peer: peer) {
-            case .accept(let admin, let authenticated):
-                let accepted = Session(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
-                let welcome = Welcome(protocolVersion: 1, maxFrame: maxFrame, maxSnapshot: maxSnapshotFrame).frame
-                return Outcome(bytes: welcome.encoded, session: accepted, close: false, authenticated: authenticated)
-            case .unauthorized(let message):
-                return fail(ATLPError(.unauthorized, message))
-            }
+        guard let session else { return welcome(frame, connectionID: connectionID, peer: peer) }
+        switch frame.verb {
+        case "PING": return Outcome(bytes: ATLPFrame(verb: "PONG").encoded, session: session, close: false)
+        case "BYE": return Outcome(bytes: ATLPFrame(verb: "BYE").encoded, session: session, close: true)
+        case "PUBLISH" where !session.isAdmin:
+            return fail(ATLPError(.forbidden, "PUBLISH needs a connection whose HELLO carried the admin token"), session: session)
+        default: break
         }
         let request: ATLPRequest
-        switch verb {
-        case "PING":
-            return Outcome(bytes: ATLPFrame(verb: "PONG").encoded, session: session, close: false)
-        case "BYE":
-            return Outcome(bytes: ATLPFrame(verb: "BYE").encoded, session: session, close: true)
-        case "EVENTS":
-            guard let batch = object["batch"] else {
-                return fail(ATLPError(.badRequest, "EVENTS needs \"batch\": a string or integer the ACK echoes"))
-            }
-            switch batch {
-            case .string(let s) where !s.isEmpty && s.utf8.count <= 128: break
-            case .int: break
-            default:
-                return fail(
-                    ATLPError(.badRequest, "EVENTS \"batch\" must be a string of 1 to 128 bytes or an integer, found \(batch.jsonText.prefix(40))"))
-            }
-            guard let events = object["events"]?.arrayValue else {
-                return fail(ATLPError(.badRequest, "EVENTS needs \"events\": an array of event objects"))
-            }
-            var sentAt: Int64?
-            if let t = object["sentAt"] {
-                guard case .int(let ms) = t else {
-                    return fail(
-                        ATLPError(.badRequest, "EVENTS \"sentAt\" must be an integer (ms since the epoch), found \(t.kindDescription)"))
-                }
-                sentAt = ms
-            }
-            request = .events(batch: batch, events: events, sentAt: sentAt)
-        case "CONFIG":
-            request = .config(object)
-        case "PUBLISH":
-            guard session.isAdmin else {
-                return fail(ATLPError(.forbidden, "PUBLISH needs a connection whose HELLO carried the admin token"))
-            }
-            guard let rules = object["rules"]?.arrayValue else {
-                return fail(ATLPError(.badRequest, "PUBLISH needs \"rules\": an array of rules"))
-            }
-            var sampleRate: Double?
-            if let r = object["sampleRate"] {
-                guard let rate = r.doubleValue, (0...1).contains(rate) else {
-                    return fail(
-                        ATLPError(.badRequest, "PUBLISH \"sampleRate\" must be a number from 0 to 1, found \(r.jsonText.prefix(40))"))
-                }
-                sampleRate = rate
-            }
-            request = .publish(rules: rules, sampleRate: sampleRate)
-        case "SNAPSHOT":
-            do { request = .snapshot(try SnapshotUpload(body: object)) } catch { return fail(error) }
-        default:
-            return fail(
-                ATLPError(.unknownVerb, "\(verb) is not a request of ATLP/1; requests are \(Self.verbs.joined(separator: ", "))"))
+        do {
+            request = try ATLPRequest(verb: frame.verb, body: frame.body ?? JSONObject())
+        } catch {
+            return fail(error, session: session)
         }
         let reply = handler.handle(request, session: session)
         var code: ATLPErrorCode?
         if case .error(let c, _) = reply { code = c }
-        return Outcome(
-            bytes: reply.wireBytes, session: session, close: code?.closesConnection ?? false, error: code)
+        return Outcome(bytes: reply.wireBytes, session: session, close: code?.closesConnection ?? false, error: code)
+    }
+
+    /// The item's frame, its verb allowed in this phase (`HELLO` first, and once) before its
+    /// body is parsed; a framing error is thrown as it came.
+    private static func frame(of item: InboundItem, session: Session?) throws(ATLPError) -> ATLPFrame {
+        let payload: [UInt8]
+        switch item {
+        case .framingError(let error): throw error
+        case .payload(let p): payload = p
+        }
+        let verb = try ATLPFrame.verb(of: payload)
+        switch (session, verb) {
+        case (nil, let v) where v != "HELLO":
+            throw ATLPError(.helloRequired, "\(v) before HELLO: the first frame must be HELLO {\"protocol\":1,\"appKey\":...}")
+        case (.some, "HELLO"):
+            throw ATLPError(.helloRequired, "a second HELLO on one connection; open a new connection instead")
+        default: break
+        }
+        return ATLPFrame(verb: verb, body: try ATLPFrame.body(of: payload, verb: verb))
+    }
+
+    /// The answer to a `HELLO`: `WELCOME` and the new session, or `unauthorized`.
+    private func welcome(_ frame: ATLPFrame, connectionID: UInt64, peer: String) -> Outcome {
+        let hello: Hello
+        do {
+            hello = try Hello(body: frame.body ?? JSONObject())
+        } catch {
+            return fail(error, session: nil)
+        }
+        switch handler.hello(hello, peer: peer) {
+        case .accept(let admin, let authenticated):
+            let accepted = Session(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
+            let welcome = Welcome(protocolVersion: 1, maxFrame: maxFrame, maxSnapshot: maxSnapshotFrame).frame
+            return Outcome(bytes: welcome.encoded, session: accepted, close: false, authenticated: authenticated)
+        case .unauthorized(let message):
+            return fail(ATLPError(.unauthorized, message), session: nil)
+        }
+    }
+
+    private func fail(_ error: ATLPError, session: Session?) -> Outcome {
+        Outcome(bytes: error.frame.encoded, session: session, close: error.code.closesConnection, error: error.code)
     }
 }

@@ -47,4 +47,7 @@ public struct Hello: Sendable, Hashable {
         token = try optional("token")
         self.body = body
     }
+
+    /// `HELLO {...}` as a client sends it.
+    public var frame: ATLPFrame { ATLPFrame(verb: "HELLO", body: body) }
 }

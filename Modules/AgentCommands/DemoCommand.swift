@@ -168,6 +168,12 @@ public struct DemoCommand: Command {
         // times are exact; the tracker's time rules read the same clock.
         let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let spool = scratch.path + "/spool"
+        let link = CollectorLink(
+            addresses: connections.addresses,
+            hello: Hello(
+                appKey: DemoConfiguration.appKey, appVersion: DemoConfiguration.appVersion, agent: "autotrack-agent demo",
+                token: embedded == nil ? token : nil),
+            security: connections.security)
         let pipeline: TrackingPipeline
         do {
             let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
@@ -177,10 +183,7 @@ public struct DemoCommand: Command {
             settings.dataDirectory = scratch.path + "/data"
             settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
             if debug { settings.debugOutput = { line in io.printError(line) } }
-            pipeline = try TrackingPipeline(
-                plan: plan, app: app, to: connections.addresses, security: connections.security, token: embedded == nil ? token : nil, spool: spool,
-                session: nil,
-                agent: "autotrack-agent demo", settings: settings, remoteConfig: true)
+            pipeline = try TrackingPipeline(plan: plan, app: app, link: link, spool: spool, session: nil, settings: settings, remoteConfig: true)
         } catch {
             io.printError("autotrack-agent demo: cannot start shipping events: \(error)")
             return .failure
@@ -200,12 +203,7 @@ public struct DemoCommand: Command {
             treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
         }
         // Snapshots on a connection of their own, in circle mode or with --snapshots.
-        let sender = ATLPSnapshotSender(
-            addresses: connections.addresses,
-            hello: Hello(
-                appKey: DemoConfiguration.appKey, appVersion: DemoConfiguration.appVersion, agent: "autotrack-agent demo",
-                token: embedded == nil ? token : nil),
-            security: connections.security)
+        let sender = link.snapshotSender()
         defer { sender.close() }
         let forced = snapshots
         let refresher = pipeline.refresher
@@ -234,7 +232,7 @@ public struct DemoCommand: Command {
             io.printError("autotrack-agent demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
         }
 
-        let delivered = pipeline.drain(timeout: duration(seconds: timeout))
+        let delivered = pipeline.drain(deadline: .now + duration(seconds: timeout))
         let summary = "demo: " + pipeline.summary
         if !delivered {
             keepScratch = embedded == nil

@@ -1,7 +1,9 @@
+import ATLPWire
 import Collector
 import CommandSupport
 import Foundation
 import KVCConfig
+import RemoteConfig
 import SystemCalls
 import Tracker
 
@@ -107,9 +109,11 @@ public struct ReplayCommand: Command {
         guard let connections = collectors.connections(command: "autotrack-agent replay", io: io) else { return .failure }
         let pipeline: TrackingPipeline
         do {
-            pipeline = try TrackingPipeline(
-                plan: plan, app: app, to: connections.addresses, security: connections.security, token: token, spool: spoolPath,
-                session: recording.session, agent: "autotrack-agent replay")
+            let link = CollectorLink(
+                addresses: connections.addresses,
+                hello: Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-agent replay", token: token),
+                security: connections.security)
+            pipeline = try TrackingPipeline(plan: plan, app: app, link: link, spool: spoolPath, session: recording.session)
         } catch {
             io.printError("autotrack-agent replay: cannot open the spool '\(spoolPath)': \(error)")
             return .failure
@@ -119,7 +123,7 @@ public struct ReplayCommand: Command {
         let player = RecordingPlayer(recording, now: Int64(Date().timeIntervalSince1970 * 1000))
         player.play(into: pipeline.tracker)
         let wait = duration(seconds: timeout)
-        let delivered = pipeline.drain(timeout: wait)
+        let delivered = pipeline.drain(deadline: .now + wait)
         io.print("replay: " + pipeline.summary)
         guard delivered else {
             io.printError("autotrack-agent replay: " + pipeline.failure(timeout: wait, spool: spoolPath))

@@ -4,6 +4,7 @@ import ATLPWire
 import CommandSupport
 import EventModel
 import Foundation
+import RemoteConfig
 import SystemCalls
 
 /// `autotrack-agent send`: ships an NDJSON file of events to a collector, reliably, exactly once.
@@ -107,16 +108,7 @@ public struct SendCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let handle: FileHandle
-        if input == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: input) else {
-                io.printError("autotrack-agent send: cannot open '\(input)' for reading; check the path (or give - for standard input)")
-                return .failure
-            }
-            handle = h
-        }
+        guard let handle = openInput(io: io) else { return .failure }
         defer { if input != "-" { try? handle.close() } }
         do {
             try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
@@ -124,85 +116,106 @@ public struct SendCommand: Command {
             io.printError("autotrack-agent send: cannot create the spool folder '\(spool)' ; check its parent folder is writable, or give another with --spool")
             return .failure
         }
-
         let progress = SendProgress(io: io, address: collectors.addressList)
-        guard let connections = collectors.connections(command: "autotrack-agent send", io: io) else { return .failure }
-        let sockets = connections.addresses
-        var configuration = EventShipperConfiguration(
-            address: sockets[0], failover: Array(sockets.dropFirst()),
-            hello: Hello(appKey: appKey, appVersion: appVersion, agent: "autotrack-agent send", token: token),
-            spoolDirectory: spool, batchMaxEvents: batchEvents, batchInterval: .milliseconds(100),
-            backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
-        configuration.security = connections.security
-        let shipper: EventShipper
-        do {
-            shipper = try EventShipper(configuration: configuration) { stats in progress.update(stats) }
-        } catch {
-            io.printError("autotrack-agent send: cannot open the spool '\(spool)': \(error); give another with --spool")
-            return .failure
-        }
+        guard let shipper = openShipper(progress: progress, io: io) else { return .failure }
         let recovered = shipper.statistics.pendingEvents
         progress.setRecovered(recovered)
         let unusable = shipper.unusableSpoolFiles
         for problem in unusable { progress.problem("autotrack-agent send: \(problem)") }
 
-        // Read and enqueue; a full spool waits for the collector to drain it.
-        var reader = EventLineReader(handle: handle)
-        var valid = 0
-        var invalid = 0
-        var refused = 0
-        do {
-            while let line = try reader.next() {
-                switch line {
-                case .invalid:
-                    invalid += 1
-                    progress.problem(line.problem!)
-                case .event(let number, let event):
-                    switch enqueue(event, into: shipper) {
-                    case .none:
-                        valid += 1
-                        progress.setRead(valid)
-                    case .some(let message):
-                        refused += 1
-                        if refused <= Self.refusalsNamed { progress.problem("line \(number): not sent: \(message)") }
-                    }
-                }
-                if shipper.statistics.halted { break }
-            }
-        } catch {
+        guard let read = enqueueInput(handle, into: shipper, progress: progress) else {
             io.printError("autotrack-agent send: reading '\(input)' failed; check the file is readable (not a folder)")
             _ = shipper.close(timeout: .zero)
             return .failure
         }
-
         progress.readingFinished()
-
-        // Wait for the ACKs while they keep coming; give up after `timeout` without progress.
-        var lastAcked = -1
-        var lastProgress = ContinuousClock.now
-        var complete = false
-        while true {
-            if shipper.flush(timeout: .milliseconds(250)) {
-                complete = true
-                break
-            }
-            let stats = shipper.statistics
-            if stats.halted { break }
-            if stats.acknowledgedEvents != lastAcked {
-                lastAcked = stats.acknowledgedEvents
-                lastProgress = .now
-            } else if ContinuousClock.now - lastProgress > .milliseconds(Int64(timeout * 1000)) {
-                break
-            }
-            progress.update(stats)
-        }
+        // Wait for the ACKs while they keep coming; give up after `timeout` without one.
+        let complete = shipper.flush(stall: duration(seconds: timeout), tick: (.milliseconds(250), { progress.update($0) }))
         _ = shipper.close(timeout: .zero)
         let stats = shipper.statistics
         progress.finish()
 
         let summary = SendSummary(
-            read: valid, recovered: recovered, invalid: invalid, refused: refused, statistics: stats)
+            read: read.valid, recovered: recovered, invalid: read.invalid, refused: read.refused, statistics: stats)
         io.print(summary.line)
+        explainShortfall(stats, complete: complete, read: read, io: io)
+        if read.valid == 0 && read.refused == 0 {
+            let what = read.invalid == 0 ? "held no events" : "held no valid event (\(read.invalid) invalid \(read.invalid == 1 ? "line" : "lines"))"
+            if strict {
+                io.printError("autotrack-agent send: '\(input)' \(what); --strict needs at least one valid event")
+                return .failure
+            }
+            io.printError("autotrack-agent send: note: '\(input)' \(what)\(recovered > 0 ? "; only the spool's events were sent" : "")")
+        }
+        return complete && read.refused == 0 && stats.undeliverable == 0 && !stats.halted && unusable.isEmpty ? .success : .failure
+    }
+
+    /// The input: standard input for `-`, else the file (nil, said on standard error, when it cannot be opened).
+    private func openInput(io: any OutputStreams) -> FileHandle? {
+        if input == "-" { return FileHandle.standardInput }
+        guard let handle = FileHandle(forReadingAtPath: input) else {
+            io.printError("autotrack-agent send: cannot open '\(input)' for reading; check the path (or give - for standard input)")
+            return nil
+        }
+        return handle
+    }
+
+    /// The shipper over the spool, to the `--to` collectors (nil, said on standard error, when it cannot start).
+    private func openShipper(progress: SendProgress, io: any OutputStreams) -> EventShipper? {
+        guard let connections = collectors.connections(command: "autotrack-agent send", io: io) else { return nil }
+        let link = CollectorLink(
+            addresses: connections.addresses,
+            hello: Hello(appKey: appKey, appVersion: appVersion, agent: "autotrack-agent send", token: token),
+            security: connections.security)
+        let configuration = link.shipping(
+            spool: spool, batchMaxEvents: batchEvents, batchInterval: .milliseconds(100),
+            backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(2)))
+        do {
+            return try EventShipper(configuration: configuration) { stats in progress.update(stats) }
+        } catch {
+            io.printError("autotrack-agent send: cannot open the spool '\(spool)': \(error); give another with --spool")
+            return nil
+        }
+    }
+
+    /// What reading the input came to: events taken, lines skipped, events the spool refused.
+    struct ReadCounts {
+        var valid = 0
+        var invalid = 0
+        var refused = 0
+    }
+
+    /// Reads the input and spools each valid event (a full spool waits for the collector to
+    /// drain it); stops early when delivery halted. Nil when reading failed.
+    private func enqueueInput(_ handle: FileHandle, into shipper: EventShipper, progress: SendProgress) -> ReadCounts? {
+        var reader = EventLineReader(handle: handle)
+        var counts = ReadCounts()
+        do {
+            while let line = try reader.next() {
+                switch line {
+                case .invalid:
+                    counts.invalid += 1
+                    progress.problem(line.problem!)
+                case .event(let number, let event):
+                    switch enqueue(event, into: shipper) {
+                    case .none:
+                        counts.valid += 1
+                        progress.setRead(counts.valid)
+                    case .some(let message):
+                        counts.refused += 1
+                        if counts.refused <= Self.refusalsNamed { progress.problem("line \(number): not sent: \(message)") }
+                    }
+                }
+                if shipper.statistics.halted { break }
+            }
+        } catch {
+            return nil
+        }
+        return counts
+    }
+
+    /// Why not every event was acknowledged, on standard error: refused, timed out, set aside, not spooled.
+    private func explainShortfall(_ stats: ShipperStatistics, complete: Bool, read: ReadCounts, io: any OutputStreams) {
         if stats.halted {
             io.printError("autotrack-agent send: the collector at \(stats.collector ?? collectors.addressList) refused delivery: \(stats.lastError ?? "unknown reason")")
             if (stats.lastError ?? "").contains("unauthorized") {
@@ -220,20 +233,11 @@ public struct SendCommand: Command {
                     + (stats.lastSetAside.map { " (last: \($0))" } ?? "")
                     + "; they stay in \(spool)/undeliverable with the reason beside each file")
         }
-        if refused > Self.refusalsNamed {
+        if read.refused > Self.refusalsNamed {
             io.printError(
-                "autotrack-agent send: \(refused) events were not taken into the spool \(spool) (the first "
+                "autotrack-agent send: \(read.refused) events were not taken into the spool \(spool) (the first "
                     + "\(Self.refusalsNamed) are named above with the reason); send them again once it is fixed")
         }
-        if valid == 0 && refused == 0 {
-            let what = invalid == 0 ? "held no events" : "held no valid event (\(invalid) invalid \(invalid == 1 ? "line" : "lines"))"
-            if strict {
-                io.printError("autotrack-agent send: '\(input)' \(what); --strict needs at least one valid event")
-                return .failure
-            }
-            io.printError("autotrack-agent send: note: '\(input)' \(what)\(recovered > 0 ? "; only the spool's events were sent" : "")")
-        }
-        return complete && refused == 0 && stats.undeliverable == 0 && !stats.halted && unusable.isEmpty ? .success : .failure
     }
 
     /// The events the spool refuses (a full disk, the file-size limit) are named one by one up to

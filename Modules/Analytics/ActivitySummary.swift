@@ -3,14 +3,15 @@ import EventStore
 
 /// Events and distinct actors, devices and sessions on one UTC day.
 public struct DailyActivity: Sendable, Hashable {
-    public var day: CalendarDay
+    public var day: UTCDay
     public var events: Int
-    /// Distinct actors (`user`, else `device`); events with neither count for none.
+    /// Distinct actors (people: `ActorKind.user`, identity merge applied); events with neither a
+    /// user nor a device count for none.
     public var actors: Int
     public var devices: Int
     public var sessions: Int
 
-    public init(day: CalendarDay, events: Int, actors: Int, devices: Int, sessions: Int) {
+    public init(day: UTCDay, events: Int, actors: Int, devices: Int, sessions: Int) {
         self.day = day
         self.events = events
         self.actors = actors
@@ -97,7 +98,7 @@ extension ActivitySummary {
         let numbers = last - first <= maximumFilledDays ? Array(first...last) : byNumber.keys.sorted()
         return numbers.map { n in
             let d = byNumber[n] ?? ActivityRollup.Day(number: n, events: 0, actors: 0, devices: 0, sessions: 0)
-            return DailyActivity(day: CalendarDay(number: n), events: d.events, actors: d.actors, devices: d.devices, sessions: d.sessions)
+            return DailyActivity(day: UTCDay(number: n), events: d.events, actors: d.actors, devices: d.devices, sessions: d.sessions)
         }
     }
 
@@ -154,17 +155,19 @@ public struct ActivityCounter {
     private var enters: [SequenceKey: [(order: EventOrder, page: String)]] = [:]
     private var clicks: [ClickKey: [EventOrder]] = [:]
     private var viewPages: [String: (seq: Int64, page: String)] = [:]
+    /// Identity merge for the days' actors and the bursts' actors.
+    private let links: DeviceLinks
 
-    public init() {}
+    /// `links`: the store's device links (`CollectorStore.deviceLinks`).
+    public init(links: DeviceLinks = .none) { self.links = links }
 
     /// The scan that feeds this counter: every event `filter` selects.
     public func query(_ filter: EventFilter) -> EventScanQuery { EventScanQuery(filter: filter) }
 
     public mutating func add(_ e: ScannedEvent) {
-        let day = CalendarDay(time: e.time).number
+        let day = UTCDay(time: e.time).number
         days[day, default: Day()].events += 1
-        let actor = ActorKind.user.actor(of: e)
-        if let actor { days[day]!.actors.insert(actor) }
+        if let actor = ActorKind.user.actor(of: e, links: links) { days[day]!.actors.insert(actor) }
         if let device = ActorKind.device.actor(of: e) { days[day]!.devices.insert(device) }
         if let session = ActorKind.session.actor(of: e) { days[day]!.sessions.insert(session) }
         let version = e.appVersion ?? ""
@@ -172,13 +175,14 @@ public struct ActivityCounter {
         case "page_leave":
             if let d = e.duration { durations[e.page ?? e.name, default: [:]][d, default: 0] += 1 }
         case "page_enter":
-            if let id = e.session ?? e.user ?? e.device {
+            if let id = e.session ?? ActorKind.user.sentID(user: e.user, device: e.device, session: nil) {
                 enters[SequenceKey(appKey: e.appKey, appVersion: version, id: id), default: []].append((EventOrder(e), e.page ?? e.name))
             }
         case "click":
-            guard let actor else { return }
+            // A click run is the clicks of one actor as sent (its burst counts for the person).
+            guard let sent = ActorKind.user.sentID(user: e.user, device: e.device, session: nil) else { return }
             let view = e.path ?? e.name
-            clicks[ClickKey(owner: SequenceKey(appKey: e.appKey, appVersion: version, id: actor.id), view: view), default: []]
+            clicks[ClickKey(owner: SequenceKey(appKey: e.appKey, appVersion: version, id: sent), view: view), default: []]
                 .append(EventOrder(e))
             if let page = e.page, viewPages[view].map({ e.seq < $0.seq }) ?? true { viewPages[view] = (e.seq, page) }
         default:
@@ -231,7 +235,8 @@ public struct ActivityCounter {
             var last: Int64?
             func close() {
                 if run >= Self.rageMinimumClicks {
-                    out.append(ActivityRollup.Burst(view: key.view, appKey: key.owner.appKey, actor: key.owner.id, clicks: run))
+                    let actor = links.actor(appKey: key.owner.appKey, sentID: key.owner.id) ?? key.owner.id
+                    out.append(ActivityRollup.Burst(view: key.view, appKey: key.owner.appKey, actor: actor, clicks: run))
                 }
             }
             for order in list.sorted() {
@@ -259,7 +264,7 @@ extension CollectorStore {
 
     /// The activity summary from one scan, whatever the store has (what the rollups must equal).
     public func scannedActivity(_ filter: EventFilter) throws(StoreError) -> ActivitySummary {
-        var counter = ActivityCounter()
+        var counter = ActivityCounter(links: try deviceLinks(appKey: filter.appKey))
         try scan(counter.query(filter)) { e in
             counter.add(e)
             return true

@@ -81,7 +81,7 @@ public struct FunnelCounter {
 
     /// The rows that feed this counter: the steps' events, by `definition.by`, in time order.
     public func query(_ filter: EventFilter) -> ActorEventQuery {
-        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column, inTimeOrder: true)
+        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by, inTimeOrder: true)
     }
 
     /// Adds the next row (time order, ties by seq: a row earlier than the last stops the program).

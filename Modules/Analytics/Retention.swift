@@ -23,12 +23,12 @@ public struct RetentionDefinition: Sendable, Hashable {
 public struct RetentionResult: Sendable, Hashable {
     public struct Cohort: Sendable, Hashable {
         /// The first day of the cohort's period.
-        public var cohort: CalendarDay
+        public var cohort: UTCDay
         public var actors: Int
         /// `returned[i]`: cohort actors with a `return` event in period cohort + i.
         public var returned: [Int]
 
-        public init(cohort: CalendarDay, actors: Int, returned: [Int]) {
+        public init(cohort: UTCDay, actors: Int, returned: [Int]) {
             self.cohort = cohort
             self.actors = actors
             self.returned = returned
@@ -73,7 +73,7 @@ public struct RetentionCounter {
 
     /// The rows that feed this counter: start and return events, by `definition.by`.
     public func query(_ filter: EventFilter) -> ActorEventQuery {
-        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by.column)
+        ActorEventQuery(filter: filter, kinds: kinds, actor: definition.by)
     }
 
     public mutating func add(_ e: ActorEvent) {
@@ -130,7 +130,7 @@ public struct RetentionCounter {
         return RetentionResult(
             definition: definition,
             cohorts: days.indices.sorted { days[$0] < days[$1] }.map { c in
-                RetentionResult.Cohort(cohort: CalendarDay(number: days[c]), actors: actors[c], returned: Array(returned[c * n..<(c + 1) * n]))
+                RetentionResult.Cohort(cohort: UTCDay(number: days[c]), actors: actors[c], returned: Array(returned[c * n..<(c + 1) * n]))
             })
     }
 }

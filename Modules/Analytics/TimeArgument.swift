@@ -1,3 +1,5 @@
+import EventStore
+
 /// The time and duration texts the analytics' commands take (`--since`, `--until`, `--within`).
 public enum TimeArgument {
     /// An instant, ms since the epoch: `YYYY-MM-DD` (midnight UTC), RFC 3339
@@ -7,7 +9,7 @@ public enum TimeArgument {
         if !text.isEmpty, text.allSatisfy(\.isASCIIDigit) || (text.first == "-" && text.count > 1 && text.dropFirst().allSatisfy(\.isASCIIDigit)) {
             return Int64(text)
         }
-        if let day = CalendarDay(text) { return day.startTime }
+        if let day = UTCDay(text) { return day.startTime }
         return rfc3339(text)
     }
 
@@ -30,7 +32,7 @@ public enum TimeArgument {
     static func rfc3339(_ text: String) -> Int64? {
         let chars = Array(text.utf8)
         guard chars.count >= 20, chars[10] == UInt8(ascii: "T") || chars[10] == UInt8(ascii: "t"),
-            let day = CalendarDay(String(decoding: chars[0..<10], as: UTF8.self))
+            let day = UTCDay(String(decoding: chars[0..<10], as: UTF8.self))
         else { return nil }
         func number(_ r: Range<Int>) -> Int64? {
             guard r.upperBound <= chars.count else { return nil }

@@ -25,11 +25,10 @@ public func autotrackPreloadStart() {
     PreloadSession.start()
 }
 
-/// What the preload runs in a tracked program: tracker, reporting, shipper and hooks.
+/// What the preload runs in a tracked program: the tracking pipeline (tracker, reporting,
+/// consent gate, shipper) and the GTK hooks.
 final class PreloadSession {
-    let tracker: Tracker
-    let reporting: ReportingSystem
-    let shipper: EventShipper?
+    let pipeline: TrackingPipeline
     let hooks: GtkHookSystem
     let snapshots: ATLPSnapshotSender?
 
@@ -38,12 +37,8 @@ final class PreloadSession {
     /// How long exit waits for the collector's acknowledgements (docs/gtk.md).
     static let exitFlushTimeout: Duration = .seconds(2)
 
-    private init(
-        tracker: Tracker, reporting: ReportingSystem, shipper: EventShipper?, hooks: GtkHookSystem, snapshots: ATLPSnapshotSender?
-    ) {
-        self.tracker = tracker
-        self.reporting = reporting
-        self.shipper = shipper
+    private init(pipeline: TrackingPipeline, hooks: GtkHookSystem, snapshots: ATLPSnapshotSender?) {
+        self.pipeline = pipeline
         self.hooks = hooks
         self.snapshots = snapshots
     }
@@ -70,23 +65,59 @@ final class PreloadSession {
         }
     }
 
+    /// The pipeline to the collectors (or to NDJSON), then the hooks, then remote rules.
     private convenience init(settings: LaunchSettings, environment: [String: String]) throws(PreloadError) {
-        var plan = TrackingPlan()
-        if !settings.configFiles.isEmpty {
-            do {
-                plan = try TrackingPlan.load(files: settings.configFiles)
-            } catch {
-                throw PreloadError(error.problems.map(\.description).joined(separator: "; "))
-            }
-        }
+        let plan = try Self.plan(settings)
         let app: TrackedApp
         do {
             app = try TrackedApp(key: settings.appKey, version: settings.appVersion)
         } catch {
             throw PreloadError(error.description)
         }
-        // The tracker's own settings (config refresh, session timeout, data directory) come from
-        // AUTOTRACK_* variables too; the device id and the last good remote rules live in the data directory.
+        let trackerSettings = try Self.trackerSettings(environment: environment, app: app)
+        let pipeline: TrackingPipeline
+        var snapshots: ATLPSnapshotSender?
+        if let link = try Self.collectorLink(settings, app: app) {
+            pipeline = try Self.shippingPipeline(plan: plan, app: app, trackerSettings: trackerSettings, link: link, settings: settings)
+            // Snapshots go on a connection of their own, only in circle mode (docs/gtk.md "Snapshots").
+            snapshots = link.snapshotSender()
+        } else {
+            let path = settings.out ?? "/dev/stderr"
+            do {
+                let reporter = try JSONLinesFileReporter(path: path)
+                pipeline = TrackingPipeline(plan: plan, app: app, settings: trackerSettings, label: "autotrack.preload", reporter: reporter)
+            } catch {
+                throw PreloadError("\(path) cannot be written: \(error)")
+            }
+        }
+        let hooks = GtkHookSystem(
+            observer: pipeline.tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
+        // `run --snapshots`: circle mode from the start, whatever the collector says.
+        let forced = settings.snapshots && snapshots != nil
+        if forced { hooks.setCircleMode(true) }
+        hooks.start()
+        // Rules published to the collector reach the running app (docs/agent.md "Remote configuration"),
+        // and its answers say when someone circles the app in the studio.
+        if let refresher = pipeline.refresher, !forced {
+            let setCircleMode = hooks.circleModeSetter
+            refresher.onCircleModeChange { setCircleMode($0) }
+        }
+        self.init(pipeline: pipeline, hooks: hooks, snapshots: snapshots)
+    }
+
+    /// The plan of `AUTOTRACK_CONFIG`'s files (empty without them).
+    private static func plan(_ settings: LaunchSettings) throws(PreloadError) -> TrackingPlan {
+        guard !settings.configFiles.isEmpty else { return TrackingPlan() }
+        do {
+            return try TrackingPlan.load(files: settings.configFiles)
+        } catch {
+            throw PreloadError(error.problems.map(\.description).joined(separator: "; "))
+        }
+    }
+
+    /// The tracker's own settings (config refresh, session timeout, data directory) come from
+    /// AUTOTRACK_* variables too; the device id and the last good remote rules live in the data directory.
+    private static func trackerSettings(environment: [String: String], app: TrackedApp) throws(PreloadError) -> TrackerSettings {
         var trackerSettings: TrackerSettings
         do {
             trackerSettings = try TrackerSettings().applying(environment: environment)
@@ -96,85 +127,60 @@ final class PreloadSession {
         if trackerSettings.dataDirectory == nil {
             trackerSettings.dataDirectory = AgentDataDirectory.default(appKey: app.key, environment: environment)
         }
-        var shipper: EventShipper?
-        var rulesSource: ATLPRulesSource?
-        var snapshots: ATLPSnapshotSender?
-        let reporter: any Reporter
-        if !settings.collectors.isEmpty {
-            var addresses: [SocketAddress] = []
-            for collector in settings.collectors {
-                do throws(UsageError) {
-                    let address = try HostPort(collector)
-                    addresses.append(SocketAddress(host: address.host, port: address.port))
-                } catch {
-                    throw PreloadError("\(LaunchSettings.collectorKey): \(error)")
-                }
-            }
-            var security: SecureChannelFactory?
-            if settings.tls {
-                do throws(SecureChannelError) {
-                    security = try TLSContext.client(trusting: settings.tlsAuthorityFile).channels
-                } catch {
-                    throw PreloadError(
-                        "cannot set up TLS: \(error); check \(LaunchSettings.tlsAuthorityKey) (a PEM file of the collector's authority)")
-                }
-            }
-            let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token)
-            rulesSource = ATLPRulesSource(addresses: addresses, hello: hello, security: security)
-            // Snapshots go on a connection of their own, only in circle mode (docs/gtk.md "Snapshots").
-            snapshots = ATLPSnapshotSender(addresses: addresses, hello: hello, security: security)
-            var configuration = EventShipperConfiguration(
-                address: addresses[0], failover: Array(addresses.dropFirst()), hello: hello,
-                spoolDirectory: settings.spoolDirectory, batchInterval: .milliseconds(100),
-                backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
-            configuration.security = security
-            do {
-                let spool = settings.spoolDirectory
-                let collectors = configuration.addresses.count == 1
-                    ? "the collector at \(configuration.collectorsDescription) cannot be reached"
-                    : "none of the collectors at \(configuration.collectorsDescription) can be reached"
-                let s = try EventShipper(
-                    configuration: configuration,
-                    onUnreachable: { error in
-                        Environment.printError(
-                            "autotrack: \(collectors) (\(error)); the program runs on, and its events are kept in the "
-                                + "spool \(spool) and sent when a collector answers")
-                    })
-                for problem in s.unusableSpoolFiles { Environment.printError("autotrack: \(problem)") }
-                shipper = s
-                reporter = TCPReporter(shipper: s, flushTimeout: PreloadSession.exitFlushTimeout)
+        return trackerSettings
+    }
+
+    /// `AUTOTRACK_TO`'s collectors, over TLS when asked; nil without collectors (events go to NDJSON).
+    private static func collectorLink(_ settings: LaunchSettings, app: TrackedApp) throws(PreloadError) -> CollectorLink? {
+        guard !settings.collectors.isEmpty else { return nil }
+        var addresses: [SocketAddress] = []
+        for collector in settings.collectors {
+            do throws(UsageError) {
+                let address = try HostPort(collector)
+                addresses.append(SocketAddress(host: address.host, port: address.port))
             } catch {
-                throw PreloadError("the spool \(settings.spoolDirectory) cannot be used: \(error)")
+                throw PreloadError("\(LaunchSettings.collectorKey): \(error)")
             }
-        } else {
-            let path = settings.out ?? "/dev/stderr"
-            do {
-                reporter = try JSONLinesFileReporter(path: path)
+        }
+        var security: SecureChannelFactory?
+        if settings.tls {
+            do throws(SecureChannelError) {
+                security = try TLSContext.client(trusting: settings.tlsAuthorityFile).channels
             } catch {
-                throw PreloadError("\(path) cannot be written: \(error)")
+                throw PreloadError(
+                    "cannot set up TLS: \(error); check \(LaunchSettings.tlsAuthorityKey) (a PEM file of the collector's authority)")
             }
         }
-        let gate = ConsentGate([reporter])
-        let reporting = ReportingSystem([gate], label: "autotrack.preload")
-        let tracker = Tracker(plan: plan, app: app, reporting: reporting, settings: trackerSettings)
-        tracker.onDiscard { [shipper] in
-            gate.discard(upTo: $0)
-            shipper?.discardUnsent()
+        let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-preload", token: settings.token)
+        return CollectorLink(addresses: addresses, hello: hello, security: security)
+    }
+
+    /// The pipeline shipping to `link` through the spool, asking it for rules; an unreachable
+    /// collector is said once on standard error, and the program runs on.
+    private static func shippingPipeline(
+        plan: TrackingPlan, app: TrackedApp, trackerSettings: TrackerSettings, link: CollectorLink, settings: LaunchSettings
+    ) throws(PreloadError) -> TrackingPipeline {
+        let spool = settings.spoolDirectory
+        let shipping = link.shipping(
+            spool: spool, batchInterval: .milliseconds(100), backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
+        let collectors = shipping.addresses.count == 1
+            ? "the collector at \(shipping.collectorsDescription) cannot be reached"
+            : "none of the collectors at \(shipping.collectorsDescription) can be reached"
+        let pipeline: TrackingPipeline
+        do {
+            pipeline = try TrackingPipeline(
+                plan: plan, app: app, settings: trackerSettings, label: "autotrack.preload", link: link, shipping: shipping,
+                remoteConfig: true,
+                onUnreachable: { error in
+                    Environment.printError(
+                        "autotrack: \(collectors) (\(error)); the program runs on, and its events are kept in the "
+                            + "spool \(spool) and sent when a collector answers")
+                })
+        } catch {
+            throw PreloadError("the spool \(spool) cannot be used: \(error)")
         }
-        let hooks = GtkHookSystem(
-            observer: tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
-        // `run --snapshots`: circle mode from the start, whatever the collector says.
-        let forced = settings.snapshots && snapshots != nil
-        if forced { hooks.setCircleMode(true) }
-        hooks.start()
-        // Rules published to the collector reach the running app (docs/agent.md "Remote configuration"),
-        // and its answers say when someone circles the app in the studio.
-        if let rulesSource {
-            let refresher = tracker.startRemoteConfig(source: rulesSource)
-            let setCircleMode = hooks.circleModeSetter
-            if !forced { refresher.onCircleModeChange { setCircleMode($0) } }
-        }
-        self.init(tracker: tracker, reporting: reporting, shipper: shipper, hooks: hooks, snapshots: snapshots)
+        for problem in pipeline.shipper?.unusableSpoolFiles ?? [] { Environment.printError("autotrack: \(problem)") }
+        return pipeline
     }
 
     /// At exit: pages still shown are left, then the events go out within `exitFlushTimeout`;
@@ -184,15 +190,10 @@ final class PreloadSession {
         session.hooks.stop()
         // Snapshots are not events: one still queued is lost, not waited for.
         session.snapshots?.close(timeout: .milliseconds(100))
-        session.tracker.stop()
-        let deadline = ContinuousClock.now + exitFlushTimeout
-        _ = session.reporting.flush(timeout: exitFlushTimeout)
-        if let shipper = session.shipper {
-            _ = shipper.flush(timeout: max(deadline - ContinuousClock.now, .milliseconds(1)))
-            _ = shipper.close(timeout: .zero)
-        }
+        session.pipeline.tracker.stop()
+        _ = session.pipeline.drain(deadline: ContinuousClock.now + exitFlushTimeout)
+        session.pipeline.close()
     }
-
 }
 
 /// Why the preload could not start tracking.

@@ -136,7 +136,7 @@ enum Percent {
 /// Instants as RFC 3339 UTC text, ms precision.
 enum Timestamp {
     static func text(_ time: Int64) -> String {
-        let day = CalendarDay(time: time)
+        let day = UTCDay(time: time)
         var rest = time - day.startTime
         let ms = rest % 1000
         rest /= 1000

@@ -15,9 +15,10 @@ public struct ExportCommand: Command {
         time (memory stays constant however many there are). ndjson: one event per line exactly as
         its wire form (docs/wire.md §3: id, ts as sent, type, name, ...), so
         'autotrack-agent send' accepts the file unchanged. csv: RFC 4180 with the header
-        seq,app_key,app_version,id,ts,time,type,name,page,path,view_id,session,user,device,duration,props
-        (time is the corrected time; props is JSON; text cells that a spreadsheet would run as a
-        formula get a leading '). --rule ID writes only the events the published rule ID selects
+        seq,app_key,app_version,id,ts,time,type,name,page,path,view_id,session,user,device,duration,props,actor
+        (time is the corrected time; props is JSON; actor is whom analyses by user count the event
+        for: its user, else the one user its device is linked to, else its device; text cells that
+        a spreadsheet would run as a formula get a leading '). --rule ID writes only the events the published rule ID selects
         (its app, version range, view event, path pattern and content), whenever they were
         stored, also before the rule was published.
 
@@ -68,7 +69,7 @@ public struct ExportCommand: Command {
 
     public static let csvHeader = [
         "seq", "app_key", "app_version", "id", "ts", "time", "type", "name", "page", "path", "view_id", "session", "user", "device",
-        "duration", "props",
+        "duration", "props", "actor",
     ]
 
     public func run(io: any OutputStreams) -> ExitCode {
@@ -85,9 +86,11 @@ public struct ExportCommand: Command {
                 query.types = [found.viewEvent.eventType.rawValue]
                 matcher = RuleEventMatcher(found)
             }
+            // The CSV's actor column: identity merge, as every analysis by user counts.
+            let links = format == .csv ? try store.deviceLinks(appKey: query.filter.appKey) : .none
             try store.events(query) { e in
                 if matcher != nil, !matcher!.selects(e) { return true }
-                out.line(format == .csv ? Self.csvLine(e) : Self.ndjsonLine(e), end: format == .csv ? "\r\n" : "\n")
+                out.line(format == .csv ? Self.csvLine(e, links: links) : Self.ndjsonLine(e), end: format == .csv ? "\r\n" : "\n")
                 return true
             }
         } catch {
@@ -102,12 +105,12 @@ public struct ExportCommand: Command {
     /// The event's wire form, one line.
     static func ndjsonLine(_ e: StoredEvent) -> String { e.event.json.jsonText }
 
-    static func csvLine(_ e: StoredEvent) -> String {
+    static func csvLine(_ e: StoredEvent, links: DeviceLinks) -> String {
         let v = e.event
         let text: [String] = [
             e.appKey, e.appVersion ?? "", v.id, String(v.ts), String(e.time), v.type.rawValue, v.name, v.page ?? "", v.path ?? "",
             v.viewId ?? "", v.session ?? "", v.user ?? "", v.device ?? "", v.duration.map { String($0) } ?? "",
-            v.props.isEmpty ? "{}" : JSONValue.object(v.props).jsonText,
+            v.props.isEmpty ? "{}" : JSONValue.object(v.props).jsonText, links.actor(appKey: e.appKey, user: v.user, device: v.device) ?? "",
         ]
         let numeric: Set<Int> = [3, 4, 13]
         return ([String(e.seq)] + text.enumerated().map { i, cell in

@@ -6,10 +6,10 @@ public import KVCConfig
 /// studio's preview and counts, `report --rule`'s header.
 public struct DefinitionCounts: Sendable, Hashable {
     public struct Day: Sendable, Hashable {
-        public var day: CalendarDay
+        public var day: UTCDay
         public var count: Int
 
-        public init(day: CalendarDay, count: Int) {
+        public init(day: UTCDay, count: Int) {
             self.day = day
             self.count = count
         }
@@ -82,7 +82,7 @@ extension CollectorStore {
         let source: DefinitionCounts.ValueSource = values.isEmpty ? .title : .keyName
         return DefinitionCounts(
             total: total,
-            days: days.sorted { $0.key < $1.key }.map { DefinitionCounts.Day(day: CalendarDay(number: $0.key), count: $0.value) },
+            days: days.sorted { $0.key < $1.key }.map { DefinitionCounts.Day(day: UTCDay(number: $0.key), count: $0.value) },
             values: Array(ValueCount.mostFrequent(values.isEmpty ? titles : values).prefix(max(0, valueLimit))), valueSource: source)
     }
 

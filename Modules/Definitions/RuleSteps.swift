@@ -68,10 +68,10 @@ extension CollectorStore {
         var types: [String] = []
         for k in query.kinds where k.ruleID == nil && !types.contains(k.type) { types.append(k.type) }
         for m in matchers where !types.contains(m.matcher.events.type) { types.append(m.matcher.events.type) }
-        var numbering = ActorNumbering()
+        var numbering = try actorNumbers(for: query)
         try events(EventQuery(filter: query.filter, types: types)) { stored in
             let e = stored.event
-            guard let id = query.actor.id(user: e.user, device: e.device, session: e.session) else { return true }
+            guard let id = query.actor.sentID(user: e.user, device: e.device, session: e.session) else { return true }
             let type = e.type.rawValue
             var actor: Int?
             func row(_ kind: Int) -> Bool {

@@ -8,6 +8,7 @@ extension ViewEvent {
         switch self {
         case .buttonClick: return .click
         case .listItemClick: return .listItemClick
+        case .impression: return .impression
         case .viewTap: return .gesture
         case .valueChanged: return .valueChanged
         case .pageEnter: return .pageEnter

@@ -45,6 +45,19 @@ public final class DemoRun {
         if let outcome { throw DemoStepError(step: step, reason: outcome) }
     }
 
+    /// Waits `ms`, looking at the window for impressions at its start and after every 100 ms of it,
+    /// as a run loop's timer would (nothing happens while the observer has no impression rule).
+    private func waitLookingForImpressions(_ ms: Int64) {
+        var left = ms
+        if let window = app?.window { hooks.checkImpressions(in: window) }
+        while left > 0 {  // ms / 100 rounds at most
+            let slice = min(left, 100)
+            wait(slice)
+            left -= slice
+            if let window = app?.window { hooks.checkImpressions(in: window) }
+        }
+    }
+
     /// Runs `step`; returns why it could not, or nil.
     private func apply(_ step: DemoStep) -> String? {
         if case .launch = step {
@@ -57,7 +70,7 @@ public final class DemoRun {
         }
         if case .wait(let ms) = step {
             guard ms >= 0 else { return "a wait must be 0 ms or more" }
-            wait(ms)
+            waitLookingForImpressions(ms)
             return nil
         }
         guard let app else { return "the app is not launched yet (start the script with launch)" }

@@ -7,6 +7,8 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
     case valueChanged = "value_changed"
     case scroll
     case gesture
+    /// An element an impression rule selects was at least half visible for 500 ms (docs/agent.md "Impressions").
+    case impression
     case appStart = "app_start"
     case appForeground = "app_foreground"
     case appBackground = "app_background"

@@ -6,15 +6,17 @@
 /// - one scan of the selected events (`Analytics.ActivityCounter`), for any store and filter.
 ///
 /// Definitions (docs/reports.md "What `report` adds"):
-/// - An actor is the event's `user`, else its `device`; actors, devices and sessions of different
-///   app keys are different.
+/// - An actor is a person (`ActorKind.user`: the event's `user`, else its `device`, identity
+///   merge applied, `DeviceLinks`); actors, devices and sessions of different app keys are
+///   different.
 /// - Pages are `page`, else `name`.
 /// - A page sequence is the `page_enter` events of one app key, app version and session (an
-///   event without a session goes by its actor), ordered by corrected time, ties by storage
+///   event without a session goes by its actor as sent), ordered by corrected time, ties by storage
 ///   order. Each enter of another page than the one before it is a transition from that page.
-/// - A click run is the `click` events of one app key, app version, actor and view (`path`, else
-///   `name`) in that order, each at most `rageGapMilliseconds` after the one before it; a burst
-///   is a run of at least `rageMinimumClicks`.
+/// - A click run is the `click` events of one app key, app version, actor as sent
+///   (`ActorKind.sentID`: before identity merge, since a run is seconds long) and view (`path`,
+///   else `name`) in that order, each at most `rageGapMilliseconds` after the one before it; a
+///   burst is a run of at least `rageMinimumClicks`, and its `actor` is the person.
 /// - An event without an app version goes with those whose version is the empty text.
 public struct ActivityRollup: Sendable, Hashable {
     public static let rageGapMilliseconds: Int64 = 1_000

@@ -20,6 +20,8 @@ public final class GtkHookSystem {
     private var iterations: GtkMainLoopIterations?
     private var trees: GtkTreeWriter?
     private var camera: GtkSnapshots?
+    /// Watches the windows for impressions when the observer has impression rules (GtkImpressions.swift).
+    private var impressions: GtkImpressions?
     /// Circle mode (docs/gtk.md "Snapshots"): the pages shown are snapshotted, then each page entered.
     public private(set) var circleMode = false
     /// A gesture seen in the event being handled, reported when no other interaction came of it.
@@ -45,7 +47,11 @@ public final class GtkHookSystem {
         pages = GtkPages(clock: clock) { [unowned self] in self.observer.observe($0) }
         trees = treeDirectory.map { GtkTreeWriter(directory: $0) }
         camera = snapshots.map { GtkSnapshots(clock: clock, send: $0) }
+        impressions = (observer as? any ImpressionRules).map { rules in
+            GtkImpressions(rules: rules, clock: clock) { [unowned self] in self.observer.observe($0) }
+        }
         pages.onEnter = { [unowned self] page in
+            self.impressions?.pageEntered(page)
             self.trees?.writeAfterNextPaint(page)
             if self.circleMode { self.camera?.takeAfterNextPaint(page) }
         }
@@ -100,6 +106,7 @@ public final class GtkHookSystem {
         install()
         iterations = GtkMainLoopIterations { [unowned self] in self.iterationStarted() }
         observer.observe(Interaction(kind: .appStart, timestamp: clock.wallMilliseconds()))
+        impressions?.start()
         for window in GtkHookSystem.toplevels() where gtk_widget_get_mapped(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
             pages.windowMapped(window)
         }
@@ -110,6 +117,7 @@ public final class GtkHookSystem {
         guard started else { return }
         flushGesture()
         pages.leaveAll()
+        impressions?.stop()
         for h in hooks { h.remove() }
         hooks = []
         iterations?.stop()

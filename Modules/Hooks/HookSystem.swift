@@ -12,7 +12,8 @@ public import ViewIdentity
 /// Instances are independent: tests give each its own `AspectRegistry` and clock.
 public final class HookSystem: @unchecked Sendable {
     // Sendable by hand: `state` (a Mutex) guards every mutable field. `observer` never changes
-    // and is called only from advice, which runs on the UI thread that drives the objects.
+    // and is called only from advice, which runs on the UI thread that drives the objects;
+    // `impressions` is used only there too (page advice and `checkImpressions(in:)`).
 
     /// The hooks `start()` installs, in order. Adding a hook: a file with an `InteractionHook`, listed here.
     static var hooks: [any InteractionHook.Type] {
@@ -25,6 +26,9 @@ public final class HookSystem: @unchecked Sendable {
     public let aspects: AspectRegistry
     public let clock: any HookClock
     let observer: any InteractionObserver
+    /// Watches the views on screen for impressions when the observer has impression rules
+    /// (Tracking/ImpressionTracking.swift); nil when it cannot have any.
+    let impressions: ImpressionWatcher?
 
     struct State {
         var tokens: [AspectToken] = []
@@ -40,6 +44,9 @@ public final class HookSystem: @unchecked Sendable {
         self.observer = observer
         self.aspects = aspects
         self.clock = clock
+        impressions = (observer as? any ImpressionRules).map { rules in
+            ImpressionWatcher(rules: rules, clock: clock) { observer.observe($0) }
+        }
     }
 
     public var isRunning: Bool { state.withLock { $0.running } }

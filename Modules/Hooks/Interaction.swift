@@ -10,6 +10,8 @@ public struct Interaction {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case click, listItemClick, valueChanged, gesture, pageEnter, pageLeave
         case appStart, appForeground, appBackground, scroll
+        /// An element an impression rule watches was at least half visible for 500 ms.
+        case impression
     }
 
     public var kind: Kind

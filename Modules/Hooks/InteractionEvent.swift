@@ -15,6 +15,7 @@ extension Interaction {
         case .appForeground: return .appForeground
         case .appBackground: return .appBackground
         case .scroll: return .scroll
+        case .impression: return .impression
         }
     }
 

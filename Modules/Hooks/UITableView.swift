@@ -52,6 +52,8 @@ open class UITableView: UIScrollView {
         self.visibleRowCount = visibleRowCount
         wrapperView = wrapsCells ? UITableViewWrapperView() : nil
         super.init()
+        // The viewport: `visibleRowCount` rows, as wide as a phone's screen.
+        frame = ViewRect(x: 0, y: 0, width: 375, height: Double(visibleRowCount) * rowHeight)
         if let wrapperView { addSubview(wrapperView) }
     }
 
@@ -128,15 +130,18 @@ open class UITableView: UIScrollView {
             if let ip = cell.indexPath, wanted.contains(ip) { kept.append(cell) } else { recycle(cell) }
         }
         var result: [UITableViewCell] = []
-        for ip in wanted {
-            if let cell = kept.first(where: { $0.indexPath == ip }) {
-                result.append(cell)
+        for (i, ip) in wanted.enumerated() {
+            let cell: UITableViewCell
+            if let k = kept.first(where: { $0.indexPath == ip }) {
+                cell = k
             } else {
-                let cell = ds.tableView(self, cellForRowAt: ip)
+                cell = ds.tableView(self, cellForRowAt: ip)
                 cell.indexPath = ip
                 (wrapperView ?? self).addSubview(cell)
-                result.append(cell)
             }
+            // Rows lie one under the other in the content, which the offset moves.
+            cell.frame = ViewRect(x: 0, y: Double(first + i) * rowHeight, width: frame?.width ?? 375, height: rowHeight)
+            result.append(cell)
         }
         visibleCells = result
     }

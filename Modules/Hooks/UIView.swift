@@ -12,6 +12,9 @@ open class UIView: UIResponder, ViewNode {
     public private(set) var gestureRecognizers: [UIGestureRecognizer] = []
     /// Set when this view is a controller's root view.
     weak var owningController: UIViewController?
+    /// Where the view lies in its superview (in a scroll view: in its content, before the offset);
+    /// nil: it covers its superview. Only impressions read it (`visibleFraction`).
+    open var frame: ViewRect?
 
     public override init() {
         super.init()

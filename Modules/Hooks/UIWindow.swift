@@ -6,8 +6,10 @@ open class UIWindow: UIView {
     public internal(set) weak var application: UIApplication?
     public private(set) var isKeyWindow = false
 
+    /// A window of a phone's screen, 375 × 667 points.
     public override init() {
         super.init()
+        frame = ViewRect(x: 0, y: 0, width: 375, height: 667)
     }
 
     open override var role: ViewRole { .window }

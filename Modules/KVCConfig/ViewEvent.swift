@@ -7,4 +7,6 @@ public enum ViewEvent: String, Sendable, Hashable, CaseIterable {
     case pageEnter = "PageEnter"
     case pageLeave = "PageLeave"
     case scroll = "Scroll"
+    /// An element shown at least half for 500 ms, once per page visit (docs/agent.md "Impressions").
+    case impression = "Impression"
 }

@@ -47,9 +47,10 @@ extension ViewEvent {
         case .pageEnter: return 4
         case .pageLeave: return 5
         case .scroll: return 6
+        case .impression: return 7
         }
     }
 
     /// How many slots there are.
-    static let slotCount = 7
+    static let slotCount = 8
 }

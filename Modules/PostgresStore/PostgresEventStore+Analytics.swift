@@ -4,17 +4,18 @@ extension PostgresEventStore {
     /// The analytics' actor rows (`ActorEventQuery`): four narrow columns per event of each kind,
     /// through a cursor (constant memory), kind by kind. Actors are numbered by their stored
     /// bytes: `PostgresText`'s escape is injective, so equal stored text is equal text.
-    /// Time order (`ActorEventQuery.inTimeOrder`) sorts the rows read kind by kind.
+    /// Time order (`ActorEventQuery.inTimeOrder`) sorts the rows read kind by kind. A merged
+    /// device's rows count as its user's (`device_links`) when the actors are people.
     public func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         if query.inTimeOrder { return try query.sortingByTime(actorEvents, each) }
-        let actor =
-            switch query.actor {
-            case .userElseDevice: "COALESCE(user_id, device_id)"
-            case .device: "device_id"
-            case .session: "session"
-            }
+        let actor = query.actor.sentIDColumn
+        // Rows are numbered by their stored (escaped) bytes: so are the merged devices.
+        let links = query.actor.mergesDevices ? try deviceLinks(appKey: query.filter.appKey).merged() : []
+        let T = PostgresText.self
+        let numbers = ActorNumbers(
+            merging: DeviceLinks(links.map { DeviceLink(appKey: T.encode($0.appKey), device: T.encode($0.device), user: T.encode($0.user)) }))
         try withConnection(retryOnStale: true) { c throws(PostgresError) in
-            var batch = ActorEventBatch()
+            var batch = ActorRowNumberer(numbers: numbers)
             try c.transaction { () throws(PostgresError) in
                 for (kind, k) in query.kinds.enumerated() {
                     var f = PostgresFilter(query.filter, table: "")

@@ -20,6 +20,9 @@ extension PostgresEventStore {
                 if deleted < limit { break }
             }
         }
+        // The aggregates counted the deleted events: they start over from the first event left
+        // (the builder, or `rebuildRollups`, adds them again; reports read the events meanwhile).
+        if outcome.events > 0 { try withConnection { c throws(PostgresError) in try PostgresAggregates.reset(c) } }
         return outcome
     }
 }

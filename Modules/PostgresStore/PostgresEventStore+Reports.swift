@@ -9,7 +9,11 @@ struct PostgresFilter {
     /// `timed`: false for tables without event times (`rejected`, `batches`), filtered by app key
     /// and version only. The app key and version come first, so an untimed filter's parameters
     /// are the first ones of the timed filter of the same `EventFilter`.
-    init(_ filter: EventFilter, table: String, timed: Bool = true) {
+    /// The number of the first parameter (`$1` unless the statement has others before).
+    private let firstParameter: Int
+
+    init(_ filter: EventFilter, table: String, timed: Bool = true, firstParameter: Int = 1) {
+        self.firstParameter = firstParameter
         let prefix = table.isEmpty ? "" : table + "."
         if let k = filter.appKey { add("\(prefix)app_key = ?", PostgresText.encode(k)) }
         if let v = filter.appVersion { add("\(prefix)app_version = ?", PostgresText.encode(v)) }
@@ -20,7 +24,7 @@ struct PostgresFilter {
     /// Adds a condition whose one `?` is `value`.
     mutating func add(_ condition: String, _ value: String) {
         parameters.append(value)
-        conditions.append(condition.replacingOnce("?", with: "$\(parameters.count)"))
+        conditions.append(condition.replacingOnce("?", with: "$\(firstParameter + parameters.count - 1)"))
     }
 
     /// ` WHERE …` (or nothing), with `extra` conditions (without parameters) after the filter's.
@@ -41,39 +45,60 @@ extension String {
 // (COLLATE "C"), NULL first, as SQLite sorts. Props are `json`, read with `->>`.
 extension PostgresEventStore {
     public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
-        let e = PostgresFilter(filter, table: "")
-        let other = PostgresFilter(filter, table: "", timed: false)
+        var prefix = "", events: String, apps: String, parameters: [String?]
+        if var a = PostgresAggregateFilter(filter) {
+            prefix = "WITH c AS MATERIALIZED (SELECT app_key, events FROM \(a.counts())) "
+            (events, apps, parameters) = ("(SELECT COALESCE(SUM(events), 0) FROM c)", "(SELECT COUNT(DISTINCT app_key) FROM c)", a.parameters)
+        } else {
+            let e = PostgresFilter(filter, table: "")
+            events = "(SELECT COUNT(*) FROM events\(e.where()))"
+            apps = "(SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))"
+            parameters = e.parameters
+        }
+        // Rejected events and batches by app key and version only: after the aggregate filter's
+        // parameters, or the first ones of the timed filter's (the same values).
+        let other = PostgresFilter(filter, table: "", timed: false, firstParameter: prefix.isEmpty ? 1 : parameters.count + 1)
+        if !prefix.isEmpty { parameters += other.parameters }
         let v = try read(
             """
-            SELECT (SELECT COUNT(*) FROM events\(e.where())), (SELECT COUNT(*) FROM rejected\(other.where())),
+            \(prefix)SELECT \(events), (SELECT COUNT(*) FROM rejected\(other.where())),
                    (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())), (SELECT COUNT(*) FROM batches\(other.where())),
-                   (SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))
-            """, e.parameters
+                   \(apps)
+            """, parameters
         ).first ?? []
         func at(_ i: Int) -> Int { i < v.count ? v[i].flatMap { Int($0) } ?? 0 : 0 }
         return StoreTotals(events: at(0), rejected: at(1), duplicates: at(2), batches: at(3), apps: at(4))
     }
 
     public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
-        let f = PostgresFilter(filter, table: "")
+        let (source, parameters) = Self.countSource(filter)
         return try read(
             """
-            SELECT type, name, COUNT(*) AS n FROM events\(f.where()) GROUP BY type, name
+            SELECT type, name, SUM(events) AS n FROM \(source) GROUP BY type, name
             ORDER BY n DESC, type COLLATE "C", name COLLATE "C"
-            """, f.parameters
+            """, parameters
         ).map { EventCount(type: $0[0] ?? "", name: $0[1] ?? "", count: Self.int($0[2])) }
     }
 
-    public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
+    /// What the count reports read, aliased `e`: the aggregates plus the tail when `filter`'s
+    /// bounds are whole days, else the events themselves in the aggregates' columns.
+    static func countSource(_ filter: EventFilter) -> (String, [String?]) {
+        if var a = PostgresAggregateFilter(filter) { return (a.counts(), a.parameters) }
         let f = PostgresFilter(filter, table: "")
+        return ("(\(PostgresAggregates.countRows("agg_source\(f.where())"))) AS e", f.parameters)
+    }
+
+    public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
+        let (source, parameters) = Self.countSource(filter)
+        // The mean of the durations: their sum as a double over their count, as SQLite computes it.
         return try read(
             """
             SELECT COALESCE(page, name) AS p,
-                   COUNT(*) FILTER (WHERE type = 'page_enter'), COUNT(*) FILTER (WHERE type = 'page_leave'),
-                   AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL)::float8
-            FROM events\(f.where("type IN ('page_enter', 'page_leave')"))
+                   SUM(events) FILTER (WHERE type = 'page_enter'), SUM(events) FILTER (WHERE type = 'page_leave'),
+                   SUM(dwell_sum) FILTER (WHERE type = 'page_leave')::float8 / NULLIF(SUM(dwell_count) FILTER (WHERE type = 'page_leave'), 0)
+            FROM \(source) WHERE type IN ('page_enter', 'page_leave')
             GROUP BY p ORDER BY COALESCE(page, name) COLLATE "C"
-            """, f.parameters
+            """, parameters
         ).map {
             PageActivity(
                 page: $0[0] ?? "", enters: Self.int($0[1]), leaves: Self.int($0[2]),
@@ -82,17 +107,17 @@ extension PostgresEventStore {
     }
 
     public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
-        let f = PostgresFilter(filter, table: "")
+        let (source, parameters) = Self.countSource(filter)
         return try read(
             """
             SELECT * FROM (
-                SELECT app_key, type, path, CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title, app_version, COUNT(*) AS n
-                FROM events\(f.where("path IS NOT NULL"))
+                SELECT app_key, type, path, title, app_version, SUM(events) AS n
+                FROM \(source) WHERE path IS NOT NULL
                 GROUP BY app_key, app_version, type, path, title
             ) AS q
             ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, type COLLATE "C", path COLLATE "C",
                      title COLLATE "C" NULLS FIRST
-            """, f.parameters
+            """, parameters
         ).map {
             PathCount(
                 appKey: $0[0] ?? "", appVersion: $0[4], type: $0[1] ?? "", path: $0[2] ?? "", title: $0[3],
@@ -126,29 +151,41 @@ extension PostgresEventStore {
         }
     }
 
-    /// One GROUP BY over `events` (`corrected_ts` range through `events_corrected_ts` when the
-    /// filter names an app and a range); types and paths are passed as array parameters.
+    /// One GROUP BY: over the aggregates plus the tail when the bounds are whole days and no
+    /// prop value is asked for, else over `events` (`corrected_ts` range through
+    /// `events_corrected_ts` when the filter names an app and a range); types and paths are
+    /// passed as array parameters.
     public func pathDayCounts(_ query: PathDayQuery) throws(StoreError) -> [PathDayCount] {
-        var f = PostgresFilter(query.filter, table: "")
-        if !query.types.isEmpty { f.add("type = ANY(?::text[])", PostgresArrayLiteral.text(query.types)) }
-        if !query.paths.isEmpty { f.add("path = ANY(?::text[])", PostgresArrayLiteral.text(query.paths.map(PostgresText.encode))) }
-        // The UTC day, rounded down also before 1970 (`UTCDay.number(of:)`).
-        let day = "floor(corrected_ts::numeric / \(UTCDay.milliseconds))::bigint"
-        var parameters = f.parameters
-        var value = "NULL::text"
-        if let key = query.valueKey {
-            // The value as propValueCounts spells it: a string as it is, anything else as JSON text.
-            parameters.append(key)
-            let k = "$\(parameters.count)::text"
-            value = "CASE WHEN json_typeof(props->\(k)) = 'string' THEN props->>\(k) ELSE (props->\(k))::text END"
+        let types = PostgresArrayLiteral.text(query.types)
+        let paths = PostgresArrayLiteral.text(query.paths.map(PostgresText.encode))
+        let source: String, count: String
+        var parameters: [String?], conditions = ["path IS NOT NULL"]
+        var day = "day", title = "title", value = "NULL::text"
+        if query.valueKey == nil, var a = PostgresAggregateFilter(query.filter) {
+            (source, count) = (a.counts(), "SUM(events)")
+            if !query.types.isEmpty { conditions.append("type = ANY(\(a.bind(types))::text[])") }
+            if !query.paths.isEmpty { conditions.append("path = ANY(\(a.bind(paths))::text[])") }
+            parameters = a.parameters
+        } else {
+            var f = PostgresFilter(query.filter, table: "")
+            if !query.types.isEmpty { f.add("type = ANY(?::text[])", types) }
+            if !query.paths.isEmpty { f.add("path = ANY(?::text[])", paths) }
+            (source, count, parameters, conditions) = ("events", "COUNT(*)", f.parameters, f.conditions + conditions)
+            day = PostgresAggregates.day("corrected_ts")
+            title = "CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END"
+            if let key = query.valueKey {
+                // The value as propValueCounts spells it: a string as it is, anything else as JSON text.
+                parameters.append(key)
+                let k = "$\(parameters.count)::text"
+                value = "CASE WHEN json_typeof(props->\(k)) = 'string' THEN props->>\(k) ELSE (props->\(k))::text END"
+            }
         }
         return try read(
             """
             SELECT * FROM (
-                SELECT app_key, app_version, \(day) AS day, type, path,
-                       CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title, \(value) AS v, COUNT(*) AS n
-                FROM events\(f.where("path IS NOT NULL"))
-                GROUP BY app_key, app_version, day, type, path, title, v
+                SELECT app_key, app_version, \(day) AS day, type, path, \(title) AS title, \(value) AS v, \(count) AS n
+                FROM \(source)\(PostgresAggregateFilter.where(conditions))
+                GROUP BY app_key, app_version, 3, type, path, 6, v
             ) AS q
             ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, day, type COLLATE "C", path COLLATE "C",
                      title COLLATE "C" NULLS FIRST, v COLLATE "C" NULLS FIRST

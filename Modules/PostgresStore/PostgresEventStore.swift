@@ -17,6 +17,8 @@ public final class PostgresEventStore: CollectorStore {
     /// The URI without its password.
     public let location: String
     private let pool: PostgresPool
+    /// Keeps the aggregate tables up to date while this store serves (`.create`); nil otherwise.
+    let builder: PostgresAggregateBuilder?
     /// Batches waiting for the next group commit, and how many commits run.
     private let queue = Mutex(CommitQueue())
     /// Group commits that run at once, each on its own pooled connection, so one's round trip
@@ -38,6 +40,7 @@ public final class PostgresEventStore: CollectorStore {
         // normal: a commit may be lost if the database server crashes (not when a collector does).
         if options.durability == .normal { setup.append("SET synchronous_commit = off") }
         pool = PostgresPool(uri: uri, setup: setup)
+        builder = options.access == .create ? PostgresAggregateBuilder(uri: uri, setup: setup) : nil
         let location = self.location
         do throws(PostgresError) {
             try PostgresConnection.validate(uri: uri)
@@ -56,7 +59,10 @@ public final class PostgresEventStore: CollectorStore {
             pool.close()
             throw Self.storeError(error, uri: pool.uri)
         }
+        builder?.start()
     }
+
+    deinit { builder?.stop() }
 
     public func schemaVersion() throws(StoreError) -> Int {
         try withConnection { c throws(PostgresError) in try PostgresSchema.version(c) ?? 0 }
@@ -243,6 +249,7 @@ public final class PostgresEventStore: CollectorStore {
 
     /// Closes the pool's connections; later calls throw `.closed`. Idempotent.
     public func close() {
+        builder?.stop()
         pool.close()
     }
 

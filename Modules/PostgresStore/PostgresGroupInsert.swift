@@ -13,6 +13,8 @@ import EventStore
 /// Every group inserts its events in one global order (app key, then id, byte order), so two
 /// groups never wait for each other in a cycle: no deadlock between collectors. `seq` is still
 /// arrival order: it is drawn for the rows in batch order before they are inserted in key order.
+/// The `seq`s are drawn under `PostgresAggregates.ingestLock` (shared), which the aggregate
+/// builder takes exclusively to learn how far every drawn `seq` is settled.
 enum PostgresGroupInsert {
     static let name = "autotrack_group_insert"
 
@@ -26,8 +28,10 @@ enum PostgresGroupInsert {
                                  $26::int[])
                 WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
                                      device_id, corrected_ts, rank, ord)
+        ), ingesting AS MATERIALIZED (
+            SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock))
         ), numbered AS MATERIALIZED (
-            SELECT ev.*, nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass)) AS seq FROM ev ORDER BY ev.ord
+            SELECT ev.*, nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass)) AS seq FROM ev, ingesting ORDER BY ev.ord
         ), ins AS (
             INSERT INTO events (seq, app_key, id, ts, type, name, page, path, view_id, session, duration, props, app_version,
                                 received_at, user_id, device_id, corrected_ts)
@@ -106,6 +110,7 @@ enum PostgresGroupInsert {
 
     /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.
     static func run(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        try PostgresDeviceLinks.record(group, on: c)
         let result = try c.executePrepared(name, sql, parameters(group))
         var stored = [Int](repeating: 0, count: group.count)
         for row in result.rows {

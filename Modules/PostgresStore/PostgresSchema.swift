@@ -103,6 +103,79 @@ enum PostgresSchema {
             until       bigint NOT NULL
         );
         """,
+        // 3: the aggregate tables (PostgresAggregates.swift, docs/postgres.md): what a report
+        // reads instead of the events, built from the events up to `agg_state.watermark` by one
+        // collector at a time. `h` is a digest of a row's text key (md5 of the key as a row), so
+        // no text of any length makes an index row too large; `v` is the app version, none as ''.
+        """
+        CREATE TABLE agg_state (
+            one       boolean PRIMARY KEY DEFAULT true CHECK (one),
+            watermark bigint NOT NULL
+        );
+        INSERT INTO agg_state (watermark) VALUES (0);
+
+        CREATE VIEW agg_source AS
+            SELECT seq, app_key, app_version, COALESCE(app_version, '') AS v, corrected_ts AS t, corrected_ts,
+                   floor(corrected_ts::numeric / 86400000)::bigint AS day, type, name, page, path,
+                   CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title,
+                   session, user_id, device_id, duration
+            FROM events;
+
+        CREATE TABLE agg_events (
+            day bigint NOT NULL, h uuid NOT NULL,
+            app_key text COLLATE "C" NOT NULL, app_version text COLLATE "C", type text NOT NULL, name text NOT NULL,
+            page text, path text, title text,
+            events bigint NOT NULL, dwell_count bigint NOT NULL, dwell_sum numeric NOT NULL,
+            PRIMARY KEY (day, h)
+        );
+        CREATE TABLE agg_ids (
+            day bigint NOT NULL, kind "char" NOT NULL, h uuid NOT NULL, v text COLLATE "C" NOT NULL,
+            app_key text COLLATE "C" NOT NULL,
+            PRIMARY KEY (day, kind, h, v)
+        );
+        CREATE TABLE agg_dwell (
+            h uuid NOT NULL, day bigint NOT NULL, duration bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, page text NOT NULL, bucket bigint NOT NULL,
+            leaves bigint NOT NULL,
+            PRIMARY KEY (h, day, duration)
+        );
+        CREATE INDEX agg_dwell_bucket ON agg_dwell (page, bucket);
+        CREATE TABLE agg_dwell_buckets (
+            h uuid NOT NULL, day bigint NOT NULL, bucket bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, page text NOT NULL, leaves bigint NOT NULL,
+            PRIMARY KEY (h, day, bucket)
+        );
+        CREATE TABLE agg_view_pages (
+            h uuid NOT NULL, day bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, view text NOT NULL, first_seq bigint NOT NULL,
+            page text NOT NULL,
+            PRIMARY KEY (h, day)
+        );
+        CREATE TABLE agg_enters (
+            h uuid NOT NULL, t bigint NOT NULL, seq bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, page text NOT NULL,
+            PRIMARY KEY (h, t, seq)
+        );
+        CREATE TABLE agg_transitions (
+            h uuid NOT NULL, from_day bigint NOT NULL, to_day bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, from_page text NOT NULL, to_page text NOT NULL,
+            n bigint NOT NULL,
+            PRIMARY KEY (h, from_day, to_day)
+        );
+        CREATE TABLE agg_clicks (
+            h uuid NOT NULL, t bigint NOT NULL, seq bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, actor text NOT NULL, view text NOT NULL,
+            PRIMARY KEY (h, t, seq)
+        );
+        CREATE TABLE agg_runs (
+            h uuid NOT NULL, start_t bigint NOT NULL, end_t bigint NOT NULL, start_day bigint NOT NULL, end_day bigint NOT NULL,
+            app_key text COLLATE "C" NOT NULL, v text COLLATE "C" NOT NULL, actor text NOT NULL, view text NOT NULL,
+            clicks bigint NOT NULL,
+            PRIMARY KEY (h, start_t)
+        );
+        """,
+        // 4: identity merge's device links (PostgresDeviceLinks.swift).
+        PostgresDeviceLinks.migration,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.

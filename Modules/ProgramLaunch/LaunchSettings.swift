@@ -23,7 +23,8 @@ public struct LaunchSettings: Sendable, Hashable {
     /// `AUTOTRACK_OUT`: the NDJSON file without a collector; nil is standard error.
     public var out: String?
     /// `AUTOTRACK_CONFIG_REFRESH`: seconds between the tracker's `CONFIG` requests; nil keeps the
-    /// library's default (60). The tracker reads it (`TrackerSettings.applying(environment:)`).
+    /// library's default (60). Written here, parsed once, by the tracker
+    /// (`TrackerSettings.applying(environment:)`, which checks it): `init(environment:)` leaves it nil.
     public var configRefresh: Double?
     /// `AUTOTRACK_SNAPSHOTS=1`: circle mode forced on, snapshots of every page sent to the
     /// collector whatever its `CONFIG` answers say (docs/gtk.md "Snapshots").
@@ -81,6 +82,7 @@ public struct LaunchSettings: Sendable, Hashable {
     }
 
     /// Reads the settings from an environment; the app key defaults to `program`'s file name.
+    /// `AUTOTRACK_CONFIG_REFRESH` is the tracker's to read (`TrackerSettings`), so it is parsed once.
     public init(environment env: [String: String], program: String) {
         func value(_ key: String) -> String? { env[key].flatMap { $0.isEmpty ? nil : $0 } }
         let key = value(LaunchSettings.appKeyKey) ?? String(program.split(separator: "/").last ?? "app")
@@ -90,7 +92,7 @@ public struct LaunchSettings: Sendable, Hashable {
             appVersion: value(LaunchSettings.appVersionKey) ?? LaunchSettings.defaultAppVersion,
             configFiles: value(LaunchSettings.configKey).map { $0.split(separator: ":").map(String.init) } ?? [],
             spoolDirectory: value(LaunchSettings.spoolKey), treeDirectory: value(LaunchSettings.treeDirectoryKey),
-            out: value(LaunchSettings.outKey), configRefresh: value(LaunchSettings.configRefreshKey).flatMap(Double.init),
+            out: value(LaunchSettings.outKey),
             snapshots: value(LaunchSettings.snapshotsKey) == "1", debug: value(LaunchSettings.debugKey) == "1", home: env["HOME"])
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import EventModel
 import Synchronization
+import SystemCalls
 
 /// Delivers events to reporters on a queue of its own, so reporting never slows or breaks the app.
 ///
@@ -81,7 +82,7 @@ public final class ReportingSystem: Sendable {
         }
         if schedule {
             if coalescing > .zero {
-                queue.asyncAfter(deadline: .now() + .nanoseconds(ReportingSystem.nanoseconds(coalescing))) { self.drain() }
+                queue.asyncAfter(deadline: .now() + .nanoseconds(coalescing.waitNanoseconds)) { self.drain() }
             } else {
                 queue.async { self.drain() }
             }
@@ -111,20 +112,29 @@ public final class ReportingSystem: Sendable {
     /// at most `timeout`; false when the time ran out.
     @discardableResult
     public func flush(timeout: Duration = .seconds(10)) -> Bool {
+        waitForQueue(timeout: timeout, flushingReporters: true)
+    }
+
+    /// Waits until every event submitted before this call was handed to the reporters, at most
+    /// `timeout`, without calling their `flush`: for a caller that waits on the reporters' far
+    /// end itself (a tracking pipeline flushes its shipper once, to its own deadline).
+    @discardableResult
+    public func handOver(timeout: Duration) -> Bool {
+        waitForQueue(timeout: timeout, flushingReporters: false)
+    }
+
+    private func waitForQueue(timeout: Duration, flushingReporters: Bool) -> Bool {
         let done = DispatchSemaphore(value: 0)
         queue.async {
             self.drain()
-            for (i, r) in self.reporters.enumerated() {
-                do { try r.flush() } catch { self.fail(reporter: i, operation: "flush", error: error, eventID: nil) }
+            if flushingReporters {
+                for (i, r) in self.reporters.enumerated() {
+                    do { try r.flush() } catch { self.fail(reporter: i, operation: "flush", error: error, eventID: nil) }
+                }
             }
             done.signal()
         }
-        return done.wait(timeout: .now() + .nanoseconds(ReportingSystem.nanoseconds(timeout))) == .success
-    }
-
-    static func nanoseconds(_ d: Duration) -> Int {
-        let (seconds, attoseconds) = d.components
-        return Int(min(max(0, seconds), 1_000_000_000)) * 1_000_000_000 + Int(max(0, attoseconds) / 1_000_000_000)
+        return done.wait(timeout: .now() + .nanoseconds(timeout.waitNanoseconds)) == .success
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }

@@ -67,13 +67,14 @@ final class PendingBatch: Sendable {
                 if changed == 1 {
                     outcome.stored += 1
                     rollup.seq = db.lastInsertedRowID
-                    if rollups { stored.append(rollup) }
+                    stored.append(rollup)
                 } else {
                     outcome.duplicates += 1
                 }
             }
         }
-        try RollupUpdate(db: db, appKey: appKey, appVersion: appVersion).apply(stored)
+        try RollupUpdate(db: db, appKey: appKey, appVersion: appVersion).apply(rollups ? stored : [])
+        try DeviceLinkTable.record(stored, appKey: appKey, in: db)
         try db.run(
             """
             INSERT INTO batches (app_key, app_version, agent, batch, sent_at, received_at, stored, duplicates, rejected)

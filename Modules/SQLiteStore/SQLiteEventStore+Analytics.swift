@@ -24,23 +24,30 @@ extension SQLiteEventStore {
         }
     }
 
-    /// The analytics' actor rows (`ActorEventQuery`): from `rollup_kind_events`
-    /// (SQLiteEventStore+KindEvents.swift) when the rollups can answer. While the filter's apps
-    /// wait for their rollups to be rebuilt (after a migration or a prune), as here: one query
-    /// per kind over the table, each in time order (sorted by SQLite), columns read raw (no
-    /// `SQLiteValue`, no String per row), rows kind by kind or merged in time order when the
-    /// query asks (`mergeInTimeOrder`), all from one snapshot (one read transaction). When every
-    /// stored event has one app key (two index lookups tell), the app key is neither read nor
-    /// compared. A NULL actor is skipped here (`bytes` is nil), not tested in SQL.
+    /// The analytics' actor rows (`ActorEventQuery`). Where they come from is chosen once per
+    /// call (`rollupsCover`): `rollup_kind_events` (SQLiteEventStore+KindEvents.swift), or, while
+    /// the filter's apps wait for their rollups to be rebuilt (after a migration or a prune),
+    /// `events` (`actorEventsFromEvents`). Either way a merged device's rows count as its user's
+    /// (`device_links`, read once per call) when the actors are people.
     public func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
-        // The integer rows kept by the rollups (schema 5), unless the filter's apps wait for them.
-        if try actorEventsFromRollups(query, each) { return }
-        let actor =
-            switch query.actor {
-            case .userElseDevice: "COALESCE(user_id, device_id)"
-            case .device: "device_id"
-            case .session: "session"
-            }
+        let links = query.actor.mergesDevices ? try deviceLinks(appKey: query.filter.appKey) : .none
+        if try rollupsCover(query.filter) { return try actorEventsFromRollups(query, links, each) }
+        if query.inTimeOrder { return try query.sortingByTime({ (q, e) throws(StoreError) in try actorEventsFromEvents(q, links, e) }, each) }
+        try actorEventsFromEvents(query, links, each)
+    }
+
+    /// True when the rollup tables hold every event `filter` selects, by kind and time (the
+    /// version asked for is not the empty text, and no app of the filter waits in `rollup_backlog`).
+    func rollupsCover(_ filter: EventFilter) throws(StoreError) -> Bool {
+        filter.appVersion != "" ? !(try rollupsWait(appKey: filter.appKey)) : false
+    }
+
+    /// The rows from `events`, kind by kind (one query each, in time order through the index),
+    /// columns read raw (no `SQLiteValue`, no String per row), all from one snapshot (one read
+    /// transaction). When every stored event has one app key (two index lookups tell), the app
+    /// key is neither read nor compared. A NULL actor is skipped here (`bytes` is nil), not
+    /// tested in SQL.
+    private func actorEventsFromEvents(_ query: ActorEventQuery, _ links: DeviceLinks, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
@@ -57,121 +64,26 @@ extension SQLiteEventStore {
             if onlyApp != nil { filter.appKey = nil }
             let f = EventFilterSQL(filter, table: "")
             let sql = """
-                SELECT seq, corrected_ts, \(actor)\(onlyApp == nil ? ", app_key" : "") FROM events
+                SELECT seq, corrected_ts, \(query.actor.sentIDColumn)\(onlyApp == nil ? ", app_key" : "") FROM events
                 \(f.where(["type = ?", "name = ?"])) ORDER BY corrected_ts
                 """
-            var batch = ActorEventBatch()
+            var rows = ActorRowNumberer(numbers: ActorNumbers(merging: links))
             let fixedApp = onlyApp.map { key in
                 var key = key
-                return key.withUTF8 { batch.app(UnsafeRawBufferPointer($0)) }
-            }
-            if query.inTimeOrder {
-                if try mergeInTimeOrder(db, sql, f.parameters, query.kinds, fixedApp, &batch, each) { _ = batch.flush(each) }
-                return
+                return key.withUTF8 { rows.app(UnsafeRawBufferPointer($0)) }
             }
             var going = true
             for (kind, k) in query.kinds.enumerated() where going {
                 try db.streamStatement(sql, f.parameters + [.text(k.type), .text(k.name)]) { s in
                     guard let id = s.bytes(2) else { return true }
-                    let app = fixedApp ?? batch.app(s.bytes(3) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                    going = batch.add(kind: kind, app: app, id: id, time: s.int64(1), seq: s.int64(0), each)
+                    let app = fixedApp ?? rows.app(s.bytes(3) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                    going = rows.add(kind: kind, app: app, id: id, time: s.int64(1), seq: s.int64(0), each)
                     return going
                 }
             }
-            if going { _ = batch.flush(each) }
+            if going { _ = rows.flush(each) }
         } catch {
             throw error.storeError
-        }
-    }
-
-    /// The rows of `kinds` in time order (`ActorEventQuery.inTimeOrder`): one statement per
-    /// kind, each in time order through the index, stepped together, always the earliest first.
-    /// When rows of several kinds share a time, that time's rows are gathered and put in seq
-    /// order (within a kind the index orders them by app key and actor, not by seq). False when
-    /// `each` stopped.
-    private func mergeInTimeOrder(
-        _ db: SQLiteDatabase, _ sql: String, _ parameters: [SQLiteValue], _ kinds: [EventKind], _ fixedApp: ActorNumbering.App?,
-        _ batch: inout ActorEventBatch, _ each: (ActorEvent) -> Bool
-    ) throws(SQLiteError) -> Bool {
-        var cursors: [SQLiteStatement] = []
-        defer { for c in cursors { c.reset() } }
-        // Per kind, the time of its current row, and whether it has one.
-        var heads: [Int64] = []
-        var live: [Bool] = []
-        for (kind, k) in kinds.enumerated() {
-            // The statement cache is keyed by SQL: one statement per kind needs one text per kind.
-            let s = try db.statement(sql + " /* kind \(kind) */")
-            cursors.append(s)
-            try s.bind(parameters + [.text(k.type), .text(k.name)])
-            live.append(try s.step())
-            heads.append(live[kind] ? s.int64(1) : 0)
-        }
-        // One time's rows (the first `count` of `group`): kind, app, where the id's bytes lie in
-        // `ids`, seq. The ids are copied: a statement's next step frees its row's bytes.
-        var group: [(kind: Int, app: ActorNumbering.App, offset: Int, count: Int, seq: Int64)] = []
-        var count = 0
-        var ids = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
-        defer { ids.deallocate() }
-        let app = { (s: SQLiteStatement, batch: inout ActorEventBatch) in
-            fixedApp ?? batch.app(s.bytes(3) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-        while true {
-            // The kind with the earliest row, whether another kind has a row of that time, and
-            // the earliest time of the other kinds.
-            var first = -1
-            var time = Int64.max
-            var tied = false
-            var others = Int64.max
-            for k in heads.indices where live[k] {
-                if first < 0 || heads[k] < time {
-                    if first >= 0 { others = time }
-                    (first, time, tied) = (k, heads[k], false)
-                } else {
-                    tied = tied || heads[k] == time
-                    others = min(others, heads[k])
-                }
-            }
-            guard first >= 0 else { return true }
-            if !tied {
-                // The common case: this kind's rows before any other kind's are handed on as
-                // they are read. Rows of one kind and one time may come in any order.
-                let s = cursors[first]
-                repeat {
-                    if let id = s.bytes(2) {
-                        if !batch.add(kind: first, app: app(s, &batch), id: id, time: heads[first], seq: s.int64(0), each) { return false }
-                    }
-                    live[first] = try s.step()
-                    if live[first] { heads[first] = s.int64(1) }
-                } while live[first] && heads[first] < others
-                continue
-            }
-            count = 0
-            var used = 0
-            for kind in heads.indices where live[kind] && heads[kind] == time {
-                let s = cursors[kind]
-                repeat {
-                    if let id = s.bytes(2) {
-                        if used + id.count > ids.count {
-                            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * (used + id.count), alignment: 8)
-                            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: ids[..<used]))
-                            ids.deallocate()
-                            ids = larger
-                        }
-                        if !id.isEmpty { (ids.baseAddress! + used).copyMemory(from: id.baseAddress!, byteCount: id.count) }
-                        let row = (kind, app(s, &batch), used, id.count, s.int64(0))
-                        if count < group.count { group[count] = row } else { group.append(row) }
-                        count += 1
-                        used += id.count
-                    }
-                    live[kind] = try s.step()
-                    if live[kind] { heads[kind] = s.int64(1) }
-                } while live[kind] && heads[kind] == time
-            }
-            if count > 1 { group[..<count].sort { $0.seq < $1.seq } }
-            for g in group[..<count] {
-                let id = UnsafeRawBufferPointer(rebasing: ids[g.offset..<g.offset + g.count])
-                if !batch.add(kind: g.kind, app: g.app, id: id, time: time, seq: g.seq, each) { return false }
-            }
         }
     }
 

@@ -1,16 +1,14 @@
 import EventStore
 
 extension SQLiteEventStore {
-    /// `actorEvents` from `rollup_kind_events` (schema 5, kept by every append): per kind one
-    /// range of its primary key `(kind, ts, seq)`, rows of seven integers, so rows come in time
-    /// order, ties by storage order, and no text is read or hashed. Actors are numbers already
-    /// (`rollup_ids`); they are renumbered densely in order of first appearance, as the protocol
-    /// says, through an array. False, reading nothing, when the rollups cannot answer: an app
-    /// of the filter waits in `rollup_backlog`, or the version asked for is the empty text.
-    func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) -> Bool {
+    /// `actorEvents` from `rollup_kind_events` (schema 5, kept by every append), when the rollups
+    /// cover the filter (`rollupsCover`): per kind one range of its primary key `(kind, ts, seq)`,
+    /// rows of seven integers, so rows come in time order, ties by storage order, and no text is
+    /// read or hashed. Actors are numbers already (`rollup_ids`, the actor as sent); a merged
+    /// device's number is read as its user's (`links`), and numbers are renumbered densely in
+    /// order of first appearance, as the protocol says, through an array.
+    func actorEventsFromRollups(_ query: ActorEventQuery, _ links: DeviceLinks, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         let filter = query.filter
-        if filter.appVersion == "" { return false }
-        if try rollupsWait(appKey: filter.appKey) { return false }
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
@@ -21,11 +19,12 @@ extension SQLiteEventStore {
             defer { try? db.execute("COMMIT") }
             let allowed: [Bool]?
             switch try Self.sourcesKept(by: filter, in: db) {
-            case .none: return true
+            case .none: return
             case .all: allowed = nil
             case .some(let keep): allowed = keep
             }
             let ids = Int(try db.scalarInt("SELECT COALESCE(MAX(number), 0) FROM rollup_ids") ?? 0)
+            let merged = try mergedIDNumbers(links, in: db)
             let cursors = try Self.kindCursors(query, withSource: allowed != nil, in: db)
             defer { for c in cursors { c.statement.reset() } }
             var numbers = LocalNumbers(stored: ids)
@@ -33,38 +32,36 @@ extension SQLiteEventStore {
             /// The current row of `s` as an event, nil when it has no actor (NULL reads as 0; ids
             /// are numbered from 1) or its app is not kept.
             @inline(__always)
-            func row(_ s: SQLiteStatement, kind: Int, time: Int64, seq: Int64) -> ActorEvent? {
-                let stored = Int(s.int64(2))
+            func row(_ s: SQLiteStatement, kind: Int) -> ActorEvent? {
+                var stored = Int(s.int64(2))
                 if stored == 0 { return nil }
                 if let keep {
                     let source = Int(s.int64(3))
                     if source >= keep.count || !keep[source] { return nil }
                 }
-                return ActorEvent(kind: kind, actor: numbers.number(stored), time: time, seq: seq)
+                if stored < merged.count, merged[stored] >= 0 { stored = Int(merged[stored]) }
+                return ActorEvent(kind: kind, actor: numbers.number(stored), time: s.int64(0), seq: s.int64(1))
             }
             if !query.inTimeOrder || cursors.count <= 1 {
                 for c in cursors {
                     while try c.statement.step() {
-                        let s = c.statement
-                        if let e = row(s, kind: c.kind, time: s.int64(0), seq: s.int64(1)), !each(e) { return true }
+                        if let e = row(c.statement, kind: c.kind), !each(e) { return }
                     }
                 }
-                return true
+                return
             }
             // Merged in time order, ties by seq: each kind's rows already are. Each kind is read
             // whole first (one cursor at a time keeps SQLite's pages and ours in cache), then the
-            // kinds' rows are merged here.
-            var rows: [[KindRow]] = []
+            // kinds' rows are merged (`ActorEvent.merge`).
+            var rows: [[ActorEvent]] = []
             for c in cursors {
-                var kindRows: [KindRow] = []
-                let s = c.statement
-                while try s.step() {
-                    if let e = row(s, kind: c.kind, time: s.int64(0), seq: s.int64(1)) { kindRows.append((e.time, e.seq, Int32(e.actor))) }
+                var kindRows: [ActorEvent] = []
+                while try c.statement.step() {
+                    if let e = row(c.statement, kind: c.kind) { kindRows.append(e) }
                 }
                 rows.append(kindRows)
             }
-            Self.merge(rows, kinds: cursors.map(\.kind), each)
-            return true
+            _ = ActorEvent.merge(rows, each)
         } catch {
             throw error.storeError
         }
@@ -102,7 +99,7 @@ extension SQLiteEventStore {
     ) throws(SQLiteError) -> [(kind: Int, statement: SQLiteStatement)] {
         let column =
             switch query.actor {
-            case .userElseDevice: "actor"
+            case .user: "actor"
             case .device: "device"
             case .session: "session"
             }
@@ -121,27 +118,6 @@ extension SQLiteEventStore {
             cursors.append((i, s))
         }
         return cursors
-    }
-
-    /// A kind's row as the merge keeps it.
-    private typealias KindRow = (time: Int64, seq: Int64, actor: Int32)
-
-    /// Hands the kinds' rows (each in time order) to `each` merged in time order, ties by seq,
-    /// until it returns false.
-    private static func merge(_ rows: [[KindRow]], kinds: [Int], _ each: (ActorEvent) -> Bool) {
-        var at = [Int](repeating: 0, count: rows.count)
-        while true {
-            var first = -1
-            for i in rows.indices where at[i] < rows[i].count {
-                if first < 0 { first = i; continue }
-                let a = rows[i][at[i]], b = rows[first][at[first]]
-                if a.time < b.time || (a.time == b.time && a.seq < b.seq) { first = i }
-            }
-            guard first >= 0 else { return }
-            let r = rows[first][at[first]]
-            at[first] += 1
-            if !each(ActorEvent(kind: kinds[first], actor: Int(r.actor), time: r.time, seq: r.seq)) { return }
-        }
     }
 }
 

@@ -146,6 +146,7 @@ extension SQLiteEventStore {
         for r in try read("SELECT view, page, MIN(first_seq) FROM rollup_view_pages\(v.where()) GROUP BY view", v.parameters) {
             rollup.viewPages[r[0].text ?? ""] = r[1].text ?? ""
         }
+        try mergeDeviceLinks(into: &rollup, f)
         return rollup
     }
 
@@ -226,7 +227,7 @@ extension SQLiteEventStore {
             let clicks = try read(
                 """
                 SELECT COUNT(*) FROM events WHERE app_key = ? AND corrected_ts >= ? AND corrected_ts <= ? AND type = 'click'
-                AND COALESCE(app_version, '') = ? AND COALESCE(user_id, device_id) = ? AND COALESCE(path, name) = ?
+                AND COALESCE(app_version, '') = ? AND \(ActorKind.user.sentIDColumn) = ? AND COALESCE(path, name) = ?
                 """, [r[0], .int(start), .int(end), r[1], r[2], r[3]]
             ).first?.first?.int ?? 0
             if clicks >= ActivityRollup.rageMinimumClicks {

@@ -158,7 +158,7 @@ struct RollupUpdate {
         var ids = Set<IDKey>()
         for e in events {
             let day = UTCDay.number(of: e.time)
-            for (kind, id) in [("a", e.user ?? e.device), ("d", e.device), ("s", e.session)] {
+            for (kind, id) in [("a", e.sentActor), ("d", e.device), ("s", e.session)] {
                 guard let id else { continue }
                 ids.insert(IDKey(day: day, kind: kind, id: id))
             }
@@ -205,7 +205,7 @@ struct RollupUpdate {
     private func addEnters(_ events: [RollupEvent]) throws(SQLiteError) {
         let sequences = groupedInOrder(
             events.lazy.filter { $0.type == "page_enter" }.compactMap { e in
-                (e.session ?? e.user ?? e.device).map { ($0, Enter(time: e.time, seq: e.seq, page: e.page ?? e.name)) }
+                (e.session ?? e.sentActor).map { ($0, Enter(time: e.time, seq: e.seq, page: e.page ?? e.name)) }
             })
         var delta: [TransitionKey: Int64] = [:]
         func count(_ chain: [Enter], _ n: Int64) {
@@ -276,7 +276,7 @@ struct RollupUpdate {
     private func addClicks(_ events: [RollupEvent]) throws(SQLiteError) {
         let byKey = groupedInOrder(
             events.lazy.filter { $0.type == "click" }.compactMap { e in
-                (e.user ?? e.device).map { (ClickKey(actor: $0, view: e.path ?? e.name), e.time) }
+                e.sentActor.map { (ClickKey(actor: $0, view: e.path ?? e.name), e.time) }
             })
         let gap = ActivityRollup.rageGapMilliseconds
         let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
@@ -352,7 +352,7 @@ struct RollupUpdate {
                 kind = try intern("rollup_kinds", "type", "name", [.text(e.type), .text(e.name)])
                 kinds[k] = kind
             }
-            rows += [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.user ?? e.device), try number(e.device), try number(e.session)]
+            rows += [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.sentActor), try number(e.device), try number(e.session)]
             if rows.count == Self.rowsPerInsert * 7 { try insertKindEvents(&rows) }
         }
         try insertKindEvents(&rows)
@@ -379,7 +379,7 @@ struct RollupUpdate {
 
     private func addViewPages(_ events: [RollupEvent]) throws(SQLiteError) {
         var first: [ViewDay: (seq: Int64, page: String)] = [:]
-        for e in events where e.type == "click" && (e.user ?? e.device) != nil {
+        for e in events where e.type == "click" && e.sentActor != nil {
             guard let page = e.page else { continue }
             let key = ViewDay(day: UTCDay.number(of: e.time), view: e.path ?? e.name)
             if first[key] == nil { first[key] = (e.seq, page) }

@@ -297,6 +297,8 @@ enum Schema {
             until       INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 7: identity merge's device links (SQLiteDeviceLinks.swift).
+        DeviceLinkTable.migration,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

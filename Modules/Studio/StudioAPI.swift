@@ -1,4 +1,5 @@
 import Analytics
+import EventStore
 import EventModel
 import Foundation
 import HTTPServer
@@ -208,8 +209,8 @@ final class StudioAPI: Sendable {
             return t
         }
         let until = try instant("until")
-        let day = CalendarDay.millisecondsPerDay
-        let since = try instant("since") ?? (CalendarDay(time: clock()).startTime - (Self.defaultDays - 1) * day)
+        let day = UTCDay.milliseconds
+        let since = try instant("since") ?? (UTCDay(time: clock()).startTime - (Self.defaultDays - 1) * day)
         if let until, until <= since { throw StudioError(.badRequest, "until must be after since (it is exclusive)") }
         return StudioTimeRange(since: since, until: until)
     }

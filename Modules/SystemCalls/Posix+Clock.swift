@@ -30,4 +30,11 @@ extension Duration {
         let (s, a) = components
         return s * 1000 + (a + 999_999_999_999_999) / 1_000_000_000_000_000
     }
+
+    /// Whole nanoseconds for a `DispatchTime` offset: a negative duration is 0, and the value is
+    /// capped at 10^9 s so adding it to `DispatchTime.now()` cannot overflow.
+    package var waitNanoseconds: Int {
+        let (s, a) = components
+        return Int(min(max(0, s), 1_000_000_000)) * 1_000_000_000 + Int(max(0, a) / 1_000_000_000)
+    }
 }

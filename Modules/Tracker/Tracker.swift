@@ -74,6 +74,8 @@ public final class Tracker: InteractionObserver, Sendable {
     private let loading = Mutex(())
     /// The plan's tracked methods hooked in the registries this tracker observes (MethodTracking.swift).
     let methodHooks = Mutex(MethodHooks())
+    /// Told after every plan swap: the hook systems watching impressions (Tracker+Impressions.swift).
+    let impressionListeners = Mutex<[@Sendable () -> Void]>([])
 
     /// A tracker for `app` that applies `plan` and submits to `reporting`; `session` nil draws a
     /// fresh id. With `settings.dataDirectory` it reads (once, here) or creates the identity kept there.
@@ -310,6 +312,7 @@ public final class Tracker: InteractionObserver, Sendable {
                 s.sampleRate = rules.sampleRate ?? 1
             }
             syncMethodHooks()
+            impressionRulesChanged()
             return true
         }
     }
@@ -334,6 +337,7 @@ public final class Tracker: InteractionObserver, Sendable {
                 }
             }
             syncMethodHooks()
+            impressionRulesChanged()
         }
     }
 
@@ -450,6 +454,7 @@ extension Interaction.Kind {
         case .pageEnter: return .pageEnter
         case .pageLeave: return .pageLeave
         case .scroll: return .scroll
+        case .impression: return .impression
         case .appStart, .appForeground, .appBackground: return nil
         }
     }

@@ -19,9 +19,9 @@ import Testing
         let a = try store.activity(.all)
         #expect(
             a.days == [
-                DailyActivity(day: CalendarDay("2026-11-01")!, events: 4, actors: 2, devices: 3, sessions: 2),
-                DailyActivity(day: CalendarDay("2026-11-02")!, events: 0, actors: 0, devices: 0, sessions: 0),
-                DailyActivity(day: CalendarDay("2026-11-03")!, events: 1, actors: 1, devices: 1, sessions: 1),
+                DailyActivity(day: UTCDay("2026-11-01")!, events: 4, actors: 2, devices: 3, sessions: 2),
+                DailyActivity(day: UTCDay("2026-11-02")!, events: 0, actors: 0, devices: 0, sessions: 0),
+                DailyActivity(day: UTCDay("2026-11-03")!, events: 1, actors: 1, devices: 1, sessions: 1),
             ])
     }
 

@@ -59,7 +59,8 @@ enum AnalyticsFixture {
                 // dave: no user, so his device is the actor: steps 1 and 2.
                 event("d1", "page_enter", "Home", at: t, device: "d-dave"),
                 event("d2", "click", "Add", at: t + minute, device: "d-dave"),
-                // eve signs in for Home only; the Add without a user is her device's (another actor by user).
+                // eve signs in for Home only; d-x is linked to her alone, so the Add without a user
+                // is hers too (identity merge): by user she reaches Add.
                 event("e1", "page_enter", "Home", at: t, user: "eve", device: "d-x"),
                 event("e2", "click", "Add", at: t + minute, device: "d-x"),
                 // frank: Add and Home at the same time, Add stored first: Home is after Add, step 1 only.

@@ -13,8 +13,8 @@ import Testing
         // Day 1: carol [day 1, day 3] and device d-1 [never].
         #expect(
             r.cohorts == [
-                .init(cohort: CalendarDay("2026-11-01")!, actors: 2, returned: [1, 1, 1]),
-                .init(cohort: CalendarDay("2026-11-02")!, actors: 2, returned: [1, 0, 1]),
+                .init(cohort: UTCDay("2026-11-01")!, actors: 2, returned: [1, 1, 1]),
+                .init(cohort: UTCDay("2026-11-02")!, actors: 2, returned: [1, 0, 1]),
             ])
     }
 
@@ -26,8 +26,8 @@ import Testing
         // Week of 11-02: carol (back that week), d-1.
         #expect(
             r.cohorts == [
-                .init(cohort: CalendarDay("2026-10-26")!, actors: 2, returned: [1, 2]),
-                .init(cohort: CalendarDay("2026-11-02")!, actors: 2, returned: [1, 0]),
+                .init(cohort: UTCDay("2026-10-26")!, actors: 2, returned: [1, 2]),
+                .init(cohort: UTCDay("2026-11-02")!, actors: 2, returned: [1, 0]),
             ])
     }
 
@@ -37,20 +37,20 @@ import Testing
         let r = try store.retention(
             RetentionDefinition(start: F.launch, returning: F.home, periods: 3),
             filter: EventFilter(since: F.day0 + F.day))
-        #expect(r.cohorts == [.init(cohort: CalendarDay("2026-11-02")!, actors: 3, returned: [1, 1, 1])])
+        #expect(r.cohorts == [.init(cohort: UTCDay("2026-11-02")!, actors: 3, returned: [1, 1, 1])])
     }
 
     @Test(arguments: FixtureStore.allCases) func byDeviceLeavesOutEventsWithoutDevice(_ kind: FixtureStore) throws {
         let store = try F.store(F.retentionEvents(), on: kind)
         let r = try store.retention(RetentionDefinition(start: F.launch, returning: F.launch, periods: 2, by: .device), filter: .all)
-        #expect(r.cohorts == [.init(cohort: CalendarDay("2026-11-02")!, actors: 1, returned: [1, 0])])
+        #expect(r.cohorts == [.init(cohort: UTCDay("2026-11-02")!, actors: 1, returned: [1, 0])])
     }
 
     @Test func moreThanSixtyFourPeriodsAreCountedEachOnce() {
         // 70 periods, beyond one 64-bit word per actor: actor 0 starts on day 0 and returns on
         // days 0, 64 (twice), 65 and 69; actor 1 starts on day 1 and returns on day 70 (its
         // period 69) and day 71 (its period 70, past the table); actor 2 returns but never starts.
-        let d = CalendarDay.millisecondsPerDay, t = F.day0
+        let d = UTCDay.milliseconds, t = F.day0
         var counter = RetentionCounter(RetentionDefinition(start: F.launch, returning: F.home, periods: 70))
         let rows: [(kind: Int, actor: Int, day: Int64)] = [
             (0, 0, 0), (1, 0, 0), (1, 0, 64), (1, 0, 64), (1, 0, 65), (1, 0, 69),
@@ -62,8 +62,8 @@ import Testing
         day1[69] = 1
         #expect(
             counter.result().cohorts == [
-                .init(cohort: CalendarDay("2026-11-01")!, actors: 1, returned: day0),
-                .init(cohort: CalendarDay("2026-11-02")!, actors: 1, returned: day1),
+                .init(cohort: UTCDay("2026-11-01")!, actors: 1, returned: day0),
+                .init(cohort: UTCDay("2026-11-02")!, actors: 1, returned: day1),
             ])
     }
 
@@ -71,7 +71,7 @@ import Testing
     /// clamped, never wrapped onto a valid day (a return 2^32 days after the cohort's next day
     /// counted as a return on that next day), and the far days of one actor still meet.
     @Test func daysBeyondThirtyTwoBitsNeverWrapOntoValidDays() {
-        let d = CalendarDay.millisecondsPerDay, t = F.day0, day0 = t / d
+        let d = UTCDay.milliseconds, t = F.day0, day0 = t / d
         var counter = RetentionCounter(RetentionDefinition(start: F.launch, returning: F.home, periods: 3))
         counter.add(ActorEvent(kind: 0, actor: 0, time: t, seq: 1))
         counter.add(ActorEvent(kind: 1, actor: 0, time: (day0 + 1 + (1 << 32)) * d, seq: 2))
@@ -80,7 +80,7 @@ import Testing
         counter.add(ActorEvent(kind: 0, actor: 2, time: Int64.min, seq: 5))
         let cohorts = counter.result().cohorts
         #expect(cohorts.map(\.actors) == [1, 1, 1])
-        #expect(cohorts.first { $0.cohort == CalendarDay("2026-11-01")! }?.returned == [0, 0, 0])
+        #expect(cohorts.first { $0.cohort == UTCDay("2026-11-01")! }?.returned == [0, 0, 0])
         #expect(cohorts.last?.returned == [1, 0, 0])
     }
 }

@@ -1,4 +1,5 @@
 import Analytics
+import EventStore
 import EventModel
 import Testing
 
@@ -36,12 +37,12 @@ import Testing
     }
 
     @Test func daysAndWeeksRoundTrip() {
-        #expect(CalendarDay("2026-11-01")!.description == "2026-11-01")
-        #expect(CalendarDay(time: 1_793_491_200_000 - 1).description == "2026-10-31")
-        #expect(CalendarDay("2026-11-01")!.weekStart.description == "2026-10-26")
-        #expect(CalendarDay("2026-11-02")!.weekStart.description == "2026-11-02")
-        #expect(CalendarDay("2000-02-29")!.description == "2000-02-29")
-        #expect(CalendarDay("1900-02-29") == nil)
-        #expect(CalendarDay(time: -1).description == "1969-12-31")
+        #expect(UTCDay("2026-11-01")!.description == "2026-11-01")
+        #expect(UTCDay(time: 1_793_491_200_000 - 1).description == "2026-10-31")
+        #expect(UTCDay("2026-11-01")!.weekStart.description == "2026-10-26")
+        #expect(UTCDay("2026-11-02")!.weekStart.description == "2026-11-02")
+        #expect(UTCDay("2000-02-29")!.description == "2000-02-29")
+        #expect(UTCDay("1900-02-29") == nil)
+        #expect(UTCDay(time: -1).description == "1969-12-31")
     }
 }

@@ -1,12 +1,12 @@
 import EventStore
 import Testing
 
-/// `ActorNumbering` and `ActorEventBatch` (ActorEvents.swift): dense numbers by exact bytes,
+/// `ActorNumbers` and `ActorRowNumberer` (ActorEvents.swift): dense numbers by exact bytes,
 /// whether an id is kept in its slot (up to 16 bytes) or out of line, and batches that keep
 /// row order.
 @Suite struct ActorNumberingTests {
     @Test func numbersAreDenseInOrderOfFirstAppearanceAndEqualExactlyForEqualBytes() {
-        var n = ActorNumbering()
+        var n = ActorNumbers()
         #expect(n.number(appKey: "shop", id: "alice") == 0)
         #expect(n.number(appKey: "shop", id: "bob") == 1)
         #expect(n.number(appKey: "shop", id: "alice") == 0)
@@ -29,7 +29,7 @@ import Testing
             "aaaaaaaaXbbbbbbbb", "aaaaaaaaYbbbbbbbb", "aaaaaaaaXXbbbbbbbb", "aaaaaaaaYYbbbbbbbb",
             String(repeating: "z", count: 40), String(repeating: "z", count: 39) + "y", "1234567\u{0}",
         ]
-        var n = ActorNumbering()
+        var n = ActorNumbers()
         #expect(ids.map { n.number(appKey: "shop", id: $0) } == Array(0..<12))
         #expect(ids.reversed().map { n.number(appKey: "shop", id: $0) } == Array((0..<12).reversed()))
         #expect(n.number(appKey: "other", id: "aaaaaaaaXbbbbbbbb") == 12)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func numbersSurviveTheTableGrowing() {
-        var n = ActorNumbering()
+        var n = ActorNumbers()
         let ids = (0..<5_000).map { $0.isMultiple(of: 3) ? "device-with-a-long-name-\($0)" : "user-\($0)" }
         #expect(ids.map { n.number(appKey: "shop", id: $0) } == Array(0..<5_000))
         #expect(ids.map { n.number(appKey: "shop", id: $0) } == Array(0..<5_000))
@@ -49,7 +49,7 @@ import Testing
             ("shop", "u1", 10), ("shop", "a-long-device-identifier", 11), ("blog", "u1", 12), ("shop", "u2", 13),
             ("shop", "u1", 14), ("shop", "a-long-device-identifier", 15), ("blog", "u1", 16),
         ]
-        var batch = ActorEventBatch(capacity: 3)
+        var batch = ActorRowNumberer(capacity: 3)
         var out: [ActorEvent] = []
         for (i, r) in rows.enumerated() {
             var app = r.app, id = r.id
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aBatchStopsWhereTheConsumerDoes() {
-        var batch = ActorEventBatch(capacity: 4)
+        var batch = ActorRowNumberer(capacity: 4)
         var seen: [Int64] = []
         var going = true
         var added = 0

@@ -18,13 +18,13 @@ struct DebianProgramTrackingTests {
         let trees: URL
         let window: String
 
-        init(display: VirtualDisplay, directory: URL) throws {
+        /// `configs`: configuration files for `run --config`.
+        init(display: VirtualDisplay, directory: URL, configs: [String] = []) throws {
             events = directory.appendingPathComponent("events.ndjson")
             trees = directory.appendingPathComponent("trees")
-            var command = [
-                Built.agent, "run", "--app-key", "widget-factory", "--out", events.path, "--tree-dir", trees.path, "--",
-                "gtk4-widget-factory",
-            ]
+            var command = [Built.agent, "run", "--app-key", "widget-factory", "--out", events.path, "--tree-dir", trees.path]
+            for c in configs { command += ["--config", c] }
+            command += ["--", "gtk4-widget-factory"]
             if let bus = VirtualDisplay.executable("dbus-run-session") { command = [bus, "--"] + command }
             process = try GUIProcess(command[0], Array(command.dropFirst()), environment: display.environment())
             _ = try WidgetTree.wait(directory: trees, page: "GtkBox(page1)")

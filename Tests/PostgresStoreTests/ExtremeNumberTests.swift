@@ -1,3 +1,4 @@
+import Analytics
 import ATLPClient
 import ATLPWire
 import Collector
@@ -202,6 +203,9 @@ import TestSupport
             try store.rebuildRollups { _ in }
         case .postgres:
             try PostgresServer.shared().psql(uri: db, insert)
+            // The aggregates take them in too (a step that failed would throw here).
+            try store.rebuildRollups { _ in }
+            #expect(try store.activity(.all) == (try store.scannedActivity(.all)))
         }
         #expect(try store.totals(.all).events == rows.count)
         // New events beside the old ones: the same actor, view, session and page.

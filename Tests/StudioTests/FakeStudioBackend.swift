@@ -1,4 +1,5 @@
 import Analytics
+import EventStore
 import EventModel
 import Studio
 import Synchronization
@@ -95,5 +96,5 @@ final class FakeStudioBackend: StudioBackend {
         return counts
     }
 
-    static func day(_ time: Int64) -> String { CalendarDay(time: time).description }
+    static func day(_ time: Int64) -> String { UTCDay(time: time).description }
 }

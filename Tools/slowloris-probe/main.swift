@@ -52,7 +52,7 @@ func connect(_ slot: inout Slot, to server: SocketAddress) -> Bool {
 /// Runs the attack until `stop`: every 250 ms each connection is checked (closed or answered:
 /// reconnect at once), and once a second it sends the next byte of a HELLO it never finishes.
 func attack(_ server: SocketAddress, stop: borrowing Atomic<Bool>, reconnects: borrowing Atomic<Int>) {
-    let hello = ATLPFrame(verb: "HELLO", body: Hello(appKey: "slowloris", appVersion: "1.0.0", agent: "slowloris").body).encoded
+    let hello = Hello(appKey: "slowloris", appVersion: "1.0.0", agent: "slowloris").frame.encoded
     var slots: [Slot] = []
     for a in 0..<addresses {
         for _ in 0..<perAddress { slots.append(Slot(source: SocketAddress(host: "127.0.0.\(a + 2)", port: 0))) }

@@ -52,7 +52,7 @@ func sampleEvent(_ i: Int) -> TrackEvent {
 
 func batchFrame(_ n: Int) -> [UInt8] {
     let events = (0..<eventsPerBatch).map { sampleEvent(n * eventsPerBatch + $0).json }
-    return ATLPFrame(verb: "EVENTS", body: JSONObject([("batch", .int(Int64(n))), ("events", .array(events))])).encoded
+    return ATLPRequest.events(batch: .int(Int64(n)), events: events, sentAt: nil).frame.encoded
 }
 
 func percentile(_ sorted: [Duration], _ p: Double) -> Duration {

@@ -8,6 +8,7 @@ enum PageTracking: InteractionHook {
             guard controller.isPage else { return }
             let now = system.clock.monotonicNanoseconds()
             let count = system.state.withLock { $0.pages.enter(controller, now: now) }
+            system.impressions?.pageEntered(controller)
             system.report(.page(.pageEnter, controller, count: count, timestamp: system.clock.wallMilliseconds()))
         }
         let leave = try system.advise(.viewDidDisappear, .after) { system, call in

@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// The thread that keeps the aggregate tables up to date, in every collector that serves
+/// (`StoreOptions.Access.create`); only one of them builds at a time.
+///
+/// Every `interval` it tries `pg_try_advisory_lock(builderLock)` on a connection of its own;
+/// the one that holds it adds the events after the watermark, `chunk` at a time, until none is
+/// left. When that collector dies or its connection breaks, PostgreSQL frees the lock with the
+/// session, and another collector's builder takes it at its next try. The correctness of the
+/// tables does not rest on the lock (every step holds `writeLock`): it only keeps the others idle.
+final class PostgresAggregateBuilder: Sendable {
+    private let uri: String
+    private let setup: [String]
+    private let interval: Double
+    private let chunk: Int64
+    private let stopped = Atomic<Bool>(false)
+    /// True while this builder holds the builder lock (for tests and messages).
+    private let leading = Atomic<Bool>(false)
+
+    init(uri: String, setup: [String], interval: Double = 0.25, chunk: Int64 = 20_000) {
+        self.uri = uri
+        self.setup = setup
+        self.interval = interval
+        self.chunk = chunk
+    }
+
+    var isLeading: Bool { leading.load(ordering: .sequentiallyConsistent) }
+
+    /// Starts the thread; it runs until `stop`.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "autotrack-pg-aggregates"
+        thread.start()
+    }
+
+    /// Asks the thread to end; it closes its connection (freeing the lock) within `interval`.
+    func stop() { stopped.store(true, ordering: .sequentiallyConsistent) }
+
+    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
+
+    private func run() {
+        var connection: PostgresConnection?
+        var leader = false
+        while !isStopped {
+            do throws(PostgresError) {
+                if connection == nil {
+                    let c = try PostgresConnection(uri: uri, applicationName: "autotrack-aggregates")
+                    for statement in setup { try c.execute(statement) }
+                    connection = c
+                }
+                if let c = connection {
+                    if !leader {
+                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresAggregates.builderLock))").rows.first?.first == "t"
+                        leading.store(leader, ordering: .sequentiallyConsistent)
+                    }
+                    if leader {
+                        while !isStopped, try PostgresAggregates.buildStep(c, chunk: chunk) != nil {}
+                    }
+                }
+            } catch {
+                // The connection broke (server restarted, backend terminated) or a step failed:
+                // start again on a new connection; the lock went with the old session.
+                connection = nil
+                leader = false
+                leading.store(false, ordering: .sequentiallyConsistent)
+            }
+            Thread.sleep(forTimeInterval: interval)
+        }
+        leading.store(false, ordering: .sequentiallyConsistent)
+        connection = nil
+    }
+}

@@ -1,0 +1,242 @@
+import EventStore
+
+/// The aggregate tables (schema migration 3, docs/postgres.md "Aggregates"): what each holds,
+/// as rows derived from a relation shaped like the view `agg_source` (one row per event), and
+/// how a step of the builder adds the events after the watermark to them.
+///
+/// The same row shapes serve both sides: the builder adds a chunk of events to the tables; a
+/// report reads the tables and adds the same rows of the events after the watermark (the tail)
+/// in the same statement's snapshot, so an answer counts every event committed before it, once.
+///
+/// Order-dependent figures (page transitions, click runs) are kept per sequence: `agg_enters`
+/// and `agg_clicks` hold each sequence's page enters and clicks (narrow rows), and a chunk's
+/// sequences are recomputed whole: their transitions before and after (a signed delta, so late
+/// events land between their neighbours), their runs replaced.
+enum PostgresAggregates {
+    /// Held (`pg_advisory_xact_lock_shared`) by every group insert from before it draws `seq`s
+    /// until it commits; the builder takes it exclusively for an instant, so every `seq` drawn
+    /// before that instant is committed or rolled back: the watermark never passes a `seq` that
+    /// may still appear.
+    static let ingestLock: Int64 = 0x61_7574_6f69_6e67
+    /// Held (`pg_advisory_xact_lock`) by every transaction that changes the aggregate tables
+    /// (a builder step, a prune): they never interleave.
+    static let writeLock: Int64 = 0x61_7574_6f61_6767
+    /// Held (`pg_try_advisory_lock`, session level) by the one collector that builds; freed by
+    /// PostgreSQL when that collector's session ends, however it ends.
+    static let builderLock: Int64 = 0x61_7574_6f62_6c64
+
+    /// Every table the builder fills, emptied together when the aggregates start over.
+    static let tables = [
+        "agg_events", "agg_ids", "agg_dwell", "agg_dwell_buckets", "agg_view_pages", "agg_enters", "agg_transitions", "agg_clicks",
+        "agg_runs",
+    ]
+
+    /// The watermark, as an expression inside any statement (read in that statement's snapshot).
+    static let watermark = "(SELECT watermark FROM agg_state)"
+
+    /// The UTC day of a `bigint` time in milliseconds, rounded down before 1970 too (`UTCDay`).
+    static func day(_ t: String) -> String { "floor(\(t)::numeric / \(UTCDay.milliseconds))::bigint" }
+
+    /// A row's key digest: md5 of the values as one row's text (NULL and '' differ there).
+    static func digest(_ columns: String...) -> String { "md5(row(\(columns.joined(separator: ", ")))::text)::uuid" }
+
+    /// `DwellBucket` in SQL: below 64 ms each duration is its own bucket; above, a bucket is 1/32
+    /// of its power of two (its bit length from the `bit(64)` text).
+    static func bucket(_ d: String) -> String {
+        let shift = "(59 - position('1' in \(d)::bit(64)::text))"
+        return "CASE WHEN \(d) < 64 THEN \(d) ELSE (\(d) >> \(shift)) << \(shift) END"
+    }
+
+    // MARK: rows of each table, from a relation shaped like `agg_source` (a table name, or a
+    // subquery with its alias)
+
+    /// Per event: its counts' key and its contribution (1 event; a page leave's duration).
+    static func countRows(_ src: String) -> String {
+        """
+        SELECT app_key, app_version, day, type, name, page, path, title, 1::bigint AS events,
+               (type = 'page_leave' AND duration IS NOT NULL)::int::bigint AS dwell_count,
+               CASE WHEN type = 'page_leave' THEN COALESCE(duration, 0) ELSE 0 END::numeric AS dwell_sum
+        FROM \(src)
+        """
+    }
+
+    /// Per event and kind of id it has: `a` actor (user, else device), `d` device, `s` session.
+    static func idRows(_ src: String) -> String {
+        """
+        SELECT day, k.kind, \(digest("app_key", "k.id")) AS h, v, app_key
+        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", COALESCE(user_id, device_id)), ('d', device_id), ('s', session)) AS k(kind, id)
+        WHERE k.id IS NOT NULL
+        """
+    }
+
+    /// Per page leave with a duration: its page (else name), duration and bucket.
+    static func dwellRows(_ src: String) -> String {
+        """
+        SELECT \(digest("app_key", "v", "COALESCE(page, name)")) AS h, day, duration, app_key, v, COALESCE(page, name) AS page,
+               \(bucket("duration")) AS bucket
+        FROM \(src) WHERE type = 'page_leave' AND duration IS NOT NULL
+        """
+    }
+
+    /// Per click with an actor and a page: its view (path, else name), `seq` and page.
+    static func viewPageRows(_ src: String) -> String {
+        """
+        SELECT \(digest("app_key", "v", "COALESCE(path, name)")) AS h, day, app_key, v, COALESCE(path, name) AS view, seq, page
+        FROM \(src) WHERE type = 'click' AND COALESCE(user_id, device_id) IS NOT NULL AND page IS NOT NULL
+        """
+    }
+
+    /// Per page enter with a sequence (session, else user, else device): its place and page.
+    static func enterRows(_ src: String) -> String {
+        """
+        SELECT \(digest("app_key", "v", "COALESCE(session, user_id, device_id)")) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
+        FROM \(src) WHERE type = 'page_enter' AND COALESCE(session, user_id, device_id) IS NOT NULL
+        """
+    }
+
+    /// Per click with an actor: its run's key (app, version, actor, view) and place.
+    static func clickRows(_ src: String) -> String {
+        """
+        SELECT \(digest("app_key", "v", "COALESCE(user_id, device_id)", "COALESCE(path, name)")) AS h, t, seq, app_key, v,
+               COALESCE(user_id, device_id) AS actor, COALESCE(path, name) AS view
+        FROM \(src) WHERE type = 'click' AND COALESCE(user_id, device_id) IS NOT NULL
+        """
+    }
+
+    /// The transitions of the enters in `enters` (columns of `agg_enters`), per sequence `h`.
+    static func transitions(_ enters: String) -> String {
+        """
+        SELECT app_key, v, \(day("lt")) AS from_day, \(day("t")) AS to_day, lp AS from_page, page AS to_page
+        FROM (SELECT *, lag(page) OVER w AS lp, lag(t) OVER w AS lt FROM (\(enters)) AS x WINDOW w AS (PARTITION BY h ORDER BY t, seq)) AS s
+        WHERE lp IS NOT NULL AND lp <> page
+        """
+    }
+
+    /// The signed change to the transitions when the enters of CTE `new` join their sequences in
+    /// `agg_enters`: each touched sequence's transitions before (−1) and after (+1). A CTE list
+    /// ending in `delta(app_key, v, from_day, to_day, from_page, to_page, n)`.
+    static func transitionDelta(new: String) -> String {
+        let columns = "h, t, seq, app_key, v, page"
+        return """
+            touched AS (SELECT DISTINCT h FROM \(new)),
+            old AS (SELECT \(columns) FROM agg_enters WHERE h IN (SELECT h FROM touched)),
+            delta AS (
+                SELECT app_key, v, from_day, to_day, from_page, to_page, sum(sign)::bigint AS n FROM (
+                    SELECT -1 AS sign, * FROM (\(transitions("SELECT \(columns) FROM old"))) AS before
+                    UNION ALL
+                    SELECT 1, * FROM (\(transitions("SELECT \(columns) FROM old UNION ALL SELECT \(columns) FROM \(new)"))) AS after
+                ) AS d GROUP BY app_key, v, from_day, to_day, from_page, to_page
+            )
+            """
+    }
+
+    /// The click runs of `clicks` (columns of `agg_clicks`) with at least `rageMinimumClicks`
+    /// clicks (a shorter run stays too short however a range cuts it): clicks of one key at
+    /// most `rageGapMilliseconds` apart (compared as numeric: no overflow at the extremes).
+    static func runs(_ clicks: String) -> String {
+        """
+        SELECT h, app_key, v, actor, view, min(t) AS start_t, max(t) AS end_t, count(*) AS clicks FROM (
+            SELECT *, sum(brk) OVER (PARTITION BY h ORDER BY t, seq) AS run FROM (
+                SELECT *, CASE WHEN t::numeric - (lag(t) OVER (PARTITION BY h ORDER BY t, seq))::numeric <= \(ActivityRollup.rageGapMilliseconds)
+                               THEN 0 ELSE 1 END AS brk
+                FROM (\(clicks)) AS c
+            ) AS b
+        ) AS r GROUP BY h, app_key, v, actor, view, run HAVING count(*) >= \(ActivityRollup.rageMinimumClicks)
+        """
+    }
+
+    // MARK: the builder
+
+    /// The highest `seq` the watermark may reach now: every `seq` drawn so far belongs to a
+    /// committed or rolled-back transaction (see `ingestLock`); nil before the first event.
+    static func safeSequence(_ c: PostgresConnection) throws(PostgresError) -> Int64? {
+        try c.transaction { () throws(PostgresError) -> Int64? in
+            try c.execute("SELECT pg_advisory_xact_lock(\(ingestLock))")
+            let v = try c.execute("SELECT pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass)").rows
+            return v.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+        }
+    }
+
+    /// Adds the events after the watermark, up to `chunk` `seq`s of them and no further than
+    /// `safeSequence`, to the aggregate tables and moves the watermark, in one transaction.
+    /// Returns how many events it added, nil when the aggregates were up to date.
+    @discardableResult
+    static func buildStep(_ c: PostgresConnection, chunk: Int64) throws(PostgresError) -> Int? {
+        guard let safe = try safeSequence(c) else { return nil }
+        return try c.transaction { () throws(PostgresError) -> Int? in
+            try c.execute("SELECT pg_advisory_xact_lock(\(writeLock))")
+            let from = try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+            guard from < safe else { return nil }
+            let to = from + min(chunk, safe - from)
+            let added = try c.execute(
+                "CREATE TEMP TABLE agg_chunk ON COMMIT DROP AS SELECT * FROM agg_source WHERE seq > $1::bigint AND seq <= $2::bigint",
+                [String(from), String(to)]
+            ).affected
+            if added > 0 { try addChunk(c) }
+            try c.execute("UPDATE agg_state SET watermark = $1::bigint", [String(to)])
+            return added
+        }
+    }
+
+    /// Adds the rows of temporary table `agg_chunk` to every aggregate table.
+    private static func addChunk(_ c: PostgresConnection) throws(PostgresError) {
+        try c.execute(
+            """
+            INSERT INTO agg_events AS a (day, h, app_key, app_version, type, name, page, path, title, events, dwell_count, dwell_sum)
+            SELECT day, \(digest("app_key", "app_version", "type", "name", "page", "path", "title")), app_key, app_version, type, name,
+                   page, path, title, sum(events), sum(dwell_count), sum(dwell_sum)
+            FROM (\(countRows("agg_chunk"))) AS e GROUP BY app_key, app_version, day, type, name, page, path, title
+            ON CONFLICT (day, h) DO UPDATE SET events = a.events + excluded.events, dwell_count = a.dwell_count + excluded.dwell_count,
+                dwell_sum = a.dwell_sum + excluded.dwell_sum
+            """)
+        try c.execute("INSERT INTO agg_ids (day, kind, h, v, app_key) SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i ON CONFLICT DO NOTHING")
+        try c.execute(
+            """
+            INSERT INTO agg_dwell AS a (h, day, duration, app_key, v, page, bucket, leaves)
+            SELECT h, day, duration, app_key, v, page, bucket, count(*) FROM (\(dwellRows("agg_chunk"))) AS d
+            GROUP BY h, day, duration, app_key, v, page, bucket
+            ON CONFLICT (h, day, duration) DO UPDATE SET leaves = a.leaves + excluded.leaves
+            """)
+        try c.execute(
+            """
+            INSERT INTO agg_dwell_buckets AS a (h, day, bucket, app_key, v, page, leaves)
+            SELECT h, day, bucket, app_key, v, page, count(*) FROM (\(dwellRows("agg_chunk"))) AS d GROUP BY h, day, bucket, app_key, v, page
+            ON CONFLICT (h, day, bucket) DO UPDATE SET leaves = a.leaves + excluded.leaves
+            """)
+        // Chunks come in `seq` order, so a view's first click on a day is the first one added.
+        try c.execute(
+            """
+            INSERT INTO agg_view_pages (h, day, app_key, v, view, first_seq, page)
+            SELECT DISTINCT ON (h, day) h, day, app_key, v, view, seq, page FROM (\(viewPageRows("agg_chunk"))) AS p ORDER BY h, day, seq
+            ON CONFLICT DO NOTHING
+            """)
+        try c.execute(
+            """
+            WITH new AS MATERIALIZED (\(enterRows("agg_chunk"))), \(transitionDelta(new: "new"))
+            INSERT INTO agg_transitions AS a (h, from_day, to_day, app_key, v, from_page, to_page, n)
+            SELECT \(digest("app_key", "v", "from_page", "to_page")), from_day, to_day, app_key, v, from_page, to_page, n FROM delta WHERE n <> 0
+            ON CONFLICT (h, from_day, to_day) DO UPDATE SET n = a.n + excluded.n
+            """)
+        try c.execute("DELETE FROM agg_transitions WHERE n = 0")
+        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) \(enterRows("agg_chunk"))")
+        try c.execute("CREATE TEMP TABLE agg_chunk_clicks ON COMMIT DROP AS \(clickRows("agg_chunk"))")
+        try c.execute("DELETE FROM agg_runs WHERE h IN (SELECT h FROM agg_chunk_clicks)")
+        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks")
+        try c.execute(
+            """
+            INSERT INTO agg_runs (h, start_t, end_t, start_day, end_day, app_key, v, actor, view, clicks)
+            SELECT h, start_t, end_t, \(day("start_t")), \(day("end_t")), app_key, v, actor, view, clicks
+            FROM (\(runs("SELECT * FROM agg_clicks WHERE h IN (SELECT DISTINCT h FROM agg_chunk_clicks)"))) AS r
+            """)
+    }
+
+    /// Empties the aggregate tables and sets the watermark to 0: the builder starts over from the
+    /// first event (after a prune), while reports read the events after the watermark meanwhile.
+    static func reset(_ c: PostgresConnection) throws(PostgresError) {
+        try c.transaction { () throws(PostgresError) in
+            try c.execute("SELECT pg_advisory_xact_lock(\(writeLock))")
+            try c.execute("TRUNCATE \(tables.joined(separator: ", "))")
+            try c.execute("UPDATE agg_state SET watermark = 0")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import EventStore
+
+/// Identity merge's table (`device_links`, schema migration 7, docs/schema.md): one row per app
+/// key, device and user seen together in a stored event, added in the transaction that stores
+/// the event. Links are kept when events are pruned (a person stays one person) and whatever the
+/// rollups' state, so every way of answering (rollups or events) reads the same links.
+enum DeviceLinkTable {
+    /// Migration 7: the table, filled from the events stored before it.
+    static let migration = """
+        CREATE TABLE IF NOT EXISTS device_links (
+            app_key     TEXT    NOT NULL,
+            device      TEXT    NOT NULL,
+            user_id     TEXT    NOT NULL,
+            PRIMARY KEY (app_key, device, user_id)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO device_links (app_key, device, user_id)
+            SELECT DISTINCT app_key, device_id, user_id FROM events WHERE user_id IS NOT NULL AND device_id IS NOT NULL;
+        """
+
+    /// Adds the links of `events` (just stored, of app `appKey`) inside the caller's transaction:
+    /// one statement per distinct device and user new to this call.
+    static func record(_ events: [RollupEvent], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
+        var seen = Set<[String]>()
+        for e in events {
+            guard let user = e.user, let device = e.device, seen.insert([device, user]).inserted else { continue }
+            try db.run(
+                "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [.text(appKey), .text(device), .text(user)])
+        }
+    }
+}
+
+extension RollupEvent {
+    /// The actor as sent (`ActorKind.user.sentID`): what the rollup tables key actors by;
+    /// identity merge is applied when they are read.
+    var sentActor: String? { ActorKind.user.sentID(user: user, device: device, session: session) }
+}
+
+extension SQLiteEventStore {
+    /// The links of `device_links`.
+    public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
+        let rows = try read(
+            "SELECT app_key, device, user_id FROM device_links\(appKey == nil ? "" : " WHERE app_key = ?")", appKey.map { [.text($0)] } ?? [])
+        return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
+    }
+
+    /// Identity merge in figures read from the rollup tables (`activityRollup`), which key actors
+    /// as sent: each day's distinct actors are counted again from `rollup_actors` with merged
+    /// devices as their users, and each burst's actor is the person.
+    func mergeDeviceLinks(into rollup: inout ActivityRollup, _ f: RollupFilter) throws(StoreError) {
+        let links = try deviceLinks(appKey: f.appKey)
+        if links.isEmpty { return }
+        for i in rollup.bursts.indices {
+            let b = rollup.bursts[i]
+            rollup.bursts[i].actor = links.actor(appKey: b.appKey, sentID: b.actor) ?? b.actor
+        }
+        var ids = f.sql(day: "day")
+        ids.conditions.append("kind = 'a'")
+        var people: [Int64: Set<[String]>] = [:]
+        for r in try read("SELECT DISTINCT day, app_key, id FROM rollup_actors\(ids.where())", ids.parameters) {
+            let appKey = r[1].text ?? "", sent = r[2].text ?? ""
+            people[r[0].int ?? 0, default: []].insert([appKey, links.actor(appKey: appKey, sentID: sent) ?? sent])
+        }
+        for (i, d) in rollup.days.enumerated() { rollup.days[i].actors = people[d.number]?.count ?? 0 }
+    }
+
+    /// For `actorEventsFromRollups`: per stored id number (`rollup_ids`) of a merged device of
+    /// `links`, the stored number of its user (−1 for any other number).
+    func mergedIDNumbers(_ links: DeviceLinks, in db: SQLiteDatabase) throws(SQLiteError) -> [Int32] {
+        var map: [Int32] = []
+        let lookup = "SELECT number FROM rollup_ids WHERE app_key = ? AND id = ?"
+        for l in links.merged() {
+            guard let device = try db.scalarInt(lookup, [.text(l.appKey), .text(l.device)]),
+                let user = try db.scalarInt(lookup, [.text(l.appKey), .text(l.user)])
+            else { continue }
+            if Int(device) >= map.count { map += [Int32](repeating: -1, count: Int(device) + 1 - map.count) }
+            map[Int(device)] = Int32(user)
+        }
+        return map
+    }
+}
