@@ -20,6 +20,6 @@ public final class EventIDGenerator: Sendable {
     /// The next id.
     public func next() -> String {
         let n = counter.add(1, ordering: .relaxed).newValue
-        return prefix + "-" + String(n)
+        return "\(prefix)-\(n)"
     }
 }
