@@ -18,6 +18,9 @@ extension PostgresEventStore {
     /// missing version as ''); nil otherwise (the analytics then scan).
     public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? {
         guard filter.appVersion != "", let f = PostgresAggregateFilter(filter) else { return nil }
+        // Identity merge: a merged device's id counts as its user's among the days' actors.
+        let links = try deviceLinks(appKey: filter.appKey)
+        let merged = links.merged()
         let rows = try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> ActivityRows in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -34,11 +37,24 @@ extension PostgresEventStore {
                     """
                 }
                 rows.ids = try read { a in
-                    """
-                    SELECT day, kind, COUNT(DISTINCT h) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
-                                                              UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
-                    GROUP BY day, kind
-                    """
+                    var person = "x.h", join = ""
+                    if !merged.isEmpty {
+                        let columns = [\DeviceLink.appKey, \DeviceLink.device, \DeviceLink.user].map { column in
+                            a.bind(PostgresArrayLiteral.text(merged.map { PostgresText.encode($0[keyPath: column]) }))
+                        }
+                        person = "COALESCE(m.user_h, x.h)"
+                        join = """
+                             LEFT JOIN (SELECT \(PostgresAggregates.digest("k", "d")) AS device_h, \(PostgresAggregates.digest("k", "u")) AS user_h
+                                        FROM unnest(\(columns[0])::text[], \(columns[1])::text[], \(columns[2])::text[]) AS l(k, d, u)) AS m
+                                 ON x.kind = 'a' AND m.device_h = x.h
+                            """
+                    }
+                    return """
+                        SELECT day, kind, COUNT(DISTINCT \(person)) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
+                                                                  UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
+                        \(join)
+                        GROUP BY day, kind
+                        """
                 }
                 rows.buckets = try read { a in
                     """
@@ -103,7 +119,14 @@ extension PostgresEventStore {
                 return rows
             }
         }
-        return rows.rollup()
+        var rollup = rows.rollup()
+        if !links.isEmpty {
+            for i in rollup.bursts.indices {
+                let b = rollup.bursts[i]
+                rollup.bursts[i].actor = links.actor(appKey: b.appKey, sentID: b.actor) ?? b.actor
+            }
+        }
+        return rollup
     }
 }
 
