@@ -31,6 +31,17 @@ enum PostgresAggregates {
         "agg_runs",
     ]
 
+    /// One row per event in the columns the aggregates are made of (`v`: the version, none as
+    /// ''; `t`: the corrected time; `day`: its UTC day; `title`: `props.title` when a string).
+    static let sourceView = """
+        CREATE VIEW agg_source AS
+            SELECT seq, app_key, app_version, COALESCE(app_version, '') AS v, corrected_ts AS t, corrected_ts,
+                   floor(corrected_ts::numeric / 86400000)::bigint AS day, type, name, page, path,
+                   CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title,
+                   session, user_id, device_id, duration
+            FROM events;
+        """
+
     /// The watermark, as an expression inside any statement (read in that statement's snapshot).
     static let watermark = "(SELECT watermark FROM agg_state)"
 
