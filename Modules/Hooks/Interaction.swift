@@ -9,7 +9,7 @@ public struct Interaction {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case click, listItemClick, valueChanged, gesture, pageEnter, pageLeave
-        case appStart, appForeground, appBackground, scroll
+        case appStart, appForeground, appBackground, appEnd, scroll
         /// An element an impression rule watches was at least half visible for 500 ms.
         case impression
     }
@@ -28,7 +28,7 @@ public struct Interaction {
     public var value: ControlValue?
     /// The selected row, or the row of the cell that holds the sender.
     public var indexPath: CellIndexPath?
-    /// Milliseconds: dwell time on `pageLeave`.
+    /// Milliseconds: dwell time on `pageLeave`; time in the foreground on `appBackground` and `appEnd`.
     public var duration: Int64?
     /// The page the node belongs to: its controller's name (with alias, `DetailViewController(gift)`).
     public var page: String?

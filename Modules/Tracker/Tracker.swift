@@ -35,6 +35,8 @@ public final class Tracker: InteractionObserver, Sendable {
         public var rejectedRuleSets = 0
         /// Tracked methods of the plan that could not be hooked (each reported as a `method_rejected` event).
         public var rejectedMethods = 0
+        /// Interactions on ignored views (`autotrack-ignore`, the plan's `ignore`), reported as nothing.
+        public var ignored = 0
 
         public init(interactions: Int = 0, events: Int = 0, kvcErrors: Int = 0, dropped: Int = 0) {
             self.interactions = interactions
@@ -121,9 +123,22 @@ public final class Tracker: InteractionObserver, Sendable {
         let ts = interaction.timestamp
         // The path walks the live tree: once per interaction, shared by the click rules, the event and the match.
         let path = interaction.viewPath
+        if let node = interaction.node, node.isInIgnoredView {
+            state.withLock { s in
+                s.statistics.interactions += 1
+                s.statistics.ignored += 1
+            }
+            ignored(interaction, path: path, by: TrackingIgnoreMarker.name)
+            return
+        }
         let clickedView = Tracker.isClick(interaction.kind) ? path?.canonical : nil
-        guard let context = prepare(at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView)
-        else { return }
+        guard
+            let context = prepare(
+                at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView, ignoring: path)
+        else {
+            if settings.debugOutput != nil, let path, shaper.ignores(path) { ignored(interaction, path: path, by: "the plan's ignore") }
+            return
+        }
         if let verdict = context.verdict, !verdict.counted {
             state.withLock { $0.statistics.debounced += 1 }
             return
@@ -394,11 +409,16 @@ public final class Tracker: InteractionObserver, Sendable {
         var verdict: ClickFilter.Verdict?
     }
 
-    /// Under the lock: counts the interaction, refuses it without consent or out of sample, moves
-    /// the session, applies the click rules; returns what the events are made with.
-    private func prepare(at ts: Int64, _ origin: Origin, clickedView: String? = nil) -> Context? {
+    /// Under the lock: counts the interaction, refuses it on a view the plan ignores (`ignoring`:
+    /// its path), without consent or out of sample, moves the session, applies the click rules;
+    /// returns what the events are made with.
+    private func prepare(at ts: Int64, _ origin: Origin, clickedView: String? = nil, ignoring path: ViewPath? = nil) -> Context? {
         state.withLock { s -> Context? in
             if case .interaction = origin { s.statistics.interactions += 1 }
+            if let path, s.shaper.ignores(path) {
+                s.statistics.ignored += 1
+                return nil
+            }
             guard s.capturing(appKey: app.key) else {
                 s.statistics.notCaptured += 1
                 return nil
@@ -453,7 +473,7 @@ extension Interaction.Kind {
         case .pageLeave: return .pageLeave
         case .scroll: return .scroll
         case .impression: return .impression
-        case .appStart, .appForeground, .appBackground: return nil
+        case .appStart, .appForeground, .appBackground, .appEnd: return nil
         }
     }
 }

@@ -45,6 +45,12 @@ public protocol ViewNode: AnyObject {
     /// type name and alias do not change may store it, which makes path computation cheaper.
     /// It must equal `ViewPath.elementName(of: self)`.
     var pathName: String { get }
+    /// Whether the view itself is marked `autotrack-ignore` (docs/privacy.md); default false.
+    var ignoresTracking: Bool { get }
+    /// Whether the view or an ancestor is marked: nothing it does is tracked. The default walks
+    /// `selfAndAncestors`; a toolkit may answer faster (GTK: no widget can be marked while the
+    /// marker's name was never interned).
+    var isInIgnoredView: Bool { get }
 }
 
 extension ViewNode {
