@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "EventModel", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
-            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "EventModel", "ViewIdentity"], path: "Tests/HooksTests"),
+            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "EventModel", "KVCConfig", "ViewIdentity"], path: "Tests/HooksTests"),
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(

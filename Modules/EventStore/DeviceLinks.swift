@@ -71,6 +71,13 @@ public struct DeviceLinks: Sendable, Hashable {
     }
 }
 
+extension ActivityRollup {
+    /// Each burst's actor as the person (`links`): rollup tables keep click runs by the actor as sent.
+    public mutating func mergeBurstActors(_ links: DeviceLinks) {
+        for i in bursts.indices { bursts[i].actor = links.actor(appKey: bursts[i].appKey, sentID: bursts[i].actor) ?? bursts[i].actor }
+    }
+}
+
 extension CollectorStore {
     /// The default `deviceLinks`: every stored event that carries both a user and a device, read
     /// through `events` (a store keeping a link table reads that instead).

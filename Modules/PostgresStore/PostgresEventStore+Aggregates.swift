@@ -18,6 +18,7 @@ extension PostgresEventStore {
     /// missing version as ''); nil otherwise (the analytics then scan).
     public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? {
         guard filter.appVersion != "", let f = PostgresAggregateFilter(filter) else { return nil }
+        let links = try deviceLinks(appKey: filter.appKey)
         let rows = try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> ActivityRows in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -34,9 +35,12 @@ extension PostgresEventStore {
                     """
                 }
                 rows.ids = try read { a in
+                    // Identity merge: a merged device's actor digest counts as its user's.
                     """
-                    SELECT day, kind, COUNT(DISTINCT h) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
+                    \(links.digestsClause { a.bind($0) })
+                    SELECT day, kind, COUNT(DISTINCT COALESCE(m.uh, x.h)) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
                                                               UNION ALL SELECT day, kind, h FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
+                    LEFT JOIN merged_digests AS m ON x.kind = 'a' AND m.dh = x.h
                     GROUP BY day, kind
                     """
                 }
@@ -102,7 +106,9 @@ extension PostgresEventStore {
                 return rows
             }
         }
-        return rows.rollup()
+        var rollup = rows.rollup()
+        rollup.mergeBurstActors(links)
+        return rollup
     }
 }
 

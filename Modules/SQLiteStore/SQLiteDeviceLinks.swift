@@ -50,10 +50,7 @@ extension SQLiteEventStore {
     func mergeDeviceLinks(into rollup: inout ActivityRollup, _ f: RollupFilter) throws(StoreError) {
         let links = try deviceLinks(appKey: f.appKey)
         if links.isEmpty { return }
-        for i in rollup.bursts.indices {
-            let b = rollup.bursts[i]
-            rollup.bursts[i].actor = links.actor(appKey: b.appKey, sentID: b.actor) ?? b.actor
-        }
+        rollup.mergeBurstActors(links)
         var ids = f.sql(day: "day")
         ids.conditions.append("kind = 'a'")
         var people: [Int64: Set<[String]>] = [:]

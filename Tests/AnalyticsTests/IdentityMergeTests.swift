@@ -133,3 +133,18 @@ import Testing
         #expect(actors == ["a1": "ann", "a2": "ann", "a3": "ann", "b1": "bob", "b2": "bob", "b3": "bob", "s1": "d-shop", "s2": "ven", "s3": "ven", "s4": "wes"])
     }
 }
+
+extension IdentityMergeTests {
+    /// RollupTests' seeded traffic (shared devices, devices of one person, late batches) on both
+    /// stores: the report's figures read from SQLite's rollups or PostgreSQL's aggregates equal
+    /// one scan of the events, identity merge included.
+    @Test(arguments: FixtureStore.allCases) func summariesEqualTheScanWithMergedDevices(_ kind: FixtureStore) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        for b in RollupTests.traffic(seed: 5) { _ = try store.append(b) }
+        #expect(try store.deviceLinks(appKey: nil).merged().count >= 2)
+        for f in RollupTests.filters {
+            #expect(try store.activity(f) == store.scannedActivity(f), "\(f)")
+        }
+    }
+}
