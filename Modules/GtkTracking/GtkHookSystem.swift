@@ -275,13 +275,18 @@ public final class GtkHookSystem {
         reportedInput = gate.inputs
         let sender = GtkWidgetNode.node(for: widget)
         let node = target.map { GtkWidgetNode.node(for: $0) } ?? sender
-        let senderPlacement = ViewPlacement(of: sender)
-        let placement = target == nil ? senderPlacement : ViewPlacement(of: node)
-        let interaction = Interaction(
+        // One walk up from the node gives its placement and its path; the tracker walks nothing.
+        let location = ViewLocation(of: node)
+        let placement = location.placement
+        let senderPlacement = target == nil ? placement : ViewPlacement(of: sender)
+        let nodeTitle = node.title
+        var interaction = Interaction(
             kind: kind, node: node,
             eventCode: GtkEventCodes.code(sender: sender, page: senderPlacement.codeController, signal: action),
-            title: title ?? node.title, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
+            title: title ?? nodeTitle, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
             page: placement.page ?? placement.codeController, timestamp: clock.wallMilliseconds())
+        interaction.knownPath = location.path
+        interaction.knownNodeTitle = .some(nodeTitle)
         observer.observe(interaction)
     }
 

@@ -57,12 +57,13 @@ extension Interaction {
     /// The interaction as a wire event (docs/wire.md §3), with `extraProps` (KVC values…) after its own.
     ///
     /// The public conversion every observer shares: the default `ReportingObserver` and the
-    /// configured tracker produce the same fields. An observer that already computed the node's
-    /// path (to match rules) passes it as `viewPath` so it is not walked twice.
+    /// configured tracker produce the same fields. An observer that already has the node's
+    /// canonical path (to match rules and apply click rules) passes it as `path`, so it is neither
+    /// walked nor written again.
     public func trackEvent(
-        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), viewPath known: ViewPath? = nil
+        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), path known: String? = nil
     ) -> TrackEvent {
-        let canonical = (known ?? viewPath)?.canonical
+        let canonical = known ?? viewPath?.canonical
         var props = eventProps
         for m in extraProps { props[m.key] = m.value }
         return TrackEvent(

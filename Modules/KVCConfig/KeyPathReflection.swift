@@ -386,10 +386,11 @@ extension Reflection {
     }
 
     static func scalar(_ v: Any) -> JSONValue? {
+        // Each case is a type of its own, so the order is only speed: text first, the commonest read.
         switch v {
+        case let s as String: return .string(s)
         case let j as JSONValue: return j
         case let o as JSONObject: return .object(o)
-        case let s as String: return .string(s)
         case let s as Substring: return .string(String(s))
         case let c as Character: return .string(String(c))
         case let b as Bool: return .bool(b)

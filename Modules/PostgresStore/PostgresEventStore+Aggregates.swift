@@ -39,7 +39,7 @@ extension PostgresEventStore {
                     """
                     \(links.digestsClause { a.bind($0) })
                     SELECT day, kind, COUNT(DISTINCT COALESCE(m.uh, x.h)) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
-                                                              UNION ALL SELECT day, kind, h FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
+                                                              UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
                     LEFT JOIN merged_digests AS m ON x.kind = 'a' AND m.dh = x.h
                     GROUP BY day, kind
                     """
@@ -47,7 +47,7 @@ extension PostgresEventStore {
                 rows.buckets = try read { a in
                     """
                     SELECT page, bucket, SUM(n) FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
-                                                      UNION ALL SELECT page, bucket, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
+                                                      UNION ALL SELECT page, \(PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
                     GROUP BY page, bucket ORDER BY page COLLATE "C", bucket
                     """
                 }
@@ -57,7 +57,8 @@ extension PostgresEventStore {
                         return """
                             SELECT duration, SUM(n) FROM (
                                 SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(b)::bigint"))
-                                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d WHERE page = \(p) AND bucket = \(b)::bigint
+                                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
+                                          WHERE page = \(p) AND \(PostgresAggregates.bucket("duration")) = \(b)::bigint
                             ) AS x GROUP BY duration ORDER BY duration
                             """
                     }

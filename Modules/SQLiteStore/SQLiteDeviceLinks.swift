@@ -17,17 +17,22 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id, user_id FROM events WHERE user_id IS NOT NULL AND device_id IS NOT NULL;
         """
 
-    /// Adds the links of `events` (just stored, of app `appKey`) inside the caller's transaction:
-    /// one statement per distinct device and user new to this call.
-    static func record(_ events: [RollupEvent], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
-        var seen = Set<[String]>()
-        for e in events {
-            guard let user = e.user, let device = e.device, seen.insert([device, user]).inserted else { continue }
+    /// Adds the links `pairs` (of the valid events of one batch of app `appKey`) inside the
+    /// caller's transaction that stores them: one statement per distinct device and user; an event
+    /// refused as a duplicate brings a pair already recorded, so taking every valid event's is exact.
+    static func record(_ pairs: [DeviceUser], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
+        for p in pairs {
             try db.run(
                 "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [.text(appKey), .text(device), .text(user)])
+                [.text(appKey), .text(p.device), .text(p.user)])
         }
     }
+}
+
+/// A device and a user carried together by one event.
+struct DeviceUser: Hashable, Sendable {
+    var device: String
+    var user: String
 }
 
 extension RollupEvent {

@@ -121,7 +121,8 @@ public final class Tracker: InteractionObserver, Sendable {
     public func observe(_ interaction: Interaction) {
         if interaction.kind == .appForeground { state.withLock { $0.refresher }?.refreshSoon() }
         let ts = interaction.timestamp
-        // The path walks the live tree: once per interaction, shared by the click rules, the event and the match.
+        // The path (the hooks' own, or walked here) and its text are found once per interaction and
+        // shared by the click rules, the event and the match; so is the node's title.
         let path = interaction.viewPath
         if let node = interaction.node, node.isInIgnoredView {
             state.withLock { s in
@@ -131,7 +132,8 @@ public final class Tracker: InteractionObserver, Sendable {
             ignored(interaction, path: path, by: TrackingIgnoreMarker.name)
             return
         }
-        let clickedView = Tracker.isClick(interaction.kind) ? path?.canonical : nil
+        let canonical = path?.canonical
+        let clickedView = Tracker.isClick(interaction.kind) ? canonical : nil
         guard
             let context = prepare(
                 at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView, ignoring: path)
@@ -144,9 +146,9 @@ public final class Tracker: InteractionObserver, Sendable {
             return
         }
         var events = context.shaper.events(
-            base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, viewPath: path),
+            base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, path: canonical),
             node: interaction.node, viewEvent: interaction.kind.viewEvent, className: Tracker.className(of: interaction),
-            action: interaction.eventCode?.action, path: path, nextID: context.ids.next,
+            action: interaction.eventCode?.action, path: path, title: interaction.knownNodeTitle, nextID: context.ids.next,
             diagnose: settings.debugOutput.map { write in
                 { diagnosis in
                     write(diagnosis.line(kind: "\(interaction.kind)", path: path, code: interaction.eventName))
