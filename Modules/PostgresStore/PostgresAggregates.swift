@@ -242,10 +242,11 @@ enum PostgresAggregates {
             ON CONFLICT (h, from_day, to_day) DO UPDATE SET n = a.n + excluded.n
             """)
         try c.execute("DELETE FROM agg_transitions WHERE n = 0")
-        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) \(enterRows("agg_chunk"))")
+        // In key order: the primary key's pages are filled one after the other, not at random.
+        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) SELECT * FROM (\(enterRows("agg_chunk"))) AS e ORDER BY h, t, seq")
         try c.execute("CREATE TEMP TABLE agg_chunk_clicks ON COMMIT DROP AS \(clickRows("agg_chunk"))")
         try c.execute("DELETE FROM agg_runs WHERE h IN (SELECT h FROM agg_chunk_clicks)")
-        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks")
+        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks ORDER BY h, t, seq")
         try c.execute(
             """
             INSERT INTO agg_runs (h, start_t, end_t, start_day, end_day, app_key, v, actor, view, clicks)
