@@ -25,6 +25,8 @@ public struct DeviceLinks: Sendable, Hashable {
 
     /// The merged devices, and their one user.
     private var users: [Device: String] = [:]
+    /// Every link given, so that another store can be given the same (`pairs`).
+    private var all: Set<DeviceLink> = []
 
     public static let none = DeviceLinks()
 
@@ -32,8 +34,9 @@ public struct DeviceLinks: Sendable, Hashable {
 
     /// The merge that `links` make (repeated links count once).
     public init(_ links: some Sequence<DeviceLink>) {
+        all = Set(links)
         var seen: [Device: String?] = [:]
-        for l in links {
+        for l in all {
             let d = Device(appKey: l.appKey, id: l.device)
             if let one = seen[d] {
                 // A second, different user: a shared device.
@@ -44,6 +47,9 @@ public struct DeviceLinks: Sendable, Hashable {
         }
         for (d, user) in seen { if let user { users[d] = user } }
     }
+
+    /// Every link, shared devices' included, in no order.
+    public var pairs: [DeviceLink] { Array(all) }
 
     public var isEmpty: Bool { users.isEmpty }
 

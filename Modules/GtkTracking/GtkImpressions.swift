@@ -19,13 +19,13 @@ final class GtkImpressions {
     let watcher: ImpressionWatcher
     private var timer: guint = 0
     private var started = false
+    /// Whether the rules' changes are already followed (once per process, whatever the restarts).
+    private var listening = false
     /// The type names of `watcher.elementNames` (a page's name without its alias): widgets of
     /// other types are not even given a node.
     private var typeNames: Set<String> = []
     /// Whether a widget type is one of `typeNames`, by GType as first met (cleared when the rules change).
     private var typeWatched: [GType: Bool] = [:]
-    /// How long the last look took, in nanoseconds of the hooks' clock (docs/gtk.md's cost figures).
-    private(set) var lastLookNanoseconds: UInt64 = 0
 
     init(rules: any ImpressionRules, clock: any HookClock, report: @escaping (Interaction) -> Void) {
         watcher = ImpressionWatcher(rules: rules, clock: clock, report: report)
@@ -36,6 +36,9 @@ final class GtkImpressions {
     func start() {
         guard !started else { return }
         started = true
+        defer { rulesChanged() }
+        guard !listening else { return }
+        listening = true
         let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         watcher.rules.onImpressionRulesChange {
             _ = g_idle_add_full(
@@ -46,7 +49,6 @@ final class GtkImpressions {
                     return 0
                 }, UnsafeMutableRawPointer(bitPattern: address), nil)
         }
-        rulesChanged()
     }
 
     /// Stops the timer; nothing is watched any more.
@@ -80,14 +82,12 @@ final class GtkImpressions {
 
     /// One look at every mapped toplevel window.
     func look() {
-        let start = watcher.clock.monotonicNanoseconds()
         var sightings: [ImpressionWatcher.Sighting] = []
         for window in GtkHookSystem.toplevels() where gtk_widget_get_mapped(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
             guard let bounds = GtkTreeCapture.frame(of: window, in: window, origin: (0, 0)) else { continue }
             collect(inside: window, at: (0, 0), clip: GtkImpressions.rect(bounds), into: &sightings)
         }
         watcher.look(at: sightings)
-        lastLookNanoseconds = watcher.clock.monotonicNanoseconds() &- start
     }
 
     /// The mapped widgets below `parent` whose type a rule names, each with the share of its bounds

@@ -31,8 +31,24 @@ enum PostgresAggregates {
         "agg_runs",
     ]
 
+    /// One row per event in the columns the aggregates are made of (`v`: the version, none as
+    /// ''; `t`: the corrected time; `day`: its UTC day; `title`: `props.title` when a string).
+    static let sourceView = """
+        CREATE VIEW agg_source AS
+            SELECT seq, app_key, app_version, COALESCE(app_version, '') AS v, corrected_ts AS t, corrected_ts,
+                   floor(corrected_ts::numeric / 86400000)::bigint AS day, type, name, page, path,
+                   CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title,
+                   session, user_id, device_id, duration
+            FROM events;
+        """
+
     /// The watermark, as an expression inside any statement (read in that statement's snapshot).
     static let watermark = "(SELECT watermark FROM agg_state)"
+
+    /// The actor as sent (`ActorKind.user.sentIDColumn`: user, else device), before identity merge.
+    static let actor = ActorKind.user.sentIDColumn
+    /// An enter's page sequence: its session, else its actor as sent.
+    static let pageSequence = "COALESCE(session, \(actor))"
 
     /// The UTC day of a `bigint` time in milliseconds, rounded down before 1970 too (`UTCDay`).
     static func day(_ t: String) -> String { "floor(\(t)::numeric / \(UTCDay.milliseconds))::bigint" }
@@ -65,7 +81,7 @@ enum PostgresAggregates {
     static func idRows(_ src: String) -> String {
         """
         SELECT day, k.kind, app_key, v, k.id
-        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", COALESCE(user_id, device_id)), ('d', device_id), ('s', session)) AS k(kind, id)
+        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", \(actor)), ('d', device_id), ('s', session)) AS k(kind, id)
         WHERE k.id IS NOT NULL
         """
     }
@@ -79,24 +95,24 @@ enum PostgresAggregates {
     static func viewPageRows(_ src: String) -> String {
         """
         SELECT app_key, v, COALESCE(path, name) AS view, day, seq, page
-        FROM \(src) WHERE type = 'click' AND COALESCE(user_id, device_id) IS NOT NULL AND page IS NOT NULL
+        FROM \(src) WHERE type = 'click' AND \(actor) IS NOT NULL AND page IS NOT NULL
         """
     }
 
     /// Per page enter with a sequence (session, else user, else device): its place and page.
     static func enterRows(_ src: String) -> String {
         """
-        SELECT \(digest("app_key", "v", "COALESCE(session, user_id, device_id)")) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
-        FROM \(src) WHERE type = 'page_enter' AND COALESCE(session, user_id, device_id) IS NOT NULL
+        SELECT \(digest("app_key", "v", pageSequence)) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
+        FROM \(src) WHERE type = 'page_enter' AND \(pageSequence) IS NOT NULL
         """
     }
 
     /// Per click with an actor: its run's key (app, version, actor, view) and place.
     static func clickRows(_ src: String) -> String {
         """
-        SELECT \(digest("app_key", "v", "COALESCE(user_id, device_id)", "COALESCE(path, name)")) AS h, t, seq, app_key, v,
-               COALESCE(user_id, device_id) AS actor, COALESCE(path, name) AS view
-        FROM \(src) WHERE type = 'click' AND COALESCE(user_id, device_id) IS NOT NULL
+        SELECT \(digest("app_key", "v", actor, "COALESCE(path, name)")) AS h, t, seq, app_key, v, \(actor) AS actor,
+               COALESCE(path, name) AS view
+        FROM \(src) WHERE type = 'click' AND \(actor) IS NOT NULL
         """
     }
 

@@ -22,10 +22,15 @@ enum DeviceLinkTable {
     /// refused as a duplicate brings a pair already recorded, so taking every valid event's is exact.
     static func record(_ pairs: [DeviceUser], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
         for p in pairs {
-            try db.run(
-                "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [.text(appKey), .text(p.device), .text(p.user)])
+            try add(DeviceLink(appKey: appKey, device: p.device, user: p.user), in: db)
         }
+    }
+
+    /// Adds one link (nothing when it is there).
+    static func add(_ link: DeviceLink, in db: SQLiteDatabase) throws(SQLiteError) {
+        try db.run(
+            "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(link.appKey), .text(link.device), .text(link.user)])
     }
 }
 
@@ -47,6 +52,16 @@ extension SQLiteEventStore {
         let rows = try read(
             "SELECT app_key, device, user_id FROM device_links\(appKey == nil ? "" : " WHERE app_key = ?")", appKey.map { [.text($0)] } ?? [])
         return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
+    }
+
+    /// Adds `links` to `device_links` (another store's, for a copy of some of its events that
+    /// must merge as it does: `report --rule`'s scratch database).
+    public func addDeviceLinks(_ links: [DeviceLink]) throws(StoreError) {
+        try locked { db throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in
+                for l in links { try DeviceLinkTable.add(l, in: db) }
+            }
+        }
     }
 
     /// Identity merge in figures read from the rollup tables (`activityRollup`), which key actors

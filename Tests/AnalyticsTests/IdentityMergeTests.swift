@@ -148,3 +148,21 @@ extension IdentityMergeTests {
         }
     }
 }
+
+extension IdentityMergeTests {
+    /// `report --rule` copies the rule's events into a scratch database: the store's links go
+    /// with them, so a device whose sign-in is not among the rule's events still merges.
+    @Test(arguments: FixtureStore.allCases) func aRulesReportMergesByTheStoresLinks(_ kind: FixtureStore) throws {
+        let path = "HomeViewController-UIView-UIButton&0-0-0", t = F.day0 + F.hour
+        let store = try F.store([[
+            F.event("1", "click", "Home", at: t, device: "dk", path: path),
+            F.event("2", "click", "Home", at: t + 1, user: "k", device: "dk2", path: path),
+            F.event("3", "page_enter", "Login", at: t + 2, user: "k", device: "dk"),
+        ]], on: kind)
+        defer { store.close() }
+        let report = try CollectorReport(store: store, rule: try DefinitionFixture.rule("home-button", path))
+        #expect(report.totals.events == 2)
+        #expect(report.activity.days.map(\.actors) == [1])
+        #expect(report.activity.days.map(\.devices) == [2])
+    }
+}

@@ -84,6 +84,44 @@ struct GtkPrivacyTrackingTests {
         try Self.checkEnd(events)
     }
 
+    @Test func leavingTheForegroundAndComingBackTimeTheBackgroundAndTheEnd() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-foreground")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let trees = dir.appendingPathComponent("trees")
+        let out = dir.appendingPathComponent("events.ndjson")
+        let shop = try GUIProcess(
+            Built.agent, ["run", "--out", out.path, "--app-key", "shop", "--tree-dir", trees.path, "--", Built.shop],
+            environment: display.environment())
+        defer { shop.kill() }
+        _ = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
+        let window = try display.window(titled: "^Autotrack Shop$")
+        // No window manager: the input focus alone makes a window active. Focus on the root
+        // window leaves the app without an active window (the background), then it comes back.
+        try display.xdotool(["windowfocus", "--sync", window])
+        Thread.sleep(forTimeInterval: 1)
+        let root = try display.xdotool(["search", "--maxdepth", "0", ""]).split(separator: "\n").first.map(String.init) ?? ""
+        try display.xdotool(["windowfocus", root])
+        Thread.sleep(forTimeInterval: 1.5)
+        try display.xdotool(["windowfocus", "--sync", window])
+        Thread.sleep(forTimeInterval: 1)
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+
+        let app = try ndjsonEvents(out).filter { ($0.string("type") ?? "").hasPrefix("app_") }
+        #expect(app.map { $0.string("type") ?? "" } == ["app_start", "app_background", "app_foreground", "app_end"])
+        guard app.count == 4 else { return }
+        func ms(_ e: [String: Any], _ key: String) -> Int64 { (e[key] as? NSNumber)?.int64Value ?? -1 }
+        // Each duration is the foreground time it closes, on the monotonic clock (ts is wall time).
+        for (closing, opening) in [(1, 0), (3, 2)] {
+            let duration = ms(app[closing], "duration")
+            #expect((app[closing].props["duration"] as? NSNumber)?.int64Value == duration)
+            #expect(abs(duration - (ms(app[closing], "ts") - ms(app[opening], "ts"))) <= 100, "\(app[closing])")
+        }
+        #expect(ms(app[3], "duration") >= 900)
+    }
+
     @Test func anUnmodifiedProgramsIgnoredPageIsSilentAndBlankedAndItsEndArrives() throws {
         let dir = Fixtures.temporaryDirectory("gtk-privacy-factory")
         defer { try? FileManager.default.removeItem(at: dir) }
