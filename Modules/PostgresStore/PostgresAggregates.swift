@@ -31,8 +31,28 @@ enum PostgresAggregates {
         "agg_runs",
     ]
 
-    /// The watermark, as an expression inside any statement (read in that statement's snapshot).
-    static let watermark = "(SELECT watermark FROM agg_state)"
+    /// One row per event in the columns the aggregates are made of (`v`: the version, none as
+    /// ''; `t`: the corrected time; `day`: its UTC day; `title`: `props.title` when a string).
+    static let sourceView = """
+        CREATE VIEW agg_source AS
+            SELECT seq, app_key, app_version, COALESCE(app_version, '') AS v, corrected_ts AS t, corrected_ts,
+                   floor(corrected_ts::numeric / 86400000)::bigint AS day, type, name, page, path,
+                   CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title,
+                   session, user_id, device_id, duration
+            FROM events;
+        """
+
+    /// The watermark in `c`'s transaction. Statements take it as a parameter, not as a subquery:
+    /// planned with its value, `seq > n` reads the few rows after it through the `seq` index;
+    /// planned with an unknown value, PostgreSQL guessed a third of the table and read all of it.
+    static func watermark(_ c: PostgresConnection) throws(PostgresError) -> Int64 {
+        try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+    }
+
+    /// The actor as sent (`ActorKind.user.sentIDColumn`: user, else device), before identity merge.
+    static let actor = ActorKind.user.sentIDColumn
+    /// An enter's page sequence: its session, else its actor as sent.
+    static let pageSequence = "COALESCE(session, \(actor))"
 
     /// The UTC day of a `bigint` time in milliseconds, rounded down before 1970 too (`UTCDay`).
     static func day(_ t: String) -> String { "floor(\(t)::numeric / \(UTCDay.milliseconds))::bigint" }
@@ -61,45 +81,42 @@ enum PostgresAggregates {
     }
 
     /// Per event and kind of id it has: `a` actor (user, else device), `d` device, `s` session.
+    /// (Keys come as text; the builder digests them after `DISTINCT`, which is cheaper.)
     static func idRows(_ src: String) -> String {
         """
-        SELECT day, k.kind, \(digest("app_key", "k.id")) AS h, v, app_key
-        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", COALESCE(user_id, device_id)), ('d', device_id), ('s', session)) AS k(kind, id)
+        SELECT day, k.kind, app_key, v, k.id
+        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", \(actor)), ('d', device_id), ('s', session)) AS k(kind, id)
         WHERE k.id IS NOT NULL
         """
     }
 
-    /// Per page leave with a duration: its page (else name), duration and bucket.
+    /// Per page leave with a duration: its page (else name) and duration.
     static func dwellRows(_ src: String) -> String {
-        """
-        SELECT \(digest("app_key", "v", "COALESCE(page, name)")) AS h, day, duration, app_key, v, COALESCE(page, name) AS page,
-               \(bucket("duration")) AS bucket
-        FROM \(src) WHERE type = 'page_leave' AND duration IS NOT NULL
-        """
+        "SELECT app_key, v, COALESCE(page, name) AS page, day, duration FROM \(src) WHERE type = 'page_leave' AND duration IS NOT NULL"
     }
 
     /// Per click with an actor and a page: its view (path, else name), `seq` and page.
     static func viewPageRows(_ src: String) -> String {
         """
-        SELECT \(digest("app_key", "v", "COALESCE(path, name)")) AS h, day, app_key, v, COALESCE(path, name) AS view, seq, page
-        FROM \(src) WHERE type = 'click' AND COALESCE(user_id, device_id) IS NOT NULL AND page IS NOT NULL
+        SELECT app_key, v, COALESCE(path, name) AS view, day, seq, page
+        FROM \(src) WHERE type = 'click' AND \(actor) IS NOT NULL AND page IS NOT NULL
         """
     }
 
     /// Per page enter with a sequence (session, else user, else device): its place and page.
     static func enterRows(_ src: String) -> String {
         """
-        SELECT \(digest("app_key", "v", "COALESCE(session, user_id, device_id)")) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
-        FROM \(src) WHERE type = 'page_enter' AND COALESCE(session, user_id, device_id) IS NOT NULL
+        SELECT \(digest("app_key", "v", pageSequence)) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
+        FROM \(src) WHERE type = 'page_enter' AND \(pageSequence) IS NOT NULL
         """
     }
 
     /// Per click with an actor: its run's key (app, version, actor, view) and place.
     static func clickRows(_ src: String) -> String {
         """
-        SELECT \(digest("app_key", "v", "COALESCE(user_id, device_id)", "COALESCE(path, name)")) AS h, t, seq, app_key, v,
-               COALESCE(user_id, device_id) AS actor, COALESCE(path, name) AS view
-        FROM \(src) WHERE type = 'click' AND COALESCE(user_id, device_id) IS NOT NULL
+        SELECT \(digest("app_key", "v", actor, "COALESCE(path, name)")) AS h, t, seq, app_key, v, \(actor) AS actor,
+               COALESCE(path, name) AS view
+        FROM \(src) WHERE type = 'click' AND \(actor) IS NOT NULL
         """
     }
 
@@ -165,7 +182,7 @@ enum PostgresAggregates {
         guard let safe = try safeSequence(c) else { return nil }
         return try c.transaction { () throws(PostgresError) -> Int? in
             try c.execute("SELECT pg_advisory_xact_lock(\(writeLock))")
-            let from = try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+            let from = try watermark(c)
             guard from < safe else { return nil }
             let to = from + min(chunk, safe - from)
             let added = try c.execute(
@@ -189,25 +206,36 @@ enum PostgresAggregates {
             ON CONFLICT (day, h) DO UPDATE SET events = a.events + excluded.events, dwell_count = a.dwell_count + excluded.dwell_count,
                 dwell_sum = a.dwell_sum + excluded.dwell_sum
             """)
-        try c.execute("INSERT INTO agg_ids (day, kind, h, v, app_key) SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i ON CONFLICT DO NOTHING")
+        try c.execute(
+            """
+            INSERT INTO agg_ids (day, kind, h, v, app_key)
+            SELECT day, kind, \(digest("app_key", "id")), v, app_key FROM (SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i) AS d
+            ON CONFLICT DO NOTHING
+            """)
         try c.execute(
             """
             INSERT INTO agg_dwell AS a (h, day, duration, app_key, v, page, bucket, leaves)
-            SELECT h, day, duration, app_key, v, page, bucket, count(*) FROM (\(dwellRows("agg_chunk"))) AS d
-            GROUP BY h, day, duration, app_key, v, page, bucket
+            SELECT \(digest("app_key", "v", "page")), day, duration, app_key, v, page, \(bucket("duration")), n
+            FROM (SELECT app_key, v, page, day, duration, count(*) AS n FROM (\(dwellRows("agg_chunk"))) AS d
+                  GROUP BY app_key, v, page, day, duration) AS g
             ON CONFLICT (h, day, duration) DO UPDATE SET leaves = a.leaves + excluded.leaves
             """)
         try c.execute(
             """
             INSERT INTO agg_dwell_buckets AS a (h, day, bucket, app_key, v, page, leaves)
-            SELECT h, day, bucket, app_key, v, page, count(*) FROM (\(dwellRows("agg_chunk"))) AS d GROUP BY h, day, bucket, app_key, v, page
+            SELECT \(digest("app_key", "v", "page")), day, bucket, app_key, v, page, sum(n)
+            FROM (SELECT app_key, v, page, day, \(bucket("duration")) AS bucket, count(*) AS n FROM (\(dwellRows("agg_chunk"))) AS d
+                  GROUP BY app_key, v, page, day, duration) AS g
+            GROUP BY app_key, v, page, day, bucket
             ON CONFLICT (h, day, bucket) DO UPDATE SET leaves = a.leaves + excluded.leaves
             """)
         // Chunks come in `seq` order, so a view's first click on a day is the first one added.
         try c.execute(
             """
             INSERT INTO agg_view_pages (h, day, app_key, v, view, first_seq, page)
-            SELECT DISTINCT ON (h, day) h, day, app_key, v, view, seq, page FROM (\(viewPageRows("agg_chunk"))) AS p ORDER BY h, day, seq
+            SELECT \(digest("app_key", "v", "view")), day, app_key, v, view, seq, page FROM (
+                SELECT DISTINCT ON (app_key, v, view, day) * FROM (\(viewPageRows("agg_chunk"))) AS p ORDER BY app_key, v, view, day, seq
+            ) AS f
             ON CONFLICT DO NOTHING
             """)
         try c.execute(
@@ -218,10 +246,11 @@ enum PostgresAggregates {
             ON CONFLICT (h, from_day, to_day) DO UPDATE SET n = a.n + excluded.n
             """)
         try c.execute("DELETE FROM agg_transitions WHERE n = 0")
-        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) \(enterRows("agg_chunk"))")
+        // In key order: the primary key's pages are filled one after the other, not at random.
+        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) SELECT * FROM (\(enterRows("agg_chunk"))) AS e ORDER BY h, t, seq")
         try c.execute("CREATE TEMP TABLE agg_chunk_clicks ON COMMIT DROP AS \(clickRows("agg_chunk"))")
         try c.execute("DELETE FROM agg_runs WHERE h IN (SELECT h FROM agg_chunk_clicks)")
-        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks")
+        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks ORDER BY h, t, seq")
         try c.execute(
             """
             INSERT INTO agg_runs (h, start_t, end_t, start_day, end_day, app_key, v, actor, view, clicks)

@@ -16,7 +16,7 @@ enum PostgresDeviceLinks {
             ON CONFLICT DO NOTHING;
         """
 
-    /// Migration 5: the devices that sent an event without a user, as SQLite's migration 8.
+    /// Migration 6: the devices that sent an event without a user, as SQLite's migration 9.
     static let anonymousMigration = """
         CREATE TABLE anonymous_devices (
             app_key     text COLLATE "C" NOT NULL,

@@ -13,6 +13,22 @@ extension PostgresEventStore {
         }
     }
 
+    /// The rows of the statement `build` makes from `filter`, in one repeatable-read snapshot
+    /// whose watermark the filter carries (its tail is planned with the value).
+    func readAggregated(
+        _ filter: PostgresAggregateFilter, _ build: (inout PostgresAggregateFilter) -> String
+    ) throws(StoreError) -> [[String?]] {
+        try withConnection { c throws(PostgresError) in
+            try c.transaction { () throws(PostgresError) -> [[String?]] in
+                try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                var a = filter
+                a.watermark = try PostgresAggregates.watermark(c)
+                let sql = build(&a)
+                return try c.execute(sql, a.parameters).rows.map { $0.map(PostgresText.decode) }
+            }
+        }
+    }
+
     /// The whole `ActivityRollup` in one snapshot (a repeatable-read transaction), for filters
     /// whose bounds are whole days and whose app version is not the empty text (the tables key a
     /// missing version as ''); nil otherwise (the analytics then scan).
@@ -22,8 +38,12 @@ extension PostgresEventStore {
         let rows = try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> ActivityRows in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                // The link map joins by hashing; a nested loop over it took seconds.
+                try c.execute("SET LOCAL enable_nestloop = off")
+                let watermark = try PostgresAggregates.watermark(c)
                 func read(_ build: (inout PostgresAggregateFilter) -> String) throws(PostgresError) -> [[String?]] {
                     var a = f
+                    a.watermark = watermark
                     let sql = build(&a)
                     return try c.execute(sql, a.parameters).rows.map { $0.map(PostgresText.decode) }
                 }
@@ -39,7 +59,7 @@ extension PostgresEventStore {
                     """
                     \(links.digestsClause { a.bind($0) })
                     SELECT day, kind, COUNT(DISTINCT COALESCE(m.uh, x.h)) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
-                                                              UNION ALL SELECT day, kind, h FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
+                                                              UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
                     LEFT JOIN merged_digests AS m ON x.kind = 'a' AND m.dh = x.h
                     GROUP BY day, kind
                     """
@@ -47,7 +67,7 @@ extension PostgresEventStore {
                 rows.buckets = try read { a in
                     """
                     SELECT page, bucket, SUM(n) FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
-                                                      UNION ALL SELECT page, bucket, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
+                                                      UNION ALL SELECT page, \(PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
                     GROUP BY page, bucket ORDER BY page COLLATE "C", bucket
                     """
                 }
@@ -57,7 +77,8 @@ extension PostgresEventStore {
                         return """
                             SELECT duration, SUM(n) FROM (
                                 SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(b)::bigint"))
-                                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d WHERE page = \(p) AND bucket = \(b)::bigint
+                                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
+                                          WHERE page = \(p) AND \(PostgresAggregates.bucket("duration")) = \(b)::bigint
                             ) AS x GROUP BY duration ORDER BY duration
                             """
                     }

@@ -8,7 +8,7 @@ import Synchronization
 /// Each collector keeps a pool of connections. Batches are written by group commit: batches that
 /// arrive while commits run wait, and the next commit writes all of them with one statement
 /// (`PostgresGroupInsert`); up to `maxCommits` commits run at once. Nobody returns before the
-/// commit that holds its batch. Exactly once across collectors rests on the unique `(app_key, id)` index,
+/// commit that holds its batch. Exactly once across collectors rests on the primary key `(app_key, id)` of `event_ids`,
 /// not on anything a collector remembers, so a collector may die at any moment.
 ///
 /// Every method blocks on the network: call it from threads of your own (the ATLP server's
@@ -19,6 +19,8 @@ public final class PostgresEventStore: CollectorStore {
     private let pool: PostgresPool
     /// Keeps the aggregate tables up to date while this store serves (`.create`); nil otherwise.
     let builder: PostgresAggregateBuilder?
+    /// The day partitions this collector made sure of.
+    let partitions = PostgresDayPartitions()
     /// Batches waiting for the next group commit, and how many commits run.
     private let queue = Mutex(CommitQueue())
     /// Group commits that run at once, each on its own pooled connection, so one's round trip
@@ -115,12 +117,12 @@ public final class PostgresEventStore: CollectorStore {
     }
 
     /// One group insert, retried once on a fresh connection when the first broke or deadlocked:
-    /// an unacknowledged group may run twice, since the unique index keeps it once.
+    /// an unacknowledged group may run twice, since `event_ids` keeps it once.
     private func attempt(_ group: [PostgresPendingBatch]) -> Result<[BatchOutcome], PostgresError> {
         var last: PostgresError?
         for _ in 0..<2 {
             do throws(PostgresError) {
-                return .success(try pool.withConnection { c throws(PostgresError) in try PostgresGroupInsert.run(group, on: c) })
+                return .success(try pool.withConnection { c throws(PostgresError) in try PostgresGroupInsert.run(group, partitions: partitions, on: c) })
             } catch {
                 last = error
                 if !error.isTransient { break }

@@ -2,14 +2,15 @@ import EventStore
 
 /// Writes a group of batches with one statement, in one implicit transaction: every column
 /// travels as one binary array parameter (`PostgresBinaryArrays`), `unnest` turns them back into
-/// rows, and CTEs insert the events (`ON CONFLICT (app_key, id) DO NOTHING RETURNING seq`), the
-/// rejected events and one `batches` row per batch, then answer how many events of each batch
-/// were stored (the returned `seq`s are exactly the rows this group stored). One round trip and
+/// rows, and CTEs insert the ids (`event_ids`, `ON CONFLICT (app_key, id) DO NOTHING RETURNING
+/// seq`), the events whose ids they took, the rejected events and one `batches` row per batch,
+/// then answer how many events of each batch were stored (the returned `seq`s are exactly the
+/// rows this group stored). The day partitions its events need exist first (`PostgresDayPartitions`). One round trip and
 /// one commit per group, however many batches and events it holds. The sequence is looked up
 /// once per statement, not per row (per row, `pg_get_serial_sequence` took a sixth of the statement).
 ///
 /// Exactly once across collectors: two transactions inserting the same `(app_key, id)` are
-/// ordered by the unique index (the second waits for the first to commit, then skips the row).
+/// ordered by `event_ids`' primary key (the second waits for the first to commit, then skips the row).
 /// Every group inserts its events in one global order (app key, then id, byte order), so two
 /// groups never wait for each other in a cycle: no deadlock between collectors. `seq` is still
 /// arrival order: it is drawn for the rows in batch order before they are inserted in key order.
@@ -32,17 +33,20 @@ enum PostgresGroupInsert {
             SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock))
         ), numbered AS MATERIALIZED (
             SELECT ev.*, nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass)) AS seq FROM ev, ingesting ORDER BY ev.ord
+        ), ids AS (
+            INSERT INTO event_ids (app_key, id, seq)
+            SELECT bat.app_key, n.id, n.seq FROM numbered AS n JOIN bat ON bat.b = n.b ORDER BY n.rank
+            ON CONFLICT (app_key, id) DO NOTHING
+            RETURNING seq
         ), ins AS (
             INSERT INTO events (seq, app_key, id, ts, type, name, page, path, view_id, session, duration, props, app_version,
                                 received_at, user_id, device_id, corrected_ts)
             SELECT n.seq, bat.app_key, n.id, n.ts, n.type, n.name, n.page, n.path, n.view_id, n.session, n.duration,
                    n.props::json, bat.app_version, bat.received_at, n.user_id, n.device_id, n.corrected_ts
-            FROM numbered AS n JOIN bat ON bat.b = n.b ORDER BY n.rank
-            ON CONFLICT (app_key, id) DO NOTHING
-            RETURNING seq
+            FROM numbered AS n JOIN bat ON bat.b = n.b JOIN ids ON ids.seq = n.seq
         ), stored AS (
             SELECT bat.b, count(won.seq) AS n
-            FROM bat LEFT JOIN (ins JOIN numbered AS won ON won.seq = ins.seq) ON won.b = bat.b GROUP BY bat.b
+            FROM bat LEFT JOIN (ids JOIN numbered AS won ON won.seq = ids.seq) ON won.b = bat.b GROUP BY bat.b
         ), rej AS (
             INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
             SELECT bat.app_key, bat.app_version, r.raw, r.reason, bat.received_at
@@ -109,7 +113,10 @@ enum PostgresGroupInsert {
     }
 
     /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.
-    static func run(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+    static func run(
+        _ group: [PostgresPendingBatch], partitions: PostgresDayPartitions, on c: PostgresConnection
+    ) throws(PostgresError) -> [BatchOutcome] {
+        try partitions.prepare(group, on: c)
         try PostgresDeviceLinks.record(group, on: c)
         let result = try c.executePrepared(name, sql, parameters(group))
         var stored = [Int](repeating: 0, count: group.count)

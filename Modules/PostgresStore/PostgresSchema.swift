@@ -12,7 +12,7 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 0x61_7574_6f74_726b
 
     /// The tables this schema creates; a database holding some but not `autotrack_schema` is not ours.
-    static let tables = ["events", "rejected", "batches", "rules", "rule_sets"]
+    static let tables = ["events", "rejected", "batches", "rules", "rule_sets", "event_ids"]
 
     // Indexes cost every insert, as in SQLite: `events` keeps its dedup key and time order only.
     static let migrations: [String] = [
@@ -114,12 +114,7 @@ enum PostgresSchema {
         );
         INSERT INTO agg_state (watermark) VALUES (0);
 
-        CREATE VIEW agg_source AS
-            SELECT seq, app_key, app_version, COALESCE(app_version, '') AS v, corrected_ts AS t, corrected_ts,
-                   floor(corrected_ts::numeric / 86400000)::bigint AS day, type, name, page, path,
-                   CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title,
-                   session, user_id, device_id, duration
-            FROM events;
+        \(PostgresAggregates.sourceView)
 
         CREATE TABLE agg_events (
             day bigint NOT NULL, h uuid NOT NULL,
@@ -176,7 +171,9 @@ enum PostgresSchema {
         """,
         // 4: identity merge's device links (PostgresDeviceLinks.swift).
         PostgresDeviceLinks.migration,
-        // 5: the devices that sent an event without a user (PostgresDeviceLinks.swift).
+        // 5: `events` partitioned by day, uniqueness in `event_ids` (PostgresDayPartitions.swift).
+        PostgresDayPartitions.migration,
+        // 6: the devices that sent an event without a user (PostgresDeviceLinks.swift).
         PostgresDeviceLinks.anonymousMigration,
     ]
 

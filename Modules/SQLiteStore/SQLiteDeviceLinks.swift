@@ -17,7 +17,7 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id, user_id FROM events WHERE user_id IS NOT NULL AND device_id IS NOT NULL;
         """
 
-    /// Migration 8: the devices that sent an event without a user (`anonymous_devices`): only
+    /// Migration 9: the devices that sent an event without a user (`anonymous_devices`): only
     /// their links can change an answer, so only their links are read (a store with thousands of
     /// signed-in devices reads none of theirs).
     static let anonymousMigration = """
@@ -30,17 +30,16 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id FROM events WHERE user_id IS NULL AND device_id IS NOT NULL;
         """
 
-    /// Adds the links of `events` (just stored, of app `appKey`), and their devices that sent an
-    /// event without a user, inside the caller's transaction: one statement per distinct pair or
-    /// device new to this call.
-    static func record(_ events: [RollupEvent], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
-        var seen = Set<[String]>()
-        for e in events {
-            guard let device = e.device, seen.insert([device, e.user ?? ""]).inserted else { continue }
-            if let user = e.user {
-                try add(DeviceLink(appKey: appKey, device: device, user: user), in: db)
+    /// Adds `pairs` (of the valid events of one batch of app `appKey`) inside the caller's
+    /// transaction that stores them: a device with a user is a link, a device without one is
+    /// anonymous (`anonymous_devices`); one statement per distinct pair. An event refused as a
+    /// duplicate brings a pair already recorded, so taking every valid event's is exact.
+    static func record(_ pairs: [DeviceUser], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
+        for p in pairs {
+            if let user = p.user {
+                try add(DeviceLink(appKey: appKey, device: p.device, user: user), in: db)
             } else {
-                try db.run("INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(device)])
+                try db.run("INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(p.device)])
             }
         }
     }
@@ -51,6 +50,12 @@ enum DeviceLinkTable {
             "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(link.appKey), .text(link.device), .text(link.user)])
     }
+}
+
+/// The device of one event and its user, nil when it has none (an anonymous device).
+struct DeviceUser: Hashable, Sendable {
+    var device: String
+    var user: String?
 }
 
 extension RollupEvent {

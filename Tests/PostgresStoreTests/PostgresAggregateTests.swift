@@ -24,6 +24,12 @@ import TestSupport
         var traffic = ShopTraffic(users: 40, days: 4, seed: 7)
         var batches: [[JSONValue]] = []
         traffic.batches(total: 3_000, batchSize: 120) { batches.append($0) }
+        // Events of signed-in users' devices without the user: identity merge counts them as the user's.
+        batches.append((0..<40).map { n in
+            TestEvents.json(
+                "anonymous-\(n)", type: n % 2 == 0 ? "click" : "page_enter", name: "P\(n % 3)", ts: traffic.start + Int64(n) * 3_600_000,
+                extra: [("device", .string("device-\(n % 4)")), ("page", .string("P\(n % 3)"))])
+        })
         var generator = SeededGenerator(seed: 3)
         batches.shuffle(using: &generator)
         for (i, events) in batches.enumerated() {

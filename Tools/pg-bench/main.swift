@@ -129,7 +129,7 @@ do {
     let server = try PostgresServer()
     defer { server.stop() }
     let uri = try server.createDatabase()
-    try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing)).close()
+    try PostgresEventStore(uri: uri).close()
     // `.existing`: no builder thread, so the bench times the build itself.
     let store = try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing))
     defer { store.close() }
