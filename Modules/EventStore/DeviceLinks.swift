@@ -35,17 +35,23 @@ public struct DeviceLinks: Sendable, Hashable {
     /// The merge that `links` make (repeated links count once).
     public init(_ links: some Sequence<DeviceLink>) {
         all = Set(links)
-        var seen: [Device: String?] = [:]
-        for l in all {
-            let d = Device(appKey: l.appKey, id: l.device)
+        users = Self.merged(all.lazy.map { (Device(appKey: $0.appKey, id: $0.device), $0.user) })
+    }
+
+    /// The rule of identity merge, over any spelling of devices and users (texts, a store's
+    /// numbers): per device, its user when every link of it names one user; devices linked to
+    /// several users are left out.
+    public static func merged<D: Hashable, U: Hashable>(_ links: some Sequence<(D, U)>) -> [D: U] {
+        var seen: [D: U?] = [:]
+        for (d, u) in links {
             if let one = seen[d] {
                 // A second, different user: a shared device.
-                if one != l.user { seen[d] = .some(nil) }
+                if one != u { seen[d] = .some(nil) }
             } else {
-                seen[d] = .some(l.user)
+                seen[d] = .some(u)
             }
         }
-        for (d, user) in seen { if let user { users[d] = user } }
+        return seen.compactMapValues { $0 }
     }
 
     /// Every link, shared devices' included, in no order.

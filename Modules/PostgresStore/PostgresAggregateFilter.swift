@@ -9,6 +9,8 @@ struct PostgresAggregateFilter {
     let appVersion: String?
     let since: Int64?
     let until: Int64?
+    /// The watermark of the snapshot the statement runs in (`PostgresEventStore.readAggregated`).
+    var watermark: Int64 = 0
     private(set) var parameters: [String?] = []
 
     /// Nil when a bound is not a UTC midnight: the aggregates count whole days only.
@@ -42,7 +44,7 @@ struct PostgresAggregateFilter {
     /// The tail: rows of `agg_source` after the watermark that the filter selects (only by app
     /// and version when not `timed`), as a subquery aliased `tail`.
     mutating func tail(timed: Bool = true) -> String {
-        var all = ["seq > \(PostgresAggregates.watermark)"]
+        var all = ["seq > \(bind(String(watermark)))::bigint"]
         if let k = appKey { all.append("app_key = \(bind(k))") }
         if let v = appVersion { all.append("app_version = \(bind(v))") }
         if timed { all += times("t") }

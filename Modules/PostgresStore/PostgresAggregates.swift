@@ -42,8 +42,12 @@ enum PostgresAggregates {
             FROM events;
         """
 
-    /// The watermark, as an expression inside any statement (read in that statement's snapshot).
-    static let watermark = "(SELECT watermark FROM agg_state)"
+    /// The watermark in `c`'s transaction. Statements take it as a parameter, not as a subquery:
+    /// planned with its value, `seq > n` reads the few rows after it through the `seq` index;
+    /// planned with an unknown value, PostgreSQL guessed a third of the table and read all of it.
+    static func watermark(_ c: PostgresConnection) throws(PostgresError) -> Int64 {
+        try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+    }
 
     /// The actor as sent (`ActorKind.user.sentIDColumn`: user, else device), before identity merge.
     static let actor = ActorKind.user.sentIDColumn
@@ -178,7 +182,7 @@ enum PostgresAggregates {
         guard let safe = try safeSequence(c) else { return nil }
         return try c.transaction { () throws(PostgresError) -> Int? in
             try c.execute("SELECT pg_advisory_xact_lock(\(writeLock))")
-            let from = try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+            let from = try watermark(c)
             guard from < safe else { return nil }
             let to = from + min(chunk, safe - from)
             let added = try c.execute(
@@ -242,10 +246,11 @@ enum PostgresAggregates {
             ON CONFLICT (h, from_day, to_day) DO UPDATE SET n = a.n + excluded.n
             """)
         try c.execute("DELETE FROM agg_transitions WHERE n = 0")
-        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) \(enterRows("agg_chunk"))")
+        // In key order: the primary key's pages are filled one after the other, not at random.
+        try c.execute("INSERT INTO agg_enters (h, t, seq, app_key, v, page) SELECT * FROM (\(enterRows("agg_chunk"))) AS e ORDER BY h, t, seq")
         try c.execute("CREATE TEMP TABLE agg_chunk_clicks ON COMMIT DROP AS \(clickRows("agg_chunk"))")
         try c.execute("DELETE FROM agg_runs WHERE h IN (SELECT h FROM agg_chunk_clicks)")
-        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks")
+        try c.execute("INSERT INTO agg_clicks (h, t, seq, app_key, v, actor, view) SELECT * FROM agg_chunk_clicks ORDER BY h, t, seq")
         try c.execute(
             """
             INSERT INTO agg_runs (h, start_t, end_t, start_day, end_day, app_key, v, actor, view, clicks)

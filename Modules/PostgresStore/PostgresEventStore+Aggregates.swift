@@ -13,6 +13,22 @@ extension PostgresEventStore {
         }
     }
 
+    /// The rows of the statement `build` makes from `filter`, in one repeatable-read snapshot
+    /// whose watermark the filter carries (its tail is planned with the value).
+    func readAggregated(
+        _ filter: PostgresAggregateFilter, _ build: (inout PostgresAggregateFilter) -> String
+    ) throws(StoreError) -> [[String?]] {
+        try withConnection { c throws(PostgresError) in
+            try c.transaction { () throws(PostgresError) -> [[String?]] in
+                try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                var a = filter
+                a.watermark = try PostgresAggregates.watermark(c)
+                let sql = build(&a)
+                return try c.execute(sql, a.parameters).rows.map { $0.map(PostgresText.decode) }
+            }
+        }
+    }
+
     /// The whole `ActivityRollup` in one snapshot (a repeatable-read transaction), for filters
     /// whose bounds are whole days and whose app version is not the empty text (the tables key a
     /// missing version as ''); nil otherwise (the analytics then scan).
@@ -22,8 +38,12 @@ extension PostgresEventStore {
         let rows = try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> ActivityRows in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                // The link map joins by hashing; a nested loop over it took seconds.
+                try c.execute("SET LOCAL enable_nestloop = off")
+                let watermark = try PostgresAggregates.watermark(c)
                 func read(_ build: (inout PostgresAggregateFilter) -> String) throws(PostgresError) -> [[String?]] {
                     var a = f
+                    a.watermark = watermark
                     let sql = build(&a)
                     return try c.execute(sql, a.parameters).rows.map { $0.map(PostgresText.decode) }
                 }

@@ -45,61 +45,67 @@ extension String {
 // (COLLATE "C"), NULL first, as SQLite sorts. Props are `json`, read with `->>`.
 extension PostgresEventStore {
     public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
-        var prefix = "", events: String, apps: String, parameters: [String?]
-        if var a = PostgresAggregateFilter(filter) {
-            prefix = "WITH c AS MATERIALIZED (SELECT app_key, events FROM \(a.counts())) "
-            (events, apps, parameters) = ("(SELECT COALESCE(SUM(events), 0) FROM c)", "(SELECT COUNT(DISTINCT app_key) FROM c)", a.parameters)
-        } else {
-            let e = PostgresFilter(filter, table: "")
-            events = "(SELECT COUNT(*) FROM events\(e.where()))"
-            apps = "(SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))"
-            parameters = e.parameters
-        }
-        // Rejected events and batches by app key and version only: after the aggregate filter's
-        // parameters, or the first ones of the timed filter's (the same values).
-        let other = PostgresFilter(filter, table: "", timed: false, firstParameter: prefix.isEmpty ? 1 : parameters.count + 1)
-        if !prefix.isEmpty { parameters += other.parameters }
-        let v = try read(
+        // Rejected events and batches by app key and version only.
+        func others(_ other: PostgresFilter) -> String {
             """
-            \(prefix)SELECT \(events), (SELECT COUNT(*) FROM rejected\(other.where())),
-                   (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())), (SELECT COUNT(*) FROM batches\(other.where())),
-                   \(apps)
-            """, parameters
-        ).first ?? []
+            (SELECT COUNT(*) FROM rejected\(other.where())), (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())),
+            (SELECT COUNT(*) FROM batches\(other.where()))
+            """
+        }
+        let v: [String?]
+        if let aggregates = PostgresAggregateFilter(filter) {
+            v = try readAggregated(aggregates) { a in
+                let source = a.counts()
+                let other = PostgresFilter(filter, table: "", timed: false, firstParameter: a.parameters.count + 1)
+                for p in other.parameters { _ = a.bind(p) }
+                return """
+                    WITH c AS MATERIALIZED (SELECT app_key, events FROM \(source))
+                    SELECT (SELECT COALESCE(SUM(events), 0) FROM c), \(others(other)), (SELECT COUNT(DISTINCT app_key) FROM c)
+                    """
+            }.first ?? []
+        } else {
+            // The untimed filter's parameters are the first ones of the timed filter's (the same values).
+            let e = PostgresFilter(filter, table: "")
+            v = try read(
+                """
+                SELECT (SELECT COUNT(*) FROM events\(e.where())), \(others(PostgresFilter(filter, table: "", timed: false))),
+                       (SELECT COUNT(DISTINCT app_key) FROM events\(e.where()))
+                """, e.parameters
+            ).first ?? []
+        }
         func at(_ i: Int) -> Int { i < v.count ? v[i].flatMap { Int($0) } ?? 0 : 0 }
         return StoreTotals(events: at(0), rejected: at(1), duplicates: at(2), batches: at(3), apps: at(4))
     }
 
     public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
-        let (source, parameters) = Self.countSource(filter)
-        return try read(
+        try readCounts(filter) { source in
             """
             SELECT type, name, SUM(events) AS n FROM \(source) GROUP BY type, name
             ORDER BY n DESC, type COLLATE "C", name COLLATE "C"
-            """, parameters
-        ).map { EventCount(type: $0[0] ?? "", name: $0[1] ?? "", count: Self.int($0[2])) }
+            """
+        }.map { EventCount(type: $0[0] ?? "", name: $0[1] ?? "", count: Self.int($0[2])) }
     }
 
-    /// What the count reports read, aliased `e`: the aggregates plus the tail when `filter`'s
-    /// bounds are whole days, else the events themselves in the aggregates' columns.
-    static func countSource(_ filter: EventFilter) -> (String, [String?]) {
-        if var a = PostgresAggregateFilter(filter) { return (a.counts(), a.parameters) }
+    /// The rows of the statement `build` makes over what the count reports read (`source`,
+    /// aliased `e`): the aggregates plus the tail when `filter`'s bounds are whole days, else the
+    /// events themselves in the aggregates' columns.
+    func readCounts(_ filter: EventFilter, _ build: (_ source: String) -> String) throws(StoreError) -> [[String?]] {
+        if let a = PostgresAggregateFilter(filter) { return try readAggregated(a) { a in build(a.counts()) } }
         let f = PostgresFilter(filter, table: "")
-        return ("(\(PostgresAggregates.countRows("agg_source\(f.where())"))) AS e", f.parameters)
+        return try read(build("(\(PostgresAggregates.countRows("agg_source\(f.where())"))) AS e"), f.parameters)
     }
 
     public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
-        let (source, parameters) = Self.countSource(filter)
         // The mean of the durations: their sum as a double over their count, as SQLite computes it.
-        return try read(
+        try readCounts(filter) { source in
             """
             SELECT COALESCE(page, name) AS p,
                    SUM(events) FILTER (WHERE type = 'page_enter'), SUM(events) FILTER (WHERE type = 'page_leave'),
                    SUM(dwell_sum) FILTER (WHERE type = 'page_leave')::float8 / NULLIF(SUM(dwell_count) FILTER (WHERE type = 'page_leave'), 0)
             FROM \(source) WHERE type IN ('page_enter', 'page_leave')
             GROUP BY p ORDER BY COALESCE(page, name) COLLATE "C"
-            """, parameters
-        ).map {
+            """
+        }.map {
             PageActivity(
                 page: $0[0] ?? "", enters: Self.int($0[1]), leaves: Self.int($0[2]),
                 meanDwellMilliseconds: $0[3].flatMap { Double($0) })
@@ -107,8 +113,7 @@ extension PostgresEventStore {
     }
 
     public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
-        let (source, parameters) = Self.countSource(filter)
-        return try read(
+        try readCounts(filter) { source in
             """
             SELECT * FROM (
                 SELECT app_key, type, path, title, app_version, SUM(events) AS n
@@ -117,8 +122,8 @@ extension PostgresEventStore {
             ) AS q
             ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, type COLLATE "C", path COLLATE "C",
                      title COLLATE "C" NULLS FIRST
-            """, parameters
-        ).map {
+            """
+        }.map {
             PathCount(
                 appKey: $0[0] ?? "", appVersion: $0[4], type: $0[1] ?? "", path: $0[2] ?? "", title: $0[3],
                 count: Self.int($0[5]))
@@ -158,39 +163,46 @@ extension PostgresEventStore {
     public func pathDayCounts(_ query: PathDayQuery) throws(StoreError) -> [PathDayCount] {
         let types = PostgresArrayLiteral.text(query.types)
         let paths = PostgresArrayLiteral.text(query.paths.map(PostgresText.encode))
-        let source: String, count: String
-        var parameters: [String?], conditions = ["path IS NOT NULL"]
-        var day = "day", title = "title", value = "NULL::text"
-        if query.valueKey == nil, var a = PostgresAggregateFilter(query.filter) {
-            (source, count) = (a.counts(), "SUM(events)")
-            if !query.types.isEmpty { conditions.append("type = ANY(\(a.bind(types))::text[])") }
-            if !query.paths.isEmpty { conditions.append("path = ANY(\(a.bind(paths))::text[])") }
-            parameters = a.parameters
+        func statement(source: String, day: String, title: String, value: String, count: String, _ conditions: [String]) -> String {
+            """
+            SELECT * FROM (
+                SELECT app_key, app_version, \(day) AS day, type, path, \(title) AS title, \(value) AS v, \(count) AS n
+                FROM \(source)\(PostgresAggregateFilter.where(conditions + ["path IS NOT NULL"]))
+                GROUP BY app_key, app_version, 3, type, path, 6, v
+            ) AS q
+            ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, day, type COLLATE "C", path COLLATE "C",
+                     title COLLATE "C" NULLS FIRST, v COLLATE "C" NULLS FIRST
+            """
+        }
+        let rows: [[String?]]
+        if query.valueKey == nil, let aggregates = PostgresAggregateFilter(query.filter) {
+            rows = try readAggregated(aggregates) { a in
+                let source = a.counts()
+                var conditions: [String] = []
+                if !query.types.isEmpty { conditions.append("type = ANY(\(a.bind(types))::text[])") }
+                if !query.paths.isEmpty { conditions.append("path = ANY(\(a.bind(paths))::text[])") }
+                return statement(source: source, day: "day", title: "title", value: "NULL::text", count: "SUM(events)", conditions)
+            }
         } else {
             var f = PostgresFilter(query.filter, table: "")
             if !query.types.isEmpty { f.add("type = ANY(?::text[])", types) }
             if !query.paths.isEmpty { f.add("path = ANY(?::text[])", paths) }
-            (source, count, parameters, conditions) = ("events", "COUNT(*)", f.parameters, f.conditions + conditions)
-            day = PostgresAggregates.day("corrected_ts")
-            title = "CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END"
+            var parameters = f.parameters
+            var value = "NULL::text"
             if let key = query.valueKey {
                 // The value as propValueCounts spells it: a string as it is, anything else as JSON text.
                 parameters.append(key)
                 let k = "$\(parameters.count)::text"
                 value = "CASE WHEN json_typeof(props->\(k)) = 'string' THEN props->>\(k) ELSE (props->\(k))::text END"
             }
+            rows = try read(
+                statement(
+                    source: "events", day: PostgresAggregates.day("corrected_ts"),
+                    title: "CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END", value: value, count: "COUNT(*)",
+                    f.conditions),
+                parameters)
         }
-        return try read(
-            """
-            SELECT * FROM (
-                SELECT app_key, app_version, \(day) AS day, type, path, \(title) AS title, \(value) AS v, \(count) AS n
-                FROM \(source)\(PostgresAggregateFilter.where(conditions))
-                GROUP BY app_key, app_version, 3, type, path, 6, v
-            ) AS q
-            ORDER BY app_key COLLATE "C", app_version COLLATE "C" NULLS FIRST, day, type COLLATE "C", path COLLATE "C",
-                     title COLLATE "C" NULLS FIRST, v COLLATE "C" NULLS FIRST
-            """, parameters
-        ).map {
+        return rows.map {
             PathDayCount(
                 appKey: $0[0] ?? "", appVersion: $0[1], day: $0[2].flatMap { Int64($0) } ?? 0, type: $0[3] ?? "", path: $0[4] ?? "",
                 title: $0[5], value: $0[6], count: Self.int($0[7]))
