@@ -35,11 +35,12 @@ extension PostgresEventStore {
     public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? {
         guard filter.appVersion != "", let f = PostgresAggregateFilter(filter) else { return nil }
         let links = try deviceLinks(appKey: filter.appKey)
+        let merged = links.merged()
         let rows = try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> ActivityRows in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                // The link map joins by hashing; a nested loop over it took seconds.
-                try c.execute("SET LOCAL enable_nestloop = off")
+                // Distinct ids are counted in memory, not in sorted runs on disk.
+                try c.execute("SET LOCAL work_mem = '64MB'")
                 let watermark = try PostgresAggregates.watermark(c)
                 func read(_ build: (inout PostgresAggregateFilter) -> String) throws(PostgresError) -> [[String?]] {
                     var a = f
@@ -55,14 +56,26 @@ extension PostgresEventStore {
                     """
                 }
                 rows.ids = try read { a in
-                    // Identity merge: a merged device's actor digest counts as its user's.
-                    """
-                    \(links.digestsClause { a.bind($0) })
-                    SELECT day, kind, COUNT(DISTINCT COALESCE(m.uh, x.h)) FROM (SELECT day, kind, h FROM agg_ids\(a.table())
-                                                              UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i) AS x
-                    LEFT JOIN merged_digests AS m ON x.kind = 'a' AND m.dh = x.h
-                    GROUP BY day, kind
-                    """
+                    var person = "x.h", join = "", links = ""
+                    if !merged.isEmpty {
+                        let columns = [\DeviceLink.appKey, \DeviceLink.device, \DeviceLink.user].map { column in
+                            a.bind(PostgresArrayLiteral.text(merged.map { PostgresText.encode($0[keyPath: column]) }))
+                        }
+                        person = "COALESCE(m.user_h, x.h)"
+                        // Digested once (a CTE), joined by hashing (a nested loop over it took seconds).
+                        links = """
+                            m AS MATERIALIZED (
+                                SELECT \(PostgresAggregates.digest("k", "d")) AS device_h, \(PostgresAggregates.digest("k", "u")) AS user_h
+                                FROM unnest(\(columns[0])::text[], \(columns[1])::text[], \(columns[2])::text[]) AS l(k, d, u)),
+                            """
+                        join = " LEFT JOIN m ON x.kind = 'a' AND m.device_h = x.h"
+                    }
+                    return """
+                        WITH \(links) x AS MATERIALIZED (
+                            SELECT day, kind, h FROM agg_ids\(a.table())
+                            UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i)
+                        SELECT day, kind, count(*) FROM (SELECT DISTINCT day, kind, \(person) FROM x\(join)) AS d GROUP BY day, kind
+                        """
                 }
                 rows.buckets = try read { a in
                     """
