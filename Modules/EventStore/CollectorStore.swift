@@ -70,9 +70,9 @@ public protocol CollectorStore: AnyObject, Sendable {
     /// time order, ties by `seq`, when `query.inTimeOrder`). Has a default over `scan`; a store
     /// may answer it faster.
     func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError)
-    /// Identity merge (DeviceLinks.swift): the devices of `appKey` (of every app when nil) linked
-    /// to exactly one user by the stored events, whenever stored. Has a default over `events`; a
-    /// store may keep a table of links instead.
+    /// Identity merge (DeviceLinks.swift): the links of `appKey`'s devices (of every app when nil)
+    /// that sent an event without a user (the only ones that can change an answer), made by the
+    /// stored events, whenever stored. Has a default over `events`; a store may keep tables instead.
     func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks
     /// The report's behaviour figures from the store's rollup tables (ActivityRollup.swift), or
     /// nil when it cannot answer `filter` from them (the analytics then scan). Defaults to nil.

@@ -92,14 +92,22 @@ extension ActivityRollup {
 
 extension CollectorStore {
     /// The default `deviceLinks`: every stored event that carries both a user and a device, read
-    /// through `events` (a store keeping a link table reads that instead).
+    /// through `events` (a store keeping a link table reads that instead), of the devices that
+    /// sent an event without a user (only their links can change an answer: a device's events
+    /// that all carry a user count as their users whatever it is linked to).
     public func scannedDeviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
         var links = Set<DeviceLink>()
+        var anonymous = Set<[String]>()
         try events(EventQuery(filter: EventFilter(appKey: appKey))) { e in
-            if let user = e.event.user, let device = e.event.device { links.insert(DeviceLink(appKey: e.appKey, device: device, user: user)) }
+            guard let device = e.event.device else { return true }
+            if let user = e.event.user {
+                links.insert(DeviceLink(appKey: e.appKey, device: device, user: user))
+            } else {
+                anonymous.insert([e.appKey, device])
+            }
             return true
         }
-        return DeviceLinks(links)
+        return DeviceLinks(links.filter { anonymous.contains([$0.appKey, $0.device]) })
     }
 
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks { try scannedDeviceLinks(appKey: appKey) }

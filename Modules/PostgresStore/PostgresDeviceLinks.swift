@@ -16,25 +16,40 @@ enum PostgresDeviceLinks {
             ON CONFLICT DO NOTHING;
         """
 
-    static let name = "autotrack_device_links"
-    static let sql = """
-        INSERT INTO device_links (app_key, device, user_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-        ON CONFLICT DO NOTHING
+    /// Migration 5: the devices that sent an event without a user, as SQLite's migration 8.
+    static let anonymousMigration = """
+        CREATE TABLE anonymous_devices (
+            app_key     text COLLATE "C" NOT NULL,
+            device      text COLLATE "C" NOT NULL,
+            PRIMARY KEY (app_key, device)
+        );
+        INSERT INTO anonymous_devices (app_key, device)
+            SELECT DISTINCT app_key, device_id FROM events WHERE user_id IS NULL AND device_id IS NOT NULL
+            ON CONFLICT DO NOTHING;
         """
 
-    /// Adds the links of `group`'s valid events (one statement, before the group's events are
+    static let name = "autotrack_device_links"
+    /// Links (a user) and anonymous devices (a NULL user).
+    static let sql = """
+        WITH l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS l(a, d, u)),
+        links AS (INSERT INTO device_links (app_key, device, user_id) SELECT a, d, u FROM l WHERE u IS NOT NULL ON CONFLICT DO NOTHING)
+        INSERT INTO anonymous_devices (app_key, device) SELECT a, d FROM l WHERE u IS NULL ON CONFLICT DO NOTHING
+        """
+
+    /// Adds the links of `group`'s valid events and their devices that sent an event without a
+    /// user (one statement, before the group's events are
     /// inserted: a group that fails after it leaves links a retry adds anyway). Rows go in one
     /// global order (bytes), so two collectors' statements never wait for each other in a cycle.
     /// Nothing to add, no round trip.
     static func record(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) {
-        var links = Set<[String]>()
+        var links = Set<[String?]>()
         for batch in group {
             for e in batch.events {
-                if let user = e.user, let device = e.device { links.insert([batch.appKey, device, user]) }
+                if let device = e.device { links.insert([batch.appKey, device, e.user]) }
             }
         }
         guard !links.isEmpty else { return }
-        let rows = links.sorted { $0.lexicographicallyPrecedes($1) { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        let rows = links.sorted { $0.lexicographicallyPrecedes($1) { ($0 ?? "").utf8.lexicographicallyPrecedes(($1 ?? "").utf8) || ($0 == nil && $1 != nil) } }
         var p = PostgresBinaryArrays(capacity: rows.count * 64)
         for column in 0..<3 { p.text(rows.lazy.map { $0[column] }) }
         try c.executePrepared(name, sql, p)
@@ -67,10 +82,13 @@ extension DeviceLinks {
 }
 
 extension PostgresEventStore {
-    /// The links of `device_links`.
+    /// The links of `device_links` whose device sent an event without a user (`anonymous_devices`).
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
         let rows = try read(
-            "SELECT app_key, device, user_id FROM device_links\(appKey == nil ? "" : " WHERE app_key = $1")",
+            """
+            SELECT l.app_key, l.device, l.user_id FROM anonymous_devices AS a
+            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(appKey == nil ? "" : " WHERE a.app_key = $1")
+            """,
             appKey.map { [PostgresText.encode($0)] } ?? [])
         return DeviceLinks(rows.map { DeviceLink(appKey: $0[0] ?? "", device: $0[1] ?? "", user: $0[2] ?? "") })
     }

@@ -173,6 +173,8 @@ enum PostgresSchema {
         PostgresDeviceLinks.migration,
         // 5: `events` partitioned by day, uniqueness in `event_ids` (PostgresDayPartitions.swift).
         PostgresDayPartitions.migration,
+        // 6: the devices that sent an event without a user (PostgresDeviceLinks.swift).
+        PostgresDeviceLinks.anonymousMigration,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.

@@ -13,7 +13,7 @@ final class PendingBatch: Sendable {
     let rows: [Row]
     let batchRow: [SQLiteValue]
     let appKey: String
-    /// Each device and user the valid events carry together, once (`DeviceLinkTable`).
+    /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
     private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
 
@@ -26,7 +26,7 @@ final class PendingBatch: Sendable {
                     [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)],
                     reason: error.description)
             case .success(let e):
-                if let device = e.device, let user = e.user { pairs.insert(DeviceUser(device: device, user: user)) }
+                if let device = e.device { pairs.insert(DeviceUser(device: device, user: e.user)) }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
                 return .event([
                     .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlite,

@@ -17,12 +17,31 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id, user_id FROM events WHERE user_id IS NOT NULL AND device_id IS NOT NULL;
         """
 
-    /// Adds the links `pairs` (of the valid events of one batch of app `appKey`) inside the
-    /// caller's transaction that stores them: one statement per distinct device and user; an event
-    /// refused as a duplicate brings a pair already recorded, so taking every valid event's is exact.
+    /// Migration 9: the devices that sent an event without a user (`anonymous_devices`): only
+    /// their links can change an answer, so only their links are read (a store with thousands of
+    /// signed-in devices reads none of theirs).
+    static let anonymousMigration = """
+        CREATE TABLE IF NOT EXISTS anonymous_devices (
+            app_key     TEXT    NOT NULL,
+            device      TEXT    NOT NULL,
+            PRIMARY KEY (app_key, device)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO anonymous_devices (app_key, device)
+            SELECT DISTINCT app_key, device_id FROM events WHERE user_id IS NULL AND device_id IS NOT NULL;
+        """
+
+    /// Adds the links `pairs` (of the valid events of one batch of app `appKey`; a pair without a
+    /// user: a device that sent an event without one) inside the caller's transaction that stores
+    /// them: one statement per distinct pair; an event refused as a duplicate brings a pair already
+    /// recorded, so taking every valid event's is exact.
     static func record(_ pairs: [DeviceUser], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
         for p in pairs {
-            try add(DeviceLink(appKey: appKey, device: p.device, user: p.user), in: db)
+            if let user = p.user {
+                try add(DeviceLink(appKey: appKey, device: p.device, user: user), in: db)
+            } else {
+                try db.run(
+                    "INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(p.device)])
+            }
         }
     }
 
@@ -34,10 +53,10 @@ enum DeviceLinkTable {
     }
 }
 
-/// A device and a user carried together by one event.
+/// A device and the user carried with it by one event (nil: an event without a user).
 struct DeviceUser: Hashable, Sendable {
     var device: String
-    var user: String
+    var user: String?
 }
 
 extension RollupEvent {
@@ -47,10 +66,13 @@ extension RollupEvent {
 }
 
 extension SQLiteEventStore {
-    /// The links of `device_links`.
+    /// The links of `device_links` whose device sent an event without a user (`anonymous_devices`).
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
         let rows = try read(
-            "SELECT app_key, device, user_id FROM device_links\(appKey == nil ? "" : " WHERE app_key = ?")", appKey.map { [.text($0)] } ?? [])
+            """
+            SELECT l.app_key, l.device, l.user_id FROM anonymous_devices AS a
+            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(appKey == nil ? "" : " WHERE a.app_key = ?")
+            """, appKey.map { [.text($0)] } ?? [])
         return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
     }
 
@@ -97,9 +119,10 @@ extension SQLiteEventStore {
         var userNumbers: [Int64: [String: Int64]] = [:]
         try db.stream(
             """
-            SELECT d.number, l.user_id, u.number FROM device_links AS l
+            SELECT d.number, l.user_id, u.number FROM anonymous_devices AS a
+            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device
             JOIN rollup_ids AS d ON d.app_key = l.app_key AND d.id = l.device
-            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(appKey == nil ? "" : " WHERE l.app_key = ?")
+            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(appKey == nil ? "" : " WHERE a.app_key = ?")
             """, appKey.map { [.text($0)] } ?? []
         ) { r in
             let device = r[0].int ?? 0, user = r[1].text ?? ""

@@ -309,6 +309,8 @@ enum Schema {
         );
         INSERT INTO rollup_watermark SELECT 1, COALESCE(MAX(seq), 0) FROM events;
         """,
+        // 9: the devices that sent an event without a user (SQLiteDeviceLinks.swift).
+        DeviceLinkTable.anonymousMigration,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

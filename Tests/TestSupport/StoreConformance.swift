@@ -147,18 +147,21 @@ public enum StoreConformance {
             try expect(try snapshots.circleModes(), [:])
             try expect(try snapshots.circleModeUntil(appKey: "shop"), nil)
         },
-        StoreCheck("a device seen with one user is linked to it, with two it is shared; links outlive a prune") { store in
+        StoreCheck("a device seen with one user is linked to it, with two it is shared; only devices with anonymous events count; links outlive a prune") { store in
             func e(_ id: String, ts: Int64, user: String?, device: String?) -> JSONValue {
                 TestEvents.event(id, ts: ts, user: user, device: device).json
             }
             _ = try store.append(batch([e("1", ts: 1_000, user: "u", device: "d"), e("2", ts: 2_000, user: nil, device: "d")]))
-            _ = try store.append(batch([e("3", ts: 2_000, user: "v", device: "s"), e("4", ts: 2_000, user: "w", device: "s"), e("5", ts: 2_000, user: "v", device: "s")]))
-            _ = try store.append(batch([e("6", ts: 2_000, user: "x", device: "d"), e("7", ts: 2_000, user: "x", device: nil)], appKey: "news"))
+            _ = try store.append(batch([e("3", ts: 2_000, user: "v", device: "s"), e("4", ts: 2_000, user: "w", device: "s"), e("5", ts: 2_000, user: nil, device: "s")]))
+            _ = try store.append(batch([e("6", ts: 2_000, user: "x", device: "d"), e("7", ts: 2_000, user: "x", device: nil), e("8", ts: 2_000, user: nil, device: "d")], appKey: "news"))
+            // Only devices that sent an event without a user have links that matter: y's has none.
+            _ = try store.append(batch([e("9", ts: 2_000, user: "y", device: "dy")]))
             let links = try store.deviceLinks(appKey: nil)
             try expect(links.user(appKey: "shop", device: "d"), "u")
             try expect(links.user(appKey: "shop", device: "s"), nil)
             try expect(links.user(appKey: "news", device: "d"), "x")
             try expect(links.merged().count, 2)
+            try expect(links.user(appKey: "shop", device: "dy"), nil)
             try expect(links.actor(appKey: "shop", user: nil, device: "d"), "u")
             try expect(links.actor(appKey: "shop", user: nil, device: "s"), "s")
             try expect(try store.deviceLinks(appKey: "shop").merged(), [DeviceLink(appKey: "shop", device: "d", user: "u")])
