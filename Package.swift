@@ -85,7 +85,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity", "SystemCalls"], path: "Modules/EventStore"),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore"], path: "Modules/SQLiteStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "SystemCalls"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "EventModel", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
-            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "EventModel", "ViewIdentity"], path: "Tests/HooksTests"),
+            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "EventModel", "KVCConfig", "ViewIdentity"], path: "Tests/HooksTests"),
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(

@@ -75,6 +75,7 @@ public struct DemoCommand: Command {
           autotrack-agent demo --tree-dir trees
           autotrack-agent demo --snapshots --db demo.sqlite
           autotrack-agent demo --debug --format json
+          autotrack-agent demo --debug --config Examples/shop-privacy.json --format csv
           autotrack-agent demo --config-refresh 5 --format json
           autotrack-agent demo --db demo.sqlite
           autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
@@ -127,18 +128,7 @@ public struct DemoCommand: Command {
     }
 
     public func run(io: any OutputStreams) -> ExitCode {
-        let plan: TrackingPlan
-        if configs.isEmpty {
-            do {
-                plan = try DemoConfiguration.plan()
-            } catch {
-                io.printError("autotrack-agent demo: the built-in example configuration does not load (a bug): \(error)")
-                return .failure
-            }
-        } else {
-            guard let loaded = loadPlan(files: configs, io: io, command: "autotrack-agent demo") else { return .failure }
-            plan = loaded
-        }
+        guard let plan = loadDemoPlan(io: io) else { return .failure }
         let scratch: ScratchFolder
         do {
             scratch = try ScratchFolder("demo")
@@ -174,63 +164,12 @@ public struct DemoCommand: Command {
                 appKey: DemoConfiguration.appKey, appVersion: DemoConfiguration.appVersion, agent: "autotrack-agent demo",
                 token: embedded == nil ? token : nil),
             security: connections.security)
-        let pipeline: TrackingPipeline
-        do {
-            let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
-            var settings = TrackerSettings()
-            settings.clock = clock
-            settings.configRefresh = duration(seconds: configRefresh)
-            settings.dataDirectory = scratch.path + "/data"
-            settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
-            if debug { settings.debugOutput = { line in io.printError(line) } }
-            pipeline = try TrackingPipeline(plan: plan, app: app, link: link, spool: spool, session: nil, settings: settings, remoteConfig: true)
-        } catch {
-            io.printError("autotrack-agent demo: cannot start shipping events: \(error)")
-            return .failure
-        }
+        guard let pipeline = startPipeline(plan: plan, link: link, spool: spool, clock: clock, dataDirectory: scratch.path + "/data", io: io)
+        else { return .failure }
         defer { pipeline.close() }
         // Rules from the collector before the session, so its events do not depend on a race.
         pipeline.refresher?.waitForFirstAttempt(timeout: .seconds(5))
-
-        var treeWriter: PageTreeWriter?
-        if let treeDir {
-            do {
-                try FileManager.default.createDirectory(atPath: treeDir, withIntermediateDirectories: true)
-            } catch {
-                io.printError("autotrack-agent demo: cannot create --tree-dir \(treeDir); check its parent folder exists and is writable")
-                return .failure
-            }
-            treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
-        }
-        // Snapshots on a connection of their own, in circle mode or with --snapshots.
-        let sender = link.snapshotSender()
-        defer { sender.close() }
-        let forced = snapshots
-        let refresher = pipeline.refresher
-        let snapshotter = PageSnapshotter(
-            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true }, send: { sender.send($0) })
-        let run = DemoRun(observer: snapshotter, clock: clock)
-        do {
-            try run.run(.standard)
-        } catch {
-            io.printError("autotrack-agent demo: \(error)")
-            return .failure
-        }
-        run.hooks.stop()
-        if snapshotter.taken > 0 {
-            sender.flush(timeout: duration(seconds: timeout))
-            let s = sender.statistics
-            io.printError(
-                "autotrack-agent demo: \(s.sent) of \(snapshotter.taken) page snapshots acknowledged"
-                    + (s.lastError.map { " (last error: \($0))" } ?? ""))
-        }
-        if let treeWriter {
-            if let failure = treeWriter.failure {
-                io.printError("autotrack-agent demo: \(failure); check that --tree-dir is writable")
-                return .failure
-            }
-            io.printError("autotrack-agent demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
-        }
+        guard runSession(pipeline: pipeline, link: link, clock: clock, io: io) else { return .failure }
 
         let delivered = pipeline.drain(deadline: .now + duration(seconds: timeout))
         let summary = "demo: " + pipeline.summary
@@ -249,7 +188,91 @@ public struct DemoCommand: Command {
             io.print(summary)
             return .success
         }
-        // Publish the plan's rules to the embedded collector so its report shows their coverage.
+        guard printReport(plan: plan, store: store, io: io) else { return .failure }
+        io.printError(summary)
+        return .success
+    }
+
+    /// The built-in example plan, or the `--config` files' (nil, said on standard error, when they do not load).
+    private func loadDemoPlan(io: any OutputStreams) -> TrackingPlan? {
+        guard configs.isEmpty else { return loadPlan(files: configs, io: io, command: "autotrack-agent demo") }
+        do {
+            return try DemoConfiguration.plan()
+        } catch {
+            io.printError("autotrack-agent demo: the built-in example configuration does not load (a bug): \(error)")
+            return nil
+        }
+    }
+
+    /// The demo app's tracking pipeline to `link`, on `clock`, asking the collector for rules.
+    private func startPipeline(
+        plan: TrackingPlan, link: CollectorLink, spool: String, clock: ManualHookClock, dataDirectory: String, io: any OutputStreams
+    ) -> TrackingPipeline? {
+        do {
+            let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
+            var settings = TrackerSettings()
+            settings.clock = clock
+            settings.configRefresh = duration(seconds: configRefresh)
+            settings.dataDirectory = dataDirectory
+            settings.superProperties = SuperProperties.standard(app: app, toolkit: "uikit-model")
+            if debug { settings.debugOutput = { line in io.printError(line) } }
+            return try TrackingPipeline(plan: plan, app: app, link: link, spool: spool, session: nil, settings: settings, remoteConfig: true)
+        } catch {
+            io.printError("autotrack-agent demo: cannot start shipping events: \(error)")
+            return nil
+        }
+    }
+
+    /// Runs the scripted session into the pipeline's tracker, writing page trees (`--tree-dir`)
+    /// and sending snapshots (circle mode, `--snapshots`) on the way; false, said on standard error, on failure.
+    private func runSession(pipeline: TrackingPipeline, link: CollectorLink, clock: ManualHookClock, io: any OutputStreams) -> Bool {
+        var treeWriter: PageTreeWriter?
+        if let treeDir {
+            do {
+                try FileManager.default.createDirectory(atPath: treeDir, withIntermediateDirectories: true)
+            } catch {
+                io.printError("autotrack-agent demo: cannot create --tree-dir \(treeDir); check its parent folder exists and is writable")
+                return false
+            }
+            treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
+        }
+        // Snapshots on a connection of their own, in circle mode or with --snapshots.
+        let sender = link.snapshotSender()
+        defer { sender.close() }
+        let forced = snapshots
+        let refresher = pipeline.refresher
+        let tracker = pipeline.tracker
+        let snapshotter = PageSnapshotter(
+            next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true },
+            ignoring: { tracker.plan.ignores($0) }, send: { sender.send($0) })
+        let run = DemoRun(observer: snapshotter, clock: clock)
+        do {
+            try run.run(.standard)
+        } catch {
+            io.printError("autotrack-agent demo: \(error)")
+            return false
+        }
+        run.hooks.stop()
+        if snapshotter.taken > 0 {
+            sender.flush(timeout: duration(seconds: timeout))
+            let s = sender.statistics
+            io.printError(
+                "autotrack-agent demo: \(s.sent) of \(snapshotter.taken) page snapshots acknowledged"
+                    + (s.lastError.map { " (last error: \($0))" } ?? ""))
+        }
+        if let treeWriter {
+            if let failure = treeWriter.failure {
+                io.printError("autotrack-agent demo: \(failure); check that --tree-dir is writable")
+                return false
+            }
+            io.printError("autotrack-agent demo: wrote \(treeWriter.written.count) page trees to \(treeDir ?? "")")
+        }
+        return true
+    }
+
+    /// Publishes the plan's rules to the embedded collector (so its report shows their coverage)
+    /// and prints the report; false, said on standard error, when reading it failed.
+    private func printReport(plan: TrackingPlan, store: any CollectorStore, io: any OutputStreams) -> Bool {
         do {
             _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
             var report = try CollectorReport(store: store)
@@ -257,11 +280,10 @@ public struct DemoCommand: Command {
             if database == nil { report.database = "a temporary database, removed on exit (give --db FILE to keep it)" }
             let text = format.renderer.render(report)
             io.out(text.hasSuffix("\n") ? text : text + "\n")
+            return true
         } catch {
             io.printError("autotrack-agent demo: reading the embedded collector's report failed: \(error)")
-            return .failure
+            return false
         }
-        io.printError(summary)
-        return .success
     }
 }

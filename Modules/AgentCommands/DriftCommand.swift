@@ -18,7 +18,7 @@ public struct DriftCommand: Command {
         a directory of them). For every KVC rule in range (of --app-key; whose appVersion range holds
         for --app-version):
           ok      its viewPath matches a node of the new trees whose role fits its viewEvent
-                  (PageEnter/PageLeave: controller; ListItemClick: cell; ViewTap: view or cell;
+                  (PageEnter/PageLeave: controller; ListItemClick: cell; ViewTap, Impression: view or cell;
                   ButtonClick, ValueChanged, Scroll: view)
           broken  nothing matches; or, with --baseline, the pattern now matches only other views
                   than the one it matched in the old build, which is clearly found elsewhere

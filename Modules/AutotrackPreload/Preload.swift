@@ -92,6 +92,9 @@ final class PreloadSession {
         }
         let hooks = GtkHookSystem(
             observer: pipeline.tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
+        // Snapshots blank what the plan in use (remote rules included) ignores.
+        let tracker = pipeline.tracker
+        hooks.ignorePatterns = { tracker.plan.ignore }
         // `run --snapshots`: circle mode from the start, whatever the collector says.
         let forced = settings.snapshots && snapshots != nil
         if forced { hooks.setCircleMode(true) }

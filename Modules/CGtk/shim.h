@@ -8,6 +8,9 @@
 /// The GType name of an instance, as G_OBJECT_TYPE_NAME gives it.
 static inline const char *cgtk_type_name(gpointer instance) { return G_OBJECT_TYPE_NAME(instance); }
 
+/// The GType of an instance, as G_OBJECT_TYPE gives it.
+static inline GType cgtk_type_of(gpointer instance) { return G_OBJECT_TYPE(instance); }
+
 /// True when `instance` is non-NULL and of type `type` (or a subtype, or implements it).
 static inline gboolean cgtk_is_a(gpointer instance, GType type) {
     return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);

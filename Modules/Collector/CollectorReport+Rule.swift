@@ -55,6 +55,8 @@ extension CollectorReport {
             flush()
             if let failure { throw failure }
         }
+        // The store's links, so that the copied events merge as they do there (identity merge).
+        try scratch.addDeviceLinks(try store.deviceLinks(appKey: rule.appKey).pairs)
         _ = try scratch.publish([StoredRule(rule)], sampleRate: 1)
         self = try CollectorReport(store: scratch, filter: scope)
         database = store.location

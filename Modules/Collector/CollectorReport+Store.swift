@@ -55,6 +55,7 @@ extension CollectorReport {
             pages: try store.pageActivity(filter), rules: coverage, kvcErrors: try store.kvcErrorCounts(filter),
             rejected: try store.rejectedCounts(filter))
         self.filter = filter
+        impressions = ImpressionFigures.figures(coverage: coverage, paths: paths)
         self.generatedAt = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         self.activity = try store.activity(filter)
     }

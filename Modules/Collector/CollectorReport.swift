@@ -14,6 +14,8 @@ public struct CollectorReport: Sendable, Hashable {
     public var pages: [PageActivity]
     /// One entry per published rule, by app key then publish order.
     public var rules: [RuleCoverage]
+    /// One entry per published impression rule: impressions, clicks and click-through rate.
+    public var impressions: [ImpressionFigures] = []
     public var kvcErrors: [KVCErrorCount]
     /// Rejected events per reason, most frequent first.
     public var rejected: [ReasonCount]

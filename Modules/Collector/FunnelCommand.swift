@@ -15,8 +15,9 @@ public struct FunnelCommand: Command {
 
         An actor reaches step k when it has events matching steps 1..k in that order (by corrected
         time, ties by storage order) with step k no later than --within after step 1. An actor is
-        the event's user, else its device (--by user), or its device, or its session; events
-        without one are left out. Conversion is each step's actors over step 1's. A step rule:ID
+        a person (--by user: the event's user, else its device, a device seen with exactly one
+        user counting as that user before and after the sign-in), or its device, or its session;
+        events without one are left out. Conversion is each step's actors over step 1's. A step rule:ID
         counts the events the published rule ID selects (its app, version range, view event,
         path pattern and content), also those stored before the rule was published. JSON:
         {"by":"user","withinMs":3600000,"steps":[{"step":"TYPE:NAME","actors":N,"conversion":0.42},...]}
@@ -28,7 +29,7 @@ public struct FunnelCommand: Command {
                            rule:ID, a published rule's events; give two or more, in order
           --within D       the window from step 1: 1h (default), 30m, 90s, 500ms, 2d, or whole milliseconds
                            (at most 2932896d, the span of all valid event times)
-          --by KIND        user (default: user, else device), device or session
+          --by KIND        user (default: people, with identity merge), device or session
           --format FORMAT  table (default), json or html
         \(EventFilterOptions.help)
                            (--app is required)

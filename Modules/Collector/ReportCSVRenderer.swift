@@ -28,6 +28,10 @@ public struct ReportCSVRenderer: ReportRenderer {
             rows.append(["rule", coverage.rule.appKey, coverage.rule.id, coverage.rule.keyName ?? "", String(coverage.covered), ""])
             for v in coverage.values { rows.append(["rule_value", coverage.rule.appKey, coverage.rule.id, v.value, String(v.count), ""]) }
         }
+        for i in r.impressions {
+            rows.append(["impressions", i.rule.appKey, i.rule.id, "", String(i.impressions), ""])
+            rows.append(["impression_clicks", i.rule.appKey, i.rule.id, i.clickRules.joined(separator: " "), String(i.clicks), ""])
+        }
         for k in r.kvcErrors { rows.append(["kvc_error", k.appKey, k.rule, k.appVersion, String(k.count), ""]) }
         for x in r.rejected { rows.append(["rejected", "", x.reason, "", String(x.count), ""]) }
         let a = r.activity

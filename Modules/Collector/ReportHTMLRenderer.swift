@@ -57,6 +57,16 @@ public struct ReportHTMLRenderer: ReportRenderer {
             }, numeric: [5])
         body += "</section>\n"
 
+        body += "<section id=\"impressions\"><h2>Impressions</h2>\n"
+        body += table(
+            ["app", "rule", "view path", "impressions", "click rules", "clicks", "click-through"],
+            r.impressions.map { i in
+                [i.rule.appKey, i.rule.id, i.rule.viewPath.text, String(i.impressions),
+                 i.clickRules.isEmpty ? "-" : i.clickRules.joined(separator: ", "), String(i.clicks),
+                 i.clickThroughRate.map(Percent.text) ?? "-"]
+            }, numeric: [3, 5])
+        body += "</section>\n"
+
         body += "<section id=\"kvc-errors\"><h2>KVC errors</h2>\n"
         body += chart(
             r.kvcErrors.map { ("\($0.rule) @ \($0.appVersion)", Double($0.count), String($0.count)) }, label: "KVC errors")

@@ -41,6 +41,14 @@ public struct ReportJSONRenderer: ReportRenderer {
                     o["values"] = .array(coverage.values.map { ["value": .string($0.value), "count": int($0.count)] })
                     return JSONValue.object(o)
                 }),
+            "impressions": .array(
+                r.impressions.map {
+                    [
+                        "appKey": .string($0.rule.appKey), "rule": .string($0.rule.id), "impressions": int($0.impressions),
+                        "clickRules": .array($0.clickRules.map(JSONValue.string)), "clicks": int($0.clicks),
+                        "clickThroughRate": $0.clickThroughRate.map(JSONValue.double) ?? .null,
+                    ]
+                }),
             "kvcErrors": .array(
                 r.kvcErrors.map {
                     [

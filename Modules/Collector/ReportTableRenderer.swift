@@ -30,6 +30,12 @@ public struct ReportTableRenderer: ReportRenderer {
                 return [coverage.rule.appKey, coverage.rule.id, coverage.rule.viewEvent.rawValue, String(coverage.covered), coverage.rule.keyName ?? "-", values.isEmpty ? "-" : values]
             }, numeric: [3])
         out += section(
+            "IMPRESSIONS", ["app", "rule", "impressions", "click rules", "clicks", "click-through"],
+            r.impressions.map { i in
+                [i.rule.appKey, i.rule.id, String(i.impressions), i.clickRules.isEmpty ? "-" : i.clickRules.joined(separator: ", "),
+                 String(i.clicks), i.clickThroughRate.map(Percent.text) ?? "-"]
+            }, numeric: [2, 4, 5])
+        out += section(
             "KVC ERRORS", ["app", "rule", "app version", "count", "key paths", "missing keys"],
             r.kvcErrors.map {
                 [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),

@@ -14,8 +14,9 @@ public struct RetentionCommand: Command {
 
         An actor's cohort is the period (UTC day, or UTC week from Monday) of its first --start
         event in range; returned[i] counts the cohort's actors with a --return event in period
-        cohort+i (i = 0 is the cohort's own period). An actor is the event's user, else its
-        device (--by user), or its device. rule:ID stands for the events the published rule ID
+        cohort+i (i = 0 is the cohort's own period). An actor is a person (--by user: the
+        event's user, else its device, a device seen with exactly one user counting as that
+        user), or its device. rule:ID stands for the events the published rule ID
         selects, also those stored before it was published. JSON:
         {"period":"day","cohorts":[{"cohort":"2026-11-01","actors":N,"returned":[n0,n1,...]}]}
 
@@ -25,7 +26,7 @@ public struct RetentionCommand: Command {
           --return EVENT     the event that counts as coming back (may be the same): TYPE:NAME or rule:ID
           --period P         day (default) or week
           --periods N        periods per cohort, its own first (default 7, at most 1000)
-          --by KIND          user (default: user, else device) or device
+          --by KIND          user (default: people, with identity merge) or device
           --format FORMAT    table (default), json or html
         \(EventFilterOptions.help)
                              (--app is required)

@@ -12,6 +12,8 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
     case appStart = "app_start"
     case appForeground = "app_foreground"
     case appBackground = "app_background"
+    /// The app quits (docs/wire.md §3): `duration` and `props.duration` are its last foreground time.
+    case appEnd = "app_end"
     case kvcError = "kvc_error"
     case custom
 }

@@ -58,91 +58,125 @@ public struct TrackEvent: Sendable, Hashable {
     }
 
     /// Reads and validates an event from its wire form; the error names the field at fault.
+    /// Fields are checked one by one in a fixed order (id, ts, type, name first), so the first at fault is named.
     public init(json: JSONValue) throws(EventValidationError) {
         guard case .object(let o) = json else {
             throw EventValidationError(field: nil, reason: "an event must be a JSON object, found \(json.kindDescription)")
         }
-        func string(_ key: String, required: Bool) throws(EventValidationError) -> String? {
-            guard let v = o[key] else {
-                if required { throw EventValidationError(field: key, reason: "is required") }
-                return nil
-            }
-            guard case .string(let s) = v else {
-                throw EventValidationError(field: key, reason: "must be a string, found \(v.kindDescription)")
-            }
-            return s
+        let fields = WireEventFields(object: o)
+        let id = try fields.requiredString("id", bytes: 1...128)
+        let ts = try fields.ts()
+        let type = try fields.type()
+        let name = try fields.requiredString("name", bytes: 1...256)
+        let viewId = try fields.viewId()
+        let user = try fields.identity("user")
+        let device = try fields.identity("device")
+        let duration = try fields.duration()
+        let props = try fields.props()
+        self.init(
+            id: id, ts: ts, type: type, name: name, page: try fields.string("page"), path: try fields.string("path"), viewId: viewId,
+            session: try fields.string("session"), user: user, device: device, duration: duration, props: props)
+    }
+}
+
+/// The members of an event's wire form, each read and checked against docs/wire.md §3.
+private struct WireEventFields {
+    let object: JSONObject
+
+    /// An optional string member.
+    func string(_ key: String) throws(EventValidationError) -> String? {
+        guard let v = object[key] else { return nil }
+        guard case .string(let s) = v else {
+            throw EventValidationError(field: key, reason: "must be a string, found \(v.kindDescription)")
         }
-        func integer(_ key: String, required: Bool) throws(EventValidationError) -> Int64? {
-            guard let v = o[key] else {
-                if required { throw EventValidationError(field: key, reason: "is required") }
-                return nil
-            }
-            guard case .int(let i) = v else {
-                throw EventValidationError(field: key, reason: "must be an integer, found \(v.kindDescription)")
-            }
-            return i
+        return s
+    }
+
+    func requiredString(_ key: String) throws(EventValidationError) -> String {
+        guard let s = try string(key) else { throw EventValidationError(field: key, reason: "is required") }
+        return s
+    }
+
+    /// An optional integer member.
+    func integer(_ key: String) throws(EventValidationError) -> Int64? {
+        guard let v = object[key] else { return nil }
+        guard case .int(let i) = v else {
+            throw EventValidationError(field: key, reason: "must be an integer, found \(v.kindDescription)")
         }
-        let id = try string("id", required: true)!
-        let idBytes = id.utf8.count
-        guard (1...128).contains(idBytes) else {
-            throw EventValidationError(field: "id", reason: "must be 1 to 128 bytes, found \(idBytes)")
+        return i
+    }
+
+    /// A required string member of `allowed` UTF-8 bytes (`id`, `name`).
+    func requiredString(_ key: String, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> String {
+        let text = try requiredString(key)
+        let bytes = text.utf8.count
+        guard allowed.contains(bytes) else {
+            throw EventValidationError(field: key, reason: "must be \(allowed.lowerBound) to \(allowed.upperBound) bytes, found \(bytes)")
         }
-        let ts = try integer("ts", required: true)!
+        return text
+    }
+
+    func ts() throws(EventValidationError) -> Int64 {
+        guard let ts = try integer("ts") else { throw EventValidationError(field: "ts", reason: "is required") }
         guard EventTime.range.contains(ts) else {
             throw EventValidationError(
                 field: "ts",
                 reason: "must be from 0 (1970-01-01T00:00:00Z) to \(EventTime.latest) (9999-12-31T23:59:59.999Z) ms since the epoch, found \(ts)")
         }
-        let typeText = try string("type", required: true)!
-        guard let type = EventType(rawValue: typeText) else {
-            throw EventValidationError(field: "type", reason: "unknown event type \"\(typeText)\"")
+        return ts
+    }
+
+    func type() throws(EventValidationError) -> EventType {
+        let text = try requiredString("type")
+        guard let type = EventType(rawValue: text) else {
+            throw EventValidationError(field: "type", reason: "unknown event type \"\(text)\"")
         }
-        let name = try string("name", required: true)!
-        let nameBytes = name.utf8.count
-        guard (1...256).contains(nameBytes) else {
-            throw EventValidationError(field: "name", reason: "must be 1 to 256 bytes, found \(nameBytes)")
+        return type
+    }
+
+    func viewId() throws(EventValidationError) -> String? {
+        guard let viewId = try string("viewId") else { return nil }
+        let ok = viewId.utf8.count == 32 && viewId.utf8.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x61...0x66).contains(b) || (0x41...0x46).contains(b)
         }
-        let viewId = try string("viewId", required: false)
-        if let viewId {
-            let ok = viewId.utf8.count == 32 && viewId.utf8.allSatisfy { b in
-                (0x30...0x39).contains(b) || (0x61...0x66).contains(b) || (0x41...0x46).contains(b)
-            }
-            guard ok else { throw EventValidationError(field: "viewId", reason: "must be 32 hexadecimal digits") }
-        }
-        func identity(_ key: String) throws(EventValidationError) -> String? {
-            guard let s = try string(key, required: false) else { return nil }
-            let bytes = s.utf8.count
-            guard bytes <= 128 else { throw EventValidationError(field: key, reason: "must be at most 128 bytes, found \(bytes)") }
-            return s
-        }
-        let user = try identity("user")
-        let device = try identity("device")
-        let duration = try integer("duration", required: false)
+        guard ok else { throw EventValidationError(field: "viewId", reason: "must be 32 hexadecimal digits") }
+        return viewId
+    }
+
+    /// `user` or `device`: a string of at most 128 bytes.
+    func identity(_ key: String) throws(EventValidationError) -> String? {
+        guard let s = try string(key) else { return nil }
+        let bytes = s.utf8.count
+        guard bytes <= 128 else { throw EventValidationError(field: key, reason: "must be at most 128 bytes, found \(bytes)") }
+        return s
+    }
+
+    func duration() throws(EventValidationError) -> Int64? {
+        let duration = try integer("duration")
         if let duration, !EventTime.durations.contains(duration) {
             throw EventValidationError(field: "duration", reason: "must be from 0 to \(EventTime.longestDuration) ms, found \(duration)")
         }
-        var props = JSONObject()
-        if let p = o["props"] {
-            guard case .object(let po) = p else {
-                throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
-            }
-            for m in po {
-                guard m.value.isScalar else {
-                    throw EventValidationError(field: "props.\(m.key)", reason: "must be a scalar, found \(m.value.kindDescription)")
-                }
-                // A number beyond a double (1e999) parses as infinity, which JSON cannot write back:
-                // refused, so nothing is stored as something other than what was sent.
-                if case .double(let d) = m.value, !d.isFinite {
-                    throw EventValidationError(
-                        field: "props.\(m.key)", reason: "is a number too large for a 64-bit float; send it as a string")
-                }
-            }
-            props = po
+        return duration
+    }
+
+    /// `props`: an object of scalars, each number finite.
+    func props() throws(EventValidationError) -> JSONObject {
+        guard let p = object["props"] else { return JSONObject() }
+        guard case .object(let props) = p else {
+            throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
         }
-        self.init(
-            id: id, ts: ts, type: type, name: name, page: try string("page", required: false),
-            path: try string("path", required: false), viewId: viewId, session: try string("session", required: false),
-            user: user, device: device, duration: duration, props: props)
+        for m in props {
+            guard m.value.isScalar else {
+                throw EventValidationError(field: "props.\(m.key)", reason: "must be a scalar, found \(m.value.kindDescription)")
+            }
+            // A number beyond a double (1e999) parses as infinity, which JSON cannot write back:
+            // refused, so nothing is stored as something other than what was sent.
+            if case .double(let d) = m.value, !d.isFinite {
+                throw EventValidationError(
+                    field: "props.\(m.key)", reason: "is a number too large for a 64-bit float; send it as a string")
+            }
+        }
+        return props
     }
 }
 

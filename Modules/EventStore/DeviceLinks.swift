@@ -25,6 +25,8 @@ public struct DeviceLinks: Sendable, Hashable {
 
     /// The merged devices, and their one user.
     private var users: [Device: String] = [:]
+    /// Every link given, so that another store can be given the same (`pairs`).
+    private var all: Set<DeviceLink> = []
 
     public static let none = DeviceLinks()
 
@@ -32,18 +34,28 @@ public struct DeviceLinks: Sendable, Hashable {
 
     /// The merge that `links` make (repeated links count once).
     public init(_ links: some Sequence<DeviceLink>) {
-        var seen: [Device: String?] = [:]
-        for l in links {
-            let d = Device(appKey: l.appKey, id: l.device)
+        all = Set(links)
+        users = Self.merged(all.lazy.map { (Device(appKey: $0.appKey, id: $0.device), $0.user) })
+    }
+
+    /// The rule of identity merge, over any spelling of devices and users (texts, a store's
+    /// numbers): per device, its user when every link of it names one user; devices linked to
+    /// several users are left out.
+    public static func merged<D: Hashable, U: Hashable>(_ links: some Sequence<(D, U)>) -> [D: U] {
+        var seen: [D: U?] = [:]
+        for (d, u) in links {
             if let one = seen[d] {
                 // A second, different user: a shared device.
-                if one != l.user { seen[d] = .some(nil) }
+                if one != u { seen[d] = .some(nil) }
             } else {
-                seen[d] = .some(l.user)
+                seen[d] = .some(u)
             }
         }
-        for (d, user) in seen { if let user { users[d] = user } }
+        return seen.compactMapValues { $0 }
     }
+
+    /// Every link, shared devices' included, in no order.
+    public var pairs: [DeviceLink] { Array(all) }
 
     public var isEmpty: Bool { users.isEmpty }
 
@@ -68,6 +80,13 @@ public struct DeviceLinks: Sendable, Hashable {
     /// The person of an event with these fields: `actor(appKey:sentID:)` of `user ?? device`.
     public func actor(appKey: String, user: String?, device: String?) -> String? {
         actor(appKey: appKey, sentID: ActorKind.user.sentID(user: user, device: device, session: nil))
+    }
+}
+
+extension ActivityRollup {
+    /// Each burst's actor as the person (`links`): rollup tables keep click runs by the actor as sent.
+    public mutating func mergeBurstActors(_ links: DeviceLinks) {
+        for i in bursts.indices { bursts[i].actor = links.actor(appKey: bursts[i].appKey, sentID: bursts[i].actor) ?? bursts[i].actor }
     }
 }
 

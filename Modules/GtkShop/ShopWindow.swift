@@ -10,6 +10,8 @@ final class ShopWindow {
     private var shown: [Product] = []
     private var current: Product?
     private var zoomed = false
+    /// The cart label lists the cart's lines (a tap on it switches) instead of counting its items.
+    private var cartListed = false
 
     let window: UnsafeMutablePointer<GtkWidget>
     private let stack: UnsafeMutablePointer<GtkWidget>
@@ -35,61 +37,103 @@ final class ShopWindow {
         gtk_widget_set_vexpand(stack, 1)
         gtk_box_append(root.as(GtkBox.self), stack)
         cartLabel = ShopWindow.label("Cart: empty", name: "cart")
-        // What is in the cart is the customer's business: blanked in snapshots (docs/gtk.md "Snapshots").
+        // What is in the cart is the customer's business: blanked in snapshots, and taps on it are
+        // not tracked (docs/privacy.md).
         gtk_widget_add_css_class(cartLabel, "autotrack-ignore")
         gtk_box_append(root.as(GtkBox.self), cartLabel)
         gtk_window_set_child(window.as(GtkWindow.self), root)
 
-        // The home page: sort order and the product list.
-        let home = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
-        let sortModel = gtk_string_list_new(nil)!
-        for o in ProductOrder.allCases { gtk_string_list_append(sortModel, o.title) }
-        let sort = gtk_drop_down_new(sortModel, nil)!
-        gtk_widget_set_name(sort, "sort")
-        gtk_box_append(home.as(GtkBox.self), sort)
-        list = gtk_list_box_new()
-        gtk_widget_set_name(list, "products")
-        let scroller = gtk_scrolled_window_new()!
-        gtk_widget_set_vexpand(scroller, 1)
-        gtk_scrolled_window_set_child(scroller.opaque, list)
-        gtk_box_append(home.as(GtkBox.self), scroller)
-        _ = gtk_stack_add_named(stack.opaque, home, "home")
-
-        // The product page.
-        let detail = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
-        let back = gtk_button_new_with_label("Back")!
-        gtk_widget_set_name(back, "back")
-        gtk_box_append(detail.as(GtkBox.self), back)
-        productFrame = gtk_frame_new("")
-        gtk_widget_set_name(productFrame, "product")
-        let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
-        priceLabel = ShopWindow.label("", name: "price")
-        gtk_box_append(body.as(GtkBox.self), priceLabel)
-        picture = ShopWindow.label("[ picture ]", name: "picture")
-        gtk_widget_set_size_request(picture, -1, 80)
-        gtk_box_append(body.as(GtkBox.self), picture)
-        quantity = gtk_spin_button_new_with_range(1, 10, 1)
-        gtk_widget_set_name(quantity, "quantity")
-        gtk_box_append(body.as(GtkBox.self), ShopWindow.row("Quantity", quantity))
-        gift = gtk_switch_new()
-        gtk_widget_set_name(gift, "gift")
-        gtk_box_append(body.as(GtkBox.self), ShopWindow.row("Gift wrap", gift))
-        giftNote = gtk_entry_new()
-        gtk_widget_set_name(giftNote, "giftNote")
-        gtk_entry_set_placeholder_text(giftNote.as(GtkEntry.self), "Gift note")
-        gtk_box_append(body.as(GtkBox.self), giftNote)
-        let actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        favButton = ShopWindow.button("♡ Favourite", name: "fav")
-        let share = ShopWindow.button("Share", name: "share")
-        let add = ShopWindow.button("Add to cart", name: "addToCart")
-        for b in [favButton, share, add] { gtk_box_append(actions.as(GtkBox.self), b) }
-        gtk_box_append(body.as(GtkBox.self), actions)
-        gtk_frame_set_child(productFrame.as(GtkFrame.self), body)
-        gtk_box_append(detail.as(GtkBox.self), productFrame)
-        _ = gtk_stack_add_named(stack.opaque, detail, "detail")
+        let home = HomePage()
+        list = home.list
+        _ = gtk_stack_add_named(stack.opaque, home.box, "home")
+        let detail = ProductPage()
+        productFrame = detail.frame
+        priceLabel = detail.price
+        picture = detail.picture
+        quantity = detail.quantity
+        gift = detail.gift
+        giftNote = detail.giftNote
+        favButton = detail.fav
+        _ = gtk_stack_add_named(stack.opaque, detail.box, "detail")
         gtk_stack_set_visible_child_name(stack.opaque, "home")
 
-        // The app's own handlers.
+        connectHandlers(home: home, detail: detail, onClose: onClose)
+        fillList()
+    }
+
+    /// The home page: sort order and the product list.
+    private struct HomePage {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        let sort: UnsafeMutablePointer<GtkWidget>
+        let list: UnsafeMutablePointer<GtkWidget>
+
+        init() {
+            let sortModel = gtk_string_list_new(nil)!
+            for o in ProductOrder.allCases { gtk_string_list_append(sortModel, o.title) }
+            sort = gtk_drop_down_new(sortModel, nil)!
+            gtk_widget_set_name(sort, "sort")
+            gtk_box_append(box.as(GtkBox.self), sort)
+            list = gtk_list_box_new()
+            gtk_widget_set_name(list, "products")
+            let scroller = gtk_scrolled_window_new()!
+            gtk_widget_set_vexpand(scroller, 1)
+            gtk_scrolled_window_set_child(scroller.opaque, list)
+            gtk_box_append(box.as(GtkBox.self), scroller)
+        }
+    }
+
+    /// The product page: back, then the product's frame with price, picture, quantity, gift
+    /// wrap, gift note and the action buttons.
+    private struct ProductPage {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        let back: UnsafeMutablePointer<GtkWidget>
+        let frame: UnsafeMutablePointer<GtkWidget>
+        let price: UnsafeMutablePointer<GtkWidget>
+        let picture: UnsafeMutablePointer<GtkWidget>
+        let quantity: UnsafeMutablePointer<GtkWidget>
+        let gift: UnsafeMutablePointer<GtkWidget>
+        let giftNote: UnsafeMutablePointer<GtkWidget>
+        let fav: UnsafeMutablePointer<GtkWidget>
+        let share: UnsafeMutablePointer<GtkWidget>
+        let add: UnsafeMutablePointer<GtkWidget>
+
+        init() {
+            back = gtk_button_new_with_label("Back")!
+            gtk_widget_set_name(back, "back")
+            gtk_box_append(box.as(GtkBox.self), back)
+            frame = gtk_frame_new("")
+            gtk_widget_set_name(frame, "product")
+            let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+            price = ShopWindow.label("", name: "price")
+            gtk_box_append(body.as(GtkBox.self), price)
+            picture = ShopWindow.label("[ picture ]", name: "picture")
+            gtk_widget_set_size_request(picture, -1, 80)
+            gtk_box_append(body.as(GtkBox.self), picture)
+            quantity = gtk_spin_button_new_with_range(1, 10, 1)
+            gtk_widget_set_name(quantity, "quantity")
+            gtk_box_append(body.as(GtkBox.self), ShopWindow.row("Quantity", quantity))
+            gift = gtk_switch_new()
+            gtk_widget_set_name(gift, "gift")
+            gtk_box_append(body.as(GtkBox.self), ShopWindow.row("Gift wrap", gift))
+            giftNote = gtk_entry_new()
+            gtk_widget_set_name(giftNote, "giftNote")
+            gtk_entry_set_placeholder_text(giftNote.as(GtkEntry.self), "Gift note")
+            gtk_box_append(body.as(GtkBox.self), giftNote)
+            let actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+            fav = ShopWindow.button("♡ Favourite", name: "fav")
+            share = ShopWindow.button("Share", name: "share")
+            add = ShopWindow.button("Add to cart", name: "addToCart")
+            for b in [fav, share, add] { gtk_box_append(actions.as(GtkBox.self), b) }
+            gtk_box_append(body.as(GtkBox.self), actions)
+            gtk_frame_set_child(frame.as(GtkFrame.self), body)
+            gtk_box_append(box.as(GtkBox.self), frame)
+        }
+    }
+
+    /// The app's own handlers: opening a product, sorting, back, favourite, add to cart, the
+    /// picture's zoom, closing (also Ctrl+Q).
+    private func connectHandlers(home: HomePage, detail: ProductPage, onClose: @escaping () -> Void) {
+        let sort = home.sort
         GtkSignals.connect(list.raw, "row-activated") { [unowned self] row in
             guard let row else { return }
             let i = Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self)))
@@ -100,7 +144,7 @@ final class ShopWindow {
             order = ProductOrder(rawValue: i) ?? .featured
             fillList()
         }
-        GtkSignals.connect(back.raw, "clicked") { [unowned self] in
+        GtkSignals.connect(detail.back.raw, "clicked") { [unowned self] in
             gtk_stack_set_visible_child_name(stack.opaque, "home")
         }
         GtkSignals.connect(favButton.raw, "clicked") { [unowned self] in
@@ -108,13 +152,20 @@ final class ShopWindow {
             let on = state.toggleFavourite(current)
             gtk_button_set_label(favButton.as(GtkButton.self), on ? "♥ Favourite" : "♡ Favourite")
         }
-        GtkSignals.connect(share.raw, "clicked") {}
-        GtkSignals.connect(add.raw, "clicked") { [unowned self] in
+        GtkSignals.connect(detail.share.raw, "clicked") {}
+        GtkSignals.connect(detail.add.raw, "clicked") { [unowned self] in
             guard let current else { return }
             let q = Int(gtk_spin_button_get_value_as_int(quantity.opaque))
             state.add(current, quantity: q, giftWrapped: gtk_switch_get_active(gift.opaque) != 0)
-            gtk_label_set_text(cartLabel.opaque, "Cart: \(state.itemCount) items")
+            showCart()
         }
+        // A tap on the cart label lists what is in the cart (the label is autotrack-ignore: not tracked).
+        let cartTap = gtk_gesture_click_new()!
+        GtkSignals.connectReleased(UnsafeMutableRawPointer(cartTap)) { [unowned self] in
+            cartListed.toggle()
+            showCart()
+        }
+        gtk_widget_add_controller(cartLabel, cartTap)
         let tap = gtk_gesture_click_new()!
         GtkSignals.connectReleased(UnsafeMutableRawPointer(tap)) { [unowned self] in
             zoomed.toggle()
@@ -130,8 +181,6 @@ final class ShopWindow {
             return true
         }
         gtk_widget_add_controller(window, keys)
-
-        fillList()
     }
 
     /// Rebuilds the product list in the current order (code, not the user, changes these widgets).
@@ -156,6 +205,16 @@ final class ShopWindow {
             }
             GtkSignals.connect(share.raw, "clicked") {}
         }
+    }
+
+    private func showCart() {
+        let text =
+            state.lines.isEmpty
+            ? "Cart: empty"
+            : cartListed
+                ? "Cart: " + state.lines.map { "\($0.quantity) × \($0.product.name)" }.joined(separator: ", ")
+                : "Cart: \(state.itemCount) items"
+        gtk_label_set_text(cartLabel.opaque, text)
     }
 
     /// Shows `product` on the product page; the page's controls start over, set by code.

@@ -11,10 +11,15 @@ enum GObjectProperty {
     /// for an unset string or object, a `GtkWidgetNode` for a widget, a `GObjectValue` for any other
     /// object; nil when the object has no readable property `name` or its type has no JSON form.
     static func read(_ object: GObjectPointer, _ name: String) -> Any? {
+        withValue(object, name) { convert($0) } ?? nil
+    }
+
+    /// `body` with the value of the readable property `name`; nil when the object has none.
+    private static func withValue<T>(_ object: GObjectPointer, _ name: String, _ body: (UnsafePointer<GValue>) -> T) -> T? {
         var value = GValue()
         guard cgtk_get_property(object, name, &value) != 0 else { return nil }
         defer { g_value_unset(&value) }
-        return convert(&value)
+        return body(&value)
     }
 
     static func convert(_ value: UnsafePointer<GValue>) -> Any? {
@@ -41,9 +46,13 @@ enum GObjectProperty {
         return GObjectValue(object)
     }
 
-    /// A string property, nil when absent or unset.
+    /// A string property, nil when absent, unset or not a string (read without going through `Any`:
+    /// a widget's title is read so on every hooked click).
     static func string(_ object: GObjectPointer, _ name: String) -> String? {
-        read(object, name) as? String
+        withValue(object, name) { value -> String? in
+            guard cgtk_value_kind(value) == CGTK_VALUE_STRING, let s = g_value_get_string(value) else { return nil }
+            return String(cString: s)
+        } ?? nil
     }
 
     /// The GType name of an instance (`GtkButton`).

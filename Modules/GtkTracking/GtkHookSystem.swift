@@ -1,5 +1,6 @@
 import CGtk
 import Hooks
+import KVCConfig
 import ViewIdentity
 
 /// Codeless tracking of a GTK 4 application: process-wide emission hooks turn what the user does
@@ -20,6 +21,9 @@ public final class GtkHookSystem {
     private var iterations: GtkMainLoopIterations?
     private var trees: GtkTreeWriter?
     private var camera: GtkSnapshots?
+    /// The plan's `ignore` patterns, asked at each snapshot: the views they cover are blanked
+    /// (docs/privacy.md). The tracker silences their events itself.
+    public var ignorePatterns: () -> [IgnorePattern] = { [] }
     /// Watches the windows for impressions when the observer has impression rules (GtkImpressions.swift).
     private var impressions: GtkImpressions?
     /// Circle mode (docs/gtk.md "Snapshots"): the pages shown are snapshotted, then each page entered.
@@ -32,6 +36,8 @@ public final class GtkHookSystem {
     private var armedSwitches: Set<UInt> = []
     /// Foreground: some window of the app is active; nil until a window first was.
     private var foreground: Bool?
+    /// The app's time in the foreground, for `app_background` and `app_end`.
+    private var foregroundTime = ForegroundTime()
     private var activityCheckScheduled = false
     private(set) public var started = false
 
@@ -46,7 +52,7 @@ public final class GtkHookSystem {
         self.treeDirectory = treeDirectory
         pages = GtkPages(clock: clock) { [unowned self] in self.observer.observe($0) }
         trees = treeDirectory.map { GtkTreeWriter(directory: $0) }
-        camera = snapshots.map { GtkSnapshots(clock: clock, send: $0) }
+        camera = snapshots.map { GtkSnapshots(clock: clock, ignorePatterns: { [unowned self] in self.ignorePatterns() }, send: $0) }
         impressions = (observer as? any ImpressionRules).map { rules in
             GtkImpressions(rules: rules, clock: clock) { [unowned self] in self.observer.observe($0) }
         }
@@ -105,19 +111,21 @@ public final class GtkHookSystem {
         _ = Unmanaged.passRetained(self)
         install()
         iterations = GtkMainLoopIterations { [unowned self] in self.iterationStarted() }
-        observer.observe(Interaction(kind: .appStart, timestamp: clock.wallMilliseconds()))
+        observer.observe(foregroundTime.interaction(.appStart, clock: clock))
         impressions?.start()
         for window in GtkHookSystem.toplevels() where gtk_widget_get_mapped(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
             pages.windowMapped(window)
         }
     }
 
-    /// Leaves every page shown (with its dwell) and removes the hooks: the app is ending.
+    /// Leaves every page shown (with its dwell), reports `app_end` (with the foreground time) and
+    /// removes the hooks: the app is ending.
     public func stop() {
         guard started else { return }
         flushGesture()
         pages.leaveAll()
         impressions?.stop()
+        observer.observe(foregroundTime.interaction(.appEnd, clock: clock))
         for h in hooks { h.remove() }
         hooks = []
         iterations?.stop()
@@ -267,13 +275,18 @@ public final class GtkHookSystem {
         reportedInput = gate.inputs
         let sender = GtkWidgetNode.node(for: widget)
         let node = target.map { GtkWidgetNode.node(for: $0) } ?? sender
-        let senderPlacement = ViewPlacement(of: sender)
-        let placement = target == nil ? senderPlacement : ViewPlacement(of: node)
-        let interaction = Interaction(
+        // One walk up from the node gives its placement and its path; the tracker walks nothing.
+        let location = ViewLocation(of: node)
+        let placement = location.placement
+        let senderPlacement = target == nil ? placement : ViewPlacement(of: sender)
+        let nodeTitle = node.title
+        var interaction = Interaction(
             kind: kind, node: node,
             eventCode: GtkEventCodes.code(sender: sender, page: senderPlacement.codeController, signal: action),
-            title: title ?? node.title, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
+            title: title ?? nodeTitle, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
             page: placement.page ?? placement.codeController, timestamp: clock.wallMilliseconds())
+        interaction.knownPath = location.path
+        interaction.knownNodeTitle = .some(nodeTitle)
         observer.observe(interaction)
     }
 
@@ -336,7 +349,7 @@ public final class GtkHookSystem {
         let active = GtkHookSystem.toplevels().contains { gtk_window_is_active($0.assumingMemoryBound(to: GtkWindow.self)) != 0 }
         defer { foreground = active }
         guard let was = foreground, was != active else { return }
-        observer.observe(Interaction(kind: active ? .appForeground : .appBackground, timestamp: clock.wallMilliseconds()))
+        observer.observe(foregroundTime.interaction(active ? .appForeground : .appBackground, clock: clock))
     }
 
     // MARK: Helpers

@@ -19,11 +19,13 @@ final class GtkImpressions {
     let watcher: ImpressionWatcher
     private var timer: guint = 0
     private var started = false
+    /// Whether the rules' changes are already followed (once per process, whatever the restarts).
+    private var listening = false
     /// The type names of `watcher.elementNames` (a page's name without its alias): widgets of
     /// other types are not even given a node.
     private var typeNames: Set<String> = []
-    /// How long the last look took, in nanoseconds of the hooks' clock (docs/gtk.md's cost figures).
-    private(set) var lastLookNanoseconds: UInt64 = 0
+    /// Whether a widget type is one of `typeNames`, by GType as first met (cleared when the rules change).
+    private var typeWatched: [GType: Bool] = [:]
 
     init(rules: any ImpressionRules, clock: any HookClock, report: @escaping (Interaction) -> Void) {
         watcher = ImpressionWatcher(rules: rules, clock: clock, report: report)
@@ -34,6 +36,9 @@ final class GtkImpressions {
     func start() {
         guard !started else { return }
         started = true
+        defer { rulesChanged() }
+        guard !listening else { return }
+        listening = true
         let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         watcher.rules.onImpressionRulesChange {
             _ = g_idle_add_full(
@@ -44,7 +49,6 @@ final class GtkImpressions {
                     return 0
                 }, UnsafeMutableRawPointer(bitPattern: address), nil)
         }
-        rulesChanged()
     }
 
     /// Stops the timer; nothing is watched any more.
@@ -61,6 +65,7 @@ final class GtkImpressions {
     private func rulesChanged() {
         let watching = started && watcher.rulesChanged()
         typeNames = Set(watcher.elementNames.map { name in name.firstIndex(of: "(").map { String(name[..<$0]) } ?? name })
+        typeWatched = [:]
         if watching, timer == 0 {
             timer = g_timeout_add_full(
                 Int32(G_PRIORITY_DEFAULT), GtkImpressions.interval,
@@ -77,21 +82,22 @@ final class GtkImpressions {
 
     /// One look at every mapped toplevel window.
     func look() {
-        let start = watcher.clock.monotonicNanoseconds()
         var sightings: [ImpressionWatcher.Sighting] = []
         for window in GtkHookSystem.toplevels() where gtk_widget_get_mapped(window.assumingMemoryBound(to: GtkWidget.self)) != 0 {
             guard let bounds = GtkTreeCapture.frame(of: window, in: window, origin: (0, 0)) else { continue }
-            collect(inside: window, window: window, clip: GtkImpressions.rect(bounds), into: &sightings)
+            collect(inside: window, at: (0, 0), clip: GtkImpressions.rect(bounds), into: &sightings)
         }
         watcher.look(at: sightings)
-        lastLookNanoseconds = watcher.clock.monotonicNanoseconds() &- start
     }
 
     /// The mapped widgets below `parent` whose type a rule names, each with the share of its bounds
     /// inside `clip` (window coordinates: what the window and the scrolling ancestors show). A
-    /// widget entirely outside `clip` is skipped with everything inside it.
+    /// widget entirely outside `clip` is skipped with everything inside it. `origin`: where
+    /// `parent`'s (0, 0) lies in the window; each child's bounds are computed against its parent
+    /// (one step, not a walk up to the window) and moved by it.
     private func collect(
-        inside parent: GObjectPointer, window: GObjectPointer, clip: ViewRect, into out: inout [ImpressionWatcher.Sighting]
+        inside parent: GObjectPointer, at origin: (x: Double, y: Double), clip: ViewRect,
+        into out: inout [ImpressionWatcher.Sighting]
     ) {
         var child = gtk_widget_get_first_child(parent.assumingMemoryBound(to: GtkWidget.self))
         // Bounded by the number of children GTK holds.
@@ -99,15 +105,26 @@ final class GtkImpressions {
             child = gtk_widget_get_next_sibling(c)
             guard gtk_widget_get_mapped(c) != 0 else { continue }
             let widget = UnsafeMutableRawPointer(c)
-            guard let bounds = GtkTreeCapture.frame(of: widget, in: window, origin: (0, 0)) else { continue }
-            let rect = GtkImpressions.rect(bounds)
+            guard let bounds = GtkTreeCapture.frame(of: widget, in: parent, origin: (0, 0)) else { continue }
+            let rect = GtkImpressions.rect(bounds).offsetBy(dx: origin.x, dy: origin.y)
             let fraction = rect.fraction(visibleIn: clip)
             guard fraction > 0 else { continue }
-            if typeNames.contains(GObjectProperty.typeName(widget)) {
+            if isWatched(widget) {
                 out.append(ImpressionWatcher.Sighting(node: GtkWidgetNode.node(for: widget), fraction: fraction))
             }
-            collect(inside: widget, window: window, clip: GtkImpressions.scrolls(widget) ? clip.intersection(rect) : clip, into: &out)
+            collect(
+                inside: widget, at: (rect.x, rect.y), clip: GtkImpressions.scrolls(widget) ? clip.intersection(rect) : clip,
+                into: &out)
         }
+    }
+
+    /// Whether `widget`'s type is one an impression rule names (its name looked up once per type).
+    private func isWatched(_ widget: GObjectPointer) -> Bool {
+        let type = widget.assumingMemoryBound(to: GTypeInstance.self).pointee.g_class.pointee.g_type
+        if let known = typeWatched[type] { return known }
+        let watched = typeNames.contains(GObjectProperty.typeName(widget))
+        typeWatched[type] = watched
+        return watched
     }
 
     /// Whether `widget` shows only part of what it holds: a scrolled window or a scrollable.

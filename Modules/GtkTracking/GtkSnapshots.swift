@@ -1,6 +1,7 @@
 import CGtk
 import EventModel
 import Hooks
+import KVCConfig
 import ViewIdentity
 
 /// Takes snapshots of pages (docs/gtk.md "Snapshots"): after the window's next paint, on the GTK
@@ -11,6 +12,8 @@ import ViewIdentity
 final class GtkSnapshots {
     private let send: (PageSnapshot) -> Void
     private let clock: any HookClock
+    /// The plan's `ignore` patterns now (they change with remote rules): covered views are blanked.
+    private let ignorePatterns: () -> [IgnorePattern]
     /// The frame each page was last taken at, so one paint gives one snapshot of a page however
     /// often it was asked for (a page entered and its window mapped in the same frame).
     private var takenAtFrame: [ObjectIdentifier: Int] = [:]
@@ -28,8 +31,9 @@ final class GtkSnapshots {
     /// What blanked frames are painted with: an opaque mid grey.
     private static let blankColor = GdkRGBA(red: 0.62, green: 0.62, blue: 0.62, alpha: 1)
 
-    init(clock: any HookClock, send: @escaping (PageSnapshot) -> Void) {
+    init(clock: any HookClock, ignorePatterns: @escaping () -> [IgnorePattern] = { [] }, send: @escaping (PageSnapshot) -> Void) {
         self.clock = clock
+        self.ignorePatterns = ignorePatterns
         self.send = send
     }
 
@@ -63,21 +67,22 @@ final class GtkSnapshots {
         guard gtk_widget_compute_bounds(gtkWindow, gtkWindow, &bounds) != 0 else { return nil }
         let origin = (x: bounds.origin.x, y: bounds.origin.y)
         let capturedAt = clock.wallMilliseconds()
-        guard let picture = picture(of: window, bounds: bounds) else { return nil }
-        var capture = GtkTreeCapture(window: window, forSnapshot: true, origin: origin)
+        let ignoring = ignorePatterns()
+        guard let picture = picture(of: window, bounds: bounds, ignoring: ignoring) else { return nil }
+        var capture = GtkTreeCapture(window: window, forSnapshot: true, origin: origin, ignoring: ignoring)
         let tree = capture.tree(page)
         return PageSnapshot(
             page: page.pathName, capturedAt: capturedAt, width: picture.width, height: picture.height, png: picture.png, tree: tree)
     }
 
     /// The window as last painted, as a PNG: rendered once per frame.
-    private func picture(of window: GObjectPointer, bounds: graphene_rect_t) -> Picture? {
+    private func picture(of window: GObjectPointer, bounds: graphene_rect_t, ignoring: [IgnorePattern]) -> Picture? {
         let frame = GtkSnapshots.frameCounter(of: window)
         if let picture, picture.window == window, picture.frame == frame, frame >= 0 { return picture }
         let width = Int(bounds.size.width.rounded(.up))
         let height = Int(bounds.size.height.rounded(.up))
         guard width > 0, height > 0 else { return nil }
-        let blanked = GtkPrivacy.blankedFrames(in: window, origin: (bounds.origin.x, bounds.origin.y))
+        let blanked = GtkPrivacy.blankedFrames(in: window, origin: (bounds.origin.x, bounds.origin.y), ignoring: ignoring)
         var color = GtkSnapshots.blankColor
         guard let bytes = blanked.withUnsafeBufferPointer({ rects in
             cgtk_render_png(window.assumingMemoryBound(to: GtkWidget.self), Int32(width), Int32(height), rects.baseAddress,

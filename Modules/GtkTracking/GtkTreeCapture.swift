@@ -1,5 +1,6 @@
 import CGtk
 import EventModel
+import KVCConfig
 import ViewIdentity
 
 /// Walks a page's widgets into §1 JSON (docs/view-identity.md §1, docs/gtk.md "Trees"): `path` and
@@ -14,12 +15,15 @@ struct GtkTreeCapture {
     let window: GObjectPointer?
     /// Subtracted from every frame: the window's own bounds' origin, so frames are the PNG's pixels.
     let origin: (x: Float, y: Float)
+    /// The plan's `ignore` patterns: the views they cover are hidden like `autotrack-ignore` ones.
+    let ignoring: [IgnorePattern]
     private var ids: [String: Int] = [:]
 
-    init(window: GObjectPointer?, forSnapshot: Bool, origin: (x: Float, y: Float) = (0, 0)) {
+    init(window: GObjectPointer?, forSnapshot: Bool, origin: (x: Float, y: Float) = (0, 0), ignoring: [IgnorePattern] = []) {
         self.window = window
         self.forSnapshot = forSnapshot
         self.origin = origin
+        self.ignoring = ignoring
     }
 
     /// The window `root` is shown in.
@@ -45,7 +49,7 @@ struct GtkTreeCapture {
             var a = gtk_widget_get_parent(w.assumingMemoryBound(to: GtkWidget.self))
             // Bounded by the depth of the tree.
             while let current = a {
-                privacy = max(privacy, GtkPrivacy.of(UnsafeMutableRawPointer(current)))
+                privacy = max(privacy, GtkPrivacy.of(UnsafeMutableRawPointer(current), ignoring: ignoring))
                 a = gtk_widget_get_parent(current)
             }
         }
@@ -66,7 +70,7 @@ struct GtkTreeCapture {
             ids[id] = seen
             o["id"] = .string(seen == 1 ? id : "\(id)~\(seen)")
         }
-        if forSnapshot, let w = n.widget { privacy = max(privacy, GtkPrivacy.of(w)) }
+        if forSnapshot, let w = n.widget { privacy = max(privacy, GtkPrivacy.of(w, ignoring: ignoring)) }
         if privacy != .hidden, let title = n.title { o["title"] = .string(title) }
         let path = n.viewPath
         o["path"] = .string(path.canonical)

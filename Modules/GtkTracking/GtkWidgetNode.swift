@@ -9,10 +9,12 @@ import ViewIdentity
 /// One node per widget, kept on the widget (GObject data) so that a sibling found through the
 /// parent is the same object (`===`), as path computation requires. The node does not keep the
 /// widget alive: when the widget is finalized its node becomes detached (`widget == nil`) and
-/// answers as an empty, parentless view. Use nodes on the GTK thread only.
+/// answers as an empty, parentless view. Use nodes on the GTK thread only: so the widget and the
+/// caches below are never in overlapping accesses, and go without dynamic exclusivity checks
+/// (each path element reads several of them, on every hooked click).
 public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     /// The widget, nil once it was finalized.
-    public private(set) var widget: GObjectPointer?
+    @exclusivity(unchecked) public private(set) var widget: GObjectPointer?
     public let typeName: String
     /// The type name (there is no module prefix in GType names), computed once.
     let baseName: String
@@ -62,8 +64,8 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     /// What a widget is by its own type and its parent's: what `role` depends on besides a list
     /// row's known position and a window's pages. Kept until the widget gets another parent.
     private enum Placement { case page, row, listRow, window, plain }
-    private var placement: Placement?
-    private var placedUnder: GObjectPointer?
+    @exclusivity(unchecked) private var placement: Placement?
+    @exclusivity(unchecked) private var placedUnder: GObjectPointer?
 
     private static func placement(of widget: GObjectPointer) -> Placement {
         if isPage(widget) { return .page }
@@ -75,7 +77,7 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
 
     /// For a window: whether it holds a page, computed once and forgotten when a stack of the
     /// window changes its visible child (which it does when it gets its first child).
-    var cachedHoldsPage: Bool?
+    @exclusivity(unchecked) var cachedHoldsPage: Bool?
 
     private func windowHoldsPage(_ widget: GObjectPointer) -> Bool {
         if let cachedHoldsPage { return cachedHoldsPage }
@@ -113,15 +115,26 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     }
 
     public var pageAlias: String? {
-        guard let widget, let parent = gtk_widget_get_parent(widget.assumingMemoryBound(to: GtkWidget.self)),
-            cgtk_is_stack(parent) != 0,
-            let page = gtk_stack_get_page(OpaquePointer(parent),
-                widget.assumingMemoryBound(to: GtkWidget.self)),
+        guard let widget, let parent = gtk_widget_get_parent(widget.assumingMemoryBound(to: GtkWidget.self)) else {
+            return nil
+        }
+        // Read once per parent, as the page name below (a stack page keeps its name).
+        if let cachedAlias, cachedAliasParent == UnsafeMutableRawPointer(parent) { return cachedAlias }
+        var alias: String?
+        if cgtk_is_stack(parent) != 0,
+            let page = gtk_stack_get_page(OpaquePointer(parent), widget.assumingMemoryBound(to: GtkWidget.self)),
             let name = gtk_stack_page_get_name(page)
-        else { return nil }
-        let alias = String(cString: name)
-        return GtkWidgetNode.isAlias(alias) ? alias : nil
+        {
+            let text = String(cString: name)
+            if GtkWidgetNode.isAlias(text) { alias = text }
+        }
+        cachedAlias = .some(alias)
+        cachedAliasParent = UnsafeMutableRawPointer(parent)
+        return alias
     }
+
+    @exclusivity(unchecked) private var cachedAlias: String??
+    @exclusivity(unchecked) private var cachedAliasParent: GObjectPointer?
 
     public var pathName: String {
         guard role == .controller else { return baseName }
@@ -133,8 +146,25 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
         return name
     }
 
-    private var cachedPageName: String?
-    private var cachedPageParent: GObjectPointer?
+    @exclusivity(unchecked) private var cachedPageName: String?
+    @exclusivity(unchecked) private var cachedPageParent: GObjectPointer?
+
+    /// Rule 4 without a node per sibling: a widget that is not a page (paths ask only those) has
+    /// the path name of its type (only pages carry an alias, and a page's siblings are pages), so
+    /// its same-named earlier siblings are the earlier siblings of its GType, counted through GTK's
+    /// sibling links.
+    public func sameNameSiblingsBefore(name: String, parent: any ViewNode) -> Int {
+        guard let widget, sameBytes(name, baseName) else { return ViewPath.sameNameSiblingsBefore(self, name: name, parent: parent) }
+        let type = cgtk_type_of(widget)
+        var count = 0
+        var sibling = gtk_widget_get_prev_sibling(widget.assumingMemoryBound(to: GtkWidget.self))
+        // Bounded by the number of children GTK holds.
+        while let s = sibling {
+            if cgtk_type_of(s) == type { count += 1 }
+            sibling = gtk_widget_get_prev_sibling(s)
+        }
+        return count
+    }
 
     /// The visible label: the widget's `label` property where it has one.
     public var title: String? {

@@ -17,11 +17,6 @@ enum GtkWidgetProps {
         return out
     }
 
-    /// Objects whose properties hold typed text: never stepped into.
-    private static func holdsText(_ object: GObjectPointer) -> Bool {
-        cgtk_is_entry_buffer(object) != 0 || cgtk_is_text_buffer(object) != 0 || cgtk_is_editable(object) != 0
-    }
-
     private static func add(
         _ object: GObjectPointer, prefix: String, expand: Bool, skipping: Set<String>, into out: inout JSONObject
     ) {
@@ -39,7 +34,7 @@ enum GtkWidgetProps {
             case let i as Int: out[prefix + key] = .int(Int64(i))  // gint64 is a C long: Swift's Int
             case let d as Double where d.isFinite: out[prefix + key] = .double(d)
             case let s as String: out[prefix + key] = .string(s)
-            case let o as GObjectValue where expand && !holdsText(o.object):
+            case let o as GObjectValue where expand && !GtkPrivacy.holdsText(o.object):
                 add(o.object, prefix: prefix + key + ".", expand: false, skipping: [], into: &out)
             default: break  // unset, a widget (its own node), or no JSON form
             }

@@ -35,6 +35,8 @@ public final class HookSystem: @unchecked Sendable {
         var pages = PageVisits()
         var launched = false
         var running = false
+        /// The app's time in the foreground, for `app_background` and `app_end`.
+        var foreground = ForegroundTime()
     }
 
     let state = Mutex(State())

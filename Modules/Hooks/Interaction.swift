@@ -9,7 +9,7 @@ public struct Interaction {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case click, listItemClick, valueChanged, gesture, pageEnter, pageLeave
-        case appStart, appForeground, appBackground, scroll
+        case appStart, appForeground, appBackground, appEnd, scroll
         /// An element an impression rule watches was at least half visible for 500 ms.
         case impression
     }
@@ -28,7 +28,7 @@ public struct Interaction {
     public var value: ControlValue?
     /// The selected row, or the row of the cell that holds the sender.
     public var indexPath: CellIndexPath?
-    /// Milliseconds: dwell time on `pageLeave`.
+    /// Milliseconds: dwell time on `pageLeave`; time in the foreground on `appBackground` and `appEnd`.
     public var duration: Int64?
     /// The page the node belongs to: its controller's name (with alias, `DetailViewController(gift)`).
     public var page: String?
@@ -40,6 +40,12 @@ public struct Interaction {
     public var tapCount: Int?
     /// Milliseconds since the Unix epoch.
     public var timestamp: Int64
+    /// The node's viewPath when the hooks found it in the walk that placed the node
+    /// (`ViewLocation`); nil: `viewPath` walks the tree.
+    public var knownPath: ViewPath?
+    /// The node's own `title` when the hooks read it (`.some(nil)`: it has none); nil: not read.
+    /// It differs from `title` where the hooks named the interaction otherwise (a drop-down's choice).
+    public var knownNodeTitle: String??
 
     public init(
         kind: Kind, node: (any ViewNode)? = nil, eventCode: EventCode? = nil, controlEvents: ControlEvents? = nil,
@@ -61,8 +67,11 @@ public struct Interaction {
         self.timestamp = timestamp
     }
 
-    /// The node's viewPath, computed on demand (it walks the tree).
-    public var viewPath: ViewPath? { node?.viewPath }
+    /// The node's viewPath: the one the hooks found, else computed now (it walks the tree).
+    public var viewPath: ViewPath? { knownPath ?? node?.viewPath }
+
+    /// The node's own `title`: as the hooks read it, else read now.
+    public var nodeTitle: String? { knownNodeTitle ?? node?.title }
 }
 
 /// Receives every interaction, synchronously, on the UI thread, while the views are live.

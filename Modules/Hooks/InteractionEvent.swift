@@ -14,6 +14,7 @@ extension Interaction {
         case .appStart: return .appStart
         case .appForeground: return .appForeground
         case .appBackground: return .appBackground
+        case .appEnd: return .appEnd
         case .scroll: return .scroll
         case .impression: return .impression
         }
@@ -32,7 +33,8 @@ extension Interaction {
     }
 
     /// The interaction's facts as scalar props, in a fixed order: `title`, `controlEvents`,
-    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`, `tapCount`.
+    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`, `tapCount`, and
+    /// `duration` on `app_background` and `app_end`.
     public var eventProps: JSONObject {
         var p = JSONObject()
         if let title { p["title"] = .string(title) }
@@ -46,18 +48,22 @@ extension Interaction {
         if let pageCount { p["count"] = .int(Int64(pageCount)) }
         if let gesture { p["gesture"] = .string(gesture) }
         if let tapCount { p["tapCount"] = .int(Int64(tapCount)) }
+        // The foreground time is a prop too on app events (Sensors' `$event_duration`), where
+        // analytics that read props find it.
+        if kind == .appBackground || kind == .appEnd, let duration { p["duration"] = .int(duration) }
         return p
     }
 
     /// The interaction as a wire event (docs/wire.md §3), with `extraProps` (KVC values…) after its own.
     ///
     /// The public conversion every observer shares: the default `ReportingObserver` and the
-    /// configured tracker produce the same fields. An observer that already computed the node's
-    /// path (to match rules) passes it as `viewPath` so it is not walked twice.
+    /// configured tracker produce the same fields. An observer that already has the node's
+    /// canonical path (to match rules and apply click rules) passes it as `path`, so it is neither
+    /// walked nor written again.
     public func trackEvent(
-        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), viewPath known: ViewPath? = nil
+        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), path known: String? = nil
     ) -> TrackEvent {
-        let canonical = (known ?? viewPath)?.canonical
+        let canonical = known ?? viewPath?.canonical
         var props = eventProps
         for m in extraProps { props[m.key] = m.value }
         return TrackEvent(

@@ -3,19 +3,21 @@ public protocol UIApplicationDelegate: AnyObject {
     func applicationDidFinishLaunching(_ application: UIApplication)
     func applicationDidEnterBackground(_ application: UIApplication)
     func applicationWillEnterForeground(_ application: UIApplication)
+    func applicationWillTerminate(_ application: UIApplication)
 }
 
 extension UIApplicationDelegate {
     public func applicationDidFinishLaunching(_ application: UIApplication) {}
     public func applicationDidEnterBackground(_ application: UIApplication) {}
     public func applicationWillEnterForeground(_ application: UIApplication) {}
+    public func applicationWillTerminate(_ application: UIApplication) {}
 }
 
 /// The running app: its windows and its lifecycle, whose transitions are hookable (`app_start`…).
 open class UIApplication: UIResponder {
     /// Where the app is in its life.
     public enum State: String, Sendable {
-        case notRunning, active, background
+        case notRunning, active, background, terminated
     }
 
     /// Held strongly, as the system holds an app's delegate.
@@ -28,7 +30,10 @@ open class UIApplication: UIResponder {
     }
 
     open override class var hookPoints: [AnyHookPoint] {
-        super.hookPoints + [HookPoint.didFinishLaunching.erased, HookPoint.didEnterBackground.erased, HookPoint.willEnterForeground.erased]
+        super.hookPoints + [
+            HookPoint.didFinishLaunching.erased, HookPoint.didEnterBackground.erased, HookPoint.willEnterForeground.erased,
+            HookPoint.willTerminate.erased,
+        ]
     }
 
     /// Adds a window to the app.
@@ -58,6 +63,14 @@ open class UIApplication: UIResponder {
         state = .active
         aspects.invoke(.willEnterForeground, on: self, arguments: ()) { delegate?.applicationWillEnterForeground(self) }
     }
+
+    /// The app quits (from the foreground or the background); the delegate is told last. Only the
+    /// first call of a launched app does anything.
+    open func terminate() {
+        guard state == .active || state == .background else { return }
+        state = .terminated
+        aspects.invoke(.willTerminate, on: self, arguments: ()) { delegate?.applicationWillTerminate(self) }
+    }
 }
 
 extension HookPoint where Instance == UIApplication, Arguments == Void, Result == Void {
@@ -65,4 +78,5 @@ extension HookPoint where Instance == UIApplication, Arguments == Void, Result =
     public static var didFinishLaunching: Self { Self("application:didFinishLaunchingWithOptions:") }
     public static var didEnterBackground: Self { Self("applicationDidEnterBackground:") }
     public static var willEnterForeground: Self { Self("applicationWillEnterForeground:") }
+    public static var willTerminate: Self { Self("applicationWillTerminate:") }
 }

@@ -10,6 +10,9 @@ open class UIView: UIResponder, ViewNode {
     /// The data behind the view, read by KVC key paths.
     open var props: JSONValue?
     public private(set) var gestureRecognizers: [UIGestureRecognizer] = []
+    /// The identifier assistive technologies and UI tests know the view by; `autotrack-ignore`
+    /// silences tracking of the view and everything inside it (docs/privacy.md).
+    public var accessibilityIdentifier: String?
     /// Set when this view is a controller's root view.
     weak var owningController: UIViewController?
     /// Where the view lies in its superview (in a scroll view: in its content, before the offset);
@@ -21,6 +24,8 @@ open class UIView: UIResponder, ViewNode {
     }
 
     open var role: ViewRole { .view }
+
+    public var ignoresTracking: Bool { accessibilityIdentifier == TrackingIgnoreMarker.name }
 
     /// Cells override this; declared here so that `any ViewNode` dispatches to the override.
     open var cellIndexPath: CellIndexPath? { nil }

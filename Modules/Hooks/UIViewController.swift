@@ -41,6 +41,10 @@ open class UIViewController: UIResponder, ViewNode {
 
     public var isViewLoaded: Bool { loadedView != nil }
 
+    /// A screen whose root view is marked `autotrack-ignore` is ignored with everything on it,
+    /// its page events included (docs/privacy.md).
+    public var ignoresTracking: Bool { loadedView?.ignoresTracking ?? false }
+
     /// Makes the root view; override to build a custom one.
     open func loadView() -> UIView { UIView() }
 

@@ -130,6 +130,13 @@ public enum ConfigLoader {
             reader.readRuleArray(json, at: .root)
         } else if case .object(let o) = json, o["rules"] != nil, DocumentShape.detect(json) == .rules {
             reader.readRules(o)
+            if o["ignore"] != nil {
+                // Ignore patterns are the app's own (its configuration files), not a published rule set's.
+                reader.problem(
+                    .unknownField, DocumentPath.root.key("ignore"),
+                    expected: "a rule set to hold only \"rules\" (\"ignore\" patterns go in the app's configuration files)",
+                    found: "the member \"ignore\"")
+            }
         } else {
             reader.problem(.unknownShape, .root, expected: "a KVC rules document {\"rules\": [...]} or an array of rules", found: DocumentReader.describe(json))
         }

@@ -211,11 +211,34 @@ struct DocumentReader {
 
     // MARK: §3 KVC rules
 
-    static let ruleFields = ["id", "name", "appKey", "appVersion", "viewEvent", "viewPath", "keyPath", "keyName", "content"]
+    static let ruleFields = [
+        "id", "name", "appKey", "appVersion", "viewEvent", "viewPath", "keyPath", "keyName", "content", "readText",
+    ]
 
     mutating func readRules(_ root: JSONObject) {
         if let v = root["rules"] { readRuleArray(v, at: DocumentPath.root.key("rules")) }
-        rejectUnknown(root, at: .root, allowed: ["rules"], what: "a KVC rules document")
+        if let v = root["ignore"] { readIgnore(v, at: DocumentPath.root.key("ignore")) }
+        rejectUnknown(root, at: .root, allowed: ["rules", "ignore"], what: "a KVC rules document")
+    }
+
+    /// `"ignore": ["pattern", ...]`: view path patterns (docs/viewpath.md §3) whose views are silenced.
+    mutating func readIgnore(_ v: JSONValue, at lpath: DocumentPath) {
+        guard case .array(let items) = v else {
+            problem(.wrongType, lpath, expected: "an array of view path patterns", found: Self.describe(v))
+            return
+        }
+        for (i, item) in items.enumerated() {
+            let ipath = lpath.index(i)
+            guard case .string(let text) = item else {
+                problem(.wrongType, ipath, expected: "a string (a view path pattern)", found: Self.describe(item))
+                continue
+            }
+            do throws(ViewPathParseError) {
+                builder.addIgnore(IgnorePattern(try PathPattern(text), location: location(ipath)))
+            } catch {
+                problem(.badViewPath, ipath, expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
+            }
+        }
     }
 
     mutating func readRuleArray(_ v: JSONValue, at lpath: DocumentPath) {
@@ -301,9 +324,17 @@ struct DocumentReader {
                 return nil
             }
         }
+        var readText = false
+        if let r = o["readText"] {
+            guard case .bool(let b) = r else {
+                problem(.wrongType, rpath.key("readText"), expected: "true or false (may the key path read typed text)", found: Self.describe(r))
+                return nil
+            }
+            readText = b
+        }
         guard let id, let appKey, let range, let event, let pattern, keyPathValid else { return nil }
         return KVCRule(
             id: id, name: name, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern, keyPath: keyPath, keyName: keyName,
-            content: content, location: location(rpath))
+            content: content, readText: readText, location: location(rpath))
     }
 }

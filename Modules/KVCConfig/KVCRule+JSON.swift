@@ -15,6 +15,7 @@ extension KVCRule {
             o["keyName"] = .string(keyName)
         }
         if let content { o["content"] = .string(content) }
+        if readText { o["readText"] = .bool(true) }
         return .object(o)
     }
 }

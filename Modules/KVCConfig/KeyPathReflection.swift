@@ -13,7 +13,8 @@ import ViewIdentity
 /// 2. on a view node (`ViewNode`), `superview` and `parent` both step to the node above
 ///    (`parentNode`: the superview, or the controller that owns a root view); a node of a JSON view
 ///    tree (`TreeNode`) answers every other key from its `props` bag, the only place props are read;
-/// 3. a `KeyValueReadable` answers the key itself;
+/// 3. a `TypedTextHolding` refuses the keys that reveal typed text (unless `readText`, never a
+///    password's); a `KeyValueReadable` answers the key itself;
 /// 4. a `JSONValue` or `JSONObject` is read as JSON;
 /// 5. arrays and other ordered collections take a numeric part as an index; sets take none;
 /// 6. dictionaries take the part as a `String` key (an `Int` key also matches a numeric part);
@@ -30,26 +31,27 @@ import ViewIdentity
 /// Every step is bounded by the key path's length, so cycles through class references cannot loop.
 extension KVCKeyPath {
     /// Reads the value at this key path from any Swift value and converts it to JSON.
-    /// Never throws, never traps: a key that names nothing is a `KeyPathMiss`.
-    public func read(reflecting root: Any) -> Result<JSONValue, KeyPathMiss> {
-        value(reflecting: root).map { JSONValue(reflecting: $0) }
+    /// Never throws, never traps: a key that names nothing is a `KeyPathMiss`. Typed text is read
+    /// only with `readText` (a rule's `"readText": true`), a password's never (docs/privacy.md).
+    public func read(reflecting root: Any, readText: Bool = false) -> Result<JSONValue, KeyPathMiss> {
+        value(reflecting: root, readText: readText).map { JSONValue(reflecting: $0) }
     }
 
     /// Reads the value at this key path from a view node (the same steps, without finding out
     /// by a cast that the root and every `superview`/`parent` it reaches are view nodes).
-    public func read(reflecting node: any ViewNode) -> Result<JSONValue, KeyPathMiss> {
-        walk(from: .node(node)).map { JSONValue(reflecting: $0) }
+    public func read(reflecting node: any ViewNode, readText: Bool = false) -> Result<JSONValue, KeyPathMiss> {
+        walk(from: .node(node), readText: readText).map { JSONValue(reflecting: $0) }
     }
 
     /// Reads the Swift value at this key path, unconverted.
-    public func value(reflecting root: Any) -> Result<Any, KeyPathMiss> {
-        walk(from: .value(root))
+    public func value(reflecting root: Any, readText: Bool = false) -> Result<Any, KeyPathMiss> {
+        walk(from: .value(root), readText: readText)
     }
 
-    private func walk(from root: Reflection.Reached) -> Result<Any, KeyPathMiss> {
+    private func walk(from root: Reflection.Reached, readText: Bool) -> Result<Any, KeyPathMiss> {
         var current = root
         for (i, part) in parts.enumerated() {
-            switch Reflection.step(current, part) {
+            switch Reflection.step(current, part, readText: readText) {
             case .success(let next): current = next
             case .failure(let f):
                 let walked = parts[..<i].map(\.description).joined(separator: ".")
@@ -71,6 +73,7 @@ enum Reflection {
         static let node = Shape(rawValue: 4)
         static let readable = Shape(rawValue: 8)
         static let jsonObject = Shape(rawValue: 16)
+        static let typedText = Shape(rawValue: 32)
     }
 
     /// Per type: its shape. Types are few (those key paths meet), so the table stays small.
@@ -85,6 +88,7 @@ enum Reflection {
         if value is any ViewNode { shape.insert(.node) }
         if value is any KeyValueReadable { shape.insert(.readable) }
         if value is JSONObject { shape.insert(.jsonObject) }
+        if value is any TypedTextHolding { shape.insert(.typedText) }
         shapes.withLock { $0[type] = shape }
         return shape
     }
@@ -122,31 +126,38 @@ enum Reflection {
         }
     }
 
-    static func step(_ reached: Reached, _ part: KVCKeyPath.Part) -> Result<Reached, StepFailure> {
+    static func step(_ reached: Reached, _ part: KVCKeyPath.Part, readText: Bool = false) -> Result<Reached, StepFailure> {
         switch reached {
-        case .node(let node): return step(node: node, part)
+        case .node(let node): return step(node: node, part, readText: readText)
         case .value(let value):
             guard let current = unwrap(value) else { return .failure(StepFailure(found: "nil")) }
-            if shape(of: current).contains(.node), let node = current as? any ViewNode { return step(node: node, part) }
-            return step(current, part).map { .value($0) }
+            if shape(of: current).contains(.node), let node = current as? any ViewNode {
+                return step(node: node, part, readText: readText)
+            }
+            return step(current, part, readText: readText).map { .value($0) }
         }
     }
 
     /// Rule 2 on a view node, then the rules for any value.
-    static func step(node: any ViewNode, _ part: KVCKeyPath.Part) -> Result<Reached, StepFailure> {
+    static func step(node: any ViewNode, _ part: KVCKeyPath.Part, readText: Bool) -> Result<Reached, StepFailure> {
         if case .key(let k) = part, k == "superview" || k == "parent" {
             guard let above = node.parentNode else { return .failure(StepFailure(found: "the top of the view tree")) }
             return .success(.node(above))
         }
         if let tree = node as? TreeNode { return (tree.props ?? .object(JSONObject())).child(part).map { .value($0) } }
-        return step(node as Any, part).map { .value($0) }
+        return step(node as Any, part, readText: readText).map { .value($0) }
     }
 
     /// Rules 3 to 10 on an unwrapped value that is not a view node.
-    static func step(_ current: Any, _ part: KVCKeyPath.Part) -> Result<Any, StepFailure> {
+    static func step(_ current: Any, _ part: KVCKeyPath.Part, readText: Bool = false) -> Result<Any, StepFailure> {
         let key = part.description
         let shape = shape(of: current)
         if shape.contains(.json), let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
+        if shape.contains(.typedText), let holder = current as? any TypedTextHolding, let text = holder.typedText(forKey: key),
+            text == .password || !readText
+        {
+            return .failure(StepFailure(found: text.refusal))
+        }
         if shape.contains(.readable), let readable = current as? any KeyValueReadable {
             if let v = readable.value(forKey: key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))
@@ -375,10 +386,11 @@ extension Reflection {
     }
 
     static func scalar(_ v: Any) -> JSONValue? {
+        // Each case is a type of its own, so the order is only speed: text first, the commonest read.
         switch v {
+        case let s as String: return .string(s)
         case let j as JSONValue: return j
         case let o as JSONObject: return .object(o)
-        case let s as String: return .string(s)
         case let s as Substring: return .string(String(s))
         case let c as Character: return .string(String(c))
         case let b as Bool: return .bool(b)

@@ -1,3 +1,5 @@
+import ViewIdentity
+
 /// Adds configuration entries one by one, keeping the first of each and recording every conflict with both places.
 ///
 /// The same value given twice (the same event id for the same class and action in two files) is not a
@@ -8,6 +10,7 @@ struct PlanBuilder {
     private var screenIndex: [String: Int] = [:]
     private var eventIndex: [SelectorKey: Int] = [:]
     private var ruleIndex: [String: Int] = [:]
+    private var ignoreIndex: Set<PathPattern> = []
 
     private struct SelectorKey: Hashable {
         var className: String
@@ -108,8 +111,14 @@ struct PlanBuilder {
         plan.rules.append(r)
     }
 
+    /// Adds an `ignore` pattern; the same pattern again (in any file) is kept once.
+    mutating func addIgnore(_ i: IgnorePattern) {
+        guard ignoreIndex.insert(i.pattern).inserted else { return }
+        plan.ignore.append(i)
+    }
+
     /// Adds everything in `other`, in a fixed order: classes by name (Enter, Leave, then actions by name),
-    /// then screens, events and rules in their order.
+    /// then screens, events, rules and ignore patterns in their order.
     mutating func add(_ other: TrackingPlan) {
         for className in other.eventTable.keys.sorted() {
             let e = other.eventTable[className]!
@@ -124,6 +133,7 @@ struct PlanBuilder {
         for s in other.screens { addScreen(s) }
         for e in other.events { addEvent(e) }
         for r in other.rules { addRule(r) }
+        for i in other.ignore { addIgnore(i) }
     }
 }
 

@@ -68,12 +68,15 @@ public struct KVCRule: Sendable, Hashable {
     public var keyName: String?
     /// Matches only where the view's title equals it.
     public var content: String?
+    /// Whether the key path may read text the user typed (docs/privacy.md); false: such a read is
+    /// refused (a `kvc_error`). A password entry's text is never read.
+    public var readText: Bool
     public var location: ConfigLocation
 
     /// `keyPath` and `keyName` are both given or both nil (the reader reports one without the other).
     public init(
         id: String, name: String? = nil, appKey: String, appVersion: VersionRange, viewEvent: ViewEvent, viewPath: PathPattern,
-        keyPath: KVCKeyPath?, keyName: String?, content: String? = nil,
+        keyPath: KVCKeyPath?, keyName: String?, content: String? = nil, readText: Bool = false,
         location: ConfigLocation = ConfigLocation(file: "", keyPath: "")
     ) {
         precondition((keyPath == nil) == (keyName == nil), "a rule has both keyPath and keyName, or neither")
@@ -86,6 +89,7 @@ public struct KVCRule: Sendable, Hashable {
         self.keyPath = keyPath
         self.keyName = keyName
         self.content = content
+        self.readText = readText
         self.location = location
     }
 }
@@ -98,14 +102,17 @@ public struct TrackingPlan: Sendable, Hashable {
     public var events: [LabelledEvent]
     /// In load order; rule order is match order.
     public var rules: [KVCRule]
+    /// Views silenced with everything inside them (a rules document's `"ignore"`, docs/privacy.md).
+    public var ignore: [IgnorePattern]
 
     public init(
         eventTable: [String: ClassEvents] = [:], screens: [LabelledScreen] = [], events: [LabelledEvent] = [],
-        rules: [KVCRule] = []
+        rules: [KVCRule] = [], ignore: [IgnorePattern] = []
     ) {
         self.eventTable = eventTable
         self.screens = screens
         self.events = events
         self.rules = rules
+        self.ignore = ignore
     }
 }

@@ -6,6 +6,13 @@ public import ViewIdentity
 public protocol KeyPathReading {
     /// The value at `keyPath`, or which key named nothing. Never traps on a missing key.
     func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss>
+    /// The same for a rule that says whether it may read typed text (`"readText"`, docs/privacy.md).
+    /// Default: `read(keyPath)` (readers of stored props, where typed text was never written).
+    func read(_ keyPath: KVCKeyPath, readText: Bool) -> Result<JSONValue, KeyPathMiss>
+}
+
+extension KeyPathReading {
+    public func read(_ keyPath: KVCKeyPath, readText: Bool) -> Result<JSONValue, KeyPathMiss> { read(keyPath) }
 }
 
 /// Reads key paths from a view's `props` (docs/viewpath.md §1); a view without props misses on its first key.
@@ -47,7 +54,12 @@ public struct ReflectionReader: KeyPathReading {
     }
 
     public func read(_ keyPath: KVCKeyPath) -> Result<JSONValue, KeyPathMiss> {
-        if let node { return keyPath.read(reflecting: node) }
-        return keyPath.read(reflecting: root)
+        read(keyPath, readText: false)
+    }
+
+    /// Typed text is refused unless `readText`; a password's always (KVCConfig's `TypedTextHolding`).
+    public func read(_ keyPath: KVCKeyPath, readText: Bool) -> Result<JSONValue, KeyPathMiss> {
+        if let node { return keyPath.read(reflecting: node, readText: readText) }
+        return keyPath.read(reflecting: root, readText: readText)
     }
 }

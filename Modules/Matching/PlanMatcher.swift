@@ -90,7 +90,7 @@ public struct PlanMatcher: Sendable {
             let rule = plan.rules[i]
             // A rule that reads nothing matches with null and never misses.
             guard let keyPath = rule.keyPath else { return RuleMatch(ruleIndex: i, rule: rule, result: .success(.null)) }
-            let result = reader.read(keyPath).mapError { miss in
+            let result = reader.read(keyPath, readText: rule.readText).mapError { miss in
                 KVCErrorRecord(rule: rule, miss: miss, appVersion: (query.appVersion ?? app?.version)?.description ?? "")
             }
             return RuleMatch(ruleIndex: i, rule: rule, result: result)

@@ -1,9 +1,9 @@
 import EventStore
 
-/// Identity merge's table (`device_links`, migration 3), as SQLite's (docs/schema.md): one row per
+/// Identity merge's table (`device_links`, migration 4), as SQLite's (docs/schema.md): one row per
 /// app key, device and user seen together in an event, kept when events are pruned.
 enum PostgresDeviceLinks {
-    /// Migration 3: the table, filled from the events stored before it.
+    /// Migration 4: the table, filled from the events stored before it.
     static let migration = """
         CREATE TABLE device_links (
             app_key     text COLLATE "C" NOT NULL,
@@ -38,6 +38,31 @@ enum PostgresDeviceLinks {
         var p = PostgresBinaryArrays(capacity: rows.count * 64)
         for column in 0..<3 { p.text(rows.lazy.map { $0[column] }) }
         try c.executePrepared(name, sql, p)
+    }
+}
+
+extension DeviceLinks {
+    /// The merged devices with their texts as stored (`PostgresText.encode`), for comparing with
+    /// stored bytes.
+    var stored: [DeviceLink] {
+        let T = PostgresText.self
+        return merged().map { DeviceLink(appKey: T.encode($0.appKey), device: T.encode($0.device), user: T.encode($0.user)) }
+    }
+
+    /// A `WITH` clause defining `merged_digests (dh, uh)`: per merged device, the aggregates' digest
+    /// of its actor id (`PostgresAggregates.idRows`: app key and id) and of its user's, bound
+    /// through `bind`. The aggregates keep actors as sent; a count joins this to merge them.
+    func digestsClause(_ bind: (String) -> String) -> String {
+        let links = stored
+        let apps = bind(PostgresArrayLiteral.text(links.map(\.appKey)))
+        let devices = bind(PostgresArrayLiteral.text(links.map(\.device)))
+        let users = bind(PostgresArrayLiteral.text(links.map(\.user)))
+        return """
+            WITH merged_digests AS (
+                SELECT \(PostgresAggregates.digest("a", "d")) AS dh, \(PostgresAggregates.digest("a", "u")) AS uh
+                FROM unnest(\(apps)::text[], \(devices)::text[], \(users)::text[]) AS l(a, d, u)
+            )
+            """
     }
 }
 

@@ -10,10 +10,8 @@ extension PostgresEventStore {
         if query.inTimeOrder { return try query.sortingByTime(actorEvents, each) }
         let actor = query.actor.sentIDColumn
         // Rows are numbered by their stored (escaped) bytes: so are the merged devices.
-        let links = query.actor.mergesDevices ? try deviceLinks(appKey: query.filter.appKey).merged() : []
-        let T = PostgresText.self
-        let numbers = ActorNumbers(
-            merging: DeviceLinks(links.map { DeviceLink(appKey: T.encode($0.appKey), device: T.encode($0.device), user: T.encode($0.user)) }))
+        let links = query.actor.mergesDevices ? try deviceLinks(appKey: query.filter.appKey) : .none
+        let numbers = ActorNumbers(merging: DeviceLinks(links.stored))
         try withConnection(retryOnStale: true) { c throws(PostgresError) in
             var batch = ActorRowNumberer(numbers: numbers)
             try c.transaction { () throws(PostgresError) in

@@ -6,17 +6,19 @@ import Synchronization
 final class PendingBatch: Sendable {
     /// One event's row: stored in `events`, or kept in `rejected` with its reason.
     enum Row: Sendable {
-        case event([SQLiteValue], RollupEvent)
+        case event([SQLiteValue])
         case rejected([SQLiteValue], reason: String)
     }
 
     let rows: [Row]
     let batchRow: [SQLiteValue]
     let appKey: String
-    let appVersion: String?
+    /// Each device and user the valid events carry together, once (`DeviceLinkTable`).
+    let deviceUsers: [DeviceUser]
     private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
+        var pairs = Set<DeviceUser>()
         rows = batch.events.map { raw in
             switch SQLiteEventStore.validate(raw) {
             case .failure(let error):
@@ -24,30 +26,27 @@ final class PendingBatch: Sendable {
                     [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)],
                     reason: error.description)
             case .success(let e):
+                if let device = e.device, let user = e.user { pairs.insert(DeviceUser(device: device, user: user)) }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
-                let rollup = RollupEvent(
-                    seq: 0, time: time, type: e.type.rawValue, name: e.name, page: e.page, path: e.path,
-                    title: e.props["title"]?.stringValue, session: e.session, user: e.user, device: e.device, duration: e.duration)
                 return .event([
                     .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlite,
                     e.path.sqlite, e.viewId.sqlite, e.session.sqlite, e.user.sqlite, e.device.sqlite, e.duration.sqlite,
                     .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlite, .int(now),
                     .int(time),
-                ], rollup)
+                ])
             }
         }
         appKey = batch.appKey
-        appVersion = batch.appVersion
+        deviceUsers = Array(pairs)
         batchRow = [
             .text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite, batch.sentAt.sqlite, .int(now),
         ]
     }
 
-    /// Inserts the rows inside the caller's transaction, and adds the stored events to the
-    /// rollup tables unless the app key waits in `rollup_backlog` (`rollups` false); returns the counts.
-    func write(to db: SQLiteDatabase, rollups: Bool) throws(SQLiteError) -> BatchOutcome {
+    /// Inserts the rows inside the caller's transaction; returns the counts. Only the rows: the
+    /// rollup tables follow behind the watermark (`RollupWorker`), off the commit's path.
+    func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
         var outcome = BatchOutcome()
-        var stored: [RollupEvent] = []
         for row in rows {
             switch row {
             case .rejected(let values, let reason):
@@ -55,7 +54,7 @@ final class PendingBatch: Sendable {
                     "INSERT INTO rejected (app_key, app_version, raw, reason, received_at) VALUES (?, ?, ?, ?, ?)", values)
                 outcome.rejected += 1
                 outcome.rejections.append(reason)
-            case .event(let values, var rollup):
+            case .event(let values):
                 // ON CONFLICT names the one constraint a repeat breaks, where INSERT OR IGNORE
                 // would also swallow any other failure silently.
                 let changed = try db.run(
@@ -66,15 +65,12 @@ final class PendingBatch: Sendable {
                     """, values)
                 if changed == 1 {
                     outcome.stored += 1
-                    rollup.seq = db.lastInsertedRowID
-                    stored.append(rollup)
                 } else {
                     outcome.duplicates += 1
                 }
             }
         }
-        try RollupUpdate(db: db, appKey: appKey, appVersion: appVersion).apply(rollups ? stored : [])
-        try DeviceLinkTable.record(stored, appKey: appKey, in: db)
+        try DeviceLinkTable.record(deviceUsers, appKey: appKey, in: db)
         try db.run(
             """
             INSERT INTO batches (app_key, app_version, agent, batch, sent_at, received_at, stored, duplicates, rejected)

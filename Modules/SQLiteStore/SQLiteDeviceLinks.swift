@@ -17,17 +17,27 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id, user_id FROM events WHERE user_id IS NOT NULL AND device_id IS NOT NULL;
         """
 
-    /// Adds the links of `events` (just stored, of app `appKey`) inside the caller's transaction:
-    /// one statement per distinct device and user new to this call.
-    static func record(_ events: [RollupEvent], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
-        var seen = Set<[String]>()
-        for e in events {
-            guard let user = e.user, let device = e.device, seen.insert([device, user]).inserted else { continue }
-            try db.run(
-                "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [.text(appKey), .text(device), .text(user)])
+    /// Adds the links `pairs` (of the valid events of one batch of app `appKey`) inside the
+    /// caller's transaction that stores them: one statement per distinct device and user; an event
+    /// refused as a duplicate brings a pair already recorded, so taking every valid event's is exact.
+    static func record(_ pairs: [DeviceUser], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
+        for p in pairs {
+            try add(DeviceLink(appKey: appKey, device: p.device, user: p.user), in: db)
         }
     }
+
+    /// Adds one link (nothing when it is there).
+    static func add(_ link: DeviceLink, in db: SQLiteDatabase) throws(SQLiteError) {
+        try db.run(
+            "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(link.appKey), .text(link.device), .text(link.user)])
+    }
+}
+
+/// A device and a user carried together by one event.
+struct DeviceUser: Hashable, Sendable {
+    var device: String
+    var user: String
 }
 
 extension RollupEvent {
@@ -44,37 +54,64 @@ extension SQLiteEventStore {
         return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
     }
 
+    /// Adds `links` to `device_links` (another store's, for a copy of some of its events that
+    /// must merge as it does: `report --rule`'s scratch database).
+    public func addDeviceLinks(_ links: [DeviceLink]) throws(StoreError) {
+        try locked { db throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in
+                for l in links { try DeviceLinkTable.add(l, in: db) }
+            }
+        }
+    }
+
     /// Identity merge in figures read from the rollup tables (`activityRollup`), which key actors
-    /// as sent: each day's distinct actors are counted again from `rollup_actors` with merged
-    /// devices as their users, and each burst's actor is the person.
+    /// as sent: each day's distinct actors are counted again from `rollup_actors`' `a` rows,
+    /// numbered with merged devices as their users (`ActorNumbers`: bytes, no String per row),
+    /// and each burst's actor is the person.
     func mergeDeviceLinks(into rollup: inout ActivityRollup, _ f: RollupFilter) throws(StoreError) {
         let links = try deviceLinks(appKey: f.appKey)
         if links.isEmpty { return }
-        for i in rollup.bursts.indices {
-            let b = rollup.bursts[i]
-            rollup.bursts[i].actor = links.actor(appKey: b.appKey, sentID: b.actor) ?? b.actor
-        }
+        rollup.mergeBurstActors(links)
         var ids = f.sql(day: "day")
         ids.conditions.append("kind = 'a'")
-        var people: [Int64: Set<[String]>] = [:]
-        for r in try read("SELECT DISTINCT day, app_key, id FROM rollup_actors\(ids.where())", ids.parameters) {
-            let appKey = r[1].text ?? "", sent = r[2].text ?? ""
-            people[r[0].int ?? 0, default: []].insert([appKey, links.actor(appKey: appKey, sentID: sent) ?? sent])
+        let people = try locked { db throws(SQLiteError) -> [Int64: Set<Int>] in
+            var numbers = ActorNumbers(merging: links)
+            var people: [Int64: Set<Int>] = [:]
+            let none = UnsafeRawBufferPointer(start: nil, count: 0)
+            try db.streamStatement("SELECT day, app_key, id FROM rollup_actors\(ids.where())", ids.parameters) { s in
+                let person = numbers.number(appKey: s.bytes(1) ?? none, id: s.bytes(2) ?? none)
+                people[s.int64(0), default: []].insert(person)
+                return true
+            }
+            return people
         }
         for (i, d) in rollup.days.enumerated() { rollup.days[i].actors = people[d.number]?.count ?? 0 }
     }
 
-    /// For `actorEventsFromRollups`: per stored id number (`rollup_ids`) of a merged device of
-    /// `links`, the stored number of its user (−1 for any other number).
-    func mergedIDNumbers(_ links: DeviceLinks, in db: SQLiteDatabase) throws(SQLiteError) -> [Int32] {
+    /// For `actorEventsFromRollups`: per stored id number (`rollup_ids`) of a merged device, the
+    /// stored number of its user (−1 for any other number), from one join of `device_links` with
+    /// `rollup_ids` (of `appKey` only, when given).
+    func mergedIDNumbers(appKey: String?, in db: SQLiteDatabase) throws(SQLiteError) -> [Int32] {
+        // A device's number is of one app: its users' texts tell them apart; their numbers by device.
+        var links: [(Int64, String)] = []
+        var userNumbers: [Int64: [String: Int64]] = [:]
+        try db.stream(
+            """
+            SELECT d.number, l.user_id, u.number FROM device_links AS l
+            JOIN rollup_ids AS d ON d.app_key = l.app_key AND d.id = l.device
+            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(appKey == nil ? "" : " WHERE l.app_key = ?")
+            """, appKey.map { [.text($0)] } ?? []
+        ) { r in
+            let device = r[0].int ?? 0, user = r[1].text ?? ""
+            links.append((device, user))
+            if let n = r[2].int { userNumbers[device, default: [:]][user] = n }
+            return true
+        }
         var map: [Int32] = []
-        let lookup = "SELECT number FROM rollup_ids WHERE app_key = ? AND id = ?"
-        for l in links.merged() {
-            guard let device = try db.scalarInt(lookup, [.text(l.appKey), .text(l.device)]),
-                let user = try db.scalarInt(lookup, [.text(l.appKey), .text(l.user)])
-            else { continue }
+        for (device, user) in DeviceLinks.merged(links) {
+            guard let u = userNumbers[device]?[user] else { continue }
             if Int(device) >= map.count { map += [Int32](repeating: -1, count: Int(device) + 1 - map.count) }
-            map[Int(device)] = Int32(user)
+            map[Int(device)] = Int32(u)
         }
         return map
     }

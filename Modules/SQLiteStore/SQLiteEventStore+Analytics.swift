@@ -28,10 +28,10 @@ extension SQLiteEventStore {
     /// call (`rollupsCover`): `rollup_kind_events` (SQLiteEventStore+KindEvents.swift), or, while
     /// the filter's apps wait for their rollups to be rebuilt (after a migration or a prune),
     /// `events` (`actorEventsFromEvents`). Either way a merged device's rows count as its user's
-    /// (`device_links`, read once per call) when the actors are people.
+    /// (`device_links`) when the actors are people.
     public func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
+        if try rollupsCover(query.filter) { return try actorEventsFromRollups(query, each) }
         let links = query.actor.mergesDevices ? try deviceLinks(appKey: query.filter.appKey) : .none
-        if try rollupsCover(query.filter) { return try actorEventsFromRollups(query, links, each) }
         if query.inTimeOrder { return try query.sortingByTime({ (q, e) throws(StoreError) in try actorEventsFromEvents(q, links, e) }, each) }
         try actorEventsFromEvents(query, links, each)
     }

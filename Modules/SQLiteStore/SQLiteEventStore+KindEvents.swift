@@ -5,9 +5,9 @@ extension SQLiteEventStore {
     /// cover the filter (`rollupsCover`): per kind one range of its primary key `(kind, ts, seq)`,
     /// rows of seven integers, so rows come in time order, ties by storage order, and no text is
     /// read or hashed. Actors are numbers already (`rollup_ids`, the actor as sent); a merged
-    /// device's number is read as its user's (`links`), and numbers are renumbered densely in
+    /// device's number is read as its user's (`mergedIDNumbers`), and numbers are renumbered densely in
     /// order of first appearance, as the protocol says, through an array.
-    func actorEventsFromRollups(_ query: ActorEventQuery, _ links: DeviceLinks, _ each: (ActorEvent) -> Bool) throws(StoreError) {
+    func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         let filter = query.filter
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
@@ -24,7 +24,7 @@ extension SQLiteEventStore {
             case .some(let keep): allowed = keep
             }
             let ids = Int(try db.scalarInt("SELECT COALESCE(MAX(number), 0) FROM rollup_ids") ?? 0)
-            let merged = try mergedIDNumbers(links, in: db)
+            let merged = query.actor.mergesDevices ? try mergedIDNumbers(appKey: filter.appKey, in: db) : []
             let cursors = try Self.kindCursors(query, withSource: allowed != nil, in: db)
             defer { for c in cursors { c.statement.reset() } }
             var numbers = LocalNumbers(stored: ids)

@@ -19,9 +19,15 @@ extension SQLiteEventStore {
                 let parameters: [SQLiteValue] = [.int(before)] + (appKey.map { [SQLiteValue.text($0)] } ?? []) + [.int(limit)]
                 let deleted = try locked { db throws(SQLiteError) -> Int in
                     try db.transaction { () throws(SQLiteError) -> Int in
-                        try db.run(
+                        let deleted = try db.run(
                             "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE \(time) < ?\(app) LIMIT ?)",
                             parameters)
+                        // SQLite gives the next event the highest seq left plus one: a watermark
+                        // past it would hide that event from the rollups.
+                        if table == "events" {
+                            try db.run("UPDATE rollup_watermark SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")
+                        }
+                        return deleted
                     }
                 }
                 outcome.add(deleted, from: table)

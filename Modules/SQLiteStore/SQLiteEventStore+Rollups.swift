@@ -1,4 +1,5 @@
 import EventStore
+import Foundation
 
 /// The rollup tables (schema migration 5, SQLiteRollups.swift): rebuilding them, and answering a
 /// filter from them.
@@ -27,6 +28,9 @@ extension SQLiteEventStore {
                 guard let next = try db.query("SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key LIMIT 1").first else {
                     return nil
                 }
+                // The other apps' events first, up to the last stored: the watermark then passes
+                // every event this chunk replays, so the worker never applies one of them again.
+                while try Self.advanceRollups(db, limit: RollupWorker.chunk) == RollupWorker.chunk {}
                 let appKey = next[0].text ?? "", from = next[1].int ?? 0
                 // What is left of this app, counted once when its rebuild starts or resumes here.
                 let left =
@@ -41,23 +45,11 @@ extension SQLiteEventStore {
                 // `+app_key`: read the table in `seq` order; through an app key index SQLite
                 // would sort all of the app's rows for every chunk.
                 let rows = try db.query(
-                    """
-                    SELECT seq, app_version, corrected_ts, type, name, page, path,
-                           \(Self.titleSQL(props: "props")),
-                           session, user_id, device_id, duration
-                    FROM events WHERE +app_key = ? AND seq >= ? ORDER BY seq LIMIT ?
-                    """, [.text(appKey), .int(from), .int(limit)])
-                let byVersion = groupedInOrder(
-                    rows.lazy.map { r in
-                        (
-                            r[1].text,
-                            RollupEvent(
-                                seq: r[0].int ?? 0, time: r[2].int ?? 0, type: r[3].text ?? "", name: r[4].text ?? "", page: r[5].text,
-                                path: r[6].text, title: r[7].text, session: r[8].text, user: r[9].text, device: r[10].text,
-                                duration: r[11].int)
-                        )
-                    })
-                for (version, events) in byVersion { try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events) }
+                    "SELECT \(RollupEvent.columns) FROM events WHERE +app_key = ? AND seq >= ? ORDER BY seq LIMIT ?",
+                    [.text(appKey), .int(from), .int(limit)])
+                for (version, events) in groupedInOrder(rows.lazy.map { ($0[2].text, RollupEvent(row: $0)) }) {
+                    try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events)
+                }
                 let done = Int64(rows.count) < limit
                 if done {
                     try db.run("DELETE FROM rollup_backlog WHERE app_key = ?", [.text(appKey)])
@@ -96,8 +88,86 @@ extension SQLiteEventStore {
         }
     }
 
-    /// True when the rollups of `appKey` (of any app when nil) wait in `rollup_backlog`.
+    /// Stops (`true`) or resumes the rollup worker of a writable store: tests of answers while the
+    /// rollups lag, and of what a restart finds.
+    package func pauseRollupWorker(_ paused: Bool) { rollupWorker?.pause(paused) }
+
+    /// Applies to the rollups the events stored after the watermark, at most `limit`, in one
+    /// transaction; returns how many it read. (`RollupWorker` calls it.)
+    func advanceRollups(limit: Int) throws(StoreError) -> Int {
+        try locked { db throws(SQLiteError) in
+            // Without an fsync of its own: the rollups are derived, and the next append's commit
+            // syncs the log with this transaction in it. A crash before that loses this chunk and
+            // its watermark together, and the worker applies them again.
+            let synchronous = try db.scalarInt("PRAGMA synchronous") ?? 2
+            try db.execute("PRAGMA synchronous = NORMAL")
+            defer { try? db.execute("PRAGMA synchronous = \(synchronous)") }
+            return try db.transaction { () throws(SQLiteError) in try Self.advanceRollups(db, limit: limit) }
+        }
+    }
+
+    /// Inside the caller's transaction: applies the first `limit` events stored after the
+    /// watermark (`rollup_watermark`) to the rollups, except those of apps in `rollup_backlog`
+    /// (their rebuild replays them), and moves the watermark past them. Returns how many it read.
+    static func advanceRollups(_ db: SQLiteDatabase, limit: Int) throws(SQLiteError) -> Int {
+        let watermark = try db.scalarInt("SELECT seq FROM rollup_watermark") ?? 0
+        let rows = try db.query(
+            "SELECT \(RollupEvent.columns) FROM events WHERE seq > ? ORDER BY seq LIMIT ?", [.int(watermark), .int(Int64(limit))])
+        guard let last = rows.last?[0].int else { return 0 }
+        let backlog = Set(try db.query("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text })
+        let byApp = groupedInOrder(
+            rows.lazy.filter { !backlog.contains($0[1].text ?? "") }.map { r in
+                (SourceKey(appKey: r[1].text ?? "", appVersion: r[2].text), RollupEvent(row: r))
+            })
+        for (source, events) in byApp {
+            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events)
+        }
+        try db.run("UPDATE rollup_watermark SET seq = ?", [.int(last)])
+        return rows.count
+    }
+
+    /// Brings the rollups up to every event stored when called, so a report reading them counts
+    /// every acknowledged event. A writable store applies what the worker has not yet, itself
+    /// (`chunk` per transaction, appends going on between). A read-only store cannot: it waits
+    /// for the collector writing the file to pass that event, and returns false (read the
+    /// events) when the watermark stands still for a quarter of a second (no collector running)
+    /// or after 5 s.
+    func rollupsCurrent() throws(StoreError) -> Bool {
+        var (watermark, target) = try rollupPositions()
+        if watermark >= target { return true }
+        if rollupWorker != nil {
+            while try advanceRollups(limit: RollupWorker.chunk) == RollupWorker.chunk, try rollupPositions().watermark < target {}
+            return true
+        }
+        if watermarkStalled.load(ordering: .relaxed) { return false }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        var moved = clock.now
+        while watermark < target {
+            if clock.now - moved > .milliseconds(250) {
+                watermarkStalled.store(true, ordering: .relaxed)
+                return false
+            }
+            if clock.now > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.005)
+            let now = try rollupPositions().watermark
+            if now != watermark { moved = clock.now }
+            watermark = now
+        }
+        return true
+    }
+
+    /// The watermark (the rollups hold every event up to it, but those of apps in the backlog)
+    /// and the last event stored: how far the rollups lag (`ingest-bench --sustain`).
+    package func rollupPositions() throws(StoreError) -> (watermark: Int64, last: Int64) {
+        let r = try read("SELECT (SELECT seq FROM rollup_watermark), (SELECT COALESCE(MAX(seq), 0) FROM events)").first
+        return (r?[0].int ?? 0, r?[1].int ?? 0)
+    }
+
+    /// True when the rollups cannot answer for `appKey` (any app when nil) now: it waits in
+    /// `rollup_backlog`, or (a read-only store) the rollups lag the events (`rollupsCurrent`).
     func rollupsWait(appKey: String?) throws(StoreError) -> Bool {
+        guard try rollupsCurrent() else { return true }
         let backlog = try read("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text }
         return appKey.map { backlog.contains($0) } ?? !backlog.isEmpty
     }

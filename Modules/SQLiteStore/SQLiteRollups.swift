@@ -19,6 +19,27 @@ struct RollupEvent: Sendable {
     var duration: Int64?
 }
 
+extension RollupEvent {
+    /// The columns of `events` a rollup reads, in the order `init(row:)` takes them.
+    static let columns = """
+        seq, app_key, app_version, corrected_ts, type, name, page, path, \(SQLiteEventStore.titleSQL(props: "props")),
+        session, user_id, device_id, duration
+        """
+
+    /// The event of a row of `columns`.
+    init(row r: [SQLiteValue]) {
+        self.init(
+            seq: r[0].int ?? 0, time: r[3].int ?? 0, type: r[4].text ?? "", name: r[5].text ?? "", page: r[6].text, path: r[7].text,
+            title: r[8].text, session: r[9].text, user: r[10].text, device: r[11].text, duration: r[12].int)
+    }
+}
+
+/// An app key and version: the rollups of one `RollupUpdate`.
+struct SourceKey: Hashable {
+    var appKey: String
+    var appVersion: String?
+}
+
 /// Keeps the rollup tables (schema migration 5) in step with stored events: `apply` adds events
 /// of one app key and version, inside the transaction that stores them (or that replays them,
 /// `SQLiteEventStore.rebuildRollups`). Events must come in storage order, each after every
@@ -57,7 +78,6 @@ struct RollupUpdate {
         try addViewPages(events)
         try addKindEvents(events)
     }
-
     // MARK: events per day, type, name, page, path and title
 
     private struct CountKey: Hashable {

@@ -299,6 +299,16 @@ enum Schema {
         """,
         // 7: identity merge's device links (SQLiteDeviceLinks.swift).
         DeviceLinkTable.migration,
+        // 8: the rollups follow the events behind a watermark instead of inside each append's
+        // transaction (SQLiteRollupWorker.swift): every app not in `rollup_backlog` has in its
+        // rollups exactly its events up to `seq`. Until now every append kept them: all stored.
+        """
+        CREATE TABLE rollup_watermark (
+            id          INTEGER PRIMARY KEY CHECK (id = 1),
+            seq         INTEGER NOT NULL
+        );
+        INSERT INTO rollup_watermark SELECT 1, COALESCE(MAX(seq), 0) FROM events;
+        """,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

@@ -83,7 +83,7 @@ enum StudioAssets {
           <label>Id <input type="text" id="def-id" placeholder="add-to-cart"></label>
           <label>Counts <select id="def-event">
             <option>ButtonClick</option><option>ListItemClick</option><option>ViewTap</option><option>ValueChanged</option>
-            <option>PageEnter</option><option>PageLeave</option><option>Scroll</option>
+            <option>PageEnter</option><option>PageLeave</option><option>Scroll</option><option>Impression</option>
           </select></label>
           <fieldset id="cases">
             <legend>Which interactions count</legend>

@@ -91,15 +91,16 @@ public struct EventShaper: Sendable {
     ///   - action: the action name for target-action events.
     ///   - nextID: hands out ids for the `kvc_error` events.
     ///   - path: the node's viewPath when the caller already walked it (nil: walked here).
+    ///   - title: the node's `title` when the caller already read it (nil: read here).
     public func events(
         base: consuming TrackEvent, node: (any ViewNode)?, viewEvent: ViewEvent?, className: String?, action: String?,
-        path: ViewPath? = nil, nextID: () -> String, diagnose: ((RuleDiagnosis) -> Void)? = nil
+        path: ViewPath? = nil, title: String?? = nil, nextID: () -> String, diagnose: ((RuleDiagnosis) -> Void)? = nil
     ) -> [TrackEvent] {
         guard let viewEvent else { return [base] }
         var query: MatchQuery
         if let node {
             query = MatchQuery(
-                viewEvent: viewEvent, path: path ?? ViewPath(of: node), title: node.title, appKey: app.key,
+                viewEvent: viewEvent, path: path ?? ViewPath(of: node), title: title ?? node.title, appKey: app.key,
                 appVersion: app.parsedVersion)
         } else {
             // A page event without a node still finds its event id and labels, but no KVC rule.

@@ -35,6 +35,8 @@ public final class Tracker: InteractionObserver, Sendable {
         public var rejectedRuleSets = 0
         /// Tracked methods of the plan that could not be hooked (each reported as a `method_rejected` event).
         public var rejectedMethods = 0
+        /// Interactions on ignored views (`autotrack-ignore`, the plan's `ignore`), reported as nothing.
+        public var ignored = 0
 
         public init(interactions: Int = 0, events: Int = 0, kvcErrors: Int = 0, dropped: Int = 0) {
             self.interactions = interactions
@@ -119,19 +121,34 @@ public final class Tracker: InteractionObserver, Sendable {
     public func observe(_ interaction: Interaction) {
         if interaction.kind == .appForeground { state.withLock { $0.refresher }?.refreshSoon() }
         let ts = interaction.timestamp
-        // The path walks the live tree: once per interaction, shared by the click rules, the event and the match.
+        // The path (the hooks' own, or walked here) and its text are found once per interaction and
+        // shared by the click rules, the event and the match; so is the node's title.
         let path = interaction.viewPath
-        let clickedView = Tracker.isClick(interaction.kind) ? path?.canonical : nil
-        guard let context = prepare(at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView)
-        else { return }
+        if let node = interaction.node, node.isInIgnoredView {
+            state.withLock { s in
+                s.statistics.interactions += 1
+                s.statistics.ignored += 1
+            }
+            ignored(interaction, path: path, by: TrackingIgnoreMarker.name)
+            return
+        }
+        let canonical = path?.canonical
+        let clickedView = Tracker.isClick(interaction.kind) ? canonical : nil
+        guard
+            let context = prepare(
+                at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView, ignoring: path)
+        else {
+            if settings.debugOutput != nil, let path, shaper.ignores(path) { ignored(interaction, path: path, by: "the plan's ignore") }
+            return
+        }
         if let verdict = context.verdict, !verdict.counted {
             state.withLock { $0.statistics.debounced += 1 }
             return
         }
         var events = context.shaper.events(
-            base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, viewPath: path),
+            base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, path: canonical),
             node: interaction.node, viewEvent: interaction.kind.viewEvent, className: Tracker.className(of: interaction),
-            action: interaction.eventCode?.action, path: path, nextID: context.ids.next,
+            action: interaction.eventCode?.action, path: path, title: interaction.knownNodeTitle, nextID: context.ids.next,
             diagnose: settings.debugOutput.map { write in
                 { diagnosis in
                     write(diagnosis.line(kind: "\(interaction.kind)", path: path, code: interaction.eventName))
@@ -394,11 +411,16 @@ public final class Tracker: InteractionObserver, Sendable {
         var verdict: ClickFilter.Verdict?
     }
 
-    /// Under the lock: counts the interaction, refuses it without consent or out of sample, moves
-    /// the session, applies the click rules; returns what the events are made with.
-    private func prepare(at ts: Int64, _ origin: Origin, clickedView: String? = nil) -> Context? {
+    /// Under the lock: counts the interaction, refuses it on a view the plan ignores (`ignoring`:
+    /// its path), without consent or out of sample, moves the session, applies the click rules;
+    /// returns what the events are made with.
+    private func prepare(at ts: Int64, _ origin: Origin, clickedView: String? = nil, ignoring path: ViewPath? = nil) -> Context? {
         state.withLock { s -> Context? in
             if case .interaction = origin { s.statistics.interactions += 1 }
+            if let path, s.shaper.ignores(path) {
+                s.statistics.ignored += 1
+                return nil
+            }
             guard s.capturing(appKey: app.key) else {
                 s.statistics.notCaptured += 1
                 return nil
@@ -453,7 +475,7 @@ extension Interaction.Kind {
         case .pageLeave: return .pageLeave
         case .scroll: return .scroll
         case .impression: return .impression
-        case .appStart, .appForeground, .appBackground: return nil
+        case .appStart, .appForeground, .appBackground, .appEnd: return nil
         }
     }
 }

@@ -24,5 +24,17 @@ public struct EventCode: Sendable, Hashable, CustomStringConvertible {
         ViewPlacement(of: sender).codeController
     }
 
-    public var description: String { "\(controller)#\(target)#\(action)" }
+    /// Written into a string of the exact length (every tracked event is named so: it runs per tap).
+    public var description: String {
+        let length = controller.utf8.count + target.utf8.count + action.utf8.count + 2
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var w = ByteWriter(buffer)
+            w.string(controller)
+            w.byte(UInt8(ascii: "#"))
+            w.string(target)
+            w.byte(UInt8(ascii: "#"))
+            w.string(action)
+            return w.offset
+        }
+    }
 }

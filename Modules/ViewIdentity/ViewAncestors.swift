@@ -30,17 +30,13 @@ public struct ViewPlacement {
     public let cell: (any ViewNode)?
 
     public init(of node: any ViewNode) {
-        var cell: (any ViewNode)?
-        var last: any ViewNode = node
-        var lastRole = ViewRole.view
-        for n in node.selfAndAncestors {
-            last = n
-            lastRole = n.role  // asked once per node: this runs on every hooked tap
-            if cell == nil, lastRole == .cell { cell = n }
-            if lastRole == .controller || lastRole == .window { break }
-        }
-        codeController = ViewPlacement.nameWithoutAlias(of: last, role: lastRole)
-        controller = lastRole == .controller ? last : nil
+        var noPath: [ViewPath.Element]?
+        self = ViewPlacement.walk(from: node, path: &noPath)
+    }
+
+    private init(codeController: String, controller: (any ViewNode)?, cell: (any ViewNode)?) {
+        self.codeController = codeController
+        self.controller = controller
         self.cell = cell
     }
 
@@ -53,5 +49,64 @@ public struct ViewPlacement {
             return TypeName.name(node.typeName)
         }
         return node.pathName
+    }
+
+    /// The one walk up the tree behind both a placement and a path: from `node` up to where the
+    /// placement ends (the first controller or window) and, when `elements` is given, on to where
+    /// the path ends (the first controller, else the top; docs/viewpath.md §2 rules 1 and 4),
+    /// appending the path's elements leaf first. Each node's role is asked once: this runs on every
+    /// hooked tap.
+    static func walk(from node: any ViewNode, path elements: inout [ViewPath.Element]?) -> ViewPlacement {
+        var ancestors = node.selfAndAncestors
+        var current = ancestors.next()!
+        var cell: (any ViewNode)?
+        var placed: (node: any ViewNode, role: ViewRole)?
+        // Bounded by the depth of the tree.
+        while true {
+            let role = current.role
+            if placed == nil {
+                if cell == nil, role == .cell { cell = current }
+                if role == .controller || role == .window { placed = (current, role) }
+            }
+            let goesOn = role != .controller && (elements != nil || placed == nil)
+            let parent = goesOn ? ancestors.next() : nil
+            if elements != nil {
+                let name = current.pathName
+                let index: PathIndex
+                if let parent {
+                    if role == .cell, let ip = current.cellIndexPath {
+                        index = .cell(ip)
+                    } else {
+                        index = .position(current.sameNameSiblingsBefore(name: name, parent: parent))
+                    }
+                } else {
+                    index = .position(0)  // the root R (rule 4)
+                }
+                elements?.append(ViewPath.Element(name: name, index: index))
+            }
+            guard let parent else {
+                let last = placed ?? (current, role)
+                return ViewPlacement(
+                    codeController: nameWithoutAlias(of: last.node, role: last.role),
+                    controller: last.role == .controller ? last.node : nil, cell: cell)
+            }
+            current = parent
+        }
+    }
+}
+
+/// A node's placement and its path, found in one walk up the tree: what the hooks compute once
+/// per interaction and hand on, so the tracker's click rules, event and rule match walk nothing.
+public struct ViewLocation {
+    public let placement: ViewPlacement
+    public let path: ViewPath
+
+    public init(of node: any ViewNode) {
+        var elements: [ViewPath.Element]? = []
+        elements?.reserveCapacity(24)
+        placement = ViewPlacement.walk(from: node, path: &elements)
+        var leafFirst = elements.take()!
+        leafFirst.reverse()
+        path = ViewPath(elements: leafFirst)
     }
 }

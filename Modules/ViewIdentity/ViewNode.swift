@@ -45,6 +45,18 @@ public protocol ViewNode: AnyObject {
     /// type name and alias do not change may store it, which makes path computation cheaper.
     /// It must equal `ViewPath.elementName(of: self)`.
     var pathName: String { get }
+    /// Whether the view itself is marked `autotrack-ignore` (docs/privacy.md); default false.
+    var ignoresTracking: Bool { get }
+    /// Whether the view or an ancestor is marked: nothing it does is tracked. The default walks
+    /// `selfAndAncestors`; a toolkit may answer faster (GTK: no widget can be marked while the
+    /// marker's name was never interned).
+    var isInIgnoredView: Bool { get }
+    /// Rule 4: how many of this node's earlier siblings under `parent` (its `parentNode`) have
+    /// the path name `name` (its `pathName`). The default scans `parent.childNodes` and asks each
+    /// sibling its `pathName`; a toolkit that can count without making a node per sibling may
+    /// answer itself, with the same result. Paths ask it only of nodes that are not controllers
+    /// (a path ends at its controller, which takes index 0).
+    func sameNameSiblingsBefore(name: String, parent: any ViewNode) -> Int
 }
 
 extension ViewNode {
@@ -53,6 +65,9 @@ extension ViewNode {
     public var title: String? { nil }
     public var props: JSONValue? { nil }
     public var pathName: String { ViewPath.elementName(of: self) }
+    public func sameNameSiblingsBefore(name: String, parent: any ViewNode) -> Int {
+        ViewPath.sameNameSiblingsBefore(self, name: name, parent: parent)
+    }
 
     /// The node's viewPath (docs/viewpath.md §2).
     public var viewPath: ViewPath { ViewPath(of: self) }

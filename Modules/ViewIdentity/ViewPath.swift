@@ -103,8 +103,8 @@ private func decimalLength(ofMagnitude value: UInt) -> Int {
     return n
 }
 
-/// Writes path text into a buffer sized beforehand.
-private struct ByteWriter {
+/// Writes path and event-code text into a buffer sized beforehand.
+struct ByteWriter {
     let buffer: UnsafeMutableBufferPointer<UInt8>
     var offset = 0
 
@@ -153,31 +153,14 @@ private struct ByteWriter {
 }
 
 extension ViewPath {
-    /// Computes the path of `target` (docs/viewpath.md §2).
+    /// Computes the path of `target` (docs/viewpath.md §2), in the walk a placement takes.
     public init(of target: any ViewNode) {
-        var elements: [Element] = []
-        elements.reserveCapacity(24)
-        var ancestors = target.selfAndAncestors
-        var node: any ViewNode = ancestors.next()!
-        // Walk up from T (T included) to the nearest controller, or to the topmost ancestor (rule 1),
-        // collecting elements leaf first; the root R always gets index 0 (rule 4).
-        while true {
-            let name = node.pathName
-            guard node.role != .controller, let parent = ancestors.next() else {
-                elements.append(Element(name: name, index: .position(0)))
-                break
-            }
-            let index: PathIndex
-            if node.role == .cell, let ip = node.cellIndexPath {
-                index = .cell(ip)
-            } else {
-                index = .position(ViewPath.sameNameSiblingsBefore(node, name: name, parent: parent))
-            }
-            elements.append(Element(name: name, index: index))
-            node = parent
-        }
-        elements.reverse()
-        self.init(elements: elements)
+        var elements: [Element]? = []
+        elements?.reserveCapacity(24)
+        _ = ViewPlacement.walk(from: target, path: &elements)
+        var leafFirst = elements.take()!
+        leafFirst.reverse()
+        self.init(elements: leafFirst)
     }
 
     /// Rule 3: the type name without private contexts and module prefix; a controller with an alias is `Name(alias)`.
@@ -190,7 +173,8 @@ extension ViewPath {
     }
 
     /// Rule 4: how many earlier siblings have the same name; siblings of other names don't count.
-    static func sameNameSiblingsBefore(_ node: any ViewNode, name: String, parent: any ViewNode) -> Int {
+    /// What `ViewNode.sameNameSiblingsBefore(name:parent:)` answers unless a toolkit counts itself.
+    public static func sameNameSiblingsBefore(_ node: any ViewNode, name: String, parent: any ViewNode) -> Int {
         parent.childNodes.withUnsafeBufferPointer { siblings in
             var count = 0
             for i in siblings.indices {

@@ -59,6 +59,28 @@ import Testing
         try Self.check(try Self.storedSnapshots(db))
     }
 
+    @Test(.timeLimit(.minutes(2))) func aPageThePlanIgnoresIsSnapshottedBlankAndMakesNoEvents() throws {
+        let dir = Fixtures.temporaryDirectory("demo-snapshots-ignored")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("demo.sqlite").path
+        let io = CapturedStreams()
+        let config = Fixtures.repositoryRoot.appendingPathComponent("Examples/shop-privacy.json").path
+        let code = AgentCLI.group.main(["demo", "--snapshots", "--config", config, "--db", db, "--format", "json"], io: io)
+        #expect(code == .success, "\(io.standardError)")
+        let snapshots = try Self.storedSnapshots(db)
+        let gift = try #require(snapshots.first { $0.page == "DetailViewController(gift)" })
+        #expect(!gift.tree.contains("\"props\"") && !gift.tree.contains("\"title\""), "\(gift.tree.prefix(300))")
+        let other = try #require(snapshots.first { $0.page == "DetailViewController" })
+        #expect(other.tree.contains("\"props\"") && other.tree.contains("\"title\""))
+        var paths: [String] = []
+        try SQLiteEventStore(path: db).scan(EventScanQuery()) { event in
+            paths.append(event.path ?? "-")
+            return true
+        }
+        #expect(paths.count > 10)
+        #expect(!paths.contains { $0.hasPrefix("DetailViewController(gift)") })
+    }
+
     @Test(.timeLimit(.minutes(2))) func circleModeOnTheCollectorTurnsThemOnAndOffWithoutIt() throws {
         let dir = Fixtures.temporaryDirectory("demo-circle")
         defer { try? FileManager.default.removeItem(at: dir) }

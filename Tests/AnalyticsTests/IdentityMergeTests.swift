@@ -133,3 +133,36 @@ import Testing
         #expect(actors == ["a1": "ann", "a2": "ann", "a3": "ann", "b1": "bob", "b2": "bob", "b3": "bob", "s1": "d-shop", "s2": "ven", "s3": "ven", "s4": "wes"])
     }
 }
+
+extension IdentityMergeTests {
+    /// RollupTests' seeded traffic (shared devices, devices of one person, late batches) on both
+    /// stores: the report's figures read from SQLite's rollups or PostgreSQL's aggregates equal
+    /// one scan of the events, identity merge included.
+    @Test(arguments: FixtureStore.allCases) func summariesEqualTheScanWithMergedDevices(_ kind: FixtureStore) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        for b in RollupTests.traffic(seed: 5) { _ = try store.append(b) }
+        #expect(try store.deviceLinks(appKey: nil).merged().count >= 2)
+        for f in RollupTests.filters {
+            #expect(try store.activity(f) == store.scannedActivity(f), "\(f)")
+        }
+    }
+}
+
+extension IdentityMergeTests {
+    /// `report --rule` copies the rule's events into a scratch database: the store's links go
+    /// with them, so a device whose sign-in is not among the rule's events still merges.
+    @Test(arguments: FixtureStore.allCases) func aRulesReportMergesByTheStoresLinks(_ kind: FixtureStore) throws {
+        let path = "HomeViewController-UIView-UIButton&0-0-0", t = F.day0 + F.hour
+        let store = try F.store([[
+            F.event("1", "click", "Home", at: t, device: "dk", path: path),
+            F.event("2", "click", "Home", at: t + 1, user: "k", device: "dk2", path: path),
+            F.event("3", "page_enter", "Login", at: t + 2, user: "k", device: "dk"),
+        ]], on: kind)
+        defer { store.close() }
+        let report = try CollectorReport(store: store, rule: try DefinitionFixture.rule("home-button", path))
+        #expect(report.totals.events == 2)
+        #expect(report.activity.days.map(\.actors) == [1])
+        #expect(report.activity.days.map(\.devices) == [2])
+    }
+}

@@ -7,7 +7,8 @@ import TestSupport
 import Testing
 
 /// The SQLite store's rollup tables against the events they summarize: seeded traffic (late
-/// batches, ties, bursts and sessions over midnight, three versions, two apps) is stored, and every
+/// batches, ties, bursts and sessions over midnight, three versions, two apps, shared devices and
+/// devices merged into their one user) is stored, and every
 /// report figure read from the rollups must equal the same figure read from the events (the store
 /// reads the events while an app waits in `rollup_backlog`), after appends, after a rebuild by
 /// replay, and after a prune.
@@ -69,6 +70,12 @@ import Testing
                 let base = F.day0 + Int64.random(in: 1...3, using: &g) * d + pick([-1_500, 0, 40_000, -900_000])
                 let t = base + Int64.random(in: -2_000...2_000, using: &g)
                 let type = pick(["page_enter", "page_enter", "page_leave", "click", "click", "click", "app_start"])
+                // Shared devices d1–d3 (any user or none), and devices p1–p3 of one person each
+                // (signed in or not), so identity merge has devices to merge, linked before or
+                // after their anonymous events.
+                let k = Int.random(in: 1...3, using: &g)
+                let person: (user: String?, device: String?) =
+                    Int.random(in: 0..<3, using: &g) == 0 ? (pick(["person-\(k)", nil]), "p\(k)") : (pick(["u1", "u2", nil]), pick(["d1", "d2", "d3", nil]))
                 let page: String? = pick(["Home", "List", "Cart", nil])
                 let title: JSONValue? = pick([.string("Buy"), .string("Back"), .int(3), nil])
                 var props = JSONObject()
@@ -76,7 +83,7 @@ import Testing
                 let e = TrackEvent(
                     id: "e\(id)", ts: t, type: EventType(rawValue: type)!, name: type == "click" ? pick(["tap", "press"]) : page ?? "Unnamed",
                     page: page, path: type == "click" ? pick(["V/Buy", "V/Back", nil]) : nil, session: pick(["s1", "s2", "s3", nil]),
-                    user: pick(["u1", "u2", nil]), device: pick(["d1", "d2", "d3", nil]),
+                    user: person.user, device: person.device,
                     duration: type == "page_leave" ? pick([250, 900, nil, Int64.random(in: -5...5_000, using: &g)]) : nil, props: props)
                 events.append(e.json)
             }
@@ -122,6 +129,9 @@ import Testing
         let appended = try Self.answers(store)
         #expect(appended.contains { !$0.activity.rageClicks.isEmpty } && appended.contains { !$0.activity.nextPages.isEmpty })
         #expect(appended[0].funnels.allSatisfy { $0.steps[2].actors > 0 } && appended[0].retention.allSatisfy { !$0.cohorts.isEmpty })
+        // Devices to merge, and the links table says what the stored events say.
+        #expect(try store.deviceLinks(appKey: nil).merged().count >= 2)
+        #expect(try store.deviceLinks(appKey: nil) == store.scannedDeviceLinks(appKey: nil))
         store.close()
         let fromEvents = try Self.answersFromEvents(path)
         for (i, f) in Self.filters.enumerated() { #expect(appended[i] == fromEvents[i], "filter \(f)") }
@@ -164,7 +174,7 @@ import Testing
         store.close()
         // Version 4 as it was: no rollup tables or KVC error index, and its index for funnels.
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
-        #expect(tables.count == 15)
+        #expect(tables.count == 16)
         _ = try sqlite(
             path,
             tables.map { "DROP TABLE \($0);" }.joined()

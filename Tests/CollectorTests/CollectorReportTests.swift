@@ -54,8 +54,9 @@ import TestSupport
     @Test func anEmptyDatabaseSaysNoneInsteadOfEmptyTables() throws {
         let path = Fixtures.temporaryDirectory("report").appendingPathComponent("empty.sqlite").path
         let text = ReportTableRenderer().render(try CollectorReport(store: try SQLiteEventStore(path: path)))
-        // Six sections of counts, and the trend, dwell, next-page and rage-click sections.
-        #expect(text.components(separatedBy: "(none)").count - 1 == 10)
+        // Seven sections of counts (impressions among them), and the trend, dwell, next-page and
+        // rage-click sections.
+        #expect(text.components(separatedBy: "(none)").count - 1 == 11)
     }
 
     @Test func jsonIsExactAndParses() throws {

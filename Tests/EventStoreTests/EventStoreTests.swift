@@ -124,7 +124,7 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
                 "batches", "circle_modes", "device_links", "events", "rejected", "rollup_actor_counts", "rollup_actors", "rollup_backlog", "rollup_click_runs",
                 "rollup_dwell_buckets", "rollup_dwell_day_buckets", "rollup_dwell_days", "rollup_events", "rollup_ids",
                 "rollup_kind_events", "rollup_kinds", "rollup_page_enters", "rollup_sources", "rollup_transitions", "rollup_view_pages",
-                "rule_sets", "rules", "snapshots", "sqlite_sequence",
+                "rollup_watermark", "rule_sets", "rules", "snapshots", "sqlite_sequence",
             ])
     }
 

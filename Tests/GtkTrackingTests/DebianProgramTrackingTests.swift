@@ -18,17 +18,22 @@ struct DebianProgramTrackingTests {
         let trees: URL
         let window: String
 
-        /// `configs`: configuration files for `run --config`.
-        init(display: VirtualDisplay, directory: URL, configs: [String] = []) throws {
+        /// `configs`: configuration files for `run --config`. Another program of gtk-4-examples
+        /// runs with `program` (its command line), `firstPage` (the tree waited for) and `title`.
+        init(
+            display: VirtualDisplay, directory: URL, configs: [String] = [], options: [String] = [],
+            program: [String] = ["gtk4-widget-factory"],
+            appKey: String = "widget-factory", firstPage: String = "GtkBox(page1)", title: String = "Widget Factory"
+        ) throws {
             events = directory.appendingPathComponent("events.ndjson")
             trees = directory.appendingPathComponent("trees")
-            var command = [Built.agent, "run", "--app-key", "widget-factory", "--out", events.path, "--tree-dir", trees.path]
+            var command = [Built.agent, "run", "--app-key", appKey, "--out", events.path, "--tree-dir", trees.path]
             for c in configs { command += ["--config", c] }
-            command += ["--", "gtk4-widget-factory"]
+            command += options + ["--"] + program
             if let bus = VirtualDisplay.executable("dbus-run-session") { command = [bus, "--"] + command }
             process = try GUIProcess(command[0], Array(command.dropFirst()), environment: display.environment())
-            _ = try WidgetTree.wait(directory: trees, page: "GtkBox(page1)")
-            window = try display.window(titled: "Widget Factory")
+            _ = try WidgetTree.wait(directory: trees, page: firstPage)
+            window = try display.window(titled: title)
         }
 
         deinit { process.kill() }
@@ -102,6 +107,79 @@ struct DebianProgramTrackingTests {
             #expect(e.string("viewId") == ViewID(canonical: path).hex, "\(path)")
         }
         #expect(withPaths >= 5)
+    }
+
+    /// Debug mode on an unmodified program (issue 26 point 5): a toggle a rule selects prints the
+    /// rule and the value read; a click no rule selects prints the nearest rule of its view event
+    /// and the first path element where they differ.
+    @Test func debugModeExplainsMatchedAndUnmatchedInteractions() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-factory-debug")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let check = "GtkBox(page1)-GtkBox-GtkBox-GtkGrid-GtkCheckButton&0-0-0-0-0"
+        let rules = dir.appendingPathComponent("rules.json")
+        try Data(
+            """
+            {"rules": [
+              {"id": "factory-check", "appKey": "widget-factory", "appVersion": "*", "viewEvent": "ValueChanged",
+               "viewPath": "\(check)", "keyPath": "label", "keyName": "label"},
+              {"id": "factory-other-button", "appKey": "widget-factory", "appVersion": "*", "viewEvent": "ButtonClick",
+               "viewPath": "GtkBox(page1)-GtkBox-GtkBox-GtkBox-GtkButton&0-0-0-0-5", "keyPath": "label", "keyName": "label"}
+            ]}
+            """.utf8
+        ).write(to: rules)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try WidgetFactory(display: display, directory: dir, configs: [rules.path], options: ["--debug"])
+        let page = try WidgetTree.wait(directory: app.trees, page: "GtkBox(page1)")
+        let checkNode = try page.node("id", "checkbutton1")
+        #expect(checkNode["path"] as? String == check, "the factory's page 1 as this test knows it")
+        let c = try WidgetTree.center(checkNode)
+        try display.click(window: app.window, x: c.x, y: c.y)
+        let button = try page.node("id", "button224")
+        let b = try WidgetTree.center(button)
+        try display.click(window: app.window, x: b.x, y: b.y)
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        let lines = app.process.standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("autotrack debug: ") }
+        let toggled = try #require(lines.first { $0.contains("path=\(check)") }, "stderr: \(app.process.standardError.suffix(3000))")
+        #expect(toggled.contains(#/ matched: factory-check="[^"]+"/#), "\(toggled)")
+        let clicked = try #require(lines.first { $0.contains("path=\(button["path"] as? String ?? "?")") })
+        #expect(
+            clicked.contains("no rule matched; nearest factory-other-button differs at element")
+                && clicked.contains("expected GtkButton[5], got GtkButton[0]"), "\(clicked)")
+    }
+
+    /// GTK counts a widget's same-named siblings through its sibling links by type
+    /// (`GtkWidgetNode.sameNameSiblingsBefore`); every path the agent writes into a tree equals
+    /// the path rule 4's own count gives over the same tree read back (`TreeNode`, which asks each
+    /// sibling its name): in the window's tree (header bar, stack switcher, pages) and a page's.
+    @Test func everyWrittenPathIsTheOneTheRulesGiveForTheTreeReadBack() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-factory-paths")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try WidgetFactory(display: display, directory: dir)
+        _ = try WidgetTree.wait(directory: app.trees, page: "GtkApplicationWindow")
+        try display.xdotool(["key", "ctrl+q"])
+        _ = try app.process.waitForExit(within: 30)
+
+        var compared = 0
+        for page in ["GtkApplicationWindow", "GtkBox(page1)"] {
+            let file = app.trees.appendingPathComponent(page + ".json")
+            let bytes = [UInt8](try Data(contentsOf: file))
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            let tree = try ViewTree(json: bytes)
+            func compare(_ json: [String: Any], _ node: TreeNode) {
+                #expect(json["path"] as? String == ViewPath(of: node).canonical, "\(page) \(node.position)")
+                compared += 1
+                let children = json["children"] as? [[String: Any]] ?? []
+                #expect(children.count == node.children.count, "\(page) \(node.position)")
+                for (c, n) in zip(children, node.children) { compare(c, n) }
+            }
+            withExtendedLifetime(tree) { compare(written, tree.root) }
+        }
+        // The window alone holds a few hundred widgets.
+        #expect(compared > 300, "\(compared) nodes compared")
     }
 
     @Test func aFewHundredRandomClicksDoNotCrashTheProgram() throws {

@@ -1,3 +1,4 @@
+import Collector
 import Foundation
 import Testing
 import TestSupport
@@ -97,6 +98,40 @@ struct GtkImpressionTests {
         }
     }
 
+    @Test func impressionRulesPublishedWhileTheShopRunsStartTheWatching() throws {
+        let dir = Fixtures.temporaryDirectory("gtk-remote-impressions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let collector = try TestCollector(directory: dir, access: CollectorAccess(adminToken: "admin"))
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let data = dir.appendingPathComponent("agent")
+        let shop = try GUIProcess(
+            Built.agent,
+            [
+                "run", "--to", collector.address.description, "--app-key", "shop", "--app-version", "1.2.0",
+                "--config-refresh", "1", "--spool", dir.appendingPathComponent("spool").path, "--", Built.shop,
+            ], environment: display.environment(["AUTOTRACK_DATA_DIR": data.path]))
+        defer { shop.kill() }
+        _ = try display.window(titled: "^Autotrack Shop$")
+        _ = try collector.events(atLeast: 2)  // app_start, page_enter
+        // No impression rule: nothing is watched.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try collector.events().allSatisfy { $0.string("type") != "impression" })
+
+        let publish = try GUIProcess(
+            Built.collector,
+            ["rules", "publish", Built.example("gtk-shop-impressions.json"), "--to", collector.address.description, "--token", "admin"],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(try publish.waitForExit(within: 30) == 0, "stderr: \(publish.standardError)")
+        // The rows shown all along are seen once the rules arrive (a refresh every second).
+        let events = try collector.events(atLeast: 6, within: 30)
+        #expect(shop.isRunning, "the same run of the shop, no restart")
+        try display.xdotool(["key", "ctrl+q"])
+        #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
+        #expect(Self.rows(try collector.events(), Self.shopRows) == [0, 1, 2, 3])
+        #expect(events.filter { $0.string("type") == "impression" }.allSatisfy { $0.props["productName"] != nil })
+    }
+
     @Test func anUnmodifiedProgramsListRowsAreSeenAsTheyScrollIn() throws {
         let dir = Fixtures.temporaryDirectory("gtk-factory-impressions")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -159,6 +194,64 @@ struct GtkImpressionTests {
         for e in Self.impressions(try ndjsonEvents(app.events)) {
             #expect(e.string("name") == "GtkBox#GtkListBoxRow#impression")
             #expect((e["props"] as? [String: Any])?["rules"] as? String == "row-seen")
+        }
+    }
+
+    /// The frame of a tree node, `[x, y, width, height]`.
+    static func frame(_ node: [String: Any]) -> [Double]? { (node["frame"] as? [NSNumber])?.map(\.doubleValue) }
+
+    @Test func aListViewsRecycledRowsAreSeenByTheirItemPosition() throws {
+        // gtk4-demo's weather demo: a horizontal GtkListView of hours whose few row widgets are
+        // reused as it scrolls; a row is known by the position of the item it shows.
+        guard VirtualDisplay.executable("gtk4-demo") != nil else { throw HarnessFailure("gtk4-demo is not installed (Tools/setup.sh)") }
+        let dir = Fixtures.temporaryDirectory("gtk-listview-impressions")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hours = "GtkWindow-GtkScrolledWindow-GtkListView-GtkListItemWidget&0-0-0-0:"
+        let rules = dir.appendingPathComponent("rules.json")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data(
+            #"{"rules":[{"id":"hour-seen","appKey":"demo","appVersion":"*","viewEvent":"Impression","name":"An hour seen","viewPath":"\#(hours)*"}]}"#
+                .utf8
+        ).write(to: rules)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try DebianProgramTrackingTests.WidgetFactory(
+            display: display, directory: dir, configs: [rules.path], program: ["gtk4-demo", "--run=listview_weather"],
+            appKey: "demo", firstPage: "GtkWindow", title: "Weather")
+        let page = try WidgetTree.wait(directory: app.trees, page: "GtkWindow")
+        // What the window, the scrolled window and the list view all show.
+        var clip = try #require(Self.frame(page.root))
+        for prefix in ["GtkWindow-GtkScrolledWindow&", "GtkWindow-GtkScrolledWindow-GtkListView&"] {
+            let f = try #require(page.nodes.first { ($0["path"] as? String ?? "").hasPrefix(prefix) }.flatMap(Self.frame))
+            let left = max(clip[0], f[0])
+            let right = min(clip[0] + clip[2], f[0] + f[2])
+            clip = [left, clip[1], max(0, right - left), clip[3]]
+        }
+        let halfShown = page.nodes.compactMap { n -> Int? in
+            guard let p = n["path"] as? String, p.hasPrefix(hours), let f = Self.frame(n) else { return nil }
+            let shown = max(0, min(f[0] + f[2], clip[0] + clip[2]) - max(f[0], clip[0]))
+            return shown * 2 >= f[2] ? Int(p.dropFirst(hours.count)) : nil
+        }.sorted()
+        try #require(halfShown.count >= 2)
+        let first = try Self.events(in: app.events) { Self.rows($0, hours).count >= halfShown.count }
+        #expect(Self.rows(first, hours) == halfShown)
+
+        // Scrolling right brings later hours in, shown by the same few row widgets.
+        try display.xdotool(["mousemove", "--window", app.window, String(Int(clip[0] + clip[2] / 2)), "200"])
+        for _ in 0..<5 { try display.xdotool(["click", "7"]) }
+        _ = try Self.events(in: app.events) { Self.rows($0, hours).count > halfShown.count }
+        Thread.sleep(forTimeInterval: 1.5)
+        let right = Self.rows(try ndjsonEvents(app.events), hours)
+        #expect(right == Array(0..<right.count), "\(right)")
+        #expect(right.count > halfShown.count)
+        // Back to the start: every hour shown again was seen in this visit already.
+        for _ in 0..<10 { try display.xdotool(["click", "6"]) }
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.rows(try ndjsonEvents(app.events), hours) == right)
+        _ = try? app.terminate()
+        for e in Self.impressions(try ndjsonEvents(app.events)) {
+            #expect(e.string("name") == "GtkWindow#GtkListItemWidget#impression")
+            #expect(e.string("page") == "GtkWindow")
         }
     }
 }

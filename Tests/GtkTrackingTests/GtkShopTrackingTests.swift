@@ -71,6 +71,7 @@ struct GtkShopTrackingTests {
             "page_enter|GtkBox(home)|GtkBox(home)&0",
             "click|CTRL_EVENT_FAV|GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow-GtkFrame-GtkBox-GtkButton&0-0-0-0-0:0-0-0-0",
             "page_leave|GtkBox(home)|GtkBox(home)&0",
+            "app_end|app_end|",
         ]
         #expect(summary == expected)
         for e in events {

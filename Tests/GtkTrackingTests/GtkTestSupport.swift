@@ -57,7 +57,7 @@ final class TestCollector {
 /// wire field names (and `appKey`), read with the sqlite3 shell as a user would.
 func storedEvents(db: String) throws -> [[String: Any]] {
     let sql = """
-        SELECT json_object('appKey',app_key,'type',type,'name',name,'page',page,'path',path,'viewId',view_id,'session',session,
+        SELECT json_object('appKey',app_key,'ts',ts,'type',type,'name',name,'page',page,'path',path,'viewId',view_id,'session',session,
           'duration',duration,'props',json(props)) FROM events ORDER BY seq
         """
     return try sqlite(db, sql).map { line in

@@ -54,7 +54,7 @@ import ViewIdentity
             "8500 | page_leave | DetailViewController | DetailViewController&0 | 2000 | {\"title\":\"Paper Filters\",\"count\":1}",
             "8500 | page_enter | \(home) | \(home)&0 | - | {\"title\":\"Home\",\"count\":3}",
             "9200 | value_changed | \(home)#\(home)#onInStockSwitchChanged: | \(home)-UIView-UISwitch&0-0-0 | - | {\"controlEvents\":\"valueChanged\",\"isOn\":true}",
-            "9500 | app_background | app_background | - | - | {}",
+            "9500 | app_background | app_background | - | 9500 | {\"duration\":9500}",
             "14500 | app_foreground | app_foreground | - | - | {}",
         ])
         // Ids are unique and in order; every event carries the session and passes wire validation.

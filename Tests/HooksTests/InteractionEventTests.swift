@@ -31,7 +31,7 @@ import ViewIdentity
         let expected: [Interaction.Kind: EventType] = [
             .click: .click, .listItemClick: .listItemClick, .valueChanged: .valueChanged, .gesture: .gesture,
             .pageEnter: .pageEnter, .pageLeave: .pageLeave, .appStart: .appStart, .appForeground: .appForeground,
-            .appBackground: .appBackground, .scroll: .scroll, .impression: .impression,
+            .appBackground: .appBackground, .appEnd: .appEnd, .scroll: .scroll, .impression: .impression,
         ]
         for kind in Interaction.Kind.allCases {
             #expect(Interaction(kind: kind, timestamp: 0).eventType == expected[kind])

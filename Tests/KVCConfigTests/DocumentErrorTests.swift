@@ -53,6 +53,11 @@ import Testing
         Case(json: #"{"rules":[{"#+rule+"},{"+rule+"}]}", code: .conflict, keyPath: "rules[1].id", says: ["a rule id used once", "\"r\" again", "the other is at f: rules[0].id"]),
         Case(json: #"{"foo":1,"bar":{"x":2}}"#, code: .unknownShape, keyPath: "", says: ["one of the three configuration shapes", "the keys \"foo\", \"bar\""]),
         Case(json: #"[{"Home":{}}]"#, code: .unknownShape, keyPath: "", says: ["found an array"]),
+        Case(json: #"{"ignore":"A&0"}"#, code: .wrongType, keyPath: "ignore", says: ["an array of view path patterns", "found \"A&0\""]),
+        Case(json: #"{"ignore":["A&0",3]}"#, code: .wrongType, keyPath: "ignore[1]", says: ["a string (a view path pattern)", "a number (3)"]),
+        Case(json: #"{"rules":[],"ignore":["A-B&0"]}"#, code: .badViewPath, keyPath: "ignore[0]", says: ["a view path pattern"]),
+        Case(json: #"{"ignore":[],"ignored":[]}"#, code: .unknownField, keyPath: "ignored", says: ["a KVC rules document to hold only \"rules\", \"ignore\""]),
+        Case(json: "{\"rules\":[{\(rule),\"readText\":1}]}", code: .wrongType, keyPath: "rules[0].readText", says: ["true or false", "a number (1)"]),
     ]
 
     @Test(arguments: cases)

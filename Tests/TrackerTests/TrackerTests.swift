@@ -41,10 +41,12 @@ import ViewIdentity
         let tracker: Tracker
         let session: DemoRun
 
-        init() throws {
+        /// With `plan`, that plan in place of the one above.
+        init(plan given: TrackingPlan? = nil) throws {
             var plan = try ConfigLoader.parse(text: TrackerTests.events, file: "events.json")
             try plan.merge(try ConfigLoader.parse(text: TrackerTests.labels, file: "labels.json"))
             try plan.merge(try ConfigLoader.parse(text: TrackerTests.rules, file: "rules.json"))
+            if let given { plan = given }
             reporting = ReportingSystem([memory], label: "tracker-tests")
             tracker = Tracker(plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "t")
             session = DemoRun(observer: tracker, clock: ManualHookClock(wallMilliseconds: 1_000_000))
@@ -130,7 +132,8 @@ import ViewIdentity
         let events = h.events()
         #expect(events.map(\.type) == [.appStart, .pageEnter, .appBackground, .appForeground])
         #expect(Set(events.map(\.id)).count == events.count)
-        #expect(events[2].props.isEmpty && events[3].props.isEmpty)
+        // The background carries its foreground time (none passed on the manual clock), nothing else.
+        #expect(events[2].props.count == 1 && events[2].props["duration"] == .int(0) && events[3].props.isEmpty)
     }
 
     @Test func aFreshTrackerDrawsItsOwnSession() throws {

@@ -126,6 +126,33 @@ func tempSpool() -> String {
         #expect(reachable.withLock { $0 } == 0)
     }
 
+    /// `flush(stall:)` (send's wait) gives up only after that long without an ACK, and returns as
+    /// soon as everything is acknowledged; each call counts as one flush.
+    @Test func aStalledFlushGivesUpAfterTheStallAndNotBefore() throws {
+        let dead = try freePort()
+        let stuck = try EventShipper(configuration: shipperConfiguration(dead, spool: tempSpool()))
+        defer { stuck.close(timeout: .zero) }
+        try stuck.enqueue(event("stall-0"))
+        let start = ContinuousClock.now
+        let ticks = Mutex(0)
+        #expect(!stuck.flush(stall: .milliseconds(400), tick: (.milliseconds(100), { _ in ticks.withLock { $0 += 1 } })))
+        let took = ContinuousClock.now - start
+        #expect(took >= .milliseconds(400) && took < .milliseconds(400) + .seconds(2), "gave up after \(took)")
+        #expect(ticks.withLock { $0 } >= 2)  // a progress line is redrawn while it waits
+        #expect(stuck.statistics.flushes == 1)
+
+        let handler = TestHandler()
+        let (server, address) = try startServer(handler, maxFrame: 1 << 20)
+        defer { server.stop() }
+        let live = try EventShipper(configuration: shipperConfiguration(address, spool: tempSpool()))
+        defer { live.close(timeout: .zero) }
+        for i in 0..<250 { try live.enqueue(event("live-\(i)")) }
+        let begun = ContinuousClock.now
+        #expect(live.flush(stall: .seconds(60)))
+        #expect(ContinuousClock.now - begun < .seconds(20))
+        #expect(handler.stored == 250)
+    }
+
     @Test func everyEventsFrameCarriesTheShippersClockAsSentAt() throws {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)

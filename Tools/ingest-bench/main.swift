@@ -19,6 +19,16 @@
 //    (RFC 6587), one connection per sender. Rate = events / (first send → the file holds every
 //    line), the file's lines polled, bounded in time. Skipped, and said so, when rsyslogd is not
 //    installed (Tools/setup.sh installs it).
+// 4. The old build (`--old-collector PATH`, else $AUTOTRACK_OLD_COLLECTOR): an autotrack-collector
+//    binary of an earlier commit (the issue's a49f2e4, before the rollup tables), started as
+//    `PATH serve --listen 127.0.0.1:0 --db FILE` in a temporary directory and fed the same
+//    batches the same way; its rate from its ACKs. docs/performance.md says how to build one.
+// 5. `--without-rollups`: the collector again with its rollup worker paused, for what the rows
+//    alone cost (the rollups then wait for the next report or writer).
+// 6. `--sustain SECONDS`: the collector again, fresh, at half the rate it reached in step 2 for
+//    that long (the mix re-sent with new ids), sampling every 100 ms how far the rollups lag
+//    the stored events (seconds since the last event they hold was the newest stored) and the
+//    process's resident memory.
 import ATLPClient
 import ATLPWire
 import BenchmarkSupport
@@ -33,12 +43,17 @@ import TestSupport
 
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--seed N] [--quick]
+                        [--old-collector PATH] [--sustain SECONDS]
     Durable events/s into the collector (EmbeddedCollector, SQLite, ACK after the commit) over real
     TCP, beside rsyslog (imtcp -> omfile sync="on") fed the same events, in one run.
       --events N        events in the load (default 200000; --quick: 20000)
       --connections N   sender connections (default 4)
       --batch N         events per EVENTS batch (default 500)
       --seed N          seed of the generated mix (default 25)
+      --old-collector PATH  also run this autotrack-collector binary (an earlier build, e.g. a49f2e4)
+                        as a second baseline (default $AUTOTRACK_OLD_COLLECTOR; none: skipped)
+      --sustain SECONDS then load a fresh collector at half its rate this long: rollup lag, memory
+      --without-rollups also the collector with its rollup worker paused: what the rows alone cost
     example: swift run -c release ingest-bench --events 20000
     """
 
@@ -47,6 +62,9 @@ struct Settings {
     var connections = 4
     var batch = 500
     var seed: UInt64 = 25
+    var oldCollector = ProcessInfo.processInfo.environment["AUTOTRACK_OLD_COLLECTOR"]
+    var sustain = 0
+    var withoutRollups = false
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -65,6 +83,15 @@ struct Settings {
             case "--connections": s.connections = value(after: i); i += 1
             case "--batch": s.batch = value(after: i); i += 1
             case "--seed": s.seed = UInt64(value(after: i)); i += 1
+            case "--sustain": s.sustain = value(after: i); i += 1
+            case "--without-rollups": s.withoutRollups = true
+            case "--old-collector":
+                guard i + 1 < args.count else {
+                    FileHandle.standardError.write(Data("ingest-bench: --old-collector needs a path; see --help\n".utf8))
+                    exit(2)
+                }
+                s.oldCollector = args[i + 1]
+                i += 1
             case "--help", "-h":
                 print(usage)
                 exit(0)
@@ -108,7 +135,41 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 
 // MARK: the collector
 
-func collectorRate(_ perConnection: [[[JSONValue]]], total: Int) -> (rate: Double, stored: Int) {
+/// Sends every connection's batches over its own ATLP connection to `address`, each after the
+/// ACK of the one before, `due(n)` (if given) saying when the connection's batch n may go (nil:
+/// it and the rest stay unsent); returns the elapsed time and the events the ACKs say were stored.
+func sendOverATLP(
+    _ perConnection: [[[JSONValue]]], to address: SocketAddress, due: (@Sendable (_ connection: Int, _ batch: Int) -> ContinuousClock.Instant?)? = nil,
+    round: Int = 0
+) -> (elapsed: Duration, stored: Int) {
+    let failures = Mutex<[String]>([])
+    let stored = Atomic<Int>(0)
+    let start = ContinuousClock.now
+    onThreads(perConnection.count) { c in
+        do {
+            let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"), timeout: .seconds(120))
+            defer { connection.close() }
+            for (n, batch) in perConnection[c].enumerated() {
+                if let due {
+                    guard let at = due(c, n) else { break }
+                    if at > ContinuousClock.now { Thread.sleep(forTimeInterval: Benchmark.seconds(at - ContinuousClock.now)) }
+                }
+                let ack = try connection.sendEvents(batch: .string("r\(round)-c\(c)-b\(n)"), events: batch)
+                if ack.stored + ack.duplicates != batch.count {
+                    failures.withLock { $0.append("connection \(c) batch \(n): \(ack)") }
+                }
+                stored.wrappingAdd(ack.stored, ordering: .relaxed)
+            }
+        } catch {
+            failures.withLock { $0.append("connection \(c): \(error)") }
+        }
+    }
+    let elapsed = ContinuousClock.now - start
+    if let f = failures.withLock({ $0.first }) { fail("a collector client failed: \(f)") }
+    return (elapsed, stored.load(ordering: .relaxed))
+}
+
+func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, rollups: Bool = true) -> (rate: Double, stored: Int) {
     let dir = temporaryDirectory("collector")
     defer { try? FileManager.default.removeItem(at: dir) }
     let db = dir.appendingPathComponent("events.sqlite").path
@@ -119,27 +180,131 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int) -> (rate: Doubl
     } catch {
         fail("the collector did not start: \(error)")
     }
-    let failures = Mutex<[String]>([])
-    let start = ContinuousClock.now
-    onThreads(perConnection.count) { c in
-        do {
-            let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"), timeout: .seconds(120))
-            defer { connection.close() }
-            for (n, batch) in perConnection[c].enumerated() {
-                let ack = try connection.sendEvents(batch: .string("c\(c)-b\(n)"), events: batch)
-                if ack.stored + ack.duplicates != batch.count {
-                    failures.withLock { $0.append("connection \(c) batch \(n): \(ack)") }
-                }
+    if !rollups { (collector.store as? SQLiteEventStore)?.pauseRollupWorker(true) }
+    let sent = sendOverATLP(perConnection, to: address)
+    collector.stop()
+    let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
+    return (Double(total) / Benchmark.seconds(sent.elapsed), stored)
+}
+
+// MARK: the old build
+
+/// The rate of an older autotrack-collector binary, started as a process of its own.
+func oldCollectorRate(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int) -> (rate: Double, stored: Int) {
+    let dir = temporaryDirectory("old-collector")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("events.sqlite").path]
+    let output = Pipe()
+    process.standardOutput = output
+    do {
+        try process.run()
+    } catch {
+        fail("cannot start \(binary): \(error); give --old-collector the path of a built autotrack-collector")
+    }
+    defer {
+        process.terminate()
+        process.waitUntilExit()
+    }
+    // Its first line: "listening on HOST:PORT".
+    var line: [UInt8] = []
+    while let byte = try? output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+    let text = String(decoding: line, as: UTF8.self)
+    guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+        fail("\(binary) serve did not say where it listens (first line: '\(text)')")
+    }
+    let sent = sendOverATLP(perConnection, to: SocketAddress(host: "127.0.0.1", port: port))
+    return (Double(total) / Benchmark.seconds(sent.elapsed), sent.stored)
+}
+
+// MARK: sustained load
+
+/// The process's resident memory in MiB: `field` of /proc/self/status (`VmRSS` all of it,
+/// `RssAnon` without the database file's pages SQLite maps), or -1.
+func residentMiB(_ field: String) -> Double {
+    guard let bytes = try? Posix.readFile("/proc/self/status") else { return -1 }
+    let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(field + ":") }
+    let kib = line.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Double($0) }
+    return kib.map { $0 / 1024 } ?? -1
+}
+
+/// A fresh collector fed `rate` events/s for `seconds` (the batches re-sent with new ids each
+/// round); prints the rate reached, the rollups' largest lag and the resident memory over time.
+func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batchSize: Int) {
+    let dir = temporaryDirectory("sustain")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let collector = EmbeddedCollector(dbPath: dir.appendingPathComponent("events.sqlite").path, options: EmbeddedCollector.Options())
+    let address: SocketAddress
+    do {
+        address = try collector.start()
+    } catch {
+        fail("the collector did not start: \(error)")
+    }
+    defer { collector.stop() }
+    guard let store = collector.store as? SQLiteEventStore else { fail("the collector's store is not SQLite") }
+    let senders = perConnection.count
+    let interval = Double(batchSize * senders) / rate  // seconds between one connection's batches
+    let start = ContinuousClock.now + .milliseconds(100)
+    let end = start + .seconds(seconds)
+    let sampling = Atomic<Bool>(true)
+    // (seconds since start, last seq stored, watermark, RSS MiB) every 100 ms.
+    let samples = Mutex<[(t: Double, last: Int64, watermark: Int64, rss: Double, anonymous: Double)]>([])
+    let sampler = Thread {
+        while sampling.load(ordering: .relaxed) {
+            if let p = try? store.rollupPositions() {
+                let t = Benchmark.seconds(ContinuousClock.now - start)
+                samples.withLock { $0.append((t, p.last, p.watermark, residentMiB("VmRSS"), residentMiB("RssAnon"))) }
             }
-        } catch {
-            failures.withLock { $0.append("connection \(c): \(error)") }
+            Thread.sleep(forTimeInterval: 0.1)
         }
     }
-    let elapsed = ContinuousClock.now - start
-    collector.stop()
-    if let f = failures.withLock({ $0.first }) { fail("a collector client failed: \(f)") }
-    let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
-    return (Double(total) / Benchmark.seconds(elapsed), stored)
+    sampler.start()
+    var round = 0
+    var sent = 0
+    let clock = ContinuousClock.now
+    while ContinuousClock.now < end {
+        round += 1
+        let renamed = perConnection.map { batches in
+            batches.map { batch in
+                batch.map { e -> JSONValue in
+                    guard var o = e.objectValue, let id = o["id"]?.stringValue else { return e }
+                    o["id"] = .string("\(id)-\(round)")
+                    return .object(o)
+                }
+            }
+        }
+        let roundStart = max(start, ContinuousClock.now)
+        let result = sendOverATLP(
+            renamed, to: address,
+            due: { c, n in
+                let at = roundStart + .seconds(interval * Double(n) + interval * Double(c) / Double(senders))
+                return at < end ? at : nil
+            }, round: round)
+        sent += result.stored
+        if ContinuousClock.now >= end { break }
+    }
+    let elapsed = Benchmark.seconds(ContinuousClock.now - clock)
+    Thread.sleep(forTimeInterval: 0.3)
+    sampling.store(false, ordering: .relaxed)
+    Thread.sleep(forTimeInterval: 0.2)
+    let taken = samples.withLock { $0 }
+    // Lag at a sample: its time minus the time of the latest sample whose newest event the
+    // watermark had passed (0 when the rollups hold every stored event).
+    var maxLag = 0.0
+    for s in taken where s.watermark < s.last {
+        let caughtUpTo = taken.last { $0.t <= s.t && $0.last <= s.watermark }?.t ?? 0
+        maxLag = max(maxLag, s.t - caughtUpTo)
+    }
+    func mean(_ xs: ArraySlice<Double>) -> Double { xs.isEmpty ? -1 : xs.reduce(0, +) / Double(xs.count) }
+    func memory(_ label: String, _ values: [Double]) {
+        let quarter = max(1, values.count / 4)
+        print("\(label) (MiB): first quarter \(Benchmark.fixed(mean(values.prefix(quarter)), 1)), last quarter \(Benchmark.fixed(mean(values.suffix(quarter)), 1)), largest \(Benchmark.fixed(values.max() ?? -1, 1))")
+    }
+    print("sustained: \(sent) events in \(Benchmark.fixed(elapsed, 1)) s = \(Benchmark.fixed(Double(sent) / elapsed, 0)) events/s (asked \(Benchmark.fixed(rate, 0)))")
+    print("rollup lag: largest \(Benchmark.fixed(maxLag, 2)) s over \(taken.count) samples; after the load: \(taken.last.map { $0.last - $0.watermark } ?? -1) events behind")
+    memory("resident memory, all (VmRSS)", taken.map(\.rss).filter { $0 > 0 })
+    memory("resident memory, anonymous (RssAnon: heap, SQLite's page cache)", taken.map(\.anonymous).filter { $0 > 0 })
 }
 
 // MARK: the rsyslog baseline
@@ -283,5 +448,21 @@ if let rsyslogd = findRsyslogd() {
     print("ratio collector / rsyslog:                              \(Benchmark.ratio(collector.rate, to: baseline, digits: 3))")
 } else {
     print("rsyslog: not installed (no rsyslogd on PATH or in /usr/sbin): no baseline; Tools/setup.sh installs it")
+}
+if settings.withoutRollups {
+    let alone = collectorRate(perConnection, total: total, rollups: false)
+    print("collector, rollup worker paused (the rows alone):       \(String(format: "%.0f", alone.rate)) events/s stored")
+}
+if let binary = settings.oldCollector {
+    let old = oldCollectorRate(binary, perConnection, total: total)
+    guard old.stored == total else { fail("the old collector stored \(old.stored) of \(total) events") }
+    print("old collector (\(binary)):  \(String(format: "%.0f", old.rate)) events/s stored")
+    print("ratio collector / old collector:                        \(Benchmark.ratio(collector.rate, to: old.rate, digits: 3))")
+} else {
+    print("old collector: none given (--old-collector PATH or $AUTOTRACK_OLD_COLLECTOR; docs/performance.md builds a49f2e4's)")
+}
+if settings.sustain > 0 {
+    print("load average before the sustained load: \(Benchmark.loadAverage())")
+    sustain(perConnection, rate: collector.rate / 2, seconds: settings.sustain, batchSize: settings.batch)
 }
 print("load average after: \(Benchmark.loadAverage())")

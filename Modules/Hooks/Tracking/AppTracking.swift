@@ -1,5 +1,6 @@
 import Synchronization
-/// The app: launch (once per hook system), background and foreground, before the delegate hears of them.
+/// The app: launch (once per hook system), background, foreground and termination, before the
+/// delegate hears of them; `app_background` and `app_end` carry the foreground time (`ForegroundTime`).
 enum AppTracking: InteractionHook {
     static func install(on system: HookSystem) throws(AspectError) -> [AspectToken] {
         let launch = try system.advise(.didFinishLaunching, .before) { system, _ in
@@ -11,10 +12,12 @@ enum AppTracking: InteractionHook {
         }
         let background = try system.advise(.didEnterBackground, .before) { system, _ in app(.appBackground, system) }
         let foreground = try system.advise(.willEnterForeground, .before) { system, _ in app(.appForeground, system) }
-        return [launch, background, foreground]
+        let end = try system.advise(.willTerminate, .before) { system, _ in app(.appEnd, system) }
+        return [launch, background, foreground, end]
     }
 
     private static func app(_ kind: Interaction.Kind, _ system: HookSystem) {
-        system.report(Interaction(kind: kind, timestamp: system.clock.wallMilliseconds()))
+        let interaction = system.state.withLock { $0.foreground.interaction(kind, clock: system.clock) }
+        system.report(interaction)
     }
 }

@@ -1,0 +1,33 @@
+/// How long the app has been in the foreground since its last `app_start` or `app_foreground`:
+/// the `duration` that `app_background` and `app_end` carry (docs/hooks.md "App lifecycle").
+///
+/// Every toolkit's hooks make their app interactions through `interaction(_:clock:)`, so the
+/// simulated UIKit model and the GTK agent time them the same way, by the monotonic clock.
+public struct ForegroundTime: Sendable {
+    /// Monotonic nanoseconds when the app last came to the foreground; nil while in the background.
+    private var since: UInt64?
+
+    public init() {}
+
+    /// Whether the app is in the foreground (from `appStart` or `appForeground` until `appBackground`).
+    public var inForeground: Bool { since != nil }
+
+    /// The interaction for an app lifecycle `kind` now, timed: `appStart` and `appForeground`
+    /// start the foreground time; `appBackground` and `appEnd` carry it as `duration` (ms) and end
+    /// it. An `appEnd` in the background carries 0: that foreground time went with `appBackground`,
+    /// so the durations of one run add up to its time in the foreground.
+    public mutating func interaction(_ kind: Interaction.Kind, clock: any HookClock) -> Interaction {
+        let now = clock.monotonicNanoseconds()
+        var interaction = Interaction(kind: kind, timestamp: clock.wallMilliseconds())
+        switch kind {
+        case .appStart, .appForeground:
+            if since == nil { since = now }
+        case .appBackground, .appEnd:
+            interaction.duration = since.map { now >= $0 ? Int64((now - $0) / 1_000_000) : 0 } ?? 0
+            since = nil
+        default:
+            break
+        }
+        return interaction
+    }
+}

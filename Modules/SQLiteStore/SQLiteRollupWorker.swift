@@ -1,0 +1,68 @@
+import EventStore
+import Foundation
+import Synchronization
+import SystemCalls
+
+/// Brings a writable store's rollup tables up to its events, on a thread of its own (never the
+/// Swift concurrency pool: it blocks on SQLite), so an append's transaction inserts rows only.
+///
+/// Every `interval` it applies what was stored after `rollup_watermark`, `chunk` events per
+/// transaction (`SQLiteEventStore.advanceRollups`): a large chunk costs one statement per
+/// distinct key of its events (day and page, session, actor and view …), not one per event.
+/// Appends go first: before each chunk it waits until no append is running, at most
+/// `yieldLimit` (so under a load that never pauses it still moves on), since the chunk holds the
+/// database's one write lock. A report never waits for the worker: it applies what is left
+/// itself first (`rollupsCurrent`), so its answers hold every event stored. The thread ends
+/// when the store closes or is released.
+final class RollupWorker: Sendable {
+    /// Events per transaction.
+    static let chunk = 20_000
+    /// How long the worker sleeps when it found nothing or less than a chunk to apply.
+    static let interval = Duration.milliseconds(100)
+    /// How long it lets running appends go first before each chunk, at most.
+    static let yieldLimit = Duration.milliseconds(500)
+
+    private struct Flags {
+        var stopped = false
+        var paused = false
+    }
+    private let flags = Mutex(Flags())
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Starts the thread over `store`, which it does not keep alive.
+    func start(_ store: SQLiteEventStore) {
+        Posix.startThread(name: "sqlite-rollups") { [weak store, self] in
+            while true {
+                let (seconds, attoseconds) = Self.interval.components
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+                let f = flags.withLock { $0 }
+                if f.stopped { return }
+                if f.paused { continue }
+                guard let store else { return }
+                do throws(StoreError) {
+                    repeat {
+                        let clock = ContinuousClock()
+                        let until = clock.now + Self.yieldLimit
+                        while store.appendsInFlight.load(ordering: .relaxed) > 0, clock.now < until { Thread.sleep(forTimeInterval: 0.001) }
+                    } while try store.advanceRollups(limit: Self.chunk) == Self.chunk && !flags.withLock({ $0.stopped || $0.paused })
+                } catch {
+                    // Closed: done. Anything else (another process holding the write lock past
+                    // the busy timeout): try again next time; reports catch up on their own.
+                    if error.code == .closed { return }
+                }
+            }
+        }
+    }
+
+    /// Ends the thread (after the chunk it is applying, if any).
+    func stop() {
+        flags.withLock { $0.stopped = true }
+        wake.signal()
+    }
+
+    /// Stops applying (`true`) until resumed: for tests of answers while the rollups lag.
+    func pause(_ paused: Bool) {
+        flags.withLock { $0.paused = paused }
+        wake.signal()
+    }
+}
