@@ -13,7 +13,7 @@ final class PendingBatch: Sendable {
     let rows: [Row]
     let batchRow: [SQLiteValue]
     let appKey: String
-    /// Each device and user (nil: none) the valid events carry, once (`DeviceLinkTable`).
+    /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
     private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
 

@@ -30,16 +30,17 @@ enum DeviceLinkTable {
             SELECT DISTINCT app_key, device_id FROM events WHERE user_id IS NULL AND device_id IS NOT NULL;
         """
 
-    /// Adds `pairs` (of the valid events of one batch of app `appKey`) inside the caller's
-    /// transaction that stores them: a device with a user is a link, a device without one is
-    /// anonymous (`anonymous_devices`); one statement per distinct pair. An event refused as a
-    /// duplicate brings a pair already recorded, so taking every valid event's is exact.
+    /// Adds the links `pairs` (of the valid events of one batch of app `appKey`; a pair without a
+    /// user: a device that sent an event without one) inside the caller's transaction that stores
+    /// them: one statement per distinct pair; an event refused as a duplicate brings a pair already
+    /// recorded, so taking every valid event's is exact.
     static func record(_ pairs: [DeviceUser], appKey: String, in db: SQLiteDatabase) throws(SQLiteError) {
         for p in pairs {
             if let user = p.user {
                 try add(DeviceLink(appKey: appKey, device: p.device, user: user), in: db)
             } else {
-                try db.run("INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(p.device)])
+                try db.run(
+                    "INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(p.device)])
             }
         }
     }
@@ -52,7 +53,7 @@ enum DeviceLinkTable {
     }
 }
 
-/// The device of one event and its user, nil when it has none (an anonymous device).
+/// A device and the user carried with it by one event (nil: an event without a user).
 struct DeviceUser: Hashable, Sendable {
     var device: String
     var user: String?

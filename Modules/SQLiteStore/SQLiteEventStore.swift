@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// One connection per store, guarded by a mutex: SQLite has one writer at a time anyway, and a
 /// batch is one transaction. Readers (reports) open their own store, read-only; WAL lets them
-/// read while the server writes.
+/// read while the server writes. A writable store also runs a `RollupWorker` thread that applies
+/// the stored events to the rollup tables behind the watermark (SQLiteEventStore+Rollups.swift).
 public final class SQLiteEventStore: CollectorStore {
     public let path: String
     public var location: String { path }

@@ -6,7 +6,7 @@ import CommandSupport
 import EventModel
 import EventStore
 import Foundation
-import PostgresStore
+@testable import PostgresStore
 import SQLiteStore
 import Testing
 import TestSupport
@@ -202,7 +202,8 @@ import TestSupport
             _ = try sqlite(db, insert + "; INSERT INTO rollup_backlog (app_key, next_seq) VALUES ('shop', 0);")
             try store.rebuildRollups { _ in }
         case .postgres:
-            try PostgresServer.shared().psql(uri: db, insert)
+            // Under the ingest lock, as every group insert: the builder's watermark waits for it.
+            try PostgresServer.shared().psql(uri: db, "SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock)); " + insert)
             // The aggregates take them in too (a step that failed would throw here).
             try store.rebuildRollups { _ in }
             #expect(try store.activity(.all) == (try store.scannedActivity(.all)))
