@@ -158,7 +158,7 @@ public struct ActivityCounter {
     /// Identity merge for the days' actors and the bursts' actors.
     private let links: DeviceLinks
 
-    /// `links`: the store's device links (`CollectorStore.deviceLinks`).
+    /// `links`: the store's device links (`AnalyticsStore.deviceLinks`).
     public init(links: DeviceLinks = .none) { self.links = links }
 
     /// The scan that feeds this counter: every event `filter` selects.
@@ -254,7 +254,7 @@ public struct ActivityCounter {
     }
 }
 
-extension CollectorStore {
+extension AnalyticsStore {
     /// The activity summary over the events `filter` selects: from the store's rollup tables
     /// where it has them for `filter`, else from one scan.
     public func activity(_ filter: EventFilter) throws(StoreError) -> ActivitySummary {

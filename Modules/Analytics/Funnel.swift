@@ -138,7 +138,7 @@ public struct FunnelCounter {
     }
 }
 
-extension CollectorStore {
+extension AnalyticsStore {
     /// The funnel over the events `filter` selects.
     public func funnel(_ definition: FunnelDefinition, filter: EventFilter) throws(StoreError) -> FunnelResult {
         var counter = FunnelCounter(definition)

@@ -135,7 +135,7 @@ public struct RetentionCounter {
     }
 }
 
-extension CollectorStore {
+extension AnalyticsStore {
     /// The retention table over the events `filter` selects.
     public func retention(_ definition: RetentionDefinition, filter: EventFilter) throws(StoreError) -> RetentionResult {
         var counter = RetentionCounter(definition)

@@ -13,7 +13,7 @@ import SystemCalls
 /// writers. A storage failure is logged in full and answered with its kind only (`unavailable`,
 /// `closed`, ...): SQL, paths and database messages are the operator's, not the client's.
 public struct CollectorHandler: ATLPHandler {
-    public let store: any CollectorStore
+    public let store: any EventIngest & RuleStore
     public let access: CollectorAccess
     /// Receives one line per failure the client cannot see in full (a failed commit); may be nil.
     /// What the client chose in it (its app key, the store's error quoting its data) is escaped
@@ -23,7 +23,7 @@ public struct CollectorHandler: ATLPHandler {
     private let answers = RulesAnswers()
     private let circleModes: CircleModeCache
 
-    public init(store: any CollectorStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
+    public init(store: any EventIngest & RuleStore, access: CollectorAccess = CollectorAccess(), log: (@Sendable (String) -> Void)? = nil) {
         self.store = store
         self.access = access
         self.log = log

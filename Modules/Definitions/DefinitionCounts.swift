@@ -50,7 +50,7 @@ public struct PathInteractions: Sendable, Hashable {
     }
 }
 
-extension CollectorStore {
+extension ReportStore {
     /// What `rule` selects (`RuleEvents`) among the events stored with a corrected time in
     /// [`since`, `until`) (nil: unbounded), whenever the rule was made: the total, the count per
     /// UTC day, and the `valueLimit` most frequent values: the rule's `keyName` values where the

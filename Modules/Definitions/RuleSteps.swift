@@ -43,7 +43,9 @@ extension CollectorStore {
         }
         return found
     }
+}
 
+extension AnalyticsStore {
     /// `actorEvents` where a kind `rule:ID` stands for the events `rules[ID]` selects
     /// (`RuleEvents`, whenever they were stored). Without rule kinds it is `actorEvents` itself,
     /// the store's fast path; with them the events of the kinds' types are read through

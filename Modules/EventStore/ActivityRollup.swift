@@ -2,7 +2,7 @@
 /// counts per day, the dwell distribution, page transitions and rage clicks, over the events a
 /// filter selects. Both ways of answering give this same value, so the figures are computed from
 /// it once:
-/// - a store's rollup tables, maintained as events are stored (`CollectorStore.activityRollup`);
+/// - a store's rollup tables, maintained as events are stored (`AnalyticsStore.activityRollup`);
 /// - one scan of the selected events (`Analytics.ActivityCounter`), for any store and filter.
 ///
 /// Definitions (docs/reports.md "What `report` adds"):
@@ -112,7 +112,7 @@ public struct DwellPercentiles: Sendable, Hashable {
     }
 }
 
-/// How far `CollectorStore.rebuildRollups` got with one app key.
+/// How far `AnalyticsStore.rebuildRollups` got with one app key.
 public struct RollupProgress: Sendable, Hashable {
     public var appKey: String
     /// Events of the app replayed so far.
@@ -127,7 +127,7 @@ public struct RollupProgress: Sendable, Hashable {
     }
 }
 
-extension CollectorStore {
+extension AnalyticsStore {
     /// The default `activityRollup`: nil, a store without rollup tables; the analytics then scan.
     public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? { nil }
 

@@ -1,6 +1,6 @@
 import SystemCalls
 
-/// The compact selection funnels and retention tables read (`CollectorStore.actorEvents`): for
+/// The compact selection funnels and retention tables read (`AnalyticsStore.actorEvents`): for
 /// each stored event of one of `kinds` that has an actor, which kind, whose, and when.
 public struct ActorEventQuery: Sendable, Hashable {
     public var filter: EventFilter
@@ -41,7 +41,7 @@ public struct ActorEventQuery: Sendable, Hashable {
     }
 }
 
-/// One row of `CollectorStore.actorEvents`, the one event row of the analytics' reads: no
+/// One row of `AnalyticsStore.actorEvents`, the one event row of the analytics' reads: no
 /// strings, so a million of them cost little.
 public struct ActorEvent: Sendable, Hashable {
     /// The index in `ActorEventQuery.kinds` of the kind the event has.
@@ -396,7 +396,7 @@ private func memEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, _ count: I
     return memcmp(a, b, count) == 0
 }
 
-extension CollectorStore {
+extension AnalyticsStore {
     /// The numbering of `query`'s actors: merging the store's device links when its actors are
     /// people (`ActorKind.mergesDevices`), else plain.
     package func actorNumbers(for query: ActorEventQuery) throws(StoreError) -> ActorNumbers {

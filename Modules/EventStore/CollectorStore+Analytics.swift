@@ -4,7 +4,7 @@
 ///
 /// A store may implement `scan` with a narrow query of its own (no props, only the kinds asked
 /// for, through an index); the default below reads `events(_:_:)` and must give the same rows.
-extension CollectorStore {
+extension AnalyticsStore {
     /// Streams the stored events `query` selects, in storage order (`seq`), one at a time
     /// (constant memory), until `each` returns false. `each` must not call the store.
     public func scanningEvents(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError) {
@@ -15,18 +15,6 @@ extension CollectorStore {
             return each(ScannedEvent(stored))
         }
     }
-
-    /// The default `lastSequence`: the `seq` of the last event `events` streams (reads them all).
-    public func lastStoredSequence() throws(StoreError) -> Int64? {
-        var last: Int64?
-        try events(EventQuery()) { e in
-            last = e.seq
-            return true
-        }
-        return last
-    }
-
-    public func lastSequence() throws(StoreError) -> Int64? { try lastStoredSequence() }
 
     /// The default `scan`: `scanningEvents`.
     public func scan(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError) {

@@ -90,7 +90,7 @@ extension ActivityRollup {
     }
 }
 
-extension CollectorStore {
+extension AnalyticsStore {
     /// The default `deviceLinks`: every stored event that carries both a user and a device, read
     /// through `events` (a store keeping a link table reads that instead), of the devices that
     /// sent an event without a user (only their links can change an answer: a device's events

@@ -21,7 +21,7 @@ public struct EventFilter: Sendable, Hashable {
     public static let all = EventFilter()
 }
 
-/// A streamed selection of stored events (`CollectorStore.events`), in storage order.
+/// A streamed selection of stored events (`EventSource.events`), in storage order.
 public struct EventQuery: Sendable, Hashable {
     public var filter: EventFilter
     /// Event types to keep (`click`, `page_enter`, ...); empty keeps every type.

@@ -14,7 +14,7 @@ public struct EventKind: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(type):\(name)" }
 }
 
-/// A streamed selection of stored events for the analytics (`CollectorStore.scan`).
+/// A streamed selection of stored events for the analytics (`AnalyticsStore.scan`).
 public struct EventScanQuery: Sendable, Hashable {
     public var filter: EventFilter
     /// Only events of these types and names; empty keeps every event.

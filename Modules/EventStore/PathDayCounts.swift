@@ -1,6 +1,6 @@
 /// How many events of one app, app version, UTC day, type, canonical path and title were stored:
 /// what counting a definition (a rule's events, a snapshot's heatmap) reads
-/// (`CollectorStore.pathDayCounts`).
+/// (`ReportStore.pathDayCounts`).
 public struct PathDayCount: Sendable, Hashable {
     public var appKey: String
     /// The app version the events' HELLO named, nil where none was given.
@@ -30,7 +30,7 @@ public struct PathDayCount: Sendable, Hashable {
     }
 }
 
-/// Which events `CollectorStore.pathDayCounts` groups: those `filter` selects that have a path,
+/// Which events `ReportStore.pathDayCounts` groups: those `filter` selects that have a path,
 /// of `types` only when it names any, at one of `paths` only when it names any.
 public struct PathDayQuery: Sendable, Hashable {
     public var filter: EventFilter
@@ -54,7 +54,7 @@ public struct PathDayQuery: Sendable, Hashable {
     }
 }
 
-extension CollectorStore {
+extension ReportStore {
     /// The default `pathDayCounts`: reads `events` (props included, for the title) and counts in
     /// memory. Rows come sorted by app key, version (nil first), day, type, path, title (nil first).
     public func countingPathDays(_ query: PathDayQuery) throws(StoreError) -> [PathDayCount] {
