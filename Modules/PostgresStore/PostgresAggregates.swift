@@ -28,8 +28,22 @@ enum PostgresAggregates {
     /// Every table the builder fills, emptied together when the aggregates start over.
     static let tables = [
         "agg_events", "agg_ids", "agg_dwell", "agg_dwell_buckets", "agg_view_pages", "agg_enters", "agg_transitions", "agg_clicks",
-        "agg_runs",
+        "agg_runs", "agg_id_counts",
     ]
+
+    /// Migration 7: `agg_id_counts`, the number of distinct ids of `agg_ids` per day, kind, app key
+    /// and version (`all_versions` false) or across versions (true, `v` ''), as SQLite's
+    /// `rollup_actor_counts`: a report adds them up instead of counting `agg_ids` rows.
+    static let idCountsMigration = """
+        CREATE TABLE agg_id_counts (
+            day bigint NOT NULL, kind "char" NOT NULL, app_key text COLLATE "C" NOT NULL,
+            all_versions boolean NOT NULL, v text COLLATE "C" NOT NULL, n bigint NOT NULL,
+            PRIMARY KEY (day, kind, all_versions, app_key, v)
+        );
+        INSERT INTO agg_id_counts (day, kind, app_key, all_versions, v, n)
+            SELECT day, kind, app_key, false, v, count(*) FROM agg_ids GROUP BY day, kind, app_key, v
+            UNION ALL SELECT day, kind, app_key, true, '', count(DISTINCT h) FROM agg_ids GROUP BY day, kind, app_key;
+        """
 
     /// One row per event in the columns the aggregates are made of (`v`: the version, none as
     /// ''; `t`: the corrected time; `day`: its UTC day; `title`: `props.title` when a string).
@@ -206,11 +220,20 @@ enum PostgresAggregates {
             ON CONFLICT (day, h) DO UPDATE SET events = a.events + excluded.events, dwell_count = a.dwell_count + excluded.dwell_count,
                 dwell_sum = a.dwell_sum + excluded.dwell_sum
             """)
+        // The statement reads `agg_ids` as before its insert: an id is new across versions when no
+        // version had it that day.
         try c.execute(
             """
-            INSERT INTO agg_ids (day, kind, h, v, app_key)
-            SELECT day, kind, \(digest("app_key", "id")), v, app_key FROM (SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i) AS d
-            ON CONFLICT DO NOTHING
+            WITH new AS (
+                INSERT INTO agg_ids (day, kind, h, v, app_key)
+                SELECT day, kind, \(digest("app_key", "id")), v, app_key FROM (SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i) AS d
+                ON CONFLICT DO NOTHING RETURNING day, kind, h, v, app_key)
+            INSERT INTO agg_id_counts AS a (day, kind, app_key, all_versions, v, n)
+            SELECT day, kind, app_key, false, v, count(*) FROM new GROUP BY day, kind, app_key, v
+            UNION ALL SELECT day, kind, app_key, true, '', count(DISTINCT h) FROM new
+                WHERE NOT EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = new.day AND i.kind = new.kind AND i.h = new.h)
+                GROUP BY day, kind, app_key
+            ON CONFLICT (day, kind, all_versions, app_key, v) DO UPDATE SET n = a.n + excluded.n
             """)
         try c.execute(
             """

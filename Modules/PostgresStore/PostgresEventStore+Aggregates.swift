@@ -55,17 +55,39 @@ extension PostgresEventStore {
                     """
                 }
                 rows.ids = try read { a in
-                    // Identity merge: a merged device's actor digest counts as its user's. Counted by
-                    // hashing (DISTINCT, then a count) over one materialized union: COUNT(DISTINCT)
-                    // sorted on disk and took seconds at 290,000 events.
-                    """
-                    \(links.digestsClause { a.bind($0) }), x AS MATERIALIZED (
-                        SELECT day, kind, h FROM agg_ids\(a.table())
-                        UNION ALL SELECT day, kind, \(PostgresAggregates.digest("app_key", "id")) FROM (\(PostgresAggregates.idRows(a.tail()))) AS i)
-                    SELECT day, kind, count(*) FROM (
-                        SELECT DISTINCT day, kind, COALESCE(m.uh, x.h) FROM x LEFT JOIN merged_digests AS m ON x.kind = 'a' AND m.dh = x.h
-                    ) AS d GROUP BY day, kind
-                    """
+                    // Identity merge: a merged device's actor digest counts as its user's. The counts
+                    // (`agg_id_counts`) plus the tail's ids new to `agg_ids` count ids as sent; then, per
+                    // day, each merged device present is taken off and each of their users not
+                    // otherwise present is added (`present`: the merged devices' and users' digests
+                    // on each counted day, looked up by key).
+                    let version = a.appVersion.map { " AND i.v = \(a.bind($0))" } ?? ""
+                    let counts = a.table(a.appVersion == nil ? "all_versions" : "NOT all_versions")
+                    func inAgg(_ day: String, _ kind: String, _ h: String) -> String {
+                        "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(day) AND i.kind = \(kind) AND i.h = \(h)\(version))"
+                    }
+                    return """
+                        \(links.digestsClause { a.bind($0) }),
+                        t AS MATERIALIZED (
+                            SELECT DISTINCT day, kind, \(PostgresAggregates.digest("app_key", "id")) AS h
+                            FROM (\(PostgresAggregates.idRows(a.tail()))) AS i),
+                        c AS MATERIALIZED (
+                            SELECT day, kind, n FROM agg_id_counts\(counts)
+                            UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),
+                        present AS MATERIALIZED (
+                            SELECT d.day, m.h FROM (SELECT DISTINCT day FROM c) AS d
+                            CROSS JOIN (SELECT dh AS h FROM merged_digests UNION SELECT uh FROM merged_digests) AS m
+                            WHERE \(inAgg("d.day", "'a'", "m.h"))
+                               OR EXISTS (SELECT 1 FROM t WHERE t.day = d.day AND t.kind = 'a' AND t.h = m.h)),
+                        fix AS (
+                            SELECT day, -count(*) AS n FROM present WHERE h IN (SELECT dh FROM merged_digests) GROUP BY day
+                            UNION ALL SELECT day, count(*) FROM (
+                                SELECT DISTINCT p.day, m.uh FROM present AS p JOIN merged_digests AS m ON m.dh = p.h
+                                WHERE NOT EXISTS (SELECT 1 FROM present AS q WHERE q.day = p.day AND q.h = m.uh
+                                                  AND q.h NOT IN (SELECT dh FROM merged_digests))
+                            ) AS u GROUP BY day)
+                        SELECT day, kind, sum(n) FROM (SELECT day, kind, n FROM c UNION ALL SELECT day, 'a'::"char", n FROM fix) AS x
+                        GROUP BY day, kind
+                        """
                 }
                 rows.buckets = try read { a in
                     """

@@ -175,6 +175,8 @@ enum PostgresSchema {
         PostgresDayPartitions.migration,
         // 6: the devices that sent an event without a user (PostgresDeviceLinks.swift).
         PostgresDeviceLinks.anonymousMigration,
+        // 7: distinct ids per day counted as the builder adds them (PostgresAggregates.swift).
+        PostgresAggregates.idCountsMigration,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.
