@@ -5,10 +5,7 @@ import ViewIdentity
 
 /// Unmodified GTK 4 programs from Debian (`gtk-4-examples`), tracked through `autotrack-agent run`.
 @Suite(
-    .serialized,
-    .enabled(
-        if: VirtualDisplay.isAvailable && VirtualDisplay.executable("gtk4-widget-factory") != nil,
-        "needs Xvfb, xdotool and gtk4-widget-factory (Tools/setup.sh)"))
+    .serialized)
 struct DebianProgramTrackingTests {
     /// `gtk4-widget-factory` under `autotrack-agent run --out`, inside a D-Bus session of its own
     /// (it is a GApplication), on `display`.

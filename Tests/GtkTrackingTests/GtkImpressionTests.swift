@@ -7,10 +7,7 @@ import ViewIdentity
 /// Impressions in real GTK programs under Xvfb (docs/gtk.md "Impressions"): list rows at least half
 /// visible for 500 ms, once per page visit, as they scroll in.
 @Suite(
-    .serialized, .timeLimit(.minutes(5)),
-    .enabled(
-        if: VirtualDisplay.isAvailable && VirtualDisplay.executable("gtk4-widget-factory") != nil,
-        "needs Xvfb, xdotool and gtk4-widget-factory (Tools/setup.sh)"))
+    .serialized, .timeLimit(.minutes(5)))
 struct GtkImpressionTests {
     static let shopRows = "GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow&0-0-0-0-0:"
     static let factoryRows = "GtkBox(page3)-GtkBox-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow&0-0-0-0-0-0:"

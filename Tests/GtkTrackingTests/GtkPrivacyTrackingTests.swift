@@ -6,10 +6,7 @@ import TestSupport
 /// applications under `autotrack-agent run`, on a virtual display, driven by real input, into a
 /// real collector: the shop, and `gtk4-widget-factory` as Debian ships it.
 @Suite(
-    .serialized, .timeLimit(.minutes(4)),
-    .enabled(
-        if: VirtualDisplay.isAvailable && VirtualDisplay.executable("gtk4-widget-factory") != nil,
-        "needs Xvfb, xdotool and gtk4-widget-factory (Tools/setup.sh)"))
+    .serialized, .timeLimit(.minutes(4)))
 struct GtkPrivacyTrackingTests {
     static let row = "GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow"
     static let spin = "GtkBox(detail)-GtkFrame-GtkBox-GtkBox-GtkSpinButton&0-0-0-0-0"

@@ -6,7 +6,7 @@ import TestSupport
 /// Remote configuration of an unmodified GTK app: the shop runs through `autotrack-agent run
 /// --config-refresh 1` under a virtual display, and a rule published to the collector while it
 /// runs changes what its next click reports, with no restart (docs/config.md, docs/agent.md).
-@Suite(.serialized, .enabled(if: VirtualDisplay.isAvailable, "needs Xvfb and xdotool (Tools/setup.sh)"))
+@Suite(.serialized)
 struct GtkRemoteConfigTests {
     static let favPath =
         "GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow-GtkFrame-GtkBox-GtkButton&0-0-0-0-0:0-0-0-0"

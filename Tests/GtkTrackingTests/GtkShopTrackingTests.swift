@@ -5,7 +5,7 @@ import ViewIdentity
 
 /// The GTK shop, unmodified, tracked through `autotrack-agent run` under a virtual display, driven
 /// by real synthesized input, into a real collector.
-@Suite(.serialized, .enabled(if: VirtualDisplay.isAvailable, "needs Xvfb and xdotool (Tools/setup.sh)"))
+@Suite(.serialized)
 struct GtkShopTrackingTests {
     static let rowPath = "GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow&0-0-0-0-0:1"
     static let detail = "GtkBox(detail)-GtkFrame-GtkBox-GtkBox"

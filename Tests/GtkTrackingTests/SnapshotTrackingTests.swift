@@ -8,10 +8,7 @@ import TestSupport
 /// size the snapshot says, a click inside a widget's snapshot frame is an event naming that widget,
 /// and text typed into an entry is neither in the picture nor in the tree.
 @Suite(
-    .serialized, .timeLimit(.minutes(4)),
-    .enabled(
-        if: VirtualDisplay.isAvailable && VirtualDisplay.executable("gtk4-widget-factory") != nil,
-        "needs Xvfb, xdotool and gtk4-widget-factory (Tools/setup.sh)"))
+    .serialized, .timeLimit(.minutes(4)))
 struct SnapshotTrackingTests {
     /// What a blanked frame is painted with (GtkSnapshots' grey), as GDK's B, G, R, A bytes.
     static let blank: [UInt8] = [158, 158, 158, 255]

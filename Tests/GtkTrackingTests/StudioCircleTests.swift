@@ -9,11 +9,7 @@ import TestSupport
 /// store holds on their paths, and the picture's heatmap is exactly the store's interactions per
 /// path of the picture.
 @Suite(
-    .serialized, .timeLimit(.minutes(5)),
-    .enabled(
-        if: VirtualDisplay.isAvailable && VirtualDisplay.executable("gtk4-widget-factory") != nil
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
-        "needs Xvfb, xdotool, curl and gtk4-widget-factory (Tools/setup.sh)"))
+    .serialized, .timeLimit(.minutes(5)))
 struct StudioCircleTests {
     static let app = "widget-factory"
     /// The definition's `viewEvent` for the wire type its clicks are stored with (docs/config.md §3).
