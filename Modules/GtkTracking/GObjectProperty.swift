@@ -130,19 +130,22 @@ struct AnyGObjectProperty {
         return AnyGObjectProperty.convert(&value)
     }
 
+    /// Each kind read directly, not through the typed values' `value(in:)` and their optionals:
+    /// this runs for each step of a key path on every click.
     private static func convert(_ value: UnsafePointer<GValue>) -> Any? {
         switch cgtk_value_kind(value) {
-        case CGTK_VALUE_BOOLEAN: return Bool.value(in: value)
+        case CGTK_VALUE_BOOLEAN: return g_value_get_boolean(value) != 0
         case CGTK_VALUE_SIGNED: return cgtk_value_signed(value)
         case CGTK_VALUE_UNSIGNED: return Int64(clamping: cgtk_value_unsigned(value))
-        case CGTK_VALUE_DOUBLE: return Double.value(in: value)
+        case CGTK_VALUE_DOUBLE: return cgtk_value_double(value)
         case CGTK_VALUE_ENUM: return Int64(g_value_get_enum(value))
         case CGTK_VALUE_FLAGS: return Int64(g_value_get_flags(value))
-        case CGTK_VALUE_STRING: return String.value(in: value) ?? JSONValue.null
+        case CGTK_VALUE_STRING:
+            guard let s = g_value_get_string(value) else { return JSONValue.null }
+            return String(cString: s)
         case CGTK_VALUE_OBJECT:
-            if let node = GtkWidgetNode.value(in: value) { return node }
-            if let object = GObjectValue.value(in: value) { return object }
-            return JSONValue.null
+            guard let o = cgtk_value_pointer(value) else { return JSONValue.null }
+            return cgtk_is_widget(o) != 0 ? GtkWidgetNode.node(for: o) : GObjectValue(o)
         default: return nil
         }
     }
