@@ -1,5 +1,6 @@
 import EventModel
 import Hooks
+import Interactions
 import KVCConfig
 import Reporters
 import Synchronization
@@ -17,7 +18,7 @@ import ViewIdentity
 /// (`track(name:props:)`), consent, sampling, click debounce and rage clicks, and rules from the
 /// collector swapped in while the app runs (`startRemoteConfig(source:)`). Nothing here knows a
 /// toolkit: UIKit-model hooks and the GTK adapter feed the same tracker.
-public final class Tracker: InteractionObserver, Sendable {
+public final class Tracker: MethodHookingObserver, Sendable {
     /// How much a tracker has done.
     public struct Statistics: Sendable, Hashable {
         public var interactions = 0
