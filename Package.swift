@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["EventModel", "SystemCalls"], path: "Modules/Reporters"),
         .target(name: "ViewIdentity", dependencies: ["EventModel"], path: "Modules/ViewIdentity"),
         // What every toolkit's hooks deliver (the interaction, its observer, its clock, its event): no toolkit.
-        .target(name: "Interactions", dependencies: ["EventModel", "SystemCalls", "ViewIdentity"], path: "Modules/Interactions"),
+        .target(name: "Interactions", dependencies: ["EventModel", "SystemCalls", "ViewIdentity", "KVCConfig"], path: "Modules/Interactions"),
         // The UIKit-shaped object model and its hooks (aspects on typed hook points).
         .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity", "Interactions"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
         .target(
-            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics"],
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics", "Interactions"],
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
@@ -177,7 +177,8 @@ let package = Package(
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "EventModel", "TestSupport"], path: "Tests/ViewIdentityTests"),
-        .testTarget(name: "InteractionsTests", dependencies: ["Interactions", "EventModel", "ViewIdentity"], path: "Tests/InteractionsTests"),
+        .testTarget(
+            name: "InteractionsTests", dependencies: ["Interactions", "EventModel", "ViewIdentity", "KVCConfig"], path: "Tests/InteractionsTests"),
         .testTarget(
             name: "HooksTests", dependencies: ["Hooks", "Interactions", "Reporters", "Tracker", "DemoShop", "EventModel", "KVCConfig", "ViewIdentity"],
             path: "Tests/HooksTests"),

@@ -463,20 +463,3 @@ public final class Tracker: MethodHookingObserver, Sendable {
         SuperProperties.merge(context.superProperties, into: &event.props)
     }
 }
-
-extension Interaction.Kind {
-    /// The KVC rule event (docs/config.md §3) this kind of interaction is; nil for app lifecycle events.
-    public var viewEvent: ViewEvent? {
-        switch self {
-        case .click: return .buttonClick
-        case .listItemClick: return .listItemClick
-        case .gesture: return .viewTap
-        case .valueChanged: return .valueChanged
-        case .pageEnter: return .pageEnter
-        case .pageLeave: return .pageLeave
-        case .scroll: return .scroll
-        case .impression: return .impression
-        case .appStart, .appForeground, .appBackground, .appEnd: return nil
-        }
-    }
-}
