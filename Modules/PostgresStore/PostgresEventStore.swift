@@ -38,7 +38,7 @@ public final class PostgresEventStore: CollectorStore {
     /// then, as `options.access` says, creates and migrates the schema (`.create`, `.existing`) or
     /// checks that it is current and opens every connection read-only (`.readOnly`). `ingest`
     /// chooses how groups are written (benchmarks compare them; the default is the fastest measured).
-    public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .groupInsert) throws(StoreError) {
+    public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .copy) throws(StoreError) {
         location = DatabaseURI.redacted(uri)
         self.ingest = ingest
         var setup: [String] = []
