@@ -138,7 +138,6 @@ public final class PostgresEventStore: CollectorStore {
     private func write(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
         switch ingest {
         case .groupInsert: try PostgresGroupInsert.run(group, partitions: partitions, on: c)
-        case .stagedCopy: try PostgresCopyInsert.staged(group, partitions: partitions, on: c)
         case .copy: try PostgresCopyInsert.direct(group, partitions: partitions, on: c)
         }
     }

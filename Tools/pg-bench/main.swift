@@ -1,7 +1,7 @@
 // pg-bench: the PostgreSQL store at scale, release build, one run. Starts its own PostgreSQL
 // server (TestSupport's PostgresServer: initdb in a temporary directory, Unix socket, fsync on),
-// first compares the ingest paths (PostgresIngest: the group insert, COPY through a staging
-// table, COPY straight into the tables): each stores the same realistic mix (ShopTraffic.ingestMix:
+// first compares the ingest paths (PostgresIngest: the group insert, COPY straight into the
+// tables): each stores the same realistic mix (ShopTraffic.ingestMix:
 // 7 days, 2,000 devices, 400 signed in, sessions, 60 click paths) into a fresh database through
 // `append` from 4 threads in batches of 500, in rotating order each round, as a ratio to the
 // group insert (median of --rounds rounds). Then it stores N seeded shop events (ShopTraffic,
@@ -28,7 +28,7 @@ import TestSupport
 
 let usage = """
     usage: pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-only] [--rounds N]
-    The PostgreSQL store: the ingest paths (group insert, staged COPY, COPY) compared on the
+    The PostgreSQL store: the ingest paths (group insert, COPY) compared on the
     realistic mix (--ingest-events per path and round, default 200,000; --quick 50,000), then
     (unless --ingest-only) N seeded shop events (default 1,000,000; --quick 100,000): ingest,
     the aggregates' build, and the whole report as a ratio to SELECT count(*) FROM events. Starts
