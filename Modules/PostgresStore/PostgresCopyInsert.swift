@@ -6,7 +6,7 @@ public enum PostgresIngest: Sendable, CaseIterable {
     /// One statement, every column as a binary array parameter (`PostgresGroupInsert`).
     case groupInsert
     /// The ids and the events by `COPY` straight into `event_ids` and `events`; a group holding
-    /// an id already stored goes through the group insert instead (`PostgresCopyInsert.direct`).
+    /// an id already stored goes through the group insert instead (`PostgresCopyInsert.run`).
     case copy
 }
 
@@ -57,7 +57,7 @@ enum PostgresCopyInsert {
     /// of the group is already stored (a resend, another collector), `event_ids` refuses the
     /// copy, the transaction rolls back, and the group insert stores the group instead, skipping
     /// the duplicates; a group holding an id twice goes there at once.
-    static func direct(
+    static func run(
         _ group: [PostgresPendingBatch], partitions: PostgresDayPartitions, on c: PostgresConnection
     ) throws(PostgresError) -> [BatchOutcome] {
         let r = PostgresGroupInsert.Rows(group)
@@ -109,7 +109,7 @@ enum PostgresCopyInsert {
                 }
             }
         } catch where error.sqlState == uniqueViolation {
-            return try PostgresGroupInsert.run(group, partitions: partitions, on: c)
+            return try PostgresGroupInsert.insert(group, on: c)
         }
     }
 }

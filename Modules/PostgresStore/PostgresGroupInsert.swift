@@ -160,6 +160,11 @@ enum PostgresGroupInsert {
     ) throws(PostgresError) -> [BatchOutcome] {
         try partitions.prepare(group, on: c)
         try PostgresDeviceLinks.record(group, on: c)
-        return outcomes(group, try c.executePrepared(name, sql, parameters(group)))
+        return try insert(group, on: c)
+    }
+
+    /// The statement alone, once the group's day partitions and device links are there.
+    static func insert(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        outcomes(group, try c.executePrepared(name, sql, parameters(group)))
     }
 }
