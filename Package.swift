@@ -259,7 +259,7 @@ let package = Package(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
         .executableTarget(
-            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "TestSupport"],
+            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "SystemCalls", "TestSupport"],
             path: "Tools/pg-bench"),
     ],
     swiftLanguageModes: [.v6]

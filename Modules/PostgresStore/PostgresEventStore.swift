@@ -6,8 +6,9 @@ import Synchronization
 /// The collector's store on PostgreSQL, for any number of collectors sharing one database.
 ///
 /// Each collector keeps a pool of connections. Batches are written by group commit: batches that
-/// arrive while commits run wait, and the next commit writes all of them with one statement
-/// (`PostgresGroupInsert`); up to `maxCommits` commits run at once. Nobody returns before the
+/// arrive while commits run wait, and the next commit writes all of them in one transaction, the
+/// events by `COPY` (`PostgresCopyInsert`; `PostgresGroupInsert` when an id is already stored);
+/// up to `maxCommits` commits run at once. Nobody returns before the
 /// commit that holds its batch. Exactly once across collectors rests on the primary key `(app_key, id)` of `event_ids`,
 /// not on anything a collector remembers, so a collector may die at any moment.
 ///
@@ -38,7 +39,7 @@ public final class PostgresEventStore: CollectorStore {
     /// then, as `options.access` says, creates and migrates the schema (`.create`, `.existing`) or
     /// checks that it is current and opens every connection read-only (`.readOnly`). `ingest`
     /// chooses how groups are written (benchmarks compare them; the default is the fastest measured).
-    public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .groupInsert) throws(StoreError) {
+    public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .copy) throws(StoreError) {
         location = DatabaseURI.redacted(uri)
         self.ingest = ingest
         var setup: [String] = []
@@ -109,7 +110,7 @@ public final class PostgresEventStore: CollectorStore {
         if let next { next[0].lead(next) }
     }
 
-    /// Writes `group` in one statement; when that fails for a reason other than the connection,
+    /// Writes `group` in one transaction; when that fails for a reason other than the connection,
     /// each batch is tried alone, so a batch the database refuses fails alone.
     private func commit(_ group: [PostgresPendingBatch]) {
         let whole = attempt(group)
@@ -120,7 +121,7 @@ public final class PostgresEventStore: CollectorStore {
         finish(group, whole)
     }
 
-    /// One group insert, retried once on a fresh connection when the first broke or deadlocked:
+    /// One group commit, retried once on a fresh connection when the first broke or deadlocked:
     /// an unacknowledged group may run twice, since `event_ids` keeps it once.
     private func attempt(_ group: [PostgresPendingBatch]) -> Result<[BatchOutcome], PostgresError> {
         var last: PostgresError?
@@ -138,8 +139,7 @@ public final class PostgresEventStore: CollectorStore {
     private func write(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
         switch ingest {
         case .groupInsert: try PostgresGroupInsert.run(group, partitions: partitions, on: c)
-        case .stagedCopy: try PostgresCopyInsert.staged(group, partitions: partitions, on: c)
-        case .copy: try PostgresCopyInsert.direct(group, partitions: partitions, on: c)
+        case .copy: try PostgresCopyInsert.run(group, partitions: partitions, on: c)
         }
     }
 
