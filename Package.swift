@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "Studio", targets: ["Studio"]),
         .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "StoreSQL", targets: ["StoreSQL"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
@@ -90,6 +91,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity", "SystemCalls"], path: "Modules/EventStore"),
+        .target(name: "StoreSQL", dependencies: ["EventStore"], path: "Modules/StoreSQL"),
+        .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL", "EventStore"], path: "Tests/StoreSQLTests"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "SystemCalls"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
@@ -164,7 +167,7 @@ let package = Package(
             name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
-            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk"],
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
             path: "Tests/GtkTrackingTests"),
 
         // Shared test support: fixtures and helpers, not a product.

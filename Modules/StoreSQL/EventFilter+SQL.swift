@@ -1,0 +1,28 @@
+import EventStore
+
+extension EventFilter {
+    /// The filter as conditions on `events` (or the table aliased `table`): app key, version, and
+    /// the corrected time in `[since, until)`. `timed`: false for tables without event times
+    /// (`rejected`, `batches`), which are filtered by app key and version only.
+    public func conditions(table: String = "", timed: Bool = true, dialect: SQLDialect) -> [SQLQuery] {
+        let prefix = table.isEmpty ? "" : table + "."
+        var all: [SQLQuery] = []
+        if let appKey {
+            // SQLite, without a time range: `+` keeps the planner from reading the app's rows
+            // through `events_corrected_ts`, which visits the table in time order, one random page
+            // per row (measured: a 1,000,000-event scan took 27 times as long as reading the table).
+            let ranged = timed && (since != nil || until != nil)
+            let hint = dialect == .sqlite && !ranged ? "+" : ""
+            all.append("\(raw: hint + prefix)app_key = \(appKey)")
+        }
+        if let appVersion { all.append("\(raw: prefix)app_version = \(appVersion)") }
+        if timed, let since { all.append("\(raw: prefix)corrected_ts >= \(since)") }
+        if timed, let until { all.append("\(raw: prefix)corrected_ts < \(until)") }
+        return all
+    }
+
+    /// ` WHERE …` over the filter's conditions and `extra` after them, or nothing.
+    public func whereClause(table: String = "", timed: Bool = true, dialect: SQLDialect, _ extra: SQLQuery...) -> SQLQuery {
+        .where(conditions(table: table, timed: timed, dialect: dialect) + extra)
+    }
+}
