@@ -49,8 +49,9 @@ package protocol ConnectionProtocol: AnyObject {
     /// While `c` finishes with nothing queued, answering or unsent: starts answering a complete
     /// request still buffered, if any (true: our side stays open for its answer). Default: false.
     func answersBufferedRequest(_ c: Connection<Self>, loop: Loop) -> Bool
-    /// A new connection from `peer` when the loop is `full` and/or `crowded`: the protocol may close
-    /// another connection to make room; returns whether the loop is still full. Default: `full`.
+    /// A new connection arrives (`full`: at `maxConnections`; `crowded`: its address at
+    /// `maxConnectionsPerAddress`): the protocol may close another connection to make room;
+    /// returns whether the loop is still full. Default: `full`.
     func makeRoom(full: Bool, crowded: Bool, loop: Loop) -> Bool
     /// `c` was accepted and is open (not a refusal).
     func opened(_ c: Connection<Self>, loop: Loop)
