@@ -71,9 +71,10 @@ let package = Package(
             name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls", "SecureChannel"],
             path: "Modules/ATLPClient"),
         .target(
-            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel", "ConnectionLoop"],
+            path: "Modules/ATLPServer"),
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
-        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel", "ConnectionLoop"], path: "Modules/HTTPServer"),
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
         .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
@@ -85,6 +86,10 @@ let package = Package(
             path: "Tests/HTTPServerTests"),
         // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
         .target(name: "SecureChannel", path: "Modules/SecureChannel"),
+        // The one connection loop both servers run on (accept, read, write, limits, linger): not a product.
+        .target(name: "ConnectionLoop", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/ConnectionLoop"),
+        .testTarget(
+            name: "ConnectionLoopTests", dependencies: ["ConnectionLoop", "SystemCalls"], path: "Tests/ConnectionLoopTests"),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
