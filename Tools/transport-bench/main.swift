@@ -71,8 +71,7 @@ struct Result {
 
 let frames = (0..<16).map(batchFrame)
 let frameBytes = frames[0].count
-let ackBytes = ATLPFrame(verb: "ACK", body: JSONObject([("batch", 0), ("stored", 500), ("duplicates", 0), ("rejected", 0)]))
-    .encoded.count
+let ackBytes = BatchAck(batch: 0, stored: eventsPerBatch, duplicates: 0, rejected: 0).frame.encoded.count
 
 /// Warms up with every frame, then times `latencyBatches` exchanges of one frame each.
 func timeExchanges(_ exchange: ([UInt8]) throws -> Void) throws -> Result {
