@@ -174,7 +174,7 @@ func measureShipper(spoolRoot: String) throws -> (eventsPerSecond: Double, total
     let server = ATLPService(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: AckOnly())
     let address = try server.start()
     defer { server.stop() }
-    let spool = spoolRoot + "/transport-bench-\(getpid())"
+    let spool = spoolRoot + "/transport-bench-\(Posix.processID())"
     defer { try? FileManager.default.removeItem(atPath: spool) }
     let shipper = try EventShipper(
         configuration: EventShipperConfiguration(
