@@ -176,11 +176,11 @@ let package = Package(
 
         // Shared test support: fixtures and helpers, not a product.
         .target(
-            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching"],
+            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching", "SystemCalls"],
             path: "Tests/TestSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], path: "Tests/SystemCallsTests"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "TestSupport"], path: "Tests/ReportersTests"),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "SystemCalls", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "EventModel", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
             name: "InteractionsTests", dependencies: ["Interactions", "EventModel", "ViewIdentity", "KVCConfig"], path: "Tests/InteractionsTests"),
@@ -229,7 +229,7 @@ let package = Package(
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel", "SystemCalls"], path: "Tests/EndToEndTests"),
 
         // Benchmarks: run in release (`swift run -c release <name>`), each reports a ratio to a baseline.
         // What every benchmark shares (clocks, rounds, medians, load average, ratios, output): not a product.
