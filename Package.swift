@@ -104,7 +104,7 @@ let package = Package(
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "SystemCalls"], path: "Modules/PostgresStore"),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "StoreSQL", "SystemCalls"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [

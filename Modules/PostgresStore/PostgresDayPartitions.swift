@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 import Synchronization
 
 /// `events` partitioned by the UTC day of the corrected time (schema migration 5,
@@ -134,9 +135,9 @@ final class PostgresDayPartitions: Sendable {
         try c.transaction { () throws(PostgresError) -> Int in
             try c.execute("SELECT pg_advisory_xact_lock(\(lock))")
             let quoted = "\"\(name)\""
-            let n = try c.execute("SELECT count(*) FROM \(quoted)").rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
-            try c.execute("DELETE FROM event_ids AS i USING \(quoted) AS p WHERE i.app_key = p.app_key AND i.id = p.id")
-            try c.execute("DROP TABLE \(quoted)")
+            let n = try c.execute("SELECT count(*) FROM \(raw: quoted)").rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+            try c.execute("DELETE FROM event_ids AS i USING \(raw: quoted) AS p WHERE i.app_key = p.app_key AND i.id = p.id")
+            try c.execute("DROP TABLE \(raw: quoted)")
             return n
         }
     }

@@ -1,8 +1,7 @@
 import EventModel
 import EventStore
-import Synchronization
 
-/// A batch validated and turned into rows, waiting for the group commit that stores it.
+/// A batch validated and turned into rows, waiting for the group commit (`GroupCommit`) that stores it.
 final class PendingBatch: Sendable {
     /// One event's row: stored in `events`, or kept in `rejected` with its reason.
     enum Row: Sendable {
@@ -15,7 +14,6 @@ final class PendingBatch: Sendable {
     let appKey: String
     /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
-    private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var pairs = Set<DeviceUser>()
@@ -78,17 +76,5 @@ final class PendingBatch: Sendable {
             """,
             batchRow + [.int(Int64(outcome.stored)), .int(Int64(outcome.duplicates)), .int(Int64(outcome.rejected))])
         return outcome
-    }
-
-    var isDone: Bool { result.withLock { $0 != nil } }
-
-    func finish(_ r: Result<BatchOutcome, SQLiteError>) { result.withLock { $0 = r } }
-
-    /// The recorded result; only called after a commit finished this batch.
-    func outcome() throws(SQLiteError) -> BatchOutcome {
-        guard let r = result.withLock({ $0 }) else {
-            throw SQLiteError(code: SQLiteCode.misuse, message: "internal: the batch was not committed", sql: "")
-        }
-        return try r.get()
     }
 }

@@ -14,8 +14,8 @@ public final class SQLiteEventStore: CollectorStore {
     public var location: String { path }
     /// nil once closed.
     private let connection: Mutex<SQLiteDatabase?>
-    /// Batches waiting for the next group commit.
-    private let pending = Mutex<[PendingBatch]>([])
+    /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
+    private let commits = GroupCommit<PendingBatch, BatchOutcome, StoreError>(maxCommits: 1)
     /// Appends running now: the rollup worker lets them go first (`RollupWorker`).
     let appendsInFlight = Atomic<Int>(0)
     /// Applies the stored events to the rollups behind the watermark; nil when read-only.
@@ -95,8 +95,8 @@ public final class SQLiteEventStore: CollectorStore {
     /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
     /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
     ///
-    /// Group commit: batches that arrive while a commit is running wait for the lock, and the
-    /// first to get it writes every waiting batch (each under its own SAVEPOINT, so a batch that
+    /// Group commit (`GroupCommit`): batches that arrive while a commit is running wait, and the
+    /// next commit writes every waiting batch (each under its own SAVEPOINT, so a batch that
     /// fails rolls back alone) and commits them together, with one fsync instead of one each.
     /// Nobody returns before the COMMIT that holds its batch.
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
@@ -104,26 +104,16 @@ public final class SQLiteEventStore: CollectorStore {
         appendsInFlight.add(1, ordering: .relaxed)
         defer { appendsInFlight.subtract(1, ordering: .relaxed) }
         let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        pending.withLock { $0.append(mine) }
-        let committed = connection.withLock { c -> Bool in
-            if mine.isDone { return true }  // A commit of another caller already held it.
-            guard let db = c else { return false }
-            let group = pending.withLock { p -> [PendingBatch] in
-                defer { p = [] }
-                return p
+        return try commits.submit(mine) { group in
+            connection.withLock { c -> [Result<BatchOutcome, StoreError>] in
+                guard let db = c else { return group.map { _ in .failure(StoreError(.closed, "the database \(path) was closed")) } }
+                return Self.commit(group, db).map { $0.mapError(\.storeError) }
             }
-            Self.commit(group, db)
-            return true
-        }
-        guard committed else {
-            pending.withLock { $0.removeAll { $0 === mine } }
-            throw StoreError(.closed, "the database \(path) was closed")
-        }
-        do throws(SQLiteError) { return try mine.outcome() } catch { throw error.storeError }
+        }.get()
     }
 
-    /// Writes `group` in one transaction, a SAVEPOINT per batch, and records each batch's result.
-    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) {
+    /// Writes `group` in one transaction, a SAVEPOINT per batch; returns each batch's result.
+    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) -> [Result<BatchOutcome, SQLiteError>] {
         var results: [Result<BatchOutcome, SQLiteError>] = []
         do throws(SQLiteError) {
             try db.execute("BEGIN IMMEDIATE")
@@ -143,7 +133,7 @@ public final class SQLiteEventStore: CollectorStore {
             try? db.execute("ROLLBACK")
             results = group.map { _ in .failure(error) }
         }
-        for (batch, result) in zip(group, results) { batch.finish(result) }
+        return results
     }
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
