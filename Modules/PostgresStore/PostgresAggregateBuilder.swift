@@ -54,7 +54,7 @@ final class PostgresAggregateBuilder: Sendable {
                 }
                 if let c = connection {
                     if !leader {
-                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresAggregates.builderLock))").rows.first?.first == "t"
+                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresAggregates.builderLock)) AS locked").first("locked", as: Bool.self) == true
                         leading.store(leader, ordering: .sequentiallyConsistent)
                     }
                     if leader {

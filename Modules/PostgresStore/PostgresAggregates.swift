@@ -61,7 +61,7 @@ enum PostgresAggregates {
     /// planned with its value, `seq > n` reads the few rows after it through the `seq` index;
     /// planned with an unknown value, PostgreSQL guessed a third of the table and read all of it.
     static func watermark(_ c: PostgresConnection) throws(PostgresError) -> Int64 {
-        try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+        try c.execute("SELECT watermark FROM agg_state").first("watermark", as: Int64.self) ?? 0
     }
 
     /// The actor as sent (`ActorKind.user.sentIDColumn`: user, else device), before identity merge.
@@ -184,8 +184,8 @@ enum PostgresAggregates {
     static func safeSequence(_ c: PostgresConnection) throws(PostgresError) -> Int64? {
         try c.transaction { () throws(PostgresError) -> Int64? in
             try c.execute("SELECT pg_advisory_xact_lock(\(raw: String(ingestLock)))")
-            let v = try c.execute("SELECT pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass)").rows
-            return v.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+            let last = "SELECT pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass) AS last"
+            return try c.execute(SQLQuery(raw: last)).first("last", as: Int64?.self) ?? nil
         }
     }
 

@@ -32,6 +32,12 @@ struct PostgresRows: Sendable, RandomAccessCollection {
         return all
     }
 
+    /// The first row's column `name` as `T`; nil when there is no row.
+    func first<T: SQLDecodable>(_ name: String, as type: T.Type = T.self) throws(PostgresError) -> T? {
+        guard let row = first else { return nil }
+        return try reading(row) { r throws(SQLDecodingError) in try r.decode(name, as: T.self) }
+    }
+
     /// Reads the rows with `body` until it returns false; returns false when it did.
     func readEach(_ body: (PostgresRow) throws(SQLDecodingError) -> Bool) throws(PostgresError) -> Bool {
         for row in self where !(try reading(row, body)) { return false }
