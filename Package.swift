@@ -162,7 +162,7 @@ let package = Package(
             name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
-            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk"],
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
             path: "Tests/GtkTrackingTests"),
 
         // Shared test support: fixtures and helpers, not a product.

@@ -11,78 +11,11 @@ public struct ReportHTMLRenderer: ReportRenderer {
     }
 
     public func render(_ r: CollectorReport) -> String {
-        let t = r.totals
-        var body = "<h1>Autotrack report</h1>\n<p class=\"db\">Database: <code>\(Self.escape(r.database))</code></p>\n"
-        if let rule = r.scope {
-            body += "<p class=\"db\">Only the events of rule <code>\(Self.escape(rule.id))</code>\(rule.name.map { " (" + Self.escape($0) + ")" } ?? "")</p>\n"
-        }
-        body += "<p class=\"meta\" id=\"filters\">Filters: \(Self.escape(r.filter.text)) · Generated \(Timestamp.text(r.generatedAt))</p>\n"
-        body += "<section id=\"totals\"><h2>Totals</h2>\n<div class=\"totals\">"
-        for (label, value) in [
-            ("events", t.events), ("rejected", t.rejected), ("duplicates dropped", t.duplicates), ("batches", t.batches),
-            ("apps", t.apps),
-        ] {
-            body += "<div class=\"total\"><b>\(value)</b><span>\(label)</span></div>"
-        }
-        body += "</div></section>\n"
-        body += activitySections(r)
-
-        body += "<section id=\"events\"><h2>Events by type</h2>\n"
-        body += chart(r.eventTypes.map { ($0.type, Double($0.count), String($0.count)) }, label: "Events by type")
-        body += "<h2>Events by name</h2>\n"
-        body += chart(r.events.map { ("\($0.name) (\($0.type))", Double($0.count), String($0.count)) }, label: "Events by name")
-        body += table(["type", "name", "count"], r.events.map { [$0.type, $0.name, String($0.count)] }, numeric: [2])
-        body += "</section>\n"
-
-        body += "<section id=\"pages\"><h2>Pages</h2>\n"
-        body += chart(r.pages.map { ($0.page, Double($0.enters), String($0.enters)) }, label: "Page enters")
-        body += chart(
-            r.pages.compactMap { p in p.meanDwellMilliseconds.map { (p.page, $0, ReportNumber.milliseconds($0) + " ms") } },
-            label: "Mean dwell time")
-        body += table(
-            ["page", "enters", "leaves", "mean dwell ms"],
-            r.pages.map { [$0.page, String($0.enters), String($0.leaves), ReportNumber.milliseconds($0.meanDwellMilliseconds)] },
-            numeric: [1, 2, 3])
-        body += "</section>\n"
-
-        body += "<section id=\"rules\"><h2>Rules</h2>\n"
-        body += chart(r.rules.map { ("\($0.rule.appKey)/\($0.rule.id)", Double($0.covered), String($0.covered)) }, label: "Events covered per rule")
-        body += table(
-            ["app", "rule", "app version", "view event", "view path", "covered", "key name", "values"],
-            r.rules.map { coverage in
-                [
-                    coverage.rule.appKey, coverage.rule.id, coverage.rule.appVersion.text, coverage.rule.viewEvent.rawValue, coverage.rule.viewPath.text, String(coverage.covered), coverage.rule.keyName ?? "",
-                    coverage.values.isEmpty ? "-" : coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
-                ]
-            }, numeric: [5])
-        body += "</section>\n"
-
-        body += "<section id=\"impressions\"><h2>Impressions</h2>\n"
-        body += table(
-            ["app", "rule", "view path", "impressions", "click rules", "clicks", "click-through"],
-            r.impressions.map { i in
-                [i.rule.appKey, i.rule.id, i.rule.viewPath.text, String(i.impressions),
-                 i.clickRules.isEmpty ? "-" : i.clickRules.joined(separator: ", "), String(i.clicks),
-                 i.clickThroughRate.map(Percent.text) ?? "-"]
-            }, numeric: [3, 5])
-        body += "</section>\n"
-
-        body += "<section id=\"kvc-errors\"><h2>KVC errors</h2>\n"
-        body += chart(
-            r.kvcErrors.map { ("\($0.rule) @ \($0.appVersion)", Double($0.count), String($0.count)) }, label: "KVC errors")
-        body += table(
-            ["app", "rule", "app version", "count", "key paths", "missing keys"],
-            r.kvcErrors.map {
-                [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),
-                 $0.missingKeys.joined(separator: ", ")]
-            }, numeric: [3])
-        body += "</section>\n"
-
-        body += "<section id=\"rejected\"><h2>Rejected events</h2>\n"
-        body += chart(r.rejected.map { ($0.reason, Double($0.count), String($0.count)) }, label: "Rejected by reason")
-        body += table(["reason", "count"], r.rejected.map { [$0.reason, String($0.count)] }, numeric: [1])
-        body += "</section>\n"
-
+        let sections: [String] = [
+            header(r), totalsSection(r), activitySections(r), eventsSection(r), pagesSection(r), rulesSection(r),
+            impressionsSection(r), kvcErrorsSection(r), rejectedSection(r),
+        ]
+        let body = sections.joined()
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -96,6 +29,96 @@ public struct ReportHTMLRenderer: ReportRenderer {
             </html>
 
             """
+    }
+
+    /// The title, the database, the rule the report is scoped to, the filters and the time.
+    func header(_ r: CollectorReport) -> String {
+        var html = "<h1>Autotrack report</h1>\n<p class=\"db\">Database: <code>\(Self.escape(r.database))</code></p>\n"
+        if let rule = r.scope {
+            html += "<p class=\"db\">Only the events of rule <code>\(Self.escape(rule.id))</code>\(rule.name.map { " (" + Self.escape($0) + ")" } ?? "")</p>\n"
+        }
+        html += "<p class=\"meta\" id=\"filters\">Filters: \(Self.escape(r.filter.text)) · Generated \(Timestamp.text(r.generatedAt))</p>\n"
+        return html
+    }
+
+    func totalsSection(_ r: CollectorReport) -> String {
+        let t = r.totals
+        var html = "<section id=\"totals\"><h2>Totals</h2>\n<div class=\"totals\">"
+        for (label, value) in [
+            ("events", t.events), ("rejected", t.rejected), ("duplicates dropped", t.duplicates), ("batches", t.batches),
+            ("apps", t.apps),
+        ] {
+            html += "<div class=\"total\"><b>\(value)</b><span>\(label)</span></div>"
+        }
+        return html + "</div></section>\n"
+    }
+
+    func eventsSection(_ r: CollectorReport) -> String {
+        "<section id=\"events\"><h2>Events by type</h2>\n"
+            + chart(r.eventTypes.map { ($0.type, Double($0.count), String($0.count)) }, label: "Events by type")
+            + "<h2>Events by name</h2>\n"
+            + chart(r.events.map { ("\($0.name) (\($0.type))", Double($0.count), String($0.count)) }, label: "Events by name")
+            + table(["type", "name", "count"], r.events.map { [$0.type, $0.name, String($0.count)] }, numeric: [2])
+            + "</section>\n"
+    }
+
+    func pagesSection(_ r: CollectorReport) -> String {
+        "<section id=\"pages\"><h2>Pages</h2>\n"
+            + chart(r.pages.map { ($0.page, Double($0.enters), String($0.enters)) }, label: "Page enters")
+            + chart(
+                r.pages.compactMap { p in p.meanDwellMilliseconds.map { (p.page, $0, ReportNumber.milliseconds($0) + " ms") } },
+                label: "Mean dwell time")
+            + table(
+                ["page", "enters", "leaves", "mean dwell ms"],
+                r.pages.map { [$0.page, String($0.enters), String($0.leaves), ReportNumber.milliseconds($0.meanDwellMilliseconds)] },
+                numeric: [1, 2, 3])
+            + "</section>\n"
+    }
+
+    func rulesSection(_ r: CollectorReport) -> String {
+        "<section id=\"rules\"><h2>Rules</h2>\n"
+            + chart(r.rules.map { ("\($0.rule.appKey)/\($0.rule.id)", Double($0.covered), String($0.covered)) }, label: "Events covered per rule")
+            + table(
+                ["app", "rule", "app version", "view event", "view path", "covered", "key name", "values"],
+                r.rules.map { coverage in
+                    [
+                        coverage.rule.appKey, coverage.rule.id, coverage.rule.appVersion.text, coverage.rule.viewEvent.rawValue, coverage.rule.viewPath.text, String(coverage.covered), coverage.rule.keyName ?? "",
+                        coverage.values.isEmpty ? "-" : coverage.values.map { "\($0.value) ×\($0.count)" }.joined(separator: ", "),
+                    ]
+                }, numeric: [5])
+            + "</section>\n"
+    }
+
+    func impressionsSection(_ r: CollectorReport) -> String {
+        "<section id=\"impressions\"><h2>Impressions</h2>\n"
+            + table(
+                ["app", "rule", "view path", "impressions", "click rules", "clicks", "click-through"],
+                r.impressions.map { i in
+                    [i.rule.appKey, i.rule.id, i.rule.viewPath.text, String(i.impressions),
+                     i.clickRules.isEmpty ? "-" : i.clickRules.joined(separator: ", "), String(i.clicks),
+                     i.clickThroughRate.map(Percent.text) ?? "-"]
+                }, numeric: [3, 5])
+            + "</section>\n"
+    }
+
+    func kvcErrorsSection(_ r: CollectorReport) -> String {
+        "<section id=\"kvc-errors\"><h2>KVC errors</h2>\n"
+            + chart(
+                r.kvcErrors.map { ("\($0.rule) @ \($0.appVersion)", Double($0.count), String($0.count)) }, label: "KVC errors")
+            + table(
+                ["app", "rule", "app version", "count", "key paths", "missing keys"],
+                r.kvcErrors.map {
+                    [$0.appKey, $0.rule, $0.appVersion, String($0.count), $0.keyPaths.joined(separator: ", "),
+                     $0.missingKeys.joined(separator: ", ")]
+                }, numeric: [3])
+            + "</section>\n"
+    }
+
+    func rejectedSection(_ r: CollectorReport) -> String {
+        "<section id=\"rejected\"><h2>Rejected events</h2>\n"
+            + chart(r.rejected.map { ($0.reason, Double($0.count), String($0.count)) }, label: "Rejected by reason")
+            + table(["reason", "count"], r.rejected.map { [$0.reason, String($0.count)] }, numeric: [1])
+            + "</section>\n"
     }
 
     /// A horizontal bar chart: one row per item, bars scaled to the largest value.

@@ -261,35 +261,54 @@ struct DocumentReader {
         rejectUnknown(o, at: rpath, allowed: Self.ruleFields, what: "a rule")
         let id = string(o, "id", at: rpath, what: "the rule id")
         let appKey = string(o, "appKey", at: rpath, what: "the app key")
-        var range: VersionRange?
-        if let t = string(o, "appVersion", at: rpath, what: "a version range such as * or >=1.2.0 <2.0.0") {
-            do throws(VersionRangeError) {
-                range = try VersionRange(t)
-            } catch {
-                problem(
-                    .badVersionRange, rpath.key("appVersion"),
-                    expected: "a version range: *, an exact version such as 1.2.0, or comparators (>=, >, <=, <, =) joined by spaces",
-                    found: error.description)
-            }
+        let range = readVersionRange(o, at: rpath)
+        let event = readViewEvent(o, at: rpath)
+        let pattern = readViewPattern(o, at: rpath)
+        guard let read = readKeyPath(o, at: rpath), let extras = readRuleExtras(o, at: rpath) else { return nil }
+        guard let id, let appKey, let range, let event, let pattern, read.valid else { return nil }
+        return KVCRule(
+            id: id, name: extras.name, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern, keyPath: read.keyPath,
+            keyName: read.keyName, content: extras.content, readText: extras.readText, location: location(rpath))
+    }
+
+    mutating func readVersionRange(_ o: JSONObject, at rpath: DocumentPath) -> VersionRange? {
+        guard let t = string(o, "appVersion", at: rpath, what: "a version range such as * or >=1.2.0 <2.0.0") else { return nil }
+        do throws(VersionRangeError) {
+            return try VersionRange(t)
+        } catch {
+            problem(
+                .badVersionRange, rpath.key("appVersion"),
+                expected: "a version range: *, an exact version such as 1.2.0, or comparators (>=, >, <=, <, =) joined by spaces",
+                found: error.description)
+            return nil
         }
-        var event: ViewEvent?
-        if let t = string(o, "viewEvent", at: rpath, what: "the interaction") {
-            event = ViewEvent(rawValue: t)
-            if event == nil {
-                problem(
-                    .badViewEvent, rpath.key("viewEvent"),
-                    expected: "one of " + ViewEvent.allCases.map(\.rawValue).joined(separator: ", "), found: "\"\(t)\"")
-            }
+    }
+
+    mutating func readViewEvent(_ o: JSONObject, at rpath: DocumentPath) -> ViewEvent? {
+        guard let t = string(o, "viewEvent", at: rpath, what: "the interaction") else { return nil }
+        guard let event = ViewEvent(rawValue: t) else {
+            problem(
+                .badViewEvent, rpath.key("viewEvent"),
+                expected: "one of " + ViewEvent.allCases.map(\.rawValue).joined(separator: ", "), found: "\"\(t)\"")
+            return nil
         }
-        var pattern: PathPattern?
-        if let t = string(o, "viewPath", at: rpath, what: "a view path pattern") {
-            do throws(ViewPathParseError) {
-                pattern = try PathPattern(t)
-            } catch {
-                problem(.badViewPath, rpath.key("viewPath"), expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
-            }
+        return event
+    }
+
+    mutating func readViewPattern(_ o: JSONObject, at rpath: DocumentPath) -> PathPattern? {
+        guard let t = string(o, "viewPath", at: rpath, what: "a view path pattern") else { return nil }
+        do throws(ViewPathParseError) {
+            return try PathPattern(t)
+        } catch {
+            problem(.badViewPath, rpath.key("viewPath"), expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
+            return nil
         }
-        // Both or neither: a rule without them (a studio definition) names events and reads nothing.
+    }
+
+    /// The key path and the name its value is reported under: both or neither (a rule without
+    /// them, a studio definition, names events and reads nothing). Nil when only one is given;
+    /// `valid` is false when a given one is malformed (its problem recorded).
+    mutating func readKeyPath(_ o: JSONObject, at rpath: DocumentPath) -> (keyPath: KVCKeyPath?, keyName: String?, valid: Bool)? {
         let keyPathGiven = o["keyPath"] != nil, keyNameGiven = o["keyName"] != nil
         if keyPathGiven != keyNameGiven {
             let missing = keyPathGiven ? "keyName" : "keyPath"
@@ -300,7 +319,6 @@ struct DocumentReader {
             return nil
         }
         var keyPath: KVCKeyPath?
-        var keyPathValid = true
         if keyPathGiven, let t = string(o, "keyPath", at: rpath, what: "a dot-separated key path such as product.id") {
             do throws(KeyPathSyntaxError) {
                 keyPath = try KVCKeyPath(t)
@@ -309,7 +327,11 @@ struct DocumentReader {
             }
         }
         let keyName = keyNameGiven ? string(o, "keyName", at: rpath, what: "the property name the value is reported under") : nil
-        if keyPathGiven, keyPath == nil || keyName == nil { keyPathValid = false }
+        return (keyPath, keyName, !keyPathGiven || (keyPath != nil && keyName != nil))
+    }
+
+    /// The optional `name`, `content` and `readText`; nil when one is of the wrong type.
+    mutating func readRuleExtras(_ o: JSONObject, at rpath: DocumentPath) -> (name: String?, content: String?, readText: Bool)? {
         var name: String?
         if o["name"] != nil {
             name = string(o, "name", at: rpath, what: "the rule's display name")
@@ -317,12 +339,11 @@ struct DocumentReader {
         }
         var content: String?
         if let c = o["content"] {
-            if case .string(let s) = c {
-                content = s
-            } else {
+            guard case .string(let s) = c else {
                 problem(.wrongType, rpath.key("content"), expected: "a string (the title to match)", found: Self.describe(c))
                 return nil
             }
+            content = s
         }
         var readText = false
         if let r = o["readText"] {
@@ -332,9 +353,6 @@ struct DocumentReader {
             }
             readText = b
         }
-        guard let id, let appKey, let range, let event, let pattern, keyPathValid else { return nil }
-        return KVCRule(
-            id: id, name: name, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern, keyPath: keyPath, keyName: keyName,
-            content: content, readText: readText, location: location(rpath))
+        return (name, content, readText)
     }
 }

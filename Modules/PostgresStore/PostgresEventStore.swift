@@ -19,6 +19,8 @@ public final class PostgresEventStore: CollectorStore {
     private let pool: PostgresPool
     /// Keeps the aggregate tables up to date while this store serves (`.create`); nil otherwise.
     let builder: PostgresAggregateBuilder?
+    /// The statements a group commit writes with.
+    let ingest: PostgresIngest
     /// The day partitions this collector made sure of.
     let partitions = PostgresDayPartitions()
     /// Batches waiting for the next group commit, and how many commits run.
@@ -34,9 +36,11 @@ public final class PostgresEventStore: CollectorStore {
 
     /// Connects to `uri` (a libpq URI: `postgresql://user@host:5432/db`, `postgresql:///db?host=/run/postgresql`),
     /// then, as `options.access` says, creates and migrates the schema (`.create`, `.existing`) or
-    /// checks that it is current and opens every connection read-only (`.readOnly`).
-    public init(uri: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+    /// checks that it is current and opens every connection read-only (`.readOnly`). `ingest`
+    /// chooses how groups are written (benchmarks compare them; the default is the fastest measured).
+    public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .groupInsert) throws(StoreError) {
         location = DatabaseURI.redacted(uri)
+        self.ingest = ingest
         var setup: [String] = []
         if options.access == .readOnly { setup.append("SET default_transaction_read_only = on") }
         // normal: a commit may be lost if the database server crashes (not when a collector does).
@@ -122,13 +126,21 @@ public final class PostgresEventStore: CollectorStore {
         var last: PostgresError?
         for _ in 0..<2 {
             do throws(PostgresError) {
-                return .success(try pool.withConnection { c throws(PostgresError) in try PostgresGroupInsert.run(group, partitions: partitions, on: c) })
+                return .success(try pool.withConnection { c throws(PostgresError) in try write(group, on: c) })
             } catch {
                 last = error
                 if !error.isTransient { break }
             }
         }
         return .failure(last!)
+    }
+
+    private func write(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        switch ingest {
+        case .groupInsert: try PostgresGroupInsert.run(group, partitions: partitions, on: c)
+        case .stagedCopy: try PostgresCopyInsert.staged(group, partitions: partitions, on: c)
+        case .copy: try PostgresCopyInsert.direct(group, partitions: partitions, on: c)
+        }
     }
 
     private func finish(_ group: [PostgresPendingBatch], _ result: Result<[BatchOutcome], PostgresError>) {

@@ -70,6 +70,12 @@ public final class SQLiteEventStore: CollectorStore {
             // fsync: at SQLite's 1,000 pages one ran about every other commit here, copying the
             // same index and rollup pages again each time. 64 MiB of log first.
             try connection.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
+            // A batch's SAVEPOINT and every statement that may fail halfway keep the original of
+            // each page they change in a journal of their own, to roll back to: in a temporary
+            // file that was one 4 KiB write system call per page (measured: 1.3 per stored event
+            // and 3 per rolled-up event, more than the log itself). In memory it is a copy; it
+            // holds at most one batch's or one rollup chunk's pages, and is freed at its end.
+            try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("PRAGMA foreign_keys = ON")
             try Schema.migrate(connection)
         } catch {

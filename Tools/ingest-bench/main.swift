@@ -169,6 +169,35 @@ func sendOverATLP(
     return (elapsed, stored.load(ordering: .relaxed))
 }
 
+/// CPU seconds (user + system) each thread of this process has used so far, summed by what the
+/// thread is: `atlp-worker-N` → "atlp", the rollup worker, the rest ("bench": the senders and
+/// the main thread). Read from /proc/self/task/*/stat (fields 14 and 15, in clock ticks).
+func cpuByThreadKind() -> [String: Double] {
+    var out: [String: Double] = [:]
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    for task in (try? Posix.listDirectory("/proc/self/task")) ?? [] {
+        guard let stat = try? Posix.readFile("/proc/self/task/\(task)/stat"),
+            let open = stat.firstIndex(of: UInt8(ascii: "(")), let close = stat.lastIndex(of: UInt8(ascii: ")"))
+        else { continue }
+        let name = String(decoding: stat[(open + 1)..<close], as: UTF8.self)
+        let fields = stat[(close + 2)...].split(separator: UInt8(ascii: " "))
+        // After the name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+        guard fields.count > 12, let user = Double(String(decoding: fields[11], as: UTF8.self)),
+            let system = Double(String(decoding: fields[12], as: UTF8.self))
+        else { continue }
+        let kind = name.hasPrefix("atlp-worker") ? "atlp" : name == "sqlite-rollups" ? "rollups" : "bench"
+        out[kind, default: 0] += (user + system) / ticks
+    }
+    return out
+}
+
+/// CPU µs per event of each thread kind between two `cpuByThreadKind` readings, as one line.
+func cpuPerEvent(from before: [String: Double], to after: [String: Double], events: Int) -> String {
+    ["atlp", "rollups", "bench"].map { kind in
+        "\(kind) \(Benchmark.fixed((after[kind, default: 0] - before[kind, default: 0]) * 1e6 / Double(events), 1))"
+    }.joined(separator: ", ")
+}
+
 func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, rollups: Bool = true) -> (rate: Double, stored: Int) {
     let dir = temporaryDirectory("collector")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -181,8 +210,12 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, rollups: Bool =
         fail("the collector did not start: \(error)")
     }
     if !rollups { (collector.store as? SQLiteEventStore)?.pauseRollupWorker(true) }
+    let before = cpuByThreadKind()
     let sent = sendOverATLP(perConnection, to: address)
+    let after = cpuByThreadKind()
     collector.stop()
+    // Threads that ended during the run are not counted: the collector's live until `stop`.
+    print("  CPU µs per event until the last ACK (threads of this process): \(cpuPerEvent(from: before, to: after, events: total))")
     let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
     return (Double(total) / Benchmark.seconds(sent.elapsed), stored)
 }
