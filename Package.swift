@@ -182,7 +182,7 @@ let package = Package(
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventModel", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
