@@ -86,9 +86,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity", "SystemCalls"], path: "Modules/EventStore"),
-        .target(name: "StoreSQL", dependencies: ["EventStore"], path: "Modules/StoreSQL"),
+        .target(name: "StoreSQL", dependencies: ["EventModel", "EventStore"], path: "Modules/StoreSQL"),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL", "EventStore"], path: "Tests/StoreSQLTests"),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "SystemCalls"], path: "Modules/SQLiteStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "StoreSQL", "SystemCalls"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
@@ -182,7 +182,7 @@ let package = Package(
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventModel", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],

@@ -2,7 +2,6 @@ import EventModel
 import EventStore
 import Foundation
 import StoreSQL
-import Synchronization
 
 /// The collector's store on PostgreSQL, for any number of collectors sharing one database.
 ///
@@ -124,74 +123,29 @@ public final class PostgresEventStore: CollectorStore {
         }
     }
 
+    /// Replaces the rule sets of the apps among `rules` (and `also`) in one transaction
+    /// (`RulePublication`, text bound in its stored form); the first statement of each app locks
+    /// its rule set row, so publishes of one app from two collectors run one after the other, whole.
     @discardableResult
     public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
-        let now = Self.nowMilliseconds()
-        var seen = Set<String>()
-        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
-        return try withConnection { c throws(PostgresError) -> Int in
-            try c.transaction { () throws(PostgresError) -> Int in
-                var count = 0
-                for key in appKeys {
-                    // Publishes of one app from two collectors at once: one after the other, whole.
-                    let storedKey = PostgresText.encode(key)
-                    try c.execute("SELECT 1 FROM rule_sets WHERE app_key = $1 FOR UPDATE", [storedKey])
-                    try c.execute("DELETE FROM rules WHERE app_key = $1", [storedKey])
-                    // A repeated id within one publish: the later rule wins, at the later place.
-                    var ordered: [StoredRule] = []
-                    for r in rules where r.appKey == key {
-                        ordered.removeAll { $0.id == r.id }
-                        ordered.append(r)
-                    }
-                    try c.execute(
-                        """
-                        INSERT INTO rules (app_key, id, position, json, published_at)
-                        SELECT $1, id, position - 1, json, $4 FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(id, json, position)
-                        """,
-                        [
-                            storedKey, PostgresArrayLiteral.text(ordered.map { PostgresText.encode($0.id) }),
-                            PostgresArrayLiteral.text(ordered.map { PostgresText.encode($0.json) }),
-                            String(now),
-                        ])
-                    let etag = StoredRuleSet.etag(ruleJSON: ordered.map(\.json), sampleRate: sampleRate)
-                    try c.execute(
-                        """
-                        INSERT INTO rule_sets (app_key, sample_rate, etag, published_at) VALUES ($1, $2, $3, $4)
-                        ON CONFLICT (app_key) DO UPDATE SET
-                            sample_rate = excluded.sample_rate, etag = excluded.etag, published_at = excluded.published_at
-                        """, [storedKey, JSONValue.double(sampleRate).jsonText, etag, String(now)])
-                    count += ordered.count
-                }
-                return count
+        let publication = RulePublication(rules, sampleRate: sampleRate, appKeys: also, publishedAt: Self.nowMilliseconds())
+        try withConnection { c throws(PostgresError) in
+            try c.transaction { () throws(PostgresError) in
+                for statement in publication.statements(.postgres, storing: PostgresText.encode) { try c.execute(statement) }
             }
         }
+        return publication.ruleCount
     }
 
     public func ruleSets(appKey: String?) throws(StoreError) -> [StoredRuleSet] {
-        let app: SQLQuery = appKey.map { " WHERE app_key = \(PostgresText.encode($0))" } ?? ""
-        let (sets, rules) = try withConnection { c throws(PostgresError) in
+        let (sets, rules) = RulePublication.ruleSetsQueries(appKey: PostgresText.encode(appKey))
+        return try withConnection { c throws(PostgresError) in
             // One snapshot for both reads, so a publish in between cannot mix two sets.
             try c.transaction { () throws(PostgresError) in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                let sets = try c.execute("SELECT app_key, sample_rate, etag, published_at FROM rule_sets\(app) ORDER BY app_key").decode {
-                    r throws(SQLDecodingError) in
-                    StoredRuleSet(
-                        appKey: try r["app_key"], sampleRate: try r["sample_rate"], etag: try r["etag"], rules: [],
-                        publishedAt: try r["published_at"])
-                }
-                let rules = try c.execute("SELECT app_key, id, json, published_at FROM rules\(app) ORDER BY app_key, position").decode {
-                    r throws(SQLDecodingError) in
-                    StoredRule(appKey: try r["app_key"], id: try r["id"], json: try r["json"], publishedAt: try r["published_at"])
-                }
-                return (sets, rules)
+                return RulePublication.ruleSets(
+                    try c.execute(sets).decode(RulePublication.ruleSet), rules: try c.execute(rules).decode(RulePublication.rule))
             }
-        }
-        var byApp: [String: [StoredRule]] = [:]
-        for rule in rules { byApp[rule.appKey, default: []].append(rule) }
-        return sets.map { s in
-            var s = s
-            s.rules = byApp[s.appKey] ?? []
-            return s
         }
     }
 
@@ -199,29 +153,15 @@ public final class PostgresEventStore: CollectorStore {
         var conditions: [SQLQuery] = []
         if !query.types.isEmpty { conditions.append("type = ANY(\(PostgresTextArray(query.types))::text[])") }
         if let after = query.afterSeq { conditions.append("seq > \(after)") }
-        var statement: SQLQuery = """
-            SELECT seq, app_key, app_version, id, ts, type, name, page, path, view_id, session, user_id, device_id, duration,
-                   props, corrected_ts, received_at
-            FROM events\(query.filter.postgresWhere(conditions)) ORDER BY seq
-            """
-        if let limit = query.limit { statement.append(" LIMIT \(max(0, limit))") }
+        let limit: SQLQuery = query.limit.map { " LIMIT \(max(0, $0))" } ?? ""
+        let statement: SQLQuery = "SELECT \(raw: StoredEvent.columns) FROM events\(query.filter.postgresWhere(conditions)) ORDER BY seq\(limit)"
         // A cursor keeps memory constant: 1,000 rows at a time, in one read-only transaction.
         try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) in
                 try c.execute("DECLARE autotrack_events NO SCROLL CURSOR FOR \(statement)")
                 while true {
                     let page = try c.execute("FETCH 1000 FROM autotrack_events")
-                    let going = try page.readEach { r throws(SQLDecodingError) -> Bool in
-                        let props = (try r["props", as: String?.self]).flatMap { try? JSONValue.parse($0) }?.objectValue ?? JSONObject()
-                        let event = TrackEvent(
-                            id: try r["id"], ts: try r["ts"], type: EventType(rawValue: try r["type"]) ?? .custom, name: try r["name"],
-                            page: try r["page"], path: try r["path"], viewId: try r["view_id"], session: try r["session"],
-                            user: try r["user_id"], device: try r["device_id"], duration: try r["duration"], props: props)
-                        return each(
-                            StoredEvent(
-                                seq: try r["seq"], appKey: try r["app_key"], appVersion: try r["app_version"], event: event,
-                                time: try r["corrected_ts"], receivedAt: try r["received_at"]))
-                    }
+                    let going = try page.readEach { r throws(SQLDecodingError) in each(try StoredEvent(row: r)) }
                     if !going || page.count < 1000 { return }
                 }
             }
