@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import KVCConfig
 import ViewIdentity
 
