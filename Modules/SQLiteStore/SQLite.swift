@@ -94,7 +94,8 @@ final class SQLiteDatabase {
     init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         var db: OpaquePointer?
         // NOMUTEX: the owner serializes access with its own lock, so SQLite's would be a second one.
-        var flags = SQLITE_OPEN_NOMUTEX
+        // URI: a read-only connection attaches the rollups file as `file:PATH?mode=ro` (RollupFile.swift).
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWriteExisting: flags |= SQLITE_OPEN_READWRITE
@@ -120,6 +121,10 @@ final class SQLiteDatabase {
             // The writer keeps the pages of the B-trees an append walks (events' indexes, the
             // rollup tables) in its own cache: 64 MiB instead of SQLite's 2 MiB.
             try execute("PRAGMA cache_size = -65536")
+        } else {
+            // Reports read the rollup tables by their plain names (RollupFile.swift); a writable
+            // store attaches the file itself once it knows the database is ours.
+            try attachRollups(of: path, writable: false)
         }
     }
 

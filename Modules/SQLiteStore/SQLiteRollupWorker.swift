@@ -9,9 +9,8 @@ import SystemCalls
 /// Every `interval` it applies what was stored after `rollup_watermark`, `chunk` events per
 /// transaction (`SQLiteEventStore.advanceRollups`): a large chunk costs one statement per
 /// distinct key of its events (day and page, session, actor and view …), not one per event.
-/// Appends go first: before each chunk it waits until no append is running, at most
-/// `yieldLimit` (so under a load that never pauses it still moves on), since the chunk holds the
-/// database's one write lock. A report never waits for the worker: it applies what is left
+/// It writes the rollups file on a connection of its own (RollupFile.swift), so appends never
+/// wait for it, nor it for them. A report never waits for the worker: it applies what is left
 /// itself first (`rollupsCurrent`), so its answers hold every event stored. The thread ends
 /// when the store closes or is released.
 final class RollupWorker: Sendable {
@@ -19,8 +18,6 @@ final class RollupWorker: Sendable {
     static let chunk = 20_000
     /// How long the worker sleeps when it found nothing or less than a chunk to apply.
     static let interval = Duration.milliseconds(100)
-    /// How long it lets running appends go first before each chunk, at most.
-    static let yieldLimit = Duration.milliseconds(500)
 
     private struct Flags {
         var stopped = false
@@ -40,11 +37,7 @@ final class RollupWorker: Sendable {
                 if f.paused { continue }
                 guard let store else { return }
                 do throws(StoreError) {
-                    repeat {
-                        let clock = ContinuousClock()
-                        let until = clock.now + Self.yieldLimit
-                        while store.appendsInFlight.load(ordering: .relaxed) > 0, clock.now < until { Thread.sleep(forTimeInterval: 0.001) }
-                    } while try store.advanceRollups(limit: Self.chunk) == Self.chunk && !flags.withLock({ $0.stopped || $0.paused })
+                    while try store.advanceRollups(limit: Self.chunk) == Self.chunk, !flags.withLock({ $0.stopped || $0.paused }) {}
                 } catch {
                     // Closed: done. Anything else (another process holding the write lock past
                     // the busy timeout): try again next time; reports catch up on their own.
