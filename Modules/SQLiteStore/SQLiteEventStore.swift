@@ -96,7 +96,10 @@ public final class SQLiteEventStore: CollectorStore {
             try db.execute("PRAGMA main.cache_size = -2048")
             try db.execute("PRAGMA temp_store = MEMORY")
             try db.attachRollups(of: path, writable: true)
-            try db.execute("PRAGMA \(RollupFile.schema).cache_size = -65536")
+            try db.execute("PRAGMA \(RollupFile.schema).cache_size = -\(SQLiteDatabase.writerCacheKiB)")
+            // As for the events' log: at SQLite's 1,000 pages a checkpoint (two fsyncs) ran
+            // several times per chunk, copying the same rollup pages again each time.
+            try db.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
             return db
         } catch {
             throw error.storeError
