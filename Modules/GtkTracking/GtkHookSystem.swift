@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import KVCConfig
 import ViewIdentity
 
@@ -143,92 +143,78 @@ public final class GtkHookSystem {
 
     // MARK: Hooks
 
+    /// Hooks every signal followed (docs/gtk.md "Event codes and kinds"), each with the step
+    /// below that handles it.
     private func install() {
-        func hook(_ name: String, _ type: GType, detail: String? = nil, _ body: @escaping GtkSignalHook.Body) {
-            if let h = GtkSignalHook(name, on: type, detail: detail, body) { hooks.append(h) }
+        hook(.surfaceEvent) { [unowned self] in self.gate.record($0.event) }
+        hook(.clicked) { [unowned self] in self.clicked($0) }
+        hook(.toggled) { [unowned self] in self.toggled($0) }
+        hook(.switchStateSet) { [unowned self] in self.switchStateSet($0) }
+        hook(.switchActivate) { [unowned self] in self.armSwitch($0.switch) }
+        hook(.valueChanged) { [unowned self] in self.valueChanged($0) }
+        hook(.rowActivated) { [unowned self] in self.control($0.list, kind: .listItemClick, action: "row-activated", node: $0.row) }
+        hook(.listActivate) { [unowned self] in self.listActivated($0) }
+        hook(.clickReleased) { [unowned self] in self.clickReleased($0) }
+        hook(.map) { [unowned self] in self.widgetMapped($0.widget) }
+        hook(.unmap) { [unowned self] in self.widgetUnmapped($0.widget) }
+        hook(.listItemBind) { GtkListItems.remember(item: $0.item) }
+    }
+
+    private func hook<Arguments>(_ signal: GtkSignal<Arguments>, _ body: @escaping (Arguments) -> Void) {
+        hooks += GtkSignalHook.install(signal, body)
+    }
+
+    private func clicked(_ args: ButtonClicked) {
+        // A toggle button reports its toggle, not the click that caused it.
+        guard cgtk_is_toggle_button(args.button) == 0, !GtkHookSystem.isPartOfControl(args.button) else { return }
+        control(args.button, kind: .click, action: "clicked")
+    }
+
+    private func toggled(_ args: ButtonToggled) {
+        guard !GtkHookSystem.isPartOfControl(args.button) else { return }
+        control(args.button, kind: .valueChanged, action: "toggled", value: ControlValue(isOn: args.active))
+    }
+
+    private func switchStateSet(_ args: SwitchStateSet) {
+        // A switch the user flipped animates first and sets its state when the slide ends.
+        let armed = armedSwitches.remove(UInt(bitPattern: args.switch)) != nil
+        control(args.switch, kind: .valueChanged, action: "state-set", value: ControlValue(isOn: args.state), byUser: armed)
+    }
+
+    /// The user clicked or activated a switch: its `state-set` at the end of its slide counts.
+    private func armSwitch(_ widget: GObjectPointer) {
+        guard gate.allows(widget) else { return }
+        armedSwitches.insert(UInt(bitPattern: widget))
+    }
+
+    private func valueChanged(_ args: ValueChanged) {
+        control(args.control, kind: .valueChanged, action: "value-changed", value: ControlValue(value: args.value))
+    }
+
+    private func listActivated(_ args: ListActivated) {
+        let list = args.list
+        // A column view's inner list view activates too; its column view reports.
+        if cgtk_is_list_view(list) != 0, let parent = gtk_widget_get_parent(list.assumingMemoryBound(to: GtkWidget.self)),
+            cgtk_is_column_view(parent) != 0
+        {
+            return
         }
-        hook("event", gdk_surface_get_type()) { [unowned self] p, n in
-            if n > 1, let event = p.pointer(1) { self.gate.record(OpaquePointer(event)) }
-        }
-        hook("clicked", gtk_button_get_type()) { [unowned self] p, _ in
-            // A toggle button reports its toggle, not the click that caused it.
-            guard let w = p.pointer(0), cgtk_is_toggle_button(w) == 0, !GtkHookSystem.isPartOfControl(w) else { return }
-            self.control(w, kind: .click, action: "clicked")
-        }
-        for type in [gtk_toggle_button_get_type(), gtk_check_button_get_type()] {
-            hook("toggled", type) { [unowned self] p, _ in
-                guard let w = p.pointer(0), !GtkHookSystem.isPartOfControl(w) else { return }
-                let on = GObjectProperty.read(w, "active") as? Bool
-                self.control(w, kind: .valueChanged, action: "toggled", value: ControlValue(isOn: on))
+        let row = GtkListItems.row(of: list, at: args.position) ?? gate.target.flatMap { GtkListItems.row(containing: $0) }
+        if let row { GtkListItems.remember(row: row, position: args.position) }
+        control(list, kind: .listItemClick, action: "activate", node: row, indexPath: CellIndexPath(section: 0, row: args.position))
+    }
+
+    private func clickReleased(_ args: ClickReleased) {
+        let widget = args.widget
+        if cgtk_is_switch(widget) != 0 {
+            // The switch's own click: it will set its state when its slide ends.
+            if started, gate.allows(widget) {
+                armedSwitches.insert(UInt(bitPattern: widget))
+                reportedInput = gate.inputs
             }
+            return
         }
-        hook("state-set", gtk_switch_get_type()) { [unowned self] p, n in
-            guard let w = p.pointer(0), n > 1 else { return }
-            // A switch the user flipped animates first and sets its state when the slide ends.
-            let armed = self.armedSwitches.remove(UInt(bitPattern: w)) != nil
-            self.control(w, kind: .valueChanged, action: "state-set", value: ControlValue(isOn: p.bool(1)), byUser: armed)
-        }
-        hook("activate", gtk_switch_get_type()) { [unowned self] p, _ in
-            guard let w = p.pointer(0), self.gate.allows(w) else { return }
-            self.armedSwitches.insert(UInt(bitPattern: w))
-        }
-        for type in [gtk_range_get_type(), gtk_spin_button_get_type()] {
-            hook("value-changed", type) { [unowned self] p, _ in
-                guard let w = p.pointer(0) else { return }
-                let v = GObjectProperty.read(w, "value") as? Double
-                    ?? (cgtk_is_range(w) != 0 ? gtk_range_get_value(w.assumingMemoryBound(to: GtkRange.self)) : nil)
-                self.control(w, kind: .valueChanged, action: "value-changed", value: ControlValue(value: v))
-            }
-        }
-        hook("row-activated", gtk_list_box_get_type()) { [unowned self] p, n in
-            guard let list = p.pointer(0), n > 1, let row = p.pointer(1) else { return }
-            self.control(list, kind: .listItemClick, action: "row-activated", node: row)
-        }
-        for type in [gtk_list_view_get_type(), gtk_grid_view_get_type(), gtk_column_view_get_type()] {
-            hook("activate", type) { [unowned self] p, n in
-                guard let list = p.pointer(0), n > 1 else { return }
-                // A column view's inner list view activates too; its column view reports.
-                if cgtk_is_list_view(list) != 0,
-                    let parent = gtk_widget_get_parent(list.assumingMemoryBound(to: GtkWidget.self)),
-                    cgtk_is_column_view(parent) != 0
-                {
-                    return
-                }
-                let position = Int(p.uint(1))
-                let row = GtkListItems.row(of: list, at: position) ?? self.gate.target.flatMap { GtkListItems.row(containing: $0) }
-                if let row { GtkListItems.remember(row: row, position: position) }
-                self.control(
-                    list, kind: .listItemClick, action: "activate", node: row,
-                    indexPath: CellIndexPath(section: 0, row: position))
-            }
-        }
-        hook("released", gtk_gesture_click_get_type()) { [unowned self] p, _ in
-            guard let gesture = p.pointer(0), let w = gtk_event_controller_get_widget(OpaquePointer(gesture)) else { return }
-            let widget = UnsafeMutableRawPointer(w)
-            if cgtk_is_switch(widget) != 0 {
-                // The switch's own click: it will set its state when its slide ends.
-                if self.started, self.gate.allows(widget) {
-                    self.armedSwitches.insert(UInt(bitPattern: widget))
-                    self.reportedInput = self.gate.inputs
-                }
-                return
-            }
-            self.gesture(widget, recognizer: GObjectProperty.typeName(gesture))
-        }
-        hook("map", gtk_widget_get_type()) { [unowned self] p, _ in
-            guard let w = p.pointer(0) else { return }
-            self.widgetMapped(w)
-        }
-        hook("unmap", gtk_widget_get_type()) { [unowned self] p, _ in
-            guard let w = p.pointer(0), cgtk_is_window(w) != 0 else { return }
-            self.pageChanged { self.pages.windowUnmapped(w) }
-        }
-        for type in [gtk_signal_list_item_factory_get_type()] {
-            hook("bind", type) { p, n in
-                guard n > 1, let item = p.pointer(1), cgtk_is_list_item(item) != 0 else { return }
-                GtkListItems.remember(item: item)
-            }
-        }
+        gesture(widget, recognizer: GObjectValue.typeName(of: args.gesture))
     }
 
     /// `notify` cannot be hooked process-wide (GLib forbids emission hooks on it), so the widgets
@@ -236,7 +222,7 @@ public final class GtkHookSystem {
     private func widgetMapped(_ w: GObjectPointer) {
         guard started else { return }
         if cgtk_is_window(w) != 0 {
-            GtkNotifyHandler.connect(w, "is-active") { [unowned self] _ in self.scheduleActivityCheck() }
+            GtkNotifyHandler.connect(w, .isActive) { [unowned self] _ in self.scheduleActivityCheck() }
             pageChanged { pages.windowMapped(w) }
             // The whole window too: what lies outside its pages (header bars, switchers).
             let window = GtkWidgetNode.node(for: w)
@@ -244,19 +230,24 @@ public final class GtkHookSystem {
             // A window that is its own page was snapshotted as the page entered.
             if circleMode, window.role == .window { camera?.takeAfterNextPaint(window) }
         } else if cgtk_is_stack(w) != 0 {
-            GtkNotifyHandler.connect(w, "visible-child") { [unowned self] stack in
+            GtkNotifyHandler.connect(w, .visibleChild) { [unowned self] stack in
                 self.pageChanged { self.pages.stackChanged(stack) }
             }
         } else if cgtk_is_drop_down(w) != 0 {
-            GtkNotifyHandler.connect(w, "selected") { [unowned self] dropDown in self.selectionChanged(dropDown) }
+            GtkNotifyHandler.connect(w, .selected) { [unowned self] dropDown in self.selectionChanged(dropDown) }
         }
+    }
+
+    private func widgetUnmapped(_ w: GObjectPointer) {
+        guard cgtk_is_window(w) != 0 else { return }
+        pageChanged { pages.windowUnmapped(w) }
     }
 
     private func selectionChanged(_ w: GObjectPointer) {
         let index = gtk_drop_down_get_selected(OpaquePointer(w))
         var title: String?
         if let item = gtk_drop_down_get_selected_item(OpaquePointer(w)), cgtk_is_string_object(item) != 0 {
-            title = GObjectProperty.string(item, "string")
+            title = GObjectProperty.string.read(item)
         }
         control(
             w, kind: .valueChanged, action: "notify::selected",

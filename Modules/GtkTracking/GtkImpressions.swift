@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import ViewIdentity
 
 /// Impressions in a GTK application (docs/gtk.md "Impressions"): while the observer has impression
@@ -122,7 +122,7 @@ final class GtkImpressions {
     private func isWatched(_ widget: GObjectPointer) -> Bool {
         let type = widget.assumingMemoryBound(to: GTypeInstance.self).pointee.g_class.pointee.g_type
         if let known = typeWatched[type] { return known }
-        let watched = typeNames.contains(GObjectProperty.typeName(widget))
+        let watched = typeNames.contains(GObjectValue.typeName(of: widget))
         typeWatched[type] = watched
         return watched
     }

@@ -74,6 +74,8 @@ final class GtkInputGate {
         }
         let w = widget.assumingMemoryBound(to: GtkWidget.self)
         let tw = t.assumingMemoryBound(to: GtkWidget.self)
+        // GTK's own test, not the ancestors walk over nodes: every control's signal asks it, the
+        // code's as well as the user's, and it must make no node for the widgets it passes.
         return w == tw || gtk_widget_is_ancestor(tw, w) != 0
     }
 

@@ -73,12 +73,7 @@ enum GtkListItems {
 
     /// The row widget that holds `widget` (itself included), if any.
     static func row(containing widget: GObjectPointer) -> GObjectPointer? {
-        var w: UnsafeMutablePointer<GtkWidget>? = widget.assumingMemoryBound(to: GtkWidget.self)
-        while let current = w {
-            if isRow(UnsafeMutableRawPointer(current)) { return UnsafeMutableRawPointer(current) }
-            w = gtk_widget_get_parent(current)
-        }
-        return nil
+        GtkWidgetNode.selfAndAncestors(of: widget).first { isRow($0) }
     }
 
     /// The row widget of `list` (a list, grid or column view) showing `position`, if one is built.

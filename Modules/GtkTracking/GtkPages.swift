@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import ViewIdentity
 
 /// Which pages are shown, and how long: `page_enter` / `page_leave` with dwell (docs/gtk.md "Pages").
@@ -59,7 +59,7 @@ final class GtkPages {
         let shown = visits.filter { $0.stack == stack }.map(\.page)
         leave { v in
             v.stack == stack || (v.stack == nil && v.page == window)
-                || shown.contains { gtk_widget_is_ancestor(v.page.assumingMemoryBound(to: GtkWidget.self), $0.assumingMemoryBound(to: GtkWidget.self)) != 0 }
+                || GtkWidgetNode.selfAndAncestors(of: v.page).dropFirst().contains { shown.contains($0) }
         }
         if let child = gtk_stack_get_visible_child(OpaquePointer(stack)) {
             let page = UnsafeMutableRawPointer(child)

@@ -54,7 +54,7 @@ enum GtkPrivacy: Int, Comparable {
     static func isPassword(_ widget: GObjectPointer) -> Bool {
         if cgtk_is_password_entry(widget) != 0 { return true }
         guard cgtk_is_entry(widget) != 0 || cgtk_is_text(widget) != 0 else { return false }
-        return GObjectProperty.read(widget, "visibility") as? Bool == false
+        return GObjectProperty.visibility.read(widget) == false
     }
 
     /// Whether the snapshot paints over `widget`'s frame (when no ancestor's already covers it):

@@ -46,11 +46,8 @@ struct GtkTreeCapture {
     mutating func tree(_ root: GtkWidgetNode) -> JSONObject {
         var privacy = GtkPrivacy.open
         if forSnapshot, let w = root.widget {
-            var a = gtk_widget_get_parent(w.assumingMemoryBound(to: GtkWidget.self))
-            // Bounded by the depth of the tree.
-            while let current = a {
-                privacy = max(privacy, GtkPrivacy.of(UnsafeMutableRawPointer(current), ignoring: ignoring))
-                a = gtk_widget_get_parent(current)
+            for ancestor in GtkWidgetNode.selfAndAncestors(of: w).dropFirst() {
+                privacy = max(privacy, GtkPrivacy.of(ancestor, ignoring: ignoring))
             }
         }
         return node(root, isRoot: true, privacy: privacy)

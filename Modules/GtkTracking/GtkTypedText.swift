@@ -27,12 +27,6 @@ extension GtkWidgetNode {
     /// while no widget of the process can carry the marker, else a walk up the widget tree.
     public var isInIgnoredView: Bool {
         guard let widget, GtkPrivacy.markerInUse else { return false }
-        var w: UnsafeMutablePointer<GtkWidget>? = widget.assumingMemoryBound(to: GtkWidget.self)
-        // Bounded by the depth of the tree.
-        while let current = w {
-            if GtkPrivacy.isIgnored(UnsafeMutableRawPointer(current)) { return true }
-            w = gtk_widget_get_parent(current)
-        }
-        return false
+        return GtkWidgetNode.selfAndAncestors(of: widget).contains { GtkPrivacy.isIgnored($0) }
     }
 }

@@ -21,7 +21,7 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
 
     private init(_ widget: GObjectPointer) {
         self.widget = widget
-        typeName = GObjectProperty.typeName(widget)
+        typeName = GObjectValue.typeName(of: widget)
         baseName = typeName
     }
 
@@ -91,6 +91,12 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
             return nil
         }
         return GtkWidgetNode.node(for: parent)
+    }
+
+    /// `widget`, then each ancestor up to the top of its tree: the one walk up (`ViewAncestors`),
+    /// as widgets.
+    static func selfAndAncestors(of widget: GObjectPointer) -> some Sequence<GObjectPointer> {
+        node(for: widget).selfAndAncestors.lazy.compactMap { ($0 as? GtkWidgetNode)?.widget }
     }
 
     public var childNodes: [any ViewNode] {
@@ -169,7 +175,7 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     /// The visible label: the widget's `label` property where it has one.
     public var title: String? {
         guard let widget else { return nil }
-        return GObjectProperty.string(widget, "label")
+        return GObjectProperty.label.read(widget)
     }
 
     /// The node's builder id, or its widget name where one was set (docs/gtk.md "Ids").
@@ -192,9 +198,9 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     /// row widget of a list, grid or column view also `item`, the row's model object.
     public func value(forKey key: String) -> Any? {
         guard let widget else { return nil }
-        if let v = GObjectProperty.read(widget, key) { return v }
+        if let v = AnyGObjectProperty(key).read(widget) { return v }
         if key == "item", let item = GtkListItems.listItem(ofRow: widget) {
-            return GObjectProperty.read(item, "item")
+            return AnyGObjectProperty(key).read(item)
         }
         return nil
     }
@@ -217,14 +223,7 @@ public final class GtkWidgetNode: ViewNode, KeyValueReadable {
     /// (a drop-down's button, a menu, a popover, a chooser) (docs/gtk.md "Pages").
     static func isPageStack(_ widget: GObjectPointer) -> Bool {
         guard cgtk_is_stack(widget) != 0 else { return false }
-        var w = gtk_widget_get_parent(widget.assumingMemoryBound(to: GtkWidget.self))
-        // Bounded by the depth of the tree.
-        while let current = w {
-            let raw = UnsafeMutableRawPointer(current)
-            if controlTypes.contains(where: { cgtk_is_a(raw, $0) != 0 }) { return false }
-            w = gtk_widget_get_parent(current)
-        }
-        return true
+        return !selfAndAncestors(of: widget).dropFirst().contains { w in controlTypes.contains { cgtk_is_a(w, $0) != 0 } }
     }
 
     /// A window holds a page when a stack with at least one child is among its descendants.

@@ -11,7 +11,7 @@ enum GtkWidgetProps {
         guard privacy != .hidden else { return out }
         let typed = privacy == .typedText
         add(widget, prefix: "", expand: !typed, skipping: typed ? GtkPrivacy.typedTextProperties : [], into: &out)
-        if !typed, let item = GtkListItems.listItem(ofRow: widget), let model = GObjectProperty.read(item, "item") as? GObjectValue {
+        if !typed, let item = GtkListItems.listItem(ofRow: widget), let model = GObjectProperty.item.read(item) {
             add(model.object, prefix: "item.", expand: false, skipping: [], into: &out)
         }
         return out
@@ -28,7 +28,7 @@ enum GtkWidgetProps {
             if let n = names[i] { keys.append(String(cString: n)) }
         }
         for key in keys.sorted() where !skipping.contains(key) {
-            switch GObjectProperty.read(object, key) {
+            switch AnyGObjectProperty(key).read(object) {
             case let b as Bool: out[prefix + key] = .bool(b)
             case let i as Int64: out[prefix + key] = .int(i)
             case let i as Int: out[prefix + key] = .int(Int64(i))  // gint64 is a C long: Swift's Int

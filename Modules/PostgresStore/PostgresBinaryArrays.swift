@@ -37,7 +37,7 @@ struct PostgresBinaryArrays {
     mutating func int8<C: Collection>(_ values: C) where C.Element == Int64? {
         array(.int8, values) { a, v in
             a.int32(8)
-            withUnsafeBytes(of: v.bigEndian) { a.bytes.append(contentsOf: $0) }
+            a.bytes.appendBigEndian(v)
         }
     }
 
@@ -78,7 +78,12 @@ struct PostgresBinaryArrays {
         ranges.append(start..<bytes.count)
     }
 
-    private mutating func int32(_ v: Int32) {
-        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
+    private mutating func int32(_ v: Int32) { bytes.appendBigEndian(v) }
+}
+
+extension [UInt8] {
+    /// Appends `v`'s bytes, most significant first (PostgreSQL's binary formats).
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ v: T) {
+        Swift.withUnsafeBytes(of: v.bigEndian) { append(contentsOf: $0) }
     }
 }

@@ -2,8 +2,8 @@ import CLibPQ
 import Synchronization
 import SystemCalls
 
-// Every call into libpq lives in this file: failures become `PostgresError` here and nowhere
-// else. libpq calls block (network round trips, the server's fsync), so they run only on the
+// Every call into libpq lives in this file and in PostgresConnection+Copy.swift (COPY FROM
+// STDIN): failures become `PostgresError` there and nowhere else. libpq calls block (network round trips, the server's fsync), so they run only on the
 // caller's thread: the ATLP server's worker threads, a command's main thread, a benchmark's
 // threads, never the Swift concurrency pool.
 
@@ -19,7 +19,8 @@ struct PostgresRows: Sendable {
 /// The pool hands a connection to one caller at a time; the Mutex makes that a checked fact
 /// (and the class Sendable, so the pool can keep it) at the cost of an uncontended lock per call.
 final class PostgresConnection: Sendable {
-    private let link: Mutex<PostgresLink>
+    /// The libpq connection; PostgresConnection+Copy.swift uses it too.
+    let link: Mutex<PostgresLink>
     /// Where it connects, for messages (`host=/tmp/pg port=5433 dbname=autotrack`).
     let target: String
 
@@ -69,10 +70,10 @@ final class PostgresConnection: Sendable {
 }
 
 /// The libpq connection itself; used only under `PostgresConnection`'s lock.
-private final class PostgresLink {
-    private let handle: OpaquePointer
+final class PostgresLink {
+    let handle: OpaquePointer
     /// Names of the statements prepared on this connection.
-    private var prepared: Set<String> = []
+    var prepared: Set<String> = []
     /// Where it connects, for messages (`host=/tmp/pg port=5433 dbname=autotrack`).
     let target: String
 
@@ -153,7 +154,7 @@ private final class PostgresLink {
     }
 
     /// Turns a result into rows, or its error into a `PostgresError`; frees the result.
-    private func rows(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) -> PostgresRows {
+    func rows(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) -> PostgresRows {
         guard let result else {
             throw PostgresError(code: .connection, message: Self.message(PQerrorMessage(handle)), statement: sql)
         }
@@ -190,7 +191,7 @@ private final class PostgresLink {
         }
     }
 
-    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+    static func message(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "" }
         return String(cString: text).trimmingCharacters(in: " \n")
     }

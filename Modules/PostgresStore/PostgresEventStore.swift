@@ -6,8 +6,9 @@ import Synchronization
 /// The collector's store on PostgreSQL, for any number of collectors sharing one database.
 ///
 /// Each collector keeps a pool of connections. Batches are written by group commit: batches that
-/// arrive while commits run wait, and the next commit writes all of them with one statement
-/// (`PostgresGroupInsert`); up to `maxCommits` commits run at once. Nobody returns before the
+/// arrive while commits run wait, and the next commit writes all of them in one transaction, the
+/// events by `COPY` (`PostgresCopyInsert`; `PostgresGroupInsert` when an id is already stored);
+/// up to `maxCommits` commits run at once. Nobody returns before the
 /// commit that holds its batch. Exactly once across collectors rests on the primary key `(app_key, id)` of `event_ids`,
 /// not on anything a collector remembers, so a collector may die at any moment.
 ///
@@ -19,6 +20,8 @@ public final class PostgresEventStore: CollectorStore {
     private let pool: PostgresPool
     /// Keeps the aggregate tables up to date while this store serves (`.create`); nil otherwise.
     let builder: PostgresAggregateBuilder?
+    /// The statements a group commit writes with.
+    let ingest: PostgresIngest
     /// The day partitions this collector made sure of.
     let partitions = PostgresDayPartitions()
     /// Batches waiting for the next group commit, and how many commits run.
@@ -34,9 +37,11 @@ public final class PostgresEventStore: CollectorStore {
 
     /// Connects to `uri` (a libpq URI: `postgresql://user@host:5432/db`, `postgresql:///db?host=/run/postgresql`),
     /// then, as `options.access` says, creates and migrates the schema (`.create`, `.existing`) or
-    /// checks that it is current and opens every connection read-only (`.readOnly`).
-    public init(uri: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+    /// checks that it is current and opens every connection read-only (`.readOnly`). `ingest`
+    /// chooses how groups are written (benchmarks compare them; the default is the fastest measured).
+    public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .copy) throws(StoreError) {
         location = DatabaseURI.redacted(uri)
+        self.ingest = ingest
         var setup: [String] = []
         if options.access == .readOnly { setup.append("SET default_transaction_read_only = on") }
         // normal: a commit may be lost if the database server crashes (not when a collector does).
@@ -105,7 +110,7 @@ public final class PostgresEventStore: CollectorStore {
         if let next { next[0].lead(next) }
     }
 
-    /// Writes `group` in one statement; when that fails for a reason other than the connection,
+    /// Writes `group` in one transaction; when that fails for a reason other than the connection,
     /// each batch is tried alone, so a batch the database refuses fails alone.
     private func commit(_ group: [PostgresPendingBatch]) {
         let whole = attempt(group)
@@ -116,19 +121,26 @@ public final class PostgresEventStore: CollectorStore {
         finish(group, whole)
     }
 
-    /// One group insert, retried once on a fresh connection when the first broke or deadlocked:
+    /// One group commit, retried once on a fresh connection when the first broke or deadlocked:
     /// an unacknowledged group may run twice, since `event_ids` keeps it once.
     private func attempt(_ group: [PostgresPendingBatch]) -> Result<[BatchOutcome], PostgresError> {
         var last: PostgresError?
         for _ in 0..<2 {
             do throws(PostgresError) {
-                return .success(try pool.withConnection { c throws(PostgresError) in try PostgresGroupInsert.run(group, partitions: partitions, on: c) })
+                return .success(try pool.withConnection { c throws(PostgresError) in try write(group, on: c) })
             } catch {
                 last = error
                 if !error.isTransient { break }
             }
         }
         return .failure(last!)
+    }
+
+    private func write(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        switch ingest {
+        case .groupInsert: try PostgresGroupInsert.run(group, partitions: partitions, on: c)
+        case .copy: try PostgresCopyInsert.run(group, partitions: partitions, on: c)
+        }
     }
 
     private func finish(_ group: [PostgresPendingBatch], _ result: Result<[BatchOutcome], PostgresError>) {

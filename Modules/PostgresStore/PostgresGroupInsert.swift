@@ -19,13 +19,11 @@ import EventStore
 enum PostgresGroupInsert {
     static let name = "autotrack_group_insert"
 
+    /// The batches are `$1`…`$8`, the rejected events `$9`…`$11`, the events `$12`…`$26`.
     static let sql = """
-        WITH bat AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::int[], $8::int[])
-                WITH ORDINALITY AS t(app_key, app_version, agent, batch, received_at, sent_at, valid, rejected, b)
-        ), ev AS (
-            SELECT * FROM unnest($9::int[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[],
-                                 $16::text[], $17::text[], $18::bigint[], $19::text[], $20::text[], $21::text[], $22::bigint[],
+        WITH \(batchRows), ev AS (
+            SELECT * FROM unnest($12::int[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[],
+                                 $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[], $24::text[], $25::bigint[],
                                  $26::int[])
                 WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
                                      device_id, corrected_ts, rank, ord)
@@ -48,10 +46,7 @@ enum PostgresGroupInsert {
             SELECT bat.b, count(won.seq) AS n
             FROM bat LEFT JOIN (ids JOIN numbered AS won ON won.seq = ids.seq) ON won.b = bat.b GROUP BY bat.b
         ), rej AS (
-            INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
-            SELECT bat.app_key, bat.app_version, r.raw, r.reason, bat.received_at
-            FROM unnest($23::int[], $24::text[], $25::text[]) WITH ORDINALITY AS r(b, raw, reason, ord)
-            JOIN bat ON bat.b = r.b ORDER BY r.ord
+            \(rejectedInsert)
         ), done AS (
             INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at, sent_at)
             SELECT bat.app_key, bat.app_version, bat.agent, bat.batch, stored.n, bat.valid - stored.n, bat.rejected,
@@ -61,28 +56,53 @@ enum PostgresGroupInsert {
         SELECT b, n FROM stored ORDER BY b
         """
 
-    /// The statement's parameters for `group`: batches numbered from 1 in group order.
-    static func parameters(_ group: [PostgresPendingBatch]) -> PostgresBinaryArrays {
-        // Events in arrival order (group order, then batch order), each with its rank in the
-        // insertion order: by app key, then id (bytes), then arrival.
+    /// The CTE `bat`: the batches of `$1`…`$8`, numbered `b` from 1.
+    static let batchRows = """
+        bat AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::int[], $8::int[])
+                WITH ORDINALITY AS t(app_key, app_version, agent, batch, received_at, sent_at, valid, rejected, b)
+        )
+        """
+
+    /// Inserts the rejected events of `$9`…`$11` (batch, raw text, reason) with their batch's
+    /// columns from `bat`.
+    static let rejectedInsert = """
+        INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
+            SELECT bat.app_key, bat.app_version, r.raw, r.reason, bat.received_at
+            FROM unnest($9::int[], $10::text[], $11::text[]) WITH ORDINALITY AS r(b, raw, reason, ord)
+            JOIN bat ON bat.b = r.b ORDER BY r.ord
+        """
+
+    /// A group's valid events in arrival order (group order, then batch order), each with its
+    /// batch (from 1) and its rank in the insertion order: by app key, then id (bytes), then arrival.
+    struct Rows {
         var rows: [(b: Int, appKey: String, row: PostgresPendingBatch.EventRow)] = []
-        rows.reserveCapacity(group.reduce(0) { $0 + $1.events.count })
-        for (i, batch) in group.enumerated() {
-            for row in batch.events { rows.append((i + 1, batch.appKey, row)) }
+        var rank: [Int] = []
+
+        init(_ group: [PostgresPendingBatch]) {
+            rows.reserveCapacity(group.reduce(0) { $0 + $1.events.count })
+            for (i, batch) in group.enumerated() {
+                for row in batch.events { rows.append((i + 1, batch.appKey, row)) }
+            }
+            let order = rows.indices.sorted { i, j in
+                let x = rows[i], y = rows[j]
+                if x.appKey != y.appKey { return x.appKey.utf8.lexicographicallyPrecedes(y.appKey.utf8) }
+                if x.row.id != y.row.id { return x.row.id.utf8.lexicographicallyPrecedes(y.row.id.utf8) }
+                return i < j
+            }
+            rank = [Int](repeating: 0, count: rows.count)
+            for (r, i) in order.enumerated() { rank[i] = r }
         }
-        let order = rows.indices.sorted { i, j in
-            let x = rows[i], y = rows[j]
-            if x.appKey != y.appKey { return x.appKey.utf8.lexicographicallyPrecedes(y.appKey.utf8) }
-            if x.row.id != y.row.id { return x.row.id.utf8.lexicographicallyPrecedes(y.row.id.utf8) }
-            return i < j
-        }
-        var rank = [Int](repeating: 0, count: rows.count)
-        for (r, i) in order.enumerated() { rank[i] = r }
+    }
+
+    /// The batches' parameters `$1`…`$8` and the rejected events' `$9`…`$11`: batches numbered
+    /// from 1 in group order.
+    static func batchParameters(_ group: [PostgresPendingBatch], capacity: Int) -> PostgresBinaryArrays {
         var rejected: [(b: Int, raw: String, reason: String)] = []
         for (i, batch) in group.enumerated() {
             for r in batch.rejected { rejected.append((i + 1, r.raw, r.reason)) }
         }
-        var p = PostgresBinaryArrays(capacity: rows.count * 400 + rejected.count * 200 + group.count * 100 + 1_024)
+        var p = PostgresBinaryArrays(capacity: capacity + rejected.count * 200 + group.count * 100 + 1_024)
         p.text(group.lazy.map(\.appKey))
         p.text(group.lazy.map(\.appVersion))
         p.text(group.lazy.map(\.agent))
@@ -91,6 +111,17 @@ enum PostgresGroupInsert {
         p.int8(group.lazy.map(\.sentAt))
         p.int4(group.lazy.map(\.events.count))
         p.int4(group.lazy.map(\.rejected.count))
+        p.int4(rejected.lazy.map(\.b))
+        p.text(rejected.lazy.map(\.raw))
+        p.text(rejected.lazy.map(\.reason))
+        return p
+    }
+
+    /// The statement's parameters for `group`.
+    static func parameters(_ group: [PostgresPendingBatch]) -> PostgresBinaryArrays {
+        let r = Rows(group)
+        let rows = r.rows
+        var p = batchParameters(group, capacity: rows.count * 400)
         p.int4(rows.lazy.map(\.b))
         p.text(rows.lazy.map(\.row.id))
         p.int8(rows.lazy.map(\.row.ts))
@@ -105,20 +136,12 @@ enum PostgresGroupInsert {
         p.text(rows.lazy.map(\.row.user))
         p.text(rows.lazy.map(\.row.device))
         p.int8(rows.lazy.map(\.row.correctedTime))
-        p.int4(rejected.lazy.map(\.b))
-        p.text(rejected.lazy.map(\.raw))
-        p.text(rejected.lazy.map(\.reason))
-        p.int4(rank)
+        p.int4(r.rank)
         return p
     }
 
-    /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.
-    static func run(
-        _ group: [PostgresPendingBatch], partitions: PostgresDayPartitions, on c: PostgresConnection
-    ) throws(PostgresError) -> [BatchOutcome] {
-        try partitions.prepare(group, on: c)
-        try PostgresDeviceLinks.record(group, on: c)
-        let result = try c.executePrepared(name, sql, parameters(group))
+    /// Turns the statement's `(b, n)` rows into each batch's outcome, in group order.
+    static func outcomes(_ group: [PostgresPendingBatch], _ result: PostgresRows) -> [BatchOutcome] {
         var stored = [Int](repeating: 0, count: group.count)
         for row in result.rows {
             guard let b = row[0].flatMap({ Int($0) }), (1...group.count).contains(b) else { continue }
@@ -129,5 +152,19 @@ enum PostgresGroupInsert {
                 stored: n, duplicates: batch.events.count - n, rejected: batch.rejected.count,
                 rejections: batch.rejected.map { PostgresText.decode($0.reason) })
         }
+    }
+
+    /// Stores `group` on `c` and returns each batch's outcome, in group order; throws when nothing was stored.
+    static func run(
+        _ group: [PostgresPendingBatch], partitions: PostgresDayPartitions, on c: PostgresConnection
+    ) throws(PostgresError) -> [BatchOutcome] {
+        try partitions.prepare(group, on: c)
+        try PostgresDeviceLinks.record(group, on: c)
+        return try insert(group, on: c)
+    }
+
+    /// The statement alone, once the group's day partitions and device links are there.
+    static func insert(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        outcomes(group, try c.executePrepared(name, sql, parameters(group)))
     }
 }

@@ -63,7 +63,7 @@ final class PostgresPendingBatch: Sendable {
                 EventRow(
                     id: T.encode(e.id), ts: e.ts, type: e.type.rawValue, name: T.encode(e.name), page: T.encode(e.page),
                     path: T.encode(e.path), viewId: e.viewId, session: T.encode(e.session), duration: e.duration,
-                    props: JSONValue.object(e.props).jsonText, user: T.encode(e.user), device: T.encode(e.device),
+                    props: T.encode(JSONValue.object(e.props).jsonText), user: T.encode(e.user), device: T.encode(e.device),
                     correctedTime: batch.correctedTime(ts: e.ts, receivedAt: now)))
         }
         self.events = events

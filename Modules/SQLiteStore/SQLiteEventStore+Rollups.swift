@@ -142,8 +142,8 @@ extension SQLiteEventStore {
     /// every acknowledged event. A writable store applies what the worker has not yet, itself
     /// (`chunk` per transaction, appends going on between). A read-only store cannot: it waits
     /// for the collector writing the file to pass that event, and returns false (read the
-    /// events) when the watermark stands still for a quarter of a second (no collector running)
-    /// or after 5 s.
+    /// events) when the watermark stands still for a second (no collector running; a loaded
+    /// collector can pause a few hundred milliseconds between chunks) or after 5 s.
     func rollupsCurrent() throws(StoreError) -> Bool {
         var (watermark, target) = try rollupPositions()
         if watermark >= target { return true }
@@ -156,7 +156,7 @@ extension SQLiteEventStore {
         let deadline = clock.now + .seconds(5)
         var moved = clock.now
         while watermark < target {
-            if clock.now - moved > .milliseconds(250) {
+            if clock.now - moved > .seconds(1) {
                 watermarkStalled.store(true, ordering: .relaxed)
                 return false
             }

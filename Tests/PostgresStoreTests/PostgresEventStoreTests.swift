@@ -35,14 +35,7 @@ import TestSupport
             Thread {
                 let store = stores[t % 2]
                 // Different threads walk the batches in different orders, so groups overlap in every way.
-                let batches = stride(from: 0, to: events.count, by: 50).map { Array(events[$0..<min($0 + 50, events.count)]) }
-                for batch in t.isMultiple(of: 2) ? batches : batches.reversed() {
-                    do {
-                        outcomes.append(try store.append(EventBatch(appKey: "shop", events: batch)))
-                    } catch {
-                        outcomes.fail("\(error)")
-                    }
-                }
+                outcomes.send(events, inBatchesOf: 50, reversed: !t.isMultiple(of: 2), to: store)
             }
         }
         threads.forEach { $0.start() }
@@ -172,4 +165,16 @@ final class OutcomeList: Sendable {
     func fail(_ s: String) { items.withLock { $0.failures.append(s) } }
     var all: [BatchOutcome] { items.withLock { $0.outcomes } }
     var failures: [String] { items.withLock { $0.failures } }
+
+    /// Appends `events` to `store` in batches of `size` (last batch first when `reversed`), keeping each outcome or failure.
+    func send(_ events: [JSONValue], inBatchesOf size: Int, reversed: Bool, to store: PostgresEventStore) {
+        let batches = stride(from: 0, to: events.count, by: size).map { Array(events[$0..<min($0 + size, events.count)]) }
+        for batch in reversed ? batches.reversed() : batches {
+            do {
+                append(try store.append(EventBatch(appKey: "shop", events: batch)))
+            } catch {
+                fail("\(error)")
+            }
+        }
+    }
 }
