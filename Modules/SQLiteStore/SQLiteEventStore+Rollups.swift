@@ -97,15 +97,27 @@ extension SQLiteEventStore {
     /// Applies to the rollups the events stored after the watermark, at most `limit`, in one
     /// transaction; returns how many it read. (`RollupWorker` calls it.)
     func advanceRollups(limit: Int) throws(StoreError) -> Int {
-        try locked { db throws(SQLiteError) in
-            // Without an fsync of its own: the rollups are derived, and the next append's commit
-            // syncs the log with this transaction in it. A crash before that loses this chunk and
-            // its watermark together, and the worker applies them again.
-            let synchronous = try db.scalar("PRAGMA synchronous", as: Int64.self) ?? 2
-            try db.execute("PRAGMA synchronous = NORMAL")
-            defer { try? db.execute("PRAGMA synchronous = \(synchronous)") }
-            return try db.transaction { () throws(SQLiteError) in try Self.advanceRollups(db, limit: limit) }
+        // On the rollups' own connection and write lock (RollupFile.swift): appends go on
+        // meanwhile. The file is written without an fsync per transaction: a crash loses a chunk
+        // and its watermark together, and the worker applies them again.
+        let result: Result<Int, SQLiteError>? = rollupConnection.withLock { c in
+            guard let db = c else { return nil }
+            do throws(SQLiteError) {
+                try db.beginWritingRollups()
+                do throws(SQLiteError) {
+                    let applied = try Self.advanceRollups(db, limit: limit)
+                    try db.execute("COMMIT")
+                    return .success(applied)
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+            } catch {
+                return .failure(error)
+            }
         }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
     }
 
     /// Inside the caller's transaction: applies the first `limit` events stored after the
