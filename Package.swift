@@ -71,9 +71,10 @@ let package = Package(
             name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls", "SecureChannel"],
             path: "Modules/ATLPClient"),
         .target(
-            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel", "ConnectionLoop"],
+            path: "Modules/ATLPServer"),
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
-        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel", "ConnectionLoop"], path: "Modules/HTTPServer"),
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
         .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
@@ -85,14 +86,18 @@ let package = Package(
             path: "Tests/HTTPServerTests"),
         // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
         .target(name: "SecureChannel", path: "Modules/SecureChannel"),
+        // The one connection loop both servers run on (accept, read, write, limits, linger): not a product.
+        .target(name: "ConnectionLoop", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/ConnectionLoop"),
+        .testTarget(
+            name: "ConnectionLoopTests", dependencies: ["ConnectionLoop", "SystemCalls"], path: "Tests/ConnectionLoopTests"),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity", "SystemCalls"], path: "Modules/EventStore"),
-        .target(name: "StoreSQL", dependencies: ["EventStore"], path: "Modules/StoreSQL"),
+        .target(name: "StoreSQL", dependencies: ["EventModel", "EventStore"], path: "Modules/StoreSQL"),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL", "EventStore"], path: "Tests/StoreSQLTests"),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "SystemCalls"], path: "Modules/SQLiteStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "StoreSQL", "SystemCalls"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
@@ -108,7 +113,7 @@ let package = Package(
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "SystemCalls"], path: "Modules/PostgresStore"),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "StoreSQL", "SystemCalls"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -189,7 +194,7 @@ let package = Package(
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventModel", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests",
@@ -220,7 +225,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "EventStore", "Analytics", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
-                "TestSupport",
+                "StoreSQL", "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
@@ -259,7 +264,7 @@ let package = Package(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
         .executableTarget(
-            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "TestSupport"],
+            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "SystemCalls", "TestSupport"],
             path: "Tools/pg-bench"),
     ],
     swiftLanguageModes: [.v6]

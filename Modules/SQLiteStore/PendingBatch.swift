@@ -1,21 +1,20 @@
 import EventModel
 import EventStore
-import Synchronization
+import StoreSQL
 
-/// A batch validated and turned into rows, waiting for the group commit that stores it.
+/// A batch validated and turned into rows, waiting for the group commit (`GroupCommit`) that stores it.
 final class PendingBatch: Sendable {
     /// One event's row: stored in `events`, or kept in `rejected` with its reason.
     enum Row: Sendable {
-        case event([SQLiteValue])
-        case rejected([SQLiteValue], reason: String)
+        case event([SQLValue])
+        case rejected([SQLValue], reason: String)
     }
 
     let rows: [Row]
-    let batchRow: [SQLiteValue]
+    let batchRow: [SQLValue]
     let appKey: String
     /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
-    private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var pairs = Set<DeviceUser>()
@@ -23,15 +22,15 @@ final class PendingBatch: Sendable {
             switch SQLiteEventStore.validate(raw) {
             case .failure(let error):
                 return .rejected(
-                    [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)],
+                    [.text(batch.appKey), batch.appVersion.sqlValue, .text(raw.jsonText), .text(error.description), .int(now)],
                     reason: error.description)
             case .success(let e):
                 if let device = e.device { pairs.insert(DeviceUser(device: device, user: e.user)) }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
                 return .event([
-                    .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlite,
-                    e.path.sqlite, e.viewId.sqlite, e.session.sqlite, e.user.sqlite, e.device.sqlite, e.duration.sqlite,
-                    .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlite, .int(now),
+                    .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlValue,
+                    e.path.sqlValue, e.viewId.sqlValue, e.session.sqlValue, e.user.sqlValue, e.device.sqlValue, e.duration.sqlValue,
+                    .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlValue, .int(now),
                     .int(time),
                 ])
             }
@@ -39,7 +38,7 @@ final class PendingBatch: Sendable {
         appKey = batch.appKey
         deviceUsers = Array(pairs)
         batchRow = [
-            .text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite, batch.sentAt.sqlite, .int(now),
+            .text(batch.appKey), batch.appVersion.sqlValue, batch.agent.sqlValue, batch.label.sqlValue, batch.sentAt.sqlValue, .int(now),
         ]
     }
 
@@ -47,6 +46,16 @@ final class PendingBatch: Sendable {
     /// rollup tables follow behind the watermark (`RollupWorker`), off the commit's path.
     func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
         var outcome = BatchOutcome()
+        var events: [SQLValue] = []
+        events.reserveCapacity(Self.eventsPerInsert * Self.eventColumns)
+        func insertEvents() throws(SQLiteError) {
+            guard !events.isEmpty else { return }
+            let count = events.count / Self.eventColumns
+            let stored = try db.run(count == Self.eventsPerInsert ? Self.insertFullChunk : Self.insertEvents(count), events)
+            outcome.stored += stored
+            outcome.duplicates += count - stored
+            events.removeAll(keepingCapacity: true)
+        }
         for row in rows {
             switch row {
             case .rejected(let values, let reason):
@@ -55,21 +64,11 @@ final class PendingBatch: Sendable {
                 outcome.rejected += 1
                 outcome.rejections.append(reason)
             case .event(let values):
-                // ON CONFLICT names the one constraint a repeat breaks, where INSERT OR IGNORE
-                // would also swallow any other failure silently.
-                let changed = try db.run(
-                    """
-                    INSERT INTO events (app_key, id, ts, type, name, page, path, view_id, session, user_id, device_id,
-                                        duration, props, app_version, received_at, corrected_ts)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app_key, id) DO NOTHING
-                    """, values)
-                if changed == 1 {
-                    outcome.stored += 1
-                } else {
-                    outcome.duplicates += 1
-                }
+                events += values
+                if events.count == Self.eventsPerInsert * Self.eventColumns { try insertEvents() }
             }
         }
+        try insertEvents()
         try DeviceLinkTable.record(deviceUsers, appKey: appKey, in: db)
         try db.run(
             """
@@ -80,15 +79,24 @@ final class PendingBatch: Sendable {
         return outcome
     }
 
-    var isDone: Bool { result.withLock { $0 != nil } }
+    /// Events per INSERT: one statement for many rows costs SQLite's statement machine and our
+    /// binding less than one each (measured: ATLP worker CPU per event, `ingest-bench`); at most
+    /// this many statement texts are prepared (the last of a batch has fewer rows).
+    static let eventsPerInsert = 32
+    static let insertFullChunk = insertEvents(eventsPerInsert)
+    /// Values per event row (`Row.event`).
+    static let eventColumns = 16
 
-    func finish(_ r: Result<BatchOutcome, SQLiteError>) { result.withLock { $0 = r } }
-
-    /// The recorded result; only called after a commit finished this batch.
-    func outcome() throws(SQLiteError) -> BatchOutcome {
-        guard let r = result.withLock({ $0 }) else {
-            throw SQLiteError(code: SQLiteCode.misuse, message: "internal: the batch was not committed", sql: "")
-        }
-        return try r.get()
+    /// The INSERT of `count` event rows. ON CONFLICT names the one constraint a repeat breaks
+    /// (where INSERT OR IGNORE would also swallow any other failure silently): a repeated
+    /// `(app_key, id)`, in the table or earlier in the same statement, is left out, so the rows
+    /// the statement changed are the events it stored.
+    static func insertEvents(_ count: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: eventColumns).joined(separator: ", ") + ")"
+        return """
+            INSERT INTO events (app_key, id, ts, type, name, page, path, view_id, session, user_id, device_id,
+                                duration, props, app_version, received_at, corrected_ts)
+            VALUES \(Array(repeating: row, count: count).joined(separator: ", ")) ON CONFLICT (app_key, id) DO NOTHING
+            """
     }
 }
