@@ -142,7 +142,7 @@ final class PostgresConnection: Sendable {
 final class PostgresLink {
     let handle: OpaquePointer
     /// Names of the statements prepared on this connection.
-    var prepared: Set<String> = []
+    private var prepared: Set<String> = []
     /// Where it connects, for messages (`host=/tmp/pg port=5433 dbname=autotrack`).
     let target: String
 
