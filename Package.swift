@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "EventModel", targets: ["EventModel"]),
         .library(name: "Reporters", targets: ["Reporters"]),
         .library(name: "ViewIdentity", targets: ["ViewIdentity"]),
+        .library(name: "Interactions", targets: ["Interactions"]),
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "KVCConfig", targets: ["KVCConfig"]),
         .library(name: "Matching", targets: ["Matching"]),
@@ -58,7 +59,10 @@ let package = Package(
         // The plugin point where events go.
         .target(name: "Reporters", dependencies: ["EventModel", "SystemCalls"], path: "Modules/Reporters"),
         .target(name: "ViewIdentity", dependencies: ["EventModel"], path: "Modules/ViewIdentity"),
-        .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity"], path: "Modules/Hooks"),
+        // What every toolkit's hooks deliver (the interaction, its observer, its clock, its event): no toolkit.
+        .target(name: "Interactions", dependencies: ["EventModel", "SystemCalls", "ViewIdentity", "KVCConfig"], path: "Modules/Interactions"),
+        // The UIKit-shaped object model and its hooks (aspects on typed hook points).
+        .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity", "Interactions"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
@@ -67,9 +71,10 @@ let package = Package(
             name: "ATLPClient", dependencies: ["EventModel", "Reporters", "ATLPWire", "SystemCalls", "SecureChannel"],
             path: "Modules/ATLPClient"),
         .target(
-            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel"], path: "Modules/ATLPServer"),
+            name: "ATLPServer", dependencies: ["EventModel", "ATLPWire", "SystemCalls", "SecureChannel", "ConnectionLoop"],
+            path: "Modules/ATLPServer"),
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
-        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel", "ConnectionLoop"], path: "Modules/HTTPServer"),
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
         .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
         .testTarget(
@@ -81,6 +86,10 @@ let package = Package(
             path: "Tests/HTTPServerTests"),
         // TLS as a plug-in of the client and the server: only ATLPTLS needs the system's OpenSSL.
         .target(name: "SecureChannel", path: "Modules/SecureChannel"),
+        // The one connection loop both servers run on (accept, read, write, limits, linger): not a product.
+        .target(name: "ConnectionLoop", dependencies: ["SystemCalls", "SecureChannel"], path: "Modules/ConnectionLoop"),
+        .testTarget(
+            name: "ConnectionLoopTests", dependencies: ["ConnectionLoop", "SystemCalls"], path: "Tests/ConnectionLoopTests"),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "ATLPTLS", dependencies: ["COpenSSL", "SecureChannel"], path: "Modules/ATLPTLS"),
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -93,7 +102,7 @@ let package = Package(
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
         .target(
-            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics"],
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics", "Interactions"],
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
@@ -104,7 +113,7 @@ let package = Package(
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "SystemCalls"], path: "Modules/PostgresStore"),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "StoreSQL", "SystemCalls"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -115,7 +124,7 @@ let package = Package(
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
             name: "Tracker",
-            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "SystemCalls"],
+            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "Matching", "SystemCalls"],
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
@@ -124,7 +133,7 @@ let package = Package(
             path: "Modules/RemoteConfig"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
-            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
+            name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Interactions", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
         .target(name: "PNGImage", path: "Modules/PNGImage"),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], path: "Tests/PNGImageTests"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
@@ -134,8 +143,8 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "ViewIdentity", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls", "EventStore",
-                "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
+                "EventModel", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
+                "EventStore", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
@@ -145,7 +154,7 @@ let package = Package(
         // GTK 4: the system library, the adapter, the LD_PRELOAD library (its constructor is C), the shop.
         .systemLibrary(name: "CGtk", path: "Modules/CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .target(
-            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Hooks", "KVCConfig", "SystemCalls"],
+            name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Interactions", "KVCConfig", "SystemCalls"],
             path: "Modules/GtkTracking"),
         .target(name: "ProgramLaunch", dependencies: ["SystemCalls"], path: "Modules/ProgramLaunch"),
         .target(name: "CAutotrackPreload", path: "Modules/CAutotrackPreload"),
@@ -159,7 +168,7 @@ let package = Package(
         .target(name: "GtkShop", dependencies: ["CGtk", "SystemCalls"], path: "Modules/GtkShop"),
         .executableTarget(name: "autotrack-gtk-shop", dependencies: ["GtkShop", "SystemCalls"], path: "Apps/autotrack-gtk-shop"),
         .executableTarget(
-            name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Hooks", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+            name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
             name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
@@ -167,14 +176,17 @@ let package = Package(
 
         // Shared test support: fixtures and helpers, not a product.
         .target(
-            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching"],
+            name: "TestSupport", dependencies: ["EventModel", "ViewIdentity", "EventStore", "KVCConfig", "Matching", "SystemCalls"],
             path: "Tests/TestSupport"),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], path: "Tests/SystemCallsTests"),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"], path: "Tests/EventModelTests"),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "TestSupport"], path: "Tests/ReportersTests"),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "EventModel", "SystemCalls", "TestSupport"], path: "Tests/ReportersTests"),
         .testTarget(name: "ViewIdentityTests", dependencies: ["ViewIdentity", "EventModel", "TestSupport"], path: "Tests/ViewIdentityTests"),
         .testTarget(
-            name: "HooksTests", dependencies: ["Hooks", "Reporters", "Tracker", "DemoShop", "EventModel", "KVCConfig", "ViewIdentity"], path: "Tests/HooksTests"),
+            name: "InteractionsTests", dependencies: ["Interactions", "EventModel", "ViewIdentity", "KVCConfig"], path: "Tests/InteractionsTests"),
+        .testTarget(
+            name: "HooksTests", dependencies: ["Hooks", "Interactions", "Reporters", "Tracker", "DemoShop", "EventModel", "KVCConfig", "ViewIdentity"],
+            path: "Tests/HooksTests"),
         .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
@@ -185,7 +197,8 @@ let package = Package(
             name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
-            name: "TrackerTests", dependencies: ["Tracker", "DemoShop", "Reporters", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
+            name: "TrackerTests",
+            dependencies: ["Tracker", "DemoShop", "Reporters", "Interactions", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
         .testTarget(
             name: "RemoteConfigTests",
@@ -212,11 +225,11 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "EventStore", "Analytics", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
-                "TestSupport",
+                "StoreSQL", "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "EventModel", "SystemCalls"], path: "Tests/EndToEndTests"),
 
         // Benchmarks: run in release (`swift run -c release <name>`), each reports a ratio to a baseline.
         // What every benchmark shares (clocks, rounds, medians, load average, ratios, output): not a product.
@@ -224,7 +237,7 @@ let package = Package(
         .executableTarget(name: "json-bench", dependencies: ["BenchmarkSupport", "EventModel"], path: "Tools/json-bench"),
         .executableTarget(name: "md5-bench", dependencies: ["BenchmarkSupport", "ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["BenchmarkSupport", "ViewIdentity"], path: "Tools/viewpath-bench"),
-        .executableTarget(name: "hooks-bench", dependencies: ["BenchmarkSupport", "Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
+        .executableTarget(name: "hooks-bench", dependencies: ["BenchmarkSupport", "Interactions", "Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
         .executableTarget(
             name: "kvc-bench", dependencies: ["BenchmarkSupport", "DemoShop", "EventModel", "Hooks", "KVCConfig", "ViewIdentity"],
             path: "Tools/kvc-bench"),
@@ -251,7 +264,7 @@ let package = Package(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
         .executableTarget(
-            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "TestSupport"],
+            name: "pg-bench", dependencies: ["BenchmarkSupport", "Analytics", "CLibPQ", "Collector", "EventModel", "EventStore", "PostgresStore", "SystemCalls", "TestSupport"],
             path: "Tools/pg-bench"),
     ],
     swiftLanguageModes: [.v6]
@@ -266,6 +279,6 @@ for target in package.targets where target.type != .system && target.name != "CS
 
 // Modules whose imports say what they are: each file imports the modules whose members it uses,
 // and only imports that show in public API are `public import`.
-for target in package.targets where ["ViewIdentity", "Hooks", "Matching"].contains(target.name) {
+for target in package.targets where ["ViewIdentity", "Interactions", "Hooks", "Matching"].contains(target.name) {
     target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }

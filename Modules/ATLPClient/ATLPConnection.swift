@@ -159,10 +159,8 @@ public final class ATLPConnection {
     /// sent when given.
     public func publish(rules: [JSONValue], sampleRate: Double? = nil) throws(TransportError) -> Int {
         let reply = try request(ATLPRequest.publish(rules: rules, sampleRate: sampleRate).frame)
-        guard reply.verb == "ACK", let n = reply["stored"]?.intValue else {
-            throw unexpected(reply, wanted: "ACK {\"stored\":n}")
-        }
-        return Int(n)
+        guard let ack = PublishAck(reply) else { throw unexpected(reply, wanted: "ACK {\"stored\":n}") }
+        return ack.stored
     }
 
     /// `EVENTS` → its `ACK`; `sentAt` (this side's clock, ms since the epoch) is sent when given.

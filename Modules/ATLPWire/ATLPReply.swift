@@ -10,13 +10,7 @@ public enum ATLPReply: Sendable, Hashable {
 
     /// `ACK {"batch":B,"stored":s,"duplicates":d,"rejected":r}`; send only once durable.
     public static func ack(batch: JSONValue, stored: Int, duplicates: Int, rejected: Int) -> ATLPReply {
-        .frame(
-            ATLPFrame(
-                verb: "ACK",
-                body: JSONObject([
-                    ("batch", batch), ("stored", .int(Int64(stored))), ("duplicates", .int(Int64(duplicates))),
-                    ("rejected", .int(Int64(rejected))),
-                ])))
+        .frame(BatchAck(batch: batch, stored: stored, duplicates: duplicates, rejected: rejected).frame)
     }
 
     /// `RULES {"etag":E,"rules":[...]}`, with `"sampleRate":R` when given and `"snapshots":true`
@@ -40,7 +34,7 @@ public enum ATLPReply: Sendable, Hashable {
 
     /// `ACK {"stored":n}` for `PUBLISH`.
     public static func published(stored: Int) -> ATLPReply {
-        .frame(ATLPFrame(verb: "ACK", body: JSONObject([("stored", .int(Int64(stored)))])))
+        .frame(PublishAck(stored: stored).frame)
     }
 
     /// The frame sent on the wire.

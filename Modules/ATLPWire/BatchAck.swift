@@ -24,4 +24,13 @@ public struct BatchAck: Sendable, Hashable {
         duplicates = Int(d)
         rejected = Int(r)
     }
+
+    public var frame: ATLPFrame {
+        ATLPFrame(
+            verb: "ACK",
+            body: JSONObject([
+                ("batch", batch), ("stored", .int(Int64(stored))), ("duplicates", .int(Int64(duplicates))),
+                ("rejected", .int(Int64(rejected))),
+            ]))
+    }
 }

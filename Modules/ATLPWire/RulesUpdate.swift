@@ -16,7 +16,7 @@ public enum RulesUpdate: Sendable, Hashable {
         }
     }
 
-    /// True while circle mode is on: the agent sends snapshots of its pages (studio.md §1).
+    /// True while circle mode is on: the agent sends snapshots of its pages (docs/studio.md, docs/wire.md §2).
     public var snapshots: Bool {
         switch self {
         case .changed(_, _, _, let on), .unchanged(_, let on): return on

@@ -15,7 +15,7 @@ public struct SnapshotUpload: Sendable, Hashable {
     public var height: Int
     /// The PNG file itself (on the wire: standard base64 with padding).
     public var png: [UInt8]
-    /// The view tree's root node (docs/view-identity.md §1, with `props`), frames in PNG pixels.
+    /// The view tree's root node (docs/viewpath.md §1, with `props`), frames in PNG pixels.
     public var tree: JSONObject
 
     /// The 8 bytes every PNG file starts with.

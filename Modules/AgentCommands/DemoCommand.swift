@@ -4,7 +4,7 @@ import CommandSupport
 import DemoShop
 import EventStore
 import Foundation
-import Hooks
+import Interactions
 import KVCConfig
 import RemoteConfig
 import SystemCalls

@@ -1,12 +1,13 @@
 import DemoShop
 import Hooks
+import Interactions
 import ViewIdentity
 
 /// Passes every interaction on, and while `isOn()` says circle mode is on (or `demo --snapshots`)
 /// hands a snapshot of each page entered to `send` (docs/agent.md "Snapshots"): the simulated
 /// shop's picture drawn from its frames, and its tree with `props`. An observer in front of the
 /// tracker, as `PageTreeWriter` is, so DemoShop and Hooks know nothing of it.
-final class PageSnapshotter: InteractionObserver {
+final class PageSnapshotter: MethodHookingObserver {
     let next: any InteractionObserver
     private let isOn: () -> Bool
     private let send: (PageSnapshot) -> Void
@@ -33,6 +34,6 @@ final class PageSnapshotter: InteractionObserver {
         next.observe(interaction)
     }
 
-    func hooksStarted(in aspects: AspectRegistry) { next.hooksStarted(in: aspects) }
-    func hooksStopped(in aspects: AspectRegistry) { next.hooksStopped(in: aspects) }
+    func hooksStarted(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStarted(in: aspects) }
+    func hooksStopped(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStopped(in: aspects) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hooks
+import Interactions
 import ViewIdentity
 
 /// Passes every interaction on, and writes each page's view tree (JSON, docs/viewpath.md §1) to
@@ -7,7 +8,7 @@ import ViewIdentity
 /// again overwrites its file, so the folder holds each page as it was last entered.
 ///
 /// Writes on the thread that delivers interactions (the demo's own, never the concurrency pool).
-final class PageTreeWriter: InteractionObserver {
+final class PageTreeWriter: MethodHookingObserver {
     let next: any InteractionObserver
     let directory: String
     /// The first write that failed, to report after the session.
@@ -25,8 +26,8 @@ final class PageTreeWriter: InteractionObserver {
         next.observe(interaction)
     }
 
-    func hooksStarted(in aspects: AspectRegistry) { next.hooksStarted(in: aspects) }
-    func hooksStopped(in aspects: AspectRegistry) { next.hooksStopped(in: aspects) }
+    func hooksStarted(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStarted(in: aspects) }
+    func hooksStopped(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStopped(in: aspects) }
 
     private func write(_ node: any ViewNode, page: String?) {
         let name = ViewTree.fileName(page: page ?? node.pathName)

@@ -3,16 +3,7 @@ import SystemCalls
 /// The process environment as the preload's constructor sees it (before `main`, so no Foundation).
 enum Environment {
     static func current() -> [String: String] {
-        var out: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                out[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
-            p += 1
-        }
-        return out
+        Posix.environment()
     }
 
     /// The running program's path (`/proc/self/exe`).
@@ -22,9 +13,9 @@ enum Environment {
 
     /// Drops this library from `LD_PRELOAD`, so programs the tracked one starts are not tracked.
     static func removeSelfFromPreload() {
-        guard let value = getenv("LD_PRELOAD").map({ String(cString: $0) }) else { return }
+        guard let value = Posix.environmentValue("LD_PRELOAD") else { return }
         let kept = value.split(whereSeparator: { $0 == ":" || $0 == " " }).filter { !$0.contains("libAutotrackPreload") }
-        if kept.isEmpty { unsetenv("LD_PRELOAD") } else { setenv("LD_PRELOAD", kept.joined(separator: ":"), 1) }
+        Posix.setEnvironmentValue("LD_PRELOAD", to: kept.isEmpty ? nil : kept.joined(separator: ":"))
     }
 
     static func printError(_ line: String) {

@@ -34,9 +34,10 @@ typedef enum {
     CGTK_VALUE_ANY,
 } CGtkValueKind;
 
-/// The kind of data values of `type` hold.
+/// The kind of data values of `type` hold. A fundamental type (`gboolean`, `gdouble`, `gchararray`:
+/// most properties read on a click) is its own fundamental, found without a call into GObject.
 static inline CGtkValueKind cgtk_type_kind(GType type) {
-    switch (G_TYPE_FUNDAMENTAL(type)) {
+    switch (G_TYPE_IS_FUNDAMENTAL(type) ? type : G_TYPE_FUNDAMENTAL(type)) {
     case G_TYPE_BOOLEAN: return CGTK_VALUE_BOOLEAN;
     case G_TYPE_CHAR: case G_TYPE_INT: case G_TYPE_LONG: case G_TYPE_INT64: return CGTK_VALUE_SIGNED;
     case G_TYPE_UCHAR: case G_TYPE_UINT: case G_TYPE_ULONG: case G_TYPE_UINT64: return CGTK_VALUE_UNSIGNED;
@@ -76,7 +77,9 @@ static inline double cgtk_value_double(const GValue *v) {
 /// Reads the readable property `name` of `object` into `out` (initialised here; unset it after).
 /// FALSE when the object has no readable property of that name, or when its values are not of
 /// `kind` (checked on the property's declared type, before reading; CGTK_VALUE_ANY takes any).
-static inline gboolean cgtk_get_property(gpointer object, const char *name, CGtkValueKind kind, GValue *out) {
+/// Inlined where it is called, as it was before it took `kind` (it runs on every hooked click).
+static inline __attribute__((always_inline)) gboolean cgtk_get_property(gpointer object, const char *name, CGtkValueKind kind,
+                                                                        GValue *out) {
     GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
     if (spec == NULL || !(spec->flags & G_PARAM_READABLE)) return FALSE;
     if (kind != CGTK_VALUE_ANY && cgtk_type_kind(spec->value_type) != kind) return FALSE;

@@ -1,1 +1,10 @@
 #include <sqlite3.h>
+
+// sqlite3_config is variadic, which Swift cannot call: one fixed-argument call per option used.
+
+/// Turns off SQLite's memory statistics (SQLITE_CONFIG_MEMSTATUS): with them on, every
+/// allocation and free of every connection takes one process-wide mutex. Must run before the
+/// first connection opens (it fails harmlessly, SQLITE_MISUSE, after).
+static inline int autotrack_sqlite3_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}

@@ -1,5 +1,4 @@
 import EventModel
-import Hooks
 import PNGImage
 import ViewIdentity
 

@@ -1,4 +1,4 @@
-/// Where snapshots and circle mode live (docs/studio.md §1, docs/schema.md): both stores
+/// Where snapshots and circle mode live (docs/studio.md, docs/wire.md §2 `SNAPSHOT`, docs/schema.md): both stores
 /// (SQLite, PostgreSQL) implement it beside `CollectorStore`. Every method may block: call them
 /// from threads of your own.
 ///

@@ -20,7 +20,7 @@ struct GObjectProperty<Value: GObjectPropertyValue>: CustomStringConvertible {
         var value = GValue()
         guard cgtk_get_property(object, name, Value.kind, &value) != 0 else { return nil }
         defer { g_value_unset(&value) }
-        return Value(gValue: &value)
+        return Value.value(in: &value)
     }
 
     var description: String { "\(name): \(Value.self)" }
@@ -45,6 +45,21 @@ extension GObjectProperty where Value == Double {
     static var value: Self { Self("value") }
 }
 
+extension GObjectProperty where Value == UInt32 {
+    /// A drop-down's selected position (`GTK_INVALID_LIST_POSITION` for none).
+    static var selected: Self { Self("selected") }
+}
+
+extension GObjectProperty where Value == GtkWidgetNode {
+    /// A stack's visible child.
+    static var visibleChild: Self { Self("visible-child") }
+}
+
+extension GObjectProperty where Value == Bool {
+    /// Whether a window is the one with the keyboard focus.
+    static var isActive: Self { Self("is-active") }
+}
+
 extension GObjectProperty where Value == GObjectValue {
     /// A `GtkListItem`'s model object (not a widget).
     static var item: Self { Self("item") }
@@ -54,33 +69,45 @@ extension GObjectProperty where Value == GObjectValue {
 protocol GObjectPropertyValue {
     static var kind: CGtkValueKind { get }
     /// The value a GValue of `kind` holds; nil for an unset string or object.
-    init?(gValue: UnsafePointer<GValue>)
+    static func value(in gValue: UnsafePointer<GValue>) -> Self?
 }
 
 extension Bool: GObjectPropertyValue {
     static var kind: CGtkValueKind { CGTK_VALUE_BOOLEAN }
-    init?(gValue: UnsafePointer<GValue>) { self = g_value_get_boolean(gValue) != 0 }
+    static func value(in gValue: UnsafePointer<GValue>) -> Bool? { g_value_get_boolean(gValue) != 0 }
+}
+
+extension UInt32: GObjectPropertyValue {
+    static var kind: CGtkValueKind { CGTK_VALUE_UNSIGNED }
+    /// Nil for a wider value that does not fit.
+    static func value(in gValue: UnsafePointer<GValue>) -> UInt32? { UInt32(exactly: cgtk_value_unsigned(gValue)) }
 }
 
 extension Double: GObjectPropertyValue {
     static var kind: CGtkValueKind { CGTK_VALUE_DOUBLE }
-    init?(gValue: UnsafePointer<GValue>) { self = cgtk_value_double(gValue) }
+    static func value(in gValue: UnsafePointer<GValue>) -> Double? { cgtk_value_double(gValue) }
 }
 
 extension String: GObjectPropertyValue {
     static var kind: CGtkValueKind { CGTK_VALUE_STRING }
-    init?(gValue: UnsafePointer<GValue>) {
-        guard let s = g_value_get_string(gValue) else { return nil }
-        self = String(cString: s)
+    static func value(in gValue: UnsafePointer<GValue>) -> String? { g_value_get_string(gValue).map { String(cString: $0) } }
+}
+
+extension GtkWidgetNode: GObjectPropertyValue {
+    static var kind: CGtkValueKind { CGTK_VALUE_OBJECT }
+    /// A widget's node; nil for any other object.
+    static func value(in gValue: UnsafePointer<GValue>) -> GtkWidgetNode? {
+        guard let o = cgtk_value_pointer(gValue), cgtk_is_widget(o) != 0 else { return nil }
+        return node(for: o)
     }
 }
 
 extension GObjectValue: GObjectPropertyValue {
     static var kind: CGtkValueKind { CGTK_VALUE_OBJECT }
     /// Any object but a widget (a widget is a node).
-    convenience init?(gValue: UnsafePointer<GValue>) {
+    static func value(in gValue: UnsafePointer<GValue>) -> GObjectValue? {
         guard let o = cgtk_value_pointer(gValue), cgtk_is_widget(o) == 0 else { return nil }
-        self.init(o)
+        return GObjectValue(o)
     }
 }
 
@@ -103,15 +130,19 @@ struct AnyGObjectProperty {
         return AnyGObjectProperty.convert(&value)
     }
 
+    /// Each kind read directly, not through the typed values' `value(in:)` and their optionals:
+    /// this runs for each step of a key path on every click.
     private static func convert(_ value: UnsafePointer<GValue>) -> Any? {
         switch cgtk_value_kind(value) {
-        case CGTK_VALUE_BOOLEAN: return Bool(gValue: value)
+        case CGTK_VALUE_BOOLEAN: return g_value_get_boolean(value) != 0
         case CGTK_VALUE_SIGNED: return cgtk_value_signed(value)
         case CGTK_VALUE_UNSIGNED: return Int64(clamping: cgtk_value_unsigned(value))
-        case CGTK_VALUE_DOUBLE: return Double(gValue: value)
+        case CGTK_VALUE_DOUBLE: return cgtk_value_double(value)
         case CGTK_VALUE_ENUM: return Int64(g_value_get_enum(value))
         case CGTK_VALUE_FLAGS: return Int64(g_value_get_flags(value))
-        case CGTK_VALUE_STRING: return String(gValue: value) ?? JSONValue.null
+        case CGTK_VALUE_STRING:
+            guard let s = g_value_get_string(value) else { return JSONValue.null }
+            return String(cString: s)
         case CGTK_VALUE_OBJECT:
             guard let o = cgtk_value_pointer(value) else { return JSONValue.null }
             return cgtk_is_widget(o) != 0 ? GtkWidgetNode.node(for: o) : GObjectValue(o)

@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import KVCConfig
 import ViewIdentity
 
@@ -222,7 +222,7 @@ public final class GtkHookSystem {
     private func widgetMapped(_ w: GObjectPointer) {
         guard started else { return }
         if cgtk_is_window(w) != 0 {
-            GtkNotifyHandler.connect(w, "is-active") { [unowned self] _ in self.scheduleActivityCheck() }
+            GtkNotifyHandler.connect(w, .isActive) { [unowned self] _ in self.scheduleActivityCheck() }
             pageChanged { pages.windowMapped(w) }
             // The whole window too: what lies outside its pages (header bars, switchers).
             let window = GtkWidgetNode.node(for: w)
@@ -230,11 +230,11 @@ public final class GtkHookSystem {
             // A window that is its own page was snapshotted as the page entered.
             if circleMode, window.role == .window { camera?.takeAfterNextPaint(window) }
         } else if cgtk_is_stack(w) != 0 {
-            GtkNotifyHandler.connect(w, "visible-child") { [unowned self] stack in
+            GtkNotifyHandler.connect(w, .visibleChild) { [unowned self] stack in
                 self.pageChanged { self.pages.stackChanged(stack) }
             }
         } else if cgtk_is_drop_down(w) != 0 {
-            GtkNotifyHandler.connect(w, "selected") { [unowned self] dropDown in self.selectionChanged(dropDown) }
+            GtkNotifyHandler.connect(w, .selected) { [unowned self] dropDown in self.selectionChanged(dropDown) }
         }
     }
 

@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import ViewIdentity
 
 /// Impressions in a GTK application (docs/gtk.md "Impressions"): while the observer has impression

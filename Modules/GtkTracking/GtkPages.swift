@@ -1,5 +1,5 @@
 import CGtk
-import Hooks
+import Interactions
 import ViewIdentity
 
 /// Which pages are shown, and how long: `page_enter` / `page_leave` with dwell (docs/gtk.md "Pages").

@@ -1,6 +1,6 @@
 import CGtk
 import EventModel
-import Hooks
+import Interactions
 import KVCConfig
 import ViewIdentity
 

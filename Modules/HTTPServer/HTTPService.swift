@@ -1,6 +1,5 @@
-import Dispatch
+import ConnectionLoop
 public import SecureChannel
-import Synchronization
 public import SystemCalls
 
 /// An HTTP/1.1 server on our own system-call layer: one I/O thread multiplexing non-blocking
@@ -19,12 +18,7 @@ public final class HTTPService: Sendable {
     public let configuration: HTTPServerConfiguration
     private let handler: any HTTPHandler
     private let security: SecureChannelFactory?
-    private let shared = HTTPShared()
-    private let lifecycle = Mutex<Lifecycle>(.idle)
-
-    private enum Lifecycle {
-        case idle, running(SocketAddress), stopped
-    }
+    private let service = LoopService<HTTPConnections>(name: "http", what: "HTTP server", statistics: HTTPServerStatistics())
 
     /// With `security` (e.g. `TLSContext.server(certificateFile:keyFile:).channels` from ATLPTLS)
     /// every connection speaks HTTPS through a secure channel made for it; without, plain HTTP.
@@ -41,106 +35,31 @@ public final class HTTPService: Sendable {
     /// the configuration says 0). Throws when the address cannot be bound.
     @discardableResult
     public func start() throws(PosixError) -> SocketAddress {
-        try lifecycle.withLock { (state) throws(PosixError) -> SocketAddress in
-            switch state {
-            case .running(let address): return address
-            case .stopped: throw PosixError("start(): this HTTP server was stopped; create a new one", errno: EINVAL)
-            case .idle: break
-            }
-            let bound = try launch()
-            state = .running(bound)
-            return bound
-        }
-    }
-
-    private func launch() throws(PosixError) -> SocketAddress {
-        let wanted = SocketAddress(host: configuration.host, port: configuration.port)
-        let fd = try Posix.socket(wanted)
-        let bound: SocketAddress
-        let wake: (read: Int32, write: Int32)
-        do {
-            try Posix.setReuseAddress(fd)
-            try Posix.bind(fd, wanted)
-            try Posix.listen(fd, backlog: 1024, wanted)
-            try Posix.setNonBlocking(fd)
-            bound = try Posix.localAddress(fd)
-            wake = try Posix.pipe()
-        } catch {
-            Posix.close(fd)
-            throw error
-        }
-        shared.wakeFD.store(wake.write, ordering: .releasing)
-        let workers = ThreadPool(threads: configuration.workerThreads, name: "http-worker")
-        let shared = self.shared
         let configuration = self.configuration
         let handler = self.handler
         let security = self.security
-        Posix.startThread(name: "http-io") {
-            let loop = HTTPLoop(
-                listener: fd, wakeRead: wake.read, configuration: configuration, handler: handler, workers: workers,
-                shared: shared, security: security)
-            loop.run()
-            workers.stopAndWait()
-            Posix.close(wake.read)
-            shared.wakeFD.store(-1, ordering: .releasing)
-            Posix.close(wake.write)
-            shared.finished.signal()
-        }
-        return bound
+        let shared = service.shared
+        return try service.start(
+            host: configuration.host, port: configuration.port, workerThreads: configuration.workerThreads,
+            settings: HTTPConnections.settings(configuration), security: security
+        ) { HTTPConnections(configuration: configuration, handler: handler, shared: shared, secure: security != nil) }
     }
 
     /// The bound address while running.
-    public var address: SocketAddress? {
-        if case .running(let a) = lifecycle.withLock({ $0 }) { return a }
-        return nil
-    }
+    public var address: SocketAddress? { service.address }
 
     /// Stops gracefully: no new connections, no more requests read; what was read is answered
     /// and sent (within `stopGracePeriod`), then every connection is closed and the threads end.
     /// Returns once no handler call is running. Safe to call more than once.
-    public func stop() {
-        let wasRunning = lifecycle.withLock { s -> Bool in
-            defer { s = .stopped }
-            if case .running = s { return true }
-            return false
-        }
-        guard wasRunning else { return }
-        shared.stopRequested.store(true, ordering: .releasing)
-        let fd = shared.wakeFD.load(ordering: .acquiring)
-        if fd >= 0 { Posix.wake(fd) }
-        shared.finished.wait()
-        shared.finished.signal()  // later callers of stop() return at once
-    }
+    public func stop() { service.stop() }
 
     /// Runs as a service: starts, calls `onStart` with the bound address, blocks until SIGINT
     /// or SIGTERM, then stops gracefully and returns. (A process serving more than this server
     /// waits for the signals itself and calls `start()` and `stop()`.)
     public func run(onStart: (SocketAddress) -> Void = { _ in }) throws(PosixError) {
-        let address = try start()
-        let signals: SignalWaiter
-        do {
-            signals = try SignalWaiter([SIGINT, SIGTERM])
-        } catch {
-            stop()
-            throw error
-        }
-        defer { signals.cancel() }
-        onStart(address)
-        signals.wait()
-        stop()
+        try service.run(start: start, onStart: onStart)
     }
 
     /// A snapshot of the counters.
-    public var statistics: HTTPServerStatistics { shared.statistics.withLock { $0 } }
-}
-
-/// State the I/O thread, the workers and the public API share; every member is Sendable by
-/// itself (atomics, mutexes, a semaphore).
-final class HTTPShared: Sendable {
-    let stopRequested = Atomic<Bool>(false)
-    let wakeFD = Atomic<Int32>(-1)
-    let finished = DispatchSemaphore(value: 0)
-    /// Responses the workers finished, for the I/O thread to send.
-    let completions = Mutex<[Answered]>([])
-    let statistics = Mutex(HTTPServerStatistics())
+    public var statistics: HTTPServerStatistics { service.shared.statistics.withLock { $0 } }
 }

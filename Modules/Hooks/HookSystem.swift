@@ -1,12 +1,12 @@
+public import Interactions
 import Synchronization
-public import ViewIdentity
 
 /// The codeless tracking layer: advice on the object model's hook points that turns what the UI
 /// does into `Interaction`s for one observer, without the app's code calling anything.
 ///
 /// `start()` installs every `InteractionHook` of `HookSystem.hooks` in `aspects` (as swizzling
-/// would on iOS), then tells the observer (`hooksStarted(in:)`, where a tracker hooks its plan's
-/// methods); `stop()` removes them and tells the observer. Each hook is one file under `Tracking/`: target-action
+/// would on iOS), then tells an observer that is a `MethodHookingObserver` (`hooksStarted(in:)`,
+/// where a tracker hooks its plan's methods); `stop()` removes them and tells that observer. Each hook is one file under `Tracking/`: target-action
 /// (proxies, and `sendAction` for targets added before the start), lists, scrolls, pages, the app.
 ///
 /// Instances are independent: tests give each its own `AspectRegistry` and clock.
@@ -73,7 +73,7 @@ public final class HookSystem: @unchecked Sendable {
             throw error
         }
         state.withLock { $0.tokens += tokens }
-        observer.hooksStarted(in: aspects)
+        (observer as? any MethodHookingObserver)?.hooksStarted(in: aspects)
     }
 
     /// Removes the advice; proxies already placed stay silent from now on.
@@ -86,7 +86,7 @@ public final class HookSystem: @unchecked Sendable {
             return (t, was)
         }
         for t in tokens { t.remove() }
-        if wasRunning { observer.hooksStopped(in: aspects) }
+        if wasRunning { (observer as? any MethodHookingObserver)?.hooksStopped(in: aspects) }
     }
 
     /// Advice on `point` that hands the call to `body` while this system exists; with `condition`,

@@ -1,3 +1,5 @@
+import Interactions
+
 /// One registered target-action pair, with the tracking proxies hook systems placed beside it.
 public final class TargetActionEntry {
     private(set) weak var target: AnyObject?

@@ -1,3 +1,5 @@
+import Interactions
+
 /// One button of an alert: a title, a style and what it does.
 public final class UIAlertAction {
     public enum Style: Sendable, Hashable {

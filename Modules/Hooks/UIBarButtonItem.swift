@@ -1,3 +1,5 @@
+import Interactions
+
 /// A button in a navigation bar: a title and a target-action, shown as a `UINavigationButton`.
 ///
 /// The action is sent through that button's target-action, so it is tracked like any control's

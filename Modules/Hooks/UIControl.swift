@@ -1,3 +1,4 @@
+public import Interactions
 /// A view that sends actions to targets when the user acts on it (button, switch, slider…).
 ///
 /// Target-action follows UIKit: the same target and action added twice is one registration;

@@ -1,3 +1,5 @@
+import Interactions
+
 /// Recognises a gesture on its view and sends its actions to targets; hookable like a control.
 open class UIGestureRecognizer: UIResponder {
     /// The view the recogniser is attached to: the node its events are about.

@@ -1,3 +1,5 @@
+import Interactions
+
 /// Tabs: one child controller shown at a time, chosen from a tab bar.
 ///
 /// Its view holds the selected child's view, then a `UITabBar` with one `UITabBarButton` per

@@ -1,3 +1,4 @@
+import Interactions
 public import ViewIdentity
 
 /// Supplies a table's rows.

@@ -1,4 +1,5 @@
 public import EventModel
+public import Interactions
 public import ViewIdentity
 
 /// A view: a node of the view tree with subviews, text, data props and gesture recognisers.

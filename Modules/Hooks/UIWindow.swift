@@ -1,3 +1,4 @@
+import Interactions
 public import ViewIdentity
 
 /// The top of a view tree: a node of role `window` whose child is the root controller.

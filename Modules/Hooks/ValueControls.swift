@@ -1,3 +1,4 @@
+public import Interactions
 /// An on/off switch; toggling it sends `valueChanged` with `isOn`.
 open class UISwitch: UIControl {
     public var isOn: Bool

@@ -5,11 +5,8 @@ import EventStore
 public enum PostgresIngest: Sendable, CaseIterable {
     /// One statement, every column as a binary array parameter (`PostgresGroupInsert`).
     case groupInsert
-    /// The events by `COPY` into a temporary staging table, then the group statement reading it
-    /// (`PostgresCopyInsert.staged`).
-    case stagedCopy
     /// The ids and the events by `COPY` straight into `event_ids` and `events`; a group holding
-    /// an id already stored goes through the group insert instead (`PostgresCopyInsert.direct`).
+    /// an id already stored goes through the group insert instead (`PostgresCopyInsert.run`).
     case copy
 }
 
@@ -19,46 +16,7 @@ public enum PostgresIngest: Sendable, CaseIterable {
 /// ingest lock, rejected events and one `batches` row per batch in the same transaction, each
 /// batch's stored count returned.
 enum PostgresCopyInsert {
-    static let stagingTable = "autotrack_staged_events"
-
-    /// The temporary table of one connection that `staged` copies into; emptied at each commit.
-    static let stagingSetup = """
-        CREATE TEMPORARY TABLE \(stagingTable) (
-            b int, id text, ts bigint, type text, name text, page text, path text, view_id text, session text,
-            duration bigint, props text, user_id text, device_id text, corrected_ts bigint, rank int, ord bigint
-        ) ON COMMIT DELETE ROWS
-        """
-
-    static let stagedName = "autotrack_staged_insert"
-    static let stagedSQL = PostgresGroupInsert.statement(events: "SELECT * FROM \(stagingTable)")
-
-    /// One transaction: the events copied into the staging table, then the group statement
-    /// reading them from there (duplicates skipped, the stored counts returned).
-    static func staged(
-        _ group: [PostgresPendingBatch], partitions: PostgresDayPartitions, on c: PostgresConnection
-    ) throws(PostgresError) -> [BatchOutcome] {
-        try partitions.prepare(group, on: c)
-        try PostgresDeviceLinks.record(group, on: c)
-        let r = PostgresGroupInsert.Rows(group)
-        var data = PostgresBinaryCopy(capacity: r.rows.count * 400)
-        for (i, row) in r.rows.enumerated() {
-            data.row(16)
-            data.int4(row.b)
-            fields(row.row, into: &data)
-            data.int4(r.rank[i])
-            data.int8(Int64(i + 1))
-        }
-        data.end()
-        let parameters = PostgresGroupInsert.batchParameters(group, capacity: 0)
-        try c.executeOnce(stagingTable, stagingSetup)
-        return try c.transaction { () throws(PostgresError) -> [BatchOutcome] in
-            try c.copyIn("COPY \(stagingTable) FROM STDIN (FORMAT binary)", data)
-            return PostgresGroupInsert.outcomes(group, try c.executePrepared(stagedName, stagedSQL, parameters))
-        }
-    }
-
-    /// `id` … `props`, `user_id`, `device_id`, `corrected_ts` of `row`, as the staging table and
-    /// `events` order them after the batch (and `events` after `app_key`).
+    /// `id` … `props`, `user_id`, `device_id`, `corrected_ts` of `row`, in `events`' column order.
     private static func fields(_ row: PostgresPendingBatch.EventRow, into data: inout PostgresBinaryCopy) {
         data.text(row.id)
         data.int8(row.ts)
@@ -84,10 +42,7 @@ enum PostgresCopyInsert {
     static let batchesName = "autotrack_copy_batches"
     /// The rejected events and one `batches` row per batch, every valid event stored.
     static let batchesSQL = """
-        WITH bat AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::int[], $8::int[])
-                WITH ORDINALITY AS t(app_key, app_version, agent, batch, received_at, sent_at, valid, rejected, b)
-        ), rej AS (
+        WITH \(PostgresGroupInsert.batchRows), rej AS (
             \(PostgresGroupInsert.rejectedInsert)
         )
         INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at, sent_at)
@@ -102,7 +57,7 @@ enum PostgresCopyInsert {
     /// of the group is already stored (a resend, another collector), `event_ids` refuses the
     /// copy, the transaction rolls back, and the group insert stores the group instead, skipping
     /// the duplicates; a group holding an id twice goes there at once.
-    static func direct(
+    static func run(
         _ group: [PostgresPendingBatch], partitions: PostgresDayPartitions, on c: PostgresConnection
     ) throws(PostgresError) -> [BatchOutcome] {
         let r = PostgresGroupInsert.Rows(group)
@@ -154,7 +109,7 @@ enum PostgresCopyInsert {
                 }
             }
         } catch where error.sqlState == uniqueViolation {
-            return try PostgresGroupInsert.run(group, partitions: partitions, on: c)
+            return try PostgresGroupInsert.insert(group, on: c)
         }
     }
 }

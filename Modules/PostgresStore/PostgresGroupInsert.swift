@@ -19,26 +19,14 @@ import EventStore
 enum PostgresGroupInsert {
     static let name = "autotrack_group_insert"
 
-    /// The statement with the events as array parameters `$12`…`$26`.
-    static let sql = statement(events: """
-        SELECT * FROM unnest($12::int[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[],
-                             $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[], $24::text[], $25::bigint[],
-                             $26::int[])
-            WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
-                                 device_id, corrected_ts, rank, ord)
-        """)
-
-    /// The group statement reading its events from `events`, a query giving the columns `b` (the
-    /// batch, from 1), `id`, `ts`, `type`, `name`, `page`, `path`, `view_id`, `session`,
-    /// `duration`, `props` (JSON text), `user_id`, `device_id`, `corrected_ts`, `rank` (the
-    /// insertion order) and `ord` (arrival order); the batches are `$1`…`$8`, the rejected events `$9`…`$11`.
-    static func statement(events: String) -> String {
-        """
-        WITH bat AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::int[], $8::int[])
-                WITH ORDINALITY AS t(app_key, app_version, agent, batch, received_at, sent_at, valid, rejected, b)
-        ), ev AS (
-            \(events)
+    /// The batches are `$1`…`$8`, the rejected events `$9`…`$11`, the events `$12`…`$26`.
+    static let sql = """
+        WITH \(batchRows), ev AS (
+            SELECT * FROM unnest($12::int[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[],
+                                 $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[], $24::text[], $25::bigint[],
+                                 $26::int[])
+                WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
+                                     device_id, corrected_ts, rank, ord)
         ), ingesting AS MATERIALIZED (
             SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock))
         ), numbered AS MATERIALIZED (
@@ -67,7 +55,14 @@ enum PostgresGroupInsert {
         )
         SELECT b, n FROM stored ORDER BY b
         """
-    }
+
+    /// The CTE `bat`: the batches of `$1`…`$8`, numbered `b` from 1.
+    static let batchRows = """
+        bat AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::int[], $8::int[])
+                WITH ORDINALITY AS t(app_key, app_version, agent, batch, received_at, sent_at, valid, rejected, b)
+        )
+        """
 
     /// Inserts the rejected events of `$9`…`$11` (batch, raw text, reason) with their batch's
     /// columns from `bat`.
@@ -165,6 +160,11 @@ enum PostgresGroupInsert {
     ) throws(PostgresError) -> [BatchOutcome] {
         try partitions.prepare(group, on: c)
         try PostgresDeviceLinks.record(group, on: c)
-        return outcomes(group, try c.executePrepared(name, sql, parameters(group)))
+        return try insert(group, on: c)
+    }
+
+    /// The statement alone, once the group's day partitions and device links are there.
+    static func insert(_ group: [PostgresPendingBatch], on c: PostgresConnection) throws(PostgresError) -> [BatchOutcome] {
+        outcomes(group, try c.executePrepared(name, sql, parameters(group)))
     }
 }

@@ -85,9 +85,11 @@ final class SQLiteDatabase {
     private var cache: [String: SQLiteStatement] = [:]
 
     init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        _ = Self.configured
         var db: OpaquePointer?
         // NOMUTEX: the owner serializes access with its own lock, so SQLite's would be a second one.
-        var flags = SQLITE_OPEN_NOMUTEX
+        // URI: a read-only connection attaches the rollups file as `file:PATH?mode=ro` (RollupFile.swift).
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readWriteExisting: flags |= SQLITE_OPEN_READWRITE
@@ -110,11 +112,23 @@ final class SQLiteDatabase {
         // the WAL.
         try execute("PRAGMA mmap_size = \(Self.readerMapBytes)")
         if mode != .readOnly {
-            // The writer keeps the pages of the B-trees an append walks (events' indexes, the
-            // rollup tables) in its own cache: 64 MiB instead of SQLite's 2 MiB.
-            try execute("PRAGMA cache_size = -65536")
+            // The writer keeps the pages of the B-trees an append walks (events' indexes) in its
+            // own cache, bigger than SQLite's 2 MiB but bounded, so a collector's memory levels
+            // off (`ingest-bench --sustain`); pages beyond it are read through the memory map.
+            try execute("PRAGMA cache_size = -\(Self.writerCacheKiB)")
+        } else {
+            // Reports read the rollup tables by their plain names (RollupFile.swift); a writable
+            // store attaches the file itself once it knows the database is ours.
+            try attachRollups(of: path, writable: false)
         }
     }
+
+    /// SQLite's process-wide settings, made once before the first connection: no memory
+    /// statistics (a mutex around every allocation of every connection; we read none of them).
+    private static let configured: Bool = autotrack_sqlite3_disable_memory_statistics() == SQLITE_OK
+
+    /// The page cache of a writing connection, per file it writes (KiB).
+    static let writerCacheKiB = 32_768
 
     /// How much of a database file a connection maps (1 GiB; beyond it, pages are read).
     static let readerMapBytes = 1 << 30

@@ -97,15 +97,27 @@ extension SQLiteEventStore {
     /// Applies to the rollups the events stored after the watermark, at most `limit`, in one
     /// transaction; returns how many it read. (`RollupWorker` calls it.)
     func advanceRollups(limit: Int) throws(StoreError) -> Int {
-        try locked { db throws(SQLiteError) in
-            // Without an fsync of its own: the rollups are derived, and the next append's commit
-            // syncs the log with this transaction in it. A crash before that loses this chunk and
-            // its watermark together, and the worker applies them again.
-            let synchronous = try db.scalar("PRAGMA synchronous", as: Int64.self) ?? 2
-            try db.execute("PRAGMA synchronous = NORMAL")
-            defer { try? db.execute("PRAGMA synchronous = \(synchronous)") }
-            return try db.transaction { () throws(SQLiteError) in try Self.advanceRollups(db, limit: limit) }
+        // On the rollups' own connection and write lock (RollupFile.swift): appends go on
+        // meanwhile. The file is written without an fsync per transaction: a crash loses a chunk
+        // and its watermark together, and the worker applies them again.
+        let result: Result<Int, SQLiteError>? = rollupConnection.withLock { c in
+            guard let db = c else { return nil }
+            do throws(SQLiteError) {
+                try db.beginWritingRollups()
+                do throws(SQLiteError) {
+                    let applied = try Self.advanceRollups(db, limit: limit)
+                    try db.execute("COMMIT")
+                    return .success(applied)
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+            } catch {
+                return .failure(error)
+            }
         }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
     }
 
     /// Inside the caller's transaction: applies the first `limit` events stored after the
@@ -130,8 +142,8 @@ extension SQLiteEventStore {
     /// every acknowledged event. A writable store applies what the worker has not yet, itself
     /// (`chunk` per transaction, appends going on between). A read-only store cannot: it waits
     /// for the collector writing the file to pass that event, and returns false (read the
-    /// events) when the watermark stands still for a quarter of a second (no collector running)
-    /// or after 5 s.
+    /// events) when the watermark stands still for a second (no collector running; a loaded
+    /// collector can pause a few hundred milliseconds between chunks) or after 5 s.
     func rollupsCurrent() throws(StoreError) -> Bool {
         var (watermark, target) = try rollupPositions()
         if watermark >= target { return true }
@@ -144,7 +156,7 @@ extension SQLiteEventStore {
         let deadline = clock.now + .seconds(5)
         var moved = clock.now
         while watermark < target {
-            if clock.now - moved > .milliseconds(250) {
+            if clock.now - moved > .seconds(1) {
                 watermarkStalled.store(true, ordering: .relaxed)
                 return false
             }

@@ -15,10 +15,12 @@ public final class SQLiteEventStore: CollectorStore {
     public var location: String { path }
     /// nil once closed.
     private let connection: Mutex<SQLiteDatabase?>
-    /// Batches waiting for the next group commit.
-    private let pending = Mutex<[PendingBatch]>([])
-    /// Appends running now: the rollup worker lets them go first (`RollupWorker`).
-    let appendsInFlight = Atomic<Int>(0)
+    /// A writable store's second connection, for applying the rollups (`advanceRollups`): their
+    /// file has a write lock of its own (RollupFile.swift), which appends on `connection` never
+    /// wait for. nil when read-only or closed.
+    let rollupConnection: Mutex<SQLiteDatabase?>
+    /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
+    private let commits = GroupCommit<PendingBatch, BatchOutcome, StoreError>(maxCommits: 1)
     /// Applies the stored events to the rollups behind the watermark; nil when read-only.
     let rollupWorker: RollupWorker?
     /// True when a read-only store found nobody moving the watermark (no collector running):
@@ -32,6 +34,7 @@ public final class SQLiteEventStore: CollectorStore {
             throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
         }
         self.connection = Mutex(try Self.open(path, options))
+        self.rollupConnection = Mutex(options.access == .readOnly ? nil : try Self.openRollupConnection(path))
         self.path = path
         rollupWorker = options.access == .readOnly ? nil : RollupWorker()
         rollupWorker?.start(self)
@@ -77,11 +80,31 @@ public final class SQLiteEventStore: CollectorStore {
             // holds at most one batch's or one rollup chunk's pages, and is freed at its end.
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("PRAGMA foreign_keys = ON")
+            try connection.attachRollups(of: path, writable: true)
             try Schema.migrate(connection)
+            try RollupFile.check(connection)
         } catch {
             throw error.storeError
         }
         return connection
+    }
+
+    /// The connection that applies the rollups: it reads the events and writes only the rollups
+    /// file, whose pages it caches (the events' pages it reads once, in order).
+    private static func openRollupConnection(_ path: String) throws(StoreError) -> SQLiteDatabase {
+        do throws(SQLiteError) {
+            let db = try SQLiteDatabase(path: path, mode: .readWriteExisting)
+            try db.execute("PRAGMA main.cache_size = -2048")
+            try db.execute("PRAGMA temp_store = MEMORY")
+            try db.attachRollups(of: path, writable: true)
+            try db.execute("PRAGMA \(RollupFile.schema).cache_size = -\(SQLiteDatabase.writerCacheKiB)")
+            // As for the events' log: at SQLite's 1,000 pages a checkpoint (two fsyncs) ran
+            // several times per chunk, copying the same rollup pages again each time.
+            try db.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
+            return db
+        } catch {
+            throw error.storeError
+        }
     }
 
     public func schemaVersion() throws(StoreError) -> Int {
@@ -96,44 +119,32 @@ public final class SQLiteEventStore: CollectorStore {
 
     /// The files SQLite keeps beside a database (`PATH-wal`, `PATH-shm`, `PATH-journal`): the log
     /// holds committed transactions until a checkpoint, so overwriting one loses events.
-    public static let companionSuffixes = ["-wal", "-shm", "-journal"]
+    public static let companionSuffixes = ["-wal", "-shm", "-journal"] + RollupFile.suffixes
 
     /// Validates and stores a batch; returns only after the COMMIT that holds it, so the outcome
     /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
     /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
     ///
-    /// Group commit: batches that arrive while a commit is running wait for the lock, and the
-    /// first to get it writes every waiting batch (each under its own SAVEPOINT, so a batch that
+    /// Group commit (`GroupCommit`): batches that arrive while a commit is running wait, and the
+    /// next commit writes every waiting batch (each under its own SAVEPOINT, so a batch that
     /// fails rolls back alone) and commits them together, with one fsync instead of one each.
     /// Nobody returns before the COMMIT that holds its batch.
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
         // Validation and row building need no lock: they run on the caller's thread, in parallel.
-        appendsInFlight.add(1, ordering: .relaxed)
-        defer { appendsInFlight.subtract(1, ordering: .relaxed) }
         let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        pending.withLock { $0.append(mine) }
-        let committed = connection.withLock { c -> Bool in
-            if mine.isDone { return true }  // A commit of another caller already held it.
-            guard let db = c else { return false }
-            let group = pending.withLock { p -> [PendingBatch] in
-                defer { p = [] }
-                return p
+        return try commits.submit(mine) { group in
+            connection.withLock { c -> [Result<BatchOutcome, StoreError>] in
+                guard let db = c else { return group.map { _ in .failure(StoreError(.closed, "the database \(path) was closed")) } }
+                return Self.commit(group, db).map { $0.mapError(\.storeError) }
             }
-            Self.commit(group, db)
-            return true
-        }
-        guard committed else {
-            pending.withLock { $0.removeAll { $0 === mine } }
-            throw StoreError(.closed, "the database \(path) was closed")
-        }
-        do throws(SQLiteError) { return try mine.outcome() } catch { throw error.storeError }
+        }.get()
     }
 
-    /// Writes `group` in one transaction, a SAVEPOINT per batch, and records each batch's result.
-    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) {
+    /// Writes `group` in one transaction, a SAVEPOINT per batch; returns each batch's result.
+    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) -> [Result<BatchOutcome, SQLiteError>] {
         var results: [Result<BatchOutcome, SQLiteError>] = []
         do throws(SQLiteError) {
-            try db.execute("BEGIN IMMEDIATE")
+            try db.beginWritingEvents()
             for batch in group {
                 try db.execute("SAVEPOINT batch")
                 do throws(SQLiteError) {
@@ -150,7 +161,7 @@ public final class SQLiteEventStore: CollectorStore {
             try? db.execute("ROLLBACK")
             results = group.map { _ in .failure(error) }
         }
-        for (batch, result) in zip(group, results) { batch.finish(result) }
+        return results
     }
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
@@ -192,6 +203,11 @@ public final class SQLiteEventStore: CollectorStore {
     /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
     public func close() {
         rollupWorker?.stop()
+        let rollups = rollupConnection.withLock { c -> SQLiteDatabase? in
+            defer { c = nil }
+            return c
+        }
+        _ = rollups
         let db = connection.withLock { c -> SQLiteDatabase? in
             defer { c = nil }
             return c

@@ -6,21 +6,33 @@ import SystemCalls
 /// Brings a writable store's rollup tables up to its events, on a thread of its own (never the
 /// Swift concurrency pool: it blocks on SQLite), so an append's transaction inserts rows only.
 ///
-/// Every `interval` it applies what was stored after `rollup_watermark`, `chunk` events per
-/// transaction (`SQLiteEventStore.advanceRollups`): a large chunk costs one statement per
+/// Every `interval` it applies what was stored after `rollup_watermark`, up to `chunk` events
+/// per transaction (`SQLiteEventStore.advanceRollups`): a large chunk costs one statement per
 /// distinct key of its events (day and page, session, actor and view …), not one per event.
-/// Appends go first: before each chunk it waits until no append is running, at most
-/// `yieldLimit` (so under a load that never pauses it still moves on), since the chunk holds the
-/// database's one write lock. A report never waits for the worker: it applies what is left
+/// The chunk it takes is sized so that one takes about `chunkTime` (`nextChunk`): the watermark
+/// then moves several times a second, which a read-only reader takes as a collector at work
+/// (it reads the events after a quarter of a second without a move, `rollupsCurrent`).
+/// It writes the rollups file on a connection of its own (RollupFile.swift), so appends never
+/// wait for it, nor it for them. A report never waits for the worker: it applies what is left
 /// itself first (`rollupsCurrent`), so its answers hold every event stored. The thread ends
 /// when the store closes or is released.
 final class RollupWorker: Sendable {
-    /// Events per transaction.
+    /// Events per transaction, at most.
     static let chunk = 20_000
+    /// Events per transaction, at least (and the first chunk's size).
+    static let smallestChunk = 500
+    /// How long one chunk should take.
+    static let chunkTime = Duration.milliseconds(100)
+
+    /// The size of the chunk after one of `size` events that took `took`: twice as large when it
+    /// took under half of `chunkTime`, half when over twice, within `smallestChunk...chunk`.
+    static func nextChunk(after size: Int, took: Duration) -> Int {
+        if took * 2 < chunkTime { return min(chunk, size * 2) }
+        if took > chunkTime * 2 { return max(smallestChunk, size / 2) }
+        return size
+    }
     /// How long the worker sleeps when it found nothing or less than a chunk to apply.
     static let interval = Duration.milliseconds(100)
-    /// How long it lets running appends go first before each chunk, at most.
-    static let yieldLimit = Duration.milliseconds(500)
 
     private struct Flags {
         var stopped = false
@@ -32,6 +44,7 @@ final class RollupWorker: Sendable {
     /// Starts the thread over `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
         Posix.startThread(name: "sqlite-rollups") { [weak store, self] in
+            var size = Self.smallestChunk
             while true {
                 let (seconds, attoseconds) = Self.interval.components
                 _ = wake.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
@@ -40,11 +53,13 @@ final class RollupWorker: Sendable {
                 if f.paused { continue }
                 guard let store else { return }
                 do throws(StoreError) {
-                    repeat {
-                        let clock = ContinuousClock()
-                        let until = clock.now + Self.yieldLimit
-                        while store.appendsInFlight.load(ordering: .relaxed) > 0, clock.now < until { Thread.sleep(forTimeInterval: 0.001) }
-                    } while try store.advanceRollups(limit: Self.chunk) == Self.chunk && !flags.withLock({ $0.stopped || $0.paused })
+                    while true {
+                        let began = ContinuousClock.now
+                        let applied = try store.advanceRollups(limit: size)
+                        let full = applied == size
+                        size = Self.nextChunk(after: size, took: ContinuousClock.now - began)
+                        if !full || flags.withLock({ $0.stopped || $0.paused }) { break }
+                    }
                 } catch {
                     // Closed: done. Anything else (another process holding the write lock past
                     // the busy timeout): try again next time; reports catch up on their own.

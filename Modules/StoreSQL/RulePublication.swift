@@ -40,16 +40,23 @@ public struct RulePublication: Sendable {
     /// one app from two collectors at once run one after the other, whole (SQLite's writer holds
     /// the database's one write lock from `BEGIN IMMEDIATE`).
     public func statements(_ dialect: SQLDialect) -> [SQLQuery] {
+        statements(dialect, storing: { $0 })
+    }
+
+    /// The statements with each text of the rules (app key, rule id, rule JSON) bound as the store
+    /// keeps text (`stored`: PostgreSQL's NUL escape); the ETag stays that of the rules as published.
+    public func statements(_ dialect: SQLDialect, storing stored: (String) -> String) -> [SQLQuery] {
         var all: [SQLQuery] = []
-        for key in appKeys {
+        for appKey in appKeys {
+            let key = stored(appKey)
             if dialect == .postgres { all.append("SELECT 1 FROM rule_sets WHERE app_key = \(key) FOR UPDATE") }
             all.append("DELETE FROM rules WHERE app_key = \(key)")
-            let ordered = rules[key] ?? []
+            let ordered = rules[appKey] ?? []
             var position = 0
             while position < ordered.count {
                 let chunk = ordered[position..<min(position + Self.rulesPerInsert, ordered.count)]
                 let rows = chunk.enumerated().map { (i, r) -> SQLQuery in
-                    "(\(key), \(r.id), \(position + i), \(r.json), \(publishedAt))"
+                    "(\(key), \(stored(r.id)), \(position + i), \(stored(r.json)), \(publishedAt))"
                 }
                 all.append("INSERT INTO rules (app_key, id, position, json, published_at) VALUES " + .joined(rows, separator: ", "))
                 position += chunk.count

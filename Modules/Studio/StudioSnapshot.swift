@@ -8,7 +8,7 @@ public typealias StudioSnapshotSummary = SnapshotSummary
 public struct StudioSnapshot: Sendable, Hashable {
     public var summary: StudioSnapshotSummary
     public var png: [UInt8]
-    /// The view tree of docs/studio.md §1 (`path`, `viewId`, `frame`, `props` on every node).
+    /// The view tree of docs/viewpath.md §1 (`path`, `viewId`, `frame`, `props` on every node).
     public var tree: String
 
     public init(summary: StudioSnapshotSummary, png: [UInt8], tree: String) {

@@ -94,6 +94,16 @@ extension Posix {
         return try waitForExit(pid)
     }
 
+    /// Sends `signal` to the process `pid` (a negative `pid`: to its process group).
+    package static func sendSignal(_ signal: Int32, to pid: pid_t) throws(PosixError) {
+        _ = try check("kill(\(pid), \(signal))") { kill(pid, signal) }
+    }
+
+    /// Whether a process `pid` exists (signal 0: one of another user counts too).
+    package static func processExists(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno != ESRCH
+    }
+
     /// Blocks the calling thread for `duration` (a signal does not cut it short). Only on a
     /// thread of the caller's own, never a task of the Swift concurrency pool.
     package static func sleep(_ duration: Duration) {

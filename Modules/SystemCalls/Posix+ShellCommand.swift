@@ -20,7 +20,7 @@ extension Posix {
     /// is killed. Blocks the calling thread (polling every 10 ms): only on a thread of the
     /// caller's own, never a task of the Swift concurrency pool.
     package static func runShellCommand(_ command: String, input: [UInt8], timeout: Duration) throws(PosixError) -> ShellCommandOutcome {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = environmentValue("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(directory)/autotrack-input-XXXXXX".utf8CString)
         let fd = try check("mkstemp(\(directory))") { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
         defer { close(fd) }

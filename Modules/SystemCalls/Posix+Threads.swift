@@ -30,4 +30,8 @@ extension Posix {
         precondition(rc == 0, "pthread_create(\(name)): \(describe(rc)) (errno \(rc)): out of threads or memory")
         pthread_detach(thread)
     }
+
+    /// The calling thread's id, equal on every call from one thread while it runs (so a thread
+    /// can tell whether it is one it started).
+    package static func currentThreadID() -> UInt { UInt(pthread_self()) }
 }

@@ -1,4 +1,5 @@
 import Hooks
+import Interactions
 import Reporters
 import Synchronization
 

@@ -122,14 +122,14 @@ public final class ConfigRefresher: Sendable {
 
     /// Whether the caller runs on this refresher's own thread.
     public var isCurrentThread: Bool {
-        let me = pthread_self()
-        return thread.withLock { $0.map { pthread_equal($0, me) != 0 } ?? false }
+        let me = Posix.currentThreadID()
+        return thread.withLock { $0 == me }
     }
 
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Mutex<UInt?>(nil)
 
     private func run() {
-        thread.withLock { $0 = pthread_self() }
+        thread.withLock { $0 = Posix.currentThreadID() }
         // Named from inside: on Linux a name set before `start` does not reach the system thread.
         Thread.current.name = ConfigRefresher.threadName
         var first = true

@@ -1,5 +1,6 @@
 import EventModel
 import Hooks
+import Interactions
 import ViewIdentity
 
 /// Runs a recorded session: turns each recorded interaction into the `Interaction` the hooks would

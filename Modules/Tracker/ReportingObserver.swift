@@ -1,5 +1,5 @@
 import EventModel
-import Hooks
+import Interactions
 import Reporters
 
 /// The default observer: every interaction becomes a wire event, handed to a reporting system.

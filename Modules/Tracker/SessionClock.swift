@@ -1,5 +1,3 @@
-import Hooks
-
 /// The session every event carries, rotated after `timeout` without activity and at app start.
 ///
 /// Event ids are `<session>-<n>`: each session numbers its events from 1, so ids stay unique per

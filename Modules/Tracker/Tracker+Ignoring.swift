@@ -1,4 +1,4 @@
-import Hooks
+import Interactions
 import KVCConfig
 import ViewIdentity
 

@@ -1,5 +1,6 @@
 import EventModel
 import Hooks
+import Interactions
 import KVCConfig
 import Reporters
 import Synchronization
@@ -17,7 +18,7 @@ import ViewIdentity
 /// (`track(name:props:)`), consent, sampling, click debounce and rage clicks, and rules from the
 /// collector swapped in while the app runs (`startRemoteConfig(source:)`). Nothing here knows a
 /// toolkit: UIKit-model hooks and the GTK adapter feed the same tracker.
-public final class Tracker: InteractionObserver, Sendable {
+public final class Tracker: MethodHookingObserver, Sendable {
     /// How much a tracker has done.
     public struct Statistics: Sendable, Hashable {
         public var interactions = 0
@@ -460,22 +461,5 @@ public final class Tracker: InteractionObserver, Sendable {
         event.device = context.identity.device
         event.user = context.identity.user
         SuperProperties.merge(context.superProperties, into: &event.props)
-    }
-}
-
-extension Interaction.Kind {
-    /// The KVC rule event (docs/config.md §3) this kind of interaction is; nil for app lifecycle events.
-    public var viewEvent: ViewEvent? {
-        switch self {
-        case .click: return .buttonClick
-        case .listItemClick: return .listItemClick
-        case .gesture: return .viewTap
-        case .valueChanged: return .valueChanged
-        case .pageEnter: return .pageEnter
-        case .pageLeave: return .pageLeave
-        case .scroll: return .scroll
-        case .impression: return .impression
-        case .appStart, .appForeground, .appBackground, .appEnd: return nil
-        }
     }
 }

@@ -1,5 +1,5 @@
 import EventModel
-import Hooks
+import Interactions
 import SystemCalls
 
 /// How a tracker behaves beyond its plan: time limits, where it keeps its state, what it adds to

@@ -16,7 +16,7 @@ public struct PageSnapshot: Sendable, Hashable {
     public var height: Int
     /// The PNG file.
     public var png: [UInt8]
-    /// The tree's root node (docs/view-identity.md §1 plus `path`, `viewId`, `frame`, `props`).
+    /// The tree's root node (docs/viewpath.md §1 plus `path`, `viewId`, `frame`, `props`).
     public var tree: JSONObject
 
     public init(page: String, capturedAt: Int64, width: Int, height: Int, png: [UInt8], tree: JSONObject) {

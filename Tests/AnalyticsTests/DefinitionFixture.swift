@@ -58,7 +58,7 @@ enum DefinitionFixture {
             viewPath: try PathPattern(path), keyPath: try keyName.map { try KVCKeyPath($0) }, keyName: keyName, content: content)
     }
 
-    /// The four cases of circling (studio.md §2), and rules that select nothing.
+    /// The four cases of circling (docs/studio.md "The page"), and rules that select nothing.
     static func rules() throws -> [KVCRule] {
         [
             // This element, whatever it shows.

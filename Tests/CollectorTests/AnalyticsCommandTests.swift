@@ -4,6 +4,7 @@ import EventModel
 import EventStore
 import Foundation
 import SQLiteStore
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -107,7 +108,7 @@ import Testing
         // The stored click comes first; then one more, stored while tail waits.
         var waited = 0
         while !io.standardOutput.contains("\"id\":\"3\""), waited < 3000 {
-            usleep(10_000)
+            Posix.sleep(.milliseconds(10))
             waited += 1
         }
         _ = try store.append(

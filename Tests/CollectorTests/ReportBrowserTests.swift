@@ -2,6 +2,7 @@ import Collector
 import EventStore
 import Foundation
 import SQLiteStore
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -71,7 +72,7 @@ enum BoundedProcess {
         p.standardError = try FileHandle(forWritingTo: errURL)
         try p.run()
         let deadline = Date().addingTimeInterval(seconds)
-        while p.isRunning, Date() < deadline { usleep(50_000) }
+        while p.isRunning, Date() < deadline { Posix.sleep(.milliseconds(50)) }
         if p.isRunning {
             p.terminate()
             p.waitUntilExit()

@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The agent and the collector as real processes talking over real sockets.
 @Suite struct AgentCollectorEndToEndTests {
     @Test func theDemoShipsItsSessionAndTheReportCountsItExactly() throws {

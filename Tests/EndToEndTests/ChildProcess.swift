@@ -1,10 +1,7 @@
 import Foundation
 import Synchronization
+import SystemCalls
 import TestSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The built executables, found from the repository root (the test command builds them first).
 enum Binaries {
@@ -92,7 +89,7 @@ final class ChildProcess: Sendable {
 
     /// Sends `signal` (SIGKILL by default) if the process still runs.
     func kill(_ signal: Int32 = SIGKILL) {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+        if process.isRunning { try? Posix.sendSignal(signal, to: process.processIdentifier) }
     }
 
     /// Waits until standard output holds a complete line, and returns the first one.

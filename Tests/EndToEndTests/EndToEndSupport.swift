@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `autotrack-collector serve` as a child process on a loopback port.
 final class ServeProcess {
     let process: ChildProcess

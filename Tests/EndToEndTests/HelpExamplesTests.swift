@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Every command's `--help` EXAMPLES, run as printed by the built tools.
 ///
 /// How they run (the choices this test makes, so the examples must hold under them):

@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Collectors as real processes sharing one real PostgreSQL server (docs/schema.md, "PostgreSQL"):
 /// exactly once across collectors, through a collector's SIGKILL and a database restart.
 @Suite struct PostgresEndToEndTests {

@@ -1,6 +1,7 @@
 import DemoShop
 import EventModel
 import Hooks
+import Interactions
 import Testing
 
 /// `app_background` and `app_end` with the foreground time (docs/hooks.md "App lifecycle"), on the

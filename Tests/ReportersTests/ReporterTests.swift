@@ -2,6 +2,7 @@ import EventModel
 import Foundation
 import Reporters
 import Synchronization
+import SystemCalls
 import Testing
 import TestSupport
 
@@ -75,7 +76,7 @@ func sampleEvent(_ n: Int, type: EventType = .click) -> TrackEvent {
             func report(_ event: TrackEvent) {
                 for _ in 0..<5_000 {
                     if open.withLock({ $0 }) { break }
-                    usleep(1_000)
+                    Posix.sleep(.milliseconds(1))
                 }
                 seen.withLock { $0 += 1 }
             }
@@ -96,7 +97,7 @@ func sampleEvent(_ n: Int, type: EventType = .click) -> TrackEvent {
         final class Stuck: Reporter {
             let release = Mutex(false)
             func report(_ event: TrackEvent) {
-                for _ in 0..<5_000 where !release.withLock({ $0 }) { usleep(1_000) }
+                for _ in 0..<5_000 where !release.withLock({ $0 }) { Posix.sleep(.milliseconds(1)) }
             }
         }
         let stuck = Stuck()

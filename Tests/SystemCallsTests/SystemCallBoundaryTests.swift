@@ -11,7 +11,8 @@ import Testing
         "pthread_sigmask", "usleep", "nanosleep", "sleep", "clock_gettime", "gettimeofday", "pread", "pwrite", "readlink",
         "uname", "socket", "setsockopt", "getsockopt", "epoll_create1", "epoll_ctl", "epoll_wait", "poll", "pipe", "dup",
         "dup2", "fcntl", "ioctl", "fsync", "ftruncate", "rename", "unlink", "mkdir", "rmdir", "opendir", "readdir",
-        "getrlimit", "setrlimit", "isatty", "mmap", "munmap",
+        "getrlimit", "setrlimit", "isatty", "mmap", "munmap", "getenv", "setenv", "unsetenv", "putenv", "getpid", "getppid",
+        "geteuid", "getuid", "pthread_self", "pthread_equal", "pthread_create",
     ]
 
     /// What breaks the rule in `source` (one Swift file), as `line: text`.
@@ -21,6 +22,7 @@ import Testing
             #"^\s*(@_exported\s+)?import\s+(Glibc|Darwin|Musl)\b"#,
             #"\b(Glibc|Darwin|Musl)\."#,
             #"(?<![\w.])(\#(names))\s*\("#,
+            #"(?<![\w.])environ\b"#,
         ].map { try! NSRegularExpression(pattern: $0) }
         var found: [String] = []
         for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -54,8 +56,11 @@ import Testing
             _ = Posix.sleep(.seconds(1))  // usleep(100) in a comment
             let s = "poll(2)"
             shared.finished.signal()
+            var p = environ
+            let home = getenv("HOME")
+            let settings = LaunchSettings(environment: env)
             """
-        #expect(Self.violations(in: source).map { $0.prefix(2) } == ["1:", "2:", "3:"])
+        #expect(Self.violations(in: source).map { $0.prefix(2) } == ["1:", "2:", "3:", "7:", "8:"])
     }
 
     @Test func noModuleAppOrToolCallsTheCLibraryDirectly() throws {

@@ -1,9 +1,6 @@
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// A real PostgreSQL server for one test (or, through `shared()`, for a whole test process):
 /// `initdb` into a temporary directory, `pg_ctl` on a Unix socket in that directory
@@ -34,7 +31,7 @@ public final class PostgresServer: @unchecked Sendable {
                     + "run Tools/setup.sh, which installs Debian's postgresql package")
         }
         self.bin = bin
-        runAsPostgres = geteuid() == 0
+        runAsPostgres = Posix.effectiveUserID() == 0
         // Short: a Unix socket path must fit in 107 bytes.
         var template = Array("/tmp/atpg-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw PostgresServerError("mkdtemp failed: errno \(errno)") }
@@ -161,7 +158,7 @@ public final class PostgresServer: @unchecked Sendable {
     @discardableResult
     static func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> String {
         let outFile = "/tmp/atpg-out-\(UUID().uuidString)"
-        defer { unlink(outFile) }
+        defer { try? Posix.unlink(outFile) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

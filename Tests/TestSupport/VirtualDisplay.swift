@@ -1,9 +1,6 @@
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// A failure of a GUI test's harness: an X server, window or file that did not come in time.
 public struct HarnessFailure: Error, CustomStringConvertible {
@@ -71,7 +68,7 @@ public final class VirtualDisplay {
         guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
         else { return }
-        guard kill(pid, 0) != 0, errno == ESRCH else { return }
+        guard !Posix.processExists(pid) else { return }
         try? FileManager.default.removeItem(atPath: lock)
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
     }
@@ -88,7 +85,7 @@ public final class VirtualDisplay {
         server.terminate()
         let deadline = Date().addingTimeInterval(5)
         while server.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+        if server.isRunning { try? Posix.sendSignal(SIGKILL, to: server.processIdentifier) }
     }
 
     /// The environment a program on this display runs with: `DISPLAY` set, Wayland unset.
@@ -183,7 +180,7 @@ public final class GUIProcess {
     public var isRunning: Bool { process.isRunning }
 
     public func kill(_ signal: Int32 = SIGKILL) {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, signal) }
+        if process.isRunning { try? Posix.sendSignal(signal, to: process.processIdentifier) }
     }
 
     /// Waits for the exit; kills the process and throws past the deadline.

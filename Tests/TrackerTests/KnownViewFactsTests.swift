@@ -1,5 +1,5 @@
 import EventModel
-import Hooks
+import Interactions
 import KVCConfig
 import Reporters
 import Testing

@@ -1,7 +1,7 @@
 import DemoShop
 import EventModel
 import Foundation
-import Hooks
+import Interactions
 import KVCConfig
 import Reporters
 import Synchronization

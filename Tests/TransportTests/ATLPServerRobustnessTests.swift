@@ -175,7 +175,7 @@ import Testing
         let address = try #require(bound.withLock { $0 })
         let c = try ATLPConnection(to: address, hello: testHello)
         try c.ping()
-        kill(getpid(), SIGTERM)  // run() ignores the default action while it serves
+        try Posix.sendSignal(SIGTERM, to: Posix.processID())  // run() ignores the default action while it serves
         #expect(returned.wait(timeout: .now() + 10) == .success)
         #expect(throws: TransportError.self) { try c.receive() }
         #expect(throws: TransportError.self) { try ATLPConnection(to: address, timeout: .seconds(1)) }

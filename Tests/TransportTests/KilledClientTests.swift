@@ -47,7 +47,7 @@ import Testing
             seen += String(decoding: data, as: UTF8.self)
         }
         try #require(seen.contains(Self.marker), "the child never spooled: \(seen.suffix(500))")
-        kill(child.processIdentifier, SIGKILL)
+        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
         for _ in 0..<20 { gate.signal() }

@@ -13,7 +13,7 @@ import CGtk
 import EventModel
 import Foundation
 import GtkTracking
-import Hooks
+import Interactions
 import KVCConfig
 import Reporters
 import Tracker

@@ -9,6 +9,7 @@
 // Usage: swift run -c release hooks-bench [--quick]
 import BenchmarkSupport
 import Hooks
+import Interactions
 import Tracker
 import Reporters
 

@@ -338,6 +338,12 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     print("rollup lag: largest \(Benchmark.fixed(maxLag, 2)) s over \(taken.count) samples; after the load: \(taken.last.map { $0.last - $0.watermark } ?? -1) events behind")
     memory("resident memory, all (VmRSS)", taken.map(\.rss).filter { $0 > 0 })
     memory("resident memory, anonymous (RssAnon: heap, SQLite's page cache)", taken.map(\.anonymous).filter { $0 > 0 })
+    // Over time: whether memory levels off (a bounded cache fills, then stays) or keeps growing.
+    let tenths = (1...10).compactMap { i -> String? in
+        let until = Double(seconds) * Double(i) / 10
+        return taken.last { $0.t <= until && $0.anonymous > 0 }.map { "\(Benchmark.fixed(until, 0)) s \(Benchmark.fixed($0.anonymous, 0))" }
+    }
+    print("RssAnon (MiB) over time: \(tenths.joined(separator: ", "))")
 }
 
 // MARK: the rsyslog baseline

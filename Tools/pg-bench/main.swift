@@ -1,7 +1,7 @@
 // pg-bench: the PostgreSQL store at scale, release build, one run. Starts its own PostgreSQL
 // server (TestSupport's PostgresServer: initdb in a temporary directory, Unix socket, fsync on),
-// first compares the ingest paths (PostgresIngest: the group insert, COPY through a staging
-// table, COPY straight into the tables): each stores the same realistic mix (ShopTraffic.ingestMix:
+// first compares the ingest paths (PostgresIngest: the group insert, COPY straight into the
+// tables): each stores the same realistic mix (ShopTraffic.ingestMix:
 // 7 days, 2,000 devices, 400 signed in, sessions, 60 click paths) into a fresh database through
 // `append` from 4 threads in batches of 500, in rotating order each round, as a ratio to the
 // group insert (median of --rounds rounds). Then it stores N seeded shop events (ShopTraffic,
@@ -23,11 +23,12 @@ import EventStore
 import Foundation
 import PostgresStore
 import Synchronization
+import SystemCalls
 import TestSupport
 
 let usage = """
     usage: pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-only] [--rounds N]
-    The PostgreSQL store: the ingest paths (group insert, staged COPY, COPY) compared on the
+    The PostgreSQL store: the ingest paths (group insert, COPY) compared on the
     realistic mix (--ingest-events per path and round, default 200,000; --quick 50,000), then
     (unless --ingest-only) N seeded shop events (default 1,000,000; --quick 100,000): ingest,
     the aggregates' build, and the whole report as a ratio to SELECT count(*) FROM events. Starts
@@ -138,15 +139,52 @@ func median(_ rounds: Int, _ body: () throws -> Void) rethrows -> Double {
     Benchmark.median(try Benchmark.repeated(rounds) { try milliseconds(body) })
 }
 
+/// CPU seconds used so far by the PostgreSQL server (the postmaster, the children it reaped and
+/// those still running: backends, WAL writer, checkpointer) and by this process, from
+/// `/proc/<pid>/stat` (utime, stime, cutime, cstime in clock ticks of 1/100 s): under the load
+/// of a shared machine, CPU per event compares the paths more steadily than wall time.
+struct CPUTime {
+    var server: Double
+    var client: Double
+
+    static func fields(_ pid: String) -> [Substring]? {
+        guard let bytes = try? Posix.readFile("/proc/\(pid)/stat") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // After the command name in parentheses: state is field 3, ppid 4, utime 14 ... cstime 17.
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+
+    static func ticks(_ f: [Substring], children: Bool) -> Double {
+        let range = children ? 11...14 : 11...12
+        return range.reduce(0) { $0 + (Double(f[$1]) ?? 0) } / 100
+    }
+
+    static func now(_ server: PostgresServer) -> CPUTime {
+        let pidFile = server.directory.appendingPathComponent("data/postmaster.pid").path
+        let postmaster = (try? Posix.readFile(pidFile)).map { String(decoding: $0, as: UTF8.self) }?
+            .split(separator: "\n").first.map(String.init) ?? ""
+        var total = fields(postmaster).map { ticks($0, children: true) } ?? 0
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in pids where pid.first?.isNumber == true {
+            if let f = fields(pid), f.count > 14, f[1] == postmaster { total += ticks(f, children: false) }
+        }
+        let me = fields("self").map { ticks($0, children: false) } ?? 0
+        return CPUTime(server: total, client: me)
+    }
+}
+
 /// The ingest paths side by side: each round stores the realistic mix into a fresh database per
-/// path (order rotating), 4 threads, batches of 500; prints each path's median and its ratio to
-/// the group insert, with the load average at each run.
+/// path (order rotating), 4 threads, batches of 500; prints each path's median events/s and CPU
+/// per event (server, this process), the ratios to the group insert, and the load average at each run.
 func compareIngest(_ server: PostgresServer, events: Int, rounds: Int) throws {
     var traffic = ShopTraffic.ingestMix(seed: 7)
     var batches: [[JSONValue]] = []
     traffic.batches(total: events, batchSize: 500) { batches.append($0) }
     let paths = PostgresIngest.allCases
     var rates: [PostgresIngest: [Double]] = [:]
+    var serverCPU: [PostgresIngest: [Double]] = [:]
+    var clientCPU: [PostgresIngest: [Double]] = [:]
     Benchmark.start("pg-bench: ingest paths, \(events) events of the realistic mix per run, 4 threads, batches of 500")
     for round in 0..<rounds {
         for k in paths.indices {
@@ -154,21 +192,36 @@ func compareIngest(_ server: PostgresServer, events: Int, rounds: Int) throws {
             let uri = try server.createDatabase()
             try PostgresEventStore(uri: uri).close()
             let store = try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing), ingest: path)
+            Thread.sleep(forTimeInterval: 0.3)  // The setup's backends exit and are reaped.
+            let before = CPUTime.now(server)
             let rate = ingest(store, batches, threads: 4)
-            let stored = Connection(uri).value("SELECT count(*) FROM events")
             store.close()
+            Thread.sleep(forTimeInterval: 0.3)
+            let after = CPUTime.now(server)
+            let stored = Connection(uri).value("SELECT count(*) FROM events")
             guard Int(stored) == events else {
                 Benchmark.complain("pg-bench: \(path) stored \(stored) of \(events) events")
                 exit(1)
             }
+            let serverMicros = (after.server - before.server) / Double(events) * 1e6
+            let clientMicros = (after.client - before.client) / Double(events) * 1e6
             rates[path, default: []].append(rate)
-            print("  round \(round + 1) \(Benchmark.label("\(path)", width: 12)) \(Int(rate)) events/s  load \(Benchmark.loadAverage())")
+            serverCPU[path, default: []].append(serverMicros)
+            clientCPU[path, default: []].append(clientMicros)
+            print(
+                "  round \(round + 1) \(Benchmark.label("\(path)", width: 12)) \(Int(rate)) events/s, CPU per event: server "
+                    + String(format: "%.1f µs, client %.1f µs", serverMicros, clientMicros) + "  load \(Benchmark.loadAverage())")
         }
     }
     let base = Benchmark.median(rates[.groupInsert] ?? [1])
+    let baseCPU = Benchmark.median(serverCPU[.groupInsert] ?? [1])
     for path in paths {
         let m = Benchmark.median(rates[path] ?? [0])
-        print(Benchmark.label("ingest, \(path) (median of \(rounds))", width: 52) + String(format: "%10.0f events/s  %6.3f× groupInsert", m, m / base))
+        let cpu = Benchmark.median(serverCPU[path] ?? [0])
+        print(
+            Benchmark.label("ingest, \(path) (median of \(rounds))", width: 40)
+                + String(format: "%8.0f events/s %6.3f×   server CPU %6.1f µs/event %6.3f×   client CPU %5.1f µs/event", m, m / base, cpu, cpu / baseCPU,
+                         Benchmark.median(clientCPU[path] ?? [0])))
     }
 }
 

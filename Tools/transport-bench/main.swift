@@ -71,8 +71,7 @@ struct Result {
 
 let frames = (0..<16).map(batchFrame)
 let frameBytes = frames[0].count
-let ackBytes = ATLPFrame(verb: "ACK", body: JSONObject([("batch", 0), ("stored", 500), ("duplicates", 0), ("rejected", 0)]))
-    .encoded.count
+let ackBytes = BatchAck(batch: 0, stored: eventsPerBatch, duplicates: 0, rejected: 0).frame.encoded.count
 
 /// Warms up with every frame, then times `latencyBatches` exchanges of one frame each.
 func timeExchanges(_ exchange: ([UInt8]) throws -> Void) throws -> Result {
@@ -175,7 +174,7 @@ func measureShipper(spoolRoot: String) throws -> (eventsPerSecond: Double, total
     let server = ATLPService(configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0), handler: AckOnly())
     let address = try server.start()
     defer { server.stop() }
-    let spool = spoolRoot + "/transport-bench-\(getpid())"
+    let spool = spoolRoot + "/transport-bench-\(Posix.processID())"
     defer { try? FileManager.default.removeItem(atPath: spool) }
     let shipper = try EventShipper(
         configuration: EventShipperConfiguration(

@@ -1,3 +1,4 @@
+import Interactions
 import Synchronization
 /// The app: launch (once per hook system), background, foreground and termination, before the
 /// delegate hears of them; `app_background` and `app_end` carry the foreground time (`ForegroundTime`).

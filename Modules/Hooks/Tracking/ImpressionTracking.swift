@@ -1,3 +1,5 @@
+import Interactions
+
 /// Impressions on the UIKit-shaped model (docs/hooks.md "Impressions"): the app, as its run loop
 /// would, asks the hook system to look at a window; each view's share visible inside the window
 /// and every scroll view above it is measured from the views' frames.

@@ -1,3 +1,4 @@
+import Interactions
 import ViewIdentity
 
 /// Lists: a table row's or a collection item's selection reports `listItemClick` before the delegate runs.

@@ -1,3 +1,4 @@
+import Interactions
 import Synchronization
 /// Pages: `viewDidAppear:` / `viewDidDisappear:` report `pageEnter` (with the entry count) and
 /// `pageLeave` (with the dwell time); containers (navigation, tab bar controllers) are not pages.

@@ -1,3 +1,4 @@
+import Interactions
 import ViewIdentity
 
 /// Scroll views: the end of a drag reports `scroll` with the offset.

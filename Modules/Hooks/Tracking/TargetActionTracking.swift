@@ -1,3 +1,4 @@
+import Interactions
 import ViewIdentity
 
 /// Controls: a tracking proxy beside every target added while running (it reports just before the

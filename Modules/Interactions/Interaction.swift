@@ -73,22 +73,3 @@ public struct Interaction {
     /// The node's own `title`: as the hooks read it, else read now.
     public var nodeTitle: String? { knownNodeTitle ?? node?.title }
 }
-
-/// Receives every interaction, synchronously, on the UI thread, while the views are live.
-///
-/// Must be quick: it runs inside the user's tap. Heavy work (delivery) belongs on the
-/// reporting system's queue, as `ReportingObserver` does.
-public protocol InteractionObserver: AnyObject {
-    func observe(_ interaction: Interaction)
-    /// A hook system reporting to this observer started hooking the objects of `aspects`: the
-    /// observer may hook methods of its own there (a tracker hooks its plan's tracked methods,
-    /// docs/hooks.md "SPOC on any method") until `hooksStopped(in:)`. Default: nothing.
-    func hooksStarted(in aspects: AspectRegistry)
-    /// That hook system stopped: what `hooksStarted(in:)` hooked goes. Default: nothing.
-    func hooksStopped(in aspects: AspectRegistry)
-}
-
-extension InteractionObserver {
-    public func hooksStarted(in aspects: AspectRegistry) {}
-    public func hooksStopped(in aspects: AspectRegistry) {}
-}

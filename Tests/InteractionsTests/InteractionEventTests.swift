@@ -1,5 +1,6 @@
 import EventModel
-import Hooks
+import Interactions
+import KVCConfig
 import Testing
 import ViewIdentity
 
@@ -36,6 +37,21 @@ import ViewIdentity
         for kind in Interaction.Kind.allCases {
             #expect(Interaction(kind: kind, timestamp: 0).eventType == expected[kind])
         }
+    }
+
+    @Test func everyRuleEventNamesOneKindOfTheSameWireType() {
+        let expected: [ViewEvent: (Interaction.Kind, EventType)] = [
+            .buttonClick: (.click, .click), .listItemClick: (.listItemClick, .listItemClick), .viewTap: (.gesture, .gesture),
+            .valueChanged: (.valueChanged, .valueChanged), .pageEnter: (.pageEnter, .pageEnter), .pageLeave: (.pageLeave, .pageLeave),
+            .scroll: (.scroll, .scroll), .impression: (.impression, .impression),
+        ]
+        for event in ViewEvent.allCases {
+            let kind = Interaction.Kind(event)
+            #expect(kind == expected[event]?.0 && kind.viewEvent == event)
+            #expect(kind.eventType == expected[event]?.1)
+        }
+        let lifecycle = Interaction.Kind.allCases.filter { $0.viewEvent == nil }
+        #expect(lifecycle == [.appStart, .appForeground, .appBackground, .appEnd])
     }
 
     @Test func namesAreKeptWithinTheWireLimit() throws {

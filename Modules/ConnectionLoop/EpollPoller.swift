@@ -1,27 +1,27 @@
 import SystemCalls
 
 /// The `epoll(7)` poller: the kernel keeps the interest set, a wait costs what is ready.
-final class EpollPoller: Poller {
+package final class EpollPoller: Poller {
     private let epoll: Posix.Epoll
 
     /// Fails (`ENOSYS`) where there is no epoll.
-    init() throws(PosixError) {
+    package init() throws(PosixError) {
         epoll = try Posix.Epoll()
     }
 
-    func add(_ fd: Int32, id: UInt64, events: Int16) throws(PosixError) {
+    package func add(_ fd: Int32, id: UInt64, events: Int16) throws(PosixError) {
         try epoll.add(fd, id: id, events: events)
     }
 
-    func modify(_ fd: Int32, id: UInt64, events: Int16) throws(PosixError) {
+    package func modify(_ fd: Int32, id: UInt64, events: Int16) throws(PosixError) {
         try epoll.modify(fd, id: id, events: events)
     }
 
-    func remove(_ fd: Int32) {
+    package func remove(_ fd: Int32) {
         try? epoll.remove(fd)  // closing the fd removes it anyway
     }
 
-    func wait(timeoutMilliseconds: Int32) throws(PosixError) -> [(id: UInt64, events: Int16)] {
+    package func wait(timeoutMilliseconds: Int32) throws(PosixError) -> [(id: UInt64, events: Int16)] {
         try epoll.wait(timeoutMilliseconds: timeoutMilliseconds)
     }
 }

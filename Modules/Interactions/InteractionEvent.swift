@@ -1,24 +1,9 @@
 public import EventModel
-public import ViewIdentity
+import ViewIdentity
 
 extension Interaction {
-    /// The wire type (docs/wire.md §3).
-    public var eventType: EventType {
-        switch kind {
-        case .click: return .click
-        case .listItemClick: return .listItemClick
-        case .valueChanged: return .valueChanged
-        case .gesture: return .gesture
-        case .pageEnter: return .pageEnter
-        case .pageLeave: return .pageLeave
-        case .appStart: return .appStart
-        case .appForeground: return .appForeground
-        case .appBackground: return .appBackground
-        case .appEnd: return .appEnd
-        case .scroll: return .scroll
-        case .impression: return .impression
-        }
-    }
+    /// The wire type (docs/wire.md §3), as its kind's table says (`Interaction.Kind.eventType`).
+    public var eventType: EventType { kind.eventType }
 
     /// The event name: the event code where there is one, the page for page events, the type for app events.
     public var eventName: String {

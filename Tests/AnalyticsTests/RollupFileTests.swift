@@ -1,0 +1,76 @@
+import EventModel
+import EventStore
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// The SQLite rollups live in a file of their own beside the database (`PATH-rollups`, schema
+/// 10): appends never wait for its write lock, and a missing file or a watermark past the last
+/// stored event is refilled from the events, with the answers the events give.
+@Suite struct RollupFileTests {
+    typealias R = RollupTests
+
+    func temporaryPath() -> String { Fixtures.temporaryDirectory("rollupfile").appendingPathComponent("events.sqlite").path }
+
+    /// Expects the answers of a fresh store at `path` (its worker paused: the report applies
+    /// what the rollups lack itself) to equal those read from the events.
+    func expectAnswersOfTheEvents(_ path: String) throws {
+        let store = try SQLiteEventStore(path: path)
+        store.pauseRollupWorker(true)
+        #expect(try store.activityRollup(.all) != nil)  // from the rollups, not the events
+        let answers = try R.answers(store)
+        store.close()
+        let fromEvents = try R.answersFromEvents(path)
+        for (i, f) in R.filters.enumerated() { #expect(answers[i] == fromEvents[i], "filter \(f)") }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func anAppendDoesNotWaitWhileAnotherProcessWritesTheRollups() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        store.pauseRollupWorker(true)
+        // A sqlite3 shell holds the rollups file's write lock until its input ends.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = ["-cmd", "ATTACH '\(path)-rollups' AS rollups", path]
+        let input = Pipe(), output = Pipe()
+        shell.standardInput = input
+        shell.standardOutput = output
+        try shell.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            shell.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data("BEGIN; UPDATE rollups.rollup_watermark SET seq = seq; SELECT 'locked';\n".utf8))
+        let answer = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(answer.hasPrefix("locked"))
+        // In one file with the events, the append would wait for that lock and fail busy.
+        let outcome = try store.append(EventBatch(appKey: "shop", events: [AnalyticsFixture.event("a", "click", "buy", at: AnalyticsFixture.day), AnalyticsFixture.event("b", "click", "buy", at: AnalyticsFixture.day)]))
+        #expect(outcome.stored == 2)
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aMissingRollupsFileIsRefilledFromTheEvents() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        for b in R.traffic(seed: 10) { _ = try store.append(b) }
+        _ = try R.answers(store)  // the rollups hold every event
+        store.close()
+        for suffix in ["-rollups", "-rollups-wal", "-rollups-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try expectAnswersOfTheEvents(path)
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aWatermarkPastTheLastEventEmptiesTheRollupsAndRefillsThem() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        for b in R.traffic(seed: 11) { _ = try store.append(b) }
+        _ = try R.answers(store)
+        store.close()
+        // The events' file lost its last 100 events (written at synchronous = NORMAL, or an older
+        // copy put back); the rollups file still counts them.
+        _ = try sqlite(path, "DELETE FROM events WHERE seq > (SELECT MAX(seq) - 100 FROM events)")
+        #expect(try sqlite(path, "SELECT seq > (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
+        try expectAnswersOfTheEvents(path)
+        #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
+    }
+}
