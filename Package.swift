@@ -95,9 +95,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Modules/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // The store protocol the collector needs, and the value types every store shares.
         .target(name: "EventStore", dependencies: ["EventModel", "ViewIdentity", "SystemCalls"], path: "Modules/EventStore"),
-        .target(name: "StoreSQL", dependencies: ["EventStore"], path: "Modules/StoreSQL"),
+        .target(name: "StoreSQL", dependencies: ["EventModel", "EventStore"], path: "Modules/StoreSQL"),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL", "EventStore"], path: "Tests/StoreSQLTests"),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "SystemCalls"], path: "Modules/SQLiteStore"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "EventModel", "EventStore", "StoreSQL", "SystemCalls"], path: "Modules/SQLiteStore"),
         // Funnels, retention, trends and the report's behaviour figures, from the store protocol's scan.
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
@@ -113,7 +113,7 @@ let package = Package(
             path: "Tools/analytics-bench"),
         // The PostgreSQL store: libpq (Debian: libpq-dev) for collectors sharing one database.
         .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "SystemCalls"], path: "Modules/PostgresStore"),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "EventStore", "EventModel", "StoreSQL", "SystemCalls"], path: "Modules/PostgresStore"),
         .target(
             name: "Collector",
             dependencies: [
@@ -194,7 +194,7 @@ let package = Package(
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventModel", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "EventModel", "TestSupport"],
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests",
@@ -225,7 +225,7 @@ let package = Package(
             name: "PostgresStoreTests",
             dependencies: [
                 "PostgresStore", "EventStore", "Analytics", "SQLiteStore", "EventModel", "Collector", "CommandSupport", "ATLPWire", "ATLPClient",
-                "TestSupport",
+                "StoreSQL", "TestSupport",
             ],
             path: "Tests/PostgresStoreTests"),
         // End-to-end: runs the built executables as real processes.

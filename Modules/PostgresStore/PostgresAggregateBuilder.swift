@@ -1,4 +1,5 @@
 import Foundation
+import StoreSQL
 import Synchronization
 
 /// The thread that keeps the aggregate tables up to date, in every collector that serves
@@ -48,12 +49,12 @@ final class PostgresAggregateBuilder: Sendable {
             do throws(PostgresError) {
                 if connection == nil {
                     let c = try PostgresConnection(uri: uri, applicationName: "autotrack-aggregates")
-                    for statement in setup { try c.execute(statement) }
+                    for statement in setup { try c.execute(SQLQuery(raw: statement)) }
                     connection = c
                 }
                 if let c = connection {
                     if !leader {
-                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresAggregates.builderLock))").rows.first?.first == "t"
+                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresAggregates.builderLock)) AS locked").first("locked", as: Bool.self) == true
                         leading.store(leader, ordering: .sequentiallyConsistent)
                     }
                     if leader {

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 /// The aggregate tables (schema migration 3, docs/postgres.md "Aggregates"): what each holds,
 /// as rows derived from a relation shaped like the view `agg_source` (one row per event), and
@@ -60,7 +61,7 @@ enum PostgresAggregates {
     /// planned with its value, `seq > n` reads the few rows after it through the `seq` index;
     /// planned with an unknown value, PostgreSQL guessed a third of the table and read all of it.
     static func watermark(_ c: PostgresConnection) throws(PostgresError) -> Int64 {
-        try c.execute("SELECT watermark FROM agg_state").rows.first?.first.flatMap { $0 }.flatMap { Int64($0) } ?? 0
+        try c.execute("SELECT watermark FROM agg_state").first("watermark", as: Int64.self) ?? 0
     }
 
     /// The actor as sent (`ActorKind.user.sentIDColumn`: user, else device), before identity merge.
@@ -85,7 +86,7 @@ enum PostgresAggregates {
     // subquery with its alias)
 
     /// Per event: its counts' key and its contribution (1 event; a page leave's duration).
-    static func countRows(_ src: String) -> String {
+    static func countRows(_ src: SQLQuery) -> SQLQuery {
         """
         SELECT app_key, app_version, day, type, name, page, path, title, 1::bigint AS events,
                (type = 'page_leave' AND duration IS NOT NULL)::int::bigint AS dwell_count,
@@ -96,48 +97,48 @@ enum PostgresAggregates {
 
     /// Per event and kind of id it has: `a` actor (user, else device), `d` device, `s` session.
     /// (Keys come as text; the builder digests them after `DISTINCT`, which is cheaper.)
-    static func idRows(_ src: String) -> String {
+    static func idRows(_ src: SQLQuery) -> SQLQuery {
         """
         SELECT day, k.kind, app_key, v, k.id
-        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", \(actor)), ('d', device_id), ('s', session)) AS k(kind, id)
+        FROM \(src) CROSS JOIN LATERAL (VALUES ('a'::"char", \(raw: actor)), ('d', device_id), ('s', session)) AS k(kind, id)
         WHERE k.id IS NOT NULL
         """
     }
 
     /// Per page leave with a duration: its page (else name) and duration.
-    static func dwellRows(_ src: String) -> String {
+    static func dwellRows(_ src: SQLQuery) -> SQLQuery {
         "SELECT app_key, v, COALESCE(page, name) AS page, day, duration FROM \(src) WHERE type = 'page_leave' AND duration IS NOT NULL"
     }
 
     /// Per click with an actor and a page: its view (path, else name), `seq` and page.
-    static func viewPageRows(_ src: String) -> String {
+    static func viewPageRows(_ src: SQLQuery) -> SQLQuery {
         """
         SELECT app_key, v, COALESCE(path, name) AS view, day, seq, page
-        FROM \(src) WHERE type = 'click' AND \(actor) IS NOT NULL AND page IS NOT NULL
+        FROM \(src) WHERE type = 'click' AND \(raw: actor) IS NOT NULL AND page IS NOT NULL
         """
     }
 
     /// Per page enter with a sequence (session, else user, else device): its place and page.
-    static func enterRows(_ src: String) -> String {
+    static func enterRows(_ src: SQLQuery) -> SQLQuery {
         """
-        SELECT \(digest("app_key", "v", pageSequence)) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
-        FROM \(src) WHERE type = 'page_enter' AND \(pageSequence) IS NOT NULL
+        SELECT \(raw: digest("app_key", "v", pageSequence)) AS h, t, seq, app_key, v, COALESCE(page, name) AS page
+        FROM \(src) WHERE type = 'page_enter' AND \(raw: pageSequence) IS NOT NULL
         """
     }
 
     /// Per click with an actor: its run's key (app, version, actor, view) and place.
-    static func clickRows(_ src: String) -> String {
+    static func clickRows(_ src: SQLQuery) -> SQLQuery {
         """
-        SELECT \(digest("app_key", "v", actor, "COALESCE(path, name)")) AS h, t, seq, app_key, v, \(actor) AS actor,
+        SELECT \(raw: digest("app_key", "v", actor, "COALESCE(path, name)")) AS h, t, seq, app_key, v, \(raw: actor) AS actor,
                COALESCE(path, name) AS view
-        FROM \(src) WHERE type = 'click' AND \(actor) IS NOT NULL
+        FROM \(src) WHERE type = 'click' AND \(raw: actor) IS NOT NULL
         """
     }
 
     /// The transitions of the enters in `enters` (columns of `agg_enters`), per sequence `h`.
-    static func transitions(_ enters: String) -> String {
+    static func transitions(_ enters: SQLQuery) -> SQLQuery {
         """
-        SELECT app_key, v, \(day("lt")) AS from_day, \(day("t")) AS to_day, lp AS from_page, page AS to_page
+        SELECT app_key, v, \(raw: day("lt")) AS from_day, \(raw: day("t")) AS to_day, lp AS from_page, page AS to_page
         FROM (SELECT *, lag(page) OVER w AS lp, lag(t) OVER w AS lt FROM (\(enters)) AS x WINDOW w AS (PARTITION BY h ORDER BY t, seq)) AS s
         WHERE lp IS NOT NULL AND lp <> page
         """
@@ -146,16 +147,16 @@ enum PostgresAggregates {
     /// The signed change to the transitions when the enters of CTE `new` join their sequences in
     /// `agg_enters`: each touched sequence's transitions before (−1) and after (+1). A CTE list
     /// ending in `delta(app_key, v, from_day, to_day, from_page, to_page, n)`.
-    static func transitionDelta(new: String) -> String {
+    static func transitionDelta(new: String) -> SQLQuery {
         let columns = "h, t, seq, app_key, v, page"
         return """
-            touched AS (SELECT DISTINCT h FROM \(new)),
-            old AS (SELECT \(columns) FROM agg_enters WHERE h IN (SELECT h FROM touched)),
+            touched AS (SELECT DISTINCT h FROM \(raw: new)),
+            old AS (SELECT \(raw: columns) FROM agg_enters WHERE h IN (SELECT h FROM touched)),
             delta AS (
                 SELECT app_key, v, from_day, to_day, from_page, to_page, sum(sign)::bigint AS n FROM (
-                    SELECT -1 AS sign, * FROM (\(transitions("SELECT \(columns) FROM old"))) AS before
+                    SELECT -1 AS sign, * FROM (\(transitions("SELECT \(raw: columns) FROM old"))) AS before
                     UNION ALL
-                    SELECT 1, * FROM (\(transitions("SELECT \(columns) FROM old UNION ALL SELECT \(columns) FROM \(new)"))) AS after
+                    SELECT 1, * FROM (\(transitions("SELECT \(raw: columns) FROM old UNION ALL SELECT \(raw: columns) FROM \(raw: new)"))) AS after
                 ) AS d GROUP BY app_key, v, from_day, to_day, from_page, to_page
             )
             """
@@ -164,15 +165,15 @@ enum PostgresAggregates {
     /// The click runs of `clicks` (columns of `agg_clicks`) with at least `rageMinimumClicks`
     /// clicks (a shorter run stays too short however a range cuts it): clicks of one key at
     /// most `rageGapMilliseconds` apart (compared as numeric: no overflow at the extremes).
-    static func runs(_ clicks: String) -> String {
+    static func runs(_ clicks: SQLQuery) -> SQLQuery {
         """
         SELECT h, app_key, v, actor, view, min(t) AS start_t, max(t) AS end_t, count(*) AS clicks FROM (
             SELECT *, sum(brk) OVER (PARTITION BY h ORDER BY t, seq) AS run FROM (
-                SELECT *, CASE WHEN t::numeric - (lag(t) OVER (PARTITION BY h ORDER BY t, seq))::numeric <= \(ActivityRollup.rageGapMilliseconds)
+                SELECT *, CASE WHEN t::numeric - (lag(t) OVER (PARTITION BY h ORDER BY t, seq))::numeric <= \(raw: String(ActivityRollup.rageGapMilliseconds))
                                THEN 0 ELSE 1 END AS brk
                 FROM (\(clicks)) AS c
             ) AS b
-        ) AS r GROUP BY h, app_key, v, actor, view, run HAVING count(*) >= \(ActivityRollup.rageMinimumClicks)
+        ) AS r GROUP BY h, app_key, v, actor, view, run HAVING count(*) >= \(raw: String(ActivityRollup.rageMinimumClicks))
         """
     }
 
@@ -182,9 +183,9 @@ enum PostgresAggregates {
     /// committed or rolled-back transaction (see `ingestLock`); nil before the first event.
     static func safeSequence(_ c: PostgresConnection) throws(PostgresError) -> Int64? {
         try c.transaction { () throws(PostgresError) -> Int64? in
-            try c.execute("SELECT pg_advisory_xact_lock(\(ingestLock))")
-            let v = try c.execute("SELECT pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass)").rows
-            return v.first?.first.flatMap { $0 }.flatMap { Int64($0) }
+            try c.execute("SELECT pg_advisory_xact_lock(\(raw: String(ingestLock)))")
+            let last = "SELECT pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass) AS last"
+            return try c.execute(SQLQuery(raw: last)).first("last", as: Int64?.self) ?? nil
         }
     }
 
@@ -195,16 +196,15 @@ enum PostgresAggregates {
     static func buildStep(_ c: PostgresConnection, chunk: Int64) throws(PostgresError) -> Int? {
         guard let safe = try safeSequence(c) else { return nil }
         return try c.transaction { () throws(PostgresError) -> Int? in
-            try c.execute("SELECT pg_advisory_xact_lock(\(writeLock))")
+            try c.execute("SELECT pg_advisory_xact_lock(\(raw: String(writeLock)))")
             let from = try watermark(c)
             guard from < safe else { return nil }
             let to = from + min(chunk, safe - from)
             let added = try c.execute(
-                "CREATE TEMP TABLE agg_chunk ON COMMIT DROP AS SELECT * FROM agg_source WHERE seq > $1::bigint AND seq <= $2::bigint",
-                [String(from), String(to)]
+                "CREATE TEMP TABLE agg_chunk ON COMMIT DROP AS SELECT * FROM agg_source WHERE seq > \(from) AND seq <= \(to)"
             ).affected
             if added > 0 { try addChunk(c) }
-            try c.execute("UPDATE agg_state SET watermark = $1::bigint", [String(to)])
+            try c.execute("UPDATE agg_state SET watermark = \(to)")
             return added
         }
     }
@@ -214,7 +214,7 @@ enum PostgresAggregates {
         try c.execute(
             """
             INSERT INTO agg_events AS a (day, h, app_key, app_version, type, name, page, path, title, events, dwell_count, dwell_sum)
-            SELECT day, \(digest("app_key", "app_version", "type", "name", "page", "path", "title")), app_key, app_version, type, name,
+            SELECT day, \(raw: digest("app_key", "app_version", "type", "name", "page", "path", "title")), app_key, app_version, type, name,
                    page, path, title, sum(events), sum(dwell_count), sum(dwell_sum)
             FROM (\(countRows("agg_chunk"))) AS e GROUP BY app_key, app_version, day, type, name, page, path, title
             ON CONFLICT (day, h) DO UPDATE SET events = a.events + excluded.events, dwell_count = a.dwell_count + excluded.dwell_count,
@@ -226,7 +226,7 @@ enum PostgresAggregates {
             """
             WITH new AS (
                 INSERT INTO agg_ids (day, kind, h, v, app_key)
-                SELECT day, kind, \(digest("app_key", "id")), v, app_key FROM (SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i) AS d
+                SELECT day, kind, \(raw: digest("app_key", "id")), v, app_key FROM (SELECT DISTINCT * FROM (\(idRows("agg_chunk"))) AS i) AS d
                 ON CONFLICT DO NOTHING RETURNING day, kind, h, v, app_key)
             INSERT INTO agg_id_counts AS a (day, kind, app_key, all_versions, v, n)
             SELECT day, kind, app_key, false, v, count(*) FROM new GROUP BY day, kind, app_key, v
@@ -238,7 +238,7 @@ enum PostgresAggregates {
         try c.execute(
             """
             INSERT INTO agg_dwell AS a (h, day, duration, app_key, v, page, bucket, leaves)
-            SELECT \(digest("app_key", "v", "page")), day, duration, app_key, v, page, \(bucket("duration")), n
+            SELECT \(raw: digest("app_key", "v", "page")), day, duration, app_key, v, page, \(raw: bucket("duration")), n
             FROM (SELECT app_key, v, page, day, duration, count(*) AS n FROM (\(dwellRows("agg_chunk"))) AS d
                   GROUP BY app_key, v, page, day, duration) AS g
             ON CONFLICT (h, day, duration) DO UPDATE SET leaves = a.leaves + excluded.leaves
@@ -246,8 +246,8 @@ enum PostgresAggregates {
         try c.execute(
             """
             INSERT INTO agg_dwell_buckets AS a (h, day, bucket, app_key, v, page, leaves)
-            SELECT \(digest("app_key", "v", "page")), day, bucket, app_key, v, page, sum(n)
-            FROM (SELECT app_key, v, page, day, \(bucket("duration")) AS bucket, count(*) AS n FROM (\(dwellRows("agg_chunk"))) AS d
+            SELECT \(raw: digest("app_key", "v", "page")), day, bucket, app_key, v, page, sum(n)
+            FROM (SELECT app_key, v, page, day, \(raw: bucket("duration")) AS bucket, count(*) AS n FROM (\(dwellRows("agg_chunk"))) AS d
                   GROUP BY app_key, v, page, day, duration) AS g
             GROUP BY app_key, v, page, day, bucket
             ON CONFLICT (h, day, bucket) DO UPDATE SET leaves = a.leaves + excluded.leaves
@@ -256,7 +256,7 @@ enum PostgresAggregates {
         try c.execute(
             """
             INSERT INTO agg_view_pages (h, day, app_key, v, view, first_seq, page)
-            SELECT \(digest("app_key", "v", "view")), day, app_key, v, view, seq, page FROM (
+            SELECT \(raw: digest("app_key", "v", "view")), day, app_key, v, view, seq, page FROM (
                 SELECT DISTINCT ON (app_key, v, view, day) * FROM (\(viewPageRows("agg_chunk"))) AS p ORDER BY app_key, v, view, day, seq
             ) AS f
             ON CONFLICT DO NOTHING
@@ -265,7 +265,7 @@ enum PostgresAggregates {
             """
             WITH new AS MATERIALIZED (\(enterRows("agg_chunk"))), \(transitionDelta(new: "new"))
             INSERT INTO agg_transitions AS a (h, from_day, to_day, app_key, v, from_page, to_page, n)
-            SELECT \(digest("app_key", "v", "from_page", "to_page")), from_day, to_day, app_key, v, from_page, to_page, n FROM delta WHERE n <> 0
+            SELECT \(raw: digest("app_key", "v", "from_page", "to_page")), from_day, to_day, app_key, v, from_page, to_page, n FROM delta WHERE n <> 0
             ON CONFLICT (h, from_day, to_day) DO UPDATE SET n = a.n + excluded.n
             """)
         try c.execute("DELETE FROM agg_transitions WHERE n = 0")
@@ -277,7 +277,7 @@ enum PostgresAggregates {
         try c.execute(
             """
             INSERT INTO agg_runs (h, start_t, end_t, start_day, end_day, app_key, v, actor, view, clicks)
-            SELECT h, start_t, end_t, \(day("start_t")), \(day("end_t")), app_key, v, actor, view, clicks
+            SELECT h, start_t, end_t, \(raw: day("start_t")), \(raw: day("end_t")), app_key, v, actor, view, clicks
             FROM (\(runs("SELECT * FROM agg_clicks WHERE h IN (SELECT DISTINCT h FROM agg_chunk_clicks)"))) AS r
             """)
     }
@@ -286,8 +286,8 @@ enum PostgresAggregates {
     /// first event (after a prune), while reports read the events after the watermark meanwhile.
     static func reset(_ c: PostgresConnection) throws(PostgresError) {
         try c.transaction { () throws(PostgresError) in
-            try c.execute("SELECT pg_advisory_xact_lock(\(writeLock))")
-            try c.execute("TRUNCATE \(tables.joined(separator: ", "))")
+            try c.execute("SELECT pg_advisory_xact_lock(\(raw: String(writeLock)))")
+            try c.execute("TRUNCATE \(raw: tables.joined(separator: ", "))")
             try c.execute("UPDATE agg_state SET watermark = 0")
         }
     }

@@ -1,4 +1,5 @@
 import CLibPQ
+import StoreSQL
 import Synchronization
 import SystemCalls
 
@@ -7,11 +8,68 @@ import SystemCalls
 // caller's thread: the ATLP server's worker threads, a command's main thread, a benchmark's
 // threads, never the Swift concurrency pool.
 
-/// The rows a statement returned, every value in PostgreSQL's text format (nil for NULL).
-struct PostgresRows: Sendable {
+/// The rows a statement returned, every value in PostgreSQL's text format (nil for NULL), as
+/// stored (`PostgresText`). Iterated, each row is a `PostgresRow`, read by column name.
+struct PostgresRows: Sendable, RandomAccessCollection {
     var rows: [[String?]]
     /// Rows inserted, updated or deleted (`PQcmdTuples`), 0 for other statements.
     var affected: Int
+    /// Each column's place by name (the first column of a name), built once per result.
+    var columns: [String: Int] = [:]
+    /// The statement that returned them, for messages.
+    var statement = ""
+
+    var startIndex: Int { rows.startIndex }
+    var endIndex: Int { rows.endIndex }
+    subscript(i: Int) -> PostgresRow { PostgresRow(values: rows[i], columns: columns) }
+
+    /// Each row as `body` reads it; a missing column or a value of another type fails as the
+    /// statement's error.
+    func decode<T>(_ body: (PostgresRow) throws(SQLDecodingError) -> T) throws(PostgresError) -> [T] {
+        var all: [T] = []
+        all.reserveCapacity(count)
+        for row in self { all.append(try reading(row, body)) }
+        return all
+    }
+
+    /// The first row's column `name` as `T`; nil when there is no row.
+    func first<T: SQLDecodable>(_ name: String, as type: T.Type = T.self) throws(PostgresError) -> T? {
+        guard let row = first else { return nil }
+        return try reading(row) { r throws(SQLDecodingError) in try r.decode(name, as: T.self) }
+    }
+
+    /// Reads the rows with `body` until it returns false; returns false when it did.
+    func readEach(_ body: (PostgresRow) throws(SQLDecodingError) -> Bool) throws(PostgresError) -> Bool {
+        for row in self where !(try reading(row, body)) { return false }
+        return true
+    }
+
+    private func reading<T>(_ row: PostgresRow, _ body: (PostgresRow) throws(SQLDecodingError) -> T) throws(PostgresError) -> T {
+        do throws(SQLDecodingError) {
+            return try body(row)
+        } catch {
+            throw PostgresError(code: .statement, message: error.description, statement: statement)
+        }
+    }
+}
+
+/// One row of a result, read by column name (`SQLRow`): text comes back decoded
+/// (`PostgresText.decode`), so `decode("page", as: String.self)` is the page as sent; numbers are
+/// PostgreSQL's text form, which `StoreSQL`'s decoders read.
+struct PostgresRow: SQLRow, Sendable {
+    let values: [String?]
+    let columns: [String: Int]
+
+    func value(named name: String) throws(SQLDecodingError) -> SQLValue {
+        guard let text = try stored(name) else { return .null }
+        return .text(PostgresText.decode(text))
+    }
+
+    /// The column's text as stored (escaped, `PostgresText`), for comparing stored bytes.
+    func stored(_ name: String) throws(SQLDecodingError) -> String? {
+        guard let i = columns[name] else { throw SQLDecodingError(.noSuchColumn, column: name) }
+        return values[i]
+    }
 }
 
 /// One open connection with the statements it has prepared.
@@ -34,10 +92,21 @@ final class PostgresConnection: Sendable {
     /// False once the connection broke (server stopped, restarted, network) or is inside a transaction.
     var isUsable: Bool { link.withLock { $0.isUsable } }
 
-    /// Runs one statement with text parameters (`$1`, `$2`... ; nil is NULL).
+    /// Runs one statement with text parameters (`$1`, `$2`... ; nil is NULL), each of the type
+    /// the server infers for its place.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+    func execute(_ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresRows {
         try link.withLock { l throws(PostgresError) in try l.execute(sql, parameters) }
+    }
+
+    /// Runs `query`, each interpolated value bound as `$n` with its type: `.int` as `bigint`,
+    /// `.double` as `double precision`, `.text` as `text`, `.blob` as `bytea` (all in binary
+    /// format), `.null` untyped. Text is sent as given: a value compared with stored text is
+    /// encoded by the caller (`PostgresText.encode`).
+    @discardableResult
+    func execute(_ query: SQLQuery) throws(PostgresError) -> PostgresRows {
+        let (sql, values) = query.rendered(for: .postgres)
+        return try link.withLock { l throws(PostgresError) in try l.execute(sql, PostgresParameters(values)) }
     }
 
     /// Runs several statements separated by `;`, without parameters (a migration).
@@ -54,13 +123,13 @@ final class PostgresConnection: Sendable {
 
     /// Runs `body` between BEGIN and COMMIT; rolls back when it throws.
     func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
-        try execute("BEGIN")
+        try execute(SQLQuery("BEGIN"))
         do throws(PostgresError) {
             let value = try body()
-            try execute("COMMIT")
+            try execute(SQLQuery("COMMIT"))
             return value
         } catch {
-            _ = try? execute("ROLLBACK")
+            _ = try? execute(SQLQuery("ROLLBACK"))
             throw error
         }
     }
@@ -132,6 +201,19 @@ final class PostgresLink {
         return try rows(result, sql)
     }
 
+    /// Runs one statement with typed binary parameters (`PostgresParameters`).
+    func execute(_ sql: String, _ parameters: PostgresParameters) throws(PostgresError) -> PostgresRows {
+        let count = Int32(parameters.types.count)
+        let result = parameters.bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let values: [UnsafePointer<CChar>?] = parameters.ranges.map { r in r.map { base + $0.lowerBound } }
+            let lengths = parameters.ranges.map { Int32($0?.count ?? 0) }
+            let formats = [Int32](repeating: 1, count: parameters.types.count)
+            return PQexecParams(handle, sql, count, parameters.types, values, lengths, formats, 0)
+        }
+        return try rows(result, sql)
+    }
+
     func executeScript(_ sql: String) throws(PostgresError) {
         _ = try rows(PQexec(handle, sql), sql)
     }
@@ -178,7 +260,11 @@ final class PostgresLink {
                 rows.append(row)
             }
             let affected = PQcmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0
-            return PostgresRows(rows: rows, affected: affected)
+            var columns: [String: Int] = [:]
+            for f in (0..<fields).reversed() {
+                if let name = PQfname(result, Int32(f)) { columns[String(cString: name)] = f }
+            }
+            return PostgresRows(rows: rows, affected: affected, columns: columns, statement: sql)
         default:
             // PG_DIAG_SQLSTATE is the character 'C' (a macro Swift does not import as a value).
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 import Synchronization
 
 /// `events` partitioned by the UTC day of the corrected time (schema migration 5,
@@ -123,10 +124,8 @@ final class PostgresDayPartitions: Sendable {
             WHERE i.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$'
             ORDER BY day
             """
-        ).rows.compactMap { r in
-            guard let name = r[0] ?? nil, let day = (r[1] ?? nil).flatMap({ Int64($0) }) else { return nil }
-            return (day + 1) * UTCDay.milliseconds <= before ? (name, day) : nil
-        }
+        ).decode { r throws(SQLDecodingError) in (name: try r["relname", as: String.self], day: try r["day", as: Int64.self]) }
+        .filter { ($0.day + 1) * UTCDay.milliseconds <= before }
     }
 
     /// Drops day partition `name` with its events' ids, in one transaction; returns its events.
@@ -134,9 +133,9 @@ final class PostgresDayPartitions: Sendable {
         try c.transaction { () throws(PostgresError) -> Int in
             try c.execute("SELECT pg_advisory_xact_lock(\(lock))")
             let quoted = "\"\(name)\""
-            let n = try c.execute("SELECT count(*) FROM \(quoted)").rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
-            try c.execute("DELETE FROM event_ids AS i USING \(quoted) AS p WHERE i.app_key = p.app_key AND i.id = p.id")
-            try c.execute("DROP TABLE \(quoted)")
+            let n = try c.execute("SELECT count(*) AS n FROM \(raw: quoted)").first("n", as: Int.self) ?? 0
+            try c.execute("DELETE FROM event_ids AS i USING \(raw: quoted) AS p WHERE i.app_key = p.app_key AND i.id = p.id")
+            try c.execute("DROP TABLE \(raw: quoted)")
             return n
         }
     }

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 /// Identity merge's table (`device_links`, migration 4), as SQLite's (docs/schema.md): one row per
 /// app key, device and user seen together in an event, kept when events are pruned.
@@ -65,17 +66,15 @@ extension DeviceLinks {
     }
 
     /// A `WITH` clause defining `merged_digests (dh, uh)`: per merged device, the aggregates' digest
-    /// of its actor id (`PostgresAggregates.idRows`: app key and id) and of its user's, bound
-    /// through `bind`. The aggregates keep actors as sent; a count joins this to merge them.
-    func digestsClause(_ bind: (String) -> String) -> String {
+    /// of its actor id (`PostgresAggregates.idRows`: app key and id) and of its user's. The
+    /// aggregates keep actors as sent; a count joins this to merge them.
+    func digestsClause() -> SQLQuery {
         let links = stored
-        let apps = bind(PostgresArrayLiteral.text(links.map(\.appKey)))
-        let devices = bind(PostgresArrayLiteral.text(links.map(\.device)))
-        let users = bind(PostgresArrayLiteral.text(links.map(\.user)))
         return """
             WITH merged_digests AS (
-                SELECT \(PostgresAggregates.digest("a", "d")) AS dh, \(PostgresAggregates.digest("a", "u")) AS uh
-                FROM unnest(\(apps)::text[], \(devices)::text[], \(users)::text[]) AS l(a, d, u)
+                SELECT \(raw: PostgresAggregates.digest("a", "d")) AS dh, \(raw: PostgresAggregates.digest("a", "u")) AS uh
+                FROM unnest(\(PostgresTextArray(links.map(\.appKey)))::text[], \(PostgresTextArray(links.map(\.device)))::text[],
+                            \(PostgresTextArray(links.map(\.user)))::text[]) AS l(a, d, u)
             )
             """
     }
@@ -84,12 +83,13 @@ extension DeviceLinks {
 extension PostgresEventStore {
     /// The links of `device_links` whose device sent an event without a user (`anonymous_devices`).
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
-        let rows = try read(
+        let app: SQLQuery = appKey.map { " WHERE a.app_key = \(PostgresText.encode($0))" } ?? ""
+        let links = try read(
             """
             SELECT l.app_key, l.device, l.user_id FROM anonymous_devices AS a
-            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(appKey == nil ? "" : " WHERE a.app_key = $1")
-            """,
-            appKey.map { [PostgresText.encode($0)] } ?? [])
-        return DeviceLinks(rows.map { DeviceLink(appKey: $0[0] ?? "", device: $0[1] ?? "", user: $0[2] ?? "") })
+            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(app)
+            """
+        ) { r throws(SQLDecodingError) in DeviceLink(appKey: try r["app_key"], device: try r["device"], user: try r["user_id"]) }
+        return DeviceLinks(links)
     }
 }

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 /// The report's behaviour figures from the aggregate tables plus the tail (PostgresAggregates.swift),
 /// and bringing the aggregates up to date on demand.
@@ -13,18 +14,18 @@ extension PostgresEventStore {
         }
     }
 
-    /// The rows of the statement `build` makes from `filter`, in one repeatable-read snapshot
-    /// whose watermark the filter carries (its tail is planned with the value).
-    func readAggregated(
-        _ filter: PostgresAggregateFilter, _ build: (inout PostgresAggregateFilter) -> String
-    ) throws(StoreError) -> [[String?]] {
+    /// The rows of the statement `build` makes from `filter`, each read by `row`, in one
+    /// repeatable-read snapshot whose watermark the filter carries (its tail is planned with the value).
+    func readAggregated<T>(
+        _ filter: PostgresAggregateFilter, _ build: (PostgresAggregateFilter) -> SQLQuery,
+        row: (PostgresRow) throws(SQLDecodingError) -> T
+    ) throws(StoreError) -> [T] {
         try withConnection { c throws(PostgresError) in
-            try c.transaction { () throws(PostgresError) -> [[String?]] in
+            try c.transaction { () throws(PostgresError) -> [T] in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 var a = filter
                 a.watermark = try PostgresAggregates.watermark(c)
-                let sql = build(&a)
-                return try c.execute(sql, a.parameters).rows.map { $0.map(PostgresText.decode) }
+                return try c.execute(build(a)).decode(row)
             }
         }
     }
@@ -41,114 +42,93 @@ extension PostgresEventStore {
                 // Distinct ids are counted in memory, not in sorted runs on disk.
                 try c.execute("SET LOCAL work_mem = '64MB'")
                 let watermark = try PostgresAggregates.watermark(c)
-                func read(_ build: (inout PostgresAggregateFilter) -> String) throws(PostgresError) -> [[String?]] {
-                    var a = f
-                    a.watermark = watermark
-                    let sql = build(&a)
-                    return try c.execute(sql, a.parameters).rows.map { $0.map(PostgresText.decode) }
+                var a = f
+                a.watermark = watermark
+                func read<T>(_ query: SQLQuery, _ row: (PostgresRow) throws(SQLDecodingError) -> T) throws(PostgresError) -> [T] {
+                    try c.execute(query).decode(row)
                 }
                 var rows = ActivityRows()
-                rows.days = try read { a in
+                rows.days = try read(
                     """
-                    SELECT day, SUM(n) FROM (SELECT day, events AS n FROM agg_events\(a.table(version: "app_version"))
-                                             UNION ALL SELECT day, 1 FROM \(a.tail())) AS x GROUP BY day
+                    SELECT day, SUM(n) AS n FROM (SELECT day, events AS n FROM agg_events\(a.table(version: "app_version"))
+                                                  UNION ALL SELECT day, 1 FROM \(a.tail())) AS x GROUP BY day
                     """
+                ) { r throws(SQLDecodingError) in ActivityRollup.Day(number: try r["day"], events: try r["n"], actors: 0, devices: 0, sessions: 0) }
+                // Identity merge: a merged device's actor digest counts as its user's. The counts
+                // (`agg_id_counts`) plus the tail's ids new to `agg_ids` count ids as sent; then, per
+                // day, each merged device present is taken off and each of their users not
+                // otherwise present is added (`present`: the merged devices' and users' digests
+                // on each counted day, looked up by key).
+                let version: SQLQuery = a.appVersion.map { " AND i.v = \($0)" } ?? ""
+                let counts = a.table(a.appVersion == nil ? "all_versions" : "NOT all_versions")
+                func inAgg(_ day: String, _ kind: String, _ h: String) -> SQLQuery {
+                    "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(raw: day) AND i.kind = \(raw: kind) AND i.h = \(raw: h)\(version))"
                 }
-                rows.ids = try read { a in
-                    // Identity merge: a merged device's actor digest counts as its user's. The counts
-                    // (`agg_id_counts`) plus the tail's ids new to `agg_ids` count ids as sent; then, per
-                    // day, each merged device present is taken off and each of their users not
-                    // otherwise present is added (`present`: the merged devices' and users' digests
-                    // on each counted day, looked up by key).
-                    let version = a.appVersion.map { " AND i.v = \(a.bind($0))" } ?? ""
-                    let counts = a.table(a.appVersion == nil ? "all_versions" : "NOT all_versions")
-                    func inAgg(_ day: String, _ kind: String, _ h: String) -> String {
-                        "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(day) AND i.kind = \(kind) AND i.h = \(h)\(version))"
-                    }
-                    return """
-                        \(links.digestsClause { a.bind($0) }),
-                        t AS MATERIALIZED (
-                            SELECT DISTINCT day, kind, \(PostgresAggregates.digest("app_key", "id")) AS h
-                            FROM (\(PostgresAggregates.idRows(a.tail()))) AS i),
-                        c AS MATERIALIZED (
-                            SELECT day, kind, n FROM agg_id_counts\(counts)
-                            UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),
-                        present AS MATERIALIZED (
-                            SELECT d.day, m.h FROM (SELECT DISTINCT day FROM c) AS d
-                            CROSS JOIN (SELECT dh AS h FROM merged_digests UNION SELECT uh FROM merged_digests) AS m
-                            WHERE \(inAgg("d.day", "'a'", "m.h"))
-                               OR EXISTS (SELECT 1 FROM t WHERE t.day = d.day AND t.kind = 'a' AND t.h = m.h)),
-                        fix AS (
-                            SELECT day, -count(*) AS n FROM present WHERE h IN (SELECT dh FROM merged_digests) GROUP BY day
-                            UNION ALL SELECT day, count(*) FROM (
-                                SELECT DISTINCT p.day, m.uh FROM present AS p JOIN merged_digests AS m ON m.dh = p.h
-                                WHERE NOT EXISTS (SELECT 1 FROM present AS q WHERE q.day = p.day AND q.h = m.uh
-                                                  AND q.h NOT IN (SELECT dh FROM merged_digests))
-                            ) AS u GROUP BY day)
-                        SELECT day, kind, sum(n) FROM (SELECT day, kind, n FROM c UNION ALL SELECT day, 'a'::"char", n FROM fix) AS x
-                        GROUP BY day, kind
-                        """
-                }
-                rows.buckets = try read { a in
+                rows.ids = try read(
                     """
-                    SELECT page, bucket, SUM(n) FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
-                                                      UNION ALL SELECT page, \(PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
+                    \(links.digestsClause()),
+                    t AS MATERIALIZED (
+                        SELECT DISTINCT day, kind, \(raw: PostgresAggregates.digest("app_key", "id")) AS h
+                        FROM (\(PostgresAggregates.idRows(a.tail()))) AS i),
+                    c AS MATERIALIZED (
+                        SELECT day, kind, n FROM agg_id_counts\(counts)
+                        UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),
+                    present AS MATERIALIZED (
+                        SELECT d.day, m.h FROM (SELECT DISTINCT day FROM c) AS d
+                        CROSS JOIN (SELECT dh AS h FROM merged_digests UNION SELECT uh FROM merged_digests) AS m
+                        WHERE \(inAgg("d.day", "'a'", "m.h"))
+                           OR EXISTS (SELECT 1 FROM t WHERE t.day = d.day AND t.kind = 'a' AND t.h = m.h)),
+                    fix AS (
+                        SELECT day, -count(*) AS n FROM present WHERE h IN (SELECT dh FROM merged_digests) GROUP BY day
+                        UNION ALL SELECT day, count(*) FROM (
+                            SELECT DISTINCT p.day, m.uh FROM present AS p JOIN merged_digests AS m ON m.dh = p.h
+                            WHERE NOT EXISTS (SELECT 1 FROM present AS q WHERE q.day = p.day AND q.h = m.uh
+                                              AND q.h NOT IN (SELECT dh FROM merged_digests))
+                        ) AS u GROUP BY day)
+                    SELECT day, kind, sum(n) AS n FROM (SELECT day, kind, n FROM c UNION ALL SELECT day, 'a'::"char", n FROM fix) AS x
+                    GROUP BY day, kind
+                    """
+                ) { r throws(SQLDecodingError) in (day: try r["day", as: Int64.self], kind: try r["kind", as: String.self], count: try r["n", as: Int.self]) }
+                rows.buckets = try read(
+                    """
+                    SELECT page, bucket, SUM(n) AS n FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
+                                                           UNION ALL SELECT page, \(raw: PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
                     GROUP BY page, bucket ORDER BY page COLLATE "C", bucket
                     """
-                }
+                ) { r throws(SQLDecodingError) in (page: try r["page", as: String.self], first: try r["bucket", as: Int64.self], leaves: try r["n", as: Int.self]) }
                 rows.dwell = { page, bucket throws(PostgresError) in
-                    try read { a in
-                        let p = a.bind(PostgresText.encode(page)), b = a.bind(String(bucket))
-                        return """
-                            SELECT duration, SUM(n) FROM (
-                                SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(b)::bigint"))
-                                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
-                                          WHERE page = \(p) AND \(PostgresAggregates.bucket("duration")) = \(b)::bigint
-                            ) AS x GROUP BY duration ORDER BY duration
-                            """
-                    }
+                    let p = PostgresText.encode(page)
+                    return try read(
+                        """
+                        SELECT duration, SUM(n) AS n FROM (
+                            SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(bucket)"))
+                            UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
+                                      WHERE page = \(p) AND \(raw: PostgresAggregates.bucket("duration")) = \(bucket)
+                        ) AS x GROUP BY duration ORDER BY duration
+                        """
+                    ) { r throws(SQLDecodingError) in (duration: try r["duration", as: Int64.self], leaves: try r["n", as: Int.self]) }
                 }
                 rows.dwellValues = try rows.percentileRows()
-                rows.transitions = try read { a in
-                    let new = "WITH new AS MATERIALIZED (\(PostgresAggregates.enterRows(a.tail(timed: false)))), "
-                    let delta = PostgresAggregates.transitionDelta(new: "new")
-                    return """
-                        \(new)\(delta)
-                        SELECT from_page, to_page, SUM(n) FROM (
-                            SELECT from_page, to_page, n FROM agg_transitions\(a.table(firstDay: "from_day", lastDay: "to_day"))
-                            UNION ALL SELECT from_page, to_page, n FROM delta\(a.table(version: "v", firstDay: "from_day", lastDay: "to_day"))
-                        ) AS x GROUP BY from_page, to_page
-                        """
+                rows.transitions = try read(
+                    """
+                    WITH new AS MATERIALIZED (\(PostgresAggregates.enterRows(a.tail(timed: false)))), \(PostgresAggregates.transitionDelta(new: "new"))
+                    SELECT from_page, to_page, SUM(n) AS n FROM (
+                        SELECT from_page, to_page, n FROM agg_transitions\(a.table(firstDay: "from_day", lastDay: "to_day"))
+                        UNION ALL SELECT from_page, to_page, n FROM delta\(a.table(version: "v", firstDay: "from_day", lastDay: "to_day"))
+                    ) AS x GROUP BY from_page, to_page
+                    """
+                ) { r throws(SQLDecodingError) in ActivityRollup.Transition(from: try r["from_page"], to: try r["to_page"], count: try r["n"]) }
+                rows.bursts = try read(bursts(a)) { r throws(SQLDecodingError) in
+                    ActivityRollup.Burst(view: try r["view"], appKey: try r["app_key"], actor: try r["actor"], clicks: try r["clicks"])
                 }
-                rows.bursts = try read { a in
-                    let clicks = "h, t, seq, app_key, v, actor, view"
-                    var cut: [String] = []
-                    for bound in [f.since, f.until].compactMap({ $0 }) {
-                        let d = a.bind(String(UTCDay.number(of: bound)))
-                        cut.append("(start_day < \(d)::bigint AND end_day >= \(d)::bigint)")
-                    }
-                    let tail = a.tail(timed: false)
-                    let cutRuns = cut.isEmpty ? "" : " UNION SELECT h FROM agg_runs\(a.table(firstDay: nil, lastDay: nil, "(\(cut.joined(separator: " OR ")))"))"
-                    let inner = a.table(firstDay: "start_day", lastDay: "end_day", "h NOT IN (SELECT h FROM special)")
-                    let aggClicks = PostgresAggregateFilter.where(["h IN (SELECT h FROM special)"] + a.times("t"))
-                    let tailClicks = PostgresAggregateFilter.where(a.times("t"))
-                    return """
-                        WITH tc AS MATERIALIZED (\(PostgresAggregates.clickRows(tail))),
-                        special AS MATERIALIZED (SELECT h FROM tc\(cutRuns))
-                        SELECT view, app_key, actor, clicks FROM agg_runs\(inner)
-                        UNION ALL
-                        SELECT view, app_key, actor, clicks FROM (\(PostgresAggregates.runs(
-                            "SELECT \(clicks) FROM agg_clicks\(aggClicks) UNION ALL SELECT \(clicks) FROM tc\(tailClicks)"))) AS r
-                        """
-                }
-                rows.viewPages = try read { a in
+                rows.viewPages = try read(
                     """
                     SELECT DISTINCT ON (view) view, page FROM (
                         SELECT view, first_seq AS seq, page FROM agg_view_pages\(a.table())
                         UNION ALL SELECT view, seq, page FROM (\(PostgresAggregates.viewPageRows(a.tail()))) AS p
                     ) AS x ORDER BY view, seq
                     """
-                }
+                ) { r throws(SQLDecodingError) in (view: try r["view", as: String.self], page: try r["page", as: String.self]) }
                 return rows
             }
         }
@@ -158,29 +138,52 @@ extension PostgresEventStore {
     }
 }
 
+extension PostgresEventStore {
+    /// The click bursts of `a`'s range: the stored runs wholly inside it, and the runs made again
+    /// from the clicks of the runs a bound cuts and of the tail's sequences (`special`).
+    private func bursts(_ a: PostgresAggregateFilter) -> SQLQuery {
+        let clicks = "h, t, seq, app_key, v, actor, view"
+        var cut: [SQLQuery] = []
+        for bound in [a.since, a.until].compactMap({ $0 }) {
+            let d = UTCDay.number(of: bound)
+            cut.append("(start_day < \(d) AND end_day >= \(d))")
+        }
+        let cutRuns: SQLQuery =
+            cut.isEmpty ? "" : " UNION SELECT h FROM agg_runs\(a.table(firstDay: nil, lastDay: nil, "(\(SQLQuery.joined(cut, separator: " OR ")))"))"
+        let inner = a.table(firstDay: "start_day", lastDay: "end_day", "h NOT IN (SELECT h FROM special)")
+        let aggClicks = SQLQuery.where(["h IN (SELECT h FROM special)"] + a.times("t"))
+        let tailClicks = SQLQuery.where(a.times("t"))
+        return """
+            WITH tc AS MATERIALIZED (\(PostgresAggregates.clickRows(a.tail(timed: false)))),
+            special AS MATERIALIZED (SELECT h FROM tc\(cutRuns))
+            SELECT view, app_key, actor, clicks FROM agg_runs\(inner)
+            UNION ALL
+            SELECT view, app_key, actor, clicks FROM (\(PostgresAggregates.runs(
+                "SELECT \(raw: clicks) FROM agg_clicks\(aggClicks) UNION ALL SELECT \(raw: clicks) FROM tc\(tailClicks)"))) AS r
+            """
+    }
+}
+
 /// The rows `activityRollup` read, turned into an `ActivityRollup`.
 private struct ActivityRows {
-    var days: [[String?]] = []
-    var ids: [[String?]] = []
+    var days: [ActivityRollup.Day] = []
+    var ids: [(day: Int64, kind: String, count: Int)] = []
     /// Per page (in order) and bucket, the leaves.
-    var buckets: [[String?]] = []
+    var buckets: [(page: String, first: Int64, leaves: Int)] = []
     /// One page's exact durations with their leaves in one bucket, ascending.
-    var dwell: (String, Int64) throws(PostgresError) -> [[String?]] = { _, _ in [] }
+    var dwell: (String, Int64) throws(PostgresError) -> [(duration: Int64, leaves: Int)] = { _, _ in [] }
     var dwellValues: [DwellPercentiles] = []
-    var transitions: [[String?]] = []
-    var bursts: [[String?]] = []
-    var viewPages: [[String?]] = []
-
-    private static func int(_ v: String?) -> Int64 { v.flatMap { Int64($0) } ?? 0 }
+    var transitions: [ActivityRollup.Transition] = []
+    var bursts: [ActivityRollup.Burst] = []
+    var viewPages: [(view: String, page: String)] = []
 
     /// Dwell percentiles per page: the buckets' counts give the bucket and the rank within it of
     /// each percentile's value, then that bucket's exact values give the value.
     func percentileRows() throws(PostgresError) -> [DwellPercentiles] {
         var pages: [(page: String, buckets: [(first: Int64, leaves: Int)])] = []
         for r in buckets {
-            let page = r[0] ?? ""
-            if pages.last?.page != page { pages.append((page, [])) }
-            pages[pages.count - 1].buckets.append((Self.int(r[1]), Int(Self.int(r[2]))))
+            if pages.last?.page != r.page { pages.append((r.page, [])) }
+            pages[pages.count - 1].buckets.append((r.first, r.leaves))
         }
         return try pages.map { (page, buckets) throws(PostgresError) in
             let n = buckets.reduce(0) { $0 + $1.leaves }
@@ -192,8 +195,8 @@ private struct ActivityRows {
                     return false
                 }) else { return 0 }
                 for r in try dwell(page, bucket.first) {
-                    rank -= Int(Self.int(r[1]))
-                    if rank <= 0 { return Self.int(r[0]) }
+                    rank -= r.leaves
+                    if rank <= 0 { return r.duration }
                 }
                 return bucket.first
             }
@@ -203,26 +206,16 @@ private struct ActivityRows {
 
     func rollup() -> ActivityRollup {
         var days: [Int64: ActivityRollup.Day] = [:]
-        for r in self.days {
-            let n = Self.int(r[0])
-            days[n] = ActivityRollup.Day(number: n, events: Int(Self.int(r[1])), actors: 0, devices: 0, sessions: 0)
-        }
+        for d in self.days { days[d.number] = d }
         for r in ids {
-            let n = Self.int(r[0]), count = Int(Self.int(r[2]))
-            switch r[1] {
-            case "a": days[n]?.actors = count
-            case "d": days[n]?.devices = count
-            default: days[n]?.sessions = count
+            switch r.kind {
+            case "a": days[r.day]?.actors = r.count
+            case "d": days[r.day]?.devices = r.count
+            default: days[r.day]?.sessions = r.count
             }
         }
         var viewPages: [String: String] = [:]
-        for r in self.viewPages { viewPages[r[0] ?? ""] = r[1] ?? "" }
-        return ActivityRollup(
-            days: Array(days.values), dwell: dwellValues,
-            transitions: transitions.map { ActivityRollup.Transition(from: $0[0] ?? "", to: $0[1] ?? "", count: Int(Self.int($0[2]))) },
-            bursts: bursts.map {
-                ActivityRollup.Burst(view: $0[0] ?? "", appKey: $0[1] ?? "", actor: $0[2] ?? "", clicks: Int(Self.int($0[3])))
-            },
-            viewPages: viewPages)
+        for r in self.viewPages { viewPages[r.view] = r.page }
+        return ActivityRollup(days: Array(days.values), dwell: dwellValues, transitions: transitions, bursts: bursts, viewPages: viewPages)
     }
 }

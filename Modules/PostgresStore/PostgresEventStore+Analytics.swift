@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 extension PostgresEventStore {
     /// The analytics' actor rows (`ActorEventQuery`): four narrow columns per event of each kind,
@@ -16,23 +17,20 @@ extension PostgresEventStore {
             var batch = ActorRowNumberer(numbers: numbers)
             try c.transaction { () throws(PostgresError) in
                 for (kind, k) in query.kinds.enumerated() {
-                    var f = PostgresFilter(query.filter, table: "")
-                    f.add("type = ?", PostgresText.encode(k.type))
-                    f.add("name = ?", PostgresText.encode(k.name))
-                    let sql = "SELECT seq, corrected_ts, app_key, \(actor) FROM events\(f.where("\(actor) IS NOT NULL"))"
-                    try c.execute("DECLARE autotrack_actor_events NO SCROLL CURSOR FOR \(sql)", f.parameters)
+                    let conditions = query.filter.postgresWhere(
+                        "type = \(PostgresText.encode(k.type))", "name = \(PostgresText.encode(k.name))", "\(raw: actor) IS NOT NULL")
+                    try c.execute(
+                        "DECLARE autotrack_actor_events NO SCROLL CURSOR FOR SELECT seq, corrected_ts, app_key, \(raw: actor) AS actor FROM events\(conditions)")
                     while true {
-                        let page = try c.execute("FETCH 1000 FROM autotrack_actor_events").rows
-                        for r in page {
-                            var appKey = r[2] ?? "", id = r[3] ?? ""
+                        let page = try c.execute("FETCH 1000 FROM autotrack_actor_events")
+                        let going = try page.readEach { r throws(SQLDecodingError) -> Bool in
+                            // The stored (escaped) bytes: equal stored text is equal text.
+                            var appKey = try r.stored("app_key") ?? "", id = try r.stored("actor") ?? ""
                             let app = appKey.withUTF8 { batch.app(UnsafeRawBufferPointer($0)) }
-                            let going = id.withUTF8 {
-                                batch.add(
-                                    kind: kind, app: app, id: UnsafeRawBufferPointer($0), time: r[1].flatMap { Int64($0) } ?? 0,
-                                    seq: r[0].flatMap { Int64($0) } ?? 0, each)
-                            }
-                            if !going { return }
+                            let time: Int64 = try r["corrected_ts"], seq: Int64 = try r["seq"]
+                            return id.withUTF8 { batch.add(kind: kind, app: app, id: UnsafeRawBufferPointer($0), time: time, seq: seq, each) }
                         }
+                        if !going { return }
                         if page.count < 1000 { break }
                     }
                     try c.execute("CLOSE autotrack_actor_events")

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 extension PostgresEventStore {
     /// Without an app key, first drops every day partition that ends by `before`, one
@@ -15,27 +16,18 @@ extension PostgresEventStore {
             }
             self.partitions.forget(partitions.map(\.day))
         }
-        let limit = max(1, chunk)
-        for (table, time) in PruneOutcome.tables {
-            while true {
-                let app = appKey == nil ? "" : " AND app_key = $3"
-                let parameters: [String?] = [String(before), String(limit)] + (appKey.map { [PostgresText.encode($0)] } ?? [])
-                let rows = "SELECT seq FROM \(table) WHERE \(time) < $1::bigint\(app) LIMIT $2::int"
-                // Events with their ids; the time bound again outside, so only the partitions before it are read.
-                let sql =
-                    table == "events"
-                    ? """
-                    WITH gone AS (DELETE FROM events WHERE seq IN (\(rows)) AND corrected_ts < $1::bigint RETURNING app_key, id),
-                    ids AS (DELETE FROM event_ids AS i USING gone WHERE i.app_key = gone.app_key AND i.id = gone.id)
-                    SELECT count(*) FROM gone
-                    """
-                    : "WITH gone AS (DELETE FROM \(table) WHERE seq IN (\(rows)) RETURNING 1) SELECT count(*) FROM gone"
-                let deleted = try withConnection { c throws(PostgresError) in
-                    try c.execute(sql, parameters).rows.first?.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
-                }
-                outcome.add(deleted, from: table)
-                if deleted < limit { break }
-            }
+        // The rest in chunks (`Pruning`), each statement its own transaction; the events go with their ids.
+        let pruning = Pruning(before: before, appKey: PostgresText.encode(appKey), chunk: chunk)
+        outcome = try pruning.run(.postgres, adding: outcome) { (table, delete) throws(StoreError) -> Int in
+            let counted: SQLQuery =
+                table == "events"
+                ? """
+                WITH gone AS (\(delete) RETURNING app_key, id),
+                ids AS (DELETE FROM event_ids AS i USING gone WHERE i.app_key = gone.app_key AND i.id = gone.id)
+                SELECT count(*) AS n FROM gone
+                """
+                : "WITH gone AS (\(delete) RETURNING 1) SELECT count(*) AS n FROM gone"
+            return try withConnection { c throws(PostgresError) in try c.execute(counted).first("n", as: Int.self) ?? 0 }
         }
         // The aggregates counted the deleted events: they start over from the first event left
         // (the builder, or `rebuildRollups`, adds them again; reports read the events meanwhile).

@@ -1,71 +1,61 @@
 import EventStore
+import StoreSQL
 
-/// Snapshots and circle mode (migration 2; docs/schema.md). The PNG travels as bytea in hex
-/// (`\x…`), the one bytea text form every server reads, and is read back with `encode(png, 'hex')`.
+/// Snapshots and circle mode (migration 2; docs/schema.md). The PNG travels as a binary `bytea`
+/// parameter and is read back with `encode(png, 'hex')`.
 extension PostgresEventStore: SnapshotStore {
     public func storeSnapshot(_ snapshot: Snapshot) throws(StoreError) -> Int64 {
-        let page = [snapshot.appKey, snapshot.appVersion, snapshot.page].map(PostgresText.encode)
-        let row: [String?] =
-            page + [
-                String(snapshot.capturedAt), String(snapshot.receivedAt), String(snapshot.width), String(snapshot.height),
-                "\\x" + PostgresHex.encode(snapshot.png), PostgresText.encode(snapshot.tree),
-            ]
+        let T = PostgresText.self
+        let appKey = T.encode(snapshot.appKey), appVersion = T.encode(snapshot.appVersion), page = T.encode(snapshot.page)
         return try withConnection { c throws(PostgresError) -> Int64 in
             try c.transaction { () throws(PostgresError) -> Int64 in
                 let inserted = try c.execute(
                     """
                     INSERT INTO snapshots (app_key, app_version, page, captured_at, received_at, width, height, png, tree)
-                    VALUES ($1, $2, $3, $4::bigint, $5::bigint, $6::int, $7::int, $8::bytea, $9) RETURNING seq
-                    """, row)
-                guard let id = (inserted.rows.first?.first ?? nil).flatMap({ Int64($0) }) else {
+                    VALUES (\(appKey), \(appVersion), \(page), \(snapshot.capturedAt), \(snapshot.receivedAt), \(snapshot.width),
+                            \(snapshot.height), \(SQLValue.blob(snapshot.png)), \(T.encode(snapshot.tree))) RETURNING seq
+                    """
+                ).decode { r throws(SQLDecodingError) in try r["seq", as: Int64.self] }
+                guard let id = inserted.first else {
                     throw PostgresError(code: .statement, message: "INSERT INTO snapshots returned no seq")
                 }
                 // The kept history: the newest `keptPerPage` of this page, by the order they arrived.
                 try c.execute(
                     """
                     DELETE FROM snapshots WHERE seq IN (
-                        SELECT seq FROM snapshots WHERE app_key = $1 AND app_version = $2 AND page = $3
-                        ORDER BY seq DESC OFFSET $4::int)
-                    """, page + [String(Snapshot.keptPerPage)])
+                        SELECT seq FROM snapshots WHERE app_key = \(appKey) AND app_version = \(appVersion) AND page = \(page)
+                        ORDER BY seq DESC OFFSET \(Snapshot.keptPerPage))
+                    """)
                 return id
             }
         }
     }
 
     public func snapshots(appKey: String?, appVersion: String?) throws(StoreError) -> [SnapshotSummary] {
-        var conditions: [String] = []
-        var parameters: [String?] = []
-        if let appKey {
-            parameters.append(PostgresText.encode(appKey))
-            conditions.append("app_key = $\(parameters.count)")
-        }
-        if let appVersion {
-            parameters.append(PostgresText.encode(appVersion))
-            conditions.append("app_version = $\(parameters.count)")
-        }
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        var conditions: [SQLQuery] = []
+        if let appKey { conditions.append("app_key = \(PostgresText.encode(appKey))") }
+        if let appVersion { conditions.append("app_version = \(PostgresText.encode(appVersion))") }
         return try read(
-            "SELECT seq, app_key, app_version, page, captured_at, width, height FROM snapshots\(filter) ORDER BY seq DESC",
-            parameters
-        ).map { r in
+            "SELECT seq, app_key, app_version, page, captured_at, width, height FROM snapshots\(SQLQuery.where(conditions)) ORDER BY seq DESC"
+        ) { r throws(SQLDecodingError) in
             SnapshotSummary(
-                id: Int64(r[0] ?? "") ?? 0, appKey: r[1] ?? "", appVersion: r[2] ?? "", page: r[3] ?? "",
-                capturedAt: Int64(r[4] ?? "") ?? 0, width: Int(r[5] ?? "") ?? 0, height: Int(r[6] ?? "") ?? 0)
+                id: try r["seq"], appKey: try r["app_key"], appVersion: try r["app_version"], page: try r["page"],
+                capturedAt: try r["captured_at"], width: try r["width"], height: try r["height"])
         }
     }
 
     public func snapshot(id: Int64) throws(StoreError) -> Snapshot? {
         try read(
             """
-            SELECT seq, app_key, app_version, page, captured_at, received_at, width, height, encode(png, 'hex'), tree
-            FROM snapshots WHERE seq = $1::bigint
-            """, [String(id)]
-        ).first.map { r in
+            SELECT seq, app_key, app_version, page, captured_at, received_at, width, height, encode(png, 'hex') AS png_hex, tree
+            FROM snapshots WHERE seq = \(id)
+            """
+        ) { r throws(SQLDecodingError) in
             Snapshot(
-                id: Int64(r[0] ?? "") ?? 0, appKey: r[1] ?? "", appVersion: r[2] ?? "", page: r[3] ?? "",
-                capturedAt: Int64(r[4] ?? "") ?? 0, receivedAt: Int64(r[5] ?? "") ?? 0, width: Int(r[6] ?? "") ?? 0,
-                height: Int(r[7] ?? "") ?? 0, png: PostgresHex.decode(r[8] ?? "") ?? [], tree: r[9] ?? "{}")
-        }
+                id: try r["seq"], appKey: try r["app_key"], appVersion: try r["app_version"], page: try r["page"],
+                capturedAt: try r["captured_at"], receivedAt: try r["received_at"], width: try r["width"], height: try r["height"],
+                png: PostgresHex.decode(try r["png_hex"]) ?? [], tree: try r["tree"])
+        }.first
     }
 
     public func setCircleMode(appKey: String, until: Int64?) throws(StoreError) {
@@ -74,20 +64,21 @@ extension PostgresEventStore: SnapshotStore {
             if let until, until > Self.nowMilliseconds() {
                 try c.execute(
                     """
-                    INSERT INTO circle_modes (app_key, until) VALUES ($1, $2::bigint)
+                    INSERT INTO circle_modes (app_key, until) VALUES (\(key), \(until))
                     ON CONFLICT (app_key) DO UPDATE SET until = excluded.until
-                    """, [key, String(until)])
+                    """)
             } else {
-                try c.execute("DELETE FROM circle_modes WHERE app_key = $1", [key])
+                try c.execute("DELETE FROM circle_modes WHERE app_key = \(key)")
             }
         }
     }
 
     public func circleModes() throws(StoreError) -> [String: Int64] {
         var modes: [String: Int64] = [:]
-        for r in try read("SELECT app_key, until FROM circle_modes WHERE until > $1::bigint", [String(Self.nowMilliseconds())]) {
-            modes[r[0] ?? ""] = Int64(r[1] ?? "") ?? 0
+        let rows = try read("SELECT app_key, until FROM circle_modes WHERE until > \(Self.nowMilliseconds())") {
+            r throws(SQLDecodingError) in (key: try r["app_key", as: String.self], until: try r["until", as: Int64.self])
         }
+        for r in rows { modes[r.key] = r.until }
         return modes
     }
 }

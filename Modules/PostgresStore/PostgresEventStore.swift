@@ -1,7 +1,7 @@
 import EventModel
 import EventStore
 import Foundation
-import Synchronization
+import StoreSQL
 
 /// The collector's store on PostgreSQL, for any number of collectors sharing one database.
 ///
@@ -24,8 +24,8 @@ public final class PostgresEventStore: CollectorStore {
     let ingest: PostgresIngest
     /// The day partitions this collector made sure of.
     let partitions = PostgresDayPartitions()
-    /// Batches waiting for the next group commit, and how many commits run.
-    private let queue = Mutex(CommitQueue())
+    /// Batches waiting for the next group commit, and the commits running (`maxCommits` at once).
+    private let commits = GroupCommit<PostgresPendingBatch, BatchOutcome, StoreError>(maxCommits: maxCommits)
     /// Group commits that run at once, each on its own pooled connection, so one's round trip
     /// and execution overlap another's WAL flush (PostgreSQL flushes concurrent commits
     /// together). With one at a time the database sat idle between commits (docs/performance.md).
@@ -81,44 +81,17 @@ public final class PostgresEventStore: CollectorStore {
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
         // Validation and row building need no lock: they run on the caller's thread, in parallel.
         let mine = PostgresPendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        // A free commit slot: this caller commits everything waiting, its batch included.
-        // Otherwise it waits until a commit holding its batch finished, or until a finishing
-        // commit hands it the batches that gathered meanwhile (its own first).
-        let group = queue.withLock { q -> [PostgresPendingBatch]? in
-            q.pending.append(mine)
-            guard q.running < Self.maxCommits else { return nil }
-            q.running += 1
-            return q.takePending()
-        }
-        if let group = group ?? mine.waitUntilFinishedOrLeading() { lead(group) }
-        return try mine.outcome()
-    }
-
-    /// Commits `group` in this caller's slot, then hands the slot to the batches that gathered
-    /// meanwhile: the first of them (waiting on its own thread) commits them all. So no caller
-    /// works for others after its own commit, and no waiting batch waits for a busy slot while
-    /// another is free.
-    private func lead(_ group: [PostgresPendingBatch]) {
-        commit(group)
-        let next = queue.withLock { q -> [PostgresPendingBatch]? in
-            if q.pending.isEmpty {
-                q.running -= 1
-                return nil
-            }
-            return q.takePending()
-        }
-        if let next { next[0].lead(next) }
+        return try commits.submit(mine, commit: commit).get()
     }
 
     /// Writes `group` in one transaction; when that fails for a reason other than the connection,
     /// each batch is tried alone, so a batch the database refuses fails alone.
-    private func commit(_ group: [PostgresPendingBatch]) {
+    private func commit(_ group: [PostgresPendingBatch]) -> [Result<BatchOutcome, StoreError>] {
         let whole = attempt(group)
         if case .failure(let error) = whole, group.count > 1, !error.isTransient {
-            for batch in group { finish([batch], attempt([batch])) }
-            return
+            return group.flatMap { batch in results([batch], attempt([batch])) }
         }
-        finish(group, whole)
+        return results(group, whole)
     }
 
     /// One group commit, retried once on a fresh connection when the first broke or deadlocked:
@@ -143,119 +116,53 @@ public final class PostgresEventStore: CollectorStore {
         }
     }
 
-    private func finish(_ group: [PostgresPendingBatch], _ result: Result<[BatchOutcome], PostgresError>) {
+    private func results(_ group: [PostgresPendingBatch], _ result: Result<[BatchOutcome], PostgresError>) -> [Result<BatchOutcome, StoreError>] {
         switch result {
-        case .success(let outcomes):
-            for (batch, outcome) in zip(group, outcomes) { batch.finish(.success(outcome)) }
-        case .failure(let error):
-            let e = Self.storeError(error, uri: pool.uri)
-            for batch in group { batch.finish(.failure(e)) }
+        case .success(let outcomes): outcomes.map { .success($0) }
+        case .failure(let error): group.map { _ in .failure(Self.storeError(error, uri: pool.uri)) }
         }
     }
 
+    /// Replaces the rule sets of the apps among `rules` (and `also`) in one transaction
+    /// (`RulePublication`, text bound in its stored form); the first statement of each app locks
+    /// its rule set row, so publishes of one app from two collectors run one after the other, whole.
     @discardableResult
     public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
-        let now = Self.nowMilliseconds()
-        var seen = Set<String>()
-        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
-        return try withConnection { c throws(PostgresError) -> Int in
-            try c.transaction { () throws(PostgresError) -> Int in
-                var count = 0
-                for key in appKeys {
-                    // Publishes of one app from two collectors at once: one after the other, whole.
-                    let storedKey = PostgresText.encode(key)
-                    try c.execute("SELECT 1 FROM rule_sets WHERE app_key = $1 FOR UPDATE", [storedKey])
-                    try c.execute("DELETE FROM rules WHERE app_key = $1", [storedKey])
-                    // A repeated id within one publish: the later rule wins, at the later place.
-                    var ordered: [StoredRule] = []
-                    for r in rules where r.appKey == key {
-                        ordered.removeAll { $0.id == r.id }
-                        ordered.append(r)
-                    }
-                    try c.execute(
-                        """
-                        INSERT INTO rules (app_key, id, position, json, published_at)
-                        SELECT $1, id, position - 1, json, $4 FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(id, json, position)
-                        """,
-                        [
-                            storedKey, PostgresArrayLiteral.text(ordered.map { PostgresText.encode($0.id) }),
-                            PostgresArrayLiteral.text(ordered.map { PostgresText.encode($0.json) }),
-                            String(now),
-                        ])
-                    let etag = StoredRuleSet.etag(ruleJSON: ordered.map(\.json), sampleRate: sampleRate)
-                    try c.execute(
-                        """
-                        INSERT INTO rule_sets (app_key, sample_rate, etag, published_at) VALUES ($1, $2, $3, $4)
-                        ON CONFLICT (app_key) DO UPDATE SET
-                            sample_rate = excluded.sample_rate, etag = excluded.etag, published_at = excluded.published_at
-                        """, [storedKey, JSONValue.double(sampleRate).jsonText, etag, String(now)])
-                    count += ordered.count
-                }
-                return count
+        let publication = RulePublication(rules, sampleRate: sampleRate, appKeys: also, publishedAt: Self.nowMilliseconds())
+        try withConnection { c throws(PostgresError) in
+            try c.transaction { () throws(PostgresError) in
+                for statement in publication.statements(.postgres, storing: PostgresText.encode) { try c.execute(statement) }
             }
         }
+        return publication.ruleCount
     }
 
     public func ruleSets(appKey: String?) throws(StoreError) -> [StoredRuleSet] {
-        let (sets, rules) = try withConnection { c throws(PostgresError) in
+        let (sets, rules) = RulePublication.ruleSetsQueries(appKey: PostgresText.encode(appKey))
+        return try withConnection { c throws(PostgresError) in
             // One snapshot for both reads, so a publish in between cannot mix two sets.
             try c.transaction { () throws(PostgresError) in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                let where_ = appKey == nil ? "" : " WHERE app_key = $1"
-                let parameters: [String?] = appKey.map { [PostgresText.encode($0)] } ?? []
-                let sets = try c.execute(
-                    "SELECT app_key, sample_rate, etag, published_at FROM rule_sets\(where_) ORDER BY app_key", parameters)
-                let rules = try c.execute(
-                    "SELECT app_key, id, json, published_at FROM rules\(where_) ORDER BY app_key, position", parameters)
-                return (sets.rows.map { $0.map(PostgresText.decode) }, rules.rows.map { $0.map(PostgresText.decode) })
+                return RulePublication.ruleSets(
+                    try c.execute(sets).decode(RulePublication.ruleSet), rules: try c.execute(rules).decode(RulePublication.rule))
             }
-        }
-        var byApp: [String: [StoredRule]] = [:]
-        for r in rules {
-            let rule = StoredRule(
-                appKey: r[0] ?? "", id: r[1] ?? "", json: r[2] ?? "{}", publishedAt: r[3].flatMap { Int64($0) } ?? 0)
-            byApp[rule.appKey, default: []].append(rule)
-        }
-        return sets.map { s in
-            let key = s[0] ?? ""
-            return StoredRuleSet(
-                appKey: key, sampleRate: s[1].flatMap { Double($0) } ?? 1, etag: s[2] ?? "", rules: byApp[key] ?? [],
-                publishedAt: s[3].flatMap { Int64($0) } ?? 0)
         }
     }
 
     public func events(_ query: EventQuery, _ each: (StoredEvent) -> Bool) throws(StoreError) {
-        var f = PostgresFilter(query.filter, table: "")
-        if !query.types.isEmpty { f.add("type = ANY(?::text[])", PostgresArrayLiteral.text(query.types)) }
-        if let after = query.afterSeq { f.add("seq > ?", String(after)) }
-        var sql = """
-            SELECT seq, app_key, app_version, id, ts, type, name, page, path, view_id, session, user_id, device_id, duration,
-                   props, corrected_ts, received_at
-            FROM events\(f.where()) ORDER BY seq
-            """
-        if let limit = query.limit { sql += " LIMIT \(max(0, limit))" }
-        let statement = sql
-        let parameters = f.parameters
+        var conditions: [SQLQuery] = []
+        if !query.types.isEmpty { conditions.append("type = ANY(\(PostgresTextArray(query.types))::text[])") }
+        if let after = query.afterSeq { conditions.append("seq > \(after)") }
+        let limit: SQLQuery = query.limit.map { " LIMIT \(max(0, $0))" } ?? ""
+        let statement: SQLQuery = "SELECT \(raw: StoredEvent.columns) FROM events\(query.filter.postgresWhere(conditions)) ORDER BY seq\(limit)"
         // A cursor keeps memory constant: 1,000 rows at a time, in one read-only transaction.
         try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) in
-                try c.execute("DECLARE autotrack_events NO SCROLL CURSOR FOR \(statement)", parameters)
+                try c.execute("DECLARE autotrack_events NO SCROLL CURSOR FOR \(statement)")
                 while true {
-                    let page = try c.execute("FETCH 1000 FROM autotrack_events").rows
-                    for raw in page {
-                        let r = raw.map(PostgresText.decode)
-                        let props = r[14].flatMap { try? JSONValue.parse($0) }?.objectValue ?? JSONObject()
-                        func int(_ i: Int) -> Int64? { r[i].flatMap { Int64($0) } }
-                        let event = TrackEvent(
-                            id: r[3] ?? "", ts: int(4) ?? 0, type: EventType(rawValue: r[5] ?? "") ?? .custom,
-                            name: r[6] ?? "", page: r[7], path: r[8], viewId: r[9], session: r[10], user: r[11],
-                            device: r[12], duration: int(13), props: props)
-                        let stored = StoredEvent(
-                            seq: int(0) ?? 0, appKey: r[1] ?? "", appVersion: r[2], event: event, time: int(15) ?? 0,
-                            receivedAt: int(16) ?? 0)
-                        if !each(stored) { return }
-                    }
-                    if page.count < 1000 { return }
+                    let page = try c.execute("FETCH 1000 FROM autotrack_events")
+                    let going = try page.readEach { r throws(SQLDecodingError) in each(try StoredEvent(row: r)) }
+                    if !going || page.count < 1000 { return }
                 }
             }
         }
@@ -278,10 +185,10 @@ public final class PostgresEventStore: CollectorStore {
         }
     }
 
-    /// Runs a read-only query for the reports (`PostgresEventStore+Reports.swift`).
-    /// Text comes back decoded (`PostgresText`).
-    func read(_ sql: String, _ parameters: [String?] = []) throws(StoreError) -> [[String?]] {
-        try withConnection { c throws(PostgresError) in try c.execute(sql, parameters).rows }.map { $0.map(PostgresText.decode) }
+    /// Runs a read-only query for the reports (`PostgresEventStore+Reports.swift`), each row read
+    /// by `row` (text comes back decoded, `PostgresRow`).
+    func read<T>(_ query: SQLQuery, _ row: (PostgresRow) throws(SQLDecodingError) -> T) throws(StoreError) -> [T] {
+        try withConnection { c throws(PostgresError) in try c.execute(query).decode(row) }
     }
 
     /// The protocol's error for a PostgreSQL failure: what the collector answers depends on the code.
@@ -310,17 +217,5 @@ public final class PostgresEventStore: CollectorStore {
 
     static func nowMilliseconds() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded())
-    }
-}
-
-/// The batches waiting for a group commit and the number of group commits running.
-struct CommitQueue: Sendable {
-    var pending: [PostgresPendingBatch] = []
-    var running = 0
-
-    /// Every waiting batch, in arrival order; the queue is left empty.
-    mutating func takePending() -> [PostgresPendingBatch] {
-        defer { pending = [] }
-        return pending
     }
 }

@@ -1,10 +1,9 @@
-import Dispatch
 import EventModel
 import EventStore
-import Synchronization
 
 /// A batch validated and turned into column values, waiting for the group commit that stores it.
-/// Built on the caller's thread before any lock is taken, so validation runs in parallel.
+/// Built on the caller's thread before any lock is taken, so validation runs in parallel; queued
+/// by `GroupCommit`.
 final class PostgresPendingBatch: Sendable {
     /// One valid event's values, in `events` column order after `app_key` (which the batch holds);
     /// text in its stored form (`PostgresText`).
@@ -29,17 +28,6 @@ final class PostgresPendingBatch: Sendable {
     let events: [EventRow]
     /// Events kept in `rejected`: the raw JSON text and the reason, in batch order.
     let rejected: [(raw: String, reason: String)]
-    private let state = Mutex(State.waiting)
-    /// Signalled once: when the result is recorded, or when the batch is handed a group to commit.
-    private let wake = DispatchSemaphore(value: 0)
-
-    private enum State {
-        case waiting
-        /// Handed by a finishing commit: this batch's caller commits the group (this batch first).
-        case leading([PostgresPendingBatch])
-        case finished(Result<BatchOutcome, StoreError>)
-    }
-
     init(_ batch: EventBatch, receivedAt now: Int64) {
         appKey = PostgresText.encode(batch.appKey)
         appVersion = PostgresText.encode(batch.appVersion)
@@ -68,34 +56,5 @@ final class PostgresPendingBatch: Sendable {
         }
         self.events = events
         self.rejected = rejected
-    }
-
-    /// Records the result and wakes the caller. Called once, by the commit that held the batch.
-    func finish(_ r: Result<BatchOutcome, StoreError>) {
-        state.withLock { $0 = .finished(r) }
-        wake.signal()
-    }
-
-    /// Hands `group` (this batch first) to this batch's waiting caller, which commits it.
-    func lead(_ group: [PostgresPendingBatch]) {
-        state.withLock { $0 = .leading(group) }
-        wake.signal()
-    }
-
-    /// Blocks until a commit recorded this batch's result (nil) or handed it a group to commit.
-    func waitUntilFinishedOrLeading() -> [PostgresPendingBatch]? {
-        wake.wait()
-        return state.withLock { s in
-            if case .leading(let group) = s { return group }
-            return nil
-        }
-    }
-
-    /// The recorded result; only called after a commit finished this batch.
-    func outcome() throws(StoreError) -> BatchOutcome {
-        guard case .finished(let r) = state.withLock({ $0 }) else {
-            throw StoreError(.failed, "internal: the batch was not committed")
-        }
-        return try r.get()
     }
 }

@@ -1,3 +1,4 @@
+import StoreSQL
 import Synchronization
 
 /// The connections of one collector: reused while healthy, replaced when broken, opened on demand.
@@ -61,7 +62,7 @@ final class PostgresPool: Sendable {
         }
         if let c = idle.withLock({ $0.popLast() }) { return (c, true) }
         let c = try PostgresConnection(uri: uri)
-        for statement in setup { try c.execute(statement) }
+        for statement in setup { try c.execute(SQLQuery(raw: statement)) }
         return (c, false)
     }
 

@@ -1,3 +1,5 @@
+import StoreSQL
+
 /// The PostgreSQL schema as an ordered list of migrations; `autotrack_schema.version` says how
 /// many ran. It means exactly what the SQLite schema means (docs/schema.md), in PostgreSQL's
 /// types: `bigint` milliseconds, `json` props (kept as sent, member order and all), `text`
@@ -181,17 +183,17 @@ enum PostgresSchema {
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.
     static func version(_ c: PostgresConnection) throws(PostgresError) -> Int? {
-        let exists = try c.execute("SELECT to_regclass('autotrack_schema') IS NOT NULL").rows.first?.first ?? nil
-        guard exists == "t" else { return nil }
-        return (try c.execute("SELECT max(version) FROM autotrack_schema").rows.first?.first ?? nil).flatMap { Int($0) } ?? 0
+        let exists = try c.execute("SELECT to_regclass('autotrack_schema') IS NOT NULL AS found").first("found", as: Bool.self)
+        guard exists == true else { return nil }
+        let version = try c.execute("SELECT max(version) AS version FROM autotrack_schema").first("version", as: Int?.self)
+        return (version ?? nil) ?? 0
     }
 
     /// Autotrack's tables that exist, for telling a foreign database from an empty one.
     static func existingTables(_ c: PostgresConnection) throws(PostgresError) -> [String] {
         try c.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1::text[]) ORDER BY 1",
-            [PostgresArrayLiteral.text(tables)]
-        ).rows.compactMap { $0.first ?? nil }
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY(\(PostgresTextArray(tables))::text[]) ORDER BY 1"
+        ).decode { r throws(SQLDecodingError) in try r["tablename", as: String.self] }
     }
 
     /// Brings the database to `currentVersion`, each migration in its own transaction under the

@@ -1,21 +1,20 @@
 import EventModel
 import EventStore
-import Synchronization
+import StoreSQL
 
-/// A batch validated and turned into rows, waiting for the group commit that stores it.
+/// A batch validated and turned into rows, waiting for the group commit (`GroupCommit`) that stores it.
 final class PendingBatch: Sendable {
     /// One event's row: stored in `events`, or kept in `rejected` with its reason.
     enum Row: Sendable {
-        case event([SQLiteValue])
-        case rejected([SQLiteValue], reason: String)
+        case event([SQLValue])
+        case rejected([SQLValue], reason: String)
     }
 
     let rows: [Row]
-    let batchRow: [SQLiteValue]
+    let batchRow: [SQLValue]
     let appKey: String
     /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
-    private let result = Mutex<Result<BatchOutcome, SQLiteError>?>(nil)
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var pairs = Set<DeviceUser>()
@@ -23,15 +22,15 @@ final class PendingBatch: Sendable {
             switch SQLiteEventStore.validate(raw) {
             case .failure(let error):
                 return .rejected(
-                    [.text(batch.appKey), batch.appVersion.sqlite, .text(raw.jsonText), .text(error.description), .int(now)],
+                    [.text(batch.appKey), batch.appVersion.sqlValue, .text(raw.jsonText), .text(error.description), .int(now)],
                     reason: error.description)
             case .success(let e):
                 if let device = e.device { pairs.insert(DeviceUser(device: device, user: e.user)) }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
                 return .event([
-                    .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlite,
-                    e.path.sqlite, e.viewId.sqlite, e.session.sqlite, e.user.sqlite, e.device.sqlite, e.duration.sqlite,
-                    .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlite, .int(now),
+                    .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlValue,
+                    e.path.sqlValue, e.viewId.sqlValue, e.session.sqlValue, e.user.sqlValue, e.device.sqlValue, e.duration.sqlValue,
+                    .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlValue, .int(now),
                     .int(time),
                 ])
             }
@@ -39,7 +38,7 @@ final class PendingBatch: Sendable {
         appKey = batch.appKey
         deviceUsers = Array(pairs)
         batchRow = [
-            .text(batch.appKey), batch.appVersion.sqlite, batch.agent.sqlite, batch.label.sqlite, batch.sentAt.sqlite, .int(now),
+            .text(batch.appKey), batch.appVersion.sqlValue, batch.agent.sqlValue, batch.label.sqlValue, batch.sentAt.sqlValue, .int(now),
         ]
     }
 
@@ -47,7 +46,7 @@ final class PendingBatch: Sendable {
     /// rollup tables follow behind the watermark (`RollupWorker`), off the commit's path.
     func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
         var outcome = BatchOutcome()
-        var events: [SQLiteValue] = []
+        var events: [SQLValue] = []
         events.reserveCapacity(Self.eventsPerInsert * Self.eventColumns)
         func insertEvents() throws(SQLiteError) {
             guard !events.isEmpty else { return }
@@ -99,17 +98,5 @@ final class PendingBatch: Sendable {
                                 duration, props, app_version, received_at, corrected_ts)
             VALUES \(Array(repeating: row, count: count).joined(separator: ", ")) ON CONFLICT (app_key, id) DO NOTHING
             """
-    }
-
-    var isDone: Bool { result.withLock { $0 != nil } }
-
-    func finish(_ r: Result<BatchOutcome, SQLiteError>) { result.withLock { $0 = r } }
-
-    /// The recorded result; only called after a commit finished this batch.
-    func outcome() throws(SQLiteError) -> BatchOutcome {
-        guard let r = result.withLock({ $0 }) else {
-            throw SQLiteError(code: SQLiteCode.misuse, message: "internal: the batch was not committed", sql: "")
-        }
-        return try r.get()
     }
 }

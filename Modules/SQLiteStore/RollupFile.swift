@@ -1,4 +1,5 @@
 import Foundation
+import StoreSQL
 
 /// The rollup tables live in a file of their own beside the database (`PATH-rollups`, schema
 /// migration 10), attached to every connection as `rollups`, so an unqualified `rollup_*` name
@@ -186,16 +187,16 @@ extension SQLiteDatabase {
             // An attached file is opened as the main one was: without "create" for an existing
             // database, so a missing rollups file is created on its own first.
             if !FileManager.default.fileExists(atPath: file) { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
-            try run("ATTACH DATABASE ? AS \(RollupFile.schema)", [.text(file)])
-            let journal = try query("PRAGMA \(RollupFile.schema).journal_mode = WAL")
-            guard journal.first?.first?.text?.lowercased() == "wal" else {
+            try run("ATTACH DATABASE \(file) AS \(raw: RollupFile.schema)")
+            let journal = try scalar(SQLQuery(raw: "PRAGMA \(RollupFile.schema).journal_mode = WAL"), as: String.self)
+            guard journal?.lowercased() == "wal" else {
                 throw SQLiteError(
                     code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA rollups.journal_mode = WAL")
             }
             try execute("PRAGMA \(RollupFile.schema).synchronous = NORMAL")
             try transaction { () throws(SQLiteError) in try execute(RollupFile.definition) }
         } else if FileManager.default.fileExists(atPath: file) {
-            try run("ATTACH DATABASE ? AS \(RollupFile.schema)", [.text("file:\(Self.uriEscaped(file))?mode=ro")])
+            try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: RollupFile.schema)")
         } else {
             try execute(RollupFile.definition.replacingOccurrences(of: "\(RollupFile.schema).", with: "temp."))
         }
@@ -236,7 +237,7 @@ extension SQLiteDatabase {
     func beginWritingRollups() throws(SQLiteError) {
         try execute("BEGIN")
         do throws(SQLiteError) {
-            try run("UPDATE \(RollupFile.schema).rollup_watermark SET seq = seq WHERE 0")
+            try run("UPDATE \(raw: RollupFile.schema).rollup_watermark SET seq = seq WHERE 0")
         } catch {
             try? execute("ROLLBACK")
             throw error
@@ -250,12 +251,12 @@ extension RollupFile {
     /// written with `synchronous = NORMAL`, or an older copy of it put back): the rollups are
     /// emptied and the worker applies every stored event again.
     static func check(_ db: SQLiteDatabase) throws(SQLiteError) {
-        let watermark = try db.scalarInt("SELECT seq FROM \(schema).rollup_watermark") ?? 0
-        let last = try db.scalarInt("SELECT COALESCE(MAX(seq), 0) FROM main.events") ?? 0
+        let watermark = try db.scalar("SELECT seq FROM \(raw: schema).rollup_watermark", as: Int64.self) ?? 0
+        let last = try db.scalar("SELECT COALESCE(MAX(seq), 0) FROM main.events", as: Int64.self) ?? 0
         guard watermark > last else { return }
         try db.transaction { () throws(SQLiteError) in
-            for table in tables where table != "rollup_watermark" { try db.run("DELETE FROM \(schema).\(table)") }
-            try db.run("UPDATE \(schema).rollup_watermark SET seq = 0")
+            for table in tables where table != "rollup_watermark" { try db.run("DELETE FROM \(raw: schema).\(raw: table)") }
+            try db.run("UPDATE \(raw: schema).rollup_watermark SET seq = 0")
         }
     }
 }

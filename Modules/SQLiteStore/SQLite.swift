@@ -1,5 +1,6 @@
 import CSQLite
 import EventStore
+import StoreSQL
 
 // Every call into the SQLite C library lives in this file: result codes become `SQLiteError`
 // here and nowhere else, so the rest of the module reads like Swift.
@@ -46,6 +47,8 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 enum SQLiteCode {
     static let error = SQLITE_ERROR
     static let misuse = SQLITE_MISUSE
+    /// A column read as a type it does not hold (`SQLDecodingError`).
+    static let mismatch = SQLITE_MISMATCH
 }
 
 extension SQLiteError {
@@ -60,16 +63,6 @@ extension SQLiteError {
         }
         return StoreError(code, description)
     }
-}
-
-/// A value bound to a statement parameter or read from a column.
-enum SQLiteValue: Sendable, Hashable {
-    case null
-    case int(Int64)
-    case double(Double)
-    case text(String)
-    /// Bytes (a snapshot's PNG).
-    case blob([UInt8])
 }
 
 /// How a database file is opened.
@@ -170,41 +163,64 @@ final class SQLiteDatabase {
         return s
     }
 
-    /// Runs `sql` with `parameters` and returns every row.
-    func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        let s = try statement(sql)
-        try s.bind(parameters)
-        var rows: [[SQLiteValue]] = []
-        while try s.step() { rows.append(s.row()) }
-        s.reset()
+    /// Runs `query` and returns each row as `row` reads it (by column name, from the statement
+    /// positioned on the row).
+    func query<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
+        var rows: [T] = []
+        try stream(query) { s throws(SQLDecodingError) in
+            rows.append(try row(s))
+            return true
+        }
         return rows
     }
 
-    /// Runs `sql` with `parameters`, handing each row to `each` as it is read, until `each`
-    /// returns false: constant memory, however many rows.
-    func stream(_ sql: String, _ parameters: [SQLiteValue], _ each: ([SQLiteValue]) -> Bool) throws(SQLiteError) {
+    /// Runs `query`, handing the statement positioned on each row to `each` as it is read, until
+    /// `each` returns false: constant memory, however many rows.
+    func stream(_ query: SQLQuery, _ each: (SQLiteStatement) throws(SQLDecodingError) -> Bool) throws(SQLiteError) {
+        let (sql, values) = query.rendered(for: .sqlite)
         let s = try statement(sql)
         defer { s.reset() }
-        try s.bind(parameters)
+        try s.bind(values)
         while try s.step() {
-            if !each(s.row()) { return }
+            do throws(SQLDecodingError) {
+                if !(try each(s)) { return }
+            } catch {
+                throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: sql)
+            }
         }
     }
 
-    /// Runs `sql` with `parameters`, handing the statement itself to `each` at every row, for
-    /// raw column reads (`int64`, `bytes`) without building values, until `each` returns false.
-    func streamStatement(_ sql: String, _ parameters: [SQLiteValue], _ each: (SQLiteStatement) -> Bool) throws(SQLiteError) {
+    /// The statement of `query`, reset and bound, for a caller that steps it itself (several
+    /// cursors at once); the caller resets it when done.
+    func prepared(_ query: SQLQuery) throws(SQLiteError) -> SQLiteStatement {
+        let (sql, values) = query.rendered(for: .sqlite)
         let s = try statement(sql)
-        defer { s.reset() }
-        try s.bind(parameters)
-        while try s.step() {
-            if !each(s) { return }
-        }
+        try s.bind(values)
+        return s
     }
 
-    /// Runs `sql` with `parameters` for its effect; returns how many rows it changed.
+    /// The first row's only column as `T`, or nil when there is no row.
+    func scalar<T: SQLDecodable>(_ query: SQLQuery, as type: T.Type = T.self) throws(SQLiteError) -> T? {
+        var value: T?
+        try stream(query) { s throws(SQLDecodingError) in
+            value = try s.decode(s.onlyColumn, as: T.self)
+            return false
+        }
+        return value
+    }
+
+    /// Runs `query` for its effect; returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+    func run(_ query: SQLQuery) throws(SQLiteError) -> Int {
+        let (sql, values) = query.rendered(for: .sqlite)
+        return try run(sql, values)
+    }
+
+    /// Runs `sql` with `parameters` (values in the order of its `?`s: a batch's rows, built once
+    /// per row) for its effect; returns how many rows it changed. The values are required, so a
+    /// literal with interpolations and no values is always an `SQLQuery` (bound), never text.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [SQLValue]) throws(SQLiteError) -> Int {
         let s = try statement(sql)
         try s.bind(parameters)
         while try s.step() {}
@@ -214,13 +230,6 @@ final class SQLiteDatabase {
 
     /// The rowid of the last row this connection inserted (`events.seq` after an event's INSERT).
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
-    /// The integer in the first column of the first row, or nil.
-    func scalarInt(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
-        let rows = try query(sql, parameters)
-        if case .int(let v)? = rows.first?.first { return v }
-        return nil
-    }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; a throw rolls back. Returns after COMMIT.
     func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
@@ -242,17 +251,40 @@ final class SQLiteDatabase {
     }
 }
 
-/// A prepared statement owned by its connection's cache.
-final class SQLiteStatement {
+/// A prepared statement owned by its connection's cache; while stepping, the current row
+/// (`SQLRow`: columns read by name).
+final class SQLiteStatement: SQLRow {
     private let stmt: OpaquePointer
     private unowned let database: SQLiteDatabase
     let sql: String
+    /// The result's column names, read once when the statement is prepared.
+    private let columnNames: [String]
+    /// Where the last name looked up was found: rows are mostly read in column order, so the
+    /// next name is looked for after it first (one comparison of two short strings).
+    private var nextColumn = 0
 
     fileprivate init(_ stmt: OpaquePointer, database: SQLiteDatabase, sql: String) {
         self.stmt = stmt
         self.database = database
         self.sql = sql
+        columnNames = (0..<sqlite3_column_count(stmt)).map { i in sqlite3_column_name(stmt, i).map { String(cString: $0) } ?? "" }
     }
+
+    /// The position of the result's column `name`.
+    func column(_ name: String) throws(SQLDecodingError) -> Int32 {
+        let n = columnNames.count
+        for step in 0..<n {
+            let i = (nextColumn + step) % n
+            if columnNames[i] == name {
+                nextColumn = (i + 1) % n
+                return Int32(i)
+            }
+        }
+        throw SQLDecodingError(.noSuchColumn, column: name)
+    }
+
+    /// The name of the result's one column (for `scalar`).
+    var onlyColumn: String { columnNames.first ?? "" }
 
     fileprivate func finalize() { sqlite3_finalize(stmt) }
 
@@ -261,7 +293,7 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(stmt)
     }
 
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (i, v) in values.enumerated() {
             let n = Int32(i + 1)
             let rc: Int32
@@ -312,72 +344,21 @@ final class SQLiteStatement {
         return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i)))
     }
 
-    /// The current row's columns.
-    func row() -> [SQLiteValue] {
-        let n = sqlite3_column_count(stmt)
-        var out: [SQLiteValue] = []
-        out.reserveCapacity(Int(n))
-        for i in 0..<n {
-            switch sqlite3_column_type(stmt, i) {
-            case SQLITE_INTEGER: out.append(.int(sqlite3_column_int64(stmt, i)))
-            case SQLITE_FLOAT: out.append(.double(sqlite3_column_double(stmt, i)))
-            case SQLITE_NULL: out.append(.null)
-            case SQLITE_BLOB:
-                let count = Int(sqlite3_column_bytes(stmt, i))
-                if let p = sqlite3_column_blob(stmt, i), count > 0 {
-                    out.append(.blob(Array(UnsafeRawBufferPointer(start: p, count: count))))
-                } else {
-                    out.append(.blob([]))
-                }
-            default:
-                if let p = sqlite3_column_text(stmt, i) {
-                    let count = Int(sqlite3_column_bytes(stmt, i))
-                    out.append(.text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)))
-                } else {
-                    out.append(.null)
-                }
-            }
-        }
-        return out
-    }
-}
-
-extension SQLiteValue {
-    var int: Int64? {
-        switch self {
-        case .int(let v): return v
-        case .double(let d): return Int64(exactly: d.rounded())
-        default: return nil
+    /// The current row's column `name`, as SQLite holds it.
+    func value(named name: String) throws(SQLDecodingError) -> SQLValue {
+        let i = try column(name)
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, i))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, i))
+        case SQLITE_NULL: return .null
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(stmt, i))
+            guard let p = sqlite3_column_blob(stmt, i), count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: p, count: count)))
+        default:
+            guard let p = sqlite3_column_text(stmt, i) else { return .null }
+            let count = Int(sqlite3_column_bytes(stmt, i))
+            return .text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
         }
     }
-
-    var double: Double? {
-        switch self {
-        case .int(let v): return Double(v)
-        case .double(let d): return d
-        default: return nil
-        }
-    }
-
-    var text: String? {
-        switch self {
-        case .text(let s): return s
-        case .int(let v): return String(v)
-        case .double(let d): return String(d)
-        case .null, .blob: return nil
-        }
-    }
-
-    var blob: [UInt8]? {
-        if case .blob(let b) = self { return b }
-        return nil
-    }
-}
-
-extension Optional where Wrapped == String {
-    var sqlite: SQLiteValue { map(SQLiteValue.text) ?? .null }
-}
-
-extension Optional where Wrapped == Int64 {
-    var sqlite: SQLiteValue { map(SQLiteValue.int) ?? .null }
 }

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 /// Identity merge's table (`device_links`, schema migration 7, docs/schema.md): one row per app
 /// key, device and user seen together in a stored event, added in the transaction that stores
@@ -39,17 +40,14 @@ enum DeviceLinkTable {
             if let user = p.user {
                 try add(DeviceLink(appKey: appKey, device: p.device, user: user), in: db)
             } else {
-                try db.run(
-                    "INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(appKey), .text(p.device)])
+                try db.run("INSERT INTO anonymous_devices (app_key, device) VALUES (\(appKey), \(p.device)) ON CONFLICT DO NOTHING")
             }
         }
     }
 
     /// Adds one link (nothing when it is there).
     static func add(_ link: DeviceLink, in db: SQLiteDatabase) throws(SQLiteError) {
-        try db.run(
-            "INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(link.appKey), .text(link.device), .text(link.user)])
+        try db.run("INSERT INTO device_links (app_key, device, user_id) VALUES (\(link.appKey), \(link.device), \(link.user)) ON CONFLICT DO NOTHING")
     }
 }
 
@@ -68,12 +66,16 @@ extension RollupEvent {
 extension SQLiteEventStore {
     /// The links of `device_links` whose device sent an event without a user (`anonymous_devices`).
     public func deviceLinks(appKey: String?) throws(StoreError) -> DeviceLinks {
-        let rows = try read(
-            """
-            SELECT l.app_key, l.device, l.user_id FROM anonymous_devices AS a
-            JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(appKey == nil ? "" : " WHERE a.app_key = ?")
-            """, appKey.map { [.text($0)] } ?? [])
-        return DeviceLinks(rows.map { DeviceLink(appKey: $0[0].text ?? "", device: $0[1].text ?? "", user: $0[2].text ?? "") })
+        let anonymous = SQLQuery.where(appKey.map { ["a.app_key = \($0)"] } ?? [])
+        return DeviceLinks(
+            try read(
+                """
+                SELECT l.app_key, l.device, l.user_id FROM anonymous_devices AS a
+                JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device\(anonymous)
+                """
+            ) { r throws(SQLDecodingError) in
+                DeviceLink(appKey: try r.decode("app_key"), device: try r.decode("device"), user: try r.decode("user_id"))
+            })
     }
 
     /// Adds `links` to `device_links` (another store's, for a copy of some of its events that
@@ -94,15 +96,14 @@ extension SQLiteEventStore {
         let links = try deviceLinks(appKey: f.appKey)
         if links.isEmpty { return }
         rollup.mergeBurstActors(links)
-        var ids = f.sql(day: "day")
-        ids.conditions.append("kind = 'a'")
+        let ids = SQLQuery.where(f.conditions(day: "day") + ["kind = 'a'"])
         let people = try locked { db throws(SQLiteError) -> [Int64: Set<Int>] in
             var numbers = ActorNumbers(merging: links)
             var people: [Int64: Set<Int>] = [:]
             let none = UnsafeRawBufferPointer(start: nil, count: 0)
-            try db.streamStatement("SELECT day, app_key, id FROM rollup_actors\(ids.where())", ids.parameters) { s in
-                let person = numbers.number(appKey: s.bytes(1) ?? none, id: s.bytes(2) ?? none)
-                people[s.int64(0), default: []].insert(person)
+            try db.stream("SELECT day, app_key, id FROM rollup_actors\(ids)") { s throws(SQLDecodingError) in
+                let person = numbers.number(appKey: s.bytes(try s.column("app_key")) ?? none, id: s.bytes(try s.column("id")) ?? none)
+                people[s.int64(try s.column("day")), default: []].insert(person)
                 return true
             }
             return people
@@ -119,15 +120,15 @@ extension SQLiteEventStore {
         var userNumbers: [Int64: [String: Int64]] = [:]
         try db.stream(
             """
-            SELECT d.number, l.user_id, u.number FROM anonymous_devices AS a
+            SELECT d.number AS device, l.user_id, u.number AS user FROM anonymous_devices AS a
             JOIN device_links AS l ON l.app_key = a.app_key AND l.device = a.device
             JOIN rollup_ids AS d ON d.app_key = l.app_key AND d.id = l.device
-            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(appKey == nil ? "" : " WHERE a.app_key = ?")
-            """, appKey.map { [.text($0)] } ?? []
-        ) { r in
-            let device = r[0].int ?? 0, user = r[1].text ?? ""
+            LEFT JOIN rollup_ids AS u ON u.app_key = l.app_key AND u.id = l.user_id\(SQLQuery.where(appKey.map { ["a.app_key = \($0)"] } ?? []))
+            """
+        ) { r throws(SQLDecodingError) in
+            let device: Int64 = try r.decode("device"), user: String = try r.decode("user_id")
             links.append((device, user))
-            if let n = r[2].int { userNumbers[device, default: [:]][user] = n }
+            if let n = try r.decode("user", as: Int64?.self) { userNumbers[device, default: [:]][user] = n }
             return true
         }
         var map: [Int32] = []

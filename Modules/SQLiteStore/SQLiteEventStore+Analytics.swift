@@ -1,26 +1,19 @@
 import EventStore
+import StoreSQL
 
 extension SQLiteEventStore {
     /// The analytics' scan as one narrow query: twelve columns, no props, and, when `query` names
     /// kinds, only those. Rows come in `seq` order (the table's order), the same rows as the
     /// protocol's default over `events`.
     public func scan(_ query: EventScanQuery, _ each: (ScannedEvent) -> Bool) throws(StoreError) {
-        let f = EventFilterSQL(query.filter, table: "")
-        var parameters = f.parameters
-        var extra: [String] = []
+        var extra: [SQLQuery] = []
         if !query.kinds.isEmpty {
-            extra.append("(" + query.kinds.map { _ in "(type = ? AND name = ?)" }.joined(separator: " OR ") + ")")
-            for k in query.kinds { parameters += [.text(k.type), .text(k.name)] }
+            extra.append("(" + .joined(query.kinds.map { k in "(type = \(k.type) AND name = \(k.name))" }, separator: " OR ") + ")")
         }
-        let sql = """
-            SELECT seq, app_key, corrected_ts, type, name, page, path, session, user_id, device_id, duration, app_version
-            FROM events\(f.where(extra)) ORDER BY seq
-            """
-        try readingAlone(sql, parameters) { r in
-            each(
-                ScannedEvent(
-                    seq: r[0].int ?? 0, appKey: r[1].text ?? "", appVersion: r[11].text, time: r[2].int ?? 0, type: r[3].text ?? "", name: r[4].text ?? "",
-                    page: r[5].text, path: r[6].text, session: r[7].text, user: r[8].text, device: r[9].text, duration: r[10].int))
+        try readingAlone(
+            "SELECT \(raw: ScannedEvent.columns) FROM events\(query.filter.whereClause(dialect: .sqlite, extra)) ORDER BY seq"
+        ) { r throws(SQLDecodingError) in
+            each(try ScannedEvent(row: r))
         }
     }
 
@@ -43,7 +36,7 @@ extension SQLiteEventStore {
     }
 
     /// The rows from `events`, kind by kind (one query each, in time order through the index),
-    /// columns read raw (no `SQLiteValue`, no String per row), all from one snapshot (one read
+    /// columns read raw (no `SQLValue`, no String per row), all from one snapshot (one read
     /// transaction). When every stored event has one app key (two index lookups tell), the app
     /// key is neither read nor compared. A NULL actor is skipped here (`bytes` is nil), not
     /// tested in SQL.
@@ -62,11 +55,7 @@ extension SQLiteEventStore {
             // With one app key stored, the filter's key (if any) is that one: no condition.
             var filter = query.filter
             if onlyApp != nil { filter.appKey = nil }
-            let f = EventFilterSQL(filter, table: "")
-            let sql = """
-                SELECT seq, corrected_ts, \(query.actor.sentIDColumn)\(onlyApp == nil ? ", app_key" : "") FROM events
-                \(f.where(["type = ?", "name = ?"])) ORDER BY corrected_ts
-                """
+            let conditions = filter.conditions(dialect: .sqlite)
             var rows = ActorRowNumberer(numbers: ActorNumbers(merging: links))
             let fixedApp = onlyApp.map { key in
                 var key = key
@@ -74,10 +63,21 @@ extension SQLiteEventStore {
             }
             var going = true
             for (kind, k) in query.kinds.enumerated() where going {
-                try db.streamStatement(sql, f.parameters + [.text(k.type), .text(k.name)]) { s in
-                    guard let id = s.bytes(2) else { return true }
-                    let app = fixedApp ?? rows.app(s.bytes(3) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                    going = rows.add(kind: kind, app: app, id: id, time: s.int64(1), seq: s.int64(0), each)
+                let kindRows: SQLQuery = """
+                    SELECT seq, corrected_ts, \(raw: query.actor.sentIDColumn) AS actor\(raw: onlyApp == nil ? ", app_key" : "") FROM events
+                    \(SQLQuery.where(conditions + ["type = \(k.type)", "name = \(k.name)"])) ORDER BY corrected_ts
+                    """
+                try db.stream(kindRows) { s throws(SQLDecodingError) in
+                    // By name in the columns' order: each name is found at the first place looked.
+                    let seq = s.int64(try s.column("seq")), time = s.int64(try s.column("corrected_ts"))
+                    guard let id = s.bytes(try s.column("actor")) else { return true }
+                    let app: ActorNumbers.App
+                    if let fixedApp {
+                        app = fixedApp
+                    } else {
+                        app = rows.app(s.bytes(try s.column("app_key")) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                    }
+                    going = rows.add(kind: kind, app: app, id: id, time: time, seq: seq, each)
                     return going
                 }
             }
@@ -88,16 +88,16 @@ extension SQLiteEventStore {
     }
 
     public func lastSequence() throws(StoreError) -> Int64? {
-        try read("SELECT MAX(seq) FROM events").first?.first?.int
+        try readScalar("SELECT MAX(seq) AS seq FROM events", as: Int64?.self) ?? nil
     }
 
     /// Streams `sql` on a read-only connection of its own: a long scan never holds up `append`
     /// (WAL lets it read while the writer commits), and `each` runs outside the store's lock.
-    func readingAlone(_ sql: String, _ parameters: [SQLiteValue], _ each: ([SQLiteValue]) -> Bool) throws(StoreError) {
+    func readingAlone(_ query: SQLQuery, _ each: (SQLiteStatement) throws(SQLDecodingError) -> Bool) throws(StoreError) {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
-            try db.stream(sql, parameters, each)
+            try db.stream(query, each)
         } catch {
             throw error.storeError
         }
@@ -108,18 +108,10 @@ extension SQLiteDatabase {
     /// The app key of every stored event when there is exactly one, else nil (none stored, or
     /// several): the first and last key of an index on `app_key`, two lookups.
     func singleAppKey() throws(SQLiteError) -> String? {
-        guard let first = try query("SELECT min(app_key) FROM events").first?.first?.text,
-            let last = try query("SELECT max(app_key) FROM events").first?.first?.text,
+        guard let first = try scalar("SELECT min(app_key) AS app_key FROM events", as: String?.self) ?? nil,
+            let last = try scalar("SELECT max(app_key) AS app_key FROM events", as: String?.self) ?? nil,
             first.utf8.elementsEqual(last.utf8)  // bytes, as SQLite compares them (not String's ==)
         else { return nil }
         return first
-    }
-}
-
-extension EventFilterSQL {
-    /// ` WHERE …` over the filter's conditions and `extra`, or nothing.
-    func `where`(_ extra: [String]) -> String {
-        let all = conditions + extra
-        return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
     }
 }

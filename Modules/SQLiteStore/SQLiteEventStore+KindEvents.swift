@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 extension SQLiteEventStore {
     /// `actorEvents` from `rollup_kind_events` (schema 5, kept by every append), when the rollups
@@ -23,7 +24,7 @@ extension SQLiteEventStore {
             case .all: allowed = nil
             case .some(let keep): allowed = keep
             }
-            let ids = Int(try db.scalarInt("SELECT COALESCE(MAX(number), 0) FROM rollup_ids") ?? 0)
+            let ids = try db.scalar("SELECT COALESCE(MAX(number), 0) AS n FROM rollup_ids", as: Int.self) ?? 0
             let merged = query.actor.mergesDevices ? try mergedIDNumbers(appKey: filter.appKey, in: db) : []
             let cursors = try Self.kindCursors(query, withSource: allowed != nil, in: db)
             defer { for c in cursors { c.statement.reset() } }
@@ -32,20 +33,21 @@ extension SQLiteEventStore {
             /// The current row of `s` as an event, nil when it has no actor (NULL reads as 0; ids
             /// are numbered from 1) or its app is not kept.
             @inline(__always)
-            func row(_ s: SQLiteStatement, kind: Int) -> ActorEvent? {
-                var stored = Int(s.int64(2))
+            func row(_ c: KindCursor) -> ActorEvent? {
+                let s = c.statement
+                var stored = Int(s.int64(c.actor))
                 if stored == 0 { return nil }
-                if let keep {
-                    let source = Int(s.int64(3))
+                if let keep, let column = c.source {
+                    let source = Int(s.int64(column))
                     if source >= keep.count || !keep[source] { return nil }
                 }
                 if stored < merged.count, merged[stored] >= 0 { stored = Int(merged[stored]) }
-                return ActorEvent(kind: kind, actor: numbers.number(stored), time: s.int64(0), seq: s.int64(1))
+                return ActorEvent(kind: c.kind, actor: numbers.number(stored), time: s.int64(c.time), seq: s.int64(c.seq))
             }
             if !query.inTimeOrder || cursors.count <= 1 {
                 for c in cursors {
                     while try c.statement.step() {
-                        if let e = row(c.statement, kind: c.kind), !each(e) { return }
+                        if let e = row(c), !each(e) { return }
                     }
                 }
                 return
@@ -57,7 +59,7 @@ extension SQLiteEventStore {
             for c in cursors {
                 var kindRows: [ActorEvent] = []
                 while try c.statement.step() {
-                    if let e = row(c.statement, kind: c.kind) { kindRows.append(e) }
+                    if let e = row(c) { kindRows.append(e) }
                 }
                 rows.append(kindRows)
             }
@@ -79,43 +81,64 @@ extension SQLiteEventStore {
 
     private static func sourcesKept(by filter: EventFilter, in db: SQLiteDatabase) throws(SQLiteError) -> SourcesKept {
         guard filter.appKey != nil || filter.appVersion != nil else { return .all }
-        var s = EventFilterSQL(EventFilter(), table: "")
-        if let k = filter.appKey { s.conditions.append("app_key = ?"); s.parameters.append(.text(k)) }
-        if let v = filter.appVersion { s.conditions.append("app_version = ?"); s.parameters.append(.text(v)) }
-        let numbers = try db.query("SELECT number FROM rollup_sources\(s.where())", s.parameters).compactMap { $0.first?.int }
+        var conditions: [SQLQuery] = []
+        if let k = filter.appKey { conditions.append("app_key = \(k)") }
+        if let v = filter.appVersion { conditions.append("app_version = \(v)") }
+        let numbers = try db.query("SELECT number FROM rollup_sources\(SQLQuery.where(conditions))") {
+            r throws(SQLDecodingError) in try r.decode("number", as: Int64.self)
+        }
         guard let top = numbers.max() else { return .none }
-        let all = try db.scalarInt("SELECT COUNT(*) FROM rollup_sources") ?? 0
+        let all = try db.scalar("SELECT COUNT(*) AS n FROM rollup_sources", as: Int64.self) ?? 0
         if Int64(numbers.count) >= all { return .all }
         var keep = [Bool](repeating: false, count: Int(top) + 1)
         for n in numbers { keep[Int(n)] = true }
         return .some(keep)
     }
 
+    /// One kind's rows of `rollup_kind_events`, and where the statement holds each column (looked
+    /// up by name once, before the rows are stepped).
+    private struct KindCursor {
+        var kind: Int
+        var statement: SQLiteStatement
+        var time: Int32
+        var seq: Int32
+        var actor: Int32
+        /// Nil when the app's number is not read.
+        var source: Int32?
+    }
+
     /// One statement per stored kind of the query (stepped together when merging: the cache is
     /// keyed by text, hence the kind's position in a comment), bound to the filter's time range,
     /// reading `ts, seq`, the actor column and, `withSource`, the app's number.
-    private static func kindCursors(
-        _ query: ActorEventQuery, withSource: Bool, in db: SQLiteDatabase
-    ) throws(SQLiteError) -> [(kind: Int, statement: SQLiteStatement)] {
+    private static func kindCursors(_ query: ActorEventQuery, withSource: Bool, in db: SQLiteDatabase) throws(SQLiteError) -> [KindCursor] {
         let column =
             switch query.actor {
             case .user: "actor"
             case .device: "device"
             case .session: "session"
             }
-        var range = ""
-        var bounds: [SQLiteValue] = []
-        if let since = query.filter.since { range += " AND ts >= ?"; bounds.append(.int(since)) }
-        if let until = query.filter.until { range += " AND ts < ?"; bounds.append(.int(until)) }
-        var cursors: [(kind: Int, statement: SQLiteStatement)] = []
+        var range: SQLQuery = ""
+        if let since = query.filter.since { range.append(" AND ts >= \(since)") }
+        if let until = query.filter.until { range.append(" AND ts < \(until)") }
+        var cursors: [KindCursor] = []
         for (i, k) in query.kinds.enumerated() {
-            guard let number = try db.scalarInt("SELECT number FROM rollup_kinds WHERE type = ? AND name = ?", [.text(k.type), .text(k.name)])
+            guard
+                let number = try db.scalar("SELECT number FROM rollup_kinds WHERE type = \(k.type) AND name = \(k.name)", as: Int64.self)
             else { continue }
             // `source` only when some app key or version is left out: a column less per row.
-            let s = try db.statement(
-                "SELECT ts, seq, \(column)\(withSource ? ", source" : "") FROM rollup_kind_events WHERE kind = ?\(range) /* \(i) */")
-            try s.bind([.int(number)] + bounds)
-            cursors.append((i, s))
+            let s = try db.prepared(
+                """
+                SELECT ts, seq, \(raw: column) AS actor\(raw: withSource ? ", source" : "") FROM rollup_kind_events
+                WHERE kind = \(number)\(range) /* \(raw: String(i)) */
+                """)
+            do throws(SQLDecodingError) {
+                cursors.append(
+                    KindCursor(
+                        kind: i, statement: s, time: try s.column("ts"), seq: try s.column("seq"), actor: try s.column("actor"),
+                        source: withSource ? try s.column("source") : nil))
+            } catch {
+                throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: s.sql)
+            }
         }
         return cursors
     }

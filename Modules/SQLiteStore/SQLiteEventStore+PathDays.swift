@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 extension SQLiteEventStore {
     /// The whole UTC days of the range from `rollup_events` (when the rollups may answer: see
@@ -34,37 +35,33 @@ extension SQLiteEventStore {
 
     /// `query`'s rows from `rollup_events` (`rollup` given) or from `events`, sorted.
     private func pathDayRows(_ query: PathDayQuery, rollup: RollupFilter?) throws(StoreError) -> [PathDayCount] {
-        var f = rollup?.sql(day: "day") ?? EventFilterSQL(query.filter, table: "")
-        func list(_ column: String, _ values: [String]) {
-            guard !values.isEmpty else { return }
-            f.conditions.append("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
-            f.parameters += values.map { .text($0) }
-        }
-        list("type", query.types)
-        list("path", query.paths)
+        var conditions = rollup?.conditions(day: "day") ?? query.filter.conditions(dialect: .sqlite)
+        if !query.types.isEmpty { conditions.append("type IN \(list: query.types)") }
+        if !query.paths.isEmpty { conditions.append("path IN \(list: query.paths)") }
+        conditions.append("path IS NOT NULL")
         // The UTC day, rounded down also before 1970 (`UTCDay.number(of:)`).
         let eventDay = "(corrected_ts - (corrected_ts % \(UTCDay.milliseconds) + \(UTCDay.milliseconds)) % \(UTCDay.milliseconds)) / \(UTCDay.milliseconds)"
-        let (day, title, count) =
-            rollup == nil ? (eventDay, Self.titleSQL(props: "props"), "COUNT(*)") : ("day", "title", "SUM(events)")
+        let (day, title, count, table) =
+            rollup == nil ? (eventDay, Self.titleSQL(props: "props"), "COUNT(*)", "events") : ("day", "title", "SUM(events)", "rollup_events")
         // The value as propValueCounts spells it; json_each compares the key as a plain string.
-        let value =
-            query.valueKey == nil
-            ? "NULL"
-            : """
-            (SELECT CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
-                                WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END
-             FROM json_each(events.props) AS j WHERE j.key = ? LIMIT 1)
-            """
+        let value: SQLQuery =
+            query.valueKey.map { key in
+                """
+                (SELECT CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
+                                    WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END
+                 FROM json_each(events.props) AS j WHERE j.key = \(key) LIMIT 1)
+                """
+            } ?? "NULL"
         return try read(
             """
-            SELECT app_key, app_version, \(day) AS d, type, path, \(title) AS t, \(value) AS v, \(count)
-            FROM \(rollup == nil ? "events" : "rollup_events")\(f.where("path IS NOT NULL"))
+            SELECT app_key, app_version, \(raw: day) AS d, type, path, \(raw: title) AS t, \(value) AS v, \(raw: count) AS n
+            FROM \(raw: table)\(SQLQuery.where(conditions))
             GROUP BY app_key, app_version, d, type, path, t, v ORDER BY app_key, app_version, d, type, path, t, v
-            """, query.valueKey.map { [SQLiteValue.text($0)] + f.parameters } ?? f.parameters
-        ).map {
+            """
+        ) { r throws(SQLDecodingError) in
             PathDayCount(
-                appKey: $0[0].text ?? "", appVersion: $0[1].text, day: $0[2].int ?? 0, type: $0[3].text ?? "", path: $0[4].text ?? "",
-                title: $0[5].text, value: $0[6].text, count: Int($0[7].int ?? 0))
+                appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"), day: try r.decode("d"), type: try r.decode("type"),
+                path: try r.decode("path"), title: try r.decode("t"), value: try r.decode("v"), count: try r.decode("n"))
         }
     }
 }

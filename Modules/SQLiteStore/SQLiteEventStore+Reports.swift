@@ -1,44 +1,6 @@
 import EventModel
 import EventStore
-
-/// An `EventFilter` as SQL conditions on `events` (or a table aliased `table`).
-struct EventFilterSQL {
-    var conditions: [String] = []
-    var parameters: [SQLiteValue] = []
-
-    /// `timed`: false for tables without event times (`rejected`, `batches`), which are
-    /// filtered by app key and version only.
-    init(_ filter: EventFilter, table: String, timed: Bool = true) {
-        let prefix = table.isEmpty ? "" : table + "."
-        if let k = filter.appKey {
-            // Without a time range, `+` keeps SQLite from reading the app's rows through
-            // `events_corrected_ts`: that visits the table in time order, one random page per
-            // row (measured: a 1,000,000-event scan took 27 times as long as reading the table).
-            let ranged = timed && (filter.since != nil || filter.until != nil)
-            conditions.append("\(ranged ? "" : "+")\(prefix)app_key = ?")
-            parameters.append(.text(k))
-        }
-        if let v = filter.appVersion {
-            conditions.append("\(prefix)app_version = ?")
-            parameters.append(.text(v))
-        }
-        if timed, let since = filter.since {
-            conditions.append("\(prefix)corrected_ts >= ?")
-            parameters.append(.int(since))
-        }
-        if timed, let until = filter.until {
-            conditions.append("\(prefix)corrected_ts < ?")
-            parameters.append(.int(until))
-        }
-    }
-
-    /// ` WHERE cond AND cond …` over the filter's conditions and `extra` (whose parameters come
-    /// after the filter's), or nothing when there are none.
-    func `where`(_ extra: String...) -> String {
-        let all = conditions + extra
-        return all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
-    }
-}
+import StoreSQL
 
 extension SQLiteEventStore {
     /// An event's title as the reports and rollups know it: `props.title` when it is a string.
@@ -48,135 +10,138 @@ extension SQLiteEventStore {
 
     public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
         let rollup = try rollupFilter(filter)
-        let e = rollup?.sql(day: "day") ?? EventFilterSQL(filter, table: "")
-        let (events, apps) = rollup == nil ? ("COUNT(*) FROM events", "COUNT(DISTINCT app_key) FROM events") : ("COALESCE(SUM(events), 0) FROM rollup_events", "COUNT(DISTINCT app_key) FROM rollup_events")
-        let other = EventFilterSQL(filter, table: "", timed: false)
-        let r = try read(
+        let e = SQLQuery.where(rollup?.conditions(day: "day") ?? filter.conditions(dialect: .sqlite))
+        let (events, apps): (SQLQuery, SQLQuery) =
+            rollup == nil
+            ? ("COUNT(*) FROM events", "COUNT(DISTINCT app_key) FROM events")
+            : ("COALESCE(SUM(events), 0) FROM rollup_events", "COUNT(DISTINCT app_key) FROM rollup_events")
+        let other = filter.whereClause(timed: false, dialect: .sqlite)
+        return try read(
             """
-            SELECT (SELECT \(events)\(e.where())), (SELECT COUNT(*) FROM rejected\(other.where())),
-                   (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other.where())), (SELECT COUNT(*) FROM batches\(other.where())),
-                   (SELECT \(apps)\(e.where()))
-            """, e.parameters + other.parameters + other.parameters + other.parameters + e.parameters)
-        let v = r.first ?? []
-        func at(_ i: Int) -> Int { i < v.count ? Int(v[i].int ?? 0) : 0 }
-        return StoreTotals(events: at(0), rejected: at(1), duplicates: at(2), batches: at(3), apps: at(4))
+            SELECT (SELECT \(events)\(e)) AS events, (SELECT COUNT(*) FROM rejected\(other)) AS rejected,
+                   (SELECT COALESCE(SUM(duplicates), 0) FROM batches\(other)) AS duplicates,
+                   (SELECT COUNT(*) FROM batches\(other)) AS batches, (SELECT \(apps)\(e)) AS apps
+            """
+        ) { r throws(SQLDecodingError) in
+            StoreTotals(
+                events: try r.decode("events"), rejected: try r.decode("rejected"), duplicates: try r.decode("duplicates"),
+                batches: try r.decode("batches"), apps: try r.decode("apps"))
+        }.first ?? StoreTotals(events: 0, rejected: 0, duplicates: 0, batches: 0, apps: 0)
     }
 
     public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
         let rollup = try rollupFilter(filter)
-        let f = rollup?.sql(day: "day") ?? EventFilterSQL(filter, table: "")
+        let f = SQLQuery.where(rollup?.conditions(day: "day") ?? filter.conditions(dialect: .sqlite))
+        let (count, table) = rollup == nil ? ("COUNT(*)", "events") : ("SUM(events)", "rollup_events")
         return try read(
-            "SELECT type, name, \(rollup == nil ? "COUNT(*)" : "SUM(events)") AS n FROM \(rollup == nil ? "events" : "rollup_events")\(f.where()) GROUP BY type, name ORDER BY n DESC, type, name",
-            f.parameters
-        ).map {
-            EventCount(type: $0[0].text ?? "", name: $0[1].text ?? "", count: Int($0[2].int ?? 0))
+            "SELECT type, name, \(raw: count) AS n FROM \(raw: table)\(f) GROUP BY type, name ORDER BY n DESC, type, name"
+        ) { r throws(SQLDecodingError) in
+            EventCount(type: try r.decode("type"), name: try r.decode("name"), count: try r.decode("n"))
         }
     }
 
     public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
-        let sql: String
-        let parameters: [SQLiteValue]
+        let sql: SQLQuery
         if let rollup = try rollupFilter(filter) {
-            let f = rollup.sql(day: "day")
+            let f = SQLQuery.where(rollup.conditions(day: "day") + ["type IN ('page_enter', 'page_leave')"])
             // AVG over the events sums their durations as a double; so does TOTAL, which (unlike
             // SUM) never fails on a sum past 64 bits, however large the stored durations.
             sql = """
                 SELECT COALESCE(page, name) AS p,
-                       SUM(CASE WHEN type = 'page_enter' THEN events ELSE 0 END), SUM(CASE WHEN type = 'page_leave' THEN events ELSE 0 END),
+                       SUM(CASE WHEN type = 'page_enter' THEN events ELSE 0 END) AS enters,
+                       SUM(CASE WHEN type = 'page_leave' THEN events ELSE 0 END) AS leaves,
                        TOTAL(CASE WHEN type = 'page_leave' THEN dwell_sum END)
-                           / NULLIF(SUM(CASE WHEN type = 'page_leave' THEN dwell_count END), 0)
-                FROM rollup_events\(f.where("type IN ('page_enter', 'page_leave')"))
+                           / NULLIF(SUM(CASE WHEN type = 'page_leave' THEN dwell_count END), 0) AS dwell
+                FROM rollup_events\(f)
                 GROUP BY p ORDER BY p
                 """
-            parameters = f.parameters
         } else {
-            let f = EventFilterSQL(filter, table: "")
+            let f = filter.whereClause(dialect: .sqlite, "type IN ('page_enter', 'page_leave')")
             sql = """
                 SELECT COALESCE(page, name) AS p,
-                       SUM(type = 'page_enter'), SUM(type = 'page_leave'),
-                       AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL)
-                FROM events\(f.where("type IN ('page_enter', 'page_leave')"))
+                       SUM(type = 'page_enter') AS enters, SUM(type = 'page_leave') AS leaves,
+                       AVG(duration) FILTER (WHERE type = 'page_leave' AND duration IS NOT NULL) AS dwell
+                FROM events\(f)
                 GROUP BY p ORDER BY p
                 """
-            parameters = f.parameters
         }
-        return try read(sql, parameters).map {
+        return try read(sql) { r throws(SQLDecodingError) in
             PageActivity(
-                page: $0[0].text ?? "", enters: Int($0[1].int ?? 0), leaves: Int($0[2].int ?? 0),
-                meanDwellMilliseconds: $0[3].double)
+                page: try r.decode("p"), enters: try r.decode("enters"), leaves: try r.decode("leaves"),
+                meanDwellMilliseconds: try r.decode("dwell"))
         }
     }
 
     public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
         let rollup = try rollupFilter(filter)
-        let f = rollup?.sql(day: "day") ?? EventFilterSQL(filter, table: "")
-        let (title, count) = rollup == nil ? ("\(Self.titleSQL(props: "props"))", "COUNT(*)") : ("title", "SUM(events)")
+        let f = SQLQuery.where((rollup?.conditions(day: "day") ?? filter.conditions(dialect: .sqlite)) + ["path IS NOT NULL"])
+        let (title, count, table) =
+            rollup == nil ? (Self.titleSQL(props: "props"), "COUNT(*)", "events") : ("title", "SUM(events)", "rollup_events")
         return try read(
             """
-            SELECT app_key, type, path, \(title) AS title, app_version, \(count)
-            FROM \(rollup == nil ? "events" : "rollup_events")\(f.where("path IS NOT NULL"))
+            SELECT app_key, type, path, \(raw: title) AS title, app_version, \(raw: count) AS n
+            FROM \(raw: table)\(f)
             GROUP BY app_key, app_version, type, path, title ORDER BY app_key, app_version, type, path, title
-            """, f.parameters
-        ).map {
+            """
+        ) { r throws(SQLDecodingError) in
             PathCount(
-                appKey: $0[0].text ?? "", appVersion: $0[4].text, type: $0[1].text ?? "", path: $0[2].text ?? "",
-                title: $0[3].text, count: Int($0[5].int ?? 0))
+                appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"), type: try r.decode("type"),
+                path: try r.decode("path"), title: try r.decode("title"), count: try r.decode("n"))
         }
     }
 
     public func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount] {
-        let f = EventFilterSQL(filter, table: "e")
+        let f = filter.whereClause(table: "e", dialect: .sqlite, "e.app_key = \(appKey)", "e.path IS NOT NULL", "j.key = \(key)")
         // json_each compares the key as a plain string, so any key works, quotes and dots included.
         return try read(
             """
-            SELECT e.type, e.path, \(Self.titleSQL(props: "e.props")) AS title,
+            SELECT e.type, e.path, \(raw: Self.titleSQL(props: "e.props")) AS title,
                    CAST(json_extract(e.props, '$.rules') AS TEXT) AS rules,
                    CASE j.type WHEN 'text' THEN j.value WHEN 'true' THEN 'true' WHEN 'false' THEN 'false'
                                WHEN 'null' THEN 'null' ELSE CAST(j.value AS TEXT) END AS v,
-                   e.app_version, COUNT(*)
+                   e.app_version, COUNT(*) AS n
             FROM events AS e, json_each(e.props) AS j
-            \(f.where("e.app_key = ?", "e.path IS NOT NULL", "j.key = ?"))
+            \(f)
             GROUP BY e.app_version, e.type, e.path, title, rules, v ORDER BY e.app_version, e.type, e.path, title, rules, v
-            """, f.parameters + [.text(appKey), .text(key)]
-        ).map {
+            """
+        ) { r throws(SQLDecodingError) in
             PropValueCount(
-                appVersion: $0[5].text, type: $0[0].text ?? "", path: $0[1].text ?? "", title: $0[2].text, rules: $0[3].text,
-                value: $0[4].text ?? "", count: Int($0[6].int ?? 0))
+                appVersion: try r.decode("app_version"), type: try r.decode("type"), path: try r.decode("path"), title: try r.decode("title"),
+                rules: try r.decode("rules"), value: try r.decode("v", as: String?.self) ?? "", count: try r.decode("n"))
         }
     }
 
     public func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount] {
-        let f = EventFilterSQL(filter, table: "")
-        let rows = try read(
+        let f = filter.whereClause(dialect: .sqlite, "type = 'kvc_error'")
+        func strings(_ text: String?) -> [String] {
+            guard let text, let array = (try? JSONValue.parse(text))?.arrayValue else { return [] }
+            return array.compactMap(\.stringValue).sorted()
+        }
+        return try read(
             """
             SELECT app_key,
                    COALESCE(CAST(json_extract(props, '$.ruleId') AS TEXT), CAST(json_extract(props, '$.rule') AS TEXT), name) AS rule,
                    COALESCE(CAST(json_extract(props, '$.appVersion') AS TEXT), app_version, '(unknown)') AS version,
                    COUNT(*) AS n,
                    json_group_array(DISTINCT CAST(json_extract(props, '$.keyPath') AS TEXT))
-                       FILTER (WHERE json_extract(props, '$.keyPath') IS NOT NULL),
+                       FILTER (WHERE json_extract(props, '$.keyPath') IS NOT NULL) AS key_paths,
                    json_group_array(DISTINCT CAST(json_extract(props, '$.missingKey') AS TEXT))
-                       FILTER (WHERE json_extract(props, '$.missingKey') IS NOT NULL)
-            FROM events\(f.where("type = 'kvc_error'"))
+                       FILTER (WHERE json_extract(props, '$.missingKey') IS NOT NULL) AS missing_keys
+            FROM events\(f)
             GROUP BY app_key, rule, version ORDER BY n DESC, app_key, rule, version
-            """, f.parameters)
-        func strings(_ v: SQLiteValue) -> [String] {
-            guard let text = v.text, let array = (try? JSONValue.parse(text))?.arrayValue else { return [] }
-            return array.compactMap(\.stringValue).sorted()
-        }
-        return rows.map {
+            """
+        ) { r throws(SQLDecodingError) in
             KVCErrorCount(
-                appKey: $0[0].text ?? "", rule: $0[1].text ?? "", appVersion: $0[2].text ?? "", count: Int($0[3].int ?? 0),
-                keyPaths: strings($0[4]), missingKeys: strings($0[5]))
+                appKey: try r.decode("app_key"), rule: try r.decode("rule"), appVersion: try r.decode("version"), count: try r.decode("n"),
+                keyPaths: strings(try r.decode("key_paths")), missingKeys: strings(try r.decode("missing_keys")))
         }
     }
 
     public func rejectedCounts(_ filter: EventFilter) throws(StoreError) -> [ReasonCount] {
-        let f = EventFilterSQL(filter, table: "", timed: false)
-        return try read(
-            "SELECT reason, COUNT(*) AS n FROM rejected\(f.where()) GROUP BY reason ORDER BY n DESC, reason", f.parameters
-        ).map {
-            ReasonCount(reason: $0[0].text ?? "", count: Int($0[1].int ?? 0))
+        let f = filter.whereClause(timed: false, dialect: .sqlite)
+        return try read("SELECT reason, COUNT(*) AS n FROM rejected\(f) GROUP BY reason ORDER BY n DESC, reason") {
+            r throws(SQLDecodingError) in
+            ReasonCount(reason: try r.decode("reason"), count: try r.decode("n"))
         }
     }
 }

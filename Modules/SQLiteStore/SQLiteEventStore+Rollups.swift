@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import StoreSQL
 
 /// The rollup tables (schema migration 5, SQLiteRollups.swift): rebuilding them, and answering a
 /// filter from them.
@@ -25,36 +26,38 @@ extension SQLiteEventStore {
             let counted = current?.appKey
             return try locked({ db throws(SQLiteError) -> (appKey: String, replayed: Int, done: Bool, left: Int)? in
             try db.transaction { () throws(SQLiteError) -> (appKey: String, replayed: Int, done: Bool, left: Int)? in
-                guard let next = try db.query("SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key LIMIT 1").first else {
+                guard
+                    let (appKey, from) = try db.query("SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key LIMIT 1", {
+                        r throws(SQLDecodingError) in (try r.decode("app_key", as: String.self), try r.decode("next_seq", as: Int64.self))
+                    }).first
+                else {
                     return nil
                 }
                 // The other apps' events first, up to the last stored: the watermark then passes
                 // every event this chunk replays, so the worker never applies one of them again.
                 while try Self.advanceRollups(db, limit: RollupWorker.chunk) == RollupWorker.chunk {}
-                let appKey = next[0].text ?? "", from = next[1].int ?? 0
                 // What is left of this app, counted once when its rebuild starts or resumes here.
                 let left =
                     counted == appKey
-                    ? 0 : Int(try db.scalarInt("SELECT COUNT(*) FROM events WHERE +app_key = ? AND seq >= ?", [.text(appKey), .int(from)]) ?? 0)
+                    ? 0 : try db.scalar("SELECT COUNT(*) AS n FROM events WHERE +app_key = \(appKey) AND seq >= \(from)", as: Int.self) ?? 0
                 // From the first event: the app's rollups are emptied first, in this transaction.
                 if from == 0 {
-                    for table in Schema.rollupTables { try db.run("DELETE FROM \(table) WHERE app_key = ?", [.text(appKey)]) }
-                    try db.run(
-                        "DELETE FROM rollup_kind_events WHERE source IN (SELECT number FROM rollup_sources WHERE app_key = ?)", [.text(appKey)])
+                    for table in Schema.rollupTables { try db.run("DELETE FROM \(raw: table) WHERE app_key = \(appKey)") }
+                    try db.run("DELETE FROM rollup_kind_events WHERE source IN (SELECT number FROM rollup_sources WHERE app_key = \(appKey))")
                 }
                 // `+app_key`: read the table in `seq` order; through an app key index SQLite
                 // would sort all of the app's rows for every chunk.
                 let rows = try db.query(
-                    "SELECT \(RollupEvent.columns) FROM events WHERE +app_key = ? AND seq >= ? ORDER BY seq LIMIT ?",
-                    [.text(appKey), .int(from), .int(limit)])
-                for (version, events) in groupedInOrder(rows.lazy.map { ($0[2].text, RollupEvent(row: $0)) }) {
+                    "SELECT \(raw: RollupEvent.columns) FROM events WHERE +app_key = \(appKey) AND seq >= \(from) ORDER BY seq LIMIT \(limit)",
+                    RollupEvent.init(row:))
+                for (version, events) in groupedInOrder(rows.lazy.map { ($0.appVersion, $0) }) {
                     try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events)
                 }
                 let done = Int64(rows.count) < limit
                 if done {
-                    try db.run("DELETE FROM rollup_backlog WHERE app_key = ?", [.text(appKey)])
+                    try db.run("DELETE FROM rollup_backlog WHERE app_key = \(appKey)")
                 } else {
-                    try db.run("UPDATE rollup_backlog SET next_seq = ? WHERE app_key = ?", [.int((rows.last?[0].int ?? 0) + 1), .text(appKey)])
+                    try db.run("UPDATE rollup_backlog SET next_seq = \((rows.last?.seq ?? 0) + 1) WHERE app_key = \(appKey)")
                 }
                 return (appKey, rows.count, done, left)
             }
@@ -76,13 +79,12 @@ extension SQLiteEventStore {
             try db.transaction { () throws(SQLiteError) in
                 let keys =
                     if let appKey { [appKey] } else {
-                        try db.query("SELECT DISTINCT app_key FROM rollup_events UNION SELECT DISTINCT app_key FROM events")
-                            .compactMap { $0.first?.text }
+                        try db.query("SELECT DISTINCT app_key FROM rollup_events UNION SELECT DISTINCT app_key FROM events") {
+                            r throws(SQLDecodingError) in try r.decode("app_key", as: String.self)
+                        }
                     }
                 for key in keys {
-                    try db.run(
-                        "INSERT INTO rollup_backlog (app_key, next_seq) VALUES (?, 0) ON CONFLICT (app_key) DO UPDATE SET next_seq = 0",
-                        [.text(key)])
+                    try db.run("INSERT INTO rollup_backlog (app_key, next_seq) VALUES (\(key), 0) ON CONFLICT (app_key) DO UPDATE SET next_seq = 0")
                 }
             }
         }
@@ -122,19 +124,17 @@ extension SQLiteEventStore {
     /// watermark (`rollup_watermark`) to the rollups, except those of apps in `rollup_backlog`
     /// (their rebuild replays them), and moves the watermark past them. Returns how many it read.
     static func advanceRollups(_ db: SQLiteDatabase, limit: Int) throws(SQLiteError) -> Int {
-        let watermark = try db.scalarInt("SELECT seq FROM rollup_watermark") ?? 0
+        let watermark = try db.scalar("SELECT seq FROM rollup_watermark", as: Int64.self) ?? 0
         let rows = try db.query(
-            "SELECT \(RollupEvent.columns) FROM events WHERE seq > ? ORDER BY seq LIMIT ?", [.int(watermark), .int(Int64(limit))])
-        guard let last = rows.last?[0].int else { return 0 }
-        let backlog = Set(try db.query("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text })
+            "SELECT \(raw: RollupEvent.columns) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", RollupEvent.init(row:))
+        guard let last = rows.last?.seq else { return 0 }
+        let backlog = Set(try db.query("SELECT app_key FROM rollup_backlog") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) })
         let byApp = groupedInOrder(
-            rows.lazy.filter { !backlog.contains($0[1].text ?? "") }.map { r in
-                (SourceKey(appKey: r[1].text ?? "", appVersion: r[2].text), RollupEvent(row: r))
-            })
+            rows.lazy.filter { !backlog.contains($0.appKey) }.map { e in (SourceKey(appKey: e.appKey, appVersion: e.appVersion), e) })
         for (source, events) in byApp {
             try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events)
         }
-        try db.run("UPDATE rollup_watermark SET seq = ?", [.int(last)])
+        try db.run("UPDATE rollup_watermark SET seq = \(last)")
         return rows.count
     }
 
@@ -172,15 +172,16 @@ extension SQLiteEventStore {
     /// The watermark (the rollups hold every event up to it, but those of apps in the backlog)
     /// and the last event stored: how far the rollups lag (`ingest-bench --sustain`).
     package func rollupPositions() throws(StoreError) -> (watermark: Int64, last: Int64) {
-        let r = try read("SELECT (SELECT seq FROM rollup_watermark), (SELECT COALESCE(MAX(seq), 0) FROM events)").first
-        return (r?[0].int ?? 0, r?[1].int ?? 0)
+        try read("SELECT (SELECT seq FROM rollup_watermark) AS watermark, (SELECT COALESCE(MAX(seq), 0) FROM events) AS last") {
+            r throws(SQLDecodingError) in (try r.decode("watermark", as: Int64?.self) ?? 0, try r.decode("last", as: Int64.self))
+        }.first ?? (0, 0)
     }
 
     /// True when the rollups cannot answer for `appKey` (any app when nil) now: it waits in
     /// `rollup_backlog`, or (a read-only store) the rollups lag the events (`rollupsCurrent`).
     func rollupsWait(appKey: String?) throws(StoreError) -> Bool {
         guard try rollupsCurrent() else { return true }
-        let backlog = try read("SELECT app_key FROM rollup_backlog").compactMap { $0.first?.text }
+        let backlog = try read("SELECT app_key FROM rollup_backlog") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) }
         return appKey.map { backlog.contains($0) } ?? !backlog.isEmpty
     }
 
@@ -200,17 +201,18 @@ extension SQLiteEventStore {
         var rollup = ActivityRollup()
         // Days: events, then distinct ids (across versions unless one version is asked for).
         var days: [Int64: ActivityRollup.Day] = [:]
-        let e = f.sql(day: "day")
-        for r in try read("SELECT day, SUM(events) FROM rollup_events\(e.where()) GROUP BY day", e.parameters) {
-            let n = r[0].int ?? 0
-            days[n] = ActivityRollup.Day(number: n, events: Int(r[1].int ?? 0), actors: 0, devices: 0, sessions: 0)
+        let e = SQLQuery.where(f.conditions(day: "day"))
+        for day in try read("SELECT day, SUM(events) AS n FROM rollup_events\(e) GROUP BY day", { r throws(SQLDecodingError) in
+            ActivityRollup.Day(number: try r.decode("day"), events: try r.decode("n"), actors: 0, devices: 0, sessions: 0)
+        }) {
+            days[day.number] = day
         }
-        var ids = f.sql(day: "day")
-        ids.conditions.append("all_versions = ?")
-        ids.parameters.append(.int(f.appVersion == nil ? 1 : 0))
-        for r in try read("SELECT day, kind, SUM(distinct_ids) FROM rollup_actor_counts\(ids.where()) GROUP BY day, kind", ids.parameters) {
-            let n = r[0].int ?? 0, count = Int(r[2].int ?? 0)
-            switch r[1].text {
+        let ids = SQLQuery.where(f.conditions(day: "day") + ["all_versions = \(f.appVersion == nil)"])
+        let counts = try read("SELECT day, kind, SUM(distinct_ids) AS n FROM rollup_actor_counts\(ids) GROUP BY day, kind") {
+            r throws(SQLDecodingError) in (day: try r.decode("day", as: Int64.self), kind: try r.decode("kind", as: String.self), count: try r.decode("n", as: Int.self))
+        }
+        for (n, kind, count) in counts {
+            switch kind {
             case "a": days[n]?.actors = count
             case "d": days[n]?.devices = count
             default: days[n]?.sessions = count
@@ -219,15 +221,18 @@ extension SQLiteEventStore {
         rollup.days = Array(days.values)
         rollup.dwell = try dwell(f)
         // Transitions: both enters in range.
-        let t = f.sql(day: nil, firstDay: "from_day", lastDay: "to_day")
+        let t = SQLQuery.where(f.conditions(firstDay: "from_day", lastDay: "to_day"))
         rollup.transitions = try read(
-            "SELECT from_page, to_page, SUM(transitions) FROM rollup_transitions\(t.where()) GROUP BY from_page, to_page", t.parameters
-        ).map { ActivityRollup.Transition(from: $0[0].text ?? "", to: $0[1].text ?? "", count: Int($0[2].int ?? 0)) }
-        rollup.bursts = try bursts(f)
-        let v = f.sql(day: "day")
-        for r in try read("SELECT view, page, MIN(first_seq) FROM rollup_view_pages\(v.where()) GROUP BY view", v.parameters) {
-            rollup.viewPages[r[0].text ?? ""] = r[1].text ?? ""
+            "SELECT from_page, to_page, SUM(transitions) AS n FROM rollup_transitions\(t) GROUP BY from_page, to_page"
+        ) { r throws(SQLDecodingError) in
+            ActivityRollup.Transition(from: try r.decode("from_page"), to: try r.decode("to_page"), count: try r.decode("n"))
         }
+        rollup.bursts = try bursts(f)
+        let v = SQLQuery.where(f.conditions(day: "day"))
+        let viewPages = try read("SELECT view, page, MIN(first_seq) FROM rollup_view_pages\(v) GROUP BY view") {
+            r throws(SQLDecodingError) in (view: try r.decode("view", as: String.self), page: try r.decode("page", as: String.self))
+        }
+        for (view, page) in viewPages { rollup.viewPages[view] = page }
         try mergeDeviceLinks(into: &rollup, f)
         return rollup
     }
@@ -237,17 +242,19 @@ extension SQLiteEventStore {
     /// buckets without days serve the whole time.
     private func dwell(_ f: RollupFilter) throws(StoreError) -> [DwellPercentiles] {
         let ranged = f.sinceDay != nil || f.untilDay != nil
-        let c = ranged ? f.sql(day: "day") : f.sql()
+        let c = ranged ? f.conditions(day: "day") : f.conditions()
         var pages: [(page: String, buckets: [(first: Int64, leaves: Int)])] = []
-        for r in try read(
+        let buckets = try read(
             """
-            SELECT page, bucket, SUM(leaves) FROM \(ranged ? "rollup_dwell_day_buckets" : "rollup_dwell_buckets")\(c.where())
+            SELECT page, bucket, SUM(leaves) AS leaves FROM \(raw: ranged ? "rollup_dwell_day_buckets" : "rollup_dwell_buckets")\(SQLQuery.where(c))
             GROUP BY page, bucket ORDER BY page, bucket
-            """, c.parameters)
-        {
-            let page = r[0].text ?? ""
+            """
+        ) { r throws(SQLDecodingError) in
+            (page: try r.decode("page", as: String.self), first: try r.decode("bucket", as: Int64.self), leaves: try r.decode("leaves", as: Int.self))
+        }
+        for (page, first, leaves) in buckets {
             if pages.last?.page != page { pages.append((page, [])) }
-            pages[pages.count - 1].buckets.append((r[1].int ?? 0, Int(r[2].int ?? 0)))
+            pages[pages.count - 1].buckets.append((first, leaves))
         }
         return try pages.map { (page, buckets) throws(StoreError) in
             let n = buckets.reduce(0) { $0 + $1.leaves }
@@ -262,15 +269,13 @@ extension SQLiteEventStore {
                     rank -= b.leaves
                 }
                 guard let first else { return 0 }
-                var v = c
-                v.conditions += ["page = ?", "duration BETWEEN ? AND ?"]
-                v.parameters += [.text(page), .int(first), .int(DwellBucket.last(ofBucket: first))]
-                for r in try read(
-                    "SELECT duration, SUM(leaves) FROM rollup_dwell_days\(v.where()) GROUP BY duration ORDER BY duration",
-                    v.parameters)
-                {
-                    rank -= Int(r[1].int ?? 0)
-                    if rank <= 0 { return r[0].int ?? 0 }
+                let v = SQLQuery.where(c + ["page = \(page)", "duration BETWEEN \(first) AND \(DwellBucket.last(ofBucket: first))"])
+                let values = try read("SELECT duration, SUM(leaves) AS leaves FROM rollup_dwell_days\(v) GROUP BY duration ORDER BY duration") {
+                    r throws(SQLDecodingError) in (duration: try r.decode("duration", as: Int64.self), leaves: try r.decode("leaves", as: Int.self))
+                }
+                for (duration, leaves) in values {
+                    rank -= leaves
+                    if rank <= 0 { return duration }
                 }
                 return first
             }
@@ -282,38 +287,44 @@ extension SQLiteEventStore {
     /// again over their clicks inside the range (a run is every click of its actor and view
     /// between its first and last, so those clicks are one run again).
     private func bursts(_ f: RollupFilter) throws(StoreError) -> [ActivityRollup.Burst] {
-        var inner = f.sql(day: nil, firstDay: "start_day", lastDay: "end_day")
-        inner.conditions.append("clicks >= \(ActivityRollup.rageMinimumClicks)")
+        let inner = SQLQuery.where(
+            f.conditions(firstDay: "start_day", lastDay: "end_day") + ["clicks >= \(raw: String(ActivityRollup.rageMinimumClicks))"])
         // The partial indexes hold every column read (a table without rowid's index has its key).
-        var bursts = try read("SELECT view, app_key, actor, clicks FROM rollup_click_runs INDEXED BY rollup_bursts\(inner.where())", inner.parameters).map {
-            ActivityRollup.Burst(view: $0[0].text ?? "", appKey: $0[1].text ?? "", actor: $0[2].text ?? "", clicks: Int($0[3].int ?? 0))
+        var bursts = try read("SELECT view, app_key, actor, clicks FROM rollup_click_runs INDEXED BY rollup_bursts\(inner)") {
+            r throws(SQLDecodingError) in
+            ActivityRollup.Burst(view: try r.decode("view"), appKey: try r.decode("app_key"), actor: try r.decode("actor"), clicks: try r.decode("clicks"))
         }
-        var cut = Set<[SQLiteValue]>()
+        /// A run a bound cuts.
+        struct CutRun: Hashable {
+            var appKey: String, appVersion: String, actor: String, view: String, start: Int64, end: Int64
+        }
+        var cut = Set<CutRun>()
         for bound in [f.sinceDay, f.untilDay].compactMap({ $0 }) {
-            var c = f.sql(day: nil)
             // `start_day <> end_day`: the condition of the small index of runs over midnight.
-            c.conditions += ["start_day <> end_day", "start_day < ?", "end_day >= ?"]
-            c.parameters += [.int(bound), .int(bound)]
-            for r in try read(
-                "SELECT app_key, app_version, actor, view, start_ts, end_ts FROM rollup_click_runs INDEXED BY rollup_runs_over_midnight\(c.where())",
-                c.parameters)
-            {
-                cut.insert(r)
-            }
+            let c = SQLQuery.where(f.conditions() + ["start_day <> end_day", "start_day < \(bound)", "end_day >= \(bound)"])
+            cut.formUnion(
+                try read(
+                    "SELECT app_key, app_version, actor, view, start_ts, end_ts FROM rollup_click_runs INDEXED BY rollup_runs_over_midnight\(c)"
+                ) { r throws(SQLDecodingError) in
+                    CutRun(
+                        appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"), actor: try r.decode("actor"),
+                        view: try r.decode("view"), start: try r.decode("start_ts"), end: try r.decode("end_ts"))
+                })
         }
         let from = f.sinceDay.map { $0 * UTCDay.milliseconds } ?? Int64.min
         let to = f.untilDay.map { $0 * UTCDay.milliseconds - 1 } ?? Int64.max
         for r in cut {
-            let start = max(r[4].int ?? 0, from), end = min(r[5].int ?? 0, to)
+            let start = max(r.start, from), end = min(r.end, to)
             guard start <= end else { continue }
-            let clicks = try read(
-                """
-                SELECT COUNT(*) FROM events WHERE app_key = ? AND corrected_ts >= ? AND corrected_ts <= ? AND type = 'click'
-                AND COALESCE(app_version, '') = ? AND \(ActorKind.user.sentIDColumn) = ? AND COALESCE(path, name) = ?
-                """, [r[0], .int(start), .int(end), r[1], r[2], r[3]]
-            ).first?.first?.int ?? 0
+            let clicks =
+                try readScalar(
+                    """
+                    SELECT COUNT(*) AS n FROM events WHERE app_key = \(r.appKey) AND corrected_ts >= \(start) AND corrected_ts <= \(end)
+                    AND type = 'click' AND COALESCE(app_version, '') = \(r.appVersion) AND \(raw: ActorKind.user.sentIDColumn) = \(r.actor)
+                    AND COALESCE(path, name) = \(r.view)
+                    """, as: Int.self) ?? 0
             if clicks >= ActivityRollup.rageMinimumClicks {
-                bursts.append(ActivityRollup.Burst(view: r[3].text ?? "", appKey: r[0].text ?? "", actor: r[2].text ?? "", clicks: Int(clicks)))
+                bursts.append(ActivityRollup.Burst(view: r.view, appKey: r.appKey, actor: r.actor, clicks: clicks))
             }
         }
         return bursts
@@ -333,24 +344,12 @@ struct RollupFilter {
     /// a table of one day per row, else `firstDay` at or after `sinceDay` and `lastDay` before
     /// `untilDay`. (A version asked for is never '', so tables that key no version as '' take
     /// the same condition.)
-    func sql(day: String? = nil, firstDay: String? = nil, lastDay: String? = nil) -> EventFilterSQL {
-        var s = EventFilterSQL(EventFilter(), table: "")
-        if let k = appKey {
-            s.conditions.append("app_key = ?")
-            s.parameters.append(.text(k))
-        }
-        if let v = appVersion {
-            s.conditions.append("app_version = ?")
-            s.parameters.append(.text(v))
-        }
-        if let since = sinceDay, let column = firstDay ?? day {
-            s.conditions.append("\(column) >= ?")
-            s.parameters.append(.int(since))
-        }
-        if let until = untilDay, let column = lastDay ?? day {
-            s.conditions.append("\(column) < ?")
-            s.parameters.append(.int(until))
-        }
-        return s
+    func conditions(day: String? = nil, firstDay: String? = nil, lastDay: String? = nil) -> [SQLQuery] {
+        var all: [SQLQuery] = []
+        if let appKey { all.append("app_key = \(appKey)") }
+        if let appVersion { all.append("app_version = \(appVersion)") }
+        if let sinceDay, let column = firstDay ?? day { all.append("\(raw: column) >= \(sinceDay)") }
+        if let untilDay, let column = lastDay ?? day { all.append("\(raw: column) < \(untilDay)") }
+        return all
     }
 }

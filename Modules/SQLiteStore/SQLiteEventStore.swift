@@ -1,6 +1,7 @@
 import EventModel
 import EventStore
 import Foundation
+import StoreSQL
 import Synchronization
 
 /// The collector's SQLite database: events, rejected events, batches and published rule sets.
@@ -18,8 +19,8 @@ public final class SQLiteEventStore: CollectorStore {
     /// file has a write lock of its own (RollupFile.swift), which appends on `connection` never
     /// wait for. nil when read-only or closed.
     let rollupConnection: Mutex<SQLiteDatabase?>
-    /// Batches waiting for the next group commit.
-    private let pending = Mutex<[PendingBatch]>([])
+    /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
+    private let commits = GroupCommit<PendingBatch, BatchOutcome, StoreError>(maxCommits: 1)
     /// Applies the stored events to the rollups behind the watermark; nil when read-only.
     let rollupWorker: RollupWorker?
     /// True when a read-only store found nobody moving the watermark (no collector running):
@@ -60,11 +61,11 @@ public final class SQLiteEventStore: CollectorStore {
         guard migrating else { return connection }
         do throws(SQLiteError) {
             // WAL: readers never block the writer, and a commit is one append to the log.
-            let journal = try connection.query("PRAGMA journal_mode = WAL")
-            guard journal.first?.first?.text?.lowercased() == "wal" else {
+            let journal = try connection.scalar("PRAGMA journal_mode = WAL", as: String.self)
+            guard journal?.lowercased() == "wal" else {
                 throw SQLiteError(
                     code: SQLiteCode.error,
-                    message: "could not switch \(path) to WAL (got \(journal.first?.first?.text ?? "nothing"))",
+                    message: "could not switch \(path) to WAL (got \(journal ?? "nothing"))",
                     sql: "PRAGMA journal_mode = WAL")
             }
             try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
@@ -107,7 +108,7 @@ public final class SQLiteEventStore: CollectorStore {
     }
 
     public func schemaVersion() throws(StoreError) -> Int {
-        try locked { db throws(SQLiteError) in Int(try db.scalarInt("PRAGMA user_version") ?? 0) }
+        try locked { db throws(SQLiteError) in try db.scalar("PRAGMA user_version", as: Int.self) ?? 0 }
     }
 
     /// The pages of write-ahead log after which a commit checkpoints it into the file.
@@ -124,33 +125,23 @@ public final class SQLiteEventStore: CollectorStore {
     /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
     /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
     ///
-    /// Group commit: batches that arrive while a commit is running wait for the lock, and the
-    /// first to get it writes every waiting batch (each under its own SAVEPOINT, so a batch that
+    /// Group commit (`GroupCommit`): batches that arrive while a commit is running wait, and the
+    /// next commit writes every waiting batch (each under its own SAVEPOINT, so a batch that
     /// fails rolls back alone) and commits them together, with one fsync instead of one each.
     /// Nobody returns before the COMMIT that holds its batch.
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
         // Validation and row building need no lock: they run on the caller's thread, in parallel.
         let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        pending.withLock { $0.append(mine) }
-        let committed = connection.withLock { c -> Bool in
-            if mine.isDone { return true }  // A commit of another caller already held it.
-            guard let db = c else { return false }
-            let group = pending.withLock { p -> [PendingBatch] in
-                defer { p = [] }
-                return p
+        return try commits.submit(mine) { group in
+            connection.withLock { c -> [Result<BatchOutcome, StoreError>] in
+                guard let db = c else { return group.map { _ in .failure(StoreError(.closed, "the database \(path) was closed")) } }
+                return Self.commit(group, db).map { $0.mapError(\.storeError) }
             }
-            Self.commit(group, db)
-            return true
-        }
-        guard committed else {
-            pending.withLock { $0.removeAll { $0 === mine } }
-            throw StoreError(.closed, "the database \(path) was closed")
-        }
-        do throws(SQLiteError) { return try mine.outcome() } catch { throw error.storeError }
+        }.get()
     }
 
-    /// Writes `group` in one transaction, a SAVEPOINT per batch, and records each batch's result.
-    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) {
+    /// Writes `group` in one transaction, a SAVEPOINT per batch; returns each batch's result.
+    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) -> [Result<BatchOutcome, SQLiteError>] {
         var results: [Result<BatchOutcome, SQLiteError>] = []
         do throws(SQLiteError) {
             try db.beginWritingEvents()
@@ -170,111 +161,39 @@ public final class SQLiteEventStore: CollectorStore {
             try? db.execute("ROLLBACK")
             results = group.map { _ in .failure(error) }
         }
-        for (batch, result) in zip(group, results) { batch.finish(result) }
+        return results
     }
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
-    /// rules (in their order) and `sampleRate`, in one transaction. Returns how many rules those
-    /// apps now have.
-    ///
-    /// Replacing rather than merging makes a publish the truth for its apps: a rule removed
-    /// from the file stops being served.
+    /// rules (in their order) and `sampleRate`, in one transaction (`RulePublication`). Returns
+    /// how many rules those apps now have.
     @discardableResult
     public func publish(_ rules: [StoredRule], sampleRate: Double, appKeys also: [String]) throws(StoreError) -> Int {
-        let now = Self.nowMilliseconds()
-        var seen = Set<String>()
-        let appKeys = (rules.map(\.appKey) + also).filter { seen.insert($0).inserted }
-        return try locked { db throws(SQLiteError) -> Int in
-            try db.transaction { () throws(SQLiteError) -> Int in
-                var count = 0
-                for key in appKeys {
-                    try db.run("DELETE FROM rules WHERE app_key = ?", [.text(key)])
-                    // A repeated id within one publish: the later rule wins, at the later place.
-                    var ordered: [StoredRule] = []
-                    for r in rules where r.appKey == key {
-                        ordered.removeAll { $0.id == r.id }
-                        ordered.append(r)
-                    }
-                    for (position, r) in ordered.enumerated() {
-                        try db.run(
-                            "INSERT INTO rules (app_key, id, position, json, published_at) VALUES (?, ?, ?, ?, ?)",
-                            [.text(key), .text(r.id), .int(Int64(position)), .text(r.json), .int(now)])
-                    }
-                    let etag = StoredRuleSet.etag(ruleJSON: ordered.map(\.json), sampleRate: sampleRate)
-                    try db.run(
-                        """
-                        INSERT INTO rule_sets (app_key, sample_rate, etag, published_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (app_key) DO UPDATE SET
-                            sample_rate = excluded.sample_rate, etag = excluded.etag, published_at = excluded.published_at
-                        """, [.text(key), .double(sampleRate), .text(etag), .int(now)])
-                    count += ordered.count
-                }
-                return count
+        let publication = RulePublication(rules, sampleRate: sampleRate, appKeys: also, publishedAt: Self.nowMilliseconds())
+        try locked { db throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in
+                for statement in publication.statements(.sqlite) { try db.run(statement) }
             }
         }
+        return publication.ruleCount
     }
 
     public func ruleSets(appKey: String?) throws(StoreError) -> [StoredRuleSet] {
-        let (sets, rules) = try locked { db throws(SQLiteError) in
-            let where_ = appKey == nil ? "" : " WHERE app_key = ?"
-            let parameters: [SQLiteValue] = appKey.map { [.text($0)] } ?? []
-            let sets = try db.query(
-                "SELECT app_key, sample_rate, etag, published_at FROM rule_sets\(where_) ORDER BY app_key", parameters)
-            let rules = try db.query(
-                "SELECT app_key, id, json, published_at FROM rules\(where_) ORDER BY app_key, position", parameters)
-            return (sets, rules)
-        }
-        var byApp: [String: [StoredRule]] = [:]
-        for r in rules {
-            let rule = StoredRule(appKey: r[0].text ?? "", id: r[1].text ?? "", json: r[2].text ?? "{}", publishedAt: r[3].int ?? 0)
-            byApp[rule.appKey, default: []].append(rule)
-        }
-        return sets.map { s in
-            let key = s[0].text ?? ""
-            return StoredRuleSet(
-                appKey: key, sampleRate: s[1].double ?? 1, etag: s[2].text ?? "", rules: byApp[key] ?? [],
-                publishedAt: s[3].int ?? 0)
+        let (sets, rules) = RulePublication.ruleSetsQueries(appKey: appKey)
+        return try locked { db throws(SQLiteError) in
+            RulePublication.ruleSets(try db.query(sets, RulePublication.ruleSet), rules: try db.query(rules, RulePublication.rule))
         }
     }
 
     public func events(_ query: EventQuery, _ each: (StoredEvent) -> Bool) throws(StoreError) {
-        var f = EventFilterSQL(query.filter, table: "")
-        if !query.types.isEmpty {
-            f.conditions.append("type IN (\(query.types.map { _ in "?" }.joined(separator: ", ")))")
-            f.parameters += query.types.map(SQLiteValue.text)
-        }
-        if let after = query.afterSeq {
-            f.conditions.append("seq > ?")
-            f.parameters.append(.int(after))
-        }
-        var sql = """
-            SELECT seq, app_key, app_version, id, ts, type, name, page, path, view_id, session, user_id, device_id, duration,
-                   props, corrected_ts, received_at
-            FROM events\(f.where()) ORDER BY seq
-            """
-        var parameters = f.parameters
-        if let limit = query.limit {
-            sql += " LIMIT ?"
-            parameters.append(.int(Int64(limit)))
-        }
-        // A connection of its own, read-only: a long stream never holds up `append` (WAL lets it
-        // read while the writer commits), and `each` runs outside the store's lock.
-        guard connection.withLock({ $0 != nil }) else { throw StoreError(.closed, "the database \(path) was closed") }
-        do throws(SQLiteError) {
-            let db = try SQLiteDatabase(path: path, mode: .readOnly)
-            try db.stream(sql, parameters) { r in
-                let props = r[14].text.flatMap { try? JSONValue.parse($0) }?.objectValue ?? JSONObject()
-                let event = TrackEvent(
-                    id: r[3].text ?? "", ts: r[4].int ?? 0, type: EventType(rawValue: r[5].text ?? "") ?? .custom,
-                    name: r[6].text ?? "", page: r[7].text, path: r[8].text, viewId: r[9].text, session: r[10].text,
-                    user: r[11].text, device: r[12].text, duration: r[13].int, props: props)
-                return each(
-                    StoredEvent(
-                        seq: r[0].int ?? 0, appKey: r[1].text ?? "", appVersion: r[2].text, event: event,
-                        time: r[15].int ?? 0, receivedAt: r[16].int ?? 0))
-            }
-        } catch {
-            throw error.storeError
+        var extra: [SQLQuery] = []
+        if !query.types.isEmpty { extra.append("type IN \(list: query.types)") }
+        if let after = query.afterSeq { extra.append("seq > \(after)") }
+        let limit: SQLQuery = query.limit.map { " LIMIT \(Int64($0))" } ?? ""
+        try readingAlone(
+            "SELECT \(raw: StoredEvent.columns) FROM events\(.where(query.filter.conditions(dialect: .sqlite) + extra)) ORDER BY seq\(limit)"
+        ) { r throws(SQLDecodingError) in
+            each(try StoredEvent(row: r))
         }
     }
 
@@ -306,9 +225,15 @@ public final class SQLiteEventStore: CollectorStore {
         do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
     }
 
-    /// Runs a read-only query for the reports in `SQLiteEventStore+Reports.swift`.
-    func read(_ sql: String, _ parameters: [SQLiteValue] = []) throws(StoreError) -> [[SQLiteValue]] {
-        try locked { db throws(SQLiteError) in try db.query(sql, parameters) }
+    /// Runs a read-only query for the reports (`SQLiteEventStore+Reports.swift`), each row as
+    /// `row` reads it.
+    func read<T: Sendable>(_ query: SQLQuery, _ row: sending (SQLiteStatement) throws(SQLDecodingError) -> T) throws(StoreError) -> [T] {
+        try locked { db throws(SQLiteError) in try db.query(query, row) }
+    }
+
+    /// The first row's only column of a read-only query, or nil when it has no row.
+    func readScalar<T: SQLDecodable & Sendable>(_ query: SQLQuery, as type: T.Type = T.self) throws(StoreError) -> T? {
+        try locked { db throws(SQLiteError) in try db.scalar(query, as: type) }
     }
 
     static func validate(_ raw: JSONValue) -> Result<TrackEvent, EventValidationError> {

@@ -1,10 +1,13 @@
 import EventModel
 import EventStore
 import Foundation
+import StoreSQL
 
 /// One stored event as the rollup tables see it.
 struct RollupEvent: Sendable {
     var seq: Int64
+    var appKey: String
+    var appVersion: String?
     /// Corrected time, ms since the epoch.
     var time: Int64
     var type: String
@@ -20,17 +23,19 @@ struct RollupEvent: Sendable {
 }
 
 extension RollupEvent {
-    /// The columns of `events` a rollup reads, in the order `init(row:)` takes them.
+    /// The columns of `events` a rollup reads (`init(row:)`).
     static let columns = """
-        seq, app_key, app_version, corrected_ts, type, name, page, path, \(SQLiteEventStore.titleSQL(props: "props")),
+        seq, app_key, app_version, corrected_ts, type, name, page, path, \(SQLiteEventStore.titleSQL(props: "props")) AS title,
         session, user_id, device_id, duration
         """
 
     /// The event of a row of `columns`.
-    init(row r: [SQLiteValue]) {
+    init(row r: SQLiteStatement) throws(SQLDecodingError) {
         self.init(
-            seq: r[0].int ?? 0, time: r[3].int ?? 0, type: r[4].text ?? "", name: r[5].text ?? "", page: r[6].text, path: r[7].text,
-            title: r[8].text, session: r[9].text, user: r[10].text, device: r[11].text, duration: r[12].int)
+            seq: try r.decode("seq"), appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"),
+            time: try r.decode("corrected_ts"), type: try r.decode("type"), name: try r.decode("name"), page: try r.decode("page"),
+            path: try r.decode("path"), title: try r.decode("title"), session: try r.decode("session"), user: try r.decode("user_id"),
+            device: try r.decode("device_id"), duration: try r.decode("duration"))
     }
 }
 
@@ -59,13 +64,13 @@ struct RollupUpdate {
     let appKey: String
     /// The app version, none as "" (the key of the tables without rowid).
     let version: String
-    let appVersion: SQLiteValue
+    let appVersion: SQLValue
 
     init(db: SQLiteDatabase, appKey: String, appVersion: String?) {
         self.db = db
         self.appKey = appKey
         version = appVersion ?? ""
-        self.appVersion = appVersion.map(SQLiteValue.text) ?? .null
+        self.appVersion = appVersion.map(SQLValue.text) ?? .null
     }
 
     func apply(_ events: [RollupEvent]) throws(SQLiteError) {
@@ -102,8 +107,8 @@ struct RollupUpdate {
             }
         }
         for (k, v) in counts {
-            let key: [SQLiteValue] = [
-                .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion, k.page.sqlite, k.path.sqlite, k.title.sqlite,
+            let key: [SQLValue] = [
+                .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion, k.page.sqlValue, k.path.sqlValue, k.title.sqlValue,
             ]
             // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
             let changed = try db.run(
@@ -185,14 +190,16 @@ struct RollupUpdate {
         }
         var added: [IDCountKey: Int64] = [:]
         for k in ids {
-            let key: [SQLiteValue] = [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]
+            let key: [SQLValue] = [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]
             let changed = try db.run(
                 "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 key + [.text(version)])
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
-            let versions = try db.query("SELECT COUNT(*) FROM rollup_actors WHERE app_key = ? AND day = ? AND kind = ? AND id = ?", key)
-            if versions.first?.first?.int == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
+            let versions = try db.scalar(
+                "SELECT COUNT(*) AS n FROM rollup_actors WHERE app_key = \(appKey) AND day = \(k.day) AND kind = \(k.kind) AND id = \(k.id)",
+                as: Int64.self)
+            if versions == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
         }
         for (k, n) in added {
             try db.run(
@@ -237,22 +244,20 @@ struct RollupUpdate {
         }
         for (sequence, enters) in sequences {
             let new = enters.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
-            let key: [SQLiteValue] = [.text(appKey), .text(version), .text(sequence)]
+            let key: [SQLValue] = [.text(appKey), .text(version), .text(sequence)]
             let low = new.first!.time, high = new.last!.time
-            func enter(_ r: [SQLiteValue]) -> Enter { Enter(time: r[0].int ?? 0, seq: r[1].int ?? 0, page: r[2].text ?? "") }
+            func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> Enter {
+                Enter(time: try r.decode("ts"), seq: try r.decode("seq"), page: try r.decode("page"))
+            }
+            let keyed: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND sequence = \(sequence)"
             let before = try db.query(
-                """
-                SELECT ts, seq, page FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND ts < ?
-                ORDER BY ts DESC, seq DESC LIMIT 1
-                """, key + [.int(low)]
-            ).first.map(enter)
+                "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts < \(low) ORDER BY ts DESC, seq DESC LIMIT 1", enter
+            ).first
             // The stored enters from `low` on, up to and including the first after `high`.
             var stretch: [Enter] = []
-            try db.stream(
-                "SELECT ts, seq, page FROM rollup_page_enters WHERE app_key = ? AND app_version = ? AND sequence = ? AND ts >= ? ORDER BY ts, seq",
-                key + [.int(low)]
-            ) { r in
-                stretch.append(enter(r))
+            try db.stream("SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts >= \(low) ORDER BY ts, seq") {
+                r throws(SQLDecodingError) in
+                stretch.append(try enter(r))
                 return stretch.last!.time <= high
             }
             let old = (before.map { [$0] } ?? []) + stretch
@@ -302,18 +307,22 @@ struct RollupUpdate {
         let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
         for (k, clickTimes) in byKey {
             let times = clickTimes.sorted()
-            let key: [SQLiteValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
-            func run(_ r: [SQLiteValue]) -> Run { Run(start: r[0].int ?? 0, end: r[1].int ?? 0, clicks: r[2].int ?? 0) }
+            let key: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
+            func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> Run {
+                Run(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
+            }
+            let runKey: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)"
             // Runs are apart by more than the gap, so only the last one starting at or before
             // the first click, and those starting up to the gap after the last, can join.
             var stored = try db.query(
-                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts <= ? ORDER BY start_ts DESC LIMIT 1",
-                key + [.int(times.first!)]
-            ).map(run).filter { times.first!.subtractingSaturating($0.end) <= gap }
+                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) AND start_ts <= \(times.first!) ORDER BY start_ts DESC LIMIT 1",
+                run
+            ).filter { times.first!.subtractingSaturating($0.end) <= gap }
             stored += try db.query(
-                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(keyed) AND start_ts > ? AND start_ts <= ? ORDER BY start_ts",
-                key + [.int(times.first!), .int(times.last!.addingSaturating(gap))]
-            ).map(run)
+                """
+                SELECT start_ts, end_ts, clicks FROM rollup_click_runs
+                WHERE \(runKey) AND start_ts > \(times.first!) AND start_ts <= \(times.last!.addingSaturating(gap)) ORDER BY start_ts
+                """, run)
             var merged: [Run] = []
             for r in (stored + times.map { Run(start: $0, end: $0, clicks: 1) }).sorted(by: { $0.start < $1.start }) {
                 if let last = merged.last, r.start.subtractingSaturating(last.end) <= gap {
@@ -345,23 +354,25 @@ struct RollupUpdate {
     /// `rollup_ids`: each text numbered once, the first time it is stored). A funnel step or a
     /// retention event then reads one range of small rows in time order.
     private func addKindEvents(_ events: [RollupEvent]) throws(SQLiteError) {
-        /// The number of the row of `table` keyed by `values` (its two key columns), added when new.
-        func intern(_ table: String, _ first: String, _ second: String, _ values: [SQLiteValue]) throws(SQLiteError) -> Int64 {
-            if let n = try db.scalarInt("SELECT number FROM \(table) WHERE \(first) = ? AND \(second) = ?", values) { return n }
-            try db.run("INSERT INTO \(table) (\(first), \(second)) VALUES (?, ?)", values)
+        /// The number of the row of `table` keyed by `a` and `b` (its two key columns), added when new.
+        func intern(_ table: String, _ first: String, _ second: String, _ a: String, _ b: String) throws(SQLiteError) -> Int64 {
+            if let n = try db.scalar("SELECT number FROM \(raw: table) WHERE \(raw: first) = \(a) AND \(raw: second) = \(b)", as: Int64.self) {
+                return n
+            }
+            try db.run("INSERT INTO \(raw: table) (\(raw: first), \(raw: second)) VALUES (\(a), \(b))")
             return db.lastInsertedRowID
         }
-        let source = try intern("rollup_sources", "app_key", "app_version", [.text(appKey), .text(version)])
+        let source = try intern("rollup_sources", "app_key", "app_version", appKey, version)
         var kinds: [EventKind: Int64] = [:]
         var ids: [String: Int64] = [:]
-        func number(_ id: String?) throws(SQLiteError) -> SQLiteValue {
+        func number(_ id: String?) throws(SQLiteError) -> SQLValue {
             guard let id else { return .null }
             if let n = ids[id] { return .int(n) }
-            let n = try intern("rollup_ids", "app_key", "id", [.text(appKey), .text(id)])
+            let n = try intern("rollup_ids", "app_key", "id", appKey, id)
             ids[id] = n
             return .int(n)
         }
-        var rows: [SQLiteValue] = []
+        var rows: [SQLValue] = []
         rows.reserveCapacity(min(events.count, Self.rowsPerInsert) * 7)
         for e in events {
             let k = EventKind(type: e.type, name: e.name)
@@ -369,7 +380,7 @@ struct RollupUpdate {
             if let n = kinds[k] {
                 kind = n
             } else {
-                kind = try intern("rollup_kinds", "type", "name", [.text(e.type), .text(e.name)])
+                kind = try intern("rollup_kinds", "type", "name", e.type, e.name)
                 kinds[k] = kind
             }
             rows += [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.sentActor), try number(e.device), try number(e.session)]
@@ -383,7 +394,7 @@ struct RollupUpdate {
     static let rowsPerInsert = 64
 
     /// Inserts `rows` (seven values each) in one statement, and empties it.
-    private func insertKindEvents(_ rows: inout [SQLiteValue]) throws(SQLiteError) {
+    private func insertKindEvents(_ rows: inout [SQLValue]) throws(SQLiteError) {
         guard !rows.isEmpty else { return }
         let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count / 7).joined(separator: ", ")
         try db.run("INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES \(values)", rows)

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 
 /// The database schema as an ordered list of migrations; `PRAGMA user_version` says how many ran.
 ///
@@ -321,7 +322,7 @@ enum Schema {
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call
     /// `problem(_:migrating:)` first: this assumes the database is ours and not newer.
     static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
-        let version = try db.scalarInt("PRAGMA user_version") ?? 0
+        let version = try db.scalar("PRAGMA user_version", as: Int64.self) ?? 0
         guard version < currentVersion else { return }
         for v in Int(version)..<migrations.count {
             try db.transaction { () throws(SQLiteError) in
@@ -335,11 +336,12 @@ enum Schema {
 
     /// Migration 2's step SQL cannot do: the etag of every rule set published before it.
     private static func storeRuleSetEtags(_ db: SQLiteDatabase) throws(SQLiteError) {
-        for row in try db.query("SELECT app_key FROM rule_sets") {
-            let appKey = row[0].text ?? ""
-            let json = try db.query("SELECT json FROM rules WHERE app_key = ? ORDER BY position", [.text(appKey)])
-            let etag = StoredRuleSet.etag(ruleJSON: json.map { $0[0].text ?? "{}" }, sampleRate: 1)
-            try db.run("UPDATE rule_sets SET etag = ? WHERE app_key = ?", [.text(etag), .text(appKey)])
+        for appKey in try db.query("SELECT app_key FROM rule_sets", { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) }) {
+            let json = try db.query("SELECT json FROM rules WHERE app_key = \(appKey) ORDER BY position") {
+                r throws(SQLDecodingError) in try r.decode("json", as: String.self)
+            }
+            let etag = StoredRuleSet.etag(ruleJSON: json, sampleRate: 1)
+            try db.run("UPDATE rule_sets SET etag = \(etag) WHERE app_key = \(appKey)")
         }
     }
 
@@ -347,11 +349,11 @@ enum Schema {
     /// `creating` (`serve`: every other command refuses it, so a mistyped --db never becomes a
     /// database); an older schema is fine when `migrating`. Nothing here writes.
     static func problem(_ db: SQLiteDatabase, creating: Bool, migrating: Bool) throws(SQLiteError) -> StoreError? {
-        let version = try db.scalarInt("PRAGMA user_version") ?? 0
-        let names = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
+        let version = try db.scalar("PRAGMA user_version", as: Int64.self) ?? 0
+        let names = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'") { r throws(SQLDecodingError) in try r.decode("name", as: String.self) })
         if version == 0, names.isEmpty {
             if creating { return nil }
-            if try db.scalarInt("PRAGMA page_count") == 0 {
+            if try db.scalar("PRAGMA page_count", as: Int64.self) == 0 {
                 return StoreError(
                     .notAutotrack,
                     "\(db.path) is an empty file, not an Autotrack database; it was left unchanged; give the --db file "

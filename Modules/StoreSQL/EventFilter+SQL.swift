@@ -23,6 +23,11 @@ extension EventFilter {
 
     /// ` WHERE …` over the filter's conditions and `extra` after them, or nothing.
     public func whereClause(table: String = "", timed: Bool = true, dialect: SQLDialect, _ extra: SQLQuery...) -> SQLQuery {
+        whereClause(table: table, timed: timed, dialect: dialect, extra)
+    }
+
+    /// ` WHERE …` over the filter's conditions and `extra` after them, or nothing.
+    public func whereClause(table: String = "", timed: Bool = true, dialect: SQLDialect, _ extra: [SQLQuery]) -> SQLQuery {
         .where(conditions(table: table, timed: timed, dialect: dialect) + extra)
     }
 }

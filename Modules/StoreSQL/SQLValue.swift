@@ -48,3 +48,8 @@ extension Bool: SQLBindable {
 extension Optional: SQLBindable where Wrapped: SQLBindable {
     public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
+
+extension Array: SQLBindable where Element == UInt8 {
+    /// Bytes bind as a blob (a snapshot's PNG).
+    public var sqlValue: SQLValue { .blob(self) }
+}
