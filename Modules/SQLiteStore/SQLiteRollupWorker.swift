@@ -9,9 +9,12 @@ import SystemCalls
 /// Every `interval` it applies what was stored after `rollup_watermark`, up to `chunk` events
 /// per transaction (`SQLiteEventStore.advanceRollups`): a large chunk costs one statement per
 /// distinct key of its events (day and page, session, actor and view …), not one per event.
-/// The chunk it takes is sized so that one takes about `chunkTime` (`nextChunk`): the watermark
-/// then moves several times a second, which a read-only reader takes as a collector at work
-/// (it reads the events after a quarter of a second without a move, `rollupsCurrent`).
+/// It starts small after a pause, so the watermark moves soon (a read-only reader takes a
+/// quarter of a second without a move for no collector at work, `rollupsCurrent`), and doubles
+/// the chunk while events are waiting (`nextChunk`): a chunk's cost is mostly the rollup pages it
+/// changes, written to the log once per chunk, so small chunks under a sustained load fell behind
+/// (measured: `ingest-bench --sustain 60`, chunks halved whenever one took over 200 ms, 250,000
+/// events behind after the minute).
 /// It writes the rollups file on a connection of its own (RollupFile.swift), so appends never
 /// wait for it, nor it for them. A report never waits for the worker: it applies what is left
 /// itself first (`rollupsCurrent`), so its answers hold every event stored. The thread ends
@@ -19,17 +22,13 @@ import SystemCalls
 final class RollupWorker: Sendable {
     /// Events per transaction, at most.
     static let chunk = 20_000
-    /// Events per transaction, at least (and the first chunk's size).
+    /// The first chunk's size after the worker found nothing to apply.
     static let smallestChunk = 500
-    /// How long one chunk should take.
-    static let chunkTime = Duration.milliseconds(100)
 
-    /// The size of the chunk after one of `size` events that took `took`: twice as large when it
-    /// took under half of `chunkTime`, half when over twice, within `smallestChunk...chunk`.
-    static func nextChunk(after size: Int, took: Duration) -> Int {
-        if took * 2 < chunkTime { return min(chunk, size * 2) }
-        if took > chunkTime * 2 { return max(smallestChunk, size / 2) }
-        return size
+    /// The size of the chunk after one of `size` events that applied `applied`: twice as large
+    /// (at most `chunk`) when it was full, so more are waiting; `smallestChunk` when it was not.
+    static func nextChunk(after size: Int, applied: Int) -> Int {
+        applied < size ? smallestChunk : min(chunk, size * 2)
     }
     /// How long the worker sleeps when it found nothing or less than a chunk to apply.
     static let interval = Duration.milliseconds(100)
@@ -54,10 +53,9 @@ final class RollupWorker: Sendable {
                 guard let store else { return }
                 do throws(StoreError) {
                     while true {
-                        let began = ContinuousClock.now
                         let applied = try store.advanceRollups(limit: size)
                         let full = applied == size
-                        size = Self.nextChunk(after: size, took: ContinuousClock.now - began)
+                        size = Self.nextChunk(after: size, applied: applied)
                         if !full || flags.withLock({ $0.stopped || $0.paused }) { break }
                     }
                 } catch {
