@@ -51,6 +51,16 @@ int csc_try_lock_file(int fd) {
 }
 #endif
 
+int csc_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+#else
+    (void)actions;
+    (void)from;
+    return ENOSYS;
+#endif
+}
+
 void csc_name_thread(const char *name) {
     char shortName[16];
     strncpy(shortName, name, 15);

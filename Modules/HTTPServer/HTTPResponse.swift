@@ -59,14 +59,3 @@ public struct HTTPResponse: Sendable {
 public protocol HTTPHandler: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse
 }
-
-/// A handler made of a closure.
-public struct HTTPHandlerFunction: HTTPHandler {
-    let body: @Sendable (HTTPRequest) -> HTTPResponse
-
-    public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
-        self.body = body
-    }
-
-    public func respond(to request: HTTPRequest) -> HTTPResponse { body(request) }
-}

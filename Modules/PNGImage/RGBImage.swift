@@ -65,12 +65,6 @@ public struct RGBImage: Sendable, Hashable {
         }
     }
 
-    /// The width in pixels `text` takes in the 5×7 font at `scale`.
-    public static func textWidth(_ text: String, scale: Int = 1) -> Int {
-        let n = text.unicodeScalars.count
-        return n == 0 ? 0 : n * (Glyphs.width + 1) * scale - scale
-    }
-
     /// The image as a PNG file (8-bit RGB, no interlace), compressed (docs/agent.md "Snapshots").
     public var png: [UInt8] { PNGEncoder.encode(self) }
 }

@@ -13,16 +13,6 @@ extension PostgresConnection {
     func copyIn(_ sql: String, _ data: PostgresBinaryCopy) throws(PostgresError) -> Int {
         try link.withLock { l throws(PostgresError) in try l.copyIn(sql, data.bytes) }
     }
-
-    /// Runs `sql` the first time this connection is asked for `name`, never again (what a
-    /// connection sets up for itself: a temporary table).
-    func executeOnce(_ name: String, _ sql: String) throws(PostgresError) {
-        try link.withLock { l throws(PostgresError) in
-            guard !l.prepared.contains(name) else { return }
-            try l.executeScript(sql)
-            l.prepared.insert(name)
-        }
-    }
 }
 
 extension PostgresLink {

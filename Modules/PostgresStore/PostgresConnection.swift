@@ -123,13 +123,13 @@ final class PostgresConnection: Sendable {
 
     /// Runs `body` between BEGIN and COMMIT; rolls back when it throws.
     func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
-        try execute(SQLQuery("BEGIN"))
+        try execute("BEGIN")
         do throws(PostgresError) {
             let value = try body()
-            try execute(SQLQuery("COMMIT"))
+            try execute("COMMIT")
             return value
         } catch {
-            _ = try? execute(SQLQuery("ROLLBACK"))
+            _ = try? execute("ROLLBACK")
             throw error
         }
     }
@@ -142,7 +142,7 @@ final class PostgresConnection: Sendable {
 final class PostgresLink {
     let handle: OpaquePointer
     /// Names of the statements prepared on this connection.
-    var prepared: Set<String> = []
+    private var prepared: Set<String> = []
     /// Where it connects, for messages (`host=/tmp/pg port=5433 dbname=autotrack`).
     let target: String
 

@@ -33,27 +33,28 @@ enum PostgresCopyInsert {
         data.int8(row.correctedTime)
     }
 
-    /// `$1` new `seq`s, drawn under the shared ingest lock (held until the transaction ends).
-    static let seqsSQL = """
-        WITH ingesting AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock)))
-        SELECT nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass)) FROM ingesting, generate_series(1, $1::int)
-        """
-
-    static let batchesName = "autotrack_copy_batches"
-    /// The rejected events and one `batches` row per batch, every valid event stored.
-    static let batchesSQL = """
+    static let startName = "autotrack_copy_start"
+    /// The rejected events and one `batches` row per batch (every valid event stored), then one
+    /// new `seq` per valid event, drawn under the shared ingest lock (held until the transaction
+    /// ends): what a group writes besides its ids and events, and its `seq`s, in one round trip.
+    static let startSQL = """
         WITH \(PostgresGroupInsert.batchRows), rej AS (
             \(PostgresGroupInsert.rejectedInsert)
+        ), done AS (
+            INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at, sent_at)
+            SELECT app_key, app_version, agent, batch, valid, 0, rejected, received_at, sent_at FROM bat ORDER BY b
+        ), ingesting AS MATERIALIZED (
+            SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock))
         )
-        INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at, sent_at)
-        SELECT app_key, app_version, agent, batch, valid, 0, rejected, received_at, sent_at FROM bat ORDER BY b
+        SELECT nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass))
+        FROM ingesting, generate_series(1, (SELECT sum(valid) FROM bat)::int)
         """
 
     /// The unique violation `COPY` into `event_ids` meets when an id is already stored (or being stored).
     static let uniqueViolation = "23505"
 
-    /// One transaction: `seq`s drawn, the ids copied into `event_ids` in key order, the events
-    /// into `events` in arrival order, then the rejected events and `batches` rows. When an id
+    /// One transaction: the rejected events and `batches` rows written and the `seq`s drawn, the
+    /// ids copied into `event_ids` in key order, the events into `events` in arrival order. When an id
     /// of the group is already stored (a resend, another collector), `event_ids` refuses the
     /// copy, the transaction rolls back, and the group insert stores the group instead, skipping
     /// the duplicates; a group holding an id twice goes there at once.
@@ -72,9 +73,9 @@ enum PostgresCopyInsert {
         let parameters = PostgresGroupInsert.batchParameters(group, capacity: 0)
         do throws(PostgresError) {
             return try c.transaction { () throws(PostgresError) -> [BatchOutcome] in
-                let seqs = try c.execute(seqsSQL, [String(r.rows.count)]).rows.compactMap { $0[0].flatMap { Int64($0) } }.sorted()
+                let seqs = try c.executePrepared(startName, startSQL, parameters).rows.compactMap { $0[0].flatMap { Int64($0) } }.sorted()
                 guard seqs.count == r.rows.count else {
-                    throw PostgresError(code: .statement, message: "drew \(seqs.count) seqs for \(r.rows.count) events", statement: seqsSQL)
+                    throw PostgresError(code: .statement, message: "drew \(seqs.count) seqs for \(r.rows.count) events", statement: startSQL)
                 }
                 var ids = PostgresBinaryCopy(capacity: r.rows.count * 64)
                 for i in order {
@@ -101,7 +102,6 @@ enum PostgresCopyInsert {
                     COPY events (seq, app_key, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
                                  device_id, corrected_ts, app_version, received_at) FROM STDIN (FORMAT binary)
                     """, events)
-                try c.executePrepared(batchesName, batchesSQL, parameters)
                 return group.map { batch in
                     BatchOutcome(
                         stored: batch.events.count, duplicates: 0, rejected: batch.rejected.count,

@@ -273,12 +273,14 @@ final class SQLiteStatement: SQLRow {
     /// The position of the result's column `name`.
     func column(_ name: String) throws(SQLDecodingError) -> Int32 {
         let n = columnNames.count
-        for step in 0..<n {
-            let i = (nextColumn + step) % n
+        var i = nextColumn
+        for _ in 0..<n {
+            if i >= n { i = 0 }  // No `%`: a division per lookup cost a scan a tenth of its time.
             if columnNames[i] == name {
-                nextColumn = (i + 1) % n
+                nextColumn = i + 1
                 return Int32(i)
             }
+            i += 1
         }
         throw SQLDecodingError(.noSuchColumn, column: name)
     }

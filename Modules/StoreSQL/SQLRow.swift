@@ -41,16 +41,19 @@ public struct SQLDecodingError: Error, Sendable, Hashable, CustomStringConvertib
 
 extension SQLRow {
     /// The column `name` as `T`.
+    @inlinable
     public func decode<T: SQLDecodable>(_ name: String, as type: T.Type = T.self) throws(SQLDecodingError) -> T {
         try T(sqlValue: value(named: name), column: name)
     }
 
+    @inlinable
     public subscript<T: SQLDecodable>(_ name: String, as type: T.Type = T.self) -> T {
         get throws(SQLDecodingError) { try decode(name, as: type) }
     }
 }
 
 extension Int64: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         switch sqlValue {
         case .int(let v): self = v
@@ -62,6 +65,7 @@ extension Int64: SQLDecodable {
 }
 
 extension Int: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         let v = try Int64(sqlValue: sqlValue, column: column)
         guard let i = Int(exactly: v) else { throw SQLDecodingError(.typeMismatch, column: column, found: sqlValue) }
@@ -70,6 +74,7 @@ extension Int: SQLDecodable {
 }
 
 extension Double: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         switch sqlValue {
         case .double(let v): self = v
@@ -81,6 +86,7 @@ extension Double: SQLDecodable {
 }
 
 extension String: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         guard case .text(let t) = sqlValue else { throw SQLDecodingError(.typeMismatch, column: column, found: sqlValue) }
         self = t
@@ -88,6 +94,7 @@ extension String: SQLDecodable {
 }
 
 extension Bool: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         switch sqlValue {
         case .int(let v): self = v != 0
@@ -99,6 +106,7 @@ extension Bool: SQLDecodable {
 }
 
 extension Array: SQLDecodable where Element == UInt8 {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         guard case .blob(let b) = sqlValue else { throw SQLDecodingError(.typeMismatch, column: column, found: sqlValue) }
         self = b
@@ -106,6 +114,7 @@ extension Array: SQLDecodable where Element == UInt8 {
 }
 
 extension Optional: SQLDecodable where Wrapped: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(SQLDecodingError) {
         if case .null = sqlValue {
             self = nil

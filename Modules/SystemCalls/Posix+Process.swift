@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemCalls
 import Synchronization
 
 /// The child `runChild` waits for, so its signal handler can pass SIGTERM and SIGINT on; 0 when none.
@@ -20,10 +21,11 @@ extension Posix {
     /// actions, whatever this process inherited or ignores (a test runner may block SIGTERM; the
     /// agent ignores SIGXFSZ). `standardInput`, when given, becomes the child's fd 0;
     /// `newProcessGroup` makes the child lead a process group of its own (so `kill(-pid, …)`
-    /// reaches everything it starts).
+    /// reaches everything it starts). `standardOutput`, when given, becomes both its fd 1 and 2;
+    /// `closeFromThree` closes every other descriptor in the child, ours without `FD_CLOEXEC` too.
     package static func spawn(
         _ executable: String, arguments: [String], environment: [String: String]?, defaultSignals: [Int32],
-        standardInput: Int32? = nil, newProcessGroup: Bool = false
+        standardInput: Int32? = nil, standardOutput: Int32? = nil, closeFromThree: Bool = false, newProcessGroup: Bool = false
     ) throws(PosixError) -> pid_t {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -35,6 +37,14 @@ extension Posix {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) }
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 2)
+        }
+        if closeFromThree {
+            let rc = csc_spawn_close_from(&actions, 3)
+            guard rc == 0 else { throw PosixError("posix_spawn_file_actions_addclosefrom_np(\(executable))", errno: rc) }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -92,6 +102,42 @@ extension Posix {
             forwardedChild.store(0, ordering: .sequentiallyConsistent)
         }
         return try waitForExit(pid)
+    }
+
+    /// Runs `executable` with `arguments` (the first is its name) and this process's environment,
+    /// standard input from `/dev/null`, standard output and error into the file `output`, and no
+    /// other descriptor of ours (so a daemon it leaves running, like `pg_ctl start`'s server,
+    /// holds none of them); at `timeout` it is killed (SIGKILL). Blocks the calling thread
+    /// (polling every 5 ms): only on a thread of the caller's own.
+    package static func runProgram(_ executable: String, arguments: [String], output: String, timeout: Duration) throws(PosixError)
+        -> ShellCommandOutcome
+    {
+        let input = try open("/dev/null", O_RDONLY)
+        defer { close(input) }
+        let out = try open(output, O_WRONLY | O_CREAT | O_TRUNC)
+        defer { close(out) }
+        let pid = try spawn(
+            executable, arguments: arguments, environment: nil, defaultSignals: [], standardInput: input, standardOutput: out,
+            closeFromThree: true)
+        return try waitForExit(pid, until: ContinuousClock.now + timeout, killing: pid, every: .milliseconds(5))
+    }
+
+    /// Waits for the child `pid` until `deadline`, looking every `interval`; past it, sends SIGKILL
+    /// to `victim` (the child, or `-pid`: its process group) and reaps the child.
+    package static func waitForExit(_ pid: pid_t, until deadline: ContinuousClock.Instant, killing victim: pid_t, every interval: Duration)
+        throws(PosixError) -> ShellCommandOutcome
+    {
+        var status: Int32 = 0
+        while true {
+            if try check("waitpid(\(pid))", { waitpid(pid, &status, WNOHANG) }) == pid { break }
+            if ContinuousClock.now >= deadline {
+                kill(victim, SIGKILL)
+                _ = try check("waitpid(\(pid))") { waitpid(pid, &status, 0) }
+                return .timedOut
+            }
+            sleep(interval)
+        }
+        return .exited(exitStatus(status))
     }
 
     /// Sends `signal` to the process `pid` (a negative `pid`: to its process group).

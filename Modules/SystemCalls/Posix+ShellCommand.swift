@@ -34,17 +34,6 @@ extension Posix {
             "/bin/sh", arguments: ["sh", "-c", command], environment: nil, defaultSignals: [SIGPIPE, SIGINT, SIGTERM],
             standardInput: fd, newProcessGroup: true)
 
-        let deadline = ContinuousClock.now + timeout
-        var status: Int32 = 0
-        while true {
-            if try check("waitpid(\(pid))", { waitpid(pid, &status, WNOHANG) }) == pid { break }
-            if ContinuousClock.now >= deadline {
-                kill(-pid, SIGKILL)
-                _ = try check("waitpid(\(pid))") { waitpid(pid, &status, 0) }
-                return .timedOut
-            }
-            usleep(10_000)
-        }
-        return .exited(exitStatus(status))
+        return try waitForExit(pid, until: ContinuousClock.now + timeout, killing: -pid, every: .milliseconds(10))
     }
 }

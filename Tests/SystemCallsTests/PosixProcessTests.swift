@@ -9,6 +9,23 @@ import Testing
         #expect(try Posix.runChild("/bin/sh", arguments: ["sh", "-c", "kill -TERM $$"], environment: env, defaultSignals: [SIGTERM]) == 128 + SIGTERM)
     }
 
+    @Test(.timeLimit(.minutes(3))) func aProgramsOutputGoesToItsFileAndItIsKilledAtTheTimeout() throws {
+        let output = "/tmp/posix-run-\(Posix.processID())"
+        defer { try? Posix.unlink(output) }
+        // Descriptor 3 and up are closed in the child: `ls /proc/self/fd` lists 0, 1, 2 and its own.
+        let ran = try Posix.runProgram(
+            "/bin/sh", arguments: ["sh", "-c", "echo out; echo err >&2; ls /proc/self/fd | wc -l; exit 4"], output: output,
+            timeout: .seconds(60))
+        #expect(ran == .exited(4))
+        let lines = String(decoding: try Posix.readFile(output), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.prefix(2) == ["out", "err"])
+        #expect(Int(lines.last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 99 <= 4)
+        let start = ContinuousClock.now
+        #expect(try Posix.runProgram("/bin/sleep", arguments: ["sleep", "30"], output: output, timeout: .milliseconds(200)) == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(Posix.processExists(Posix.processID()))
+    }
+
     @Test func aMissingProgramIsAnErrorNamingIt() {
         #expect {
             try Posix.spawn("/nonexistent/program", arguments: ["program"], environment: [:], defaultSignals: [])

@@ -15,9 +15,10 @@ import Testing
         "geteuid", "getuid", "pthread_self", "pthread_equal", "pthread_create",
     ]
 
-    /// What breaks the rule in `source` (one Swift file), as `line: text`.
-    static func violations(in source: String) -> [String] {
-        let names = rawCalls.joined(separator: "|")
+    /// What breaks the rule in `source` (one Swift file), as `line: text`. `ownFunctions`: names
+    /// of `rawCalls` the file's module declares itself (a test's `poll(_:within:)`), not counted.
+    static func violations(in source: String, ownFunctions: Set<String> = []) -> [String] {
+        let names = rawCalls.filter { !ownFunctions.contains($0) }.joined(separator: "|")
         let patterns = [
             #"^\s*(@_exported\s+)?import\s+(Glibc|Darwin|Musl)\b"#,
             #"\b(Glibc|Darwin|Musl)\."#,
@@ -48,6 +49,12 @@ import Testing
         return walk.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }.sorted()
     }
 
+    @Test func aModulesOwnFunctionNamedLikeACallIsNotOne() {
+        let source = "try poll(\"the first events\", within: 5) { done }\nkill()"
+        #expect(Self.violations(in: source).count == 2)
+        #expect(Self.violations(in: source, ownFunctions: ["poll", "kill"]).isEmpty)
+    }
+
     @Test func theScanFindsRawCallsAndImports() {
         let source = """
             import Glibc
@@ -73,5 +80,45 @@ import Testing
             report += Self.violations(in: text).map { "\(file):\($0)" }
         }
         #expect(report.isEmpty, "system calls outside Modules/SystemCalls (add them to Posix):\n\(report.joined(separator: "\n"))")
+    }
+
+    /// Test files that call the C library themselves, and why. Each must still do so (a file
+    /// that no longer does leaves the list).
+    static let testFilesCallingTheCLibrary: [String: String] = [
+        "Tests/SystemCallsTests/SystemCallBoundaryTests.swift": "its own examples of what the scan finds",
+        "Tests/EndToEndTests/RawATLPClient.swift": "a third-party ATLP/1 client in plain socket calls, as docs/wire.md says one can be written",
+        "Tests/MatchingTests/CircleSelectionTests.swift": "the C library's POSIX regular expressions, an independent reference for path patterns",
+        "Tests/GtkTrackingTests/DebianProgramTrackingTests.swift": "still to move: kill of the program's children (Posix.sendSignal)",
+    ]
+
+    @Test func testsCallTheCLibraryOnlyThroughPosixSaveTheListedFiles() throws {
+        let files = Self.swiftFiles(under: "Tests")
+        #expect(files.count > 100, "the scan found the tests (\(files.count) files under \(Self.root.path))")
+        let texts = try Dictionary(
+            uniqueKeysWithValues: files.map { ($0, try String(contentsOf: Self.root.appendingPathComponent($0), encoding: .utf8)) })
+        // Each test target's own functions named like a system call (`poll`, `kill`), by folder.
+        let declaration = try NSRegularExpression(pattern: #"\bfunc\s+(\w+)"#)
+        var ownFunctions: [String: Set<String>] = [:]
+        for (file, text) in texts {
+            let folder = file.split(separator: "/").prefix(2).joined(separator: "/")
+            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                if let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) }), Self.rawCalls.contains(name) {
+                    ownFunctions[folder, default: []].insert(name)
+                }
+            }
+        }
+        var report: [String] = []
+        var listedWithout: [String] = []
+        for file in files {
+            let folder = file.split(separator: "/").prefix(2).joined(separator: "/")
+            let found = Self.violations(in: texts[file]!, ownFunctions: ownFunctions[folder] ?? [])
+            if Self.testFilesCallingTheCLibrary[file] == nil {
+                report += found.map { "\(file):\($0)" }
+            } else if found.isEmpty {
+                listedWithout.append(file)
+            }
+        }
+        #expect(report.isEmpty, "system calls in tests (use Posix, adding what is missing):\n\(report.joined(separator: "\n"))")
+        #expect(listedWithout.isEmpty, "listed as calling the C library but no longer do (drop them from the list): \(listedWithout)")
     }
 }

@@ -151,43 +151,27 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// Runs a program with output to a temporary file, killed after `seconds`; throws unless it exits 0.
     ///
-    /// posix_spawn and waitpid, not Foundation's `Process`: `pg_ctl start` leaves a server
-    /// running that would inherit the descriptors `Process` watches to see its child end (so it
-    /// never would), and descriptors 3 and up are closed in the child so the server holds none of
-    /// the test process's pipes.
+    /// `Posix.runProgram`, not Foundation's `Process`: `pg_ctl start` leaves a server running
+    /// that would inherit the descriptors `Process` watches to see its child end (so it never
+    /// would); the child keeps none of the test process's descriptors from 3 up.
     @discardableResult
     static func run(_ executable: URL, _ arguments: [String], within seconds: Double) throws -> String {
         let outFile = "/tmp/atpg-out-\(UUID().uuidString)"
         defer { try? Posix.unlink(outFile) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        _ = spawnCloseFrom(&actions, 3)
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
-        guard rc == 0 else { throw PostgresServerError("cannot start \(executable.path): errno \(rc)") }
         let label = "\(executable.lastPathComponent) \(arguments.joined(separator: " "))"
-        let deadline = Date().addingTimeInterval(seconds)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                throw PostgresServerError("\(label) did not finish within \(seconds) s")
-            }
-            usleep(5_000)
+        let outcome: ShellCommandOutcome
+        do {
+            outcome = try Posix.runProgram(
+                executable.path, arguments: [executable.path] + arguments, output: outFile, timeout: .milliseconds(Int64(seconds * 1000)))
+        } catch {
+            throw PostgresServerError("cannot run \(label): \(error)")
         }
         let output = (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
-        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw PostgresServerError("\(label) failed (wait status \(status)): \(output)")
+        switch outcome {
+        case .timedOut: throw PostgresServerError("\(label) did not finish within \(seconds) s")
+        case .exited(0): return output
+        case .exited(let status): throw PostgresServerError("\(label) failed (exit status \(status)): \(output)")
         }
-        return output
     }
 
     /// Debian's newest `/usr/lib/postgresql/<version>/bin`, else the directory of `initdb` on PATH.
@@ -205,11 +189,6 @@ public final class PostgresServer: @unchecked Sendable {
         return nil
     }
 }
-
-/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Glibc's module does not
-/// export without `_GNU_SOURCE`: the child closes every descriptor from `from` up.
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func spawnCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 
 /// The harness could not create, start, stop or query the server; the message says what and shows its log.
 public struct PostgresServerError: Error, CustomStringConvertible {

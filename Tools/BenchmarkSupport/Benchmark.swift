@@ -43,8 +43,14 @@ public enum Benchmark {
 
     /// The median of `values` (the upper one of an even count); `values` must not be empty.
     public static func median<T: Comparable>(_ values: [T]) -> T {
-        precondition(!values.isEmpty, "the median of no rounds")
-        return values.sorted()[values.count / 2]
+        percentile(values, 0.5)
+    }
+
+    /// The value below which the share `p` (0…1) of `values` lies: the sorted values' element at
+    /// `count × p`, the last one for `p` = 1; `values` must not be empty.
+    public static func percentile<T: Comparable>(_ values: [T], _ p: Double) -> T {
+        precondition(!values.isEmpty, "a percentile of no rounds")
+        return values.sorted()[min(values.count - 1, Int(Double(values.count) * p))]
     }
 
     /// The smallest of `rounds` results of `body`: the round least disturbed by other load.

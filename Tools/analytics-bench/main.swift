@@ -94,9 +94,9 @@ func count(_ path: String, _ sql: String) -> Int64 {
     return sqlite3_column_int64(stmt, 0)
 }
 
-let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
-let path = settings.database ?? NSTemporaryDirectory() + "analytics-bench-\(settings.events).sqlite"
-do {
+/// Opens the database at `path`, creating and filling it with `settings.events` shop events
+/// when there is none, with its rollups brought up to the last stored event.
+func openStore(_ path: String, _ settings: Settings) throws -> SQLiteEventStore {
     let existing = FileManager.default.fileExists(atPath: path)
     let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .create, durability: .normal))
     // An older database (schema 4) was migrated by the open; its rollups are rebuilt here, as a
@@ -117,77 +117,113 @@ do {
     // brings them up to the last event itself: timed here, once, not in the rounds.
     let catchingUp = try seconds { _ = try store.totals(.all) }
     print("rollups brought up to the last stored event in \(String(format: "%.1f", catchingUp)) s")
-    let stored = count(path, "SELECT count(*) FROM events")
-    Benchmark.start("analytics-bench: \(stored) events in \(path)")
+    return store
+}
 
-    let countTime = median(settings.rounds) { _ = count(path, "SELECT count(*) FROM events") }
-    let rowsTime = median(settings.rounds) { _ = count(path, "SELECT count(*) FROM events NOT INDEXED WHERE type IS NOT NULL") }
-    let scanTime = settings.skipScan ? Timing(wall: 0, cpu: 0) : try median(settings.rounds) { try store.scan(EventScanQuery()) { _ in true } }
+/// The timed rows in the order they are printed, and the results the closing lines show.
+struct Measurements {
+    var rows: [(name: String, timing: Timing)] = []
     var report: CollectorReport?
-    let reportTime =
-        settings.skipReport ? Timing(wall: 0, cpu: 0) : try median(settings.rounds) { report = try CollectorReport(store: store, filter: EventFilter(appKey: "shop")) }
-    let week = EventFilter(appKey: "shop", since: 1_793_491_200_000, until: 1_793_491_200_000 + 7 * 86_400_000)
-    let weekTime = settings.skipReport ? Timing(wall: 0, cpu: 0) : try median(settings.rounds) { _ = try CollectorReport(store: store, filter: week) }
-    let funnelDefinition = FunnelDefinition(
-        steps: [
-            EventKind(type: "page_enter", name: "HomeViewController"), EventKind(type: "page_enter", name: "ProductDetailViewController"),
-            EventKind(type: "click", name: "PAY"),
-        ])
-    let rowsQuery = FunnelCounter(funnelDefinition).query(EventFilter(appKey: "shop"))
-    let actorRowsTime = try median(settings.rounds) { try store.actorEvents(rowsQuery) { _ in true } }
     var funnel: FunnelResult?
-    let funnelTime = try median(settings.rounds) { funnel = try store.funnel(funnelDefinition, filter: EventFilter(appKey: "shop")) }
+    var retention: RetentionResult?
+    var preview: DefinitionCounts?
+    var ruleFunnel: FunnelResult?
+
+    mutating func time(_ name: String, _ rounds: Int, _ body: () throws -> Void) rethrows {
+        rows.append((name, try median(rounds, body)))
+    }
+}
+
+let week = EventFilter(appKey: "shop", since: 1_793_491_200_000, until: 1_793_491_200_000 + 7 * 86_400_000)
+let funnelDefinition = FunnelDefinition(
+    steps: [
+        EventKind(type: "page_enter", name: "HomeViewController"), EventKind(type: "page_enter", name: "ProductDetailViewController"),
+        EventKind(type: "click", name: "PAY"),
+    ])
+
+/// The baseline counts, the scan and the reports.
+func measureCountsAndReports(_ store: SQLiteEventStore, _ path: String, _ settings: Settings, _ m: inout Measurements) throws {
+    let rounds = settings.rounds
+    m.time("SELECT count(*) FROM events (baseline)", rounds) { _ = count(path, "SELECT count(*) FROM events") }
+    m.time("count(*) reading every row (NOT INDEXED)", rounds) {
+        _ = count(path, "SELECT count(*) FROM events NOT INDEXED WHERE type IS NOT NULL")
+    }
+    if !settings.skipScan { try m.time("scan: every event, narrow columns", rounds) { try store.scan(EventScanQuery()) { _ in true } } }
+    if !settings.skipReport {
+        var report: CollectorReport?
+        try m.time("report (whole CollectorReport)", rounds) { report = try CollectorReport(store: store, filter: EventFilter(appKey: "shop")) }
+        m.report = report
+        try m.time("report, 7 whole days (--since/--until dates)", rounds) { _ = try CollectorReport(store: store, filter: week) }
+    }
+}
+
+/// The funnel (its actor rows alone, then whole) and the retention.
+func measureFunnelAndRetention(_ store: SQLiteEventStore, _ settings: Settings, _ m: inout Measurements) throws {
+    let rounds = settings.rounds
+    let rowsQuery = FunnelCounter(funnelDefinition).query(EventFilter(appKey: "shop"))
+    try m.time("funnel's actor rows alone (actorEvents)", rounds) { try store.actorEvents(rowsQuery) { _ in true } }
+    var funnel: FunnelResult?
+    try m.time("funnel, 3 steps", rounds) { funnel = try store.funnel(funnelDefinition, filter: EventFilter(appKey: "shop")) }
+    m.funnel = funnel
     let retentionDefinition = RetentionDefinition(
         start: EventKind(type: "app_start", name: "launch"), returning: EventKind(type: "app_start", name: "launch"), periods: 7)
     var retention: RetentionResult?
-    let retentionTime = try median(settings.rounds) {
-        retention = try store.retention(retentionDefinition, filter: EventFilter(appKey: "shop"))
-    }
-    // Definitions: the PAY button as a rule (content "PAY"), counted as the studio's preview does.
+    try m.time("retention, 7 days", rounds) { retention = try store.retention(retentionDefinition, filter: EventFilter(appKey: "shop")) }
+    m.retention = retention
+}
+
+/// Definitions: the PAY button as a rule (content "PAY"), counted as the studio's preview does,
+/// its heatmap, and a funnel whose last step is that rule.
+func measureDefinitions(_ store: SQLiteEventStore, _ settings: Settings, _ m: inout Measurements) throws {
+    let rounds = settings.rounds
     let payRule = KVCRule(
         id: "pay", appKey: "shop", appVersion: try VersionRange("*"), viewEvent: .buttonClick,
         viewPath: try PathPattern("CartViewController-UIView-UIButton&0-0-9"), keyPath: nil, keyName: nil, content: "PAY")
     var preview: DefinitionCounts?
-    let previewTime = try median(settings.rounds) { preview = try store.definitionCounts(payRule) }
-    let previewWeekTime = try median(settings.rounds) { _ = try store.definitionCounts(payRule, since: week.since, until: week.until) }
-    let previewHoursTime = try median(settings.rounds) {
+    try m.time("definition counts, all time", rounds) { preview = try store.definitionCounts(payRule) }
+    m.preview = preview
+    try m.time("definition counts, 7 whole days", rounds) { _ = try store.definitionCounts(payRule, since: week.since, until: week.until) }
+    try m.time("definition counts, 7 days from 01:00", rounds) {
         _ = try store.definitionCounts(payRule, since: week.since! + 3_600_000, until: week.until! + 3_600_000)
     }
     let heatPaths = ShopTraffic.pages.enumerated().map { "\($0.element)-UIView-UIButton&0-0-\($0.offset)" } + ["CartViewController-UIView-UIButton&0-0-9"]
-    let heatmapTime = try median(settings.rounds) { _ = try store.heatmap(appKey: "shop", paths: heatPaths, since: week.since, until: week.until) }
+    try m.time("heatmap, 5 paths, 7 whole days", rounds) { _ = try store.heatmap(appKey: "shop", paths: heatPaths, since: week.since, until: week.until) }
     var ruleFunnelDefinition = funnelDefinition
     ruleFunnelDefinition.steps[2] = .rule("pay")
     var ruleFunnel: FunnelResult?
-    let ruleFunnelTime = try median(settings.rounds) {
+    try m.time("funnel, 3 steps, the last by rule:ID", rounds) {
         ruleFunnel = try store.funnel(ruleFunnelDefinition, filter: EventFilter(appKey: "shop"), rules: ["pay": payRule])
     }
-    store.close()
+    m.ruleFunnel = ruleFunnel
+}
 
-    func line(_ name: String, _ t: Timing) {
+/// Each row's median wall and CPU time with its ratio to the first row's (the count).
+func printResults(_ m: Measurements, rounds: Int) {
+    let countTime = m.rows[0].timing
+    print("median of \(rounds) rounds; wall clock, then this thread's CPU time (each a ratio to the count's)")
+    for (name, t) in m.rows {
         print(
             Benchmark.label(name, width: 44)
                 + String(format: "%9.1f ms  %7.1f× count(*)   CPU %9.1f ms  %7.1f×", t.wall * 1000, t.wall / countTime.wall, t.cpu * 1000, t.cpu / countTime.cpu))
     }
-    print("median of \(settings.rounds) rounds; wall clock, then this thread's CPU time (each a ratio to the count's)")
-    line("SELECT count(*) FROM events (baseline)", countTime)
-    line("count(*) reading every row (NOT INDEXED)", rowsTime)
-    if !settings.skipScan { line("scan: every event, narrow columns", scanTime) }
-    if !settings.skipReport {
-        line("report (whole CollectorReport)", reportTime)
-        line("report, 7 whole days (--since/--until dates)", weekTime)
-    }
-    line("funnel's actor rows alone (actorEvents)", actorRowsTime)
-    line("funnel, 3 steps", funnelTime)
-    line("retention, 7 days", retentionTime)
-    line("definition counts, all time", previewTime)
-    line("definition counts, 7 whole days", previewWeekTime)
-    line("definition counts, 7 days from 01:00", previewHoursTime)
-    line("heatmap, 5 paths, 7 whole days", heatmapTime)
-    line("funnel, 3 steps, the last by rule:ID", ruleFunnelTime)
-    print("definitions: \(preview?.total ?? 0) PAY clicks; funnel by rule \(ruleFunnel?.steps.map(\.actors) ?? []) "
-        + "(by kind \(funnel?.steps.map(\.actors) ?? []))")
-    print("sanity: \(report?.activity.days.count ?? 0) days, funnel \(funnel?.steps.map(\.actors) ?? []), "
-        + "\(retention?.cohorts.count ?? 0) cohorts")
+    print("definitions: \(m.preview?.total ?? 0) PAY clicks; funnel by rule \(m.ruleFunnel?.steps.map(\.actors) ?? []) "
+        + "(by kind \(m.funnel?.steps.map(\.actors) ?? []))")
+    print("sanity: \(m.report?.activity.days.count ?? 0) days, funnel \(m.funnel?.steps.map(\.actors) ?? []), "
+        + "\(m.retention?.cohorts.count ?? 0) cohorts")
+}
+
+let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
+let path = settings.database ?? NSTemporaryDirectory() + "analytics-bench-\(settings.events).sqlite"
+do {
+    let store = try openStore(path, settings)
+    let stored = count(path, "SELECT count(*) FROM events")
+    Benchmark.start("analytics-bench: \(stored) events in \(path)")
+    var measurements = Measurements()
+    try measureCountsAndReports(store, path, settings, &measurements)
+    try measureFunnelAndRetention(store, settings, &measurements)
+    try measureDefinitions(store, settings, &measurements)
+    store.close()
+    printResults(measurements, rounds: settings.rounds)
 } catch {
     Benchmark.complain("analytics-bench: \(error)")
     exit(1)

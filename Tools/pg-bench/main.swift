@@ -3,7 +3,7 @@
 // first compares the ingest paths (PostgresIngest: the group insert, COPY straight into the
 // tables): each stores the same realistic mix (ShopTraffic.ingestMix:
 // 7 days, 2,000 devices, 400 signed in, sessions, 60 click paths) into a fresh database through
-// `append` from 4 threads in batches of 500, in rotating order each round, as a ratio to the
+// `append` from 4 threads in batches of 500 (--ingest-threads, --ingest-batch), in rotating order each round, as a ratio to the
 // group insert (median of --rounds rounds). Then it stores N seeded shop events (ShopTraffic,
 // as analytics-bench) through `append` from 4 threads and measures, each a ratio to one
 // `SELECT count(*) FROM events` in the same run (median of --rounds runs):
@@ -12,7 +12,8 @@
 //     dwell, next page, rage clicks), all time and 7 whole days, from the aggregates;
 //   - the same report with 10,000 events after the watermark (the tail read raw).
 //
-//   swift run -c release pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-only] [--rounds N]
+//   swift run -c release pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-batch N]
+//                                 [--ingest-threads N] [--ingest-only] [--rounds N]
 
 import Analytics
 import BenchmarkSupport
@@ -27,9 +28,11 @@ import SystemCalls
 import TestSupport
 
 let usage = """
-    usage: pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-only] [--rounds N]
-    The PostgreSQL store: the ingest paths (group insert, COPY) compared on the
-    realistic mix (--ingest-events per path and round, default 200,000; --quick 50,000), then
+    usage: pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-batch N] [--ingest-threads N]
+                    [--ingest-only] [--rounds N]
+    The PostgreSQL store: the ingest paths (group insert, COPY) compared on the realistic mix
+    (--ingest-events per path and round, default 200,000, --quick 50,000; from --ingest-threads
+    threads, default 4, in batches of --ingest-batch events, default 500), then
     (unless --ingest-only) N seeded shop events (default 1,000,000; --quick 100,000): ingest,
     the aggregates' build, and the whole report as a ratio to SELECT count(*) FROM events. Starts
     and stops its own PostgreSQL server (Debian's postgresql package, installed by Tools/setup.sh).
@@ -40,6 +43,8 @@ struct Settings {
     var events = 1_000_000
     var ingestEvents = 200_000
     var ingestOnly = false
+    var ingestBatch = 500
+    var ingestThreads = 4
     var rounds = 3
 
     static func parse(_ args: [String]) -> Settings {
@@ -59,6 +64,8 @@ struct Settings {
                 s.ingestEvents = 50_000
             case "--ingest-events": s.ingestEvents = max(1_000, count(after: option))
             case "--ingest-only": s.ingestOnly = true
+            case "--ingest-batch": s.ingestBatch = count(after: option)
+            case "--ingest-threads": s.ingestThreads = count(after: option)
             case "--events": s.events = max(1_000, count(after: option))
             case "--rounds": s.rounds = count(after: option)
             case "--help", "-h":
@@ -175,17 +182,17 @@ struct CPUTime {
 }
 
 /// The ingest paths side by side: each round stores the realistic mix into a fresh database per
-/// path (order rotating), 4 threads, batches of 500; prints each path's median events/s and CPU
+/// path (order rotating), `threads` threads, batches of `batchSize`; prints each path's median events/s and CPU
 /// per event (server, this process), the ratios to the group insert, and the load average at each run.
-func compareIngest(_ server: PostgresServer, events: Int, rounds: Int) throws {
+func compareIngest(_ server: PostgresServer, events: Int, batchSize: Int, threads: Int, rounds: Int) throws {
     var traffic = ShopTraffic.ingestMix(seed: 7)
     var batches: [[JSONValue]] = []
-    traffic.batches(total: events, batchSize: 500) { batches.append($0) }
+    traffic.batches(total: events, batchSize: batchSize) { batches.append($0) }
     let paths = PostgresIngest.allCases
     var rates: [PostgresIngest: [Double]] = [:]
     var serverCPU: [PostgresIngest: [Double]] = [:]
     var clientCPU: [PostgresIngest: [Double]] = [:]
-    Benchmark.start("pg-bench: ingest paths, \(events) events of the realistic mix per run, 4 threads, batches of 500")
+    Benchmark.start("pg-bench: ingest paths, \(events) events of the realistic mix per run, \(threads) threads, batches of \(batchSize)")
     for round in 0..<rounds {
         for k in paths.indices {
             let path = paths[(k + round) % paths.count]
@@ -194,7 +201,7 @@ func compareIngest(_ server: PostgresServer, events: Int, rounds: Int) throws {
             let store = try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing), ingest: path)
             Thread.sleep(forTimeInterval: 0.3)  // The setup's backends exit and are reaped.
             let before = CPUTime.now(server)
-            let rate = ingest(store, batches, threads: 4)
+            let rate = ingest(store, batches, threads: threads)
             store.close()
             Thread.sleep(forTimeInterval: 0.3)
             let after = CPUTime.now(server)
@@ -229,7 +236,8 @@ let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
 do {
     let server = try PostgresServer()
     defer { server.stop() }
-    try compareIngest(server, events: settings.ingestEvents, rounds: settings.rounds)
+    try compareIngest(
+        server, events: settings.ingestEvents, batchSize: settings.ingestBatch, threads: settings.ingestThreads, rounds: settings.rounds)
     if settings.ingestOnly { exit(0) }
     let uri = try server.createDatabase()
     try PostgresEventStore(uri: uri).close()

@@ -55,18 +55,14 @@ func batchFrame(_ n: Int) -> [UInt8] {
     return ATLPRequest.events(batch: .int(Int64(n)), events: events, sentAt: nil).frame.encoded
 }
 
-func percentile(_ sorted: [Duration], _ p: Double) -> Duration {
-    sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-}
-
 func micros(_ d: Duration) -> String { Benchmark.fixed(Benchmark.nanoseconds(d) / 1000, 1) + " µs" }
 
 struct Result {
     var total: Duration
     var latencies: [Duration]
     var eventsPerSecond: Double { Double(latencies.count * eventsPerBatch) / Benchmark.seconds(total) }
-    var p50: Duration { percentile(latencies.sorted(), 0.50) }
-    var p99: Duration { percentile(latencies.sorted(), 0.99) }
+    var p50: Duration { Benchmark.percentile(latencies, 0.50) }
+    var p99: Duration { Benchmark.percentile(latencies, 0.99) }
 }
 
 let frames = (0..<16).map(batchFrame)
@@ -206,7 +202,7 @@ row("baseline (bare socket)", baseline)
 row("ATLP request/ACK", atlp)
 if CommandLine.arguments.contains("--tail") {
     let sorted = atlp.latencies.sorted()
-    for p in [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99] { print("  p\(p)", micros(percentile(sorted, p))) }
+    for p in [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99] { print("  p\(p)", micros(Benchmark.percentile(sorted, p))) }
     print("  over 8 ms:", sorted.filter { $0 > .milliseconds(8) }.count, "of", sorted.count)
     print("  indexes over 8 ms:", atlp.latencies.enumerated().filter { $0.element > .milliseconds(8) }.map(\.offset).prefix(30))
 }

@@ -1,10 +1,11 @@
 // The few system interfaces Swift cannot import from Glibc by itself: epoll (its header is
-// not in the Glibc module, and `struct epoll_event` is packed on x86_64) and the
-// open-file-description lock (`F_OFD_SETLK` needs `_GNU_SOURCE`). Each function keeps the
+// not in the Glibc module, and `struct epoll_event` is packed on x86_64), the
+// open-file-description lock (`F_OFD_SETLK` needs `_GNU_SOURCE`) and a spawn's closefrom. Each function keeps the
 // C convention: -1 with `errno` set on failure, so `Posix.syscall` wraps it like any other call.
 #ifndef CSYSTEMCALLS_H
 #define CSYSTEMCALLS_H
 
+#include <spawn.h>
 #include <stdint.h>
 
 /// One ready descriptor as `epoll_wait` reports it, in a layout Swift reads directly.
@@ -33,6 +34,11 @@ int csc_epoll_wait(int epfd, csc_ready_event *ready, int capacity, int timeout_m
 /// Takes an exclusive open-file-description lock on the whole file without waiting
 /// (`fcntl(F_OFD_SETLK)`): 0 when taken, -1 with `EAGAIN`/`EACCES` when another holds it.
 int csc_try_lock_file(int fd);
+
+/// Adds "close every descriptor from `from` up" to a spawn's file actions
+/// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+, which needs `_GNU_SOURCE`); returns
+/// the error number (0: added; `ENOSYS` where the C library lacks it).
+int csc_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 /// Names the calling thread (`pthread_setname_np`; Linux keeps the first 15 bytes).
 void csc_name_thread(const char *name);
