@@ -46,7 +46,6 @@ mkdir -p "$out"
 git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
 for n in "${names[@]}"; do
   args=("${quick[@]}")
-  [ "$n" = gtk-bench ] && args=()   # it has no short mode
   echo "== $n" | tee "$out/$n.txt" >&2
   ".build/release/$n" "${args[@]}" 2>&1 | tee -a "$out/$n.txt"
 done
