@@ -37,7 +37,24 @@ public final class ATLPSnapshotSender: Sendable {
     private let hello: Hello
     private let timeout: Duration
     private let security: SecureChannelFactory?
-    private let state = Mutex<(queue: [PageSnapshot], busy: Bool, stopping: Bool, statistics: Statistics)>(([], false, false, Statistics()))
+    private let state = Mutex(SenderState())
+    /// What the thread and its callers share.
+    private struct SenderState {
+        var queue: [PageSnapshot] = []
+        var busy = false
+        var stopping = false
+        var statistics = Statistics()
+        /// Callers of `flush` waiting for the queue to empty, each woken once.
+        var idleWaiters: [DispatchSemaphore] = []
+        var isIdle: Bool { queue.isEmpty && !busy }
+
+        /// The waiters to wake when the queue is empty and nothing is being sent (taken out).
+        mutating func waitersToWake() -> [DispatchSemaphore] {
+            guard isIdle || stopping else { return [] }
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
+    }
     private let wakeup = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
@@ -81,13 +98,19 @@ public final class ATLPSnapshotSender: Sendable {
     /// Waits until every queued snapshot was sent or given up, at most `timeout`; true when so.
     @discardableResult
     public func flush(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        // Bounded by the deadline.
-        while ContinuousClock.now < deadline {
-            if state.withLock({ $0.queue.isEmpty && !$0.busy }) { return true }
-            Thread.sleep(forTimeInterval: 0.01)
+        // Woken by the thread when it runs idle (no polling); a waiter it never wakes times out.
+        let waiter = state.withLock { s -> DispatchSemaphore? in
+            if s.isIdle { return nil }
+            let w = DispatchSemaphore(value: 0)
+            s.idleWaiters.append(w)
+            return w
         }
-        return state.withLock { $0.queue.isEmpty && !$0.busy }
+        guard let waiter else { return true }
+        _ = waiter.wait(timeout: .now() + .milliseconds(Int(max(timeout.wholeMilliseconds, 0))))
+        return state.withLock { s in
+            s.idleWaiters.removeAll { $0 === waiter }
+            return s.isIdle
+        }
     }
 
     /// Stops the thread (what is still queued is dropped), waiting at most `timeout`.
@@ -114,7 +137,7 @@ public final class ATLPSnapshotSender: Sendable {
                 return s.queue.removeFirst()
             }) {
                 let outcome = deliver(next, over: &connection)
-                state.withLock { s in
+                let idle = state.withLock { s -> [DispatchSemaphore] in
                     s.busy = false
                     switch outcome {
                     case .success(let id):
@@ -124,8 +147,12 @@ public final class ATLPSnapshotSender: Sendable {
                         s.statistics.failed += 1
                         s.statistics.lastError = error.description
                     }
+                    return s.waitersToWake()
                 }
+                for waiter in idle { waiter.signal() }
             }
+            // Stopping: what is still queued is dropped, and nobody waits for it.
+            for waiter in state.withLock({ $0.waitersToWake() }) { waiter.signal() }
             if state.withLock({ $0.stopping }) { return }
         }
     }
