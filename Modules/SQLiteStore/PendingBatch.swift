@@ -7,12 +7,17 @@ final class PendingBatch: Sendable {
     /// One event's row: stored in `events`, or kept in `rejected` with its reason.
     enum Row: Sendable {
         case event([SQLValue])
-        case rejected([SQLValue], reason: String)
+        /// The event's JSON text and why it was refused.
+        case rejected(raw: String, reason: String)
     }
 
     let rows: [Row]
-    let batchRow: [SQLValue]
     let appKey: String
+    let appVersion: String?
+    let agent: String?
+    let label: String?
+    let sentAt: Int64?
+    let receivedAt: Int64
     /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
 
@@ -21,9 +26,7 @@ final class PendingBatch: Sendable {
         rows = batch.events.map { raw in
             switch SQLiteEventStore.validate(raw) {
             case .failure(let error):
-                return .rejected(
-                    [.text(batch.appKey), batch.appVersion.sqlValue, .text(raw.jsonText), .text(error.description), .int(now)],
-                    reason: error.description)
+                return .rejected(raw: raw.jsonText, reason: error.description)
             case .success(let e):
                 if let device = e.device { pairs.insert(DeviceUser(device: device, user: e.user)) }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
@@ -36,10 +39,12 @@ final class PendingBatch: Sendable {
             }
         }
         appKey = batch.appKey
+        appVersion = batch.appVersion
+        agent = batch.agent
+        label = batch.label
+        sentAt = batch.sentAt
+        receivedAt = now
         deviceUsers = Array(pairs)
-        batchRow = [
-            .text(batch.appKey), batch.appVersion.sqlValue, batch.agent.sqlValue, batch.label.sqlValue, batch.sentAt.sqlValue, .int(now),
-        ]
     }
 
     /// Inserts the rows inside the caller's transaction; returns the counts. Only the rows: the
@@ -58,9 +63,12 @@ final class PendingBatch: Sendable {
         }
         for row in rows {
             switch row {
-            case .rejected(let values, let reason):
+            case .rejected(let raw, let reason):
                 try db.run(
-                    "INSERT INTO rejected (app_key, app_version, raw, reason, received_at) VALUES (?, ?, ?, ?, ?)", values)
+                    """
+                    INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
+                    VALUES (\(appKey), \(appVersion), \(raw), \(reason), \(receivedAt))
+                    """)
                 outcome.rejected += 1
                 outcome.rejections.append(reason)
             case .event(let values):
@@ -73,9 +81,9 @@ final class PendingBatch: Sendable {
         try db.run(
             """
             INSERT INTO batches (app_key, app_version, agent, batch, sent_at, received_at, stored, duplicates, rejected)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            batchRow + [.int(Int64(outcome.stored)), .int(Int64(outcome.duplicates)), .int(Int64(outcome.rejected))])
+            VALUES (\(appKey), \(appVersion), \(agent), \(label), \(sentAt), \(receivedAt),
+                    \(outcome.stored), \(outcome.duplicates), \(outcome.rejected))
+            """)
         return outcome
     }
 

@@ -107,21 +107,21 @@ struct RollupUpdate {
             }
         }
         for (k, v) in counts {
-            let key: [SQLValue] = [
-                .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion, k.page.sqlValue, k.path.sqlValue, k.title.sqlValue,
-            ]
             // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
             let changed = try db.run(
                 """
-                UPDATE rollup_events SET events = events + ?, dwell_count = dwell_count + ?, dwell_sum = dwell_sum + ?
-                WHERE app_key = ? AND day = ? AND type = ? AND name = ? AND app_version IS ? AND page IS ? AND path IS ? AND title IS ?
-                """, [.int(v.events), .int(v.dwellCount), .int(v.dwellSum)] + key)
+                UPDATE rollup_events SET events = events + \(v.events), dwell_count = dwell_count + \(v.dwellCount),
+                                         dwell_sum = dwell_sum + \(v.dwellSum)
+                WHERE app_key = \(appKey) AND day = \(k.day) AND type = \(k.type) AND name = \(k.name) AND app_version IS \(appVersion)
+                  AND page IS \(k.page) AND path IS \(k.path) AND title IS \(k.title)
+                """)
             if changed == 0 {
                 try db.run(
                     """
                     INSERT INTO rollup_events (app_key, day, type, name, app_version, page, path, title, events, dwell_count, dwell_sum)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, key + [.int(v.events), .int(v.dwellCount), .int(v.dwellSum)])
+                    VALUES (\(appKey), \(k.day), \(k.type), \(k.name), \(appVersion), \(k.page), \(k.path), \(k.title),
+                            \(v.events), \(v.dwellCount), \(v.dwellSum))
+                    """)
             }
         }
     }
@@ -149,12 +149,14 @@ struct RollupUpdate {
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
         }
         func upsert(_ table: String, _ columns: String, _ counts: [DwellKey: Int64], daily: Bool) throws(SQLiteError) {
-            let sql = """
-                INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?, ?, \(daily ? "?, " : "")?, ?, ?)
-                ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
-                """
             for (k, n) in counts {
-                try db.run(sql, [.text(k.page), .int(k.duration)] + (daily ? [.int(k.day)] : []) + [.text(appKey), .text(version), .int(n)])
+                let day: SQLQuery = daily ? "\(k.day), " : ""
+                try db.run(
+                    """
+                    INSERT INTO \(raw: table) (\(raw: columns), app_key, app_version, leaves)
+                    VALUES (\(k.page), \(k.duration), \(day)\(appKey), \(version), \(n))
+                    ON CONFLICT (\(raw: columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
+                    """)
             }
         }
         try upsert("rollup_dwell_days", "page, duration, day", byDay, daily: true)
@@ -190,10 +192,11 @@ struct RollupUpdate {
         }
         var added: [IDCountKey: Int64] = [:]
         for k in ids {
-            let key: [SQLValue] = [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]
             let changed = try db.run(
-                "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                key + [.text(version)])
+                """
+                INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (\(appKey), \(k.day), \(k.kind), \(k.id), \(version))
+                ON CONFLICT DO NOTHING
+                """)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
             let versions = try db.scalar(
@@ -204,9 +207,10 @@ struct RollupUpdate {
         for (k, n) in added {
             try db.run(
                 """
-                INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids)
+                VALUES (\(appKey), \(k.allVersions), \(k.allVersions ? "" : version), \(k.day), \(k.kind), \(n))
                 ON CONFLICT (app_key, all_versions, app_version, day, kind) DO UPDATE SET distinct_ids = distinct_ids + excluded.distinct_ids
-                """, [.text(appKey), .int(k.allVersions ? 1 : 0), .text(k.allVersions ? "" : version), .int(k.day), .text(k.kind), .int(n)])
+                """)
         }
     }
 
@@ -244,7 +248,6 @@ struct RollupUpdate {
         }
         for (sequence, enters) in sequences {
             let new = enters.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
-            let key: [SQLValue] = [.text(appKey), .text(version), .text(sequence)]
             let low = new.first!.time, high = new.last!.time
             func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> Enter {
                 Enter(time: try r.decode("ts"), seq: try r.decode("seq"), page: try r.decode("page"))
@@ -265,18 +268,20 @@ struct RollupUpdate {
             count(old.isEmpty ? new : (old + new).sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }, 1)
             for e in new {
                 try db.run(
-                    "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)",
-                    key + [.int(e.time), .int(e.seq), .text(e.page)])
+                    """
+                    INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page)
+                    VALUES (\(appKey), \(version), \(sequence), \(e.time), \(e.seq), \(e.page))
+                    """)
             }
         }
         for (k, n) in delta where n != 0 {
             try db.run(
                 """
                 INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                VALUES (\(appKey), \(version), \(k.fromDay), \(k.toDay), \(k.from), \(k.to), \(n))
                 ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page)
                 DO UPDATE SET transitions = transitions + excluded.transitions
-                """, [.text(appKey), .text(version), .int(k.fromDay), .int(k.toDay), .text(k.from), .text(k.to), .int(n)])
+                """)
         }
     }
 
@@ -304,10 +309,8 @@ struct RollupUpdate {
                 e.sentActor.map { (ClickKey(actor: $0, view: e.path ?? e.name), e.time) }
             })
         let gap = ActivityRollup.rageGapMilliseconds
-        let keyed = "app_key = ? AND app_version = ? AND actor = ? AND view = ?"
         for (k, clickTimes) in byKey {
             let times = clickTimes.sorted()
-            let key: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
             func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> Run {
                 Run(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
@@ -334,15 +337,15 @@ struct RollupUpdate {
             }
             let kept = Set(stored).intersection(merged)
             for r in stored where !kept.contains(r) {
-                try db.run("DELETE FROM rollup_click_runs WHERE \(keyed) AND start_ts = ?", key + [.int(r.start)])
+                try db.run("DELETE FROM rollup_click_runs WHERE \(runKey) AND start_ts = \(r.start)")
             }
             for r in merged where !kept.contains(r) {
                 try db.run(
                     """
                     INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    key + [.int(r.start), .int(r.end), .int(r.clicks), .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end))])
+                    VALUES (\(appKey), \(version), \(k.actor), \(k.view), \(r.start), \(r.end), \(r.clicks),
+                            \(UTCDay.number(of: r.start)), \(UTCDay.number(of: r.end)))
+                    """)
             }
         }
     }
@@ -419,9 +422,10 @@ struct RollupUpdate {
         for (k, v) in first {
             try db.run(
                 """
-                INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page)
+                VALUES (\(appKey), \(version), \(k.day), \(k.view), \(v.seq), \(v.page))
                 ON CONFLICT DO NOTHING
-                """, [.text(appKey), .text(version), .int(k.day), .text(k.view), .int(v.seq), .text(v.page)])
+                """)
         }
     }
 }
