@@ -53,7 +53,7 @@ extension PostgresEventStore {
                     SELECT day, SUM(n) AS n FROM (SELECT day, events AS n FROM agg_events\(a.table(version: "app_version"))
                                                   UNION ALL SELECT day, 1 FROM \(a.tail())) AS x GROUP BY day
                     """
-                ) { r throws(SQLDecodingError) in ActivityRollup.Day(number: try r["day"], events: try r["n"], actors: 0, devices: 0, sessions: 0) }
+                ) { r throws(SQLDecodingError) in ActivityRollup.Day(day: UTCDay(number: try r["day"]), events: try r["n"], actors: 0, devices: 0, sessions: 0) }
                 // Identity merge: a merged device's actor digest counts as its user's. The counts
                 // (`agg_id_counts`) plus the tail's ids new to `agg_ids` count ids as sent; then, per
                 // day, each merged device present is taken off and each of their users not
@@ -206,7 +206,7 @@ private struct ActivityRows {
 
     func rollup() -> ActivityRollup {
         var days: [Int64: ActivityRollup.Day] = [:]
-        for d in self.days { days[d.number] = d }
+        for d in self.days { days[d.day.number] = d }
         for r in ids {
             switch r.kind {
             case "a": days[r.day]?.actors = r.count
