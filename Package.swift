@@ -258,7 +258,7 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "SystemCalls", "Collector", "EventModel", "EventStore", "SQLiteStore", "TestSupport"],
             path: "Tools/ingest-bench"),
         .executableTarget(
-            name: "slowloris-probe", dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
+            name: "slowloris-probe", dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/slowloris-probe"),
         .executableTarget(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],

@@ -16,7 +16,18 @@ names=()
 for a in "$@"; do
   case "$a" in
     --quick) quick=(--quick) ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help)
+      cat <<'EOF'
+usage: Tools/benchmarks.sh [--quick] [BENCHMARK...]
+Runs every benchmark under Tools/ (or the ones named) once in one release build, one after
+another, and keeps each one's output in bench-results/<date>/<benchmark>.txt; the figures in
+docs/performance.md come from here. Each benchmark's own options: .build/release/NAME --help.
+options:
+  --quick     a short run of each, to check they work
+  -h, --help  this text
+example: Tools/benchmarks.sh --quick md5-bench json-bench
+EOF
+      exit 0 ;;
     -*) echo "Tools/benchmarks.sh: unknown option $a (see --help)" >&2; exit 2 ;;
     *) names+=("$a") ;;
   esac
@@ -35,7 +46,6 @@ mkdir -p "$out"
 git rev-parse --short HEAD > "$out/commit.txt" 2>/dev/null || true
 for n in "${names[@]}"; do
   args=("${quick[@]}")
-  [ "$n" = gtk-bench ] && args=()   # it has no short mode
   echo "== $n" | tee "$out/$n.txt" >&2
   ".build/release/$n" "${args[@]}" 2>&1 | tee -a "$out/$n.txt"
 done

@@ -12,6 +12,24 @@
 #                                 leaves the collector running with its studio (docs/studio.md) and
 #                                 prints the studio's address and token (STUDIO_PORT picks the port)
 set -euo pipefail
+case "${1:-}" in
+  -h|--help)
+    cat <<'EOF'
+usage: Tools/demo.sh [--format table|json|csv|html] [--studio]
+       Tools/demo.sh --simulated [ARGUMENT...]
+The main job end to end: the GTK shop under Xvfb, tracked through `autotrack-agent run`
+(LD_PRELOAD), driven by real input (xdotool); its events go over ATLP/1 to a collector on a
+loopback port, whose report is printed at the end.
+options:
+  --format F         the report's format: table (default), json, csv or html
+  --studio           record snapshots, then leave the collector and its studio running and print
+                     its address and token (STUDIO_PORT picks the port)
+  --simulated ARG... the simulated UIKit shop instead (`autotrack-agent demo ARG...`)
+  -h, --help         this text
+example: Tools/demo.sh --format json
+EOF
+    exit 0 ;;
+esac
 cd "$(dirname "$0")/.."
 ./Tools/setup.sh
 if [ "${1:-}" = "--simulated" ]; then

@@ -3,6 +3,19 @@
 # the system libraries the package links, and the programs the tests and the demo start. Every
 # missing Debian package is installed in one apt-get run (sudo when not root).
 set -euo pipefail
+case "${1:-}" in
+  "") ;;
+  -h|--help)
+    cat <<'EOF'
+usage: Tools/setup.sh
+Installs, in one apt-get run (sudo when not root), every Debian package this machine lacks to
+build, test and demo Autotrack: system library headers, PostgreSQL, GTK 4, Xvfb, xdotool,
+Chromium, rsyslog... Does nothing when all are there. Takes no options but -h, --help.
+example: Tools/setup.sh
+EOF
+    exit 0 ;;
+  *) echo "setup: unknown argument '$1'; it takes none (see --help)" >&2; exit 2 ;;
+esac
 if ! command -v swift >/dev/null 2>&1; then
   echo "setup: no 'swift' on PATH; install the Swift 6 toolchain (https://www.swift.org/install/)" >&2
   exit 1

@@ -22,7 +22,7 @@ public struct RunCommand: Command {
         process-wide, so what the user does in the application (clicks, toggles, switches,
         scales, drop-downs, list rows, click gestures, pages of stacks and notebooks, app start,
         foreground and background) is tracked with no code in the application: named by viewPath
-        and viewId (docs/view-identity.md §5), shaped by the configuration, and shipped on a
+        and viewId (docs/viewpath.md §5), shaped by the configuration, and shipped on a
         thread of its own. docs/gtk.md describes what is tracked and how.
 
         With --to, events are spooled in --spool and sent to that collector (ATLP/1); at exit the

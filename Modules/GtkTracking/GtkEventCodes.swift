@@ -1,7 +1,7 @@
 import CGtk
 import ViewIdentity
 
-/// Event codes of GTK signals, `Page#Target#Action` (docs/view-identity.md §5).
+/// Event codes of GTK signals, `Page#Target#Action` (docs/viewpath.md §5).
 enum GtkEventCodes {
     /// For a `GtkActionable` with action name `G.A`: Target `G`, Action `A`; otherwise Target is the
     /// sender's id where set, else its type name, and Action is the signal.

@@ -3,7 +3,7 @@ import EventModel
 import KVCConfig
 import ViewIdentity
 
-/// Walks a page's widgets into §1 JSON (docs/view-identity.md §1, docs/gtk.md "Trees"): `path` and
+/// Walks a page's widgets into §1 JSON (docs/viewpath.md §1, docs/gtk.md "Trees"): `path` and
 /// `viewId` on every node, `frame` on every mapped one. The tree files take it as it is; a snapshot
 /// (docs/gtk.md "Snapshots") also takes `props` under the privacy rules, and leaves out what its
 /// picture cannot show: the inside of unmapped widgets and of pages within the root (each page is

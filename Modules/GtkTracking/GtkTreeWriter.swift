@@ -4,7 +4,7 @@ import Foundation
 import SystemCalls
 import ViewIdentity
 
-/// Writes an entered page's widget tree as view-tree JSON (docs/view-identity.md §1), so that
+/// Writes an entered page's widget tree as view-tree JSON (docs/viewpath.md §1), so that
 /// configuration authors write rules against a real app's screens (docs/gtk.md "Trees").
 ///
 /// Written once the page has been laid out and painted, so `frame` holds real positions.

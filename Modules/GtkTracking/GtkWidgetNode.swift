@@ -4,7 +4,7 @@ import KVCConfig
 import Synchronization
 import ViewIdentity
 
-/// A live GTK widget as a view-tree node, by the rules of docs/view-identity.md §5 (docs/gtk.md).
+/// A live GTK widget as a view-tree node, by the rules of docs/viewpath.md §5 (docs/gtk.md).
 ///
 /// One node per widget, kept on the widget (GObject data) so that a sibling found through the
 /// parent is the same object (`===`), as path computation requires. The node does not keep the

@@ -41,100 +41,133 @@ extension PostgresEventStore {
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 // Distinct ids are counted in memory, not in sorted runs on disk.
                 try c.execute("SET LOCAL work_mem = '64MB'")
-                let watermark = try PostgresAggregates.watermark(c)
                 var a = f
-                a.watermark = watermark
-                func read<T>(_ query: SQLQuery, _ row: (PostgresRow) throws(SQLDecodingError) -> T) throws(PostgresError) -> [T] {
-                    try c.execute(query).decode(row)
-                }
+                a.watermark = try PostgresAggregates.watermark(c)
+                let reader = ActivityReader(c: c, a: a, links: links)
                 var rows = ActivityRows()
-                rows.days = try read(
-                    """
-                    SELECT day, SUM(n) AS n FROM (SELECT day, events AS n FROM agg_events\(a.table(version: "app_version"))
-                                                  UNION ALL SELECT day, 1 FROM \(a.tail())) AS x GROUP BY day
-                    """
-                ) { r throws(SQLDecodingError) in ActivityRollup.Day(day: UTCDay(number: try r["day"]), events: try r["n"], actors: 0, devices: 0, sessions: 0) }
-                // Identity merge: a merged device's actor digest counts as its user's. The counts
-                // (`agg_id_counts`) plus the tail's ids new to `agg_ids` count ids as sent; then, per
-                // day, each merged device present is taken off and each of their users not
-                // otherwise present is added (`present`: the merged devices' and users' digests
-                // on each counted day, looked up by key).
-                let version: SQLQuery = a.appVersion.map { " AND i.v = \($0)" } ?? ""
-                let counts = a.table(a.appVersion == nil ? "all_versions" : "NOT all_versions")
-                func inAgg(_ day: String, _ kind: String, _ h: String) -> SQLQuery {
-                    "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(raw: day) AND i.kind = \(raw: kind) AND i.h = \(raw: h)\(version))"
-                }
-                rows.ids = try read(
-                    """
-                    \(links.digestsClause()),
-                    t AS MATERIALIZED (
-                        SELECT DISTINCT day, kind, \(raw: PostgresAggregates.digest("app_key", "id")) AS h
-                        FROM (\(PostgresAggregates.idRows(a.tail()))) AS i),
-                    c AS MATERIALIZED (
-                        SELECT day, kind, n FROM agg_id_counts\(counts)
-                        UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),
-                    present AS MATERIALIZED (
-                        SELECT d.day, m.h FROM (SELECT DISTINCT day FROM c) AS d
-                        CROSS JOIN (SELECT dh AS h FROM merged_digests UNION SELECT uh FROM merged_digests) AS m
-                        WHERE \(inAgg("d.day", "'a'", "m.h"))
-                           OR EXISTS (SELECT 1 FROM t WHERE t.day = d.day AND t.kind = 'a' AND t.h = m.h)),
-                    fix AS (
-                        SELECT day, -count(*) AS n FROM present WHERE h IN (SELECT dh FROM merged_digests) GROUP BY day
-                        UNION ALL SELECT day, count(*) FROM (
-                            SELECT DISTINCT p.day, m.uh FROM present AS p JOIN merged_digests AS m ON m.dh = p.h
-                            WHERE NOT EXISTS (SELECT 1 FROM present AS q WHERE q.day = p.day AND q.h = m.uh
-                                              AND q.h NOT IN (SELECT dh FROM merged_digests))
-                        ) AS u GROUP BY day)
-                    SELECT day, kind, sum(n) AS n FROM (SELECT day, kind, n FROM c UNION ALL SELECT day, 'a'::"char", n FROM fix) AS x
-                    GROUP BY day, kind
-                    """
-                ) { r throws(SQLDecodingError) in (day: try r["day", as: Int64.self], kind: try r["kind", as: String.self], count: try r["n", as: Int.self]) }
-                rows.buckets = try read(
-                    """
-                    SELECT page, bucket, SUM(n) AS n FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
-                                                           UNION ALL SELECT page, \(raw: PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
-                    GROUP BY page, bucket ORDER BY page COLLATE "C", bucket
-                    """
-                ) { r throws(SQLDecodingError) in (page: try r["page", as: String.self], first: try r["bucket", as: Int64.self], leaves: try r["n", as: Int.self]) }
-                rows.dwell = { page, bucket throws(PostgresError) in
-                    let p = PostgresText.encode(page)
-                    return try read(
-                        """
-                        SELECT duration, SUM(n) AS n FROM (
-                            SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(bucket)"))
-                            UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
-                                      WHERE page = \(p) AND \(raw: PostgresAggregates.bucket("duration")) = \(bucket)
-                        ) AS x GROUP BY duration ORDER BY duration
-                        """
-                    ) { r throws(SQLDecodingError) in (duration: try r["duration", as: Int64.self], leaves: try r["n", as: Int.self]) }
-                }
+                rows.days = try reader.days()
+                rows.ids = try reader.ids()
+                rows.buckets = try reader.buckets()
+                rows.dwell = { page, bucket throws(PostgresError) in try reader.dwell(page: page, bucket: bucket) }
                 rows.dwellValues = try rows.percentileRows()
-                rows.transitions = try read(
-                    """
-                    WITH new AS MATERIALIZED (\(PostgresAggregates.enterRows(a.tail(timed: false)))), \(PostgresAggregates.transitionDelta(new: "new"))
-                    SELECT from_page, to_page, SUM(n) AS n FROM (
-                        SELECT from_page, to_page, n FROM agg_transitions\(a.table(firstDay: "from_day", lastDay: "to_day"))
-                        UNION ALL SELECT from_page, to_page, n FROM delta\(a.table(version: "v", firstDay: "from_day", lastDay: "to_day"))
-                    ) AS x GROUP BY from_page, to_page
-                    """
-                ) { r throws(SQLDecodingError) in ActivityRollup.Transition(from: try r["from_page"], to: try r["to_page"], count: try r["n"]) }
-                rows.bursts = try read(bursts(a)) { r throws(SQLDecodingError) in
+                rows.transitions = try reader.transitions()
+                rows.bursts = try reader.read(bursts(a)) { r throws(SQLDecodingError) in
                     ActivityRollup.Burst(view: try r["view"], appKey: try r["app_key"], actor: try r["actor"], clicks: try r["clicks"])
                 }
-                rows.viewPages = try read(
-                    """
-                    SELECT DISTINCT ON (view) view, page FROM (
-                        SELECT view, first_seq AS seq, page FROM agg_view_pages\(a.table())
-                        UNION ALL SELECT view, seq, page FROM (\(PostgresAggregates.viewPageRows(a.tail()))) AS p
-                    ) AS x ORDER BY view, seq
-                    """
-                ) { r throws(SQLDecodingError) in (view: try r["view", as: String.self], page: try r["page", as: String.self]) }
+                rows.viewPages = try reader.viewPages()
                 return rows
             }
         }
         var rollup = rows.rollup()
         rollup.mergeBurstActors(links)
         return rollup
+    }
+}
+
+/// The reads of one `activityRollup`, each one statement over the aggregates plus the tail, in
+/// the caller's snapshot.
+private struct ActivityReader {
+    let c: PostgresConnection
+    /// Its watermark set to the snapshot's.
+    var a: PostgresAggregateFilter
+    let links: DeviceLinks
+
+    func read<T>(_ query: SQLQuery, _ row: (PostgresRow) throws(SQLDecodingError) -> T) throws(PostgresError) -> [T] {
+        try c.execute(query).decode(row)
+    }
+
+    func days() throws(PostgresError) -> [ActivityRollup.Day] {
+        return try read(
+            """
+            SELECT day, SUM(n) AS n FROM (SELECT day, events AS n FROM agg_events\(a.table(version: "app_version"))
+                                          UNION ALL SELECT day, 1 FROM \(a.tail())) AS x GROUP BY day
+            """
+        ) { r throws(SQLDecodingError) in ActivityRollup.Day(day: UTCDay(number: try r["day"]), events: try r["n"], actors: 0, devices: 0, sessions: 0) }
+    }
+
+    func ids() throws(PostgresError) -> [(day: Int64, kind: String, count: Int)] {
+        // Identity merge: a merged device's actor digest counts as its user's. The counts
+        // (`agg_id_counts`) plus the tail's ids new to `agg_ids` count ids as sent; then, per
+        // day, each merged device present is taken off and each of their users not
+        // otherwise present is added (`present`: the merged devices' and users' digests
+        // on each counted day, looked up by key).
+        let version: SQLQuery = a.appVersion.map { " AND i.v = \($0)" } ?? ""
+        let counts = a.table(a.appVersion == nil ? "all_versions" : "NOT all_versions")
+        func inAgg(_ day: String, _ kind: String, _ h: String) -> SQLQuery {
+            "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(raw: day) AND i.kind = \(raw: kind) AND i.h = \(raw: h)\(version))"
+        }
+        return try read(
+            """
+            \(links.digestsClause()),
+            t AS MATERIALIZED (
+                SELECT DISTINCT day, kind, \(raw: PostgresAggregates.digest("app_key", "id")) AS h
+                FROM (\(PostgresAggregates.idRows(a.tail()))) AS i),
+            c AS MATERIALIZED (
+                SELECT day, kind, n FROM agg_id_counts\(counts)
+                UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),
+            present AS MATERIALIZED (
+                SELECT d.day, m.h FROM (SELECT DISTINCT day FROM c) AS d
+                CROSS JOIN (SELECT dh AS h FROM merged_digests UNION SELECT uh FROM merged_digests) AS m
+                WHERE \(inAgg("d.day", "'a'", "m.h"))
+                   OR EXISTS (SELECT 1 FROM t WHERE t.day = d.day AND t.kind = 'a' AND t.h = m.h)),
+            fix AS (
+                SELECT day, -count(*) AS n FROM present WHERE h IN (SELECT dh FROM merged_digests) GROUP BY day
+                UNION ALL SELECT day, count(*) FROM (
+                    SELECT DISTINCT p.day, m.uh FROM present AS p JOIN merged_digests AS m ON m.dh = p.h
+                    WHERE NOT EXISTS (SELECT 1 FROM present AS q WHERE q.day = p.day AND q.h = m.uh
+                                      AND q.h NOT IN (SELECT dh FROM merged_digests))
+                ) AS u GROUP BY day)
+            SELECT day, kind, sum(n) AS n FROM (SELECT day, kind, n FROM c UNION ALL SELECT day, 'a'::"char", n FROM fix) AS x
+            GROUP BY day, kind
+            """
+        ) { r throws(SQLDecodingError) in (day: try r["day", as: Int64.self], kind: try r["kind", as: String.self], count: try r["n", as: Int.self]) }
+    }
+
+    func buckets() throws(PostgresError) -> [(page: String, first: Int64, leaves: Int)] {
+        return try read(
+            """
+            SELECT page, bucket, SUM(n) AS n FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
+                                                   UNION ALL SELECT page, \(raw: PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
+            GROUP BY page, bucket ORDER BY page COLLATE "C", bucket
+            """
+        ) { r throws(SQLDecodingError) in (page: try r["page", as: String.self], first: try r["bucket", as: Int64.self], leaves: try r["n", as: Int.self]) }
+    }
+
+    /// One page's exact durations with their leaves in one bucket, ascending.
+    func dwell(page: String, bucket: Int64) throws(PostgresError) -> [(duration: Int64, leaves: Int)] {
+        let p = PostgresText.encode(page)
+        return try read(
+            """
+            SELECT duration, SUM(n) AS n FROM (
+                SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(bucket)"))
+                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
+                          WHERE page = \(p) AND \(raw: PostgresAggregates.bucket("duration")) = \(bucket)
+            ) AS x GROUP BY duration ORDER BY duration
+            """
+        ) { r throws(SQLDecodingError) in (duration: try r["duration", as: Int64.self], leaves: try r["n", as: Int.self]) }
+    }
+
+    func transitions() throws(PostgresError) -> [ActivityRollup.Transition] {
+        return try read(
+            """
+            WITH new AS MATERIALIZED (\(PostgresAggregates.enterRows(a.tail(timed: false)))), \(PostgresAggregates.transitionDelta(new: "new"))
+            SELECT from_page, to_page, SUM(n) AS n FROM (
+                SELECT from_page, to_page, n FROM agg_transitions\(a.table(firstDay: "from_day", lastDay: "to_day"))
+                UNION ALL SELECT from_page, to_page, n FROM delta\(a.table(version: "v", firstDay: "from_day", lastDay: "to_day"))
+            ) AS x GROUP BY from_page, to_page
+            """
+        ) { r throws(SQLDecodingError) in ActivityRollup.Transition(from: try r["from_page"], to: try r["to_page"], count: try r["n"]) }
+    }
+
+    func viewPages() throws(PostgresError) -> [(view: String, page: String)] {
+        return try read(
+            """
+            SELECT DISTINCT ON (view) view, page FROM (
+                SELECT view, first_seq AS seq, page FROM agg_view_pages\(a.table())
+                UNION ALL SELECT view, seq, page FROM (\(PostgresAggregates.viewPageRows(a.tail()))) AS p
+            ) AS x ORDER BY view, seq
+            """
+        ) { r throws(SQLDecodingError) in (view: try r["view", as: String.self], page: try r["page", as: String.self]) }
     }
 }
 

@@ -11,8 +11,10 @@ let collectorBinary = Fixtures.repositoryRoot.appendingPathComponent(".build/deb
 
 /// `serve` as users run it: a child process, read through its output, stopped by a signal.
 @Suite struct ServeProcessTests {
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: collectorBinary.path), "needs `swift build` first"))
-    func serveListensStoresAndStopsOnSIGTERM() throws {
+    @Test func serveListensStoresAndStopsOnSIGTERM() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: collectorBinary.path),
+            "the collector binary \(collectorBinary.path) is missing: run `swift build` first (Tools/test.sh does)")
         let db = Fixtures.temporaryDirectory("serve").appendingPathComponent("events.sqlite").path
         let process = Process()
         process.executableURL = collectorBinary
@@ -75,8 +77,10 @@ final class LockedLines: Sendable {
     var all: [String] { lines.withLock { $0 } }
     var count: Int { all.count }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: collectorBinary.path), "needs `swift build` first"))
-    func readyFileHoldsTheBoundAddressWhileServing() throws {
+    @Test func readyFileHoldsTheBoundAddressWhileServing() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: collectorBinary.path),
+            "the collector binary \(collectorBinary.path) is missing: run `swift build` first (Tools/test.sh does)")
         let dir = Fixtures.temporaryDirectory("serve-ready")
         let ready = dir.appendingPathComponent("ready").path
         let process = Process()

@@ -13,8 +13,10 @@ import Testing
         return (code.rawValue, io.standardOutput, io.standardError)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: collectorBinary.path), "needs `swift build` first"))
-    func aTakenPortLeavesNoDatabaseBehind() throws {
+    @Test func aTakenPortLeavesNoDatabaseBehind() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: collectorBinary.path),
+            "the collector binary \(collectorBinary.path) is missing: run `swift build` first (Tools/test.sh does)")
         let dir = Fixtures.temporaryDirectory("serve-taken")
         let holder = EmbeddedCollector(dbPath: dir.appendingPathComponent("holder.sqlite").path)
         let taken = try holder.start()

@@ -8,7 +8,8 @@ enum Binaries {
     static var agent: URL { path("autotrack-agent") }
     static var collector: URL { path("autotrack-collector") }
 
-    private static func path(_ name: String) -> URL {
+    /// The debug build of executable `name`.
+    static func path(_ name: String) -> URL {
         Fixtures.repositoryRoot.appendingPathComponent(".build/debug/\(name)")
     }
 }

@@ -64,8 +64,10 @@ import TestSupport
             .compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: Binaries.collector.path), "needs `swift build` first"))
-    func everyHelpExampleRunsAsPrinted() throws {
+    @Test func everyHelpExampleRunsAsPrinted() throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Binaries.collector.path),
+            "the collector binary \(Binaries.collector.path) is missing: run `swift build` first (Tools/test.sh does)")
         var checked = 0
         for (name, tool) in Self.tools {
             for command in try Self.commands(of: tool) where command != "run" {

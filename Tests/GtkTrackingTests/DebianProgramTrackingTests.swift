@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 import TestSupport
 import ViewIdentity
@@ -45,7 +46,7 @@ struct DebianProgramTrackingTests {
             }
             let top = process.process.processIdentifier
             let below = children(top).flatMap { [$0] + children($0) }
-            for pid in below.reversed() { kill(pid, SIGTERM) }
+            for pid in below.reversed() { try? Posix.sendSignal(SIGTERM, to: pid) }
             if below.isEmpty { process.kill(SIGTERM) }
             do {
                 return try process.waitForExit(within: 30)

@@ -88,7 +88,6 @@ import Testing
         "Tests/SystemCallsTests/SystemCallBoundaryTests.swift": "its own examples of what the scan finds",
         "Tests/EndToEndTests/RawATLPClient.swift": "a third-party ATLP/1 client in plain socket calls, as docs/wire.md says one can be written",
         "Tests/MatchingTests/CircleSelectionTests.swift": "the C library's POSIX regular expressions, an independent reference for path patterns",
-        "Tests/GtkTrackingTests/DebianProgramTrackingTests.swift": "still to move: kill of the program's children (Posix.sendSignal)",
     ]
 
     @Test func testsCallTheCLibraryOnlyThroughPosixSaveTheListedFiles() throws {

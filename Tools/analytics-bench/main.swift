@@ -32,30 +32,33 @@ struct Settings {
     /// Leaves out the narrow scan of every event (a second long one), e.g. to profile funnel and retention.
     var skipScan = false
 
+    static let usage = Benchmark.usage(
+        "analytics-bench",
+        measures: """
+            The report, a funnel, retention and rule counts over N stored shop events (SQLite), each as a
+            ratio to one SELECT count(*) FROM events in the same run (median of the rounds).
+            """,
+        options: [
+            ("--events N", "events stored (default 1,000,000)"), ("--rounds N", "rounds, each figure their median (default 3)"),
+            ("--db FILE", "the database (default: a file in the temporary directory, kept for the next run)"),
+            ("--skip-report", "leave out the report (the longest)"), ("--skip-scan", "leave out the narrow scan of every event"),
+        ],
+        quick: "100,000 events instead of 1,000,000", example: "swift run -c release analytics-bench --quick")
+
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
-        var i = 0
-        func value() -> String {
-            guard i + 1 < args.count else {
-                Benchmark.complain("analytics-bench: \(args[i]) needs a value")
-                exit(2)
-            }
-            i += 1
-            return args[i]
-        }
-        while i < args.count {
-            switch args[i] {
+        let arguments = ToolArguments("analytics-bench", usage: usage, arguments: args)
+        arguments.read { option in
+            switch option {
             case "--quick": s.events = 100_000
-            case "--events": s.events = Int(value()) ?? s.events
-            case "--rounds": s.rounds = max(1, Int(value()) ?? s.rounds)
-            case "--db": s.database = value()
+            case "--events": s.events = arguments.count(after: option)
+            case "--rounds": s.rounds = arguments.count(after: option)
+            case "--db": s.database = arguments.value(after: option, "a file path")
             case "--skip-report": s.skipReport = true
             case "--skip-scan": s.skipScan = true
-            default:
-                Benchmark.complain("analytics-bench: unknown option \(args[i]); use --quick, --events N, --rounds N, --db FILE, --skip-report, --skip-scan")
-                exit(2)
+            default: return false
             }
-            i += 1
+            return true
         }
         return s
     }

@@ -18,6 +18,13 @@ import KVCConfig
 import Reporters
 import Tracker
 
+ToolArguments(
+    "gtk-bench",
+    usage: Benchmark.usage(
+        "gtk-bench", measures: "The time the GTK hooks add on the UI thread to one click, as a ratio to the click before the hooks (under xvfb-run without DISPLAY).",
+        quick: "3 rounds of 2,000 clicks instead of 7 of 20,000", example: "swift run -c release gtk-bench --quick")
+).read()
+
 if ProcessInfo.processInfo.environment["DISPLAY"] == nil, ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
     // No display: start again under a virtual one.
     let p = Process()

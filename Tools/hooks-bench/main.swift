@@ -56,8 +56,19 @@ func measure(_ button: UIButton, batches: Int, batchSize: Int, drain: () -> Void
 }
 
 // `--only observer` (or pipeline) skips the other hooked mode, for profiling.
-let only: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
-    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+var only: String?
+let arguments = ToolArguments(
+    "hooks-bench",
+    usage: Benchmark.usage(
+        "hooks-bench", measures: "What tracking adds to a button's action (observer only, and the whole pipeline), as a ratio to no hooks.",
+        options: [("--only MODE", "run only this hooked mode, observer or pipeline (for a profiler)")],
+        quick: "8 batches instead of 50", example: "swift run -c release hooks-bench --quick"))
+arguments.read { option in
+    guard option == "--only" else { return false }
+    let mode = arguments.value(after: option, "observer or pipeline")
+    guard ["observer", "pipeline"].contains(mode) else { arguments.reject("--only takes observer or pipeline, not '\(mode)'") }
+    only = mode
+    return true
 }
 let batchSize = 5_000
 let batches = Benchmark.rounds(quick: 8, full: 50)

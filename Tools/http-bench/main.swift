@@ -13,17 +13,16 @@ import Foundation
 import HTTPServer
 import SystemCalls
 
-if CommandLine.arguments.contains("--help") {
-    print(
-        """
-        usage: http-bench [--quick]
-          Measures the HTTP server's requests per second on 127.0.0.1 (4 keep-alive connections,
-          one request in flight each, then 16 pipelined) against a bare loopback socket carrying
-          the same bytes. --quick runs ~5 s instead of ~20 s.
-        example: swift run -c release http-bench --quick
-        """)
-    exit(0)
-}
+ToolArguments(
+    "http-bench",
+    usage: Benchmark.usage(
+        "http-bench",
+        measures: """
+            The HTTP server's requests per second on 127.0.0.1 (4 keep-alive connections, one request
+            in flight each, then 16 pipelined) against a bare loopback socket carrying the same bytes.
+            """,
+        quick: "~5 s instead of ~20 s", example: "swift run -c release http-bench --quick")
+).read()
 
 let requestsPerConnection = Benchmark.isQuick ? 5_000 : 25_000
 let connections = 4

@@ -68,38 +68,20 @@ struct Settings {
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
-        func value(after i: Int) -> Int {
-            guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else {
-                FileHandle.standardError.write(Data("ingest-bench: \(args[i]) needs a positive whole number; see --help\n".utf8))
-                exit(2)
-            }
-            return v
-        }
-        var i = 0
-        while i < args.count {
-            switch args[i] {
+        let arguments = ToolArguments("ingest-bench", usage: usage, arguments: args)
+        arguments.read { option in
+            switch option {
             case "--quick": s.events = 20_000
-            case "--events": s.events = value(after: i); i += 1
-            case "--connections": s.connections = value(after: i); i += 1
-            case "--batch": s.batch = value(after: i); i += 1
-            case "--seed": s.seed = UInt64(value(after: i)); i += 1
-            case "--sustain": s.sustain = value(after: i); i += 1
+            case "--events": s.events = arguments.count(after: option)
+            case "--connections": s.connections = arguments.count(after: option)
+            case "--batch": s.batch = arguments.count(after: option)
+            case "--seed": s.seed = UInt64(arguments.count(after: option))
+            case "--sustain": s.sustain = arguments.count(after: option)
             case "--without-rollups": s.withoutRollups = true
-            case "--old-collector":
-                guard i + 1 < args.count else {
-                    FileHandle.standardError.write(Data("ingest-bench: --old-collector needs a path; see --help\n".utf8))
-                    exit(2)
-                }
-                s.oldCollector = args[i + 1]
-                i += 1
-            case "--help", "-h":
-                print(usage)
-                exit(0)
-            default:
-                FileHandle.standardError.write(Data("ingest-bench: unknown argument '\(args[i])'; see --help\n".utf8))
-                exit(2)
+            case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
+            default: return false
             }
-            i += 1
+            return true
         }
         return s
     }

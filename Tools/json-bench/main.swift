@@ -5,6 +5,13 @@ import BenchmarkSupport
 import EventModel
 import Foundation
 
+ToolArguments(
+    "json-bench",
+    usage: Benchmark.usage(
+        "json-bench", measures: "EventModel's JSON parser and writer on an EVENTS body of 500 events, as a ratio to Foundation's JSONSerialization.",
+        quick: "3 rounds of 20 instead of 7 of 100", example: "swift run -c release json-bench --quick")
+).read()
+
 let rounds = Benchmark.rounds(quick: 3, full: 7)
 let iterations = Benchmark.isQuick ? 20 : 100
 

@@ -14,6 +14,13 @@ import Hooks
 import KVCConfig
 import ViewIdentity
 
+ToolArguments(
+    "kvc-bench",
+    usage: Benchmark.usage(
+        "kvc-bench", measures: "Reading a KVC rule's key path from the live object, as a ratio to direct property access (thread CPU time).",
+        quick: "1 round of 0.1 s instead of 5 of 0.4 s", example: "swift run -c release kvc-bench --quick")
+).read()
+
 let rounds = Benchmark.rounds(quick: 1, full: 5)
 let roundSeconds = Benchmark.isQuick ? 0.1 : 0.4
 

@@ -8,6 +8,13 @@ import BenchmarkSupport
 import Foundation
 import ViewIdentity
 
+ToolArguments(
+    "md5-bench",
+    usage: Benchmark.usage(
+        "md5-bench", measures: "MD5 throughput on 8 KiB and 64-byte inputs, as a ratio to `openssl speed md5` in the same run.",
+        quick: "1 round instead of 5", example: "swift run -c release md5-bench --quick")
+).read()
+
 let rounds = Benchmark.rounds(quick: 1, full: 5)
 let ourSeconds = 1.0
 let openSSLSeconds = 1

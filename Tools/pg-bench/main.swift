@@ -49,32 +49,22 @@ struct Settings {
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
-        var rest = args.makeIterator()
-        func count(after option: String) -> Int {
-            guard let text = rest.next(), let n = Int(text), n > 0 else {
-                Benchmark.complain("pg-bench: \(option) needs a positive count; see --help")
-                exit(2)
-            }
-            return n
-        }
-        while let option = rest.next() {
+        let arguments = ToolArguments("pg-bench", usage: usage, arguments: args)
+        let count = arguments.count(after:)
+        arguments.read { option in
             switch option {
             case "--quick":
                 s.events = 100_000
                 s.ingestEvents = 50_000
-            case "--ingest-events": s.ingestEvents = max(1_000, count(after: option))
+            case "--ingest-events": s.ingestEvents = max(1_000, count(option))
             case "--ingest-only": s.ingestOnly = true
-            case "--ingest-batch": s.ingestBatch = count(after: option)
-            case "--ingest-threads": s.ingestThreads = count(after: option)
-            case "--events": s.events = max(1_000, count(after: option))
-            case "--rounds": s.rounds = count(after: option)
-            case "--help", "-h":
-                print(usage)
-                exit(0)
-            default:
-                Benchmark.complain("pg-bench: unknown option \(option); see --help")
-                exit(2)
+            case "--ingest-batch": s.ingestBatch = count(option)
+            case "--ingest-threads": s.ingestThreads = count(option)
+            case "--events": s.events = max(1_000, count(option))
+            case "--rounds": s.rounds = count(option)
+            default: return false
             }
+            return true
         }
         return s
     }

@@ -37,30 +37,28 @@ struct Settings: Sendable {
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
-        func value(after i: Int) -> Int {
-            guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else {
-                Benchmark.complain("pipeline-bench: \(args[i]) needs a positive whole number")
-                exit(2)
-            }
-            return v
-        }
-        var i = 0
-        while i < args.count {
-            switch args[i] {
+        let arguments = ToolArguments(
+            "pipeline-bench",
+            usage: Benchmark.usage(
+                "pipeline-bench",
+                measures: "Events/s from ATLP clients into the collector's handler with SQLite commits, as a ratio to an acknowledge-only handler.",
+                options: [
+                    ("--connections N", "client connections (default 4)"), ("--batch N", "events per EVENTS batch (default 100)"),
+                    ("--events N", "events per round (default 60,000)"),
+                ],
+                quick: "20,000 events, 1 round", example: "swift run -c release pipeline-bench --quick"),
+            arguments: args)
+        arguments.read { option in
+            switch option {
             case "--quick":
                 s.events = 20_000
                 s.rounds = 1
-            case "--connections": s.connections = value(after: i); i += 1
-            case "--batch": s.batch = value(after: i); i += 1
-            case "--events": s.events = value(after: i); i += 1
-            case "--help", "-h":
-                print("usage: pipeline-bench [--quick] [--connections N] [--batch N] [--events N]")
-                exit(0)
-            default:
-                Benchmark.complain("pipeline-bench: unknown argument '\(args[i])'; see --help")
-                exit(2)
+            case "--connections": s.connections = arguments.count(after: option)
+            case "--batch": s.batch = arguments.count(after: option)
+            case "--events": s.events = arguments.count(after: option)
+            default: return false
             }
-            i += 1
+            return true
         }
         return s
     }

@@ -11,6 +11,7 @@
 import ATLPClient
 import ATLPServer
 import ATLPWire
+import BenchmarkSupport
 import Foundation
 import Synchronization
 import SystemCalls
@@ -20,7 +21,14 @@ struct WelcomeAll: ATLPHandler {
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply { .error(.badRequest, "probe server answers HELLO only") }
 }
 
-let quick = CommandLine.arguments.contains("--quick")
+ToolArguments(
+    "slowloris-probe",
+    usage: Benchmark.usage(
+        "slowloris-probe",
+        measures: "How many honest HELLOs get a WELCOME while 17 loopback addresses hold 4,250 connections trickling HELLOs, without and with the reserve.",
+        quick: "10 probes instead of 30", example: "swift run -c release slowloris-probe --quick")
+).read()
+let quick = Benchmark.isQuick
 let addresses = 17
 let perAddress = 250
 let probes = quick ? 10 : 30

@@ -29,17 +29,7 @@ let usage = """
       --quick   3 rounds of 10 batches per sender instead of 5 rounds of 50
     example: swift run -c release store-bench --quick
     """
-for argument in CommandLine.arguments.dropFirst() {
-    switch argument {
-    case "--quick": break
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    default:
-        Benchmark.complain("store-bench: unknown argument '\(argument)'; see --help")
-        exit(2)
-    }
-}
+ToolArguments("store-bench", usage: usage).read()
 let quick = Benchmark.isQuick
 let senders = 8
 let batchSize = 100

@@ -18,16 +18,20 @@ import Foundation
 import SystemCalls
 
 let quick = Benchmark.isQuick
-if CommandLine.arguments.contains("--help") {
-    print(
-        """
-        usage: transport-bench [--quick] [--tail]
-          Measures ATLP/1 events per second and p50/p99 ACK latency on 127.0.0.1 against a
-          plain loopback socket carrying the same bytes. --quick runs ~5 s instead of ~30 s;
-          --tail also prints more percentiles of the ATLP latency.
-        example: swift run -c release transport-bench --quick
-        """)
-    exit(0)
+var tail = false
+ToolArguments(
+    "transport-bench",
+    usage: Benchmark.usage(
+        "transport-bench",
+        measures: """
+            ATLP/1 events per second and p50/p99 ACK latency on 127.0.0.1 against a plain loopback
+            socket carrying the same bytes.
+            """,
+        options: [("--tail", "also print more percentiles of the ATLP latency")],
+        quick: "~5 s instead of ~30 s", example: "swift run -c release transport-bench --quick")
+).read { option in
+    tail = tail || option == "--tail"
+    return option == "--tail"
 }
 
 let eventsPerBatch = 500
@@ -200,7 +204,7 @@ func row(_ name: String, _ r: Result) {
 }
 row("baseline (bare socket)", baseline)
 row("ATLP request/ACK", atlp)
-if CommandLine.arguments.contains("--tail") {
+if tail {
     let sorted = atlp.latencies.sorted()
     for p in [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99] { print("  p\(p)", micros(Benchmark.percentile(sorted, p))) }
     print("  over 8 ms:", sorted.filter { $0 > .milliseconds(8) }.count, "of", sorted.count)

@@ -5,6 +5,13 @@ import BenchmarkSupport
 import Foundation
 import ViewIdentity
 
+ToolArguments(
+    "viewpath-bench",
+    usage: Benchmark.usage(
+        "viewpath-bench", measures: "viewPath + viewId of a view 20 levels deep, ns per view, beside the MD5 alone and the path alone.",
+        example: "swift run -c release viewpath-bench --quick")
+).read()
+
 let depth = 20
 
 /// A toolkit-style node with only the required members, so `pathName` is computed on each call.
