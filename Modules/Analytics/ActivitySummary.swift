@@ -93,12 +93,12 @@ extension ActivitySummary {
 
     private static func days(_ days: [ActivityRollup.Day]) -> [DailyActivity] {
         var byNumber: [Int64: ActivityRollup.Day] = [:]
-        for d in days { byNumber[d.number] = d }
+        for d in days { byNumber[d.day.number] = d }
         guard let first = byNumber.keys.min(), let last = byNumber.keys.max() else { return [] }
         let numbers = last - first <= maximumFilledDays ? Array(first...last) : byNumber.keys.sorted()
         return numbers.map { n in
-            let d = byNumber[n] ?? ActivityRollup.Day(number: n, events: 0, actors: 0, devices: 0, sessions: 0)
-            return DailyActivity(day: UTCDay(number: n), events: d.events, actors: d.actors, devices: d.devices, sessions: d.sessions)
+            let d = byNumber[n] ?? ActivityRollup.Day(day: UTCDay(number: n), events: 0, actors: 0, devices: 0, sessions: 0)
+            return DailyActivity(day: d.day, events: d.events, actors: d.actors, devices: d.devices, sessions: d.sessions)
         }
     }
 
@@ -194,7 +194,7 @@ public struct ActivityCounter {
         ActivityRollup(
             days: days.map {
                 ActivityRollup.Day(
-                    number: $0.key, events: $0.value.events, actors: $0.value.actors.count, devices: $0.value.devices.count,
+                    day: UTCDay(number: $0.key), events: $0.value.events, actors: $0.value.actors.count, devices: $0.value.devices.count,
                     sessions: $0.value.sessions.count)
             },
             dwell: durations.map { page, counts in

@@ -131,7 +131,7 @@ public final class CollectorStudioBackend: StudioBackend {
             try store.definitionCounts(rule, since: range.since, until: range.until)
         }
         return RuleCounts(
-            total: counts.total, days: counts.days.map { RuleCounts.Day(day: $0.day.description, count: $0.count) },
+            total: counts.total, days: counts.days.map { RuleCounts.Day(day: $0.day, count: $0.count) },
             values: counts.values.map { RuleCounts.Value(value: .string($0.value), count: $0.count) })
     }
 

@@ -22,17 +22,17 @@ public struct ActivityRollup: Sendable, Hashable {
     public static let rageGapMilliseconds: Int64 = 1_000
     public static let rageMinimumClicks = 3
 
-    /// One UTC day (days since 1970-01-01) that has events.
+    /// One UTC day that has events.
     public struct Day: Sendable, Hashable {
-        public var number: Int64
+        public var day: UTCDay
         public var events: Int
         /// Distinct actors, devices, sessions.
         public var actors: Int
         public var devices: Int
         public var sessions: Int
 
-        public init(number: Int64, events: Int, actors: Int, devices: Int, sessions: Int) {
-            self.number = number
+        public init(day: UTCDay, events: Int, actors: Int, devices: Int, sessions: Int) {
+            self.day = day
             self.events = events
             self.actors = actors
             self.devices = devices

@@ -82,7 +82,7 @@ private struct ActivityReader {
             SELECT day, SUM(n) AS n FROM (SELECT day, events AS n FROM agg_events\(a.table(version: "app_version"))
                                           UNION ALL SELECT day, 1 FROM \(a.tail())) AS x GROUP BY day
             """
-        ) { r throws(SQLDecodingError) in ActivityRollup.Day(number: try r["day"], events: try r["n"], actors: 0, devices: 0, sessions: 0) }
+        ) { r throws(SQLDecodingError) in ActivityRollup.Day(day: UTCDay(number: try r["day"]), events: try r["n"], actors: 0, devices: 0, sessions: 0) }
     }
 
     func ids() throws(PostgresError) -> [(day: Int64, kind: String, count: Int)] {
@@ -239,7 +239,7 @@ private struct ActivityRows {
 
     func rollup() -> ActivityRollup {
         var days: [Int64: ActivityRollup.Day] = [:]
-        for d in self.days { days[d.number] = d }
+        for d in self.days { days[d.day.number] = d }
         for r in ids {
             switch r.kind {
             case "a": days[r.day]?.actors = r.count

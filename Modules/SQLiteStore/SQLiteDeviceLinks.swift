@@ -108,7 +108,7 @@ extension SQLiteEventStore {
             }
             return people
         }
-        for (i, d) in rollup.days.enumerated() { rollup.days[i].actors = people[d.number]?.count ?? 0 }
+        for (i, d) in rollup.days.enumerated() { rollup.days[i].actors = people[d.day.number]?.count ?? 0 }
     }
 
     /// For `actorEventsFromRollups`: per stored id number (`rollup_ids`) of a merged device, the

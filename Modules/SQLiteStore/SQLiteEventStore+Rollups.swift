@@ -203,9 +203,9 @@ extension SQLiteEventStore {
         var days: [Int64: ActivityRollup.Day] = [:]
         let e = SQLQuery.where(f.conditions(day: "day"))
         for day in try read("SELECT day, SUM(events) AS n FROM rollup_events\(e) GROUP BY day", { r throws(SQLDecodingError) in
-            ActivityRollup.Day(number: try r.decode("day"), events: try r.decode("n"), actors: 0, devices: 0, sessions: 0)
+            ActivityRollup.Day(day: UTCDay(number: try r.decode("day")), events: try r.decode("n"), actors: 0, devices: 0, sessions: 0)
         }) {
-            days[day.number] = day
+            days[day.day.number] = day
         }
         let ids = SQLQuery.where(f.conditions(day: "day") + ["all_versions = \(f.appVersion == nil)"])
         let counts = try read("SELECT day, kind, SUM(distinct_ids) AS n FROM rollup_actor_counts\(ids) GROUP BY day, kind") {

@@ -1,13 +1,13 @@
 public import EventModel
+public import EventStore
 
 /// What a rule counts over stored events (`POST /api/preview`, `GET /api/rules/{id}/counts`).
 public struct RuleCounts: Sendable, Hashable {
     /// One UTC day's count.
     public struct Day: Sendable, Hashable {
-        /// `YYYY-MM-DD`.
-        public var day: String
+        public var day: UTCDay
         public var count: Int
-        public init(day: String, count: Int) {
+        public init(day: UTCDay, count: Int) {
             self.day = day
             self.count = count
         }

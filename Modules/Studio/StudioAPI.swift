@@ -193,7 +193,7 @@ final class StudioAPI: Sendable {
     static func json(_ counts: RuleCounts) -> JSONValue {
         [
             "total": .int(Int64(counts.total)),
-            "days": .array(counts.days.map { ["day": .string($0.day), "count": .int(Int64($0.count))] }),
+            "days": .array(counts.days.map { ["day": .string($0.day.description), "count": .int(Int64($0.count))] }),
             "values": .array(counts.values.map { ["value": $0.value, "count": .int(Int64($0.count))] }),
         ]
     }

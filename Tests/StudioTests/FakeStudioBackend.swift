@@ -74,10 +74,10 @@ final class FakeStudioBackend: StudioBackend {
                 && (rule["content"]?.stringValue == nil || rule["content"]?.stringValue == e.title)
                 && (range.since.map { e.time >= $0 } ?? true) && (range.until.map { e.time < $0 } ?? true)
         }
-        var byDay: [String: Int] = [:]
+        var byDay: [UTCDay: Int] = [:]
         var byTitle: [String: Int] = [:]
         for e in selected {
-            byDay[Self.day(e.time), default: 0] += 1
+            byDay[UTCDay(time: e.time), default: 0] += 1
             if let t = e.title { byTitle[t, default: 0] += 1 }
         }
         return RuleCounts(
@@ -95,6 +95,4 @@ final class FakeStudioBackend: StudioBackend {
         }
         return counts
     }
-
-    static func day(_ time: Int64) -> String { UTCDay(time: time).description }
 }
