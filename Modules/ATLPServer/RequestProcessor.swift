@@ -37,35 +37,46 @@ struct RequestProcessor: Sendable {
     /// the frame is read, a `HELLO` welcomed, `PING` and `BYE` answered here, and every other
     /// request decoded by ATLPWire's codec and answered by the handler.
     func process(_ item: InboundItem, session: Session?, connectionID: UInt64, peer: String) -> Outcome {
+        let payload: [UInt8]
+        let verb: String
         let frame: ATLPFrame
         do {
-            frame = try Self.frame(of: item, session: session)
+            (payload, verb) = try Self.payload(of: item, session: session)
+            // EVENTS, the bulk of the traffic, is read straight from the bytes (below).
+            frame = verb == "EVENTS" ? ATLPFrame(verb: verb, body: nil) : ATLPFrame(verb: verb, body: try ATLPFrame.body(of: payload, verb: verb))
         } catch {
             return fail(error, session: session)
         }
         guard let session else { return welcome(frame, connectionID: connectionID, peer: peer) }
+        let reply: ATLPReply
         switch frame.verb {
         case "PING": return Outcome(bytes: ATLPFrame(verb: "PONG").encoded, session: session, close: false)
         case "BYE": return Outcome(bytes: ATLPFrame(verb: "BYE").encoded, session: session, close: true)
         case "PUBLISH" where !session.isAdmin:
             return fail(ATLPError(.forbidden, "PUBLISH needs a connection whose HELLO carried the admin token"), session: session)
-        default: break
+        case "EVENTS":
+            do throws(ATLPError) {
+                reply = handler.handle(events: try ATLPRequest.events(payload: payload), session: session)
+            } catch {
+                return fail(error, session: session)
+            }
+        default:
+            let request: ATLPRequest
+            do {
+                request = try ATLPRequest(verb: frame.verb, body: frame.body ?? JSONObject())
+            } catch {
+                return fail(error, session: session)
+            }
+            reply = handler.handle(request, session: session)
         }
-        let request: ATLPRequest
-        do {
-            request = try ATLPRequest(verb: frame.verb, body: frame.body ?? JSONObject())
-        } catch {
-            return fail(error, session: session)
-        }
-        let reply = handler.handle(request, session: session)
         var code: ATLPErrorCode?
         if case .error(let c, _) = reply { code = c }
         return Outcome(bytes: reply.wireBytes, session: session, close: code?.closesConnection ?? false, error: code)
     }
 
-    /// The item's frame, its verb allowed in this phase (`HELLO` first, and once) before its
-    /// body is parsed; a framing error is thrown as it came.
-    private static func frame(of item: InboundItem, session: Session?) throws(ATLPError) -> ATLPFrame {
+    /// The item's payload and verb, the verb allowed in this phase (`HELLO` first, and once)
+    /// before its body is parsed; a framing error is thrown as it came.
+    private static func payload(of item: InboundItem, session: Session?) throws(ATLPError) -> ([UInt8], String) {
         let payload: [UInt8]
         switch item {
         case .framingError(let error): throw error
@@ -79,7 +90,7 @@ struct RequestProcessor: Sendable {
             throw ATLPError(.helloRequired, "a second HELLO on one connection; open a new connection instead")
         default: break
         }
-        return ATLPFrame(verb: verb, body: try ATLPFrame.body(of: payload, verb: verb))
+        return (payload, verb)
     }
 
     /// The answer to a `HELLO`: `WELCOME` and the new session, or `unauthorized`.

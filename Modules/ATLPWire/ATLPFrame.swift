@@ -79,17 +79,25 @@ extension ATLPFrame {
 
     /// The body after the verb: nil when the payload is the verb alone, else a JSON object.
     package static func body(of bytes: [UInt8], verb: String) throws(ATLPError) -> JSONObject? {
+        try body(of: bytes, verb: verb) { (json) throws(JSONParseError) in (try JSONValue.parse(json), ()) }?.object
+    }
+
+    /// The body after the verb as `parse` reads it (with what else it read beside the value, as
+    /// `EventList.parseBody` reads the events): nil when the payload is the verb alone.
+    package static func body<Extra>(
+        of bytes: [UInt8], verb: String, parse: (ArraySlice<UInt8>) throws(JSONParseError) -> (JSONValue, Extra)
+    ) throws(ATLPError) -> (object: JSONObject, extra: Extra)? {
         let start = verb.utf8.count
         guard start < bytes.count else { return nil }
-        let value: JSONValue
+        let parsed: (JSONValue, Extra)
         do {
-            value = try JSONValue.parse(bytes[(start + 1)...])
+            parsed = try parse(bytes[(start + 1)...])
         } catch {
             throw ATLPError(.badJSON, "the \(verb) body is not valid JSON: \(error.description)")
         }
-        guard case .object(let object) = value else {
-            throw ATLPError(.badJSON, "the \(verb) body must be a JSON object, found \(value.kindDescription)")
+        guard case .object(let object) = parsed.0 else {
+            throw ATLPError(.badJSON, "the \(verb) body must be a JSON object, found \(parsed.0.kindDescription)")
         }
-        return object
+        return (object, parsed.1)
     }
 }

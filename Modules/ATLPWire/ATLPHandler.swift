@@ -10,12 +10,19 @@ public protocol ATLPHandler: Sendable {
     func hello(_ hello: Hello, peer: String) -> HelloDecision
     /// Answers one request of an accepted session.
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply
+    /// Answers an `EVENTS` request whose events the server read straight from the frame's bytes;
+    /// by default as `handle(events.request, session:)`, with the events as generic values.
+    func handle(events: EventsRequest, session: Session) -> ATLPReply
     /// Called once per connection when it closes, for bookkeeping; default does nothing.
     func closed(session: Session?, peer: String)
 }
 
 extension ATLPHandler {
     public func closed(session: Session?, peer: String) {}
+
+    public func handle(events: EventsRequest, session: Session) -> ATLPReply {
+        handle(events.request, session: session)
+    }
 }
 
 /// The handler's answer to a `HELLO`.

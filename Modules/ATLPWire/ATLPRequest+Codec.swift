@@ -50,6 +50,19 @@ extension ATLPRequest {
         return .events(batch: batch, events: events, sentAt: sentAt)
     }
 
+    /// Decodes an `EVENTS` payload (verb and body) as `init(verb:body:)` does, with the same
+    /// errors, but reads the events straight from the bytes, each validated as it is read
+    /// (`EventList.parseBody`), not through the generic tree.
+    package static func events(payload: [UInt8]) throws(ATLPError) -> EventsRequest {
+        let read = try ATLPFrame.body(of: payload, verb: "EVENTS") { (json) throws(JSONParseError) in
+            try EventList.parseBody(json, eventsMember: "events")
+        }
+        guard case .events(let batch, let values, let sentAt) = try events(read?.object ?? JSONObject()) else {
+            preconditionFailure("an EVENTS body decodes to an EVENTS request")
+        }
+        return EventsRequest(batch: batch, events: read?.extra ?? EventList(values), sentAt: sentAt)
+    }
+
     /// `PUBLISH {"rules":[...],"sampleRate":R}`: `rules` an array, `sampleRate` 0…1 when present.
     private static func publish(_ body: JSONObject) throws(ATLPError) -> ATLPRequest {
         guard let rules = body["rules"]?.arrayValue else {

@@ -37,17 +37,19 @@ public struct CollectorHandler: ATLPHandler {
     public func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
         switch request {
         case .events(let label, let events, let sentAt):
-            return storeEvents(label: label, events: events, sentAt: sentAt, session: session)
+            return handle(events: EventsRequest(batch: label, events: EventList(events), sentAt: sentAt), session: session)
         case .config(let body): return config(clientEtag: body["etag"]?.stringValue, session: session)
         case .publish(let rules, let sampleRate): return publish(rules, sampleRate: sampleRate ?? 1, session: session)
         case .snapshot(let upload): return storeSnapshot(upload, session: session)
         }
     }
 
-    private func storeEvents(label: JSONValue, events: [JSONValue], sentAt: Int64?, session: Session) -> ATLPReply {
+    /// Stores an `EVENTS` batch; `ACK` after the commit.
+    public func handle(events request: EventsRequest, session: Session) -> ATLPReply {
+        let label = request.batch
         let batch = EventBatch(
             appKey: session.appKey, appVersion: session.appVersion, agent: session.hello.agent, label: label.jsonText,
-            sentAt: sentAt, events: events)
+            sentAt: request.sentAt, eventList: request.events)
         do throws(StoreError) {
             // append returns after COMMIT: the ACK below is only ever sent for a durable batch.
             let outcome = try store.append(batch)

@@ -57,18 +57,71 @@ public struct JSONDuplicateKey: Sendable, Hashable {
     public var firstOffset: Int
 }
 
+/// What reads an object's members as `JSONParser.parseMembers(into:)` meets them: the object's
+/// syntax is spelled once, and each reader decides what a member's value becomes (a generic
+/// value for `ObjectBuilder`, an event field for `EventMemberReader`).
+protocol JSONMemberReader {
+    /// Reads the value of the member named `key` (its opening quote at `keyStart`); the parser
+    /// stands at the value.
+    mutating func member(_ key: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError)
+}
+
+/// What reads an array's elements as `JSONParser.parseElements(into:)` meets them.
+protocol JSONElementReader {
+    /// Reads element `index` (from 0); the parser stands at it.
+    mutating func element(_ index: Int, parser: inout JSONParser) throws(JSONParseError)
+}
+
+/// Collects an array's elements as generic values.
+struct ArrayBuilder: JSONElementReader {
+    var array: [JSONValue] = []
+
+    mutating func element(_ index: Int, parser: inout JSONParser) throws(JSONParseError) {
+        if parser.onDuplicateKey != nil { parser.path.append(.index(index)) }
+        array.append(try parser.parseValue())
+        if parser.onDuplicateKey != nil { parser.path.removeLast() }
+    }
+}
+
+/// A string literal as read: its bytes when they are ASCII with no escape (nothing to check or
+/// decode, so a key can be matched without making a String), else its decoded text.
+enum JSONStringToken {
+    case ascii(Range<Int>)
+    case decoded(String)
+}
+
 /// Collects an object's members, last one winning for a repeated key (as `JSONObject`'s setter),
 /// without a quadratic scan: small objects check linearly, larger ones through a dictionary, so a
 /// hostile body with a hundred thousand keys costs linear time.
-struct ObjectBuilder {
+struct ObjectBuilder: JSONMemberReader {
     private var members: [(key: String, value: JSONValue)] = []
     private var positions: [String: Int]?
+    /// The first offset of each key, kept only for `JSONParser.onDuplicateKey`.
+    private var keyOffsets: [String: Int] = [:]
 
-    mutating func add(_ key: String, _ value: JSONValue) {
+    mutating func member(_ token: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
+        let key = parser.string(token)
+        if let onDuplicateKey = parser.onDuplicateKey {
+            if let first = keyOffsets[key] {
+                onDuplicateKey(JSONDuplicateKey(path: parser.path, key: key, offset: keyStart, firstOffset: first))
+            } else {
+                keyOffsets[key] = keyStart
+            }
+            parser.path.append(.key(key))
+        }
+        let value = try parser.parseValue()
+        if parser.onDuplicateKey != nil { parser.path.removeLast() }
+        // A repeated key is never canonical: the writer writes each key once.
+        if add(key, value) { parser.canonical = false }
+    }
+
+    /// Adds a member; true when it replaced an earlier one of the same key.
+    @discardableResult
+    mutating func add(_ key: String, _ value: JSONValue) -> Bool {
         if positions == nil {
             if let i = members.firstIndex(where: { $0.key == key }) {
                 members[i].value = value
-                return
+                return true
             }
             members.append((key, value))
             if members.count > 16 {
@@ -77,14 +130,15 @@ struct ObjectBuilder {
                 for (i, m) in members.enumerated() { p[m.key] = i }
                 positions = p
             }
-            return
+            return false
         }
         if let i = positions![key] {
             members[i].value = value
-        } else {
-            positions![key] = members.count
-            members.append((key, value))
+            return true
         }
+        positions![key] = members.count
+        members.append((key, value))
+        return false
     }
 
     var object: JSONObject { JSONObject(uniqueMembers: members) }
@@ -100,6 +154,10 @@ struct JSONParser {
     /// Told of keys repeated in one object; the path is kept only when it is set.
     var onDuplicateKey: ((JSONDuplicateKey) -> Void)?
     var path: [JSONDuplicateKey.Step] = []
+    /// Cleared when the text read since it was last set is not what `JSONValue.write(to:)`
+    /// writes for its value (white space, an escape, a repeated key, a number written
+    /// otherwise): an event's `props` read with it still set are stored as sent, unwritten.
+    var canonical = true
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -127,6 +185,9 @@ struct JSONParser {
     }
 
     mutating func skipSpace() {
+        guard pos < bytes.count, bytes[pos] <= 0x20 else { return }
+        let start = pos
+        defer { if pos > start { canonical = false } }
         while pos < bytes.count {
             switch bytes[pos] {
             case 0x20, 0x09, 0x0A, 0x0D: pos += 1
@@ -168,38 +229,33 @@ struct JSONParser {
     }
 
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        var builder = ObjectBuilder()
+        try parseMembers(into: &builder)
+        return .object(builder.object)
+    }
+
+    /// Reads an object (the parser at its `{`), handing each member to `reader`.
+    mutating func parseMembers<Reader: JSONMemberReader>(into reader: inout Reader) throws(JSONParseError) {
         try enter()
         pos += 1
         skipSpace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") {
             pos += 1
             depth -= 1
-            return .object(JSONObject())
+            return
         }
-        var members = ObjectBuilder()
-        var keyOffsets: [String: Int] = [:]
         while true {
             skipSpace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
                 throw error(pos < bytes.count ? "expected a member name in double quotes" : "unexpected end of input in an object")
             }
             let keyStart = pos
-            let key = try parseString()
-            if let onDuplicateKey {
-                if let first = keyOffsets[key] {
-                    onDuplicateKey(JSONDuplicateKey(path: path, key: key, offset: keyStart, firstOffset: first))
-                } else {
-                    keyOffsets[key] = keyStart
-                }
-            }
+            let key = try parseStringToken()
             skipSpace()
             guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
             pos += 1
             skipSpace()
-            if onDuplicateKey != nil { path.append(.key(key)) }
-            let value = try parseValue()
-            if onDuplicateKey != nil { path.removeLast() }
-            members.add(key, value)
+            try reader.member(key, at: keyStart, parser: &self)
             skipSpace()
             guard pos < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[pos] == UInt8(ascii: ",") {
@@ -209,27 +265,33 @@ struct JSONParser {
             if bytes[pos] == UInt8(ascii: "}") {
                 pos += 1
                 depth -= 1
-                return .object(members.object)
+                return
             }
             throw error("expected ',' or '}' in an object")
         }
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        var builder = ArrayBuilder()
+        try parseElements(into: &builder)
+        return .array(builder.array)
+    }
+
+    /// Reads an array (the parser at its `[`), handing each element to `reader`.
+    mutating func parseElements<Reader: JSONElementReader>(into reader: inout Reader) throws(JSONParseError) {
         try enter()
         pos += 1
-        var array: [JSONValue] = []
         skipSpace()
         if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") {
             pos += 1
             depth -= 1
-            return .array(array)
+            return
         }
+        var index = 0
         while true {
             skipSpace()
-            if onDuplicateKey != nil { path.append(.index(array.count)) }
-            array.append(try parseValue())
-            if onDuplicateKey != nil { path.removeLast() }
+            try reader.element(index, parser: &self)
+            index += 1
             skipSpace()
             guard pos < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[pos] == UInt8(ascii: ",") {
@@ -239,7 +301,7 @@ struct JSONParser {
             if bytes[pos] == UInt8(ascii: "]") {
                 pos += 1
                 depth -= 1
-                return .array(array)
+                return
             }
             throw error("expected ',' or ']' in an array")
         }
@@ -269,9 +331,14 @@ struct JSONParser {
             guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected a digit in the exponent") }
             while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
         }
-        if isInteger, let i = integer(start..<pos) { return .int(i) }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
-        guard let d = Double(text) else { throw error("invalid number", at: start) }
+        if isInteger, let i = integer(start..<pos) {
+            // "-0" is written "0".
+            if i == 0, bytes[start] == UInt8(ascii: "-") { canonical = false }
+            return .int(i)
+        }
+        let literal = UnsafeBufferPointer(rebasing: bytes[start..<pos])
+        guard let d = Double(String(decoding: literal, as: UTF8.self)) else { throw error("invalid number", at: start) }
+        if canonical { canonical = JSONValue.double(d).jsonBytes.elementsEqual(literal) }
         return .double(d)
     }
 
@@ -297,6 +364,19 @@ struct JSONParser {
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
+        string(try parseStringToken())
+    }
+
+    /// The text of a string literal already read.
+    func string(_ token: JSONStringToken) -> String {
+        switch token {
+        case .ascii(let range): return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .decoded(let s): return s
+        }
+    }
+
+    /// Reads a string literal (the parser at its opening quote).
+    mutating func parseStringToken() throws(JSONParseError) -> JSONStringToken {
         let start = pos
         pos += 1
         // Fast path: no escapes; the bytes are validated as UTF-8 below.
@@ -305,25 +385,21 @@ struct JSONParser {
         while scan < bytes.count {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[pos..<scan])
+                let range = pos..<scan
+                pos = scan + 1
                 // ASCII needs no validation; `String(validating:)` is generic and costs a
                 // metadata lookup per call, which was a third of the parse.
-                let s: String
-                if high < 0x80 {
-                    s = String(decoding: slice, as: UTF8.self)
-                } else {
-                    guard let v = String(validating: slice, as: UTF8.self) else {
-                        throw error("invalid UTF-8 in a string", at: start)
-                    }
-                    s = v
+                if high < 0x80 { return .ascii(range) }
+                guard let v = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string", at: start)
                 }
-                pos = scan + 1
-                return s
+                return .decoded(v)
             }
             high |= b
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
             scan += 1
         }
+        canonical = false  // an escape (the writer escapes only what must be, the same way or not)
         var out: [UInt8] = []
         out.reserveCapacity(scan - pos + 16)
         while true {
@@ -372,7 +448,7 @@ struct JSONParser {
             }
         }
         guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: start) }
-        return s
+        return .decoded(s)
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

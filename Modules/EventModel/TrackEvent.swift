@@ -58,66 +58,73 @@ public struct TrackEvent: Sendable, Hashable {
     }
 
     /// Reads and validates an event from its wire form; the error names the field at fault.
-    /// Fields are checked one by one in a fixed order (id, ts, type, name first), so the first at fault is named.
     public init(json: JSONValue) throws(EventValidationError) {
         guard case .object(let o) = json else {
             throw EventValidationError(field: nil, reason: "an event must be a JSON object, found \(json.kindDescription)")
         }
-        let fields = WireEventFields(object: o)
-        let id = try fields.requiredString("id", bytes: 1...128)
+        try self.init(members: EventMembers(o))
+    }
+
+    /// Validates an event from the members its wire form names, however they were read (from a
+    /// `JSONObject`, or straight from the bytes by `EventMemberReader`): the contract's one
+    /// validator. Fields are checked one by one in a fixed order (id, ts, type, name first), so
+    /// the first at fault is named.
+    init(members: EventMembers) throws(EventValidationError) {
+        let fields = WireEventFields(members: members)
+        let id = try fields.requiredString(.id, bytes: 1...128)
         let ts = try fields.ts()
         let type = try fields.type()
-        let name = try fields.requiredString("name", bytes: 1...256)
+        let name = try fields.requiredString(.name, bytes: 1...256)
         let viewId = try fields.viewId()
-        let user = try fields.identity("user")
-        let device = try fields.identity("device")
+        let user = try fields.identity(.user)
+        let device = try fields.identity(.device)
         let duration = try fields.duration()
         let props = try fields.props()
         self.init(
-            id: id, ts: ts, type: type, name: name, page: try fields.string("page"), path: try fields.string("path"), viewId: viewId,
-            session: try fields.string("session"), user: user, device: device, duration: duration, props: props)
+            id: id, ts: ts, type: type, name: name, page: try fields.string(.page), path: try fields.string(.path), viewId: viewId,
+            session: try fields.string(.session), user: user, device: device, duration: duration, props: props)
     }
 }
 
 /// The members of an event's wire form, each read and checked against docs/wire.md §3.
 private struct WireEventFields {
-    let object: JSONObject
+    let members: EventMembers
 
     /// An optional string member.
-    func string(_ key: String) throws(EventValidationError) -> String? {
-        guard let v = object[key] else { return nil }
+    func string(_ key: EventField) throws(EventValidationError) -> String? {
+        guard let v = members[key] else { return nil }
         guard case .string(let s) = v else {
-            throw EventValidationError(field: key, reason: "must be a string, found \(v.kindDescription)")
+            throw EventValidationError(field: key.name, reason: "must be a string, found \(v.kindDescription)")
         }
         return s
     }
 
-    func requiredString(_ key: String) throws(EventValidationError) -> String {
-        guard let s = try string(key) else { throw EventValidationError(field: key, reason: "is required") }
+    func requiredString(_ key: EventField) throws(EventValidationError) -> String {
+        guard let s = try string(key) else { throw EventValidationError(field: key.name, reason: "is required") }
         return s
     }
 
     /// An optional integer member.
-    func integer(_ key: String) throws(EventValidationError) -> Int64? {
-        guard let v = object[key] else { return nil }
+    func integer(_ key: EventField) throws(EventValidationError) -> Int64? {
+        guard let v = members[key] else { return nil }
         guard case .int(let i) = v else {
-            throw EventValidationError(field: key, reason: "must be an integer, found \(v.kindDescription)")
+            throw EventValidationError(field: key.name, reason: "must be an integer, found \(v.kindDescription)")
         }
         return i
     }
 
     /// A required string member of `allowed` UTF-8 bytes (`id`, `name`).
-    func requiredString(_ key: String, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> String {
+    func requiredString(_ key: EventField, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> String {
         let text = try requiredString(key)
         let bytes = text.utf8.count
         guard allowed.contains(bytes) else {
-            throw EventValidationError(field: key, reason: "must be \(allowed.lowerBound) to \(allowed.upperBound) bytes, found \(bytes)")
+            throw EventValidationError(field: key.name, reason: "must be \(allowed.lowerBound) to \(allowed.upperBound) bytes, found \(bytes)")
         }
         return text
     }
 
     func ts() throws(EventValidationError) -> Int64 {
-        guard let ts = try integer("ts") else { throw EventValidationError(field: "ts", reason: "is required") }
+        guard let ts = try integer(.ts) else { throw EventValidationError(field: "ts", reason: "is required") }
         guard EventTime.range.contains(ts) else {
             throw EventValidationError(
                 field: "ts",
@@ -127,7 +134,7 @@ private struct WireEventFields {
     }
 
     func type() throws(EventValidationError) -> EventType {
-        let text = try requiredString("type")
+        let text = try requiredString(.type)
         guard let type = EventType(rawValue: text) else {
             throw EventValidationError(field: "type", reason: "unknown event type \"\(text)\"")
         }
@@ -135,7 +142,7 @@ private struct WireEventFields {
     }
 
     func viewId() throws(EventValidationError) -> String? {
-        guard let viewId = try string("viewId") else { return nil }
+        guard let viewId = try string(.viewId) else { return nil }
         let ok = viewId.utf8.count == 32 && viewId.utf8.allSatisfy { b in
             (0x30...0x39).contains(b) || (0x61...0x66).contains(b) || (0x41...0x46).contains(b)
         }
@@ -144,15 +151,15 @@ private struct WireEventFields {
     }
 
     /// `user` or `device`: a string of at most 128 bytes.
-    func identity(_ key: String) throws(EventValidationError) -> String? {
+    func identity(_ key: EventField) throws(EventValidationError) -> String? {
         guard let s = try string(key) else { return nil }
         let bytes = s.utf8.count
-        guard bytes <= 128 else { throw EventValidationError(field: key, reason: "must be at most 128 bytes, found \(bytes)") }
+        guard bytes <= 128 else { throw EventValidationError(field: key.name, reason: "must be at most 128 bytes, found \(bytes)") }
         return s
     }
 
     func duration() throws(EventValidationError) -> Int64? {
-        let duration = try integer("duration")
+        let duration = try integer(.duration)
         if let duration, !EventTime.durations.contains(duration) {
             throw EventValidationError(field: "duration", reason: "must be from 0 to \(EventTime.longestDuration) ms, found \(duration)")
         }
@@ -161,7 +168,7 @@ private struct WireEventFields {
 
     /// `props`: an object of scalars, each number finite.
     func props() throws(EventValidationError) -> JSONObject {
-        guard let p = object["props"] else { return JSONObject() }
+        guard let p = members[.props] else { return JSONObject() }
         guard case .object(let props) = p else {
             throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
         }

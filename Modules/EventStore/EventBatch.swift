@@ -12,19 +12,33 @@ public struct EventBatch: Sendable, Hashable {
     /// The client's clock when it sent the frame (`"sentAt"`, ms since the epoch), nil when not
     /// given. The store corrects each event's time by `received − sentAt` (docs/wire.md).
     public var sentAt: Int64?
-    /// The events as they arrived; each is validated with `TrackEvent(json:)` when stored.
-    public var events: [JSONValue]
+    /// The events as they arrived: generic values, each validated with `TrackEvent(json:)` when
+    /// stored, or read and validated straight from an `EVENTS` frame's bytes.
+    public var eventList: EventList
+
+    /// The events as generic values.
+    public var events: [JSONValue] {
+        get { eventList.values }
+        set { eventList = EventList(newValue) }
+    }
 
     public init(
         appKey: String, appVersion: String? = nil, agent: String? = nil, label: String? = nil, sentAt: Int64? = nil,
         events: [JSONValue]
+    ) {
+        self.init(appKey: appKey, appVersion: appVersion, agent: agent, label: label, sentAt: sentAt, eventList: EventList(events))
+    }
+
+    public init(
+        appKey: String, appVersion: String? = nil, agent: String? = nil, label: String? = nil, sentAt: Int64? = nil,
+        eventList: EventList
     ) {
         self.appKey = appKey
         self.appVersion = appVersion
         self.agent = agent
         self.label = label
         self.sentAt = sentAt
-        self.events = events
+        self.eventList = eventList
     }
 
     /// The corrected time of an event stamped `ts` in this batch, received at `receivedAt`:

@@ -37,13 +37,10 @@ final class PostgresPendingBatch: Sendable {
         receivedAt = now
         var events: [EventRow] = []
         var rejected: [(raw: String, reason: String)] = []
-        events.reserveCapacity(batch.events.count)
-        for raw in batch.events {
-            let e: TrackEvent
-            do throws(EventValidationError) {
-                e = try TrackEvent(json: raw)
-            } catch {
-                rejected.append((PostgresText.encode(raw.jsonText), PostgresText.encode(error.description)))
+        events.reserveCapacity(batch.eventList.count)
+        for received in batch.eventList.received {
+            guard case .valid(let e, let props) = received else {
+                if case .rejected(let raw, let reason) = received { rejected.append((PostgresText.encode(raw), PostgresText.encode(reason))) }
                 continue
             }
             typealias T = PostgresText
@@ -51,7 +48,7 @@ final class PostgresPendingBatch: Sendable {
                 EventRow(
                     id: T.encode(e.id), ts: e.ts, type: e.type.rawValue, name: T.encode(e.name), page: T.encode(e.page),
                     path: T.encode(e.path), viewId: e.viewId, session: T.encode(e.session), duration: e.duration,
-                    props: T.encode(JSONValue.object(e.props).jsonText), user: T.encode(e.user), device: T.encode(e.device),
+                    props: T.encode(props), user: T.encode(e.user), device: T.encode(e.device),
                     correctedTime: batch.correctedTime(ts: e.ts, receivedAt: now)))
         }
         self.events = events

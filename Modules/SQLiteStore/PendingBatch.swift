@@ -23,18 +23,17 @@ final class PendingBatch: Sendable {
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var pairs = Set<DeviceUser>()
-        rows = batch.events.map { raw in
-            switch SQLiteEventStore.validate(raw) {
-            case .failure(let error):
-                return .rejected(raw: raw.jsonText, reason: error.description)
-            case .success(let e):
+        rows = batch.eventList.received.map { received in
+            switch received {
+            case .rejected(let raw, let reason):
+                return .rejected(raw: raw, reason: reason)
+            case .valid(let e, let props):
                 if let device = e.device { pairs.insert(DeviceUser(device: device, user: e.user)) }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
                 return .event([
                     .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlValue,
                     e.path.sqlValue, e.viewId.sqlValue, e.session.sqlValue, e.user.sqlValue, e.device.sqlValue, e.duration.sqlValue,
-                    .text(JSONValue.object(e.props).jsonText), batch.appVersion.sqlValue, .int(now),
-                    .int(time),
+                    .text(props), batch.appVersion.sqlValue, .int(now), .int(time),
                 ])
             }
         }

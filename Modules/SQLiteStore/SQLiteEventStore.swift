@@ -236,10 +236,6 @@ public final class SQLiteEventStore: CollectorStore {
         try locked { db throws(SQLiteError) in try db.scalar(query, as: type) }
     }
 
-    static func validate(_ raw: JSONValue) -> Result<TrackEvent, EventValidationError> {
-        do throws(EventValidationError) { return .success(try TrackEvent(json: raw)) } catch { return .failure(error) }
-    }
-
     static func nowMilliseconds() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded())
     }

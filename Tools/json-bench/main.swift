@@ -1,5 +1,8 @@
 // json-bench: EventModel's JSON parser and writer on an EVENTS body of 500 events (≈110 KB),
-// against Foundation's JSONSerialization on the same bytes in the same run.
+// against Foundation's JSONSerialization on the same bytes in the same run; and the collector's
+// two ways to turn that body into events to store (each validated, its props text ready):
+// the generic tree then `ReceivedEvent(json:)` per event, and `EventList.parseBody`, which reads
+// the events straight from the bytes.
 // Run: swift run -c release json-bench [--quick]
 import BenchmarkSupport
 import EventModel
@@ -8,7 +11,7 @@ import Foundation
 ToolArguments(
     "json-bench",
     usage: Benchmark.usage(
-        "json-bench", measures: "EventModel's JSON parser and writer on an EVENTS body of 500 events, as a ratio to Foundation's JSONSerialization.",
+        "json-bench", measures: "EventModel's JSON parser and writer on an EVENTS body of 500 events, as a ratio to Foundation's JSONSerialization, and the collector's straight EVENTS decoding as a ratio to the generic tree.",
         quick: "3 rounds of 20 instead of 7 of 100", example: "swift run -c release json-bench --quick")
 ).read()
 
@@ -51,6 +54,12 @@ let ourWrite = measure { sink &+= value.jsonBytes.count }
 let any = try! JSONSerialization.jsonObject(with: data)
 let foundationWrite = measure { sink &+= (try! JSONSerialization.data(withJSONObject: any)).count }
 
+let slice = body[...]
+let generic = measure {
+    if case .array(let events)? = try! JSONValue.parse(body)["events"] { sink &+= events.map(ReceivedEvent.init(json:)).count }
+}
+let straight = measure { sink &+= try! EventList.parseBody(slice, eventsMember: "events").events!.received.count }
+
 let mb = Double(body.count) / 1e6
 Benchmark.start("json-bench: EVENTS body of 500 events, \(body.count) bytes; best of \(rounds) rounds × \(iterations)")
 print("                         µs/body     MB/s   ratio to Foundation (>1: faster)")
@@ -58,4 +67,7 @@ print(String(format: "parse  EventModel     %9.1f  %7.1f   %.2f", ours, mb / our
 print(String(format: "parse  Foundation     %9.1f  %7.1f   1.00 (baseline)", foundation, mb / foundation * 1e6))
 print(String(format: "write  EventModel     %9.1f  %7.1f   %.2f", ourWrite, mb / ourWrite * 1e6, foundationWrite / ourWrite))
 print(String(format: "write  Foundation     %9.1f  %7.1f   1.00 (baseline)", foundationWrite, mb / foundationWrite * 1e6))
+print("events to store (validated, props text)  µs/body  µs/event  ratio to the generic path (>1: faster)")
+print(String(format: "  generic tree, then ReceivedEvent(json:) %9.1f  %8.2f  1.00 (baseline)", generic, generic / 500))
+print(String(format: "  EventList.parseBody (straight)          %9.1f  %8.2f  %.2f", straight, straight / 500, generic / straight))
 if sink == 42 { print("") }
