@@ -21,7 +21,7 @@ enum EventField: Int, CaseIterable {
     }
 
     /// The field a member name names, nil for any other name.
-    init?(_ key: JSONStringToken, in parser: JSONParser) {
+    init?(_ key: JSONStringToken, in bytes: UnsafeBufferPointer<UInt8>) {
         switch key {
         case .decoded(let s):
             guard let field = Self.allCases.first(where: { $0.name == s }) else { return nil }
@@ -29,7 +29,7 @@ enum EventField: Int, CaseIterable {
         case .ascii(let range):
             // Matched on the bytes (length, first and last byte, then the whole name): no String
             // is made for the names every event repeats.
-            let name = UnsafeBufferPointer(rebasing: parser.bytes[range])
+            let name = UnsafeBufferPointer(rebasing: bytes[range])
             guard let first = name.first, let last = name.last else { return nil }
             let field: EventField
             switch (name.count, first, last) {
@@ -47,7 +47,7 @@ enum EventField: Int, CaseIterable {
             case (8, _, _): field = .duration
             default: return nil
             }
-            guard field.name.utf8.elementsEqual(name) else { return nil }
+            guard field.name.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(name) }) == true else { return nil }
             self = field
         }
     }
@@ -81,7 +81,7 @@ struct EventMemberReader: JSONMemberReader {
     var canonicalProps: String?
 
     mutating func member(_ key: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
-        guard let field = EventField(key, in: parser) else {
+        guard let field = EventField(key, in: parser.bytes) else {
             _ = try parser.parseValue()
             return
         }

@@ -367,8 +367,10 @@ struct JSONParser {
         string(try parseStringToken())
     }
 
-    /// The text of a string literal already read.
-    func string(_ token: JSONStringToken) -> String {
+    /// The text of a string literal already read. `mutating` though it changes nothing: called
+    /// from the parser's mutating methods, a non-mutating method made the compiler copy the
+    /// parser (its closure and path retained and released) for every string.
+    mutating func string(_ token: JSONStringToken) -> String {
         switch token {
         case .ascii(let range): return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         case .decoded(let s): return s

@@ -69,8 +69,7 @@ public struct TrackEvent: Sendable, Hashable {
     /// `JSONObject`, or straight from the bytes by `EventMemberReader`): the contract's one
     /// validator. Fields are checked one by one in a fixed order (id, ts, type, name first), so
     /// the first at fault is named.
-    init(members: EventMembers) throws(EventValidationError) {
-        let fields = WireEventFields(members: members)
+    init(members fields: borrowing EventMembers) throws(EventValidationError) {
         let id = try fields.requiredString(.id, bytes: 1...128)
         let ts = try fields.ts()
         let type = try fields.type()
@@ -87,26 +86,24 @@ public struct TrackEvent: Sendable, Hashable {
 }
 
 /// The members of an event's wire form, each read and checked against docs/wire.md §3.
-private struct WireEventFields {
-    let members: EventMembers
-
+extension EventMembers {
     /// An optional string member.
-    func string(_ key: EventField) throws(EventValidationError) -> String? {
-        guard let v = members[key] else { return nil }
+    fileprivate func string(_ key: EventField) throws(EventValidationError) -> String? {
+        guard let v = self[key] else { return nil }
         guard case .string(let s) = v else {
             throw EventValidationError(field: key.name, reason: "must be a string, found \(v.kindDescription)")
         }
         return s
     }
 
-    func requiredString(_ key: EventField) throws(EventValidationError) -> String {
+    fileprivate func requiredString(_ key: EventField) throws(EventValidationError) -> String {
         guard let s = try string(key) else { throw EventValidationError(field: key.name, reason: "is required") }
         return s
     }
 
     /// An optional integer member.
-    func integer(_ key: EventField) throws(EventValidationError) -> Int64? {
-        guard let v = members[key] else { return nil }
+    fileprivate func integer(_ key: EventField) throws(EventValidationError) -> Int64? {
+        guard let v = self[key] else { return nil }
         guard case .int(let i) = v else {
             throw EventValidationError(field: key.name, reason: "must be an integer, found \(v.kindDescription)")
         }
@@ -114,7 +111,7 @@ private struct WireEventFields {
     }
 
     /// A required string member of `allowed` UTF-8 bytes (`id`, `name`).
-    func requiredString(_ key: EventField, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> String {
+    fileprivate func requiredString(_ key: EventField, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> String {
         let text = try requiredString(key)
         let bytes = text.utf8.count
         guard allowed.contains(bytes) else {
@@ -123,7 +120,7 @@ private struct WireEventFields {
         return text
     }
 
-    func ts() throws(EventValidationError) -> Int64 {
+    fileprivate func ts() throws(EventValidationError) -> Int64 {
         guard let ts = try integer(.ts) else { throw EventValidationError(field: "ts", reason: "is required") }
         guard EventTime.range.contains(ts) else {
             throw EventValidationError(
@@ -133,7 +130,7 @@ private struct WireEventFields {
         return ts
     }
 
-    func type() throws(EventValidationError) -> EventType {
+    fileprivate func type() throws(EventValidationError) -> EventType {
         let text = try requiredString(.type)
         guard let type = EventType(rawValue: text) else {
             throw EventValidationError(field: "type", reason: "unknown event type \"\(text)\"")
@@ -141,7 +138,7 @@ private struct WireEventFields {
         return type
     }
 
-    func viewId() throws(EventValidationError) -> String? {
+    fileprivate func viewId() throws(EventValidationError) -> String? {
         guard let viewId = try string(.viewId) else { return nil }
         let ok = viewId.utf8.count == 32 && viewId.utf8.allSatisfy { b in
             (0x30...0x39).contains(b) || (0x61...0x66).contains(b) || (0x41...0x46).contains(b)
@@ -151,14 +148,14 @@ private struct WireEventFields {
     }
 
     /// `user` or `device`: a string of at most 128 bytes.
-    func identity(_ key: EventField) throws(EventValidationError) -> String? {
+    fileprivate func identity(_ key: EventField) throws(EventValidationError) -> String? {
         guard let s = try string(key) else { return nil }
         let bytes = s.utf8.count
         guard bytes <= 128 else { throw EventValidationError(field: key.name, reason: "must be at most 128 bytes, found \(bytes)") }
         return s
     }
 
-    func duration() throws(EventValidationError) -> Int64? {
+    fileprivate func duration() throws(EventValidationError) -> Int64? {
         let duration = try integer(.duration)
         if let duration, !EventTime.durations.contains(duration) {
             throw EventValidationError(field: "duration", reason: "must be from 0 to \(EventTime.longestDuration) ms, found \(duration)")
@@ -167,8 +164,8 @@ private struct WireEventFields {
     }
 
     /// `props`: an object of scalars, each number finite.
-    func props() throws(EventValidationError) -> JSONObject {
-        guard let p = members[.props] else { return JSONObject() }
+    fileprivate func props() throws(EventValidationError) -> JSONObject {
+        guard let p = self[.props] else { return JSONObject() }
         guard case .object(let props) = p else {
             throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
         }

@@ -23,17 +23,30 @@ final class PendingBatch: Sendable {
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var pairs = Set<DeviceUser>()
+        // A session's events follow each other with the same device and user: hashed once per run.
+        var lastPair: DeviceUser?
+        // `String?.sqlValue` is generic across modules (not specialized here): spelled out per type.
+        func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
+        func int(_ i: Int64?) -> SQLValue { i.map(SQLValue.int) ?? .null }
+        let appKeyValue = SQLValue.text(batch.appKey)
+        let appVersionValue = text(batch.appVersion)
         rows = batch.eventList.received.map { received in
             switch received {
             case .rejected(let raw, let reason):
                 return .rejected(raw: raw, reason: reason)
             case .valid(let e, let props):
-                if let device = e.device { pairs.insert(DeviceUser(device: device, user: e.user)) }
+                if let device = e.device {
+                    let pair = DeviceUser(device: device, user: e.user)
+                    if pair != lastPair {
+                        pairs.insert(pair)
+                        lastPair = pair
+                    }
+                }
                 let time = batch.correctedTime(ts: e.ts, receivedAt: now)
                 return .event([
-                    .text(batch.appKey), .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), e.page.sqlValue,
-                    e.path.sqlValue, e.viewId.sqlValue, e.session.sqlValue, e.user.sqlValue, e.device.sqlValue, e.duration.sqlValue,
-                    .text(props), batch.appVersion.sqlValue, .int(now), .int(time),
+                    appKeyValue, .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), text(e.page), text(e.path),
+                    text(e.viewId), text(e.session), text(e.user), text(e.device), int(e.duration), .text(props), appVersionValue,
+                    .int(now), .int(time),
                 ])
             }
         }
