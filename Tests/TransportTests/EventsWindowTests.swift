@@ -1,5 +1,6 @@
 import ATLPWire
 import EventModel
+import SystemCalls
 import Testing
 
 @testable import ATLPClient
@@ -12,6 +13,12 @@ struct EventsWindowTests {
     func batch(_ n: Int, of count: Int) -> EventsRequest? {
         guard n < count else { return nil }
         return EventsRequest(batch: .string("b\(n)"), events: (0..<2).map { .object(JSONObject([("id", .string("b\(n)-\($0)"))])) })
+    }
+
+    @Test func aShipperKeepsTheDefaultWindowInFlightUnlessTold() {
+        let configuration = EventShipperConfiguration(address: SocketAddress(host: "127.0.0.1", port: 1), hello: testHello, spoolDirectory: "/nonexistent")
+        #expect(configuration.window == EventShipperConfiguration.defaultWindow)
+        #expect(EventShipperConfiguration.defaultWindow > 1)
     }
 
     @Test func keepsTheWindowInFlightAndReadsTheACKsInOrder() throws {

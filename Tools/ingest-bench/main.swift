@@ -48,10 +48,8 @@ import Synchronization
 import SystemCalls
 import TestSupport
 
-/// The batches the agent's shipper keeps in flight on one connection: EventShipperConfiguration's default.
-let agentWindow = EventShipperConfiguration(
-    address: SocketAddress(host: "127.0.0.1", port: 0), hello: Hello(appKey: "bench", appVersion: "1.0.0"), spoolDirectory: ""
-).window
+/// The batches the agent's shipper keeps in flight on one connection.
+let agentWindow = EventShipperConfiguration.defaultWindow
 
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N] [--quick]
