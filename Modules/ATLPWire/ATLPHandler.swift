@@ -12,7 +12,7 @@ public protocol ATLPHandler: Sendable {
     func handle(_ request: ATLPRequest, session: Session) -> ATLPReply
     /// Answers an `EVENTS` request whose events the server read straight from the frame's bytes;
     /// by default as `handle(events.request, session:)`, with the events as generic values.
-    func handle(events: EventsRequest, session: Session) -> ATLPReply
+    func handle(events: IncomingEvents, session: Session) -> ATLPReply
     /// Called once per connection when it closes, for bookkeeping; default does nothing.
     func closed(session: Session?, peer: String)
 }
@@ -20,7 +20,7 @@ public protocol ATLPHandler: Sendable {
 extension ATLPHandler {
     public func closed(session: Session?, peer: String) {}
 
-    public func handle(events: EventsRequest, session: Session) -> ATLPReply {
+    public func handle(events: IncomingEvents, session: Session) -> ATLPReply {
         handle(events.request, session: session)
     }
 }

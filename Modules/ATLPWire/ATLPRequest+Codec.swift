@@ -53,14 +53,14 @@ extension ATLPRequest {
     /// Decodes an `EVENTS` payload (verb and body) as `init(verb:body:)` does, with the same
     /// errors, but reads the events straight from the bytes, each validated as it is read
     /// (`EventList.parseBody`), not through the generic tree.
-    package static func events(payload: [UInt8]) throws(ATLPError) -> EventsRequest {
+    package static func events(payload: [UInt8]) throws(ATLPError) -> IncomingEvents {
         let read = try ATLPFrame.body(of: payload, verb: "EVENTS") { (json) throws(JSONParseError) in
             try EventList.parseBody(json, eventsMember: "events")
         }
         guard case .events(let batch, let values, let sentAt) = try events(read?.object ?? JSONObject()) else {
             preconditionFailure("an EVENTS body decodes to an EVENTS request")
         }
-        return EventsRequest(batch: batch, events: read?.extra ?? EventList(values), sentAt: sentAt)
+        return IncomingEvents(batch: batch, events: read?.extra ?? EventList(values), sentAt: sentAt)
     }
 
     /// `PUBLISH {"rules":[...],"sampleRate":R}`: `rules` an array, `sampleRate` 0…1 when present.

@@ -37,7 +37,7 @@ public struct CollectorHandler: ATLPHandler {
     public func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
         switch request {
         case .events(let label, let events, let sentAt):
-            return handle(events: EventsRequest(batch: label, events: EventList(events), sentAt: sentAt), session: session)
+            return handle(events: IncomingEvents(batch: label, events: EventList(events), sentAt: sentAt), session: session)
         case .config(let body): return config(clientEtag: body["etag"]?.stringValue, session: session)
         case .publish(let rules, let sampleRate): return publish(rules, sampleRate: sampleRate ?? 1, session: session)
         case .snapshot(let upload): return storeSnapshot(upload, session: session)
@@ -45,7 +45,7 @@ public struct CollectorHandler: ATLPHandler {
     }
 
     /// Stores an `EVENTS` batch; `ACK` after the commit.
-    public func handle(events request: EventsRequest, session: Session) -> ATLPReply {
+    public func handle(events request: IncomingEvents, session: Session) -> ATLPReply {
         let label = request.batch
         let batch = EventBatch(
             appKey: session.appKey, appVersion: session.appVersion, agent: session.hello.agent, label: label.jsonText,

@@ -3,7 +3,7 @@ import EventModel
 /// An `EVENTS` request as the server reads it (`ATLPRequest.events(payload:)`): the events read
 /// straight from the frame's bytes and validated as they were read. A handler answers it with
 /// `ATLPHandler.handle(events:session:)`; `request` is the same request in its generic form.
-public struct EventsRequest: Sendable, Hashable {
+public struct IncomingEvents: Sendable, Hashable {
     /// The client's batch label, a string or integer, echoed in `ACK`.
     public var batch: JSONValue
     public var events: EventList
