@@ -8,9 +8,16 @@ import SystemCalls
 /// descriptor drops none of SQLite's locks (those are on the database and `-shm` files).
 final class WriteAheadLogFile: Sendable {
     let path: String
-    /// The open log and which file it is; nil before the first sync, after close, or when no log
-    /// file exists.
-    private let open = Mutex<(fd: Int32, identity: FileIdentity)?>(nil)
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The open log and which file it is; nil before the first sync, after close, or when no
+        /// log file exists.
+        var file: (fd: Int32, identity: FileIdentity)?
+        /// Set by `close`: a sync still asked for then (a group committed before the store
+        /// closed) opens the log, syncs it and closes it again, leaking no descriptor.
+        var closed = false
+    }
 
     init(database: String) {
         path = database + "-wal"
@@ -23,20 +30,26 @@ final class WriteAheadLogFile: Sendable {
     /// the last connection checkpointed it into the database (with a sync) before deleting it.
     func sync() throws(StoreError) {
         do throws(PosixError) {
-            try open.withLock { (file: inout sending (fd: Int32, identity: FileIdentity)?) throws(PosixError) in
+            try state.withLock { (s: inout sending State) throws(PosixError) in
+                defer {
+                    if s.closed, let open = s.file {
+                        Posix.close(open.fd)
+                        s.file = nil
+                    }
+                }
                 let now = try Posix.fileIdentity(path: path)
-                if let current = file, current.identity != now {
+                if let current = s.file, current.identity != now {
                     Posix.close(current.fd)
-                    file = nil
+                    s.file = nil
                 }
                 guard now != nil else { return }
-                if file == nil {
+                if s.file == nil {
                     let fd = try Posix.open(path, O_RDONLY)
                     let identity = try Posix.fileIdentity(fd, path: path)
-                    file = (fd, identity)  // the file opened, should the path have changed since
+                    s.file = (fd, identity)  // the file opened, should the path have changed since
                     try Posix.syncDirectory(folder)
                 }
-                try Posix.fdatasync(file!.fd, path: path)
+                try Posix.fdatasync(s.file!.fd, path: path)
             }
         } catch {
             throw StoreError(
@@ -46,11 +59,13 @@ final class WriteAheadLogFile: Sendable {
         }
     }
 
-    /// Closes the descriptor; a later `sync` opens the log again. Idempotent.
+    /// Closes the descriptor (the store closed); a later `sync` still syncs the log, through a
+    /// descriptor it closes again. Idempotent.
     func close() {
-        open.withLock { file in
-            if let current = file { Posix.close(current.fd) }
-            file = nil
+        state.withLock { s in
+            if let open = s.file { Posix.close(open.fd) }
+            s.file = nil
+            s.closed = true
         }
     }
 
