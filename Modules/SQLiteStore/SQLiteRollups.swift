@@ -110,23 +110,24 @@ struct RollupUpdate {
         }
         for (k, v) in counts {
             // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
-            let changed = try db.run(
-                """
-                UPDATE rollup_events SET events = events + \(v.events), dwell_count = dwell_count + \(v.dwellCount),
-                                         dwell_sum = dwell_sum + \(v.dwellSum)
-                WHERE app_key = \(appKey) AND day = \(k.day) AND type = \(k.type) AND name = \(k.name) AND app_version IS \(appVersion)
-                  AND page IS \(k.page) AND path IS \(k.path) AND title IS \(k.title)
-                """)
-            if changed == 0 {
-                try db.run(
-                    """
-                    INSERT INTO rollup_events (app_key, day, type, name, app_version, page, path, title, events, dwell_count, dwell_sum)
-                    VALUES (\(appKey), \(k.day), \(k.type), \(k.name), \(appVersion), \(k.page), \(k.path), \(k.title),
-                            \(v.events), \(v.dwellCount), \(v.dwellSum))
-                    """)
-            }
+            let values: [SQLValue] = [
+                .int(v.events), .int(v.dwellCount), .int(v.dwellSum), .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion,
+                k.page.sqlValue, k.path.sqlValue, k.title.sqlValue,
+            ]
+            if try db.run(Self.addToCount, values) == 0 { try db.run(Self.insertCount, values) }
         }
     }
+
+    // The statements run once per key of a chunk, as text with `?`s bound by position (no
+    // `SQLQuery` built per execution: the worker runs hundreds of thousands of them a minute).
+    private static let addToCount = """
+        UPDATE rollup_events SET events = events + ?1, dwell_count = dwell_count + ?2, dwell_sum = dwell_sum + ?3
+        WHERE app_key = ?4 AND day = ?5 AND type = ?6 AND name = ?7 AND app_version IS ?8 AND page IS ?9 AND path IS ?10 AND title IS ?11
+        """
+    private static let insertCount = """
+        INSERT INTO rollup_events (events, dwell_count, dwell_sum, app_key, day, type, name, app_version, page, path, title)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        """
 
     // MARK: dwell values
 
@@ -150,21 +151,26 @@ struct RollupUpdate {
             dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
         }
-        func upsert(_ table: String, _ columns: String, _ counts: [DwellKey: Int64], daily: Bool) throws(SQLiteError) {
+        func upsert(_ sql: String, _ counts: [DwellKey: Int64]) throws(SQLiteError) {
             for (k, n) in counts {
-                let day: SQLQuery = daily ? "\(k.day), " : ""
-                try db.run(
-                    """
-                    INSERT INTO \(raw: table) (\(raw: columns), app_key, app_version, leaves)
-                    VALUES (\(k.page), \(k.duration), \(day)\(appKey), \(version), \(n))
-                    ON CONFLICT (\(raw: columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
-                    """)
+                try db.run(sql, [.text(k.page), .int(k.duration), .int(k.day), .text(appKey), .text(version), .int(n)])
             }
         }
-        try upsert("rollup_dwell_days", "page, duration, day", byDay, daily: true)
-        try upsert("rollup_dwell_day_buckets", "page, bucket, day", dayBuckets, daily: true)
-        try upsert("rollup_dwell_buckets", "page, bucket", buckets, daily: false)
+        try upsert(Self.addDwellDays, byDay)
+        try upsert(Self.addDwellDayBuckets, dayBuckets)
+        try upsert(Self.addDwellBuckets, buckets)
     }
+
+    /// Adds `?6` leaves to a row of a dwell table (`?3`, the day, unused by the table without days).
+    private static func addDwell(_ table: String, _ columns: String, days: Bool) -> String {
+        """
+        INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?1, ?2, \(days ? "?3, " : "")?4, ?5, ?6)
+        ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
+        """
+    }
+    private static let addDwellDays = addDwell("rollup_dwell_days", "page, duration, day", days: true)
+    private static let addDwellDayBuckets = addDwell("rollup_dwell_day_buckets", "page, bucket, day", days: true)
+    private static let addDwellBuckets = addDwell("rollup_dwell_buckets", "page, bucket", days: false)
 
     // MARK: distinct actors, devices and sessions per day
 
@@ -198,10 +204,8 @@ struct RollupUpdate {
             let known = RollupMemory.DistinctID(appKey: appKey, version: version, day: k.day, kind: k.kind, id: k.id)
             if memory.isStored(known) { continue }
             let changed = try db.run(
-                """
-                INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (\(appKey), \(k.day), \(k.kind), \(k.id), \(version))
-                ON CONFLICT DO NOTHING
-                """)
+                "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [.text(appKey), .int(k.day), .text(k.kind), .text(k.id), .text(version)])
             memory.setStored(known)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
@@ -299,10 +303,8 @@ struct RollupUpdate {
     private func insertEnters(_ enters: [RollupEnter], sequence: String) throws(SQLiteError) {
         for e in enters {
             try db.run(
-                """
-                INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page)
-                VALUES (\(appKey), \(version), \(sequence), \(e.time), \(e.seq), \(e.page))
-                """)
+                "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(appKey), .text(version), .text(sequence), .int(e.time), .int(e.seq), .text(e.page)])
         }
     }
 
@@ -330,7 +332,7 @@ struct RollupUpdate {
             func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> ClickRun {
                 ClickRun(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
-            let runKey: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)"
+            var runKey: SQLQuery { "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)" }
             let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: k.actor, view: k.view)
             let last: ClickRun?
             if let known = memory.lastRun(remembered) {
@@ -369,20 +371,37 @@ struct RollupUpdate {
             // stored run took no part (it starts more than the gap after every click).
             let untouched = last.flatMap { l in stored.contains(l) ? nil : l }
             memory.setLastRun(remembered, ([untouched].compactMap { $0 } + merged).max { $0.start < $1.start }!)
+            // A stored run that changed is updated when it keeps its start (clicks after it),
+            // else deleted; the merged runs not stored yet are inserted.
             let kept = Set(stored).intersection(merged)
+            var updated = Set<Int64>()
             for r in stored where !kept.contains(r) {
-                try db.run("DELETE FROM rollup_click_runs WHERE \(runKey) AND start_ts = \(r.start)")
+                let values: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start)]
+                if let m = merged.first(where: { $0.start == r.start }) {
+                    try db.run(Self.updateRun, values + [.int(m.end), .int(m.clicks), .int(UTCDay.number(of: m.end))])
+                    updated.insert(m.start)
+                } else {
+                    try db.run(Self.deleteRun, values)
+                }
             }
-            for r in merged where !kept.contains(r) {
+            for r in merged where !kept.contains(r) && !updated.contains(r.start) {
                 try db.run(
-                    """
-                    INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
-                    VALUES (\(appKey), \(version), \(k.actor), \(k.view), \(r.start), \(r.end), \(r.clicks),
-                            \(UTCDay.number(of: r.start)), \(UTCDay.number(of: r.end)))
-                    """)
+                    Self.insertRun,
+                    [
+                        .text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start), .int(r.end), .int(r.clicks),
+                        .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end)),
+                    ])
             }
         }
     }
+
+    private static let runKey = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4 AND start_ts = ?5"
+    private static let updateRun = "UPDATE rollup_click_runs SET end_ts = ?6, clicks = ?7, end_day = ?8 WHERE \(runKey)"
+    private static let deleteRun = "DELETE FROM rollup_click_runs WHERE \(runKey)"
+    private static let insertRun = """
+        INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     // MARK: funnels' and retention tables' rows
 
