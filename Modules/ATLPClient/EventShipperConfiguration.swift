@@ -28,6 +28,9 @@ public struct EventShipperConfiguration: Sendable {
     public var maxFrame: Int
     /// Batches sent before waiting for the oldest `ACK`.
     public var window: Int
+    /// `window` unless told otherwise: the batches an agent keeps in flight on one connection
+    /// (the benchmarks send with it, as the agent does).
+    public static let defaultWindow = 4
     public var connectTimeout: Duration
     /// With batches in flight and no answer for this long, the connection is dropped and they are resent.
     public var ackTimeout: Duration
@@ -39,7 +42,7 @@ public struct EventShipperConfiguration: Sendable {
     public init(
         address: SocketAddress, failover: [SocketAddress] = [], hello: Hello, spoolDirectory: String, batchMaxEvents: Int = 500,
         batchMaxBytes: Int = 256 << 10, batchInterval: Duration = .seconds(1), maxSpoolBytes: Int = 64 << 20,
-        maxFrame: Int = 1 << 20, window: Int = 4, connectTimeout: Duration = .seconds(5),
+        maxFrame: Int = 1 << 20, window: Int = defaultWindow, connectTimeout: Duration = .seconds(5),
         ackTimeout: Duration = .seconds(30), backoff: Backoff = Backoff()
     ) {
         self.addresses = [address] + failover.filter { $0 != address }

@@ -10,7 +10,9 @@ import SystemCalls
 /// A scripted collector on a raw socket, for what a real `ATLPService` never does: it
 /// announces `announcedMaxFrame` in WELCOME but answers `frame-too-large` (and closes) to
 /// any EVENTS payload above `realMaxFrame`, as a proxy with a smaller limit would; and it
-/// answers `bad-request` to batches holding the `poison` event.
+/// answers `bad-request` to batches holding the `poison` event. With `holdEvents` N it answers
+/// EVENTS only once N of them are unanswered, all at once (in reverse order with
+/// `answersReversed`): a client reading each ACK before its next batch then waits in vain.
 final class FakeCollector: Sendable {
     let address: SocketAddress
     private let listener: Int32
@@ -22,8 +24,16 @@ final class FakeCollector: Sendable {
     /// EVENTS holding an event with this id are answered `ERR bad-request` (connection kept).
     let poison: String?
 
-    init(announcedMaxFrame: Int = 1 << 20, realMaxFrame: Int = 1 << 20, connections: Int, poison: String? = nil) throws {
+    let holdEvents: Int
+    let answersReversed: Bool
+
+    init(
+        announcedMaxFrame: Int = 1 << 20, realMaxFrame: Int = 1 << 20, connections: Int, poison: String? = nil, holdEvents: Int = 1,
+        answersReversed: Bool = false
+    ) throws {
         self.poison = poison
+        self.holdEvents = holdEvents
+        self.answersReversed = answersReversed
         let wanted = SocketAddress(host: "127.0.0.1", port: 0)
         listener = try Posix.socket(wanted)
         try Posix.bind(listener, wanted)
@@ -56,6 +66,7 @@ final class FakeCollector: Sendable {
         var decoder = FrameDecoder(maxFrame: 1 << 24)
         var buffer = [UInt8](repeating: 0, count: 65536)
         func reply(_ frame: ATLPFrame) { try? Posix.sendAll(fd, frame.encoded) }
+        var held: [ATLPFrame] = []
         while true {
             let next: [UInt8]?
             do { next = try decoder.next() } catch { return }
@@ -78,9 +89,13 @@ final class FakeCollector: Sendable {
             case "EVENTS":
                 let events = frame["events"]?.arrayValue ?? []
                 acknowledged.withLock { $0 += events.compactMap { $0["id"]?.stringValue } }
-                reply(ATLPFrame(verb: "ACK", body: JSONObject([
+                held.append(ATLPFrame(verb: "ACK", body: JSONObject([
                     ("batch", frame["batch"]!), ("stored", .int(Int64(events.count))), ("duplicates", 0), ("rejected", 0),
                 ])))
+                if held.count >= holdEvents {
+                    (answersReversed ? held.reversed() : held).forEach(reply)
+                    held = []
+                }
             default:
                 reply(ATLPFrame(verb: "BYE"))
                 return

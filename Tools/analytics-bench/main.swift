@@ -8,6 +8,8 @@
 // Definitions (module Definitions): a rule's counts (all time, 7 whole days, 7 days in hours), a
 // heatmap of five paths, and the funnel with its last step as a rule (rule:ID, read through
 // `events` and matched in Swift) beside the same funnel by kind.
+// Last, the disk cost of the derived tables: the size of the rollups file (`PATH-rollups`) against
+// the events file (each with its write-ahead log, after the store is closed), in bytes per event.
 //
 //   swift run -c release analytics-bench [--quick] [--events N] [--rounds N] [--db FILE] [--skip-report] [--skip-scan]
 
@@ -215,6 +217,23 @@ func printResults(_ m: Measurements, rounds: Int) {
         + "\(m.retention?.cohorts.count ?? 0) cohorts")
 }
 
+/// The bytes of the file at `path` with its write-ahead log (0 for a file that is not there).
+func bytesOnDisk(_ path: String) -> Int {
+    [path, path + "-wal"].reduce(0) { sum, file in
+        sum + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+    }
+}
+
+/// The disk cost of the derived tables: the rollups file beside the events file, per event.
+func printDiskCost(_ path: String, events: Int64) {
+    let eventsFile = bytesOnDisk(path)
+    let rollupsFile = bytesOnDisk(path + "-rollups")
+    func mb(_ bytes: Int) -> String { Benchmark.fixed(Double(bytes) / 1e6, 1) + " MB" }
+    func perEvent(_ bytes: Int) -> String { Benchmark.fixed(Double(bytes) / Double(max(events, 1)), 1) + " bytes per event" }
+    print("disk: events file \(mb(eventsFile)) (\(perEvent(eventsFile))), rollups file (PATH-rollups) \(mb(rollupsFile)) "
+        + "(\(perEvent(rollupsFile))) = \(Benchmark.ratio(Double(rollupsFile), to: Double(eventsFile))) of the events file")
+}
+
 let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
 let path = settings.database ?? NSTemporaryDirectory() + "analytics-bench-\(settings.events).sqlite"
 do {
@@ -227,6 +246,7 @@ do {
     try measureDefinitions(store, settings, &measurements)
     store.close()
     printResults(measurements, rounds: settings.rounds)
+    printDiskCost(path, events: stored)
 } catch {
     Benchmark.complain("analytics-bench: \(error)")
     exit(1)

@@ -3,7 +3,10 @@
 // (ShopTraffic.ingestMix, as ingest-bench), beside the same load
 // into a server whose handler only acknowledges (the transport alone) as the baseline.
 //
-//   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--events N]
+// Each client keeps a window of batches in flight, as the agent's shipper does (--window N, default
+// EventShipperConfiguration's default), and reads their ACKs in order.
+//
+//   swift run -c release pipeline-bench [--quick] [--connections N] [--batch N] [--window N] [--events N]
 
 import ATLPClient
 import ATLPServer
@@ -32,6 +35,7 @@ struct AcknowledgeOnly: ATLPHandler {
 struct Settings: Sendable {
     var connections = 4
     var batch = 100
+    var window = EventShipperConfiguration.defaultWindow
     var events = 60_000
     var rounds = 3
 
@@ -44,6 +48,7 @@ struct Settings: Sendable {
                 measures: "Events/s from ATLP clients into the collector's handler with SQLite commits, as a ratio to an acknowledge-only handler.",
                 options: [
                     ("--connections N", "client connections (default 4)"), ("--batch N", "events per EVENTS batch (default 100)"),
+                    ("--window N", "batches in flight per connection (default \(EventShipperConfiguration.defaultWindow), the agent's shipper's window)"),
                     ("--events N", "events per round (default 60,000)"),
                 ],
                 quick: "20,000 events, 1 round", example: "swift run -c release pipeline-bench --quick"),
@@ -55,6 +60,7 @@ struct Settings: Sendable {
                 s.rounds = 1
             case "--connections": s.connections = arguments.count(after: option)
             case "--batch": s.batch = arguments.count(after: option)
+            case "--window": s.window = arguments.count(after: option)
             case "--events": s.events = arguments.count(after: option)
             default: return false
             }
@@ -67,6 +73,7 @@ struct Settings: Sendable {
 /// The prepared load: per connection, its batches.
 struct Load: Sendable {
     let batches: [[[JSONValue]]]
+    let window: Int
     var total: Int { batches.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
 
     /// The realistic ingest mix (TestSupport's ShopTraffic.ingestMix, seed 25: 7 days, 2,000
@@ -75,10 +82,11 @@ struct Load: Sendable {
     init(_ settings: Settings) {
         var traffic = ShopTraffic.ingestMix(seed: 25)
         batches = traffic.dealt(total: settings.events, batchSize: settings.batch, senders: settings.connections)
+        window = settings.window
     }
 
-    /// Sends every batch over one connection per list, in parallel, each waiting for its ACK
-    /// before the next batch (as an agent does); returns events per second.
+    /// Sends every batch over one connection per list, in parallel, each keeping `window` batches
+    /// in flight and reading their ACKs in order (as an agent does); returns events per second.
     func send(to address: SocketAddress) -> Double {
         let failures = Mutex<[String]>([])
         let group = DispatchGroup()
@@ -89,13 +97,15 @@ struct Load: Sendable {
                     defer { group.leave() }
                     do {
                         let connection = try ATLPConnection(to: address, hello: Hello(appKey: "bench", appVersion: "1.0.0"))
-                        for (n, batch) in list.enumerated() {
-                            let now = Int64(Date().timeIntervalSince1970 * 1000)
-                            let ack = try connection.sendEvents(batch: .int(Int64(n)), events: batch, sentAt: now)
-                            if ack.stored + ack.duplicates != batch.count {
-                                failures.withLock { $0.append("batch \(n): \(ack)") }
-                            }
-                        }
+                        try connection.sendEvents(
+                            window: window,
+                            next: { n in
+                                guard n < list.count else { return nil }
+                                return EventsRequest(batch: .int(Int64(n)), events: list[n], sentAt: Int64(Date().timeIntervalSince1970 * 1000))
+                            },
+                            acknowledged: { n, ack in
+                                if ack.stored + ack.duplicates != list[n].count { failures.withLock { $0.append("batch \(n): \(ack)") } }
+                            })
                         connection.close()
                     } catch {
                         failures.withLock { $0.append("\(error)") }
@@ -168,6 +178,7 @@ let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
 let load = Load(settings)
 let totalEvents = load.total
 Benchmark.start("pipeline-bench: \(totalEvents) events, \(settings.connections) connections, batches of \(settings.batch), "
+    + "a window of \(settings.window) batches in flight per connection, "
     + "\(settings.rounds) round(s), median shown")
 var baseline: [Double] = []
 var full: [Double] = []
