@@ -114,20 +114,23 @@ struct RollupUpdate {
                 .int(v.events), .int(v.dwellCount), .int(v.dwellSum), .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion,
                 k.page.sqlValue, k.path.sqlValue, k.title.sqlValue,
             ]
-            if try db.run(Self.addToCount, values) == 0 { try db.run(Self.insertCount, values) }
+            if try db.run(Self.addToCount, rows: [values]) == 0 { try db.run(Self.insertCount, rows: [values]) }
         }
     }
 
     // The statements run once per key of a chunk, as text with `?`s bound by position (no
-    // `SQLQuery` built per execution: the worker runs hundreds of thousands of them a minute).
-    private static let addToCount = """
+    // `SQLQuery` built per execution: the worker runs hundreds of thousands of them a minute),
+    // found in the statement cache by slot (`HotStatement`), not by hashing their text.
+    private static let addToCount = HotStatement(
+        """
         UPDATE rollup_events SET events = events + ?1, dwell_count = dwell_count + ?2, dwell_sum = dwell_sum + ?3
         WHERE app_key = ?4 AND day = ?5 AND type = ?6 AND name = ?7 AND app_version IS ?8 AND page IS ?9 AND path IS ?10 AND title IS ?11
+        """)
+    private static let insertCount = HotStatement(
         """
-    private static let insertCount = """
         INSERT INTO rollup_events (events, dwell_count, dwell_sum, app_key, day, type, name, app_version, page, path, title)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-        """
+        """)
 
     // MARK: dwell values
 
@@ -151,9 +154,9 @@ struct RollupUpdate {
             dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
         }
-        func upsert(_ sql: String, _ counts: [DwellKey: Int64]) throws(SQLiteError) {
+        func upsert(_ statement: HotStatement, _ counts: [DwellKey: Int64]) throws(SQLiteError) {
             for (k, n) in counts {
-                try db.run(sql, [.text(k.page), .int(k.duration), .int(k.day), .text(appKey), .text(version), .int(n)])
+                try db.run(statement, rows: [[.text(k.page), .int(k.duration), .int(k.day), .text(appKey), .text(version), .int(n)]])
             }
         }
         try upsert(Self.addDwellDays, byDay)
@@ -162,11 +165,12 @@ struct RollupUpdate {
     }
 
     /// Adds `?6` leaves to a row of a dwell table (`?3`, the day, unused by the table without days).
-    private static func addDwell(_ table: String, _ columns: String, days: Bool) -> String {
-        """
-        INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?1, ?2, \(days ? "?3, " : "")?4, ?5, ?6)
-        ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
-        """
+    private static func addDwell(_ table: String, _ columns: String, days: Bool) -> HotStatement {
+        HotStatement(
+            """
+            INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?1, ?2, \(days ? "?3, " : "")?4, ?5, ?6)
+            ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
+            """)
     }
     private static let addDwellDays = addDwell("rollup_dwell_days", "page, duration, day", days: true)
     private static let addDwellDayBuckets = addDwell("rollup_dwell_day_buckets", "page, bucket, day", days: true)
@@ -203,9 +207,7 @@ struct RollupUpdate {
             // Known to be stored: no INSERT (it would change nothing).
             let known = RollupMemory.DistinctID(appKey: appKey, version: version, day: k.day, kind: k.kind, id: k.id)
             if memory.isStored(known) { continue }
-            let changed = try db.run(
-                "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                [.text(appKey), .int(k.day), .text(k.kind), .text(k.id), .text(version)])
+            let changed = try db.run(Self.insertActor, rows: [[.text(appKey), .int(k.day), .text(k.kind), .text(k.id), .text(version)]])
             memory.setStored(known)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
@@ -223,6 +225,9 @@ struct RollupUpdate {
                 """)
         }
     }
+
+    private static let insertActor = HotStatement(
+        "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
 
     // MARK: page sequences
 
@@ -302,11 +307,12 @@ struct RollupUpdate {
 
     private func insertEnters(_ enters: [RollupEnter], sequence: String) throws(SQLiteError) {
         for e in enters {
-            try db.run(
-                "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(appKey), .text(version), .text(sequence), .int(e.time), .int(e.seq), .text(e.page)])
+            try db.run(Self.insertEnter, rows: [[.text(appKey), .text(version), .text(sequence), .int(e.time), .int(e.seq), .text(e.page)]])
         }
     }
+
+    private static let insertEnter = HotStatement(
+        "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)")
 
     // MARK: click runs
 
@@ -378,30 +384,33 @@ struct RollupUpdate {
             for r in stored where !kept.contains(r) {
                 let values: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start)]
                 if let m = merged.first(where: { $0.start == r.start }) {
-                    try db.run(Self.updateRun, values + [.int(m.end), .int(m.clicks), .int(UTCDay.number(of: m.end))])
+                    try db.run(Self.updateRun, rows: [values, [.int(m.end), .int(m.clicks), .int(UTCDay.number(of: m.end))]])
                     updated.insert(m.start)
                 } else {
-                    try db.run(Self.deleteRun, values)
+                    try db.run(Self.deleteRun, rows: [values])
                 }
             }
             for r in merged where !kept.contains(r) && !updated.contains(r.start) {
                 try db.run(
                     Self.insertRun,
-                    [
-                        .text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start), .int(r.end), .int(r.clicks),
-                        .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end)),
+                    rows: [
+                        [
+                            .text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start), .int(r.end), .int(r.clicks),
+                            .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end)),
+                        ]
                     ])
             }
         }
     }
 
     private static let runKey = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4 AND start_ts = ?5"
-    private static let updateRun = "UPDATE rollup_click_runs SET end_ts = ?6, clicks = ?7, end_day = ?8 WHERE \(runKey)"
-    private static let deleteRun = "DELETE FROM rollup_click_runs WHERE \(runKey)"
-    private static let insertRun = """
+    private static let updateRun = HotStatement("UPDATE rollup_click_runs SET end_ts = ?6, clicks = ?7, end_day = ?8 WHERE \(runKey)")
+    private static let deleteRun = HotStatement("DELETE FROM rollup_click_runs WHERE \(runKey)")
+    private static let insertRun = HotStatement(
+        """
         INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+        """)
 
     // MARK: funnels' and retention tables' rows
 
@@ -460,13 +469,16 @@ struct RollupUpdate {
         let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         return "INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES \(values)"
     }
-    private static let fullKindEventsInsert = kindEventsInsert(rows: rowsPerInsert)
+    private static let fullKindEventsInsert = HotStatement(kindEventsInsert(rows: rowsPerInsert))
 
     /// Inserts `rows` (seven values each) in one statement, and empties it.
     private func insertKindEvents(_ rows: inout [SQLValue]) throws(SQLiteError) {
         guard !rows.isEmpty else { return }
-        let sql = rows.count == Self.rowsPerInsert * 7 ? Self.fullKindEventsInsert : Self.kindEventsInsert(rows: rows.count / 7)
-        try db.run(sql, rows)
+        if rows.count == Self.rowsPerInsert * 7 {
+            try db.run(Self.fullKindEventsInsert, rows: [rows])
+        } else {
+            try db.run(Self.kindEventsInsert(rows: rows.count / 7), rows)
+        }
         rows.removeAll(keepingCapacity: true)
     }
 
