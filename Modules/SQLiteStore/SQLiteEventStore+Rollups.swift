@@ -35,7 +35,10 @@ extension SQLiteEventStore {
                 }
                 // The other apps' events first, up to the last stored: the watermark then passes
                 // every event this chunk replays, so the worker never applies one of them again.
-                while try Self.advanceRollups(db, limit: RollupWorker.chunk) == RollupWorker.chunk {}
+                // What this transaction learns of the tables is for it alone (the worker's memory
+                // is emptied by its commit: RollupMemory.swift).
+                var memory = RollupMemory()
+                while try Self.advanceRollups(db, limit: RollupWorker.chunk, memory: &memory) == RollupWorker.chunk {}
                 // What is left of this app, counted once when its rebuild starts or resumes here.
                 let left =
                     counted == appKey
@@ -44,6 +47,7 @@ extension SQLiteEventStore {
                 if from == 0 {
                     for table in Schema.rollupTables { try db.run("DELETE FROM \(raw: table) WHERE app_key = \(appKey)") }
                     try db.run("DELETE FROM rollup_kind_events WHERE source IN (SELECT number FROM rollup_sources WHERE app_key = \(appKey))")
+                    memory.clear()
                 }
                 // `+app_key`: read the table in `seq` order; through an app key index SQLite
                 // would sort all of the app's rows for every chunk.
@@ -51,7 +55,7 @@ extension SQLiteEventStore {
                     "SELECT \(raw: RollupEvent.columns) FROM events WHERE +app_key = \(appKey) AND seq >= \(from) ORDER BY seq LIMIT \(limit)",
                     RollupEvent.init(row:))
                 for (version, events) in groupedInOrder(rows.lazy.map { ($0.appVersion, $0) }) {
-                    try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events)
+                    try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events, memory: &memory)
                 }
                 let done = Int64(rows.count) < limit
                 if done {
@@ -105,8 +109,19 @@ extension SQLiteEventStore {
             do throws(SQLiteError) {
                 try db.beginWritingRollups()
                 do throws(SQLiteError) {
-                    let applied = try Self.advanceRollups(db, limit: limit)
+                    // What earlier chunks learnt of the rollup tables, moved out: a chunk that
+                    // fails leaves none. The file's data_version, read holding its write lock,
+                    // moved when another connection wrote it since (a rebuild, a prune, a
+                    // migration, another process): then the tables may differ from the memory.
+                    var memory = rollupWorker?.takeMemory() ?? RollupMemory()
+                    let version = try db.scalar("PRAGMA \(raw: RollupFile.schema).data_version", as: Int64.self)
+                    if memory.dataVersion != version {
+                        memory.clear()
+                        memory.dataVersion = version
+                    }
+                    let applied = try Self.advanceRollups(db, limit: limit, memory: &memory)
                     try db.execute("COMMIT")
+                    rollupWorker?.keepMemory(memory)
                     return .success(applied)
                 } catch {
                     try? db.execute("ROLLBACK")
@@ -123,7 +138,8 @@ extension SQLiteEventStore {
     /// Inside the caller's transaction: applies the first `limit` events stored after the
     /// watermark (`rollup_watermark`) to the rollups, except those of apps in `rollup_backlog`
     /// (their rebuild replays them), and moves the watermark past them. Returns how many it read.
-    static func advanceRollups(_ db: SQLiteDatabase, limit: Int) throws(SQLiteError) -> Int {
+    /// `memory` says what the tables hold (RollupMemory.swift) and learns what this adds.
+    static func advanceRollups(_ db: SQLiteDatabase, limit: Int, memory: inout RollupMemory) throws(SQLiteError) -> Int {
         let watermark = try db.scalar("SELECT seq FROM rollup_watermark", as: Int64.self) ?? 0
         let rows = try db.query(
             "SELECT \(raw: RollupEvent.columns) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", RollupEvent.init(row:))
@@ -132,7 +148,7 @@ extension SQLiteEventStore {
         let byApp = groupedInOrder(
             rows.lazy.filter { !backlog.contains($0.appKey) }.map { e in (SourceKey(appKey: e.appKey, appVersion: e.appVersion), e) })
         for (source, events) in byApp {
-            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events)
+            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events, memory: &memory)
         }
         try db.run("UPDATE rollup_watermark SET seq = \(last)")
         return rows.count

@@ -39,6 +39,23 @@ final class RollupWorker: Sendable {
     }
     private let flags = Mutex(Flags())
     private let wake = DispatchSemaphore(value: 0)
+    /// What the chunks learnt of the rollup tables (RollupMemory.swift); only used under the
+    /// store's rollup connection lock, so this lock is never contended.
+    private let memory = Mutex(RollupMemory())
+
+    /// The memory, moved out (an empty one left): a chunk gives it back after its COMMIT.
+    func takeMemory() -> RollupMemory {
+        memory.withLock { m in
+            var taken = RollupMemory()
+            swap(&taken, &m)
+            return taken
+        }
+    }
+
+    /// Keeps `memory` for the next chunk.
+    func keepMemory(_ kept: RollupMemory) {
+        memory.withLock { $0 = kept }
+    }
 
     /// Starts the thread over `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {

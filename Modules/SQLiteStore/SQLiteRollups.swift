@@ -73,15 +73,17 @@ struct RollupUpdate {
         self.appVersion = appVersion.map(SQLValue.text) ?? .null
     }
 
-    func apply(_ events: [RollupEvent]) throws(SQLiteError) {
+    /// Adds `events` to the rollups. `memory` (RollupMemory.swift) says what earlier chunks
+    /// stored, and learns what these store: the caller keeps it only once they are committed.
+    func apply(_ events: [RollupEvent], memory: inout RollupMemory) throws(SQLiteError) {
         guard !events.isEmpty else { return }
         try addCounts(events)
         try addDwell(events)
-        try addDistinctIDs(events)
-        try addEnters(events)
-        try addClicks(events)
+        try addDistinctIDs(events, &memory)
+        try addEnters(events, &memory)
+        try addClicks(events, &memory)
         try addViewPages(events)
-        try addKindEvents(events)
+        try addKindEvents(events, &memory)
     }
     // MARK: events per day, type, name, page, path and title
 
@@ -108,23 +110,27 @@ struct RollupUpdate {
         }
         for (k, v) in counts {
             // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
-            let changed = try db.run(
-                """
-                UPDATE rollup_events SET events = events + \(v.events), dwell_count = dwell_count + \(v.dwellCount),
-                                         dwell_sum = dwell_sum + \(v.dwellSum)
-                WHERE app_key = \(appKey) AND day = \(k.day) AND type = \(k.type) AND name = \(k.name) AND app_version IS \(appVersion)
-                  AND page IS \(k.page) AND path IS \(k.path) AND title IS \(k.title)
-                """)
-            if changed == 0 {
-                try db.run(
-                    """
-                    INSERT INTO rollup_events (app_key, day, type, name, app_version, page, path, title, events, dwell_count, dwell_sum)
-                    VALUES (\(appKey), \(k.day), \(k.type), \(k.name), \(appVersion), \(k.page), \(k.path), \(k.title),
-                            \(v.events), \(v.dwellCount), \(v.dwellSum))
-                    """)
-            }
+            let values: [SQLValue] = [
+                .int(v.events), .int(v.dwellCount), .int(v.dwellSum), .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion,
+                k.page.sqlValue, k.path.sqlValue, k.title.sqlValue,
+            ]
+            if try db.run(Self.addToCount, rows: [values]) == 0 { try db.run(Self.insertCount, rows: [values]) }
         }
     }
+
+    // The statements run once per key of a chunk, as text with `?`s bound by position (no
+    // `SQLQuery` built per execution: the worker runs hundreds of thousands of them a minute),
+    // found in the statement cache by slot (`HotStatement`), not by hashing their text.
+    private static let addToCount = HotStatement(
+        """
+        UPDATE rollup_events SET events = events + ?1, dwell_count = dwell_count + ?2, dwell_sum = dwell_sum + ?3
+        WHERE app_key = ?4 AND day = ?5 AND type = ?6 AND name = ?7 AND app_version IS ?8 AND page IS ?9 AND path IS ?10 AND title IS ?11
+        """)
+    private static let insertCount = HotStatement(
+        """
+        INSERT INTO rollup_events (events, dwell_count, dwell_sum, app_key, day, type, name, app_version, page, path, title)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        """)
 
     // MARK: dwell values
 
@@ -148,21 +154,27 @@ struct RollupUpdate {
             dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
         }
-        func upsert(_ table: String, _ columns: String, _ counts: [DwellKey: Int64], daily: Bool) throws(SQLiteError) {
+        func upsert(_ statement: HotStatement, _ counts: [DwellKey: Int64]) throws(SQLiteError) {
             for (k, n) in counts {
-                let day: SQLQuery = daily ? "\(k.day), " : ""
-                try db.run(
-                    """
-                    INSERT INTO \(raw: table) (\(raw: columns), app_key, app_version, leaves)
-                    VALUES (\(k.page), \(k.duration), \(day)\(appKey), \(version), \(n))
-                    ON CONFLICT (\(raw: columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
-                    """)
+                try db.run(statement, rows: [[.text(k.page), .int(k.duration), .int(k.day), .text(appKey), .text(version), .int(n)]])
             }
         }
-        try upsert("rollup_dwell_days", "page, duration, day", byDay, daily: true)
-        try upsert("rollup_dwell_day_buckets", "page, bucket, day", dayBuckets, daily: true)
-        try upsert("rollup_dwell_buckets", "page, bucket", buckets, daily: false)
+        try upsert(Self.addDwellDays, byDay)
+        try upsert(Self.addDwellDayBuckets, dayBuckets)
+        try upsert(Self.addDwellBuckets, buckets)
     }
+
+    /// Adds `?6` leaves to a row of a dwell table (`?3`, the day, unused by the table without days).
+    private static func addDwell(_ table: String, _ columns: String, days: Bool) -> HotStatement {
+        HotStatement(
+            """
+            INSERT INTO \(table) (\(columns), app_key, app_version, leaves) VALUES (?1, ?2, \(days ? "?3, " : "")?4, ?5, ?6)
+            ON CONFLICT (\(columns), app_key, app_version) DO UPDATE SET leaves = leaves + excluded.leaves
+            """)
+    }
+    private static let addDwellDays = addDwell("rollup_dwell_days", "page, duration, day", days: true)
+    private static let addDwellDayBuckets = addDwell("rollup_dwell_day_buckets", "page, bucket, day", days: true)
+    private static let addDwellBuckets = addDwell("rollup_dwell_buckets", "page, bucket", days: false)
 
     // MARK: distinct actors, devices and sessions per day
 
@@ -181,7 +193,7 @@ struct RollupUpdate {
     /// Each id new to this app version on its day raises that version's count, and the count of
     /// every version when no other version had it that day (one row per id and version: the
     /// other versions' rows are next to it in the key).
-    private func addDistinctIDs(_ events: [RollupEvent]) throws(SQLiteError) {
+    private func addDistinctIDs(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         var ids = Set<IDKey>()
         for e in events {
             let day = UTCDay.number(of: e.time)
@@ -192,11 +204,11 @@ struct RollupUpdate {
         }
         var added: [IDCountKey: Int64] = [:]
         for k in ids {
-            let changed = try db.run(
-                """
-                INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (\(appKey), \(k.day), \(k.kind), \(k.id), \(version))
-                ON CONFLICT DO NOTHING
-                """)
+            // Known to be stored: no INSERT (it would change nothing).
+            let known = RollupMemory.DistinctID(appKey: appKey, version: version, day: k.day, kind: k.kind, id: k.id)
+            if memory.isStored(known) { continue }
+            let changed = try db.run(Self.insertActor, rows: [[.text(appKey), .int(k.day), .text(k.kind), .text(k.id), .text(version)]])
+            memory.setStored(known)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
             let versions = try db.scalar(
@@ -214,14 +226,11 @@ struct RollupUpdate {
         }
     }
 
+    private static let insertActor = HotStatement(
+        "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+
     // MARK: page sequences
 
-    /// One page enter in its sequence: by time, ties by storage order.
-    private struct Enter {
-        var time: Int64
-        var seq: Int64
-        var page: String
-    }
     private struct TransitionKey: Hashable {
         var fromDay: Int64
         var toDay: Int64
@@ -229,17 +238,19 @@ struct RollupUpdate {
         var to: String
     }
 
-    /// Puts the batch's enters into their page sequences, one sequence at a time: the stored
-    /// stretch they fall into (with the enters just before and after it) is read, and the
-    /// transitions of the stretch before and after the new enters joined it are taken back and
-    /// counted. Enters arriving in time order read two neighbours and nothing between.
-    private func addEnters(_ events: [RollupEvent]) throws(SQLiteError) {
+    /// Puts the batch's enters into their page sequences, one sequence at a time. When they all
+    /// come after the sequence's last stored enter (known from `memory`, else read), they follow
+    /// it: the transitions from it through them are counted, nothing else is read. Otherwise
+    /// (a late enter) the stored stretch they fall into (with the enters just before and after
+    /// it) is read, and the transitions of the stretch before and after the new enters joined it
+    /// are taken back and counted.
+    private func addEnters(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         let sequences = groupedInOrder(
             events.lazy.filter { $0.type == "page_enter" }.compactMap { e in
-                (e.session ?? e.sentActor).map { ($0, Enter(time: e.time, seq: e.seq, page: e.page ?? e.name)) }
+                (e.session ?? e.sentActor).map { ($0, RollupEnter(time: e.time, seq: e.seq, page: e.page ?? e.name)) }
             })
         var delta: [TransitionKey: Int64] = [:]
-        func count(_ chain: [Enter], _ n: Int64) {
+        func count(_ chain: [RollupEnter], _ n: Int64) {
             for (a, b) in zip(chain, chain.dropFirst()) where a.page != b.page {
                 delta[
                     TransitionKey(fromDay: UTCDay.number(of: a.time), toDay: UTCDay.number(of: b.time), from: a.page, to: b.page),
@@ -247,17 +258,32 @@ struct RollupUpdate {
             }
         }
         for (sequence, enters) in sequences {
-            let new = enters.sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }
+            let new = enters.sorted()
             let low = new.first!.time, high = new.last!.time
-            func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> Enter {
-                Enter(time: try r.decode("ts"), seq: try r.decode("seq"), page: try r.decode("page"))
+            func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> RollupEnter {
+                RollupEnter(time: try r.decode("ts"), seq: try r.decode("seq"), page: try r.decode("page"))
             }
             let keyed: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND sequence = \(sequence)"
+            let remembered = RollupMemory.SequenceKey(appKey: appKey, version: version, sequence: sequence)
+            let last: RollupEnter?
+            if let known = memory.lastEnter(remembered) {
+                last = known
+            } else {
+                last = try db.query(
+                    "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) ORDER BY ts DESC, seq DESC LIMIT 1", enter
+                ).first
+            }
+            defer { memory.setLastEnter(remembered, max(last ?? new.last!, new.last!)) }
+            if last.map({ $0 < new.first! }) ?? true {
+                count((last.map { [$0] } ?? []) + new, 1)
+                try insertEnters(new, sequence: sequence)
+                continue
+            }
             let before = try db.query(
                 "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts < \(low) ORDER BY ts DESC, seq DESC LIMIT 1", enter
             ).first
             // The stored enters from `low` on, up to and including the first after `high`.
-            var stretch: [Enter] = []
+            var stretch: [RollupEnter] = []
             try db.stream("SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts >= \(low) ORDER BY ts, seq") {
                 r throws(SQLDecodingError) in
                 stretch.append(try enter(r))
@@ -265,14 +291,8 @@ struct RollupUpdate {
             }
             let old = (before.map { [$0] } ?? []) + stretch
             count(old, -1)
-            count(old.isEmpty ? new : (old + new).sorted { ($0.time, $0.seq) < ($1.time, $1.seq) }, 1)
-            for e in new {
-                try db.run(
-                    """
-                    INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page)
-                    VALUES (\(appKey), \(version), \(sequence), \(e.time), \(e.seq), \(e.page))
-                    """)
-            }
+            count(old.isEmpty ? new : (old + new).sorted(), 1)
+            try insertEnters(new, sequence: sequence)
         }
         for (k, n) in delta where n != 0 {
             try db.run(
@@ -285,15 +305,17 @@ struct RollupUpdate {
         }
     }
 
+    private func insertEnters(_ enters: [RollupEnter], sequence: String) throws(SQLiteError) {
+        for e in enters {
+            try db.run(Self.insertEnter, rows: [[.text(appKey), .text(version), .text(sequence), .int(e.time), .int(e.seq), .text(e.page)]])
+        }
+    }
+
+    private static let insertEnter = HotStatement(
+        "INSERT INTO rollup_page_enters (app_key, app_version, sequence, ts, seq, page) VALUES (?, ?, ?, ?, ?, ?)")
+
     // MARK: click runs
 
-    /// A run of clicks: every click of one actor on one view from `start` to `end`, each at
-    /// most the gap after the one before; a new click is a run of one.
-    private struct Run: Hashable {
-        var start: Int64
-        var end: Int64
-        var clicks: Int64
-    }
     private struct ClickKey: Hashable {
         var actor: String
         var view: String
@@ -302,8 +324,10 @@ struct RollupUpdate {
     /// Adds the batch's clicks to the runs of their actor and view, one actor and view at a
     /// time: the stored runs within the gap of the new clicks' span are read, merged with the
     /// clicks (runs and clicks sorted by start, each joining the one before when it starts at
-    /// most the gap after its end), and the runs that changed are replaced.
-    private func addClicks(_ events: [RollupEvent]) throws(SQLiteError) {
+    /// most the gap after its end), and the runs that changed are replaced. When the clicks all
+    /// come at or after the start of the last stored run (known from `memory`, else read), that
+    /// run is the only one that can join: nothing else is read.
+    private func addClicks(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         let byKey = groupedInOrder(
             events.lazy.filter { $0.type == "click" }.compactMap { e in
                 e.sentActor.map { (ClickKey(actor: $0, view: e.path ?? e.name), e.time) }
@@ -311,23 +335,37 @@ struct RollupUpdate {
         let gap = ActivityRollup.rageGapMilliseconds
         for (k, clickTimes) in byKey {
             let times = clickTimes.sorted()
-            func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> Run {
-                Run(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
+            func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> ClickRun {
+                ClickRun(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
-            let runKey: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)"
+            var runKey: SQLQuery { "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)" }
+            let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: k.actor, view: k.view)
+            let last: ClickRun?
+            if let known = memory.lastRun(remembered) {
+                last = known
+            } else {
+                last = try db.query(
+                    "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) ORDER BY start_ts DESC LIMIT 1", run
+                ).first
+            }
             // Runs are apart by more than the gap, so only the last one starting at or before
             // the first click, and those starting up to the gap after the last, can join.
-            var stored = try db.query(
-                "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) AND start_ts <= \(times.first!) ORDER BY start_ts DESC LIMIT 1",
-                run
-            ).filter { times.first!.subtractingSaturating($0.end) <= gap }
-            stored += try db.query(
-                """
-                SELECT start_ts, end_ts, clicks FROM rollup_click_runs
-                WHERE \(runKey) AND start_ts > \(times.first!) AND start_ts <= \(times.last!.addingSaturating(gap)) ORDER BY start_ts
-                """, run)
-            var merged: [Run] = []
-            for r in (stored + times.map { Run(start: $0, end: $0, clicks: 1) }).sorted(by: { $0.start < $1.start }) {
+            var stored: [ClickRun]
+            if last.map({ $0.start <= times.first! }) ?? true {
+                stored = last.map { [$0] } ?? []
+            } else {
+                stored = try db.query(
+                    "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) AND start_ts <= \(times.first!) ORDER BY start_ts DESC LIMIT 1",
+                    run)
+                stored += try db.query(
+                    """
+                    SELECT start_ts, end_ts, clicks FROM rollup_click_runs
+                    WHERE \(runKey) AND start_ts > \(times.first!) AND start_ts <= \(times.last!.addingSaturating(gap)) ORDER BY start_ts
+                    """, run)
+            }
+            stored = stored.filter { $0.start > times.first! || times.first!.subtractingSaturating($0.end) <= gap }
+            var merged: [ClickRun] = []
+            for r in (stored + times.map { ClickRun(start: $0, end: $0, clicks: 1) }).sorted(by: { $0.start < $1.start }) {
                 if let last = merged.last, r.start.subtractingSaturating(last.end) <= gap {
                     merged[merged.count - 1].end = max(last.end, r.end)
                     merged[merged.count - 1].clicks += r.clicks
@@ -335,20 +373,44 @@ struct RollupUpdate {
                     merged.append(r)
                 }
             }
+            // The run that starts last afterwards: the last of the merged ones, unless the last
+            // stored run took no part (it starts more than the gap after every click).
+            let untouched = last.flatMap { l in stored.contains(l) ? nil : l }
+            memory.setLastRun(remembered, ([untouched].compactMap { $0 } + merged).max { $0.start < $1.start }!)
+            // A stored run that changed is updated when it keeps its start (clicks after it),
+            // else deleted; the merged runs not stored yet are inserted.
             let kept = Set(stored).intersection(merged)
+            var updated = Set<Int64>()
             for r in stored where !kept.contains(r) {
-                try db.run("DELETE FROM rollup_click_runs WHERE \(runKey) AND start_ts = \(r.start)")
+                let values: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start)]
+                if let m = merged.first(where: { $0.start == r.start }) {
+                    try db.run(Self.updateRun, rows: [values, [.int(m.end), .int(m.clicks), .int(UTCDay.number(of: m.end))]])
+                    updated.insert(m.start)
+                } else {
+                    try db.run(Self.deleteRun, rows: [values])
+                }
             }
-            for r in merged where !kept.contains(r) {
+            for r in merged where !kept.contains(r) && !updated.contains(r.start) {
                 try db.run(
-                    """
-                    INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
-                    VALUES (\(appKey), \(version), \(k.actor), \(k.view), \(r.start), \(r.end), \(r.clicks),
-                            \(UTCDay.number(of: r.start)), \(UTCDay.number(of: r.end)))
-                    """)
+                    Self.insertRun,
+                    rows: [
+                        [
+                            .text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start), .int(r.end), .int(r.clicks),
+                            .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end)),
+                        ]
+                    ])
             }
         }
     }
+
+    private static let runKey = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4 AND start_ts = ?5"
+    private static let updateRun = HotStatement("UPDATE rollup_click_runs SET end_ts = ?6, clicks = ?7, end_day = ?8 WHERE \(runKey)")
+    private static let deleteRun = HotStatement("DELETE FROM rollup_click_runs WHERE \(runKey)")
+    private static let insertRun = HotStatement(
+        """
+        INSERT INTO rollup_click_runs (app_key, app_version, actor, view, start_ts, end_ts, clicks, start_day, end_day)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
 
     // MARK: funnels' and retention tables' rows
 
@@ -356,7 +418,7 @@ struct RollupUpdate {
     /// version, and its actor, device and session as numbers (`rollup_kinds`, `rollup_sources`,
     /// `rollup_ids`: each text numbered once, the first time it is stored). A funnel step or a
     /// retention event then reads one range of small rows in time order.
-    private func addKindEvents(_ events: [RollupEvent]) throws(SQLiteError) {
+    private func addKindEvents(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         /// The number of the row of `table` keyed by `a` and `b` (its two key columns), added when new.
         func intern(_ table: String, _ first: String, _ second: String, _ a: String, _ b: String) throws(SQLiteError) -> Int64 {
             if let n = try db.scalar("SELECT number FROM \(raw: table) WHERE \(raw: first) = \(a) AND \(raw: second) = \(b)", as: Int64.self) {
@@ -365,14 +427,20 @@ struct RollupUpdate {
             try db.run("INSERT INTO \(raw: table) (\(raw: first), \(raw: second)) VALUES (\(a), \(b))")
             return db.lastInsertedRowID
         }
-        let source = try intern("rollup_sources", "app_key", "app_version", appKey, version)
-        var kinds: [EventKind: Int64] = [:]
-        var ids: [String: Int64] = [:]
+        let sourceKey = SourceKey(appKey: appKey, appVersion: version)
+        let source: Int64
+        if let n = memory.sourceNumber(sourceKey) {
+            source = n
+        } else {
+            source = try intern("rollup_sources", "app_key", "app_version", appKey, version)
+            memory.setSourceNumber(sourceKey, source)
+        }
         func number(_ id: String?) throws(SQLiteError) -> SQLValue {
             guard let id else { return .null }
-            if let n = ids[id] { return .int(n) }
+            let key = RollupMemory.AppText(appKey: appKey, text: id)
+            if let n = memory.idNumber(key) { return .int(n) }
             let n = try intern("rollup_ids", "app_key", "id", appKey, id)
-            ids[id] = n
+            memory.setIDNumber(key, n)
             return .int(n)
         }
         var rows: [SQLValue] = []
@@ -380,11 +448,11 @@ struct RollupUpdate {
         for e in events {
             let k = EventKind(type: e.type, name: e.name)
             let kind: Int64
-            if let n = kinds[k] {
+            if let n = memory.kindNumber(k) {
                 kind = n
             } else {
                 kind = try intern("rollup_kinds", "type", "name", e.type, e.name)
-                kinds[k] = kind
+                memory.setKindNumber(k, kind)
             }
             rows += [.int(kind), .int(e.time), .int(e.seq), .int(source), try number(e.sentActor), try number(e.device), try number(e.session)]
             if rows.count == Self.rowsPerInsert * 7 { try insertKindEvents(&rows) }
@@ -396,11 +464,21 @@ struct RollupUpdate {
     /// statement cache less than one each (at most this many texts are prepared).
     static let rowsPerInsert = 64
 
+    /// The INSERT of `rows` rows of `rollup_kind_events`.
+    private static func kindEventsInsert(rows: Int) -> String {
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        return "INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES \(values)"
+    }
+    private static let fullKindEventsInsert = HotStatement(kindEventsInsert(rows: rowsPerInsert))
+
     /// Inserts `rows` (seven values each) in one statement, and empties it.
     private func insertKindEvents(_ rows: inout [SQLValue]) throws(SQLiteError) {
         guard !rows.isEmpty else { return }
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count / 7).joined(separator: ", ")
-        try db.run("INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES \(values)", rows)
+        if rows.count == Self.rowsPerInsert * 7 {
+            try db.run(Self.fullKindEventsInsert, rows: [rows])
+        } else {
+            try db.run(Self.kindEventsInsert(rows: rows.count / 7), rows)
+        }
         rows.removeAll(keepingCapacity: true)
     }
 
@@ -428,6 +506,24 @@ struct RollupUpdate {
                 """)
         }
     }
+}
+
+/// One page enter in its sequence: ordered by time, ties by storage order.
+struct RollupEnter: Comparable, Sendable {
+    var time: Int64
+    var seq: Int64
+    var page: String
+
+    static func < (a: RollupEnter, b: RollupEnter) -> Bool { (a.time, a.seq) < (b.time, b.seq) }
+    static func == (a: RollupEnter, b: RollupEnter) -> Bool { (a.time, a.seq) == (b.time, b.seq) }
+}
+
+/// A run of clicks: every click of one actor on one view from `start` to `end`, each at most the
+/// gap after the one before; a new click is a run of one.
+struct ClickRun: Hashable, Sendable {
+    var start: Int64
+    var end: Int64
+    var clicks: Int64
 }
 
 /// Dwell durations in buckets, so a percentile reads a few hundred bucket rows and then the
