@@ -13,8 +13,10 @@ public struct StoreOptions: Sendable, Hashable {
 
     /// How hard a commit waits for the disk.
     public enum Durability: String, Sendable, Hashable, CaseIterable {
-        /// A commit survives power loss (SQLite `synchronous=FULL`). The default, because an
-        /// `ACK` tells the client to forget the events, so a commit must not be undone afterwards.
+        /// A commit survives power loss before `append` returns (SQLite: its write-ahead log
+        /// synced, by one `fdatasync` shared by the groups committed before it; PostgreSQL
+        /// `synchronous_commit = on`). The default, because an `ACK` tells the client to forget
+        /// the events, so a commit must not be undone afterwards.
         case full
         /// Survives a crash of the collector, not of the machine (SQLite `synchronous=NORMAL`).
         case normal

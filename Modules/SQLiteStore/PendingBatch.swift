@@ -51,14 +51,13 @@ final class PendingBatch: Sendable {
     /// rollup tables follow behind the watermark (`RollupWorker`), off the commit's path.
     func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
         var outcome = BatchOutcome()
-        var events: [SQLValue] = []
-        events.reserveCapacity(Self.eventsPerInsert * Self.eventColumns)
+        var events: [[SQLValue]] = []
+        events.reserveCapacity(Self.eventsPerInsert)
         func insertEvents() throws(SQLiteError) {
             guard !events.isEmpty else { return }
-            let count = events.count / Self.eventColumns
-            let stored = try db.run(count == Self.eventsPerInsert ? Self.insertFullChunk : Self.insertEvents(count), events)
+            let stored = try db.run(Self.inserts[events.count - 1], rows: events)
             outcome.stored += stored
-            outcome.duplicates += count - stored
+            outcome.duplicates += events.count - stored
             events.removeAll(keepingCapacity: true)
         }
         for row in rows {
@@ -72,8 +71,8 @@ final class PendingBatch: Sendable {
                 outcome.rejected += 1
                 outcome.rejections.append(reason)
             case .event(let values):
-                events += values
-                if events.count == Self.eventsPerInsert * Self.eventColumns { try insertEvents() }
+                events.append(values)
+                if events.count == Self.eventsPerInsert { try insertEvents() }
             }
         }
         try insertEvents()
@@ -91,7 +90,8 @@ final class PendingBatch: Sendable {
     /// binding less than one each (measured: ATLP worker CPU per event, `ingest-bench`); at most
     /// this many statement texts are prepared (the last of a batch has fewer rows).
     static let eventsPerInsert = 32
-    static let insertFullChunk = insertEvents(eventsPerInsert)
+    /// The INSERTs of 1 … `eventsPerInsert` rows, prepared on first use, found without hashing.
+    static let inserts = (1...eventsPerInsert).map { HotStatement(insertEvents($0)) }
     /// Values per event row (`Row.event`).
     static let eventColumns = 16
 

@@ -1,6 +1,7 @@
 import CSQLite
 import EventStore
 import StoreSQL
+import Synchronization
 
 // Every call into the SQLite C library lives in this file: result codes become `SQLiteError`
 // here and nowhere else, so the rest of the module reads like Swift.
@@ -83,6 +84,9 @@ final class SQLiteDatabase {
     private let handle: OpaquePointer
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
+    /// The `HotStatement`s prepared on this connection, by slot (nil: not yet); each is also in
+    /// `cache`, which finalizes it.
+    private var hot: [SQLiteStatement?] = []
 
     init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         _ = Self.configured
@@ -161,6 +165,35 @@ final class SQLiteDatabase {
         let s = SQLiteStatement(stmt, database: self, sql: sql)
         cache[sql] = s
         return s
+    }
+
+    /// The statement of `hot`, found by its slot (an array index) instead of by hashing its
+    /// text, prepared on first use; reset for this use.
+    func statement(_ hot: HotStatement) throws(SQLiteError) -> SQLiteStatement {
+        if hot.slot < self.hot.count, let s = self.hot[hot.slot] {
+            s.reset()
+            return s
+        }
+        let s = try statement(hot.sql)
+        if self.hot.count <= hot.slot { self.hot += Array(repeating: nil, count: hot.slot + 1 - self.hot.count) }
+        self.hot[hot.slot] = s
+        return s
+    }
+
+    /// Runs `hot` with `rows` bound one after the other (each row's values in the order of its
+    /// `?`s, all rows together filling every `?`) for its effect; returns how many rows it
+    /// changed. The rows are bound where they are, not copied into one array first.
+    @discardableResult
+    func run(_ hot: HotStatement, rows: [[SQLValue]]) throws(SQLiteError) -> Int {
+        let s = try statement(hot)
+        var position: Int32 = 1
+        for row in rows {
+            try s.bind(row, from: position)
+            position += Int32(row.count)
+        }
+        while try s.step() {}
+        s.reset()
+        return Int(sqlite3_changes(handle))
     }
 
     /// Runs `query` and returns each row as `row` reads it (by column name, from the statement
@@ -295,9 +328,10 @@ final class SQLiteStatement: SQLRow {
         sqlite3_clear_bindings(stmt)
     }
 
-    func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    /// Binds `values` to the parameters from `first` on (1: the first `?`).
+    func bind(_ values: [SQLValue], from first: Int32 = 1) throws(SQLiteError) {
         for (i, v) in values.enumerated() {
-            let n = Int32(i + 1)
+            let n = first + Int32(i)
             let rc: Int32
             switch v {
             case .null: rc = sqlite3_bind_null(stmt, n)
@@ -362,5 +396,21 @@ final class SQLiteStatement: SQLRow {
             let count = Int(sqlite3_column_bytes(stmt, i))
             return .text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
         }
+    }
+}
+
+/// An SQL text the append path runs over and over (a batch's event INSERTs, ~1.5 KB of text):
+/// each connection finds its statement by `slot`, a number given once per text, instead of
+/// hashing the text on every run (`SQLiteDatabase.statement(_:)`). Make one per text, once (a
+/// `static let`): every one made takes a slot in each connection that runs it.
+struct HotStatement: Sendable {
+    let sql: String
+    let slot: Int
+
+    private static let slots = Atomic<Int>(0)
+
+    init(_ sql: String) {
+        self.sql = sql
+        slot = Self.slots.add(1, ordering: .relaxed).oldValue
     }
 }

@@ -20,7 +20,12 @@ public final class SQLiteEventStore: CollectorStore {
     /// wait for. nil when read-only or closed.
     let rollupConnection: Mutex<SQLiteDatabase?>
     /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
-    private let commits = GroupCommit<PendingBatch, BatchOutcome, StoreError>(maxCommits: 1)
+    private let commits = GroupCommit<PendingBatch, CommittedBatch, StoreError>(maxCommits: 1)
+    /// With `Durability.full`: the log's syncs, outside the lock and shared by the groups that
+    /// committed meanwhile (SharedLogSync.swift). nil at `.normal` and when read-only.
+    let logSync: SharedLogSync?
+    /// The log `logSync` syncs.
+    private let log: WriteAheadLogFile?
     /// Applies the stored events to the rollups behind the watermark; nil when read-only.
     let rollupWorker: RollupWorker?
     /// True when a read-only store found nobody moving the watermark (no collector running):
@@ -36,6 +41,14 @@ public final class SQLiteEventStore: CollectorStore {
         self.connection = Mutex(try Self.open(path, options))
         self.rollupConnection = Mutex(options.access == .readOnly ? nil : try Self.openRollupConnection(path))
         self.path = path
+        if options.access != .readOnly, options.durability == .full {
+            let log = WriteAheadLogFile(database: path)
+            self.log = log
+            logSync = SharedLogSync(sync: log.sync)
+        } else {
+            log = nil
+            logSync = nil
+        }
         rollupWorker = options.access == .readOnly ? nil : RollupWorker()
         rollupWorker?.start(self)
     }
@@ -121,28 +134,49 @@ public final class SQLiteEventStore: CollectorStore {
     /// holds committed transactions until a checkpoint, so overwriting one loses events.
     public static let companionSuffixes = ["-wal", "-shm", "-journal"] + RollupFile.suffixes
 
-    /// Validates and stores a batch; returns only after the COMMIT that holds it, so the outcome
-    /// may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
+    /// Validates and stores a batch; returns only once the COMMIT that holds it is durable (as
+    /// `StoreOptions.durability` says), so the outcome may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
     /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
     ///
     /// Group commit (`GroupCommit`): batches that arrive while a commit is running wait, and the
     /// next commit writes every waiting batch (each under its own SAVEPOINT, so a batch that
-    /// fails rolls back alone) and commits them together, with one fsync instead of one each.
-    /// Nobody returns before the COMMIT that holds its batch.
+    /// fails rolls back alone) and commits them together. At `Durability.full` the COMMIT does
+    /// not sync: the lock is released, the next group inserts meanwhile, and one sync of the log
+    /// (`SharedLogSync`) makes every group committed before it durable; nobody returns before a
+    /// sync that started after its batch's COMMIT, or when that sync failed.
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
         // Validation and row building need no lock: they run on the caller's thread, in parallel.
         let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        return try commits.submit(mine) { group in
-            connection.withLock { c -> [Result<BatchOutcome, StoreError>] in
+        let committed = try commits.submit(mine) { group in
+            connection.withLock { c -> [Result<CommittedBatch, StoreError>] in
                 guard let db = c else { return group.map { _ in .failure(StoreError(.closed, "the database \(path) was closed")) } }
-                return Self.commit(group, db).map { $0.mapError(\.storeError) }
+                return Self.commit(group, db, logSync).map { $0.mapError(\.storeError) }
             }
         }.get()
+        try logSync?.waitUntilDurable(through: committed.group)
+        return committed.outcome
+    }
+
+    /// A batch in a committed group: its counts, and the group's number for `SharedLogSync`
+    /// (0 without one).
+    private struct CommittedBatch: Sendable {
+        var outcome: BatchOutcome
+        var group: UInt64
     }
 
     /// Writes `group` in one transaction, a SAVEPOINT per batch; returns each batch's result.
-    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase) -> [Result<BatchOutcome, SQLiteError>] {
+    /// With `logSync`, the COMMIT runs at `synchronous = NORMAL` (no sync of its own; every other
+    /// write of the connection keeps FULL) and numbers the group once it returned.
+    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase, _ logSync: SharedLogSync?) -> [Result<CommittedBatch, SQLiteError>] {
         var results: [Result<BatchOutcome, SQLiteError>] = []
+        if logSync != nil {
+            do throws(SQLiteError) {
+                try db.execute("PRAGMA main.synchronous = NORMAL")
+            } catch {
+                return group.map { _ in .failure(error) }
+            }
+        }
+        defer { if logSync != nil { try? db.execute("PRAGMA main.synchronous = FULL") } }
         do throws(SQLiteError) {
             try db.beginWritingEvents()
             for batch in group {
@@ -159,9 +193,10 @@ public final class SQLiteEventStore: CollectorStore {
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")
-            results = group.map { _ in .failure(error) }
+            return group.map { _ in .failure(error) }
         }
-        return results
+        let number = logSync?.committed() ?? 0
+        return results.map { $0.map { CommittedBatch(outcome: $0, group: number) } }
     }
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
@@ -213,6 +248,7 @@ public final class SQLiteEventStore: CollectorStore {
             return c
         }
         _ = db  // Released here, outside the lock: its deinit closes the handle.
+        log?.close()
     }
 
     /// Runs `body` on the open connection under the lock; SQLite's errors become the protocol's.

@@ -42,6 +42,39 @@ extension Posix {
         _ = try check("fsync(\(path))") { Glibc.fsync(fd) }
     }
 
+    /// Makes the data written to `fd` (and the size needed to read it back) durable, without
+    /// the other metadata `fsync` also writes (`fdatasync`): one device flush. Debug builds
+    /// count the calls per path and may delay or fail them (`FaultInjection.injectSyncFaults`).
+    package static func fdatasync(_ fd: Int32, path: String) throws(PosixError) {
+        #if DEBUG
+        if let fault = FaultInjection.nextSync(path: path) {
+            switch fault {
+            case .error(let e): throw PosixError("fdatasync(\(path))", errno: e)
+            case .delay(let d): Posix.sleep(d)
+            }
+        }
+        #endif
+        _ = try check("fdatasync(\(path))") { Glibc.fdatasync(fd) }
+    }
+
+    /// The device and inode `fd` is open on (`fstat`): whether a path still names that file.
+    package static func fileIdentity(_ fd: Int32, path: String) throws(PosixError) -> FileIdentity {
+        var st = stat()
+        _ = try check("fstat(\(path))") { Glibc.fstat(fd, &st) }
+        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// The device and inode `path` names now (`stat`); nil when nothing is there.
+    package static func fileIdentity(path: String) throws(PosixError) -> FileIdentity? {
+        var st = stat()
+        do throws(PosixError) {
+            _ = try check("stat(\(path))") { Glibc.fstatat(AT_FDCWD, path, &st, 0) }
+        } catch where error.errno == ENOENT {
+            return nil
+        }
+        return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
     package static func ftruncate(_ fd: Int32, _ length: Int, path: String) throws(PosixError) {
         _ = try check("ftruncate(\(path))") { Glibc.ftruncate(fd, off_t(length)) }
     }
@@ -135,4 +168,10 @@ extension Posix {
         defer { close(fd) }
         try fsync(fd, path: path)
     }
+}
+
+/// Which file an fd or a path refers to: equal identities are the same file, whatever its names.
+package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
 }

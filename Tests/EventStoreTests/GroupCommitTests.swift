@@ -10,19 +10,6 @@ import Testing
         let batch: Int
     }
 
-    /// Runs `body(i)` on `count` threads of their own; true when all finished within 60 s.
-    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
-        let group = DispatchGroup()
-        for i in 0..<count {
-            group.enter()
-            Thread {
-                defer { group.leave() }
-                body(i)
-            }.start()
-        }
-        return group.wait(timeout: .now() + 60) == .success
-    }
-
     @Test func batchesThatArriveDuringACommitAreCommittedTogetherByTheFirstOfThem() {
         let commits = GroupCommit<Int, Int, Refused>(maxCommits: 1)
         // Each commit: the group and whose caller ran it.
@@ -88,4 +75,17 @@ import Testing
         #expect(most.load(ordering: .sequentiallyConsistent) <= 2)
         #expect(commits.waiting == 0)
     }
+}
+
+/// Runs `body(i)` on `count` threads of their own; true when all finished within 90 s.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let group = DispatchGroup()
+    for i in 0..<count {
+        group.enter()
+        Thread {
+            defer { group.leave() }
+            body(i)
+        }.start()
+    }
+    return group.wait(timeout: .now() + 90) == .success
 }

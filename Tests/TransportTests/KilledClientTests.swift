@@ -2,6 +2,7 @@ import EventModel
 import Foundation
 import SystemCalls
 import Testing
+import TestSupport
 
 @testable import ATLPClient
 
@@ -23,30 +24,15 @@ import Testing
     }
 
     @Test func aClientKilledWithSIGKILLLosesNothing() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "test binary at \(binary.path)")
         let gate = DispatchSemaphore(value: 0)
         let handler = TestHandler(gate: gate)  // takes batches, never acknowledges while the child lives
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)
         defer { server.stop() }
         let spool = tempSpool()
 
-        let child = Process()
-        child.executableURL = binary
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "spoolingChild"]
-        child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: "\(spool)|\(address.port)"]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        var seen = ""
-        let reader = output.fileHandleForReading
-        for _ in 0..<600 where !seen.contains(Self.marker) {  // bounded: 600 reads
-            let data = reader.availableData
-            if data.isEmpty { break }
-            seen += String(decoding: data, as: UTF8.self)
-        }
-        try #require(seen.contains(Self.marker), "the child never spooled: \(seen.suffix(500))")
+        let child = try #require(
+            try ChildTest.start("spoolingChild", variable: Self.childVariable, value: "\(spool)|\(address.port)", marker: Self.marker),
+            "the child never spooled")
         try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
