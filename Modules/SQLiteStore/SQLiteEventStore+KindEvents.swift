@@ -7,7 +7,7 @@ extension SQLiteEventStore {
     /// rows of seven integers, so rows come in time order, ties by storage order, and no text is
     /// read or hashed. Actors are numbers already (`rollup_ids`, the actor as sent); a merged
     /// device's number is read as its user's (`mergedIDNumbers`), and numbers are renumbered densely in
-    /// order of first appearance, as the protocol says, through an array.
+    /// order of first appearance, as the protocol says, through one table (`LocalNumbers`).
     func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         let filter = query.filter
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
@@ -28,45 +28,48 @@ extension SQLiteEventStore {
             let merged = query.actor.mergesDevices ? try mergedIDNumbers(appKey: filter.appKey, in: db) : []
             let cursors = try Self.kindCursors(query, withSource: allowed != nil, in: db)
             defer { for c in cursors { c.statement.reset() } }
-            var numbers = LocalNumbers(stored: ids)
-            let keep = allowed
-            /// The current row of `s` as an event, nil when it has no actor (NULL reads as 0; ids
-            /// are numbered from 1) or its app is not kept.
-            @inline(__always)
-            func row(_ c: KindCursor) -> ActorEvent? {
-                let s = c.statement
-                var stored = Int(s.int64(c.actor))
-                if stored == 0 { return nil }
-                if let keep, let column = c.source {
-                    let source = Int(s.int64(column))
-                    if source >= keep.count || !keep[source] { return nil }
-                }
-                if stored < merged.count, merged[stored] >= 0 { stored = Int(merged[stored]) }
-                return ActorEvent(kind: c.kind, actor: numbers.number(stored), time: s.int64(c.time), seq: s.int64(c.seq))
-            }
+            var numbers = LocalNumbers(stored: ids, merged: merged)
+            defer { numbers.free() }
             if !query.inTimeOrder || cursors.count <= 1 {
                 for c in cursors {
-                    while try c.statement.step() {
-                        if let e = row(c), !each(e) { return }
+                    while let e = try Self.nextRow(c, keep: allowed, &numbers) {
+                        if !each(e) { return }
                     }
                 }
                 return
             }
             // Merged in time order, ties by seq: each kind's rows already are. Each kind is read
-            // whole first (one cursor at a time keeps SQLite's pages and ours in cache), then the
-            // kinds' rows are merged (`ActorEvent.merge`).
+            // whole first (one cursor at a time keeps SQLite's pages and ours in cache; stepping
+            // the cursors side by side and counting the funnel as rows came measured slower),
+            // then the kinds' rows are merged (`ActorEvent.merge`).
             var rows: [[ActorEvent]] = []
             for c in cursors {
                 var kindRows: [ActorEvent] = []
-                while try c.statement.step() {
-                    if let e = row(c) { kindRows.append(e) }
-                }
+                while let e = try Self.nextRow(c, keep: allowed, &numbers) { kindRows.append(e) }
                 rows.append(kindRows)
             }
             _ = ActorEvent.merge(rows, each)
         } catch {
             throw error.storeError
         }
+    }
+
+    /// Steps `c` to its next row with an actor (NULL reads as 0; ids are numbered from 1) whose
+    /// app `keep` keeps (nil: every app), as an event; nil after its last row. Columns by
+    /// position, read straight into the event.
+    @inline(__always)
+    private static func nextRow(_ c: KindCursor, keep: [Bool]?, _ numbers: inout LocalNumbers) throws(SQLiteError) -> ActorEvent? {
+        let s = c.statement
+        while try s.step() {
+            let stored = Int(s.int64(c.actor))
+            if stored == 0 { continue }
+            if let keep, let source = c.source {
+                let app = Int(s.int64(source))
+                if app >= keep.count || !keep[app] { continue }
+            }
+            return ActorEvent(kind: c.kind, actor: numbers.number(stored), time: s.int64(c.time), seq: s.int64(c.seq))
+        }
+        return nil
     }
 
     /// Which app keys and versions (`rollup_sources` numbers) a filter keeps.
@@ -144,24 +147,42 @@ extension SQLiteEventStore {
     }
 }
 
-/// Numbers stored id numbers (`rollup_ids`) densely from 0 in order of first appearance, through
-/// one array indexed by the stored number.
+/// Numbers stored id numbers (`rollup_ids`) densely from 0 in order of first appearance, a
+/// merged device's number read as its user's (`mergedIDNumbers`), through one table indexed by
+/// the stored number: allocated once per call (no uniqueness check or copy per row), freed with
+/// `free`.
 private struct LocalNumbers {
-    private var local: [Int32]
+    private var local: UnsafeMutableBufferPointer<Int32>
+    /// Per stored number of a merged device its user's stored number, −1 for any other.
+    private let merged: [Int32]
     private var next: Int32 = 0
 
-    /// `stored`: the largest stored number expected (a larger one grows the array).
-    init(stored: Int) { local = [Int32](repeating: -1, count: stored + 1) }
+    /// `stored`: the largest stored number expected (a larger one grows the table).
+    init(stored: Int, merged: [Int32]) {
+        local = .allocate(capacity: stored + 1)
+        local.initialize(repeating: -1)
+        self.merged = merged
+    }
 
     @inline(__always)
     mutating func number(_ stored: Int) -> Int {
-        if stored >= local.count { local += [Int32](repeating: -1, count: stored + 1 - local.count) }
-        return local.withUnsafeMutableBufferPointer { l in
-            if l[stored] < 0 {
-                l[stored] = next
-                next += 1
-            }
-            return Int(l[stored])
+        var stored = stored
+        if stored < merged.count, merged[stored] >= 0 { stored = Int(merged[stored]) }
+        if stored >= local.count { grow(to: stored + 1) }
+        if local[stored] < 0 {
+            local[stored] = next
+            next += 1
         }
+        return Int(local[stored])
     }
+
+    private mutating func grow(to count: Int) {
+        let larger = UnsafeMutableBufferPointer<Int32>.allocate(capacity: count)
+        larger.initialize(repeating: -1)
+        _ = larger.update(fromContentsOf: local)
+        local.deallocate()
+        local = larger
+    }
+
+    func free() { local.deallocate() }
 }
