@@ -65,6 +65,8 @@ let usage = """
       --old-collector PATH  also run this autotrack-collector binary (an earlier build, e.g. a49f2e4)
                         as a second baseline (default $AUTOTRACK_OLD_COLLECTOR; none: skipped)
       --sustain SECONDS then load a fresh collector at half its rate this long: rollup lag, memory
+      --sustain-rate N  the sustained load at N events/s instead, and no burst nor rsyslog before it
+                        (before/after runs of two builds at the same rate; 60 s unless --sustain)
       --without-rollups also the collector with its rollup worker paused: what the rows alone cost
     example: swift run -c release ingest-bench --events 20000 --window 1
     """
@@ -77,6 +79,8 @@ struct Settings {
     var seed: UInt64 = 25
     var oldCollector = ProcessInfo.processInfo.environment["AUTOTRACK_OLD_COLLECTOR"]
     var sustain = 0
+    /// The sustained load's rate; nil: half the burst's.
+    var sustainRate: Double?
     var withoutRollups = false
 
     static func parse(_ args: [String]) -> Settings {
@@ -91,6 +95,7 @@ struct Settings {
             case "--window": s.window = arguments.count(after: option)
             case "--seed": s.seed = UInt64(arguments.count(after: option))
             case "--sustain": s.sustain = arguments.count(after: option)
+            case "--sustain-rate": s.sustainRate = Double(arguments.count(after: option))
             case "--without-rollups": s.withoutRollups = true
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
@@ -297,6 +302,7 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
         }
     }
     sampler.start()
+    let cpuBefore = cpuByThreadKind()
     var round = 0
     var sent = 0
     let clock = ContinuousClock.now
@@ -325,6 +331,7 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     Thread.sleep(forTimeInterval: 0.3)
     sampling.store(false, ordering: .relaxed)
     Thread.sleep(forTimeInterval: 0.2)
+    let cpuAfter = cpuByThreadKind()
     let taken = samples.withLock { $0 }
     // Lag at a sample: its time minus the time of the latest sample whose newest event the
     // watermark had passed (0 when the rollups hold every stored event).
@@ -340,6 +347,11 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     }
     print("sustained: \(sent) events in \(Benchmark.fixed(elapsed, 1)) s = \(Benchmark.fixed(Double(sent) / elapsed, 0)) events/s (asked \(Benchmark.fixed(rate, 0)))")
     print("rollup lag: largest \(Benchmark.fixed(maxLag, 2)) s over \(taken.count) samples; after the load: \(taken.last.map { $0.last - $0.watermark } ?? -1) events behind")
+    // The worker's own clock over the events it applied: less moved by the machine's load than
+    // the rates (the watermark of a fresh database is the number of events applied).
+    let applied = Int(taken.last?.watermark ?? 0)
+    let workerCPU = cpuAfter["rollups", default: 0] - cpuBefore["rollups", default: 0]
+    print("rollup worker: \(applied) events applied, \(Benchmark.fixed(workerCPU, 2)) s of CPU = \(Benchmark.fixed(applied > 0 ? workerCPU * 1e6 / Double(applied) : -1, 1)) µs per applied event")
     memory("resident memory, all (VmRSS)", taken.map(\.rss).filter { $0 > 0 })
     memory("resident memory, anonymous (RssAnon: heap, SQLite's page cache)", taken.map(\.anonymous).filter { $0 > 0 })
     // Over time: whether memory levels off (a bounded cache fills, then stays) or keeps growing.
@@ -500,6 +512,12 @@ print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.see
     + "\(settings.connections) connections, batches of \(settings.batch), a window of \(settings.window) batches in flight per connection "
     + "(the agent's: \(agentWindow)), ACK after the commit")
 print("load average before: \(Benchmark.loadAverage())")
+
+if let rate = settings.sustainRate {
+    sustain(perConnection, rate: rate, seconds: settings.sustain > 0 ? settings.sustain : 60, batchSize: settings.batch, window: settings.window)
+    print("load average after: \(Benchmark.loadAverage())")
+    exit(0)
+}
 
 let collector = collectorRate(perConnection, total: total, window: settings.window)
 guard collector.stored == total else { fail("the collector stored \(collector.stored) of \(total) events") }
