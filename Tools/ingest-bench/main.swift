@@ -67,8 +67,12 @@ let usage = """
       --sustain SECONDS then load a fresh collector at half its rate this long: rollup lag, memory
       --sustain-rate N  the sustained load at N events/s instead, and no burst nor rsyslog before it
                         (before/after runs of two builds at the same rate; 60 s unless --sustain)
+      --sustain-replay  each round of the sustained load sends the same sessions at the same times
+                        (new event ids only: every enter and click late); default: new sessions a
+                        week later each round, as traffic goes on
       --without-rollups also the collector with its rollup worker paused: what the rows alone cost
     example: swift run -c release ingest-bench --events 20000 --window 1
+    example: swift run -c release ingest-bench --sustain 10 --sustain-rate 20000
     """
 
 struct Settings {
@@ -81,6 +85,8 @@ struct Settings {
     var sustain = 0
     /// The sustained load's rate; nil: half the burst's.
     var sustainRate: Double?
+    /// Each round of the sustained load the same sessions at the same times (new event ids only).
+    var sustainReplay = false
     var withoutRollups = false
 
     static func parse(_ args: [String]) -> Settings {
@@ -96,6 +102,7 @@ struct Settings {
             case "--seed": s.seed = UInt64(arguments.count(after: option))
             case "--sustain": s.sustain = arguments.count(after: option)
             case "--sustain-rate": s.sustainRate = Double(arguments.count(after: option))
+            case "--sustain-replay": s.sustainReplay = true
             case "--without-rollups": s.withoutRollups = true
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
@@ -273,7 +280,8 @@ func residentMiB(_ field: String) -> Double {
 
 /// A fresh collector fed `rate` events/s for `seconds` (the batches re-sent with new ids each
 /// round); prints the rate reached, the rollups' largest lag and the resident memory over time.
-func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batchSize: Int, window: Int) {
+func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batchSize: Int, window: Int, replay: Bool) {
+    let span = Int64(ShopTraffic.ingestMix(seed: 0).days) * 86_400_000
     let dir = temporaryDirectory("sustain")
     defer { try? FileManager.default.removeItem(at: dir) }
     let collector = EmbeddedCollector(dbPath: dir.appendingPathComponent("events.sqlite").path, options: EmbeddedCollector.Options())
@@ -308,11 +316,19 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     let clock = ContinuousClock.now
     while ContinuousClock.now < end {
         round += 1
+        // Each round new ids; and unless `replay`, new visits: its sessions renamed and its times
+        // one span of the mix (7 days) later than the round before, as a stream of traffic goes
+        // on. Replayed (the same sessions at the same times again), every page enter and click
+        // of a later round arrives late in its sequence, among the copies of the rounds before.
         let renamed = perConnection.map { batches in
             batches.map { batch in
                 batch.map { e -> JSONValue in
                     guard var o = e.objectValue, let id = o["id"]?.stringValue else { return e }
                     o["id"] = .string("\(id)-\(round)")
+                    if !replay {
+                        if let session = o["session"]?.stringValue { o["session"] = .string("\(session)-\(round)") }
+                        if let ts = o["ts"]?.intValue { o["ts"] = .int(ts + Int64(round - 1) * span) }
+                    }
                     return .object(o)
                 }
             }
@@ -514,7 +530,9 @@ print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.see
 print("load average before: \(Benchmark.loadAverage())")
 
 if let rate = settings.sustainRate {
-    sustain(perConnection, rate: rate, seconds: settings.sustain > 0 ? settings.sustain : 60, batchSize: settings.batch, window: settings.window)
+    sustain(
+        perConnection, rate: rate, seconds: settings.sustain > 0 ? settings.sustain : 60, batchSize: settings.batch, window: settings.window,
+        replay: settings.sustainReplay)
     print("load average after: \(Benchmark.loadAverage())")
     exit(0)
 }
@@ -545,6 +563,8 @@ if let binary = settings.oldCollector {
 }
 if settings.sustain > 0 {
     print("load average before the sustained load: \(Benchmark.loadAverage())")
-    sustain(perConnection, rate: collector.rate / 2, seconds: settings.sustain, batchSize: settings.batch, window: settings.window)
+    sustain(
+        perConnection, rate: collector.rate / 2, seconds: settings.sustain, batchSize: settings.batch, window: settings.window,
+        replay: settings.sustainReplay)
 }
 print("load average after: \(Benchmark.loadAverage())")
