@@ -4,14 +4,11 @@ import StoreSQL
 
 /// A batch validated and turned into rows, waiting for the group commit (`GroupCommit`) that stores it.
 final class PendingBatch: Sendable {
-    /// One event's row: stored in `events`, or kept in `rejected` with its reason.
-    enum Row: Sendable {
-        case event([SQLValue])
-        /// The event's JSON text and why it was refused.
-        case rejected(raw: String, reason: String)
-    }
-
-    let rows: [Row]
+    /// The valid events' rows, `eventColumns` values each, in order; their text in one buffer
+    /// (`SQLiteValueBuffer`), bound from there without a copy.
+    let events: SQLiteValueBuffer
+    /// The refused events in order: each one's JSON text and why it was refused.
+    let rejected: [(raw: String, reason: String)]
     let appKey: String
     let appVersion: String?
     let agent: String?
@@ -25,15 +22,16 @@ final class PendingBatch: Sendable {
         var pairs = Set<DeviceUser>()
         // A session's events follow each other with the same device and user: hashed once per run.
         var lastPair: DeviceUser?
-        // `String?.sqlValue` is generic across modules (not specialized here): spelled out per type.
-        func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
-        func int(_ i: Int64?) -> SQLValue { i.map(SQLValue.int) ?? .null }
-        let appKeyValue = SQLValue.text(batch.appKey)
-        let appVersionValue = text(batch.appVersion)
-        rows = batch.eventList.received.map { received in
-            switch received {
+        let received = batch.eventList.received
+        var rows = SQLiteValueBuffer(values: received.count * Self.eventColumns)
+        var rejected: [(raw: String, reason: String)] = []
+        // The same two values on every row: their bytes once.
+        let appKeyValue = rows.text(batch.appKey)
+        let appVersionValue = rows.text(batch.appVersion)
+        for event in received {
+            switch event {
             case .rejected(let raw, let reason):
-                return .rejected(raw: raw, reason: reason)
+                rejected.append((raw, reason))
             case .valid(let e, let props):
                 if let device = e.device {
                     let pair = DeviceUser(device: device, user: e.user)
@@ -42,14 +40,27 @@ final class PendingBatch: Sendable {
                         lastPair = pair
                     }
                 }
-                let time = batch.correctedTime(ts: e.ts, receivedAt: now)
-                return .event([
-                    appKeyValue, .text(e.id), .int(e.ts), .text(e.type.rawValue), .text(e.name), text(e.page), text(e.path),
-                    text(e.viewId), text(e.session), text(e.user), text(e.device), int(e.duration), .text(props), appVersionValue,
-                    .int(now), .int(time),
-                ])
+                // In the order of `insertEvents`' columns.
+                rows.append(appKeyValue)
+                rows.append(text: e.id)
+                rows.append(.int(e.ts))
+                rows.append(text: e.type.rawValue)
+                rows.append(text: e.name)
+                rows.append(text: e.page)
+                rows.append(text: e.path)
+                rows.append(text: e.viewId)
+                rows.append(text: e.session)
+                rows.append(text: e.user)
+                rows.append(text: e.device)
+                rows.append(e.duration.map(SQLiteValueBuffer.Value.int) ?? .null)
+                rows.append(text: props)
+                rows.append(appVersionValue)
+                rows.append(.int(now))
+                rows.append(.int(batch.correctedTime(ts: e.ts, receivedAt: now)))
             }
         }
+        events = rows
+        self.rejected = rejected
         appKey = batch.appKey
         appVersion = batch.appVersion
         agent = batch.agent
@@ -63,31 +74,25 @@ final class PendingBatch: Sendable {
     /// rollup tables follow behind the watermark (`RollupWorker`), off the commit's path.
     func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
         var outcome = BatchOutcome()
-        var events: [[SQLValue]] = []
-        events.reserveCapacity(Self.eventsPerInsert)
-        func insertEvents() throws(SQLiteError) {
-            guard !events.isEmpty else { return }
-            let stored = try db.run(Self.inserts[events.count - 1], rows: events)
+        for (raw, reason) in rejected {
+            try db.run(
+                """
+                INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
+                VALUES (\(appKey), \(appVersion), \(raw), \(reason), \(receivedAt))
+                """)
+            outcome.rejected += 1
+            outcome.rejections.append(reason)
+        }
+        let rows = events.count / Self.eventColumns
+        var first = 0
+        while first < rows {
+            let count = min(Self.eventsPerInsert, rows - first)
+            let stored = try db.run(
+                Self.inserts[count - 1], events, values: first * Self.eventColumns..<(first + count) * Self.eventColumns)
             outcome.stored += stored
-            outcome.duplicates += events.count - stored
-            events.removeAll(keepingCapacity: true)
+            outcome.duplicates += count - stored
+            first += count
         }
-        for row in rows {
-            switch row {
-            case .rejected(let raw, let reason):
-                try db.run(
-                    """
-                    INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
-                    VALUES (\(appKey), \(appVersion), \(raw), \(reason), \(receivedAt))
-                    """)
-                outcome.rejected += 1
-                outcome.rejections.append(reason)
-            case .event(let values):
-                events.append(values)
-                if events.count == Self.eventsPerInsert { try insertEvents() }
-            }
-        }
-        try insertEvents()
         try DeviceLinkTable.record(deviceUsers, appKey: appKey, in: db)
         try db.run(
             """
@@ -104,7 +109,7 @@ final class PendingBatch: Sendable {
     static let eventsPerInsert = 32
     /// The INSERTs of 1 … `eventsPerInsert` rows, prepared on first use, found without hashing.
     static let inserts = (1...eventsPerInsert).map { HotStatement(insertEvents($0)) }
-    /// Values per event row (`Row.event`).
+    /// Values per event row (`events`).
     static let eventColumns = 16
 
     /// The INSERT of `count` event rows. ON CONFLICT names the one constraint a repeat breaks

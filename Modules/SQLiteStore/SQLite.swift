@@ -196,6 +196,22 @@ final class SQLiteDatabase {
         return Int(sqlite3_changes(handle))
     }
 
+    /// Runs `hot` with `buffer.values[range]` bound to its `?`s in order, for its effect;
+    /// returns how many rows it changed. The text is bound where it lies in `buffer` (no copy by
+    /// SQLite, no string per value) and the statement lets go of it before this returns.
+    @discardableResult
+    func run(_ hot: HotStatement, _ buffer: SQLiteValueBuffer, values range: Range<Int>) throws(SQLiteError) -> Int {
+        let s = try statement(hot)
+        return try buffer.bytes.withUnsafeBufferPointer { (text) throws(SQLiteError) -> Int in
+            // The statement points into `text` (SQLITE_STATIC): `reset` clears the bindings
+            // before the pointer goes, on every path.
+            defer { s.reset() }
+            try s.bind(buffer.values[range], text: text)
+            while try s.step() {}
+            return Int(sqlite3_changes(handle))
+        }
+    }
+
     /// Runs `query` and returns each row as `row` reads it (by column name, from the statement
     /// positioned on the row).
     func query<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
@@ -357,6 +373,25 @@ final class SQLiteStatement: SQLRow {
         }
     }
 
+    /// Binds `values` to the parameters from the first on, their text from `text` without a
+    /// copy (SQLITE_STATIC): the caller keeps `text` alive until it resets the statement.
+    fileprivate func bind(_ values: ArraySlice<SQLiteValueBuffer.Value>, text: UnsafeBufferPointer<UInt8>) throws(SQLiteError) {
+        guard let base = text.baseAddress else { preconditionFailure("SQLiteValueBuffer's bytes always have an address") }
+        let chars = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        var n: Int32 = 1
+        for v in values {
+            let rc: Int32
+            switch v {
+            case .null: rc = sqlite3_bind_null(stmt, n)
+            case .int(let x): rc = sqlite3_bind_int64(stmt, n, x)
+            // With its byte length: a U+0000 inside is stored, not an end; an empty one is '', not NULL.
+            case .text(let start, let count): rc = sqlite3_bind_text(stmt, n, chars + start, Int32(count), nil)
+            }
+            guard rc == SQLITE_OK else { throw database.error(rc, sql) }
+            n += 1
+        }
+    }
+
     /// Advances: true when a row is ready, false when done.
     func step() throws(SQLiteError) -> Bool {
         let rc = sqlite3_step(stmt)
@@ -397,6 +432,45 @@ final class SQLiteStatement: SQLRow {
             return .text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
         }
     }
+}
+
+/// Values to bind, their text's UTF-8 in one buffer: a batch's event rows, built once by the
+/// worker that decoded them and bound from there (`SQLiteDatabase.run(_:_:values:)`) instead of
+/// as an array of `SQLValue`s per row, each text a Swift string that SQLite then copied
+/// (measured: binding was a tenth of the ATLP workers' CPU, docs/performance.md).
+struct SQLiteValueBuffer: Sendable {
+    enum Value: Sendable {
+        case null
+        case int(Int64)
+        /// `count` bytes of `bytes` from `start`.
+        case text(start: Int, count: Int)
+    }
+
+    private(set) var values: [Value] = []
+    /// Starts with one unused byte, so that it always has an address: an empty text bound from
+    /// no address would be NULL.
+    private(set) var bytes: [UInt8] = [0]
+
+    /// Room for `capacity` values (and about as many short texts).
+    init(values capacity: Int) {
+        values.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity * 16)
+    }
+
+    var count: Int { values.count }
+
+    /// Stores `string`'s bytes and returns the value that binds them (NULL for nil), to append
+    /// once or many times.
+    mutating func text(_ string: String?) -> Value {
+        guard var string else { return .null }
+        let start = bytes.count
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+        return .text(start: start, count: bytes.count - start)
+    }
+
+    mutating func append(_ value: Value) { values.append(value) }
+
+    mutating func append(text string: String?) { values.append(text(string)) }
 }
 
 /// An SQL text the append path runs over and over (a batch's event INSERTs, ~1.5 KB of text):
