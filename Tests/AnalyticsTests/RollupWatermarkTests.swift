@@ -134,4 +134,38 @@ import Testing
         store.close()
         try expectAnswersOfTheEvents(during, path)
     }
+
+    /// Under a steady trickle the worker gathers: a round of chunks starts at most every
+    /// `RollupWorker.period` (250 ms), so the rollup pages a chunk changes are written to the log
+    /// a few times a second, not at every batch. (With the worker waking every 100 ms and
+    /// applying whatever was there, this trickle moved the watermark about every 100 ms.)
+    @Test(.timeLimit(.minutes(3))) func underATrickleTheWorkerAppliesInRoundsAQuarterOfASecondApart() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        let done = Atomic<Bool>(false)
+        let moves = Mutex<[Int64]>([])
+        let watcher = Thread {
+            // Bounded: the trickle below ends within seconds, and so does this loop.
+            for _ in 0..<12_000 where !done.load(ordering: .relaxed) {
+                if let w = try? store.rollupPositions().watermark {
+                    moves.withLock { if w != ($0.last ?? 0) { $0.append(w) } }
+                }
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+        watcher.start()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for b in R.traffic(seed: 11) {
+            _ = try store.append(b)
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        let elapsed = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
+        done.store(true, ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.05)
+        let seen = moves.withLock { $0 }
+        #expect(seen.count >= 2, "the worker applied during the trickle")
+        #expect(Double(seen.count) <= elapsed / 0.25 + 2, "\(seen.count) moves of the watermark in \(elapsed) s")
+        store.close()
+    }
 }

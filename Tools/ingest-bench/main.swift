@@ -65,8 +65,14 @@ let usage = """
       --old-collector PATH  also run this autotrack-collector binary (an earlier build, e.g. a49f2e4)
                         as a second baseline (default $AUTOTRACK_OLD_COLLECTOR; none: skipped)
       --sustain SECONDS then load a fresh collector at half its rate this long: rollup lag, memory
+      --sustain-rate N  the sustained load at N events/s instead, and no burst nor rsyslog before it
+                        (before/after runs of two builds at the same rate; 60 s unless --sustain)
+      --sustain-replay  each round of the sustained load sends the same sessions at the same times
+                        (new event ids only: every enter and click late); default: new sessions a
+                        week later each round, as traffic goes on
       --without-rollups also the collector with its rollup worker paused: what the rows alone cost
     example: swift run -c release ingest-bench --events 20000 --window 1
+    example: swift run -c release ingest-bench --sustain 10 --sustain-rate 20000
     """
 
 struct Settings {
@@ -77,6 +83,10 @@ struct Settings {
     var seed: UInt64 = 25
     var oldCollector = ProcessInfo.processInfo.environment["AUTOTRACK_OLD_COLLECTOR"]
     var sustain = 0
+    /// The sustained load's rate; nil: half the burst's.
+    var sustainRate: Double?
+    /// Each round of the sustained load the same sessions at the same times (new event ids only).
+    var sustainReplay = false
     var withoutRollups = false
 
     static func parse(_ args: [String]) -> Settings {
@@ -91,6 +101,8 @@ struct Settings {
             case "--window": s.window = arguments.count(after: option)
             case "--seed": s.seed = UInt64(arguments.count(after: option))
             case "--sustain": s.sustain = arguments.count(after: option)
+            case "--sustain-rate": s.sustainRate = Double(arguments.count(after: option))
+            case "--sustain-replay": s.sustainReplay = true
             case "--without-rollups": s.withoutRollups = true
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
@@ -268,7 +280,8 @@ func residentMiB(_ field: String) -> Double {
 
 /// A fresh collector fed `rate` events/s for `seconds` (the batches re-sent with new ids each
 /// round); prints the rate reached, the rollups' largest lag and the resident memory over time.
-func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batchSize: Int, window: Int) {
+func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batchSize: Int, window: Int, replay: Bool) {
+    let span = Int64(ShopTraffic.ingestMix(seed: 0).days) * 86_400_000
     let dir = temporaryDirectory("sustain")
     defer { try? FileManager.default.removeItem(at: dir) }
     let collector = EmbeddedCollector(dbPath: dir.appendingPathComponent("events.sqlite").path, options: EmbeddedCollector.Options())
@@ -297,16 +310,25 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
         }
     }
     sampler.start()
+    let cpuBefore = cpuByThreadKind()
     var round = 0
     var sent = 0
     let clock = ContinuousClock.now
     while ContinuousClock.now < end {
         round += 1
+        // Each round new ids; and unless `replay`, new visits: its sessions renamed and its times
+        // one span of the mix (7 days) later than the round before, as a stream of traffic goes
+        // on. Replayed (the same sessions at the same times again), every page enter and click
+        // of a later round arrives late in its sequence, among the copies of the rounds before.
         let renamed = perConnection.map { batches in
             batches.map { batch in
                 batch.map { e -> JSONValue in
                     guard var o = e.objectValue, let id = o["id"]?.stringValue else { return e }
                     o["id"] = .string("\(id)-\(round)")
+                    if !replay {
+                        if let session = o["session"]?.stringValue { o["session"] = .string("\(session)-\(round)") }
+                        if let ts = o["ts"]?.intValue { o["ts"] = .int(ts + Int64(round - 1) * span) }
+                    }
                     return .object(o)
                 }
             }
@@ -325,6 +347,7 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     Thread.sleep(forTimeInterval: 0.3)
     sampling.store(false, ordering: .relaxed)
     Thread.sleep(forTimeInterval: 0.2)
+    let cpuAfter = cpuByThreadKind()
     let taken = samples.withLock { $0 }
     // Lag at a sample: its time minus the time of the latest sample whose newest event the
     // watermark had passed (0 when the rollups hold every stored event).
@@ -340,6 +363,11 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     }
     print("sustained: \(sent) events in \(Benchmark.fixed(elapsed, 1)) s = \(Benchmark.fixed(Double(sent) / elapsed, 0)) events/s (asked \(Benchmark.fixed(rate, 0)))")
     print("rollup lag: largest \(Benchmark.fixed(maxLag, 2)) s over \(taken.count) samples; after the load: \(taken.last.map { $0.last - $0.watermark } ?? -1) events behind")
+    // The worker's own clock over the events it applied: less moved by the machine's load than
+    // the rates (the watermark of a fresh database is the number of events applied).
+    let applied = Int(taken.last?.watermark ?? 0)
+    let workerCPU = cpuAfter["rollups", default: 0] - cpuBefore["rollups", default: 0]
+    print("rollup worker: \(applied) events applied, \(Benchmark.fixed(workerCPU, 2)) s of CPU = \(Benchmark.fixed(applied > 0 ? workerCPU * 1e6 / Double(applied) : -1, 1)) µs per applied event")
     memory("resident memory, all (VmRSS)", taken.map(\.rss).filter { $0 > 0 })
     memory("resident memory, anonymous (RssAnon: heap, SQLite's page cache)", taken.map(\.anonymous).filter { $0 > 0 })
     // Over time: whether memory levels off (a bounded cache fills, then stays) or keeps growing.
@@ -501,6 +529,14 @@ print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.see
     + "(the agent's: \(agentWindow)), ACK after the commit")
 print("load average before: \(Benchmark.loadAverage())")
 
+if let rate = settings.sustainRate {
+    sustain(
+        perConnection, rate: rate, seconds: settings.sustain > 0 ? settings.sustain : 60, batchSize: settings.batch, window: settings.window,
+        replay: settings.sustainReplay)
+    print("load average after: \(Benchmark.loadAverage())")
+    exit(0)
+}
+
 let collector = collectorRate(perConnection, total: total, window: settings.window)
 guard collector.stored == total else { fail("the collector stored \(collector.stored) of \(total) events") }
 let r = String(format: "%.0f", collector.rate)
@@ -527,6 +563,8 @@ if let binary = settings.oldCollector {
 }
 if settings.sustain > 0 {
     print("load average before the sustained load: \(Benchmark.loadAverage())")
-    sustain(perConnection, rate: collector.rate / 2, seconds: settings.sustain, batchSize: settings.batch, window: settings.window)
+    sustain(
+        perConnection, rate: collector.rate / 2, seconds: settings.sustain, batchSize: settings.batch, window: settings.window,
+        replay: settings.sustainReplay)
 }
 print("load average after: \(Benchmark.loadAverage())")
