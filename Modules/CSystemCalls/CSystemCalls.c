@@ -67,3 +67,10 @@ void csc_name_thread(const char *name) {
     shortName[15] = 0;
     pthread_setname_np(pthread_self(), shortName);
 }
+
+#ifdef __linux__
+#include <unistd.h>
+int csc_thread_id(void) { return (int)gettid(); }
+#else
+int csc_thread_id(void) { return 0; }
+#endif

@@ -25,6 +25,10 @@ final class RollupWorker: Sendable {
     /// How often a round of chunks starts, at most (from the start of one to the next), unless
     /// the last chunk came full (more are waiting: the next follows at once).
     static let period = Duration.milliseconds(250)
+    /// The worker thread's nice value: when the two compete for the processor, the ATLP workers
+    /// (whose `ACK`s agents wait for) go first and the rollups, which reports never wait for
+    /// (`rollupsCurrent`), take what is left; an idle processor runs the worker at full speed.
+    static let nice: Int32 = 10
 
     private struct Flags {
         var stopped = false
@@ -53,6 +57,8 @@ final class RollupWorker: Sendable {
     /// Starts the thread over `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
         Posix.startThread(name: "sqlite-rollups") { [weak store, self] in
+            // Failing leaves it at the process's priority: slower ingest under load, still correct.
+            try? Posix.setCurrentThreadNice(Self.nice)
             let clock = ContinuousClock()
             var roundStart = clock.now
             while true {

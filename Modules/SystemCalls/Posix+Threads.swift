@@ -34,4 +34,26 @@ extension Posix {
     /// The calling thread's id, equal on every call from one thread while it runs (so a thread
     /// can tell whether it is one it started).
     package static func currentThreadID() -> UInt { UInt(pthread_self()) }
+
+    /// Gives the calling thread the nice value `nice` (0 normal, up to 19 the least share of a
+    /// busy processor), for work that may wait while others' may not: Linux keeps a nice value per
+    /// thread, so `setpriority` on the thread's own id changes this thread alone. An idle
+    /// processor still runs it at full speed; only when threads compete does it get less.
+    /// Lowering needs no privilege; raising back below the current value does (`EACCES`).
+    package static func setCurrentThreadNice(_ nice: Int32) throws(PosixError) {
+        #if os(Linux)
+        let tid = id_t(csc_thread_id())
+        _ = try check("setpriority(thread \(tid), \(nice))") { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, nice) }
+        #endif
+    }
+
+    /// The calling thread's nice value (`getpriority` on its own thread id).
+    package static func currentThreadNice() -> Int32 {
+        #if os(Linux)
+        errno = 0
+        return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(csc_thread_id()))
+        #else
+        return 0
+        #endif
+    }
 }

@@ -43,4 +43,8 @@ int csc_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 /// Names the calling thread (`pthread_setname_np`; Linux keeps the first 15 bytes).
 void csc_name_thread(const char *name);
 
+// The calling thread's kernel id (`gettid`, which glibc declares only under _GNU_SOURCE), the
+// id `setpriority` takes to change one thread's nice value.
+int csc_thread_id(void);
+
 #endif
