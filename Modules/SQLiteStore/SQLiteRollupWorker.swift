@@ -62,8 +62,7 @@ final class RollupWorker: Sendable {
             let clock = ContinuousClock()
             var roundStart = clock.now
             while true {
-                let (seconds, attoseconds) = max(.zero, roundStart + Self.period - clock.now).components
-                _ = wake.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+                _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + Self.period - clock.now).waitNanoseconds))
                 roundStart = clock.now
                 let f = flags.withLock { $0 }
                 if f.stopped { return }

@@ -47,10 +47,10 @@ extension Posix {
         #endif
     }
 
-    /// The calling thread's nice value (`getpriority` on its own thread id).
+    /// The calling thread's nice value (`getpriority` on its own thread id, which cannot fail:
+    /// its −1 is a nice value, not an error).
     package static func currentThreadNice() -> Int32 {
         #if os(Linux)
-        errno = 0
         return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(csc_thread_id()))
         #else
         return 0
