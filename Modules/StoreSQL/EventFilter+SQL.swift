@@ -8,11 +8,12 @@ extension EventFilter {
         let prefix = table.isEmpty ? "" : table + "."
         var all: [SQLQuery] = []
         if let appKey {
-            // SQLite, without a time range: `+` keeps the planner from reading the app's rows
-            // through `events_corrected_ts`, which visits the table in time order, one random page
-            // per row (measured: a 1,000,000-event scan took 27 times as long as reading the table).
-            let ranged = timed && (since != nil || until != nil)
-            let hint = dialect == .sqlite && !ranged ? "+" : ""
+            // SQLite: `+` keeps the planner from reading the app's rows through the dedup index
+            // `(app_key, id)` (or, before migration 11, `events_corrected_ts`), which visits the
+            // table in id or time order, one random page per row (measured: a 1,000,000-event scan
+            // took 27 times as long as reading the table). A time range is read by seq ranges from
+            // the zone map (SQLiteStore's `ZonedFilter`), which adds them to these conditions.
+            let hint = dialect == .sqlite ? "+" : ""
             all.append("\(raw: hint + prefix)app_key = \(appKey)")
         }
         if let appVersion { all.append("\(raw: prefix)app_version = \(appVersion)") }
