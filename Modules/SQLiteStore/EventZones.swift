@@ -116,7 +116,8 @@ enum EventZones {
     /// shrink to the seqs and earliest time left. (Until then the map only claims too much.)
     static func pruned(before: Int64, appKey: String?, in db: SQLiteDatabase) throws(SQLiteError) {
         let app: SQLQuery = appKey.map { " AND app_key = \($0)" } ?? ""
-        let rows = "FROM events AS e WHERE e.seq BETWEEN event_zones.first_seq AND event_zones.last_seq AND e.app_key = event_zones.app_key"
+        // `+`: the rowid range leads, not the dedup index.
+        let rows = "FROM events AS e WHERE e.seq BETWEEN event_zones.first_seq AND event_zones.last_seq AND +e.app_key = event_zones.app_key"
         try db.run("DELETE FROM event_zones WHERE max_ts < \(before)\(app)")
         try db.run("DELETE FROM event_zones WHERE min_ts < \(before)\(app) AND NOT EXISTS (SELECT 1 \(raw: rows))")
         try db.run(
@@ -150,8 +151,12 @@ struct ZonedFilter: Sendable {
             ? nil : try EventZones.seqRanges(appKey: filter.appKey, since: filter.since, until: filter.until, in: db)
     }
 
+    /// The app and version (the app key with `+`, as without a time range: the seq ranges lead,
+    /// not the dedup index), the exact time range, then the seq ranges.
     func conditions(table: String = "") -> [SQLQuery] {
-        filter.conditions(table: table, dialect: .sqlite) + (seqs.map { [EventZones.condition($0, table: table)] } ?? [])
+        EventFilter(appKey: filter.appKey, appVersion: filter.appVersion).conditions(table: table, timed: false, dialect: .sqlite)
+            + EventFilter(since: filter.since, until: filter.until).conditions(table: table, dialect: .sqlite)
+            + (seqs.map { [EventZones.condition($0, table: table)] } ?? [])
     }
 
     /// ` WHERE …` over the conditions and `extra` after them, or nothing.

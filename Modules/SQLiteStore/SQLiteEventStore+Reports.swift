@@ -98,7 +98,8 @@ extension SQLiteEventStore {
     }
 
     public func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount] {
-        let f = try zoned(filter).whereClause(table: "e", "e.app_key = \(appKey)", "e.path IS NOT NULL", "j.key = \(key)")
+        // `+`: the zone map's seq ranges lead, not the dedup index `(app_key, id)`.
+        let f = try zoned(filter).whereClause(table: "e", "+e.app_key = \(appKey)", "e.path IS NOT NULL", "j.key = \(key)")
         // json_each compares the key as a plain string, so any key works, quotes and dots included.
         return try read(
             """
@@ -119,7 +120,8 @@ extension SQLiteEventStore {
     }
 
     public func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount] {
-        let f = try zoned(filter).whereClause("type = 'kvc_error'")
+        // Through the partial index `events_kvc_errors` (app key and time), not the zone map.
+        let f = filter.whereClause(dialect: .sqlite, "type = 'kvc_error'")
         func strings(_ text: String?) -> [String] {
             guard let text, let array = (try? JSONValue.parse(text))?.arrayValue else { return [] }
             return array.compactMap(\.stringValue).sorted()

@@ -8,12 +8,15 @@ extension EventFilter {
         let prefix = table.isEmpty ? "" : table + "."
         var all: [SQLQuery] = []
         if let appKey {
-            // SQLite: `+` keeps the planner from reading the app's rows through the dedup index
-            // `(app_key, id)` (or, before migration 11, `events_corrected_ts`), which visits the
-            // table in id or time order, one random page per row (measured: a 1,000,000-event scan
-            // took 27 times as long as reading the table). A time range is read by seq ranges from
-            // the zone map (SQLiteStore's `ZonedFilter`), which adds them to these conditions.
-            let hint = dialect == .sqlite ? "+" : ""
+            // SQLite, without a time range: `+` keeps the planner from reading the app's rows
+            // through an index led by `app_key` (the dedup key's; `events_corrected_ts` before
+            // migration 11), which visits the table one random page per row (measured: a
+            // 1,000,000-event scan took 27 times as long as reading the table). With a range the
+            // app and time lead into the partial index `events_kvc_errors`; SQLite's other ranged
+            // queries read seq ranges from the zone map (SQLiteStore's `ZonedFilter`, which asks
+            // for the app's condition without the range, so with `+`).
+            let ranged = timed && (since != nil || until != nil)
+            let hint = dialect == .sqlite && !ranged ? "+" : ""
             all.append("\(raw: hint + prefix)app_key = \(appKey)")
         }
         if let appVersion { all.append("\(raw: prefix)app_version = \(appVersion)") }

@@ -46,12 +46,12 @@ import Testing
         let f = EventFilter(appKey: "shop", appVersion: "1.2", since: 10, until: 20)
         let sqlite = f.whereClause(table: "e", dialect: .sqlite, "e.path IS NOT NULL").rendered(for: .sqlite)
         #expect(
-            sqlite.sql == " WHERE +e.app_key = ? AND e.app_version = ? AND e.corrected_ts >= ? AND e.corrected_ts < ? AND e.path IS NOT NULL")
+            sqlite.sql == " WHERE e.app_key = ? AND e.app_version = ? AND e.corrected_ts >= ? AND e.corrected_ts < ? AND e.path IS NOT NULL")
         #expect(sqlite.values == [.text("shop"), .text("1.2"), .int(10), .int(20)])
         let postgres = f.whereClause(dialect: .postgres).rendered(for: .postgres)
         #expect(postgres.sql == " WHERE app_key = $1 AND app_version = $2 AND corrected_ts >= $3 AND corrected_ts < $4")
-        // Untimed tables are filtered by app and version only. SQLite's app key condition carries
-        // `+`, which keeps the planner off the dedup index (a time range is read by seq ranges).
+        // Untimed tables are filtered by app and version only; without a range SQLite's app key
+        // condition carries `+`, which keeps the planner off the time index.
         let untimed = f.whereClause(timed: false, dialect: .sqlite).rendered(for: .sqlite)
         #expect(untimed.sql == " WHERE +app_key = ? AND app_version = ?")
         #expect(EventFilter().whereClause(dialect: .postgres).isEmpty)
