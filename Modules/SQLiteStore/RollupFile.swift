@@ -31,9 +31,24 @@ enum RollupFile {
     static let tables =
         Schema.rollupTables + ["rollup_kinds", "rollup_sources", "rollup_ids", "rollup_kind_events", "rollup_backlog", "rollup_watermark"]
 
-    /// Its tables as migrations 5 and 8 left them in the events' file (docs/schema.md), created
-    /// when absent: a new file, and the file of a database that migration 10 then moves them into.
-    static let definition = """
+    /// The layout of the tables this build keeps in a rollups file, recorded in the file's
+    /// `PRAGMA user_version`. The file is derived from the events, so changing its tables takes
+    /// no migration: bump this, and a file at another layout is emptied, made anew and refilled
+    /// from every stored event (`check`; a read-only reader reads the events meanwhile). A file
+    /// made before layouts were recorded reads 0, which is layout 1.
+    static let layout: Int64 = 1
+
+    /// The layout of a file whose `user_version` reads `recorded`.
+    static func layout(recorded: Int64) -> Int64 { recorded == 0 ? 1 : recorded }
+
+    /// The tables of `layout`: this build's.
+    static let definition = firstLayout
+
+    /// Layout 1: the tables as migrations 5 and 8 left them in the events' file (docs/schema.md),
+    /// created when absent. Never edited, as a migration is not: a database below schema 10
+    /// attaches a new file of this layout for migration 10 to move its tables into, and `check`
+    /// then brings the file to `layout`.
+    static let firstLayout = """
         CREATE TABLE IF NOT EXISTS rollups.rollup_events (
             app_key     TEXT    NOT NULL,
             app_version TEXT,
@@ -194,12 +209,28 @@ extension SQLiteDatabase {
                     code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA rollups.journal_mode = WAL")
             }
             try execute("PRAGMA \(RollupFile.schema).synchronous = NORMAL")
-            try transaction { () throws(SQLiteError) in try execute(RollupFile.definition) }
+            switch try rollupsLayoutRecorded() {
+            case RollupFile.layout: try transaction { () throws(SQLiteError) in try execute(RollupFile.definition) }
+            // New, or made before layouts were recorded: layout 1, which migration 10 fills.
+            case 0: try transaction { () throws(SQLiteError) in try execute(RollupFile.firstLayout) }
+            // Another layout: `RollupFile.check` makes it anew once the migrations have run.
+            default: break
+            }
         } else if FileManager.default.fileExists(atPath: file) {
             try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: RollupFile.schema)")
+            // Another layout's tables (a file the collector has not made anew yet) cannot answer.
+            if RollupFile.layout(recorded: try rollupsLayoutRecorded()) != RollupFile.layout {
+                try run("DETACH DATABASE \(raw: RollupFile.schema)")
+                try execute(RollupFile.definition.replacingOccurrences(of: "\(RollupFile.schema).", with: "temp."))
+            }
         } else {
             try execute(RollupFile.definition.replacingOccurrences(of: "\(RollupFile.schema).", with: "temp."))
         }
+    }
+
+    /// The attached rollups file's `user_version` (`RollupFile.layout`).
+    func rollupsLayoutRecorded() throws(SQLiteError) -> Int64 {
+        try scalar("PRAGMA \(raw: RollupFile.schema).user_version", as: Int64.self) ?? 0
     }
 
     /// `path` as the path part of a `file:` URI (`%`, `?` and `#` escaped).
@@ -246,11 +277,27 @@ extension SQLiteDatabase {
 }
 
 extension RollupFile {
-    /// After the migrations, on the writable connection: a watermark past the last stored event
-    /// means the rollups count events the events' file no longer has (lost in a crash when it is
-    /// written with `synchronous = NORMAL`, or an older copy of it put back): the rollups are
-    /// emptied and the worker applies every stored event again.
+    /// After the migrations, on the writable connection. A file at another layout than this
+    /// build's is made anew: every table in it dropped, `definition` created, the watermark at 0,
+    /// so the worker applies every stored event. A watermark past the last stored event means the
+    /// rollups count events the events' file no longer has (lost in a crash when it is written
+    /// with `synchronous = NORMAL`, or an older copy of it put back): the rollups are emptied and
+    /// the worker applies every stored event again.
     static func check(_ db: SQLiteDatabase) throws(SQLiteError) {
+        let recorded = try db.rollupsLayoutRecorded()
+        if layout(recorded: recorded) != layout {
+            try db.transaction { () throws(SQLiteError) in
+                let tables = try db.query("SELECT name FROM \(raw: schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                    r throws(SQLDecodingError) in try r.decode("name", as: String.self)
+                }
+                for table in tables { try db.execute("DROP TABLE \(schema).\"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
+                try db.execute(definition)
+                // PRAGMA takes no parameters; the value is our own integer.
+                try db.execute("PRAGMA \(schema).user_version = \(layout)")
+            }
+            return
+        }
+        if recorded != layout { try db.execute("PRAGMA \(schema).user_version = \(layout)") }
         let watermark = try db.scalar("SELECT seq FROM \(raw: schema).rollup_watermark", as: Int64.self) ?? 0
         let last = try db.scalar("SELECT COALESCE(MAX(seq), 0) FROM main.events", as: Int64.self) ?? 0
         guard watermark > last else { return }

@@ -73,4 +73,45 @@ import Testing
         try expectAnswersOfTheEvents(path)
         #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
     }
+
+    @Test(.timeLimit(.minutes(3))) func aFileOfAnotherLayoutIsReadAroundThenMadeAnewAndRefilled() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        for b in R.traffic(seed: 12) { _ = try store.append(b) }
+        let before = try R.answers(store)
+        store.close()
+        // Another build's layout: a table of other columns, one this build has no use for.
+        _ = try sqlite(
+            path + "-rollups",
+            "DROP TABLE rollup_events; CREATE TABLE rollup_events (packed BLOB); CREATE TABLE rollup_elsewhere (x); PRAGMA user_version = 99")
+        // A read-only reader cannot make it anew: it reads the events, with the same answers.
+        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
+        #expect(try reader.activityRollup(.all) == nil)
+        #expect(try R.answers(reader) == before)
+        reader.close()
+        // The collector makes it anew at this build's layout, from every stored event.
+        try expectAnswersOfTheEvents(path)
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["1"])
+        #expect(try sqlite(path + "-rollups", "SELECT COUNT(*) FROM sqlite_master WHERE name = 'rollup_elsewhere'") == ["0"])
+        #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aFileMadeBeforeLayoutsWereRecordedIsLayoutOneAndKept() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        for b in R.traffic(seed: 13) { _ = try store.append(b) }
+        _ = try R.answers(store)
+        store.close()
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["1"])
+        _ = try sqlite(path + "-rollups", "PRAGMA user_version = 0")
+        let rows = try sqlite(path, "SELECT COUNT(*), SUM(events) FROM rollup_events")
+        let watermark = try sqlite(path, "SELECT seq FROM rollup_watermark")
+        let reopened = try SQLiteEventStore(path: path)
+        reopened.pauseRollupWorker(true)
+        reopened.close()
+        // Its tables kept as they were (not emptied and refilled), its layout recorded.
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["1"])
+        #expect(try sqlite(path, "SELECT COUNT(*), SUM(events) FROM rollup_events") == rows)
+        #expect(try sqlite(path, "SELECT seq FROM rollup_watermark") == watermark)
+    }
 }
