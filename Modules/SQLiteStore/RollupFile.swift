@@ -36,13 +36,14 @@ enum RollupFile {
     /// no migration: bump this, and a file at another layout is emptied, made anew and refilled
     /// from every stored event (`check`; a read-only reader reads the events meanwhile). A file
     /// made before layouts were recorded reads 0, which is layout 1.
-    static let layout: Int64 = 1
+    static let layout: Int64 = 2
 
     /// The layout of a file whose `user_version` reads `recorded`.
     static func layout(recorded: Int64) -> Int64 { recorded == 0 ? 1 : recorded }
 
-    /// The tables of `layout`: this build's.
-    static let definition = firstLayout
+    /// The tables of `layout`: this build's. Layout 2: `rollup_kind_events` in blocks of events
+    /// (KindEventBlocks.swift) instead of one row per event.
+    static let definition = KindEventBlocks.replacingRowsTable(in: firstLayout)
 
     /// Layout 1: the tables as migrations 5 and 8 left them in the events' file (docs/schema.md),
     /// created when absent. Never edited, as a migration is not: a database below schema 10

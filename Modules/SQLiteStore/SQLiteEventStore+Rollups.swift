@@ -46,7 +46,7 @@ extension SQLiteEventStore {
                 // From the first event: the app's rollups are emptied first, in this transaction.
                 if from == 0 {
                     for table in Schema.rollupTables { try db.run("DELETE FROM \(raw: table) WHERE app_key = \(appKey)") }
-                    try db.run("DELETE FROM rollup_kind_events WHERE source IN (SELECT number FROM rollup_sources WHERE app_key = \(appKey))")
+                    try KindEventBlocks.deleteEntries(ofAppKey: appKey, in: db)
                     memory.clear()
                 }
                 // `+app_key`: read the table in `seq` order; through an app key index SQLite
