@@ -1,39 +1,38 @@
 import Foundation
 import StoreSQL
 
-/// The rollup tables live in a file of their own beside the database (`PATH-rollups`, schema
-/// migration 10), attached to every connection as `rollups`, so an unqualified `rollup_*` name
-/// means its table there.
+/// The rollup tables live in two files of their own beside the database, each attached to every
+/// connection under its own schema name (`RollupPart`), so an unqualified `rollup_*` name means
+/// its table there (every table name is spelt once across the two files).
 ///
-/// Why a file of its own: SQLite has one write lock per file. With the rollups in the events'
+/// Why files of their own: SQLite has one write lock per file. With the rollups in the events'
 /// file, the rollup worker's transactions and the appends took turns: an append waited for a
 /// chunk, and the worker could not use the processor while an append waited for its fsync. Now
-/// each file has its own lock, and the worker applies rollups while appends commit.
+/// each file has its own lock, and the workers apply rollups while appends commit. Why two: one
+/// worker thread applying every table could not keep up with half the collector's rate (~1 core
+/// of work per event stream at 43,000 events/s, docs/performance.md); two workers, each writing
+/// its own file under its own lock, apply at once on two processors.
 ///
-/// The rollups are derived from the events, so their file is written with
-/// `synchronous = NORMAL` (no fsync per transaction). Their watermark lives with them: after a
-/// crash the file holds the rollups exactly up to its watermark, and the worker applies the
-/// events after it again. A missing file is created empty (watermark 0) and filled from every
-/// stored event; a watermark past the last stored event (events lost with a file written at
-/// `synchronous = NORMAL`) empties it the same way (`SQLiteEventStore.checkRollupFile`).
+/// The rollups are derived from the events, so their files are written with
+/// `synchronous = NORMAL` (no fsync per transaction). Each file keeps its own watermark (and
+/// rebuild backlog) with its tables: after a crash each holds its rollups exactly up to its own
+/// watermark, and its worker applies the events after it again, whatever the other file holds.
+/// A missing file is created empty (watermark 0) and filled from every stored event; a watermark
+/// past the last stored event (events lost with a file written at `synchronous = NORMAL`)
+/// empties its file the same way (`RollupFile.check`).
 enum RollupFile {
-    /// The schema name every connection attaches the file under.
-    static let schema = "rollups"
-
-    /// The rollups file of the database at `path`.
-    static func path(of path: String) -> String { path + "-rollups" }
-
-    /// The files beside a database that belong to its rollups file (`serve` overwriting a
+    /// The files beside a database that belong to its rollups files (`serve` overwriting a
     /// database removes them too).
-    static let suffixes = ["-rollups", "-rollups-wal", "-rollups-shm", "-rollups-journal"]
+    static let suffixes = RollupPart.allCases.flatMap { part in ["", "-wal", "-shm", "-journal"].map { part.suffix + $0 } }
 
-    /// The tables a rollups file holds, in the order migration 10 moves them.
+    /// The tables the single rollups file held before the split (schema 10), in the order
+    /// migration 10 moves them there from the events' file.
     static let tables =
         Schema.rollupTables + ["rollup_kinds", "rollup_sources", "rollup_ids", "rollup_kind_events", "rollup_backlog", "rollup_watermark"]
 
-    /// Its tables as migrations 5 and 8 left them in the events' file (docs/schema.md), created
-    /// when absent: a new file, and the file of a database that migration 10 then moves them into.
-    static let definition = """
+    /// The tables of the single rollups file as migrations 5 and 8 left them in the events' file,
+    /// for migration 10 to move them into; `check` then shares them out to the two files.
+    static let singleFileDefinition = """
         CREATE TABLE IF NOT EXISTS rollups.rollup_events (
             app_key     TEXT    NOT NULL,
             app_version TEXT,
@@ -174,31 +173,267 @@ enum RollupFile {
         """
 }
 
+/// One of the two rollups files: which tables it holds and where it lives. Each has a worker
+/// thread of its own (`RollupWorker`), a connection and lock of its own, a watermark and a
+/// rebuild backlog of its own, and applies its own share of every event (`RollupUpdate.apply`).
+/// The tables are shared out so the two workers cost about the same per event (the profile of
+/// one worker, docs/performance.md: kind events 22%, click runs 19%, page enters 7% against
+/// distinct ids 10%, dwell 8%, counts 5%, each worker reading the events too).
+package enum RollupPart: Int, CaseIterable, Sendable {
+    /// `PATH-rollups`, attached as `rollups`: the rows per event of the funnels and retention
+    /// (`rollup_kind_events` and the numbers it uses) and the click runs.
+    case kinds
+    /// `PATH-rollups-pages`, attached as `rollup_pages`: the counts per day (events, distinct
+    /// ids, dwell, the page of each view's first click) and the page sequences with their
+    /// transitions.
+    case pages
+
+    /// The schema name every connection attaches the file under.
+    var schema: String {
+        switch self {
+        case .kinds: "rollups"
+        case .pages: "rollup_pages"
+        }
+    }
+
+    /// What follows the database's path in the file's.
+    var suffix: String {
+        switch self {
+        case .kinds: "-rollups"
+        case .pages: "-rollups-pages"
+        }
+    }
+
+    /// The file of the database at `path`.
+    func path(of path: String) -> String { path + suffix }
+
+    /// The table of the one row `(1, seq)`: the part holds every event up to `seq` (but those
+    /// of apps in `backlog`).
+    var watermark: String {
+        switch self {
+        case .kinds: "rollup_watermark"
+        case .pages: "rollup_pages_watermark"
+        }
+    }
+
+    /// The table of the apps whose rollups in this file wait to be rebuilt (`rebuildRollups`).
+    var backlog: String {
+        switch self {
+        case .kinds: "rollup_backlog"
+        case .pages: "rollup_pages_backlog"
+        }
+    }
+
+    /// The rollup tables of the file with an `app_key` column (a rebuild empties an app's rows).
+    var appTables: [String] {
+        switch self {
+        case .kinds: ["rollup_click_runs"]
+        case .pages: Schema.rollupTables.filter { $0 != "rollup_click_runs" }
+        }
+    }
+
+    /// Every table of the file, the watermark last.
+    var tables: [String] {
+        switch self {
+        case .kinds: appTables + ["rollup_kinds", "rollup_sources", "rollup_ids", "rollup_kind_events", backlog, watermark]
+        case .pages: appTables + [backlog, watermark]
+        }
+    }
+
+    /// Its tables (columns as migrations 5 and 8 made them, docs/schema.md), created when absent.
+    var definition: String {
+        switch self {
+        case .kinds: Self.kindsDefinition
+        case .pages: Self.pagesDefinition
+        }
+    }
+
+    private static let kindsDefinition = """
+        CREATE TABLE IF NOT EXISTS rollups.rollup_click_runs (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            actor       TEXT    NOT NULL,
+            view        TEXT    NOT NULL,
+            start_ts    INTEGER NOT NULL,
+            end_ts      INTEGER NOT NULL,
+            clicks      INTEGER NOT NULL,
+            start_day   INTEGER NOT NULL,
+            end_day     INTEGER NOT NULL,
+            PRIMARY KEY (app_key, app_version, actor, view, start_ts)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS rollups.rollup_bursts ON rollup_click_runs (app_key, start_day, end_day, clicks) WHERE clicks >= 3;
+        CREATE INDEX IF NOT EXISTS rollups.rollup_runs_over_midnight ON rollup_click_runs (app_key, start_day, end_day, end_ts)
+            WHERE start_day <> end_day;
+        CREATE TABLE IF NOT EXISTS rollups.rollup_kinds (
+            number      INTEGER PRIMARY KEY,
+            type        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            UNIQUE (type, name)
+        );
+        CREATE TABLE IF NOT EXISTS rollups.rollup_sources (
+            number      INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            UNIQUE (app_key, app_version)
+        );
+        CREATE TABLE IF NOT EXISTS rollups.rollup_ids (
+            number      INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            id          TEXT    NOT NULL,
+            UNIQUE (app_key, id)
+        );
+        CREATE TABLE IF NOT EXISTS rollups.rollup_kind_events (
+            kind        INTEGER NOT NULL,
+            ts          INTEGER NOT NULL,
+            seq         INTEGER NOT NULL,
+            source      INTEGER NOT NULL,
+            actor       INTEGER,
+            device      INTEGER,
+            session     INTEGER,
+            PRIMARY KEY (kind, ts, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollups.rollup_backlog (
+            app_key     TEXT    NOT NULL PRIMARY KEY,
+            next_seq    INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollups.rollup_watermark (
+            id          INTEGER PRIMARY KEY CHECK (id = 1),
+            seq         INTEGER NOT NULL
+        );
+        INSERT OR IGNORE INTO rollups.rollup_watermark VALUES (1, 0);
+        """
+
+    private static let pagesDefinition = """
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_events (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT,
+            day         INTEGER NOT NULL,
+            type        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            page        TEXT,
+            path        TEXT,
+            title       TEXT,
+            events      INTEGER NOT NULL,
+            dwell_count INTEGER NOT NULL,
+            dwell_sum   INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS rollup_pages.rollup_events_key ON rollup_events (app_key, day, type, name);
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_actors (
+            app_key     TEXT    NOT NULL,
+            day         INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            id          TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            PRIMARY KEY (app_key, day, kind, id, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_actor_counts (
+            app_key     TEXT    NOT NULL,
+            all_versions INTEGER NOT NULL,
+            app_version TEXT    NOT NULL,
+            day         INTEGER NOT NULL,
+            kind        TEXT    NOT NULL,
+            distinct_ids INTEGER NOT NULL,
+            PRIMARY KEY (app_key, all_versions, app_version, day, kind)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_dwell_buckets (
+            page        TEXT    NOT NULL,
+            bucket      INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (page, bucket, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_dwell_days (
+            page        TEXT    NOT NULL,
+            duration    INTEGER NOT NULL,
+            day         INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (page, duration, day, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_dwell_day_buckets (
+            day         INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            bucket      INTEGER NOT NULL,
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            leaves      INTEGER NOT NULL,
+            PRIMARY KEY (day, page, bucket, app_key, app_version)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_page_enters (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            sequence    TEXT    NOT NULL,
+            ts          INTEGER NOT NULL,
+            seq         INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            PRIMARY KEY (app_key, app_version, sequence, ts, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_transitions (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            from_day    INTEGER NOT NULL,
+            to_day      INTEGER NOT NULL,
+            from_page   TEXT    NOT NULL,
+            to_page     TEXT    NOT NULL,
+            transitions INTEGER NOT NULL,
+            PRIMARY KEY (app_key, app_version, from_day, to_day, from_page, to_page)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_view_pages (
+            app_key     TEXT    NOT NULL,
+            app_version TEXT    NOT NULL,
+            day         INTEGER NOT NULL,
+            view        TEXT    NOT NULL,
+            first_seq   INTEGER NOT NULL,
+            page        TEXT    NOT NULL,
+            PRIMARY KEY (app_key, app_version, day, view)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_pages_backlog (
+            app_key     TEXT    NOT NULL PRIMARY KEY,
+            next_seq    INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS rollup_pages.rollup_pages_watermark (
+            id          INTEGER PRIMARY KEY CHECK (id = 1),
+            seq         INTEGER NOT NULL
+        );
+        INSERT OR IGNORE INTO rollup_pages.rollup_pages_watermark VALUES (1, 0);
+        """
+}
+
 extension SQLiteDatabase {
-    /// Attaches the rollups file of the database at `path` as `rollups`. A writable connection
-    /// creates it when absent (with its tables: `RollupFile.definition`) and writes it without an
-    /// fsync per transaction. A read-only one attaches it read-only; when there is none (a
-    /// database copied without it), its tables are made empty among the connection's temporary
-    /// ones (a read-only connection can attach nothing writable) with the watermark at 0, so
-    /// reports read the events.
+    /// Attaches both rollups files of the database at `path` (`RollupPart`). A writable
+    /// connection creates each when absent (with its tables) and writes it without an fsync per
+    /// transaction; a new `PATH-rollups` (or that of a database before schema 10) first gets the
+    /// tables of the single file (schema 10) for migration 10 to move them into (`RollupFile.check` then drops what moved to the other
+    /// file). A read-only one attaches each read-only; when one is missing (a database copied
+    /// without it), its tables are made empty among the connection's temporary ones (a read-only
+    /// connection can attach nothing writable) with its watermark at 0, so reports read the events.
     func attachRollups(of path: String, writable: Bool) throws(SQLiteError) {
-        let file = RollupFile.path(of: path)
-        if writable {
-            // An attached file is opened as the main one was: without "create" for an existing
-            // database, so a missing rollups file is created on its own first.
-            if !FileManager.default.fileExists(atPath: file) { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
-            try run("ATTACH DATABASE \(file) AS \(raw: RollupFile.schema)")
-            let journal = try scalar(SQLQuery(raw: "PRAGMA \(RollupFile.schema).journal_mode = WAL"), as: String.self)
-            guard journal?.lowercased() == "wal" else {
-                throw SQLiteError(
-                    code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA rollups.journal_mode = WAL")
+        for part in RollupPart.allCases {
+            let file = part.path(of: path)
+            if writable {
+                // An attached file is opened as the main one was: without "create" for an existing
+                // database, so a missing rollups file is created on its own first.
+                let new = !FileManager.default.fileExists(atPath: file)
+                if new { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
+                try run("ATTACH DATABASE \(file) AS \(raw: part.schema)")
+                let journal = try scalar(SQLQuery(raw: "PRAGMA \(part.schema).journal_mode = WAL"), as: String.self)
+                guard journal?.lowercased() == "wal" else {
+                    throw SQLiteError(
+                        code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA \(part.schema).journal_mode = WAL")
+                }
+                try execute("PRAGMA \(part.schema).synchronous = NORMAL")
+                // Before schema 10 (a new database too) migration 10 moves the tables into it.
+                let schemaVersion = try scalar("PRAGMA main.user_version", as: Int64.self) ?? 0
+                let single = part == .kinds && (new || schemaVersion < 10)
+                let definition = single ? RollupFile.singleFileDefinition : part.definition
+                try transaction { () throws(SQLiteError) in try execute(definition) }
+            } else if FileManager.default.fileExists(atPath: file) {
+                try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: part.schema)")
+            } else {
+                try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
             }
-            try execute("PRAGMA \(RollupFile.schema).synchronous = NORMAL")
-            try transaction { () throws(SQLiteError) in try execute(RollupFile.definition) }
-        } else if FileManager.default.fileExists(atPath: file) {
-            try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: RollupFile.schema)")
-        } else {
-            try execute(RollupFile.definition.replacingOccurrences(of: "\(RollupFile.schema).", with: "temp."))
         }
     }
 
@@ -232,12 +467,12 @@ extension SQLiteDatabase {
         }
     }
 
-    /// `BEGIN IMMEDIATE` for the rollups file alone (see `beginWritingEvents`): the rollup
-    /// worker's transaction never waits for an append's.
-    func beginWritingRollups() throws(SQLiteError) {
+    /// `BEGIN IMMEDIATE` for the rollups file of `part` alone (see `beginWritingEvents`): a
+    /// rollup worker's transaction never waits for an append's, nor for the other worker's.
+    func beginWritingRollups(_ part: RollupPart) throws(SQLiteError) {
         try execute("BEGIN")
         do throws(SQLiteError) {
-            try run("UPDATE \(raw: RollupFile.schema).rollup_watermark SET seq = seq WHERE 0")
+            try run("UPDATE \(raw: part.schema).\(raw: part.watermark) SET seq = seq WHERE 0")
         } catch {
             try? execute("ROLLBACK")
             throw error
@@ -246,17 +481,33 @@ extension SQLiteDatabase {
 }
 
 extension RollupFile {
-    /// After the migrations, on the writable connection: a watermark past the last stored event
-    /// means the rollups count events the events' file no longer has (lost in a crash when it is
-    /// written with `synchronous = NORMAL`, or an older copy of it put back): the rollups are
-    /// emptied and the worker applies every stored event again.
+    /// After the migrations, on the writable connection, for each file: the tables of another
+    /// file (those the single rollups file held, schema 10) are dropped from it, its own made
+    /// (`RollupPart.definition`); a new file has its watermark at 0 and is filled from every
+    /// stored event by its worker. A watermark past the last stored event means the file's
+    /// rollups count events the events' file no longer has (lost in a crash when it is written
+    /// with `synchronous = NORMAL`, or an older copy of it put back): the file is emptied and its
+    /// worker applies every stored event again.
     static func check(_ db: SQLiteDatabase) throws(SQLiteError) {
-        let watermark = try db.scalar("SELECT seq FROM \(raw: schema).rollup_watermark", as: Int64.self) ?? 0
         let last = try db.scalar("SELECT COALESCE(MAX(seq), 0) FROM main.events", as: Int64.self) ?? 0
-        guard watermark > last else { return }
-        try db.transaction { () throws(SQLiteError) in
-            for table in tables where table != "rollup_watermark" { try db.run("DELETE FROM \(raw: schema).\(raw: table)") }
-            try db.run("UPDATE \(raw: schema).rollup_watermark SET seq = 0")
+        for part in RollupPart.allCases {
+            let schema = part.schema
+            let held = try db.query("SELECT name FROM \(raw: schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                r throws(SQLDecodingError) in try r.decode("name", as: String.self)
+            }
+            let foreign = held.filter { !part.tables.contains($0) }
+            if !foreign.isEmpty {
+                try db.transaction { () throws(SQLiteError) in
+                    for table in foreign { try db.execute("DROP TABLE \(schema).\"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
+                    try db.execute(part.definition)
+                }
+            }
+            let watermark = try db.scalar("SELECT seq FROM \(raw: schema).\(raw: part.watermark)", as: Int64.self) ?? 0
+            guard watermark > last else { continue }
+            try db.transaction { () throws(SQLiteError) in
+                for table in part.tables where table != part.watermark { try db.run("DELETE FROM \(raw: schema).\(raw: table)") }
+                try db.run("UPDATE \(raw: schema).\(raw: part.watermark) SET seq = 0")
+            }
         }
     }
 }
