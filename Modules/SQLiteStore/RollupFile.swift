@@ -30,9 +30,22 @@ enum RollupFile {
     static let tables =
         Schema.rollupTables + ["rollup_kinds", "rollup_sources", "rollup_ids", "rollup_kind_events", "rollup_backlog", "rollup_watermark"]
 
-    /// The tables of the single rollups file as migrations 5 and 8 left them in the events' file,
-    /// for migration 10 to move them into; `check` then shares them out to the two files.
-    static let singleFileDefinition = """
+    /// The layout of the tables this build keeps in its rollups files, recorded in each file's
+    /// `PRAGMA user_version`. The files are derived from the events, so changing their tables
+    /// takes no migration: bump this, and a file at another layout is emptied, made anew and
+    /// refilled from every stored event (`check`; a read-only reader reads the events meanwhile).
+    /// A file made before layouts were recorded reads 0, which is layout 1. Layout 2: the tables
+    /// shared out to two files (`RollupPart`).
+    static let layout: Int64 = 2
+
+    /// The layout of a file whose `user_version` reads `recorded`.
+    static func layout(recorded: Int64) -> Int64 { recorded == 0 ? 1 : recorded }
+
+    /// Layout 1: the tables of the single rollups file as migrations 5 and 8 left them in the
+    /// events' file (docs/schema.md), created when absent. Never edited, as a migration is not:
+    /// a database below schema 10 attaches a new `PATH-rollups` of this layout for migration 10
+    /// to move its tables into, and `check` then brings both files to `layout`.
+    static let firstLayout = """
         CREATE TABLE IF NOT EXISTS rollups.rollup_events (
             app_key     TEXT    NOT NULL,
             app_version TEXT,
@@ -403,20 +416,22 @@ package enum RollupPart: Int, CaseIterable, Sendable {
 
 extension SQLiteDatabase {
     /// Attaches both rollups files of the database at `path` (`RollupPart`). A writable
-    /// connection creates each when absent (with its tables) and writes it without an fsync per
-    /// transaction; a new `PATH-rollups` (or that of a database before schema 10) first gets the
-    /// tables of the single file (schema 10) for migration 10 to move them into (`RollupFile.check` then drops what moved to the other
-    /// file). A read-only one attaches each read-only; when one is missing (a database copied
-    /// without it), its tables are made empty among the connection's temporary ones (a read-only
-    /// connection can attach nothing writable) with its watermark at 0, so reports read the events.
+    /// connection creates each when absent and writes it without an fsync per transaction; it
+    /// makes the tables of a file at this build's layout (`RollupFile.layout`) when absent. A
+    /// `PATH-rollups` that records no layout (new, or made before layouts were recorded) gets
+    /// layout 1's, which migration 10 fills; a file at another layout is left as it is until
+    /// `RollupFile.check` makes it anew once the migrations have run. A read-only connection
+    /// attaches each file read-only; when one is missing (a database copied without it) or of
+    /// another layout (one the collector has not made anew yet), its tables are made empty among
+    /// the connection's temporary ones (a read-only connection can attach nothing writable) with
+    /// its watermark at 0, so reports read the events.
     func attachRollups(of path: String, writable: Bool) throws(SQLiteError) {
         for part in RollupPart.allCases {
             let file = part.path(of: path)
             if writable {
                 // An attached file is opened as the main one was: without "create" for an existing
                 // database, so a missing rollups file is created on its own first.
-                let new = !FileManager.default.fileExists(atPath: file)
-                if new { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
+                if !FileManager.default.fileExists(atPath: file) { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
                 try run("ATTACH DATABASE \(file) AS \(raw: part.schema)")
                 let journal = try scalar(SQLQuery(raw: "PRAGMA \(part.schema).journal_mode = WAL"), as: String.self)
                 guard journal?.lowercased() == "wal" else {
@@ -424,17 +439,46 @@ extension SQLiteDatabase {
                         code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA \(part.schema).journal_mode = WAL")
                 }
                 try execute("PRAGMA \(part.schema).synchronous = NORMAL")
-                // Before schema 10 (a new database too) migration 10 moves the tables into it.
+                // Migration 10 to run (a database before schema 10, a new one too) moves the
+                // tables into layout 1's: a `PATH-rollups` of another is emptied for it first.
                 let schemaVersion = try scalar("PRAGMA main.user_version", as: Int64.self) ?? 0
-                let single = part == .kinds && (new || schemaVersion < 10)
-                let definition = single ? RollupFile.singleFileDefinition : part.definition
-                try transaction { () throws(SQLiteError) in try execute(definition) }
+                if part == .kinds, schemaVersion < 10, RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != 1 {
+                    try transaction { () throws(SQLiteError) in
+                        try dropRollupTables(part)
+                        try execute("PRAGMA \(part.schema).user_version = 0")
+                    }
+                }
+                switch try rollupsLayoutRecorded(part) {
+                case RollupFile.layout: try transaction { () throws(SQLiteError) in try execute(part.definition) }
+                // New, or made before layouts were recorded: layout 1, which migration 10 fills.
+                case 0 where part == .kinds: try transaction { () throws(SQLiteError) in try execute(RollupFile.firstLayout) }
+                // Another layout (a new `PATH-rollups-pages` too): `RollupFile.check` makes it anew.
+                default: break
+                }
             } else if FileManager.default.fileExists(atPath: file) {
                 try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: part.schema)")
+                // Another layout's tables cannot answer.
+                if RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != RollupFile.layout {
+                    try run("DETACH DATABASE \(raw: part.schema)")
+                    try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
+                }
             } else {
                 try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
             }
         }
+    }
+
+    /// Drops every table of the attached rollups file of `part` (their indexes go with them).
+    func dropRollupTables(_ part: RollupPart) throws(SQLiteError) {
+        let tables = try query("SELECT name FROM \(raw: part.schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+            r throws(SQLDecodingError) in try r.decode("name", as: String.self)
+        }
+        for table in tables { try execute("DROP TABLE \(part.schema).\"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
+    }
+
+    /// The `user_version` of the attached rollups file of `part` (`RollupFile.layout`).
+    func rollupsLayoutRecorded(_ part: RollupPart) throws(SQLiteError) -> Int64 {
+        try scalar("PRAGMA \(raw: part.schema).user_version", as: Int64.self) ?? 0
     }
 
     /// `path` as the path part of a `file:` URI (`%`, `?` and `#` escaped).
@@ -481,27 +525,29 @@ extension SQLiteDatabase {
 }
 
 extension RollupFile {
-    /// After the migrations, on the writable connection, for each file: the tables of another
-    /// file (those the single rollups file held, schema 10) are dropped from it, its own made
-    /// (`RollupPart.definition`); a new file has its watermark at 0 and is filled from every
-    /// stored event by its worker. A watermark past the last stored event means the file's
-    /// rollups count events the events' file no longer has (lost in a crash when it is written
-    /// with `synchronous = NORMAL`, or an older copy of it put back): the file is emptied and its
-    /// worker applies every stored event again.
+    /// After the migrations, on the writable connection, for each rollups file. A file at another
+    /// layout than this build's (a new `PATH-rollups-pages` too, and a `PATH-rollups` of the
+    /// single file before it) is made anew: every table in it dropped, its part's created
+    /// (`RollupPart.definition`), its watermark at 0, so its worker applies every stored event.
+    /// A watermark past the last stored event means the file's rollups count events the events'
+    /// file no longer has (lost in a crash when it is written with `synchronous = NORMAL`, or an
+    /// older copy of it put back): the file is emptied and its worker applies every stored event
+    /// again. Each file on its own: the other keeps what it holds.
     static func check(_ db: SQLiteDatabase) throws(SQLiteError) {
         let last = try db.scalar("SELECT COALESCE(MAX(seq), 0) FROM main.events", as: Int64.self) ?? 0
         for part in RollupPart.allCases {
             let schema = part.schema
-            let held = try db.query("SELECT name FROM \(raw: schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-                r throws(SQLDecodingError) in try r.decode("name", as: String.self)
-            }
-            let foreign = held.filter { !part.tables.contains($0) }
-            if !foreign.isEmpty {
+            let recorded = try db.rollupsLayoutRecorded(part)
+            if layout(recorded: recorded) != layout {
                 try db.transaction { () throws(SQLiteError) in
-                    for table in foreign { try db.execute("DROP TABLE \(schema).\"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
+                    try db.dropRollupTables(part)
                     try db.execute(part.definition)
+                    // PRAGMA takes no parameters; the value is our own integer.
+                    try db.execute("PRAGMA \(schema).user_version = \(layout)")
                 }
+                continue
             }
+            if recorded != layout { try db.execute("PRAGMA \(schema).user_version = \(layout)") }
             let watermark = try db.scalar("SELECT seq FROM \(raw: schema).\(raw: part.watermark)", as: Int64.self) ?? 0
             guard watermark > last else { continue }
             try db.transaction { () throws(SQLiteError) in

@@ -73,4 +73,44 @@ import Testing
         try expectAnswersOfTheEvents(path)
         #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
     }
+
+    @Test(.timeLimit(.minutes(3))) func aFileOfAnotherLayoutIsReadAroundThenMadeAnewAndRefilled() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        for b in R.traffic(seed: 12) { _ = try store.append(b) }
+        let before = try R.answers(store)
+        store.close()
+        // Another build's layout: a table of other columns, one this build has no use for.
+        _ = try sqlite(
+            path + "-rollups",
+            "DROP TABLE rollup_kind_events; CREATE TABLE rollup_kind_events (packed BLOB); CREATE TABLE rollup_elsewhere (x); PRAGMA user_version = 99")
+        // A read-only reader cannot make it anew: it reads the events, with the same answers.
+        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
+        #expect(try reader.activityRollup(.all) == nil)
+        #expect(try R.answers(reader) == before)
+        reader.close()
+        // The collector makes it anew at this build's layout, from every stored event.
+        try expectAnswersOfTheEvents(path)
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["2"])
+        #expect(try sqlite(path + "-rollups", "SELECT COUNT(*) FROM sqlite_master WHERE name = 'rollup_elsewhere'") == ["0"])
+        #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
+    }
+
+    /// 0 is layout 1, the single rollups file's: this build (layout 2, two files) makes it anew.
+    @Test(.timeLimit(.minutes(3))) func aFileMadeBeforeLayoutsWereRecordedIsLayoutOne() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        for b in R.traffic(seed: 13) { _ = try store.append(b) }
+        _ = try R.answers(store)
+        store.close()
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["2"])
+        _ = try sqlite(path + "-rollups", "PRAGMA user_version = 0")
+        let reopened = try SQLiteEventStore(path: path)
+        reopened.pauseRollupWorker(true)
+        reopened.close()
+        // Made anew at this build's layout: emptied, its watermark at 0.
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["2"])
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM rollup_kind_events; SELECT seq FROM rollup_watermark") == ["0", "0"])
+        try expectAnswersOfTheEvents(path)
+    }
 }

@@ -145,12 +145,15 @@ import Testing
         let path = temporaryPath()
         let store = try SQLiteEventStore(path: path)
         let done = Atomic<Bool>(false)
-        let moves = Mutex<[Int64]>([])
+        // Each rollups file's watermark, as it moves (each worker keeps its own rounds).
+        let moves = Mutex<[RollupPart: [Int64]]>([:])
         let watcher = Thread {
             // Bounded: the trickle below ends within seconds, and so does this loop.
             for _ in 0..<12_000 where !done.load(ordering: .relaxed) {
-                if let w = try? store.rollupPositions().watermark {
-                    moves.withLock { if w != ($0.last ?? 0) { $0.append(w) } }
+                for part in RollupPart.allCases {
+                    if let w = try? store.rollupPositions(part).watermark {
+                        moves.withLock { if w != ($0[part]?.last ?? 0) { $0[part, default: []].append(w) } }
+                    }
                 }
                 Thread.sleep(forTimeInterval: 0.002)
             }
@@ -165,9 +168,11 @@ import Testing
         let elapsed = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
         done.store(true, ordering: .relaxed)
         Thread.sleep(forTimeInterval: 0.05)
-        let seen = moves.withLock { $0 }
-        #expect(seen.count >= 2, "the worker applied during the trickle")
-        #expect(Double(seen.count) <= elapsed / 0.25 + 2, "\(seen.count) moves of the watermark in \(elapsed) s")
+        for part in RollupPart.allCases {
+            let seen = moves.withLock { $0[part] ?? [] }
+            #expect(seen.count >= 2, "the \(part) worker applied during the trickle")
+            #expect(Double(seen.count) <= elapsed / 0.25 + 2, "\(seen.count) moves of the \(part) watermark in \(elapsed) s")
+        }
         store.close()
     }
 
