@@ -20,8 +20,11 @@ extension SQLiteEventStore {
                     let deleted = try db.run(statement)
                     // SQLite gives the next event the highest seq left plus one: a watermark
                     // past it would hide that event from the rollups.
+                    // Each rollups file's watermark.
                     if table == "events" {
-                        try db.run("UPDATE rollup_watermark SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")
+                        for part in RollupPart.allCases {
+                            try db.run("UPDATE \(raw: part.watermark) SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")
+                        }
                     }
                     return deleted
                 }

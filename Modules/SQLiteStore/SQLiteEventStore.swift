@@ -15,10 +15,6 @@ public final class SQLiteEventStore: CollectorStore {
     public var location: String { path }
     /// nil once closed.
     private let connection: Mutex<SQLiteDatabase?>
-    /// A writable store's second connection, for applying the rollups (`advanceRollups`): their
-    /// file has a write lock of its own (RollupFile.swift), which appends on `connection` never
-    /// wait for. nil when read-only or closed.
-    let rollupConnection: Mutex<SQLiteDatabase?>
     /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
     private let commits = GroupCommit<PendingBatch, CommittedBatch, StoreError>(maxCommits: 1)
     /// With `Durability.full`: the log's syncs, outside the lock and shared by the groups that
@@ -26,8 +22,9 @@ public final class SQLiteEventStore: CollectorStore {
     let logSync: SharedLogSync?
     /// The log `logSync` syncs.
     private let log: WriteAheadLogFile?
-    /// Applies the stored events to the rollups behind the watermark; nil when read-only.
-    let rollupWorker: RollupWorker?
+    /// Apply the stored events to the rollups behind each file's watermark, one per rollups file
+    /// (in `RollupPart` order), at once, each on a connection of its own; empty when read-only.
+    let rollupWorkers: [RollupWorker]
     /// True when a read-only store found nobody moving the watermark (no collector running):
     /// its reports then read the events past it at once instead of waiting (`rollupsCurrent`).
     let watermarkStalled = Atomic<Bool>(false)
@@ -39,7 +36,11 @@ public final class SQLiteEventStore: CollectorStore {
             throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
         }
         self.connection = Mutex(try Self.open(path, options))
-        self.rollupConnection = Mutex(options.access == .readOnly ? nil : try Self.openRollupConnection(path))
+        var rollupWorkers: [RollupWorker] = []
+        if options.access != .readOnly {
+            for part in RollupPart.allCases { rollupWorkers.append(RollupWorker(part, connection: try Self.openRollupConnection(path, part))) }
+        }
+        self.rollupWorkers = rollupWorkers
         self.path = path
         if options.access != .readOnly, options.durability == .full {
             let log = WriteAheadLogFile(database: path)
@@ -49,8 +50,7 @@ public final class SQLiteEventStore: CollectorStore {
             log = nil
             logSync = nil
         }
-        rollupWorker = options.access == .readOnly ? nil : RollupWorker()
-        rollupWorker?.start(self)
+        for worker in rollupWorkers { worker.start(self) }
     }
 
     private static func open(_ path: String, _ options: StoreOptions) throws(StoreError) -> SQLiteDatabase {
@@ -102,15 +102,19 @@ public final class SQLiteEventStore: CollectorStore {
         return connection
     }
 
-    /// The connection that applies the rollups: it reads the events and writes only the rollups
-    /// file, whose pages it caches (the events' pages it reads once, in order).
-    private static func openRollupConnection(_ path: String) throws(StoreError) -> SQLiteDatabase {
+    /// The connection that applies the rollups of `part` (its `RollupWorker`'s): it reads the events and writes only
+    /// that part's file, whose pages it caches (the events' pages it reads once, in order; the
+    /// other file it never reads).
+    private static func openRollupConnection(_ path: String, _ part: RollupPart) throws(StoreError) -> SQLiteDatabase {
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readWriteExisting)
             try db.execute("PRAGMA main.cache_size = -2048")
             try db.execute("PRAGMA temp_store = MEMORY")
             try db.attachRollups(of: path, writable: true)
-            try db.execute("PRAGMA \(RollupFile.schema).cache_size = -\(SQLiteDatabase.writerCacheKiB)")
+            for other in RollupPart.allCases {
+                let kib = other == part ? SQLiteDatabase.writerCacheKiB : 256
+                try db.execute("PRAGMA \(other.schema).cache_size = -\(kib)")
+            }
             // As for the events' log: at SQLite's 1,000 pages a checkpoint (two fsyncs) ran
             // several times per chunk, copying the same rollup pages again each time.
             try db.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
@@ -248,12 +252,7 @@ public final class SQLiteEventStore: CollectorStore {
 
     /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
     public func close() {
-        rollupWorker?.stop()
-        let rollups = rollupConnection.withLock { c -> SQLiteDatabase? in
-            defer { c = nil }
-            return c
-        }
-        _ = rollups
+        for worker in rollupWorkers { _ = worker.close() }
         let db = connection.withLock { c -> SQLiteDatabase? in
             defer { c = nil }
             return c
