@@ -97,7 +97,7 @@ public struct ReportCommand: Command {
             return .success
         }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try writeOutputFile(Array(text.utf8), to: output)
         } catch {
             io.printError("autotrack-collector report: cannot write \(output); check the directory exists and is writable")
             return .failure

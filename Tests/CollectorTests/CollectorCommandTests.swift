@@ -103,6 +103,45 @@ func collector(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
         #expect(bad.err.contains("cannot write /nonexistent-dir/x/report.txt"))
     }
 
+    /// `--out` names a FIFO (as `/dev/null` or `/dev/stdout` are devices): the report goes into
+    /// it, and it stays a FIFO. Replacing it with a regular file (a whole-file write through a
+    /// file beside it) once turned the machine's `/dev/null` into a file.
+    @Test(.timeLimit(.minutes(3))) func reportWritesIntoADeviceOrFIFOInPlace() throws {
+        let store = try ReportFixture.make()
+        let directory = Fixtures.temporaryDirectory("cli-fifo")
+        let fifo = directory.appendingPathComponent("report.fifo").path
+        let copy = directory.appendingPathComponent("copy.txt").path
+        let mkfifo = try Process.run(URL(fileURLWithPath: "/usr/bin/mkfifo"), arguments: [fifo])
+        mkfifo.waitUntilExit()
+        try #require(mkfifo.terminationStatus == 0)
+        // A reader at the other end: `cat` waits for a writer, copies what it writes, and ends
+        // when it closes; killed after 20 s whatever happened (SIGKILL: a child of the test
+        // process may inherit SIGTERM blocked).
+        let reader = try Process.run(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "exec timeout -s KILL 20 cat \"$0\" > \"$1\"", fifo, copy])
+        let r = collector("report", "--db", store.path, "--format", "json", "--out", fifo)
+        let deadline = Date().addingTimeInterval(30)
+        while reader.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(r.code == .success)
+        // Still the FIFO (Foundation has no type of its own for one), not a regular file.
+        #expect(try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType == .typeUnknown)
+        let copied = try String(contentsOfFile: copy, encoding: .utf8)
+        #expect(try JSONValue.parse(copied)["totals"]?["events"] == 21)
+    }
+
+    @Test func reportThroughASymbolicLinkWritesTheFileItNames() throws {
+        let store = try ReportFixture.make()
+        let directory = Fixtures.temporaryDirectory("cli-link")
+        let file = directory.appendingPathComponent("report.json").path
+        let link = directory.appendingPathComponent("latest.json").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let r = collector("report", "--db", store.path, "--format", "json", "--out", link)
+        #expect(r.code == .success)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == file)
+        #expect(try JSONValue.parse(String(contentsOfFile: file, encoding: .utf8))["totals"]?["events"] == 21)
+    }
+
     @Test func rulesListPrintsATable() throws {
         let store = try ReportFixture.make()
         let r = collector("rules", "list", "--db", store.path)
