@@ -34,9 +34,11 @@ enum RollupFile {
     /// `PRAGMA user_version`. The files are derived from the events, so changing their tables
     /// takes no migration: bump this, and a file at another layout is emptied, made anew and
     /// refilled from every stored event (`check`; a read-only reader reads the events meanwhile).
-    /// A file made before layouts were recorded reads 0, which is layout 1. Layout 2: the tables
-    /// shared out to two files (`RollupPart`).
-    static let layout: Int64 = 2
+    /// A file made before layouts were recorded reads 0, which is layout 1. Layout 3: the tables
+    /// shared out to two files (`RollupPart`), and `rollup_kind_events` in blocks of events
+    /// (KindEventBlocks.swift) instead of one row per event. (Layout 2 was either change alone,
+    /// in builds that never left development.)
+    static let layout: Int64 = 3
 
     /// The layout of a file whose `user_version` reads `recorded`.
     static func layout(recorded: Int64) -> Int64 { recorded == 0 ? 1 : recorded }
@@ -253,7 +255,7 @@ package enum RollupPart: Int, CaseIterable, Sendable {
         }
     }
 
-    /// Its tables (columns as migrations 5 and 8 made them, docs/schema.md), created when absent.
+    /// Its tables at this build's layout (`RollupFile.layout`; docs/schema.md), created when absent.
     var definition: String {
         switch self {
         case .kinds: Self.kindsDefinition
@@ -297,13 +299,13 @@ package enum RollupPart: Int, CaseIterable, Sendable {
         );
         CREATE TABLE IF NOT EXISTS rollups.rollup_kind_events (
             kind        INTEGER NOT NULL,
-            ts          INTEGER NOT NULL,
-            seq         INTEGER NOT NULL,
-            source      INTEGER NOT NULL,
-            actor       INTEGER,
-            device      INTEGER,
-            session     INTEGER,
-            PRIMARY KEY (kind, ts, seq)
+            first_ts    INTEGER NOT NULL,
+            first_seq   INTEGER NOT NULL,
+            last_ts     INTEGER NOT NULL,
+            last_seq    INTEGER NOT NULL,
+            entries     INTEGER NOT NULL,
+            events      BLOB    NOT NULL,
+            PRIMARY KEY (kind, first_ts, first_seq)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS rollups.rollup_backlog (
             app_key     TEXT    NOT NULL PRIMARY KEY,

@@ -415,6 +415,13 @@ final class SQLiteStatement: SQLRow {
         return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i)))
     }
 
+    /// The current row's column `i` as a BLOB's bytes, read raw; valid until the next step.
+    /// Empty for NULL or an empty BLOB.
+    func blob(_ i: Int32) -> UnsafeRawBufferPointer {
+        let p = sqlite3_column_blob(stmt, i)
+        return UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(stmt, i)))
+    }
+
     /// The current row's column `name`, as SQLite holds it.
     func value(named name: String) throws(SQLDecodingError) -> SQLValue {
         let i = try column(name)

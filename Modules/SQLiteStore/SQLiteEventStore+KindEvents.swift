@@ -2,11 +2,12 @@ import EventStore
 import StoreSQL
 
 extension SQLiteEventStore {
-    /// `actorEvents` from `rollup_kind_events` (schema 5, kept by every append), when the rollups
-    /// cover the filter (`rollupsCover`): per kind one range of its primary key `(kind, ts, seq)`,
-    /// rows of seven integers, so rows come in time order, ties by storage order, and no text is
-    /// read or hashed. Actors are numbers already (`rollup_ids`, the actor as sent); a merged
-    /// device's number is read as its user's (`mergedIDNumbers`), and numbers are renumbered densely in
+    /// `actorEvents` from `rollup_kind_events` (kept by the rollup worker), when the rollups
+    /// cover the filter (`rollupsCover`): per kind one range of its blocks (KindEventBlocks.swift),
+    /// each a run of the kind's events in time order, ties by storage order, decoded in place; a
+    /// block that crosses a bound of the filter's range is filtered per entry. No text is read or
+    /// hashed: actors are numbers already (`rollup_ids`, the actor as sent); a merged device's
+    /// number is read as its user's (`mergedIDNumbers`), and numbers are renumbered densely in
     /// order of first appearance, as the protocol says, through one table (`LocalNumbers`).
     func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         let filter = query.filter
@@ -26,15 +27,14 @@ extension SQLiteEventStore {
             }
             let ids = try db.scalar("SELECT COALESCE(MAX(number), 0) AS n FROM rollup_ids", as: Int.self) ?? 0
             let merged = query.actor.mergesDevices ? try mergedIDNumbers(appKey: filter.appKey, in: db) : []
-            let cursors = try Self.kindCursors(query, withSource: allowed != nil, in: db)
+            let cursors = try Self.kindCursors(query, in: db)
             defer { for c in cursors { c.statement.reset() } }
             var numbers = LocalNumbers(stored: ids, merged: merged)
             defer { numbers.free() }
+            let range = EntryRange(filter)
             if !query.inTimeOrder || cursors.count <= 1 {
                 for c in cursors {
-                    while let e = try Self.nextRow(c, keep: allowed, &numbers) {
-                        if !each(e) { return }
-                    }
+                    if !(try Self.read(c, query.actor, range, keep: allowed, &numbers, each)) { return }
                 }
                 return
             }
@@ -45,7 +45,10 @@ extension SQLiteEventStore {
             var rows: [[ActorEvent]] = []
             for c in cursors {
                 var kindRows: [ActorEvent] = []
-                while let e = try Self.nextRow(c, keep: allowed, &numbers) { kindRows.append(e) }
+                _ = try Self.read(c, query.actor, range, keep: allowed, &numbers) { e in
+                    kindRows.append(e)
+                    return true
+                }
                 rows.append(kindRows)
             }
             _ = ActorEvent.merge(rows, each)
@@ -54,22 +57,54 @@ extension SQLiteEventStore {
         }
     }
 
-    /// Steps `c` to its next row with an actor (NULL reads as 0; ids are numbered from 1) whose
-    /// app `keep` keeps (nil: every app), as an event; nil after its last row. Columns by
-    /// position, read straight into the event.
+    /// The time range of a filter, as the entries of a block are compared with it.
+    private struct EntryRange {
+        var since: Int64
+        var until: Int64?
+
+        init(_ filter: EventFilter) {
+            since = filter.since ?? .min
+            until = filter.until
+        }
+
+        /// True when every time from `first` to `last` is in the range: the block's entries
+        /// need no comparison.
+        @inline(__always)
+        func holds(from first: Int64, to last: Int64) -> Bool { first >= since && (until.map { last < $0 } ?? true) }
+
+        @inline(__always)
+        func contains(_ time: Int64) -> Bool { time >= since && (until.map { time < $0 } ?? true) }
+    }
+
+    /// Hands `each` the events of `c`'s blocks in the range with an actor (0: none) whose app
+    /// `keep` keeps (nil: every app), in the blocks' order, until it returns false (then false).
     @inline(__always)
-    private static func nextRow(_ c: KindCursor, keep: [Bool]?, _ numbers: inout LocalNumbers) throws(SQLiteError) -> ActorEvent? {
+    private static func read(
+        _ c: KindCursor, _ actor: ActorKind, _ range: EntryRange, keep: [Bool]?, _ numbers: inout LocalNumbers, _ each: (ActorEvent) -> Bool
+    ) throws(SQLiteError) -> Bool {
         let s = c.statement
         while try s.step() {
-            let stored = Int(s.int64(c.actor))
-            if stored == 0 { continue }
-            if let keep, let source = c.source {
-                let app = Int(s.int64(source))
-                if app >= keep.count || !keep[app] { continue }
+            let inside = range.holds(from: s.int64(c.firstTime), to: s.int64(c.lastTime))
+            var decoder = KindEventDecoder(s.blob(c.events))
+            var e = KindEventEntry()
+            while decoder.next(&e) {
+                if !inside && !range.contains(e.time) { continue }
+                let stored =
+                    switch actor {
+                    case .user: e.actor
+                    case .device: e.device
+                    case .session: e.session
+                    }
+                if stored <= 0 { continue }
+                if let keep {
+                    let app = Int(e.source)
+                    if app < 0 || app >= keep.count || !keep[app] { continue }
+                }
+                if !each(ActorEvent(kind: c.kind, actor: numbers.number(Int(stored)), time: e.time, seq: e.seq)) { return false }
             }
-            return ActorEvent(kind: c.kind, actor: numbers.number(stored), time: s.int64(c.time), seq: s.int64(c.seq))
+            guard decoder.complete else { throw KindEventBlocks.corrupt("a block of rollup_kind_events (kind \(c.number))") }
         }
-        return nil
+        return true
     }
 
     /// Which app keys and versions (`rollup_sources` numbers) a filter keeps.
@@ -98,47 +133,46 @@ extension SQLiteEventStore {
         return .some(keep)
     }
 
-    /// One kind's rows of `rollup_kind_events`, and where the statement holds each column (looked
-    /// up by name once, before the rows are stepped).
+    /// One kind's blocks of `rollup_kind_events`, and where the statement holds each column
+    /// (looked up by name once, before the blocks are stepped).
     private struct KindCursor {
         var kind: Int
+        /// The kind's `rollup_kinds` number.
+        var number: Int64
         var statement: SQLiteStatement
-        var time: Int32
-        var seq: Int32
-        var actor: Int32
-        /// Nil when the app's number is not read.
-        var source: Int32?
+        var firstTime: Int32
+        var lastTime: Int32
+        var events: Int32
     }
 
-    /// One statement per stored kind of the query (stepped together when merging: the cache is
-    /// keyed by text, hence the kind's position in a comment), bound to the filter's time range,
-    /// reading `ts, seq`, the actor column and, `withSource`, the app's number.
-    private static func kindCursors(_ query: ActorEventQuery, withSource: Bool, in db: SQLiteDatabase) throws(SQLiteError) -> [KindCursor] {
-        let column =
-            switch query.actor {
-            case .user: "actor"
-            case .device: "device"
-            case .session: "session"
-            }
-        var range: SQLQuery = ""
-        if let since = query.filter.since { range.append(" AND ts >= \(since)") }
-        if let until = query.filter.until { range.append(" AND ts < \(until)") }
+    /// One statement per stored kind of the query (the cache is keyed by text, hence the kind's
+    /// position in a comment) over the blocks that may hold events of the filter's time range:
+    /// from the last block starting before `since` (it may reach past it) to the last starting
+    /// before `until`.
+    private static func kindCursors(_ query: ActorEventQuery, in db: SQLiteDatabase) throws(SQLiteError) -> [KindCursor] {
         var cursors: [KindCursor] = []
         for (i, k) in query.kinds.enumerated() {
             guard
                 let number = try db.scalar("SELECT number FROM rollup_kinds WHERE type = \(k.type) AND name = \(k.name)", as: Int64.self)
             else { continue }
-            // `source` only when some app key or version is left out: a column less per row.
+            var range: SQLQuery = ""
+            if let since = query.filter.since {
+                range.append(
+                    """
+                     AND first_ts >= COALESCE((SELECT MAX(first_ts) FROM rollup_kind_events WHERE kind = \(number) AND first_ts < \(since)), \(since))
+                    """)
+            }
+            if let until = query.filter.until { range.append(" AND first_ts < \(until)") }
             let s = try db.prepared(
                 """
-                SELECT ts, seq, \(raw: column) AS actor\(raw: withSource ? ", source" : "") FROM rollup_kind_events
-                WHERE kind = \(number)\(range) /* \(raw: String(i)) */
+                SELECT first_ts, last_ts, events FROM rollup_kind_events
+                WHERE kind = \(number)\(range) ORDER BY first_ts, first_seq /* \(raw: String(i)) */
                 """)
             do throws(SQLDecodingError) {
                 cursors.append(
                     KindCursor(
-                        kind: i, statement: s, time: try s.column("ts"), seq: try s.column("seq"), actor: try s.column("actor"),
-                        source: withSource ? try s.column("source") : nil))
+                        kind: i, number: number, statement: s, firstTime: try s.column("first_ts"), lastTime: try s.column("last_ts"),
+                        events: try s.column("events")))
             } catch {
                 throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: s.sql)
             }

@@ -53,9 +53,7 @@ extension SQLiteEventStore {
                     // From the first event: the app's rollups are emptied first, in this transaction.
                     if from == 0 {
                         for table in part.appTables { try db.run("DELETE FROM \(raw: table) WHERE app_key = \(appKey)") }
-                        if part == .kinds {
-                            try db.run("DELETE FROM rollup_kind_events WHERE source IN (SELECT number FROM rollup_sources WHERE app_key = \(appKey))")
-                        }
+                        if part == .kinds { try KindEventBlocks.deleteEntries(ofAppKey: appKey, in: db) }
                         memory.clear()
                     }
                     // `+app_key`: read the table in `seq` order; through an app key index SQLite
@@ -366,12 +364,14 @@ extension SQLiteEventStore {
         for r in cut {
             let start = max(r.start, from), end = min(r.end, to)
             guard start <= end else { continue }
+            // The run's clicks in range, read through the zone map (`ZonedFilter`).
+            let run = try zoned(EventFilter(appKey: r.appKey, since: start, until: end + 1))
             let clicks =
                 try readScalar(
                     """
-                    SELECT COUNT(*) AS n FROM events WHERE app_key = \(r.appKey) AND corrected_ts >= \(start) AND corrected_ts <= \(end)
-                    AND type = 'click' AND COALESCE(app_version, '') = \(r.appVersion) AND \(raw: ActorKind.user.sentIDColumn) = \(r.actor)
-                    AND COALESCE(path, name) = \(r.view)
+                    SELECT COUNT(*) AS n FROM events\(run.whereClause(
+                        "type = 'click'", "COALESCE(app_version, '') = \(r.appVersion)",
+                        "\(raw: ActorKind.user.sentIDColumn) = \(r.actor)", "COALESCE(path, name) = \(r.view)"))
                     """, as: Int.self) ?? 0
             if clicks >= ActivityRollup.rageMinimumClicks {
                 bursts.append(ActivityRollup.Burst(view: r.view, appKey: r.appKey, actor: r.actor, clicks: clicks))

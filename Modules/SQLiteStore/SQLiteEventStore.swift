@@ -183,17 +183,24 @@ public final class SQLiteEventStore: CollectorStore {
         defer { if logSync != nil { try? db.execute("PRAGMA main.synchronous = FULL") } }
         do throws(SQLiteError) {
             try db.beginWritingEvents()
+            // The zone map's rows of this group, one per app (EventZones.swift).
+            var zones = EventZones.Recorder()
+            var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
             for batch in group {
                 try db.execute("SAVEPOINT batch")
                 do throws(SQLiteError) {
-                    results.append(.success(try batch.write(to: db)))
+                    // A batch rolled back gives its seqs back: the zone and `lastSeq` stay as before it.
+                    var (batchSeq, batchZones) = (lastSeq, zones)
+                    results.append(.success(try batch.write(to: db, lastSeq: &batchSeq, zones: &batchZones)))
                     try db.execute("RELEASE batch")
+                    (lastSeq, zones) = (batchSeq, batchZones)
                 } catch {
                     try? db.execute("ROLLBACK TO batch")
                     try? db.execute("RELEASE batch")
                     results.append(.failure(error))
                 }
             }
+            try zones.write(to: db)
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")
@@ -202,6 +209,9 @@ public final class SQLiteEventStore: CollectorStore {
         let number = logSync?.committed() ?? 0
         return results.map { $0.map { CommittedBatch(outcome: $0, group: number) } }
     }
+
+    /// The highest seq stored (the rightmost rowid: one B-tree descent).
+    private static let lastSeq: SQLQuery = "SELECT MAX(seq) FROM events"
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
     /// rules (in their order) and `sampleRate`, in one transaction (`RulePublication`). Returns
@@ -229,8 +239,9 @@ public final class SQLiteEventStore: CollectorStore {
         if !query.types.isEmpty { extra.append("type IN \(list: query.types)") }
         if let after = query.afterSeq { extra.append("seq > \(after)") }
         let limit: SQLQuery = query.limit.map { " LIMIT \(Int64($0))" } ?? ""
+        let filter = try zoned(query.filter)
         try readingAlone(
-            "SELECT \(raw: StoredEvent.columns) FROM events\(.where(query.filter.conditions(dialect: .sqlite) + extra)) ORDER BY seq\(limit)"
+            "SELECT \(raw: StoredEvent.columns) FROM events\(.where(filter.conditions() + extra)) ORDER BY seq\(limit)"
         ) { r throws(SQLDecodingError) in
             each(try StoredEvent(row: r))
         }

@@ -452,10 +452,11 @@ struct RollupUpdate {
 
     // MARK: funnels' and retention tables' rows
 
-    /// One row of integers per event in `rollup_kind_events`: its kind, time, seq, app key and
-    /// version, and its actor, device and session as numbers (`rollup_kinds`, `rollup_sources`,
-    /// `rollup_ids`: each text numbered once, the first time it is stored). A funnel step or a
-    /// retention event then reads one range of small rows in time order.
+    /// Each event in `rollup_kind_events` (KindEventBlocks.swift), in its kind's blocks: its
+    /// time, seq, app key and version, and its actor, device and session as numbers
+    /// (`rollup_kinds`, `rollup_sources`, `rollup_ids`: each text numbered once, the first time
+    /// it is stored). A funnel step or a retention event then reads one range of blocks in time
+    /// order.
     private func addKindEvents(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         /// The number of the row of `table` keyed by `a` and `b` (its two key columns), added when new.
         func intern(_ table: String, _ first: String, _ second: String, _ a: String, _ b: String) throws(SQLiteError) -> Int64 {
@@ -473,16 +474,16 @@ struct RollupUpdate {
             source = try intern("rollup_sources", "app_key", "app_version", appKey, version)
             memory.setSourceNumber(sourceKey, source)
         }
-        func number(_ id: String?) throws(SQLiteError) -> SQLValue {
-            guard let id else { return .null }
+        /// The id's number; 0 for none (numbers start at 1).
+        func number(_ id: String?) throws(SQLiteError) -> Int64 {
+            guard let id else { return 0 }
             let key = RollupMemory.AppText(appKey: appKey, text: id)
-            if let n = memory.idNumber(key) { return .int(n) }
+            if let n = memory.idNumber(key) { return n }
             let n = try intern("rollup_ids", "app_key", "id", appKey, id)
             memory.setIDNumber(key, n)
-            return .int(n)
+            return n
         }
-        var rows: [SQLValue] = []
-        rows.reserveCapacity(min(events.count, Self.rowsPerInsert) * 7)
+        var byKind: [Int64: [KindEventEntry]] = [:]
         for e in events {
             let k = EventKind(type: e.type, name: e.name)
             let kind: Int64
@@ -492,39 +493,13 @@ struct RollupUpdate {
                 kind = try intern("rollup_kinds", "type", "name", e.type, e.name)
                 memory.setKindNumber(k, kind)
             }
-            // One value at a time: an array literal per event was an allocation per event.
-            rows.append(.int(kind))
-            rows.append(.int(e.time))
-            rows.append(.int(e.seq))
-            rows.append(.int(source))
-            rows.append(try number(e.sentActor))
-            rows.append(try number(e.device))
-            rows.append(try number(e.session))
-            if rows.count == Self.rowsPerInsert * 7 { try insertKindEvents(&rows) }
+            let entry = KindEventEntry(
+                time: e.time, seq: e.seq, source: source, actor: try number(e.sentActor), device: try number(e.device),
+                session: try number(e.session))
+            byKind[kind, default: []].append(entry)
         }
-        try insertKindEvents(&rows)
-    }
-
-    /// Rows of `rollup_kind_events` per INSERT: one statement for many rows costs SQLite and the
-    /// statement cache less than one each (at most this many texts are prepared).
-    static let rowsPerInsert = 64
-
-    /// The INSERT of `rows` rows of `rollup_kind_events`.
-    private static func kindEventsInsert(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-        return "INSERT INTO rollup_kind_events (kind, ts, seq, source, actor, device, session) VALUES \(values)"
-    }
-    private static let fullKindEventsInsert = HotStatement(kindEventsInsert(rows: rowsPerInsert))
-
-    /// Inserts `rows` (seven values each) in one statement, and empties it.
-    private func insertKindEvents(_ rows: inout [SQLValue]) throws(SQLiteError) {
-        guard !rows.isEmpty else { return }
-        if rows.count == Self.rowsPerInsert * 7 {
-            try db.run(Self.fullKindEventsInsert, rows: [rows])
-        } else {
-            try db.run(Self.kindEventsInsert(rows: rows.count / 7), rows)
-        }
-        rows.removeAll(keepingCapacity: true)
+        // In kind order: the same order of writes whatever the dictionary's.
+        for kind in byKind.keys.sorted() { try KindEventBlocks.add(byKind[kind]!, kind: kind, in: db) }
     }
 
     // MARK: the page of each view's first click

@@ -1,7 +1,7 @@
 import EventModel
 import EventStore
 import Foundation
-import SQLiteStore
+@testable import SQLiteStore
 import TestSupport
 import Testing
 
@@ -23,6 +23,18 @@ import Testing
         store.close()
         let fromEvents = try R.answersFromEvents(path)
         for (i, f) in R.filters.enumerated() { #expect(answers[i] == fromEvents[i], "filter \(f)") }
+    }
+
+    /// Expects a rollups file of another layout to be read around by a read-only reader (it
+    /// cannot make it anew: it reads the events, with the answers `before`), then made anew at
+    /// this build's layout by the collector and refilled from every stored event.
+    func expectReadAroundThenMadeAnew(_ path: String, _ before: [RollupTests.Answers]) throws {
+        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
+        #expect(try reader.activityRollup(.all) == nil)
+        #expect(try R.answers(reader) == before)
+        reader.close()
+        try expectAnswersOfTheEvents(path)
+        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["\(RollupFile.layout)"])
     }
 
     @Test(.timeLimit(.minutes(3))) func anAppendDoesNotWaitWhileAnotherProcessWritesTheRollups() throws {
@@ -84,33 +96,35 @@ import Testing
         _ = try sqlite(
             path + "-rollups",
             "DROP TABLE rollup_kind_events; CREATE TABLE rollup_kind_events (packed BLOB); CREATE TABLE rollup_elsewhere (x); PRAGMA user_version = 99")
-        // A read-only reader cannot make it anew: it reads the events, with the same answers.
-        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
-        #expect(try reader.activityRollup(.all) == nil)
-        #expect(try R.answers(reader) == before)
-        reader.close()
-        // The collector makes it anew at this build's layout, from every stored event.
-        try expectAnswersOfTheEvents(path)
-        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["2"])
+        try expectReadAroundThenMadeAnew(path, before)
         #expect(try sqlite(path + "-rollups", "SELECT COUNT(*) FROM sqlite_master WHERE name = 'rollup_elsewhere'") == ["0"])
         #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
     }
 
-    /// 0 is layout 1, the single rollups file's: this build (layout 2, two files) makes it anew.
-    @Test(.timeLimit(.minutes(3))) func aFileMadeBeforeLayoutsWereRecordedIsLayoutOne() throws {
+    /// Layout 1 kept `rollup_kind_events` as one row per event; layouts 2 and 3 keep blocks of them
+    /// (KindEventBlocks.swift). A file of layout 1, recorded (1) or made before layouts were
+    /// recorded (0), is read around, then made anew in blocks and refilled from the events.
+    @Test(.timeLimit(.minutes(3)), arguments: [0, 1] as [Int64]) func aFileOfLayoutOneIsMadeAnewWithKindEventBlocks(_ recorded: Int64) throws {
         let path = temporaryPath()
         let store = try SQLiteEventStore(path: path)
         for b in R.traffic(seed: 13) { _ = try store.append(b) }
-        _ = try R.answers(store)
+        let before = try R.answers(store)
         store.close()
-        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["2"])
-        _ = try sqlite(path + "-rollups", "PRAGMA user_version = 0")
-        let reopened = try SQLiteEventStore(path: path)
-        reopened.pauseRollupWorker(true)
-        reopened.close()
-        // Made anew at this build's layout: emptied, its watermark at 0.
-        #expect(try sqlite(path + "-rollups", "PRAGMA user_version") == ["2"])
-        #expect(try sqlite(path, "SELECT COUNT(*) FROM rollup_kind_events; SELECT seq FROM rollup_watermark") == ["0", "0"])
-        try expectAnswersOfTheEvents(path)
+        // The file as layout 1 left it: its kind events one row per event.
+        _ = try sqlite(
+            path,
+            "DROP TABLE rollups.rollup_kind_events; \(RollupFile.firstLayout)"
+                + """
+                INSERT INTO rollups.rollup_kind_events (kind, ts, seq, source, actor, device, session)
+                SELECT k.number, e.corrected_ts, e.seq, s.number, u.number, d.number, NULL FROM events e
+                JOIN rollup_kinds k ON k.type = e.type AND k.name = e.name
+                JOIN rollup_sources s ON s.app_key = e.app_key AND s.app_version = COALESCE(e.app_version, '')
+                LEFT JOIN rollup_ids u ON u.app_key = e.app_key AND u.id = e.user_id
+                LEFT JOIN rollup_ids d ON d.app_key = e.app_key AND d.id = e.device_id;
+                PRAGMA rollups.user_version = \(recorded);
+                """)
+        #expect(try sqlite(path, "SELECT COUNT(*) = (SELECT COUNT(*) FROM events) FROM rollup_kind_events") == ["1"])
+        try expectReadAroundThenMadeAnew(path, before)
+        #expect(try sqlite(path, "SELECT SUM(entries) = (SELECT COUNT(*) FROM events), COUNT(*) < SUM(entries) FROM rollup_kind_events") == ["1|1"])
     }
 }

@@ -99,15 +99,21 @@ import Testing
         for b in R.traffic(seed: 9) { _ = try store.append(b) }
         #expect(try store.activityRollup(.all) != nil)
         for b in Self.following("next", from: F.day0 + 3 * F.day + F.hour) { _ = try store.append(b) }
-        // The chunk of these fails at its last step (their rows of rollup_kind_events), after
-        // the enters, runs and ids were written and learnt; it rolls back.
+        // The chunk of these fails at its last step (the block of rollup_kind_events that takes
+        // the last event, the latest of its kind), after the enters, runs and ids were written
+        // and learnt; it rolls back.
         let last = try sqlite(path, "SELECT MAX(seq) FROM events").first ?? ""
-        _ = try sqlite(
-            path,
-            "CREATE TRIGGER rollups.injected BEFORE INSERT ON rollup_kind_events WHEN NEW.seq = \(last) BEGIN SELECT RAISE(ABORT, 'injected'); END;")
+        for write in ["INSERT", "UPDATE"] {
+            _ = try sqlite(
+                path,
+                """
+                CREATE TRIGGER rollups.injected_\(write) BEFORE \(write) ON rollup_kind_events WHEN NEW.last_seq = \(last)
+                BEGIN SELECT RAISE(ABORT, 'injected'); END;
+                """)
+        }
         #expect(throws: StoreError.self) { try store.activityRollup(.all) }
         #expect(try sqlite(path, "SELECT seq FROM rollup_watermark") != [last])
-        _ = try sqlite(path, "DROP TRIGGER rollups.injected")
+        _ = try sqlite(path, "DROP TRIGGER rollups.injected_INSERT; DROP TRIGGER rollups.injected_UPDATE")
         for b in Self.following("after", from: F.day0 + 3 * F.day + 2 * F.hour) { _ = try store.append(b) }
         try expectAnswersOfTheEvents(store, path)
     }

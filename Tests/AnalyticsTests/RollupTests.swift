@@ -174,8 +174,8 @@ import Testing
         for b in Self.traffic(seed: 4) { _ = try store.append(b) }
         let appended = try Self.answers(store)
         store.close()
-        // Version 4 as it was: no rollup tables (in their own file since version 10) or KVC error
-        // index, and its index for funnels.
+        // Version 4 as it was: no rollup tables (in their own files since version 10), KVC error
+        // index or time zone map (version 11), its time index, and its index for funnels.
         let tables = try ["rollups", "rollup_pages"].flatMap { schema in
             try sqlite(path, "SELECT '\(schema).' || name FROM \(schema).sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
         }
@@ -183,7 +183,8 @@ import Testing
         _ = try sqlite(
             path,
             tables.map { "DROP TABLE \($0);" }.joined()
-                + "DROP TABLE snapshots; DROP TABLE circle_modes; DROP INDEX events_kvc_errors; "
+                + "DROP TABLE snapshots; DROP TABLE circle_modes; DROP INDEX events_kvc_errors; DROP TABLE event_zones; "
+                + "CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); "
                 + "CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, user_id, device_id); PRAGMA user_version = 4;")
         store = try SQLiteEventStore(path: path)
         #expect(try store.schemaVersion() == SQLiteEventStore.currentSchemaVersion)
