@@ -1,7 +1,7 @@
 import CSQLite
 import StoreSQL
 
-/// `rollup_kind_events` in blocks (rollups layout 2): per event kind, its events in time order
+/// `rollup_kind_events` in blocks (rollups layout 3, RollupPart.kinds): per event kind, its events in time order
 /// (ties by `seq`), a run of up to `maxEntries` of them stored as one row: the key of its first
 /// (`kind, first_ts, first_seq`), its last's time and seq, how many, and the entries packed in
 /// one BLOB (`KindEventEntry.append`).
@@ -21,29 +21,6 @@ enum KindEventBlocks {
     /// Entries per block at most (chosen by measurement, docs/performance.md: the funnel's reads
     /// against the rollup worker's cost of rewriting a block an event lands in).
     static let maxEntries = 256
-
-    /// The table's definition in the rollups file (`RollupFile.definition`, layout 2).
-    static let table = """
-        CREATE TABLE IF NOT EXISTS rollups.rollup_kind_events (
-            kind        INTEGER NOT NULL,
-            first_ts    INTEGER NOT NULL,
-            first_seq   INTEGER NOT NULL,
-            last_ts     INTEGER NOT NULL,
-            last_seq    INTEGER NOT NULL,
-            entries     INTEGER NOT NULL,
-            events      BLOB    NOT NULL,
-            PRIMARY KEY (kind, first_ts, first_seq)
-        ) WITHOUT ROWID;
-        """
-
-    /// `definition` with its `rollup_kind_events` (one row per event, layout 1) replaced by
-    /// `table`.
-    static func replacingRowsTable(in definition: String) -> String {
-        guard let start = definition.range(of: "CREATE TABLE IF NOT EXISTS rollups.rollup_kind_events ("),
-            let end = definition.range(of: ") WITHOUT ROWID;", range: start.upperBound..<definition.endIndex)
-        else { preconditionFailure("the rollups' definition has no rollup_kind_events table") }
-        return definition.replacingCharacters(in: start.lowerBound..<end.upperBound, with: table)
-    }
 
     /// A stored block as the writer reads it.
     private struct Block {

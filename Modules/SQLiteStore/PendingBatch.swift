@@ -17,6 +17,8 @@ final class PendingBatch: Sendable {
     let receivedAt: Int64
     /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
     let deviceUsers: [DeviceUser]
+    /// The valid events' corrected times, earliest to latest (nil: none), for the zone map.
+    let times: ClosedRange<Int64>?
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var pairs = Set<DeviceUser>()
@@ -28,6 +30,7 @@ final class PendingBatch: Sendable {
         // The same two values on every row: their bytes once.
         let appKeyValue = rows.text(batch.appKey)
         let appVersionValue = rows.text(batch.appVersion)
+        var earliest = Int64.max, latest = Int64.min
         for event in received {
             switch event {
             case .rejected(let raw, let reason):
@@ -56,9 +59,13 @@ final class PendingBatch: Sendable {
                 rows.append(text: props)
                 rows.append(appVersionValue)
                 rows.append(.int(now))
-                rows.append(.int(batch.correctedTime(ts: e.ts, receivedAt: now)))
+                let corrected = batch.correctedTime(ts: e.ts, receivedAt: now)
+                rows.append(.int(corrected))
+                earliest = min(earliest, corrected)
+                latest = max(latest, corrected)
             }
         }
+        times = earliest <= latest ? earliest...latest : nil
         events = rows
         self.rejected = rejected
         appKey = batch.appKey
@@ -70,9 +77,12 @@ final class PendingBatch: Sendable {
         deviceUsers = Array(pairs)
     }
 
-    /// Inserts the rows inside the caller's transaction; returns the counts. Only the rows: the
-    /// rollup tables follow behind the watermark (`RollupWorker`), off the commit's path.
-    func write(to db: SQLiteDatabase) throws(SQLiteError) -> BatchOutcome {
+    /// Inserts the rows inside the caller's transaction; returns the counts, and adds the stored
+    /// rows' zone to `zones`: their seqs are after `lastSeq` (the highest in the table before,
+    /// which this moves to the last stored: SQLite gives a new row the highest rowid plus one).
+    /// Only the rows: the rollup tables follow behind the watermark (`RollupWorker`), off the
+    /// commit's path.
+    func write(to db: SQLiteDatabase, lastSeq: inout Int64, zones: inout EventZones.Recorder) throws(SQLiteError) -> BatchOutcome {
         var outcome = BatchOutcome()
         for (raw, reason) in rejected {
             try db.run(
@@ -92,6 +102,11 @@ final class PendingBatch: Sendable {
             outcome.stored += stored
             outcome.duplicates += count - stored
             first += count
+        }
+        if outcome.stored > 0, let times {
+            let last = db.lastInsertedRowID
+            zones.add(EventZones.Zone(appKey: appKey, seqs: (lastSeq + 1)...last, times: times))
+            lastSeq = last
         }
         try DeviceLinkTable.record(deviceUsers, appKey: appKey, in: db)
         try db.run(

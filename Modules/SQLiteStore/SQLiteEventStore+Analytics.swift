@@ -10,8 +10,9 @@ extension SQLiteEventStore {
         if !query.kinds.isEmpty {
             extra.append("(" + .joined(query.kinds.map { k in "(type = \(k.type) AND name = \(k.name))" }, separator: " OR ") + ")")
         }
+        let filter = try zoned(query.filter)
         try readingAlone(
-            "SELECT \(raw: ScannedEvent.columns) FROM events\(query.filter.whereClause(dialect: .sqlite, extra)) ORDER BY seq"
+            "SELECT \(raw: ScannedEvent.columns) FROM events\(SQLQuery.where(filter.conditions() + extra)) ORDER BY seq"
         ) { r throws(SQLDecodingError) in
             each(try ScannedEvent(row: r))
         }
@@ -35,7 +36,8 @@ extension SQLiteEventStore {
         filter.appVersion != "" ? !(try rollupsWait(appKey: filter.appKey)) : false
     }
 
-    /// The rows from `events`, kind by kind (one query each, in time order through the index),
+    /// The rows from `events`, kind by kind (one query each, in time order; a time range read
+    /// through the zone map),
     /// columns read raw (no `SQLValue`, no String per row), all from one snapshot (one read
     /// transaction). When every stored event has one app key (two index lookups tell), the app
     /// key is neither read nor compared. A NULL actor is skipped here (`bytes` is nil), not
@@ -55,7 +57,7 @@ extension SQLiteEventStore {
             // With one app key stored, the filter's key (if any) is that one: no condition.
             var filter = query.filter
             if onlyApp != nil { filter.appKey = nil }
-            let conditions = filter.conditions(dialect: .sqlite)
+            let conditions = try ZonedFilter(filter, db).conditions()
             var rows = ActorRowNumberer(numbers: ActorNumbers(merging: links))
             let fixedApp = onlyApp.map { key in
                 var key = key

@@ -35,7 +35,7 @@ extension SQLiteEventStore {
 
     /// `query`'s rows from `rollup_events` (`rollup` given) or from `events`, sorted.
     private func pathDayRows(_ query: PathDayQuery, rollup: RollupFilter?) throws(StoreError) -> [PathDayCount] {
-        var conditions = rollup?.conditions(day: "day") ?? query.filter.conditions(dialect: .sqlite)
+        var conditions = try eventConditions(query.filter, rollup)
         if !query.types.isEmpty { conditions.append("type IN \(list: query.types)") }
         if !query.paths.isEmpty { conditions.append("path IN \(list: query.paths)") }
         conditions.append("path IS NOT NULL")

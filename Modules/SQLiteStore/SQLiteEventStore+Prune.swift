@@ -7,21 +7,32 @@ extension SQLiteEventStore {
     /// in the rollup backlog first; `rebuildRollups` then rebuilds their rollups from the events
     /// left (the `prune` command runs it; a collector does when it starts). Reports read the
     /// events meanwhile.
+    ///
+    /// The events before the cut are found through the zone map (`EventZones`), which is then
+    /// kept right: zones emptied go, zones the cut went through shrink.
     public func prune(before: Int64, appKey: String?, chunk: Int) throws(StoreError) -> PruneOutcome {
-        let pruning = Pruning(before: before, appKey: appKey, chunk: chunk)
+        var pruning = Pruning(before: before, appKey: appKey, chunk: chunk)
+        pruning.eventConditions = try zoned(EventFilter(appKey: appKey, until: before)).seqs.map { [EventZones.condition($0)] } ?? []
         if try readScalar(pruning.anyEvent(.sqlite), as: Bool.self) == true { try resetRollups(appKey: appKey) }
-        return try pruning.run(.sqlite) { (table, statement) throws(StoreError) -> Int in
+        let outcome = try pruning.run(.sqlite) { (table, statement) throws(StoreError) -> Int in
             try locked { db throws(SQLiteError) -> Int in
                 try db.transaction { () throws(SQLiteError) -> Int in
                     let deleted = try db.run(statement)
                     // SQLite gives the next event the highest seq left plus one: a watermark
                     // past it would hide that event from the rollups.
+                    // Each rollups file's watermark.
                     if table == "events" {
-                        try db.run("UPDATE rollup_watermark SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")
+                        for part in RollupPart.allCases {
+                            try db.run("UPDATE \(raw: part.watermark) SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")
+                        }
                     }
                     return deleted
                 }
             }
         }
+        try locked { db throws(SQLiteError) in
+            try db.transaction { () throws(SQLiteError) in try EventZones.pruned(before: before, appKey: appKey, in: db) }
+        }
+        return outcome
     }
 }

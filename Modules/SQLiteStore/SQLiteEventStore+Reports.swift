@@ -8,9 +8,16 @@ extension SQLiteEventStore {
         "CASE WHEN json_type(\(props), '$.title') = 'text' THEN json_extract(\(props), '$.title') END"
     }
 
+    /// `rollup`'s conditions on a rollup table of one day per row, or without it `filter`'s on
+    /// `events`, its time range through the zone map (`ZonedFilter`).
+    func eventConditions(_ filter: EventFilter, _ rollup: RollupFilter?) throws(StoreError) -> [SQLQuery] {
+        if let rollup { return rollup.conditions(day: "day") }
+        return try zoned(filter).conditions()
+    }
+
     public func totals(_ filter: EventFilter) throws(StoreError) -> StoreTotals {
         let rollup = try rollupFilter(filter)
-        let e = SQLQuery.where(rollup?.conditions(day: "day") ?? filter.conditions(dialect: .sqlite))
+        let e = SQLQuery.where(try eventConditions(filter, rollup))
         let (events, apps): (SQLQuery, SQLQuery) =
             rollup == nil
             ? ("COUNT(*) FROM events", "COUNT(DISTINCT app_key) FROM events")
@@ -31,7 +38,7 @@ extension SQLiteEventStore {
 
     public func eventCounts(_ filter: EventFilter) throws(StoreError) -> [EventCount] {
         let rollup = try rollupFilter(filter)
-        let f = SQLQuery.where(rollup?.conditions(day: "day") ?? filter.conditions(dialect: .sqlite))
+        let f = SQLQuery.where(try eventConditions(filter, rollup))
         let (count, table) = rollup == nil ? ("COUNT(*)", "events") : ("SUM(events)", "rollup_events")
         return try read(
             "SELECT type, name, \(raw: count) AS n FROM \(raw: table)\(f) GROUP BY type, name ORDER BY n DESC, type, name"
@@ -56,7 +63,7 @@ extension SQLiteEventStore {
                 GROUP BY p ORDER BY p
                 """
         } else {
-            let f = filter.whereClause(dialect: .sqlite, "type IN ('page_enter', 'page_leave')")
+            let f = try zoned(filter).whereClause("type IN ('page_enter', 'page_leave')")
             sql = """
                 SELECT COALESCE(page, name) AS p,
                        SUM(type = 'page_enter') AS enters, SUM(type = 'page_leave') AS leaves,
@@ -74,7 +81,7 @@ extension SQLiteEventStore {
 
     public func pathCounts(_ filter: EventFilter) throws(StoreError) -> [PathCount] {
         let rollup = try rollupFilter(filter)
-        let f = SQLQuery.where((rollup?.conditions(day: "day") ?? filter.conditions(dialect: .sqlite)) + ["path IS NOT NULL"])
+        let f = SQLQuery.where((try eventConditions(filter, rollup)) + ["path IS NOT NULL"])
         let (title, count, table) =
             rollup == nil ? (Self.titleSQL(props: "props"), "COUNT(*)", "events") : ("title", "SUM(events)", "rollup_events")
         return try read(
@@ -91,7 +98,8 @@ extension SQLiteEventStore {
     }
 
     public func propValueCounts(appKey: String, key: String, _ filter: EventFilter) throws(StoreError) -> [PropValueCount] {
-        let f = filter.whereClause(table: "e", dialect: .sqlite, "e.app_key = \(appKey)", "e.path IS NOT NULL", "j.key = \(key)")
+        // `+`: the zone map's seq ranges lead, not the dedup index `(app_key, id)`.
+        let f = try zoned(filter).whereClause(table: "e", "+e.app_key = \(appKey)", "e.path IS NOT NULL", "j.key = \(key)")
         // json_each compares the key as a plain string, so any key works, quotes and dots included.
         return try read(
             """
@@ -112,6 +120,7 @@ extension SQLiteEventStore {
     }
 
     public func kvcErrorCounts(_ filter: EventFilter) throws(StoreError) -> [KVCErrorCount] {
+        // Through the partial index `events_kvc_errors` (app key and time), not the zone map.
         let f = filter.whereClause(dialect: .sqlite, "type = 'kvc_error'")
         func strings(_ text: String?) -> [String] {
             guard let text, let array = (try? JSONValue.parse(text))?.arrayValue else { return [] }

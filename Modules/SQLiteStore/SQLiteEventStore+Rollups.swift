@@ -9,12 +9,13 @@ import StoreSQL
 /// times at 00:00:00Z), its app version is not the empty text, and no app it covers waits in
 /// `rollup_backlog`; otherwise the reports read the events, with the same answers.
 extension SQLiteEventStore {
-    /// Brings the rollups of every app key in `rollup_backlog` up to date: replays that app's
-    /// stored events in storage order from `next_seq` (0: from the first, its rollups emptied
-    /// first), `chunk` per transaction (a collector writing meanwhile waits at most one chunk;
-    /// its batches of a waiting app are replayed when their turn comes, not added twice). The
-    /// app leaves the backlog in the transaction that replays its last event. Safe to
-    /// interrupt: the next call goes on where this one stopped.
+    /// Brings the rollups of every app key in a backlog (each rollups file has its own,
+    /// `RollupPart.backlog`) up to date: replays that app's stored events in storage order from
+    /// its `next_seq` in each file (0: from the first, its rollups there emptied first), `chunk`
+    /// per transaction (a collector writing meanwhile waits at most one chunk; its batches of a
+    /// waiting app are replayed when their turn comes, not added twice). The app leaves a file's
+    /// backlog in the transaction that replays its last event there. Safe to interrupt: the next
+    /// call goes on where this one stopped, in each file.
     public func rebuildRollups(progress: (RollupProgress) -> Void) throws(StoreError) {
         try rebuildRollups(chunk: 5_000, progress: progress)
     }
@@ -26,44 +27,52 @@ extension SQLiteEventStore {
             let counted = current?.appKey
             return try locked({ db throws(SQLiteError) -> (appKey: String, replayed: Int, done: Bool, left: Int)? in
             try db.transaction { () throws(SQLiteError) -> (appKey: String, replayed: Int, done: Bool, left: Int)? in
+                let waiting = RollupPart.allCases.map { "SELECT app_key FROM \($0.backlog)" }.joined(separator: " UNION ")
                 guard
-                    let (appKey, from) = try db.query("SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key LIMIT 1", {
-                        r throws(SQLDecodingError) in (try r.decode("app_key", as: String.self), try r.decode("next_seq", as: Int64.self))
+                    let appKey = try db.query(SQLQuery(raw: "SELECT app_key FROM (\(waiting)) ORDER BY app_key LIMIT 1"), {
+                        r throws(SQLDecodingError) in try r.decode("app_key", as: String.self)
                     }).first
                 else {
                     return nil
                 }
-                // The other apps' events first, up to the last stored: the watermark then passes
-                // every event this chunk replays, so the worker never applies one of them again.
-                // What this transaction learns of the tables is for it alone (the worker's memory
-                // is emptied by its commit: RollupMemory.swift).
-                var memory = RollupMemory()
-                while try Self.advanceRollups(db, limit: RollupWorker.chunk, memory: &memory) == RollupWorker.chunk {}
-                // What is left of this app, counted once when its rebuild starts or resumes here.
-                let left =
-                    counted == appKey
-                    ? 0 : try db.scalar("SELECT COUNT(*) AS n FROM events WHERE +app_key = \(appKey) AND seq >= \(from)", as: Int.self) ?? 0
-                // From the first event: the app's rollups are emptied first, in this transaction.
-                if from == 0 {
-                    for table in Schema.rollupTables { try db.run("DELETE FROM \(raw: table) WHERE app_key = \(appKey)") }
-                    try KindEventBlocks.deleteEntries(ofAppKey: appKey, in: db)
-                    memory.clear()
+                var step = (appKey: appKey, replayed: 0, done: true, left: 0)
+                for part in RollupPart.allCases {
+                    guard let from = try db.scalar("SELECT next_seq FROM \(raw: part.backlog) WHERE app_key = \(appKey)", as: Int64.self)
+                    else { continue }
+                    // The other apps' events first, up to the last stored: the watermark then
+                    // passes every event this chunk replays, so the worker never applies one of
+                    // them again. What this transaction learns of the tables is for it alone (the
+                    // worker's memory is emptied by its commit: RollupMemory.swift).
+                    var memory = RollupMemory()
+                    while try Self.advanceRollups(db, part, limit: RollupWorker.chunk, memory: &memory) == RollupWorker.chunk {}
+                    // What is left of this app, counted once when its rebuild starts or resumes here.
+                    if counted != appKey {
+                        let left = try db.scalar("SELECT COUNT(*) AS n FROM events WHERE +app_key = \(appKey) AND seq >= \(from)", as: Int.self)
+                        step.left = max(step.left, left ?? 0)
+                    }
+                    // From the first event: the app's rollups are emptied first, in this transaction.
+                    if from == 0 {
+                        for table in part.appTables { try db.run("DELETE FROM \(raw: table) WHERE app_key = \(appKey)") }
+                        if part == .kinds { try KindEventBlocks.deleteEntries(ofAppKey: appKey, in: db) }
+                        memory.clear()
+                    }
+                    // `+app_key`: read the table in `seq` order; through an app key index SQLite
+                    // would sort all of the app's rows for every chunk.
+                    let rows = try db.query(
+                        "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE +app_key = \(appKey) AND seq >= \(from) ORDER BY seq LIMIT \(limit)",
+                        RollupEvent.init(row:))
+                    for (version, events) in groupedInOrder(rows.lazy.map { ($0.appVersion, $0) }) {
+                        try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events, part, memory: &memory)
+                    }
+                    if Int64(rows.count) < limit {
+                        try db.run("DELETE FROM \(raw: part.backlog) WHERE app_key = \(appKey)")
+                    } else {
+                        try db.run("UPDATE \(raw: part.backlog) SET next_seq = \((rows.last?.seq ?? 0) + 1) WHERE app_key = \(appKey)")
+                        step.done = false
+                    }
+                    step.replayed = max(step.replayed, rows.count)
                 }
-                // `+app_key`: read the table in `seq` order; through an app key index SQLite
-                // would sort all of the app's rows for every chunk.
-                let rows = try db.query(
-                    "SELECT \(raw: RollupEvent.columns) FROM events WHERE +app_key = \(appKey) AND seq >= \(from) ORDER BY seq LIMIT \(limit)",
-                    RollupEvent.init(row:))
-                for (version, events) in groupedInOrder(rows.lazy.map { ($0.appVersion, $0) }) {
-                    try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events, memory: &memory)
-                }
-                let done = Int64(rows.count) < limit
-                if done {
-                    try db.run("DELETE FROM rollup_backlog WHERE app_key = \(appKey)")
-                } else {
-                    try db.run("UPDATE rollup_backlog SET next_seq = \((rows.last?.seq ?? 0) + 1) WHERE app_key = \(appKey)")
-                }
-                return (appKey, rows.count, done, left)
+                return step
             }
         })
         }() {
@@ -76,8 +85,9 @@ extension SQLiteEventStore {
         }
     }
 
-    /// Puts `appKey` (every app when nil) in the backlog to be rebuilt from its first event:
-    /// until `rebuildRollups` has replayed its events, reports read the events.
+    /// Puts `appKey` (every app when nil) in the backlog of both rollups files, to be rebuilt
+    /// from its first event: until `rebuildRollups` has replayed its events, reports read the
+    /// events.
     func resetRollups(appKey: String?) throws(StoreError) {
         try locked { db throws(SQLiteError) in
             try db.transaction { () throws(SQLiteError) in
@@ -88,40 +98,48 @@ extension SQLiteEventStore {
                         }
                     }
                 for key in keys {
-                    try db.run("INSERT INTO rollup_backlog (app_key, next_seq) VALUES (\(key), 0) ON CONFLICT (app_key) DO UPDATE SET next_seq = 0")
+                    for part in RollupPart.allCases {
+                        try db.run(
+                            "INSERT INTO \(raw: part.backlog) (app_key, next_seq) VALUES (\(key), 0) ON CONFLICT (app_key) DO UPDATE SET next_seq = 0")
+                    }
                 }
             }
         }
     }
 
-    /// Stops (`true`) or resumes the rollup worker of a writable store: tests of answers while the
-    /// rollups lag, and of what a restart finds.
-    package func pauseRollupWorker(_ paused: Bool) { rollupWorker?.pause(paused) }
+    /// Stops (`true`) or resumes the rollup workers of a writable store (of `part` alone when
+    /// given): tests of answers while the rollups lag, and of what a restart finds.
+    package func pauseRollupWorker(_ paused: Bool, part: RollupPart? = nil) {
+        for worker in rollupWorkers where part.map({ $0 == worker.part }) ?? true { worker.pause(paused) }
+    }
 
-    /// Applies to the rollups the events stored after the watermark, at most `limit`, in one
-    /// transaction; returns how many it read. (`RollupWorker` calls it.)
-    func advanceRollups(limit: Int) throws(StoreError) -> Int {
-        // On the rollups' own connection and write lock (RollupFile.swift): appends go on
-        // meanwhile. The file is written without an fsync per transaction: a crash loses a chunk
-        // and its watermark together, and the worker applies them again.
-        let result: Result<Int, SQLiteError>? = rollupConnection.withLock { c in
+    /// Applies to the rollups of `part` the events stored after its watermark, at most `limit`,
+    /// in one transaction; returns how many it read. (Its `RollupWorker` calls it.)
+    func advanceRollups(_ part: RollupPart, limit: Int) throws(StoreError) -> Int {
+        // On the part's own connection and write lock (RollupFile.swift): appends and the other
+        // part go on meanwhile. The file is written without an fsync per transaction: a crash
+        // loses a chunk and its watermark together, and the worker applies them again.
+        guard let worker = rollupWorkers.first(where: { $0.part == part }) else {
+            throw StoreError(.closed, "the database \(path) is open read-only: its rollups are applied by the collector")
+        }
+        let result: Result<Int, SQLiteError>? = worker.connection.withLock { c in
             guard let db = c else { return nil }
             do throws(SQLiteError) {
-                try db.beginWritingRollups()
+                try db.beginWritingRollups(part)
                 do throws(SQLiteError) {
                     // What earlier chunks learnt of the rollup tables, moved out: a chunk that
                     // fails leaves none. The file's data_version, read holding its write lock,
                     // moved when another connection wrote it since (a rebuild, a prune, a
                     // migration, another process): then the tables may differ from the memory.
-                    var memory = rollupWorker?.takeMemory() ?? RollupMemory()
-                    let version = try db.scalar("PRAGMA \(raw: RollupFile.schema).data_version", as: Int64.self)
+                    var memory = worker.takeMemory()
+                    let version = try db.scalar("PRAGMA \(raw: part.schema).data_version", as: Int64.self)
                     if memory.dataVersion != version {
                         memory.clear()
                         memory.dataVersion = version
                     }
-                    let applied = try Self.advanceRollups(db, limit: limit, memory: &memory)
+                    let applied = try Self.advanceRollups(db, part, limit: limit, memory: &memory)
                     try db.execute("COMMIT")
-                    rollupWorker?.keepMemory(memory)
+                    worker.keepMemory(memory)
                     return .success(applied)
                 } catch {
                     try? db.execute("ROLLBACK")
@@ -136,35 +154,39 @@ extension SQLiteEventStore {
     }
 
     /// Inside the caller's transaction: applies the first `limit` events stored after the
-    /// watermark (`rollup_watermark`) to the rollups, except those of apps in `rollup_backlog`
-    /// (their rebuild replays them), and moves the watermark past them. Returns how many it read.
-    /// `memory` says what the tables hold (RollupMemory.swift) and learns what this adds.
-    static func advanceRollups(_ db: SQLiteDatabase, limit: Int, memory: inout RollupMemory) throws(SQLiteError) -> Int {
-        let watermark = try db.scalar("SELECT seq FROM rollup_watermark", as: Int64.self) ?? 0
+    /// watermark of `part` to its rollups, except those of apps in its backlog (their rebuild
+    /// replays them), and moves the watermark past them. Returns how many it read. `memory` says
+    /// what the tables hold (RollupMemory.swift) and learns what this adds.
+    static func advanceRollups(_ db: SQLiteDatabase, _ part: RollupPart, limit: Int, memory: inout RollupMemory) throws(SQLiteError) -> Int {
+        let watermark = try db.scalar("SELECT seq FROM \(raw: part.watermark)", as: Int64.self) ?? 0
         let rows = try db.query(
-            "SELECT \(raw: RollupEvent.columns) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", RollupEvent.init(row:))
+            "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", RollupEvent.init(row:))
         guard let last = rows.last?.seq else { return 0 }
-        let backlog = Set(try db.query("SELECT app_key FROM rollup_backlog") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) })
+        let backlog = Set(
+            try db.query("SELECT app_key FROM \(raw: part.backlog)") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) })
         let byApp = groupedInOrder(
             rows.lazy.filter { !backlog.contains($0.appKey) }.map { e in (SourceKey(appKey: e.appKey, appVersion: e.appVersion), e) })
         for (source, events) in byApp {
-            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events, memory: &memory)
+            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events, part, memory: &memory)
         }
-        try db.run("UPDATE rollup_watermark SET seq = \(last)")
+        try db.run("UPDATE \(raw: part.watermark) SET seq = \(last)")
         return rows.count
     }
 
     /// Brings the rollups up to every event stored when called, so a report reading them counts
-    /// every acknowledged event. A writable store applies what the worker has not yet, itself
-    /// (`chunk` per transaction, appends going on between). A read-only store cannot: it waits
-    /// for the collector writing the file to pass that event, and returns false (read the
-    /// events) when the watermark stands still for a second (no collector running; a loaded
-    /// collector can pause a few hundred milliseconds between chunks) or after 5 s.
+    /// every acknowledged event. A writable store applies what the workers have not yet, itself,
+    /// file by file (`chunk` per transaction, appends going on between). A read-only store
+    /// cannot: it waits for the collector writing the files to pass that event with both
+    /// watermarks, and returns false (read the events) when the lower watermark stands still for
+    /// a second (no collector running; a loaded collector can pause a few hundred milliseconds
+    /// between chunks) or after 5 s.
     func rollupsCurrent() throws(StoreError) -> Bool {
         var (watermark, target) = try rollupPositions()
         if watermark >= target { return true }
-        if rollupWorker != nil {
-            while try advanceRollups(limit: RollupWorker.chunk) == RollupWorker.chunk, try rollupPositions().watermark < target {}
+        if !rollupWorkers.isEmpty {
+            for part in RollupPart.allCases {
+                while try advanceRollups(part, limit: RollupWorker.chunk) == RollupWorker.chunk, try rollupPositions(part).watermark < target {}
+            }
             return true
         }
         if watermarkStalled.load(ordering: .relaxed) { return false }
@@ -185,19 +207,29 @@ extension SQLiteEventStore {
         return true
     }
 
-    /// The watermark (the rollups hold every event up to it, but those of apps in the backlog)
-    /// and the last event stored: how far the rollups lag (`ingest-bench --sustain`).
+    /// The lower of the two files' watermarks (the rollups hold every event up to it, but those
+    /// of apps in a backlog) and the last event stored: how far the rollups lag, the larger lag
+    /// of the two files (`ingest-bench --sustain`).
     package func rollupPositions() throws(StoreError) -> (watermark: Int64, last: Int64) {
-        try read("SELECT (SELECT seq FROM rollup_watermark) AS watermark, (SELECT COALESCE(MAX(seq), 0) FROM events) AS last") {
+        let watermarks = RollupPart.allCases.map { "(SELECT seq FROM \($0.watermark))" }.joined(separator: ", ")
+        return try read(SQLQuery(raw: "SELECT MIN(\(watermarks)) AS watermark, (SELECT COALESCE(MAX(seq), 0) FROM events) AS last")) {
+            r throws(SQLDecodingError) in (try r.decode("watermark", as: Int64?.self) ?? 0, try r.decode("last", as: Int64.self))
+        }.first ?? (0, 0)
+    }
+
+    /// The watermark of `part` and the last event stored.
+    package func rollupPositions(_ part: RollupPart) throws(StoreError) -> (watermark: Int64, last: Int64) {
+        try read(SQLQuery(raw: "SELECT (SELECT seq FROM \(part.watermark)) AS watermark, (SELECT COALESCE(MAX(seq), 0) FROM events) AS last")) {
             r throws(SQLDecodingError) in (try r.decode("watermark", as: Int64?.self) ?? 0, try r.decode("last", as: Int64.self))
         }.first ?? (0, 0)
     }
 
     /// True when the rollups cannot answer for `appKey` (any app when nil) now: it waits in
-    /// `rollup_backlog`, or (a read-only store) the rollups lag the events (`rollupsCurrent`).
+    /// either file's backlog, or (a read-only store) the rollups lag the events (`rollupsCurrent`).
     func rollupsWait(appKey: String?) throws(StoreError) -> Bool {
         guard try rollupsCurrent() else { return true }
-        let backlog = try read("SELECT app_key FROM rollup_backlog") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) }
+        let waiting = RollupPart.allCases.map { "SELECT app_key FROM \($0.backlog)" }.joined(separator: " UNION ")
+        let backlog = try read(SQLQuery(raw: waiting)) { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) }
         return appKey.map { backlog.contains($0) } ?? !backlog.isEmpty
     }
 
@@ -332,12 +364,14 @@ extension SQLiteEventStore {
         for r in cut {
             let start = max(r.start, from), end = min(r.end, to)
             guard start <= end else { continue }
+            // The run's clicks in range, read through the zone map (`ZonedFilter`).
+            let run = try zoned(EventFilter(appKey: r.appKey, since: start, until: end + 1))
             let clicks =
                 try readScalar(
                     """
-                    SELECT COUNT(*) AS n FROM events WHERE app_key = \(r.appKey) AND corrected_ts >= \(start) AND corrected_ts <= \(end)
-                    AND type = 'click' AND COALESCE(app_version, '') = \(r.appVersion) AND \(raw: ActorKind.user.sentIDColumn) = \(r.actor)
-                    AND COALESCE(path, name) = \(r.view)
+                    SELECT COUNT(*) AS n FROM events\(run.whereClause(
+                        "type = 'click'", "COALESCE(app_version, '') = \(r.appVersion)",
+                        "\(raw: ActorKind.user.sentIDColumn) = \(r.actor)", "COALESCE(path, name) = \(r.view)"))
                     """, as: Int.self) ?? 0
             if clicks >= ActivityRollup.rageMinimumClicks {
                 bursts.append(ActivityRollup.Burst(view: r.view, appKey: r.appKey, actor: r.actor, clicks: clicks))

@@ -15,10 +15,6 @@ public final class SQLiteEventStore: CollectorStore {
     public var location: String { path }
     /// nil once closed.
     private let connection: Mutex<SQLiteDatabase?>
-    /// A writable store's second connection, for applying the rollups (`advanceRollups`): their
-    /// file has a write lock of its own (RollupFile.swift), which appends on `connection` never
-    /// wait for. nil when read-only or closed.
-    let rollupConnection: Mutex<SQLiteDatabase?>
     /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
     private let commits = GroupCommit<PendingBatch, CommittedBatch, StoreError>(maxCommits: 1)
     /// With `Durability.full`: the log's syncs, outside the lock and shared by the groups that
@@ -26,8 +22,9 @@ public final class SQLiteEventStore: CollectorStore {
     let logSync: SharedLogSync?
     /// The log `logSync` syncs.
     private let log: WriteAheadLogFile?
-    /// Applies the stored events to the rollups behind the watermark; nil when read-only.
-    let rollupWorker: RollupWorker?
+    /// Apply the stored events to the rollups behind each file's watermark, one per rollups file
+    /// (in `RollupPart` order), at once, each on a connection of its own; empty when read-only.
+    let rollupWorkers: [RollupWorker]
     /// True when a read-only store found nobody moving the watermark (no collector running):
     /// its reports then read the events past it at once instead of waiting (`rollupsCurrent`).
     let watermarkStalled = Atomic<Bool>(false)
@@ -39,7 +36,11 @@ public final class SQLiteEventStore: CollectorStore {
             throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
         }
         self.connection = Mutex(try Self.open(path, options))
-        self.rollupConnection = Mutex(options.access == .readOnly ? nil : try Self.openRollupConnection(path))
+        var rollupWorkers: [RollupWorker] = []
+        if options.access != .readOnly {
+            for part in RollupPart.allCases { rollupWorkers.append(RollupWorker(part, connection: try Self.openRollupConnection(path, part))) }
+        }
+        self.rollupWorkers = rollupWorkers
         self.path = path
         if options.access != .readOnly, options.durability == .full {
             let log = WriteAheadLogFile(database: path)
@@ -49,8 +50,7 @@ public final class SQLiteEventStore: CollectorStore {
             log = nil
             logSync = nil
         }
-        rollupWorker = options.access == .readOnly ? nil : RollupWorker()
-        rollupWorker?.start(self)
+        for worker in rollupWorkers { worker.start(self) }
     }
 
     private static func open(_ path: String, _ options: StoreOptions) throws(StoreError) -> SQLiteDatabase {
@@ -102,15 +102,19 @@ public final class SQLiteEventStore: CollectorStore {
         return connection
     }
 
-    /// The connection that applies the rollups: it reads the events and writes only the rollups
-    /// file, whose pages it caches (the events' pages it reads once, in order).
-    private static func openRollupConnection(_ path: String) throws(StoreError) -> SQLiteDatabase {
+    /// The connection that applies the rollups of `part` (its `RollupWorker`'s): it reads the events and writes only
+    /// that part's file, whose pages it caches (the events' pages it reads once, in order; the
+    /// other file it never reads).
+    private static func openRollupConnection(_ path: String, _ part: RollupPart) throws(StoreError) -> SQLiteDatabase {
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readWriteExisting)
             try db.execute("PRAGMA main.cache_size = -2048")
             try db.execute("PRAGMA temp_store = MEMORY")
             try db.attachRollups(of: path, writable: true)
-            try db.execute("PRAGMA \(RollupFile.schema).cache_size = -\(SQLiteDatabase.writerCacheKiB)")
+            for other in RollupPart.allCases {
+                let kib = other == part ? SQLiteDatabase.writerCacheKiB : 256
+                try db.execute("PRAGMA \(other.schema).cache_size = -\(kib)")
+            }
             // As for the events' log: at SQLite's 1,000 pages a checkpoint (two fsyncs) ran
             // several times per chunk, copying the same rollup pages again each time.
             try db.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
@@ -179,17 +183,24 @@ public final class SQLiteEventStore: CollectorStore {
         defer { if logSync != nil { try? db.execute("PRAGMA main.synchronous = FULL") } }
         do throws(SQLiteError) {
             try db.beginWritingEvents()
+            // The zone map's rows of this group, one per app (EventZones.swift).
+            var zones = EventZones.Recorder()
+            var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
             for batch in group {
                 try db.execute("SAVEPOINT batch")
                 do throws(SQLiteError) {
-                    results.append(.success(try batch.write(to: db)))
+                    // A batch rolled back gives its seqs back: the zone and `lastSeq` stay as before it.
+                    var (batchSeq, batchZones) = (lastSeq, zones)
+                    results.append(.success(try batch.write(to: db, lastSeq: &batchSeq, zones: &batchZones)))
                     try db.execute("RELEASE batch")
+                    (lastSeq, zones) = (batchSeq, batchZones)
                 } catch {
                     try? db.execute("ROLLBACK TO batch")
                     try? db.execute("RELEASE batch")
                     results.append(.failure(error))
                 }
             }
+            try zones.write(to: db)
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")
@@ -198,6 +209,9 @@ public final class SQLiteEventStore: CollectorStore {
         let number = logSync?.committed() ?? 0
         return results.map { $0.map { CommittedBatch(outcome: $0, group: number) } }
     }
+
+    /// The highest seq stored (the rightmost rowid: one B-tree descent).
+    private static let lastSeq: SQLQuery = "SELECT MAX(seq) FROM events"
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
     /// rules (in their order) and `sampleRate`, in one transaction (`RulePublication`). Returns
@@ -225,8 +239,9 @@ public final class SQLiteEventStore: CollectorStore {
         if !query.types.isEmpty { extra.append("type IN \(list: query.types)") }
         if let after = query.afterSeq { extra.append("seq > \(after)") }
         let limit: SQLQuery = query.limit.map { " LIMIT \(Int64($0))" } ?? ""
+        let filter = try zoned(query.filter)
         try readingAlone(
-            "SELECT \(raw: StoredEvent.columns) FROM events\(.where(query.filter.conditions(dialect: .sqlite) + extra)) ORDER BY seq\(limit)"
+            "SELECT \(raw: StoredEvent.columns) FROM events\(.where(filter.conditions() + extra)) ORDER BY seq\(limit)"
         ) { r throws(SQLDecodingError) in
             each(try StoredEvent(row: r))
         }
@@ -237,12 +252,7 @@ public final class SQLiteEventStore: CollectorStore {
 
     /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
     public func close() {
-        rollupWorker?.stop()
-        let rollups = rollupConnection.withLock { c -> SQLiteDatabase? in
-            defer { c = nil }
-            return c
-        }
-        _ = rollups
+        for worker in rollupWorkers { _ = worker.close() }
         let db = connection.withLock { c -> SQLiteDatabase? in
             defer { c = nil }
             return c

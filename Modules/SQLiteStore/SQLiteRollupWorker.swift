@@ -3,10 +3,13 @@ import Foundation
 import Synchronization
 import SystemCalls
 
-/// Brings a writable store's rollup tables up to its events, on a thread of its own (never the
-/// Swift concurrency pool: it blocks on SQLite), so an append's transaction inserts rows only.
+/// Brings the rollup tables of one rollups file (`RollupPart`) of a writable store up to its
+/// events, on a thread of its own (never the Swift concurrency pool: it blocks on SQLite), so an
+/// append's transaction inserts rows only. A store runs one per file, at once: each writes its
+/// own file on its own connection, under that file's write lock, so the two never wait for each
+/// other, and the rollups of an event take two processors' time at once instead of one's.
 ///
-/// It applies what was stored after `rollup_watermark` (`SQLiteEventStore.advanceRollups`), up
+/// It applies what was stored after its file's watermark (`SQLiteEventStore.advanceRollups`), up
 /// to `chunk` events per transaction, one transaction after another while they come full, and
 /// then waits: a round starts at most every `period`. A chunk's cost is mostly the rollup pages
 /// it changes, written to the log once per chunk whatever the number of its events, so under a
@@ -15,7 +18,7 @@ import SystemCalls
 /// period bounds what waiting adds to the lag. A read-only reader takes a second without a
 /// move of the watermark for no collector at work (`rollupsCurrent`): a round moves it well
 /// within that.
-/// It writes the rollups file on a connection of its own (RollupFile.swift), so appends never
+/// It writes its rollups file on a connection of its own (RollupFile.swift), so appends never
 /// wait for it, nor it for them. A report never waits for the worker: it applies what is left
 /// itself first (`rollupsCurrent`), so its answers hold every event stored. The thread ends
 /// when the store closes or is released.
@@ -34,11 +37,24 @@ final class RollupWorker: Sendable {
         var stopped = false
         var paused = false
     }
+    /// The rollups file it keeps.
+    let part: RollupPart
+    /// Its thread's name: `rollups-kinds`, `rollups-pages` (`top -H`, `perf`, `ingest-bench`).
+    var threadName: String { "rollups-\(part)" }
+    /// The connection that writes that file (`SQLiteEventStore.advanceRollups`): the file has a
+    /// write lock of its own (RollupFile.swift), which appends on the store's connection never
+    /// wait for, nor the other file's worker. nil once closed.
+    let connection: Mutex<SQLiteDatabase?>
     private let flags = Mutex(Flags())
     private let wake = DispatchSemaphore(value: 0)
     /// What the chunks learnt of the rollup tables (RollupMemory.swift); only used under the
-    /// store's rollup connection lock, so this lock is never contended.
+    /// lock of `connection`, so this lock is never contended.
     private let memory = Mutex(RollupMemory())
+
+    init(_ part: RollupPart, connection: sending SQLiteDatabase) {
+        self.part = part
+        self.connection = Mutex(connection)
+    }
 
     /// The memory, moved out (an empty one left): a chunk gives it back after its COMMIT.
     func takeMemory() -> RollupMemory {
@@ -56,7 +72,7 @@ final class RollupWorker: Sendable {
 
     /// Starts the thread over `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
-        Posix.startThread(name: "sqlite-rollups") { [weak store, self] in
+        Posix.startThread(name: threadName) { [weak store, self] in
             // Failing leaves it at the process's priority: slower ingest under load, still correct.
             try? Posix.setCurrentThreadNice(Self.nice)
             let clock = ContinuousClock()
@@ -69,7 +85,7 @@ final class RollupWorker: Sendable {
                 if f.paused { continue }
                 guard let store else { return }
                 do throws(StoreError) {
-                    while try store.advanceRollups(limit: Self.chunk) == Self.chunk, !flags.withLock({ $0.stopped || $0.paused }) {}
+                    while try store.advanceRollups(part, limit: Self.chunk) == Self.chunk, !flags.withLock({ $0.stopped || $0.paused }) {}
                 } catch {
                     // Closed: done. Anything else (another process holding the write lock past
                     // the busy timeout): try again next time; reports catch up on their own.
@@ -83,6 +99,16 @@ final class RollupWorker: Sendable {
     func stop() {
         flags.withLock { $0.stopped = true }
         wake.signal()
+    }
+
+    /// Stops the thread and takes its connection away (later chunks throw `closed`); returns it,
+    /// to be released by the caller outside the lock (its deinit closes the handle).
+    func close() -> SQLiteDatabase? {
+        stop()
+        return connection.withLock { c -> SQLiteDatabase? in
+            defer { c = nil }
+            return c
+        }
     }
 
     /// Stops applying (`true`) until resumed: for tests of answers while the rollups lag.

@@ -48,10 +48,20 @@ final class RollupEvent: Sendable {
 }
 
 extension RollupEvent {
-    /// The columns of `events` a rollup reads (`init(row:)`).
-    static let columns = """
+    /// The columns of `events` the rollups of `part` read (`init(row:)`): the `kinds` file's
+    /// tables never read the title, which takes parsing each event's JSON properties.
+    static func columns(_ part: RollupPart) -> String {
+        switch part {
+        case .kinds: kindsColumns
+        case .pages: pagesColumns
+        }
+    }
+    private static let pagesColumns = """
         seq, app_key, app_version, corrected_ts, type, name, page, path, \(SQLiteEventStore.titleSQL(props: "props")) AS title,
         session, user_id, device_id, duration
+        """
+    private static let kindsColumns = """
+        seq, app_key, app_version, corrected_ts, type, name, page, path, NULL AS title, session, user_id, device_id, duration
         """
 
     /// The event of a row of `columns`.
@@ -98,17 +108,22 @@ struct RollupUpdate {
         self.appVersion = appVersion.map(SQLValue.text) ?? .null
     }
 
-    /// Adds `events` to the rollups. `memory` (RollupMemory.swift) says what earlier chunks
-    /// stored, and learns what these store: the caller keeps it only once they are committed.
-    func apply(_ events: [RollupEvent], memory: inout RollupMemory) throws(SQLiteError) {
+    /// Adds `events` to the rollups of `part` (the tables of its file, `RollupPart`). `memory`
+    /// (RollupMemory.swift) says what earlier chunks stored there, and learns what these store:
+    /// the caller keeps it only once they are committed.
+    func apply(_ events: [RollupEvent], _ part: RollupPart, memory: inout RollupMemory) throws(SQLiteError) {
         guard !events.isEmpty else { return }
-        try addCounts(events)
-        try addDwell(events)
-        try addDistinctIDs(events, &memory)
-        try addEnters(events, &memory)
-        try addClicks(events, &memory)
-        try addViewPages(events)
-        try addKindEvents(events, &memory)
+        switch part {
+        case .kinds:
+            try addClicks(events, &memory)
+            try addKindEvents(events, &memory)
+        case .pages:
+            try addCounts(events)
+            try addDwell(events)
+            try addDistinctIDs(events, &memory)
+            try addEnters(events, &memory)
+            try addViewPages(events)
+        }
     }
     // MARK: events per day, type, name, page, path and title
 

@@ -21,7 +21,8 @@ enum Schema {
 
     // Indexes cost every insert (measured: three more on `events` halved the store's rate), and
     // ingest runs all day while reports run now and then and scan anyway. So `events` keeps
-    // only the dedup key and time order; docs/schema.md shows indexes to add for other queries.
+    // only the dedup key, and its time order is a map of one row per commit (migration 11);
+    // docs/schema.md shows indexes to add for other queries.
     static let migrations: [String] = [
         // 1: events, rejected events, received batches, published rules.
         """
@@ -317,6 +318,9 @@ enum Schema {
         // crash after that file committed and before this one did runs this again.
         RollupFile.tables.map { t in "DELETE FROM rollups.\(t); INSERT INTO rollups.\(t) SELECT * FROM main.\(t); DROP TABLE main.\(t);" }
             .joined(separator: "\n"),
+        // 11: the time zone map of `events` replaces its time index (EventZones.swift): one row per
+        // commit and app instead of an index entry per event at a random place.
+        EventZones.migration,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

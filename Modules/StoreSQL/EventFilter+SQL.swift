@@ -9,8 +9,12 @@ extension EventFilter {
         var all: [SQLQuery] = []
         if let appKey {
             // SQLite, without a time range: `+` keeps the planner from reading the app's rows
-            // through `events_corrected_ts`, which visits the table in time order, one random page
-            // per row (measured: a 1,000,000-event scan took 27 times as long as reading the table).
+            // through an index led by `app_key` (the dedup key's; `events_corrected_ts` before
+            // migration 11), which visits the table one random page per row (measured: a
+            // 1,000,000-event scan took 27 times as long as reading the table). With a range the
+            // app and time lead into the partial index `events_kvc_errors`; SQLite's other ranged
+            // queries read seq ranges from the zone map (SQLiteStore's `ZonedFilter`, which asks
+            // for the app's condition without the range, so with `+`).
             let ranged = timed && (since != nil || until != nil)
             let hint = dialect == .sqlite && !ranged ? "+" : ""
             all.append("\(raw: hint + prefix)app_key = \(appKey)")

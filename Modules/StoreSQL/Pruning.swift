@@ -11,6 +11,10 @@ public struct Pruning: Sendable {
     public let appKey: String?
     /// Rows per statement, at least 1.
     public let limit: Int
+    /// More conditions on the events to go, which every event before the cut meets: SQLite's
+    /// seq ranges from its zone map, so it reads those rows without scanning the table. None
+    /// for PostgreSQL (its day partitions bound the reads).
+    public var eventConditions: [SQLQuery] = []
 
     public init(before: Int64, appKey: String?, chunk: Int) {
         self.before = before
@@ -20,7 +24,7 @@ public struct Pruning: Sendable {
 
     /// One row, `pruned`, true when some event would go.
     public func anyEvent(_ dialect: SQLDialect) -> SQLQuery {
-        let filter = EventFilter(appKey: appKey).whereClause(timed: false, dialect: dialect, "corrected_ts < \(before)")
+        let filter = EventFilter(appKey: appKey).whereClause(timed: false, dialect: dialect, ["corrected_ts < \(before)"] + eventConditions)
         return "SELECT EXISTS (SELECT 1 FROM events\(filter)) AS pruned"
     }
 
@@ -28,7 +32,10 @@ public struct Pruning: Sendable {
     /// is repeated outside the chunk's subquery, so it reads only the day partitions before it;
     /// SQLite, given it, might walk the time index instead of looking the chunk's rows up by `seq`.
     public func deleteChunk(from table: String, time: String, _ dialect: SQLDialect) -> SQLQuery {
-        let app: SQLQuery = appKey.map { " AND app_key = \($0)" } ?? ""
+        // SQLite's events: `+`, as in `EventFilter.conditions`: the seq ranges lead, not the dedup index.
+        let hint = dialect == .sqlite && table == "events" ? "+" : ""
+        var app: SQLQuery = appKey.map { " AND \(raw: hint)app_key = \($0)" } ?? ""
+        if table == "events" { for c in eventConditions { app.append(" AND " + c) } }
         let partitions: SQLQuery = dialect == .postgres ? " AND \(raw: time) < \(before)" : ""
         return """
             DELETE FROM \(raw: table) WHERE seq IN (SELECT seq FROM \(raw: table) WHERE \(raw: time) < \(before)\(app) LIMIT \(limit))\(partitions)

@@ -95,13 +95,13 @@ import Testing
         // Another build's layout: a table of other columns, one this build has no use for.
         _ = try sqlite(
             path + "-rollups",
-            "DROP TABLE rollup_events; CREATE TABLE rollup_events (packed BLOB); CREATE TABLE rollup_elsewhere (x); PRAGMA user_version = 99")
+            "DROP TABLE rollup_kind_events; CREATE TABLE rollup_kind_events (packed BLOB); CREATE TABLE rollup_elsewhere (x); PRAGMA user_version = 99")
         try expectReadAroundThenMadeAnew(path, before)
         #expect(try sqlite(path + "-rollups", "SELECT COUNT(*) FROM sqlite_master WHERE name = 'rollup_elsewhere'") == ["0"])
         #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
     }
 
-    /// Layout 1 kept `rollup_kind_events` as one row per event; layout 2 keeps blocks of them
+    /// Layout 1 kept `rollup_kind_events` as one row per event; layouts 2 and 3 keep blocks of them
     /// (KindEventBlocks.swift). A file of layout 1, recorded (1) or made before layouts were
     /// recorded (0), is read around, then made anew in blocks and refilled from the events.
     @Test(.timeLimit(.minutes(3)), arguments: [0, 1] as [Int64]) func aFileOfLayoutOneIsMadeAnewWithKindEventBlocks(_ recorded: Int64) throws {

@@ -84,7 +84,8 @@ import Testing
         _ = try sqlite(
             path,
             Self.rollupTables.map { "DELETE FROM \($0);" }.joined()
-                + "INSERT OR REPLACE INTO rollup_backlog VALUES ('shop', 0), ('blog', 0);")
+                + "INSERT OR REPLACE INTO rollup_backlog VALUES ('shop', 0), ('blog', 0);"
+                + "INSERT OR REPLACE INTO rollup_pages_backlog VALUES ('shop', 0), ('blog', 0);")
         for b in Self.following("more", from: F.day0 + 3 * F.day + F.hour) { _ = try store.append(b) }
         try store.rebuildRollups { _ in }
         for b in Self.following("last", from: F.day0 + 3 * F.day + 2 * F.hour) { _ = try store.append(b) }

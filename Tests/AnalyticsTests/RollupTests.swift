@@ -110,7 +110,9 @@ import Testing
     /// The answers read from the events: the file's apps put in the backlog, opened read-only
     /// (a read-only store does not rebuild them).
     static func answersFromEvents(_ path: String) throws -> [Answers] {
-        _ = try sqlite(path, "INSERT OR REPLACE INTO rollup_backlog VALUES ('shop', 0), ('blog', 0)")
+        _ = try sqlite(
+            path,
+            "INSERT OR REPLACE INTO rollup_backlog VALUES ('shop', 0), ('blog', 0); INSERT OR REPLACE INTO rollup_pages_backlog VALUES ('shop', 0), ('blog', 0)")
         let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
         defer { store.close() }
         #expect(try store.activityRollup(.all) == nil)
@@ -142,7 +144,7 @@ import Testing
         #expect(try store.activityRollup(.all) == nil)
         var progress: [RollupProgress] = []
         try store.rebuildRollups(chunk: 100) { progress.append($0) }
-        #expect(try sqlite(path, "SELECT COUNT(*) FROM rollup_backlog") == ["0"])
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM rollup_backlog; SELECT COUNT(*) FROM rollup_pages_backlog") == ["0", "0"])
         #expect(Set(progress.map(\.appKey)) == ["blog", "shop"])
         for app in ["blog", "shop"] {
             let last = progress.last { $0.appKey == app }
@@ -172,21 +174,26 @@ import Testing
         for b in Self.traffic(seed: 4) { _ = try store.append(b) }
         let appended = try Self.answers(store)
         store.close()
-        // Version 4 as it was: no rollup tables (in their own file since version 10) or KVC error
-        // index, and its index for funnels.
-        let tables = try sqlite(path, "SELECT name FROM rollups.sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
-        #expect(tables.count == 16)
+        // Version 4 as it was: no rollup tables (in their own files since version 10), KVC error
+        // index or time zone map (version 11), its time index, and its index for funnels.
+        let tables = try ["rollups", "rollup_pages"].flatMap { schema in
+            try sqlite(path, "SELECT '\(schema).' || name FROM \(schema).sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
+        }
+        #expect(tables.count == 18)
         _ = try sqlite(
             path,
-            tables.map { "DROP TABLE rollups.\($0);" }.joined()
-                + "DROP TABLE snapshots; DROP TABLE circle_modes; DROP INDEX events_kvc_errors; "
+            tables.map { "DROP TABLE \($0);" }.joined()
+                + "DROP TABLE snapshots; DROP TABLE circle_modes; DROP INDEX events_kvc_errors; DROP TABLE event_zones; "
+                + "CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); "
                 + "CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, user_id, device_id); PRAGMA user_version = 4;")
         store = try SQLiteEventStore(path: path)
         #expect(try store.schemaVersion() == SQLiteEventStore.currentSchemaVersion)
         #expect(try sqlite(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_kind_actor'") == ["0"])
-        #expect(try sqlite(path, "SELECT app_key, next_seq FROM rollup_backlog ORDER BY app_key") == ["blog|0", "shop|0"])
-        #expect(try store.activityRollup(.all) == nil)
-        #expect(try Self.answers(store) == appended)  // read from the events meanwhile
+        // Migration 10 moves the rollups of migration 5 (every app in the backlog) into the single
+        // file's layout; the rollups files are then made anew at this build's layout, watermarks
+        // at 0: the workers fill them from every stored event, no app waiting for a rebuild.
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM rollup_backlog; SELECT COUNT(*) FROM rollup_pages_backlog") == ["0", "0"])
+        #expect(try Self.answers(store) == appended)
         try store.rebuildRollups { _ in }
         #expect(try store.activityRollup(.all) != nil)
         #expect(try Self.answers(store) == appended)

@@ -17,9 +17,11 @@ import Testing
 
     func temporaryPath() -> String { Fixtures.temporaryDirectory("watermark").appendingPathComponent("events.sqlite").path }
 
-    /// The watermark and the last stored seq, read by the sqlite3 shell.
+    /// The lower of the two rollups files' watermarks and the last stored seq, read by the sqlite3 shell.
     func positions(_ path: String) throws -> (watermark: Int, last: Int) {
-        let r = try sqlite(path, "SELECT seq FROM rollup_watermark; SELECT COALESCE(MAX(seq), 0) FROM events")
+        let r = try sqlite(
+            path,
+            "SELECT MIN((SELECT seq FROM rollup_watermark), (SELECT seq FROM rollup_pages_watermark)); SELECT COALESCE(MAX(seq), 0) FROM events")
         return (Int(r[0]) ?? -1, Int(r[1]) ?? -1)
     }
 
@@ -143,12 +145,15 @@ import Testing
         let path = temporaryPath()
         let store = try SQLiteEventStore(path: path)
         let done = Atomic<Bool>(false)
-        let moves = Mutex<[Int64]>([])
+        // Each rollups file's watermark, as it moves (each worker keeps its own rounds).
+        let moves = Mutex<[RollupPart: [Int64]]>([:])
         let watcher = Thread {
             // Bounded: the trickle below ends within seconds, and so does this loop.
             for _ in 0..<12_000 where !done.load(ordering: .relaxed) {
-                if let w = try? store.rollupPositions().watermark {
-                    moves.withLock { if w != ($0.last ?? 0) { $0.append(w) } }
+                for part in RollupPart.allCases {
+                    if let w = try? store.rollupPositions(part).watermark {
+                        moves.withLock { if w != ($0[part]?.last ?? 0) { $0[part, default: []].append(w) } }
+                    }
                 }
                 Thread.sleep(forTimeInterval: 0.002)
             }
@@ -163,9 +168,11 @@ import Testing
         let elapsed = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
         done.store(true, ordering: .relaxed)
         Thread.sleep(forTimeInterval: 0.05)
-        let seen = moves.withLock { $0 }
-        #expect(seen.count >= 2, "the worker applied during the trickle")
-        #expect(Double(seen.count) <= elapsed / 0.25 + 2, "\(seen.count) moves of the watermark in \(elapsed) s")
+        for part in RollupPart.allCases {
+            let seen = moves.withLock { $0[part] ?? [] }
+            #expect(seen.count >= 2, "the \(part) worker applied during the trickle")
+            #expect(Double(seen.count) <= elapsed / 0.25 + 2, "\(seen.count) moves of the \(part) watermark in \(elapsed) s")
+        }
         store.close()
     }
 
@@ -189,12 +196,14 @@ import Testing
     @Test(.timeLimit(.minutes(3))) func theWorkerThreadRunsAtALowerPriority() throws {
         let store = try SQLiteEventStore(path: temporaryPath())
         defer { store.close() }
-        var nices = niceValues(ofThreadsNamed: "sqlite-rollups")
-        for _ in 0..<200 where nices.isEmpty || nices.contains(where: { $0 != 10 }) {
+        func workers() -> [Int] { ["rollups-kinds", "rollups-pages"].flatMap { niceValues(ofThreadsNamed: $0) } }
+        var nices = workers()
+        for _ in 0..<200 where nices.count < 2 || nices.contains(where: { $0 != 10 }) {
             Thread.sleep(forTimeInterval: 0.05)
-            nices = niceValues(ofThreadsNamed: "sqlite-rollups")
+            nices = workers()
         }
-        #expect(!nices.isEmpty, "a rollup worker thread runs")
+        // One per rollups file (other tests' stores run theirs meanwhile).
+        for name in ["rollups-kinds", "rollups-pages"] { #expect(!niceValues(ofThreadsNamed: name).isEmpty, "a thread \(name) runs") }
         #expect(nices.allSatisfy { $0 == 10 }, "nice values \(nices)")
     }
 }

@@ -21,7 +21,7 @@ import Testing
         }
         _ = try store.append(EventBatch(appKey: "shop", appVersion: "1.0", events: batch))
         store.close()
-        _ = try sqlite(path, "INSERT OR REPLACE INTO rollup_backlog VALUES ('shop', 0)")
+        _ = try sqlite(path, "INSERT OR REPLACE INTO rollup_backlog VALUES ('shop', 0); INSERT OR REPLACE INTO rollup_pages_backlog VALUES ('shop', 0)")
         return path
     }
 
@@ -34,7 +34,7 @@ import Testing
         var waiting = ["1"]
         for _ in 0..<200 where waiting != ["0"] {
             Thread.sleep(forTimeInterval: 0.05)
-            waiting = try sqlite(path, "SELECT COUNT(*) FROM rollup_backlog")
+            waiting = try sqlite(path, "SELECT (SELECT COUNT(*) FROM rollup_backlog) + (SELECT COUNT(*) FROM rollup_pages_backlog)")
         }
         #expect(waiting == ["0"])
         #expect(try collector.store?.activityRollup(EventFilter(appKey: "shop")) != nil)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func pruneRebuildsThePrunedAppsRollupsAndPrintsItsProgress() throws {
         let path = try database(events: 3_000)
-        _ = try sqlite(path, "DELETE FROM rollup_backlog")
+        _ = try sqlite(path, "DELETE FROM rollup_backlog; DELETE FROM rollup_pages_backlog")
         let io = CapturedStreams()
         let code = CollectorCLI.group.main(["prune", "--db", path, "--before", "2026-11-02"], io: io)
         #expect(code == .success)

@@ -121,15 +121,20 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(
             tables == [
-                "anonymous_devices", "batches", "circle_modes", "device_links", "events", "rejected", "rule_sets", "rules", "snapshots",
-                "sqlite_sequence",
+                "anonymous_devices", "batches", "circle_modes", "device_links", "event_zones", "events", "rejected", "rule_sets", "rules",
+                "snapshots", "sqlite_sequence",
             ])
-        // The rollup tables are in their own file beside it (schema 10).
+        // The rollup tables are in two files of their own beside it (schema 10, RollupFile.swift).
         #expect(
             try sqlite(path, "SELECT name FROM rollups.sqlite_master WHERE type = 'table' ORDER BY name") == [
-                "rollup_actor_counts", "rollup_actors", "rollup_backlog", "rollup_click_runs", "rollup_dwell_buckets",
-                "rollup_dwell_day_buckets", "rollup_dwell_days", "rollup_events", "rollup_ids", "rollup_kind_events", "rollup_kinds",
-                "rollup_page_enters", "rollup_sources", "rollup_transitions", "rollup_view_pages", "rollup_watermark",
+                "rollup_backlog", "rollup_click_runs", "rollup_ids", "rollup_kind_events", "rollup_kinds", "rollup_sources",
+                "rollup_watermark",
+            ])
+        #expect(
+            try sqlite(path, "SELECT name FROM rollup_pages.sqlite_master WHERE type = 'table' ORDER BY name") == [
+                "rollup_actor_counts", "rollup_actors", "rollup_dwell_buckets", "rollup_dwell_day_buckets", "rollup_dwell_days",
+                "rollup_events", "rollup_page_enters", "rollup_pages_backlog", "rollup_pages_watermark", "rollup_transitions",
+                "rollup_view_pages",
             ])
     }
 

@@ -199,7 +199,7 @@ import TestSupport
             """
         switch backend {
         case .sqlite:
-            _ = try sqlite(db, insert + "; INSERT INTO rollup_backlog (app_key, next_seq) VALUES ('shop', 0);")
+            _ = try sqlite(db, insert + "; INSERT INTO rollup_backlog (app_key, next_seq) VALUES ('shop', 0); INSERT INTO rollup_pages_backlog VALUES ('shop', 0);")
             try store.rebuildRollups { _ in }
         case .postgres:
             // Under the ingest lock, as every group insert: the builder's watermark waits for it.

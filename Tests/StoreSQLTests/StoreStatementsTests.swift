@@ -48,8 +48,19 @@ import Testing
         #expect(any.sql == "SELECT EXISTS (SELECT 1 FROM events WHERE +app_key = ? AND corrected_ts < ?) AS pruned")
         #expect(any.values == [.text("shop"), .int(100)])
         let sqlite = pruning.deleteChunk(from: "events", time: "corrected_ts", .sqlite).rendered(for: .sqlite)
-        #expect(sqlite.sql == "DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE corrected_ts < ? AND app_key = ? LIMIT ?)")
+        #expect(sqlite.sql == "DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE corrected_ts < ? AND +app_key = ? LIMIT ?)")
         #expect(sqlite.values == [.int(100), .text("shop"), .int(2)])
+        // SQLite's zone map bounds the events' seqs (EventZones); the other tables, and
+        // PostgreSQL's statements, stay as they are.
+        var zoned = pruning
+        zoned.eventConditions = ["seq BETWEEN \(Int64(3)) AND \(Int64(9))"]
+        #expect(
+            zoned.deleteChunk(from: "events", time: "corrected_ts", .sqlite).rendered(for: .sqlite).sql
+                == "DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE corrected_ts < ? AND +app_key = ? AND seq BETWEEN ? AND ? LIMIT ?)")
+        #expect(
+            zoned.anyEvent(.sqlite).rendered(for: .sqlite).sql
+                == "SELECT EXISTS (SELECT 1 FROM events WHERE +app_key = ? AND corrected_ts < ? AND seq BETWEEN ? AND ?) AS pruned")
+        #expect(zoned.deleteChunk(from: "batches", time: "received_at", .sqlite) == pruning.deleteChunk(from: "batches", time: "received_at", .sqlite))
         let postgres = pruning.deleteChunk(from: "events", time: "corrected_ts", .postgres).rendered(for: .postgres)
         #expect(postgres.sql.hasSuffix("LIMIT $3) AND corrected_ts < $4"))
         // events: 2, 2, 1 rows; the others: none left.

@@ -1,15 +1,17 @@
 import Foundation
 
 /// Runs `sql` against the database at `path` with the `sqlite3` shell, as a user would query
-/// the collector's database (docs/schema.md), and returns its output lines. The rollups file
-/// beside it (`PATH-rollups`), when there is one, is attached as `rollups` first, as
-/// docs/schema.md tells a user to, so the `rollup_*` tables go by their plain names.
+/// the collector's database (docs/schema.md), and returns its output lines. The rollups files
+/// beside it (`PATH-rollups`, `PATH-rollups-pages`), when there are, are attached as `rollups`
+/// and `rollup_pages` first, as docs/schema.md tells a user to, so the `rollup_*` tables go by
+/// their plain names.
 public func sqlite(_ path: String, _ sql: String) throws -> [String] {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    let rollups = path + "-rollups"
-    let attach = FileManager.default.fileExists(atPath: rollups)
-        ? ["-cmd", "ATTACH '\(rollups.replacingOccurrences(of: "'", with: "''"))' AS rollups"] : []
+    let attach = [("-rollups", "rollups"), ("-rollups-pages", "rollup_pages")].flatMap { suffix, schema in
+        FileManager.default.fileExists(atPath: path + suffix)
+            ? ["-cmd", "ATTACH '\((path + suffix).replacingOccurrences(of: "'", with: "''"))' AS \(schema)"] : []
+    }
     p.arguments = attach + [path, sql]
     let pipe = Pipe()
     p.standardOutput = pipe

@@ -186,8 +186,8 @@ func sendOverATLP(
 }
 
 /// CPU seconds (user + system) each thread of this process has used so far, summed by what the
-/// thread is: `atlp-worker-N` → "atlp", the rollup worker, the rest ("bench": the senders and
-/// the main thread). Read from /proc/self/task/*/stat (fields 14 and 15, in clock ticks).
+/// thread is: `atlp-worker-N` → "atlp", each rollup worker by its name (`rollups-kinds`,
+/// `rollups-pages`), the rest ("bench": the senders and the main thread). Read from /proc/self/task/*/stat (fields 14 and 15, in clock ticks).
 func cpuByThreadKind() -> [String: Double] {
     var out: [String: Double] = [:]
     let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -201,16 +201,21 @@ func cpuByThreadKind() -> [String: Double] {
         guard fields.count > 12, let user = Double(String(decoding: fields[11], as: UTF8.self)),
             let system = Double(String(decoding: fields[12], as: UTF8.self))
         else { continue }
-        let kind = name.hasPrefix("atlp-worker") ? "atlp" : name == "sqlite-rollups" ? "rollups" : "bench"
+        let kind = name.hasPrefix("atlp-worker") ? "atlp" : name.hasPrefix("rollups-") ? name : "bench"
         out[kind, default: 0] += (user + system) / ticks
     }
     return out
 }
 
+/// The CPU seconds of `kind` in a `cpuByThreadKind` reading; "rollups": both rollup workers.
+func cpu(_ kind: String, _ reading: [String: Double]) -> Double {
+    kind == "rollups" ? reading.filter { $0.key.hasPrefix("rollups-") }.values.reduce(0, +) : reading[kind, default: 0]
+}
+
 /// CPU µs per event of each thread kind between two `cpuByThreadKind` readings, as one line.
 func cpuPerEvent(from before: [String: Double], to after: [String: Double], events: Int) -> String {
     ["atlp", "rollups", "bench"].map { kind in
-        "\(kind) \(Benchmark.fixed((after[kind, default: 0] - before[kind, default: 0]) * 1e6 / Double(events), 1))"
+        "\(kind) \(Benchmark.fixed((cpu(kind, after) - cpu(kind, before)) * 1e6 / Double(events), 1))"
     }.joined(separator: ", ")
 }
 
@@ -348,6 +353,7 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     sampling.store(false, ordering: .relaxed)
     Thread.sleep(forTimeInterval: 0.2)
     let cpuAfter = cpuByThreadKind()
+    let partsApplied = RollupPart.allCases.map { Int((try? store.rollupPositions($0).watermark) ?? 0) }
     let taken = samples.withLock { $0 }
     // Lag at a sample: its time minus the time of the latest sample whose newest event the
     // watermark had passed (0 when the rollups hold every stored event).
@@ -365,9 +371,16 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     print("rollup lag: largest \(Benchmark.fixed(maxLag, 2)) s over \(taken.count) samples; after the load: \(taken.last.map { $0.last - $0.watermark } ?? -1) events behind")
     // The worker's own clock over the events it applied: less moved by the machine's load than
     // the rates (the watermark of a fresh database is the number of events applied).
+    // Per rollups file (each has its worker and watermark), then the two together: the events
+    // applied by both (the lower watermark) and the CPU of both.
+    for (part, done) in zip(RollupPart.allCases, partsApplied) {
+        let used = cpu("rollups-\(part)", cpuAfter) - cpu("rollups-\(part)", cpuBefore)
+        print("rollup worker \(part): \(done) events applied, \(Benchmark.fixed(used, 2)) s of CPU = \(Benchmark.fixed(done > 0 ? used * 1e6 / Double(done) : -1, 1)) µs per applied event")
+    }
     let applied = Int(taken.last?.watermark ?? 0)
-    let workerCPU = cpuAfter["rollups", default: 0] - cpuBefore["rollups", default: 0]
-    print("rollup worker: \(applied) events applied, \(Benchmark.fixed(workerCPU, 2)) s of CPU = \(Benchmark.fixed(applied > 0 ? workerCPU * 1e6 / Double(applied) : -1, 1)) µs per applied event")
+    let workerCPU = cpu("rollups", cpuAfter) - cpu("rollups", cpuBefore)
+    print("rollup workers: \(applied) events applied by both, \(Benchmark.fixed(workerCPU, 2)) s of CPU = \(Benchmark.fixed(applied > 0 ? workerCPU * 1e6 / Double(applied) : -1, 1)) µs per applied event")
+    print("CPU per stored event over the sustained run (µs): \(cpuPerEvent(from: cpuBefore, to: cpuAfter, events: sent))")
     memory("resident memory, all (VmRSS)", taken.map(\.rss).filter { $0 > 0 })
     memory("resident memory, anonymous (RssAnon: heap, SQLite's page cache)", taken.map(\.anonymous).filter { $0 > 0 })
     // Over time: whether memory levels off (a bounded cache fills, then stays) or keeps growing.

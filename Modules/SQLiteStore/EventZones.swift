@@ -1,0 +1,173 @@
+import EventStore
+import StoreSQL
+
+/// The time zone map of `events` (migration 11): for each committed group of rows of one app,
+/// a row `(app_key, first_seq, last_seq, min_ts, max_ts)` saying that every event of that app
+/// stored with a `seq` in `[first_seq, last_seq]` has its `corrected_ts` in `[min_ts, max_ts]`
+/// (a min-max index, as PostgreSQL's BRIN or Parquet's row-group statistics).
+///
+/// It replaces the index `events_corrected_ts (app_key, corrected_ts)`, which every INSERT wrote
+/// at a random place (measured: 15–18% of the ATLP workers' instructions). A query bounded in
+/// time reads the map (one row per commit and app), and then only the `seq` ranges whose times
+/// meet its range: rowid ranges, which SQLite steps without a scan. Traffic arrives close to its
+/// time, so a commit's range is tight; a late event widens its commit's range (still right:
+/// that commit's rows are then read by more queries, and filtered by their exact time).
+///
+/// The map may claim more than is there (a range's rows pruned, or duplicates not stored): it is
+/// read as "no event of the app outside these ranges", never as "these ranges hold events".
+enum EventZones {
+    /// Rows of `seq` per zone when migration 11 maps the rows stored before it.
+    static let migrationBlock = 1024
+
+    /// Migration 11: the map, built for the stored rows (per app and block of `migrationBlock`
+    /// seqs), and the index it replaces dropped. A plain rowid table without an index: a commit
+    /// appends its rows at the end, and a lookup reads them all (one per commit and app).
+    static let migration = """
+        CREATE TABLE event_zones (
+            app_key     TEXT    NOT NULL,
+            first_seq   INTEGER NOT NULL,
+            last_seq    INTEGER NOT NULL,
+            min_ts      INTEGER NOT NULL,
+            max_ts      INTEGER NOT NULL
+        );
+        INSERT INTO event_zones (app_key, first_seq, last_seq, min_ts, max_ts)
+            SELECT app_key, MIN(seq), MAX(seq), MIN(corrected_ts), MAX(corrected_ts) FROM events
+            GROUP BY seq / \(migrationBlock), app_key ORDER BY MIN(seq);
+        DROP INDEX IF EXISTS events_corrected_ts;
+        """
+
+    /// One app's rows of a commit: their seqs and the range of their corrected times.
+    struct Zone: Sendable, Equatable {
+        var appKey: String
+        var seqs: ClosedRange<Int64>
+        var times: ClosedRange<Int64>
+
+        /// This zone widened to hold `other`'s rows too (same app).
+        func merged(_ other: Zone) -> Zone {
+            Zone(
+                appKey: appKey, seqs: min(seqs.lowerBound, other.seqs.lowerBound)...max(seqs.upperBound, other.seqs.upperBound),
+                times: min(times.lowerBound, other.times.lowerBound)...max(times.upperBound, other.times.upperBound))
+        }
+    }
+
+    /// The zones of a committing group, one per app, in the order the apps first came.
+    struct Recorder {
+        private var zones: [Zone] = []
+
+        mutating func add(_ zone: Zone) {
+            if let i = zones.firstIndex(where: { $0.appKey == zone.appKey }) {
+                zones[i] = zones[i].merged(zone)
+            } else {
+                zones.append(zone)
+            }
+        }
+
+        /// Writes the group's zones inside its transaction.
+        func write(to db: SQLiteDatabase) throws(SQLiteError) {
+            for z in zones {
+                try db.run(Self.insert, rows: [[.text(z.appKey), .int(z.seqs.lowerBound), .int(z.seqs.upperBound), .int(z.times.lowerBound), .int(z.times.upperBound)]])
+            }
+        }
+
+        private static let insert = HotStatement(
+            "INSERT INTO event_zones (app_key, first_seq, last_seq, min_ts, max_ts) VALUES (?, ?, ?, ?, ?)")
+    }
+
+    /// Gaps of at most this many seqs between two ranges are read rather than skipped: one rowid
+    /// range is stepped in order, where several are ORed (and a query's ORDER BY then sorts).
+    static let mergedGap: Int64 = 4096
+    /// At most this many ranges in a query: past it, the closest are merged.
+    static let maxRanges = 32
+
+    /// The seq ranges that hold every event of `appKey` (every app: nil) whose corrected time is
+    /// in `[since, until)` (an open side: nil), from the map; sorted and apart. Empty: none.
+    static func seqRanges(appKey: String?, since: Int64?, until: Int64?, in db: SQLiteDatabase) throws(SQLiteError) -> [ClosedRange<Int64>] {
+        var conditions: [SQLQuery] = []
+        if let appKey { conditions.append("app_key = \(appKey)") }
+        if let since { conditions.append("max_ts >= \(since)") }
+        if let until { conditions.append("min_ts < \(until)") }
+        let found = try db.query("SELECT first_seq, last_seq FROM event_zones\(SQLQuery.where(conditions))") { r throws(SQLDecodingError) in
+            (try r.decode("first_seq", as: Int64.self))...(try r.decode("last_seq", as: Int64.self))
+        }
+        return merged(found)
+    }
+
+    /// `ranges` sorted, overlapping ones and those `mergedGap` apart joined, then, while more
+    /// than `maxRanges`, those closest joined.
+    static func merged(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
+        let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
+        var gap = mergedGap
+        while true {
+            var out: [ClosedRange<Int64>] = []
+            for r in sorted {
+                if let last = out.last, r.lowerBound <= last.upperBound || r.lowerBound - last.upperBound <= gap {
+                    out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
+                } else {
+                    out.append(r)
+                }
+            }
+            if out.count <= maxRanges { return out }
+            gap = gap > Int64.max / 4 ? Int64.max : gap * 4
+        }
+    }
+
+    /// Keeps the map right after a prune deleted the events of `appKey` (every app: nil) before
+    /// `before`: zones left without an event of their app go, and the zones the cut went through
+    /// shrink to the seqs and earliest time left. (Until then the map only claims too much.)
+    static func pruned(before: Int64, appKey: String?, in db: SQLiteDatabase) throws(SQLiteError) {
+        let app: SQLQuery = appKey.map { " AND app_key = \($0)" } ?? ""
+        // `+`: the rowid range leads, not the dedup index.
+        let rows = "FROM events AS e WHERE e.seq BETWEEN event_zones.first_seq AND event_zones.last_seq AND +e.app_key = event_zones.app_key"
+        try db.run("DELETE FROM event_zones WHERE max_ts < \(before)\(app)")
+        try db.run("DELETE FROM event_zones WHERE min_ts < \(before)\(app) AND NOT EXISTS (SELECT 1 \(raw: rows))")
+        try db.run(
+            """
+            UPDATE event_zones SET (first_seq, last_seq, min_ts) = (SELECT MIN(e.seq), MAX(e.seq), MIN(e.corrected_ts) \(raw: rows))
+            WHERE min_ts < \(before)\(app)
+            """)
+    }
+
+    /// The condition that `seq` (of `table`, or unqualified) is in one of `ranges`.
+    static func condition(_ ranges: [ClosedRange<Int64>], table: String = "") -> SQLQuery {
+        let seq = table.isEmpty ? "seq" : table + ".seq"
+        guard !ranges.isEmpty else { return "0" }
+        let each = ranges.map { r -> SQLQuery in "\(raw: seq) BETWEEN \(r.lowerBound) AND \(r.upperBound)" }
+        return each.count == 1 ? each[0] : "(" + .joined(each, separator: " OR ") + ")"
+    }
+}
+
+/// An `EventFilter` as conditions on SQLite's `events`: the filter's own (`EventFilter.conditions`)
+/// and, when it bounds the time, the seq ranges the zone map gives for it (`EventZones`), so the
+/// rows are read by rowid ranges, not by a scan.
+struct ZonedFilter: Sendable {
+    var filter: EventFilter
+    /// The ranges holding every event the filter selects; nil when it has no time bound.
+    var seqs: [ClosedRange<Int64>]?
+
+    init(_ filter: EventFilter, _ db: SQLiteDatabase) throws(SQLiteError) {
+        self.filter = filter
+        seqs =
+            filter.since == nil && filter.until == nil
+            ? nil : try EventZones.seqRanges(appKey: filter.appKey, since: filter.since, until: filter.until, in: db)
+    }
+
+    /// The app and version (the app key with `+`, as without a time range: the seq ranges lead,
+    /// not the dedup index), the exact time range, then the seq ranges.
+    func conditions(table: String = "") -> [SQLQuery] {
+        EventFilter(appKey: filter.appKey, appVersion: filter.appVersion).conditions(table: table, timed: false, dialect: .sqlite)
+            + EventFilter(since: filter.since, until: filter.until).conditions(table: table, dialect: .sqlite)
+            + (seqs.map { [EventZones.condition($0, table: table)] } ?? [])
+    }
+
+    /// ` WHERE …` over the conditions and `extra` after them, or nothing.
+    func whereClause(table: String = "", _ extra: SQLQuery...) -> SQLQuery {
+        .where(conditions(table: table) + extra)
+    }
+}
+
+extension SQLiteEventStore {
+    /// `filter` with its seq ranges read from the map on the store's connection.
+    func zoned(_ filter: EventFilter) throws(StoreError) -> ZonedFilter {
+        try locked { db throws(SQLiteError) in try ZonedFilter(filter, db) }
+    }
+}

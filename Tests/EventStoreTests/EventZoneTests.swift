@@ -1,0 +1,158 @@
+import EventModel
+import EventStore
+import Foundation
+@testable import SQLiteStore
+import StoreSQL
+import Testing
+import TestSupport
+
+/// The time zone map of `events` (EventZones.swift, migration 11): one row per commit and app,
+/// kept by appends and prunes, built by the migration, and what time-bounded queries read.
+@Suite struct EventZoneTests {
+    static let hour: Int64 = 3_600_000
+    static let t0 = TestEvents.time
+
+    /// A batch of `shop` (or `app`) events `prefix0`, `prefix1`, … at `times`.
+    static func batch(_ prefix: String, _ times: [Int64], app: String = "shop") -> EventBatch {
+        EventBatch(appKey: app, events: times.enumerated().map { (i, t) in TestEvents.json("\(prefix)\(i)", ts: t) })
+    }
+
+    /// The map's rows as `app|first_seq|last_seq|min_ts|max_ts`, in seq order.
+    static func zones(_ path: String) throws -> [String] {
+        try sqlite(path, "SELECT app_key, first_seq, last_seq, min_ts, max_ts FROM event_zones ORDER BY first_seq, app_key")
+    }
+
+    /// How many stored events no zone of their app holds (seq and time): must be none.
+    static func unmapped(_ path: String) throws -> [String] {
+        try sqlite(
+            path,
+            """
+            SELECT COUNT(*) FROM events AS e WHERE NOT EXISTS (SELECT 1 FROM event_zones AS z WHERE z.app_key = e.app_key
+              AND e.seq BETWEEN z.first_seq AND z.last_seq AND e.corrected_ts BETWEEN z.min_ts AND z.max_ts)
+            """)
+    }
+
+    static func ids(_ store: SQLiteEventStore, _ filter: EventFilter) throws -> [String] {
+        var ids: [String] = []
+        try store.events(EventQuery(filter: filter)) { e in
+            ids.append(e.event.id)
+            return true
+        }
+        return ids
+    }
+
+    @Test func eachCommitWritesOneZonePerAppAndABatchOfRepeatsNone() throws {
+        let path = temporaryDatabase("zones")
+        let store = try SQLiteEventStore(path: path)
+        _ = try store.append(Self.batch("a", [Self.t0 + 3, Self.t0, Self.t0 + 7]))
+        _ = try store.append(Self.batch("b", [Self.t0 + Self.hour], app: "other"))
+        #expect(try store.append(Self.batch("a", [Self.t0 + 3])).duplicates == 1)
+        store.close()
+        #expect(try Self.zones(path) == ["shop|1|3|\(Self.t0)|\(Self.t0 + 7)", "other|4|4|\(Self.t0 + Self.hour)|\(Self.t0 + Self.hour)"])
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_corrected_ts'") == ["0"])
+    }
+
+    @Test func aLateEventWidensItsCommitsZoneAndARangedQueryFindsIt() throws {
+        let path = temporaryDatabase("late")
+        let store = try SQLiteEventStore(path: path)
+        for h in 0..<4 {
+            let start = Self.t0 + Int64(h) * Self.hour
+            _ = try store.append(Self.batch("h\(h)-", (0..<10).map { start + Int64($0) * 60_000 }))
+        }
+        // Three days late, in the last commit.
+        let late = Self.t0 - 72 * Self.hour
+        _ = try store.append(Self.batch("l", [Self.t0 + 5 * Self.hour, late, Self.t0 + 5 * Self.hour + 1]))
+        #expect(try Self.zones(path).last == "shop|41|43|\(late)|\(Self.t0 + 5 * Self.hour + 1)")
+        #expect(try Self.unmapped(path) == ["0"])
+        let around = EventFilter(appKey: "shop", since: late - Self.hour, until: late + Self.hour)
+        #expect(try Self.ids(store, around) == ["l1"])
+        #expect(try store.eventCounts(around) == [EventCount(type: "click", name: "n", count: 1)])
+        #expect(try store.totals(EventFilter(since: late, until: late + 1)).events == 1)
+        // An hour of the ordinary commits: its ten events, and not the late one.
+        let second = EventFilter(since: Self.t0 + Self.hour, until: Self.t0 + 2 * Self.hour)
+        #expect(try Self.ids(store, second) == (0..<10).map { "h1-\($0)" })
+    }
+
+    @Test func aPruneThroughAZoneShrinksItAndOneWhollyBeforeTheCutGoes() throws {
+        let path = temporaryDatabase("prune")
+        let store = try SQLiteEventStore(path: path)
+        _ = try store.append(Self.batch("a", (0..<10).map { Self.t0 + Int64($0) * Self.hour }))
+        _ = try store.append(Self.batch("b", [Self.t0 + 20 * Self.hour, Self.t0 + 21 * Self.hour]))
+        _ = try store.append(Self.batch("o", [Self.t0 + 2 * Self.hour], app: "other"))
+        let first = try store.prune(before: Self.t0 + 5 * Self.hour, appKey: "shop", chunk: 3)
+        #expect(first.events == 5)
+        #expect(
+            try Self.zones(path) == [
+                "shop|6|10|\(Self.t0 + 5 * Self.hour)|\(Self.t0 + 9 * Self.hour)",
+                "shop|11|12|\(Self.t0 + 20 * Self.hour)|\(Self.t0 + 21 * Self.hour)",
+                "other|13|13|\(Self.t0 + 2 * Self.hour)|\(Self.t0 + 2 * Self.hour)",
+            ])
+        #expect(try Self.ids(store, EventFilter(since: Self.t0, until: Self.t0 + 6 * Self.hour)) == ["a5", "o0"])
+        _ = try store.prune(before: Self.t0 + 15 * Self.hour, appKey: nil, chunk: 100)
+        #expect(try Self.zones(path) == ["shop|11|12|\(Self.t0 + 20 * Self.hour)|\(Self.t0 + 21 * Self.hour)"])
+        #expect(try Self.ids(store, EventFilter(since: Self.t0 + 20 * Self.hour, until: Self.t0 + 20 * Self.hour + 1)) == ["b0"])
+        #expect(try Self.unmapped(path) == ["0"])
+    }
+
+    @Test func migration11MapsAVersion10DatabaseAndAnswersTheSame() throws {
+        let path = temporaryDatabase("migrate11")
+        let filters = [
+            EventFilter(appKey: "shop", since: Self.t0 + 5 * Self.hour + 900_000, until: Self.t0 + 5 * Self.hour + 2_700_000),
+            EventFilter(since: Self.t0 + 30 * 60_000, until: Self.t0 + 26 * Self.hour),
+            EventFilter(appKey: "other", until: Self.t0 + 24 * Self.hour),
+        ]
+        var before: [[String]] = []
+        do {
+            let store = try SQLiteEventStore(path: path)
+            for h in 0..<48 where h % 5 == 0 {
+                _ = try store.append(Self.batch("s\(h)-", (0..<7).map { Self.t0 + Int64(h) * Self.hour + Int64($0) * 600_000 }))
+                _ = try store.append(Self.batch("o\(h)-", [Self.t0 + Int64(h) * Self.hour], app: "other"))
+            }
+            before = try filters.map { f in try Self.ids(store, f) }
+            store.close()
+        }
+        // Back to version 10: the time index instead of the map.
+        _ = try sqlite(
+            path, "DROP TABLE event_zones; CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); PRAGMA user_version = 10;")
+        #expect(try sqlite(path, "PRAGMA user_version") == ["10"])
+        let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
+        #expect(try store.schemaVersion() == 11)
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_corrected_ts'") == ["0"])
+        #expect(try sqlite(path, "SELECT COUNT(*) > 0 FROM event_zones") == ["1"])
+        #expect(try Self.unmapped(path) == ["0"])
+        #expect(try filters.map { f in try Self.ids(store, f) } == before)
+        #expect(before.map(\.count) == [3, 43, 5])
+    }
+
+    @Test func aSubDayRangeIsReadByRowidRangesNotAScan() throws {
+        let path = temporaryDatabase("plan")
+        let store = try SQLiteEventStore(path: path)
+        for d in 0..<5 {
+            _ = try store.append(Self.batch("d\(d)-", (0..<20).map { Self.t0 + Int64(d) * 24 * Self.hour + Int64($0) * 60_000 }))
+        }
+        store.close()
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        let indexes = try db.query("SELECT name FROM pragma_index_list('events')") { r throws(SQLDecodingError) in try r.decode("name", as: String.self) }
+        #expect(!indexes.contains("events_corrected_ts"))
+        let day2 = Self.t0 + 48 * Self.hour
+        let f = try ZonedFilter(EventFilter(appKey: "shop", since: day2, until: day2 + Self.hour), db)
+        #expect(f.seqs == [41...60])
+        let plan = try db.query("EXPLAIN QUERY PLAN SELECT type, name, COUNT(*) AS n FROM events\(SQLQuery.where(f.conditions())) GROUP BY type, name") {
+            r throws(SQLDecodingError) in try r.decode("detail", as: String.self)
+        }
+        #expect(plan.contains { $0.contains("SEARCH events USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN events") }, "\(plan)")
+    }
+
+    @Test func rangesCloseTogetherAreMergedAndNeverMoreThanTheBound() {
+        #expect(EventZones.merged([20...30, 1...10, 5...12, 10_000...10_010]) == [1...30, 10_000...10_010])
+        // Two clusters of 50 ranges each, 100,000 apart inside a cluster: one range per cluster.
+        let far: Int64 = 1_000_000_000_000
+        let starts: [Int64] = (0..<100).map { i in Int64(i % 50) * 100_000 + (i < 50 ? 0 : far) }
+        let apart: [ClosedRange<Int64>] = starts.map { s in s...(s + 9) }
+        let merged = EventZones.merged(apart.shuffled())
+        #expect(merged == [0...4_900_009, far...(far + 4_900_009)])
+        #expect(apart.allSatisfy { r in merged.contains { $0.lowerBound <= r.lowerBound && r.upperBound <= $0.upperBound } })
+        #expect(EventZones.condition([]) == "0")
+    }
+}
