@@ -212,7 +212,7 @@ package enum RollupPart: Int, CaseIterable, Sendable {
     }
 
     /// What follows the database's path in the file's.
-    var suffix: String {
+    package var suffix: String {
         switch self {
         case .kinds: "-rollups"
         case .pages: "-rollups-pages"

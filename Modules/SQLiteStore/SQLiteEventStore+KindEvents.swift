@@ -87,7 +87,9 @@ extension SQLiteEventStore {
             let inside = range.holds(from: s.int64(c.firstTime), to: s.int64(c.lastTime))
             var decoder = KindEventDecoder(s.blob(c.events))
             var e = KindEventEntry()
+            var decoded: Int64 = 0
             while decoder.next(&e) {
+                decoded += 1
                 if !inside && !range.contains(e.time) { continue }
                 let stored =
                     switch actor {
@@ -102,7 +104,9 @@ extension SQLiteEventStore {
                 }
                 if !each(ActorEvent(kind: c.kind, actor: numbers.number(Int(stored)), time: e.time, seq: e.seq)) { return false }
             }
-            guard decoder.complete else { throw KindEventBlocks.corrupt("a block of rollup_kind_events (kind \(c.number))") }
+            guard decoder.complete, decoded == s.int64(c.entries) else {
+                throw KindEventBlocks.corrupt("a block of rollup_kind_events (kind \(c.number))")
+            }
         }
         return true
     }
@@ -143,6 +147,7 @@ extension SQLiteEventStore {
         var firstTime: Int32
         var lastTime: Int32
         var events: Int32
+        var entries: Int32
     }
 
     /// One statement per stored kind of the query (the cache is keyed by text, hence the kind's
@@ -165,14 +170,14 @@ extension SQLiteEventStore {
             if let until = query.filter.until { range.append(" AND first_ts < \(until)") }
             let s = try db.prepared(
                 """
-                SELECT first_ts, last_ts, events FROM rollup_kind_events
+                SELECT first_ts, last_ts, entries, events FROM rollup_kind_events
                 WHERE kind = \(number)\(range) ORDER BY first_ts, first_seq /* \(raw: String(i)) */
                 """)
             do throws(SQLDecodingError) {
                 cursors.append(
                     KindCursor(
                         kind: i, number: number, statement: s, firstTime: try s.column("first_ts"), lastTime: try s.column("last_ts"),
-                        events: try s.column("events")))
+                        events: try s.column("events"), entries: try s.column("entries")))
             } catch {
                 throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: s.sql)
             }

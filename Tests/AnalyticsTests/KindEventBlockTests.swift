@@ -141,6 +141,23 @@ import Testing
         #expect(rows == Int(m + 40 - 21))
     }
 
+    @Test(.timeLimit(.minutes(3))) func aMalformedBlockIsAnErrorNotACrashOrAWrongAnswer() throws {
+        let path = temporaryPath()
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        store.pauseRollupWorker(true)
+        try Self.append(store, Self.run("a", Self.tap, count: 10, from: F.day0))
+        // The last entry cut short, no entries where the row says 10, a varint running past the end.
+        for bytes in ["substr(events, 1, length(events) - 1)", "X''", "X'FF'"] {
+            _ = try sqlite(path, "UPDATE rollup_kind_events SET events = \(bytes)")
+            #expect(throws: StoreError.self) { try store.funnel(FunnelDefinition(steps: [Self.tap]), filter: .all) }
+        }
+        // The writer reads it too, when a late event falls in it.
+        let late = EventBatch(appKey: "shop", appVersion: "1.0", events: Self.run("late", Self.tap, count: 1, from: F.day0 + 500))
+        #expect(try store.append(late).stored == 1)
+        #expect(throws: StoreError.self) { try store.activityRollup(.all) }
+    }
+
     @Test(.timeLimit(.minutes(5))) func manyKindsAndSourcesLateAndRebuiltAnswerAsTheEvents() throws {
         let path = temporaryPath()
         let store = try SQLiteEventStore(path: path)

@@ -8,7 +8,7 @@
 // Definitions (module Definitions): a rule's counts (all time, 7 whole days, 7 days in hours), a
 // heatmap of five paths, and the funnel with its last step as a rule (rule:ID, read through
 // `events` and matched in Swift) beside the same funnel by kind.
-// Last, the disk cost of the derived tables: the size of the rollups file (`PATH-rollups`) against
+// Last, the disk cost of the derived tables: the size of the rollups files (`PATH-rollups*`) against
 // the events file (each with its write-ahead log, after the store is closed), in bytes per event.
 //
 //   swift run -c release analytics-bench [--quick] [--events N] [--rounds N] [--db FILE] [--skip-report] [--skip-scan]
@@ -224,14 +224,17 @@ func bytesOnDisk(_ path: String) -> Int {
     }
 }
 
-/// The disk cost of the derived tables: the rollups file beside the events file, per event.
+/// The disk cost of the derived tables: the rollups files beside the events file (one per
+/// `RollupPart`), per event.
 func printDiskCost(_ path: String, events: Int64) {
     let eventsFile = bytesOnDisk(path)
-    let rollupsFile = bytesOnDisk(path + "-rollups")
+    let files = RollupPart.allCases.map { part in (name: "PATH" + part.suffix, bytes: bytesOnDisk(path + part.suffix)) }
+    let rollups = files.reduce(0) { $0 + $1.bytes }
     func mb(_ bytes: Int) -> String { Benchmark.fixed(Double(bytes) / 1e6, 1) + " MB" }
     func perEvent(_ bytes: Int) -> String { Benchmark.fixed(Double(bytes) / Double(max(events, 1)), 1) + " bytes per event" }
-    print("disk: events file \(mb(eventsFile)) (\(perEvent(eventsFile))), rollups file (PATH-rollups) \(mb(rollupsFile)) "
-        + "(\(perEvent(rollupsFile))) = \(Benchmark.ratio(Double(rollupsFile), to: Double(eventsFile))) of the events file")
+    print("disk: events file \(mb(eventsFile)) (\(perEvent(eventsFile))), rollups files \(mb(rollups)) (\(perEvent(rollups))) = "
+        + "\(Benchmark.ratio(Double(rollups), to: Double(eventsFile))) of the events file ("
+        + files.map { "\($0.name) \(mb($0.bytes))" }.joined(separator: ", ") + ")")
 }
 
 let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
