@@ -20,8 +20,10 @@ enum EventZones {
     static let migrationBlock = 1024
 
     /// Migration 11: the map, built for the stored rows (per app and block of `migrationBlock`
-    /// seqs), and the index it replaces dropped. A plain rowid table without an index: a commit
-    /// appends its rows at the end, and a lookup reads them all (one per commit and app).
+    /// seqs), and the index it replaces dropped. A commit appends its rows at the end; a lookup
+    /// reads, through `event_zones_end` (one entry per commit and app, not per event), only the
+    /// zones that end at or after its `since`: a query of the last hours reads the last zones,
+    /// however long the map has grown.
     static let migration = """
         CREATE TABLE event_zones (
             app_key     TEXT    NOT NULL,
@@ -30,6 +32,7 @@ enum EventZones {
             min_ts      INTEGER NOT NULL,
             max_ts      INTEGER NOT NULL
         );
+        CREATE INDEX event_zones_end ON event_zones (max_ts);
         INSERT INTO event_zones (app_key, first_seq, last_seq, min_ts, max_ts)
             SELECT app_key, MIN(seq), MAX(seq), MIN(corrected_ts), MAX(corrected_ts) FROM events
             GROUP BY seq / \(migrationBlock), app_key ORDER BY MIN(seq);

@@ -142,6 +142,11 @@ import TestSupport
         }
         #expect(plan.contains { $0.contains("SEARCH events USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN events") }, "\(plan)")
+        // The map itself is read from the zones that end at or after `since`, not all of them.
+        let lookup = try db.query("EXPLAIN QUERY PLAN SELECT first_seq, last_seq FROM event_zones WHERE max_ts >= \(day2) AND min_ts < \(day2 + Self.hour)") {
+            r throws(SQLDecodingError) in try r.decode("detail", as: String.self)
+        }
+        #expect(lookup.contains { $0.contains("USING INDEX event_zones_end (max_ts>?)") }, "\(lookup)")
     }
 
     @Test func rangesCloseTogetherAreMergedAndNeverMoreThanTheBound() {
