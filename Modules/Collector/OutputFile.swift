@@ -1,10 +1,6 @@
 import Foundation
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes a command's `--out` file. A regular file (or none yet) is replaced whole and at once,
 /// through a file beside it, so a reader never sees half of it; through a symbolic link, the
 /// file it names is (the link stays). Anything else that is not a directory (a device such as
