@@ -19,8 +19,7 @@ extension SQLiteEventStore {
                 try db.transaction { () throws(SQLiteError) -> Int in
                     let deleted = try db.run(statement)
                     // SQLite gives the next event the highest seq left plus one: a watermark
-                    // past it would hide that event from the rollups.
-                    // Each rollups file's watermark.
+                    // (each rollups file's) past it would hide that event from the rollups.
                     if table == "events" {
                         for part in RollupPart.allCases {
                             try db.run("UPDATE \(raw: part.watermark) SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")

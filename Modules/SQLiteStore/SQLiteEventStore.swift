@@ -102,9 +102,9 @@ public final class SQLiteEventStore: CollectorStore {
         return connection
     }
 
-    /// The connection that applies the rollups of `part` (its `RollupWorker`'s): it reads the events and writes only
-    /// that part's file, whose pages it caches (the events' pages it reads once, in order; the
-    /// other file it never reads).
+    /// The connection that applies the rollups of `part` (its `RollupWorker`'s): it reads the
+    /// events and writes only that part's file, whose pages it caches (the events' pages it reads
+    /// once, in order; the other file it never reads).
     private static func openRollupConnection(_ path: String, _ part: RollupPart) throws(StoreError) -> SQLiteDatabase {
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readWriteExisting)
