@@ -32,8 +32,9 @@ final class RollupWorker: Sendable {
     /// the appends (whose `ACK`s agents wait for) get more of it, and the rollups, which reports
     /// never wait for (`rollupsCurrent`), the rest; an idle processor runs them at full speed.
     /// 5, measured (docs/performance.md, "The workers' priority"): at 10 the two workers fell
-    /// behind a sustained half rate (lag 2.9–4.7 s); at 0 a burst stored 25–30% fewer events
-    /// per second; at 5 the lag stays under 1.2 s and the burst rate is 10's.
+    /// behind a sustained half rate in three runs of five (lag up to 4.7 s); at 0 a burst stored
+    /// 25–30% fewer events per second; at 5 the lag stayed under 1.7 s in every run, with the
+    /// burst rate of 10.
     static let nice: Int32 = 5
 
     private struct Flags {
