@@ -539,8 +539,8 @@ extension RollupFile {
         let last = try db.scalar("SELECT COALESCE(MAX(seq), 0) FROM main.events", as: Int64.self) ?? 0
         for part in RollupPart.allCases {
             let schema = part.schema
-            let recorded = try db.rollupsLayoutRecorded(part)
-            if layout(recorded: recorded) != layout {
+            // (0, a file made before layouts were recorded, is layout 1: never this build's.)
+            if layout(recorded: try db.rollupsLayoutRecorded(part)) != layout {
                 try db.transaction { () throws(SQLiteError) in
                     try db.dropRollupTables(part)
                     try db.execute(part.definition)
@@ -549,7 +549,6 @@ extension RollupFile {
                 }
                 continue
             }
-            if recorded != layout { try db.execute("PRAGMA \(schema).user_version = \(layout)") }
             let watermark = try db.scalar("SELECT seq FROM \(raw: schema).\(raw: part.watermark)", as: Int64.self) ?? 0
             guard watermark > last else { continue }
             try db.transaction { () throws(SQLiteError) in
