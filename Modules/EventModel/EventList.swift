@@ -1,11 +1,19 @@
 /// The events of one `EVENTS` batch: generic values (as a client or a test builds them), or read
 /// straight from the frame's bytes by `EventList.parseBody`, each validated as it was read
-/// without building the generic tree first. Both give the same `received` events.
+/// without building the generic tree first, into records of spans of those bytes
+/// (`EventRecord`). Both give the same `received` events and the same `withRecords`.
 public struct EventList: Sendable, Hashable {
     private enum Source: Sendable {
         case values([JSONValue])
-        /// The body's bytes, each event's span in them, and the events as validated.
-        case bytes(ArraySlice<UInt8>, spans: [Range<Int>], received: [ReceivedEvent])
+        /// The body's bytes, each event's span in them, the events as validated (each valid
+        /// one with the span of its `props` as sent), and the side bytes their records point into.
+        case bytes(ArraySlice<UInt8>, spans: [Range<Int>], events: [ReadEvent], side: [UInt8])
+    }
+
+    /// An event as `parseBody` read it.
+    fileprivate enum ReadEvent: Sendable {
+        case valid(EventRecord, propsSent: Range<Int>?)
+        case rejected(raw: String, reason: String)
     }
 
     private let source: Source
@@ -15,23 +23,84 @@ public struct EventList: Sendable, Hashable {
     public var count: Int {
         switch source {
         case .values(let values): return values.count
-        case .bytes(_, let spans, _): return spans.count
+        case .bytes(_, let spans, _, _): return spans.count
         }
     }
 
-    /// Each event validated: a `TrackEvent` with the `props` text to store, or the reason it is refused.
+    /// Each event validated: a `TrackEvent` with the `props` text to store, or the reason it is
+    /// refused (read from the bytes, the strings are made here).
     public var received: [ReceivedEvent] {
         switch source {
         case .values(let values): return values.map(ReceivedEvent.init(json:))
-        case .bytes(_, _, let received): return received
+        case .bytes(let body, _, let events, let side):
+            return Self.withTexts(body, side) { texts in
+                events.map { event in
+                    switch event {
+                    case .valid(let record, let propsSent):
+                        let props = propsSent.map { Self.value(of: texts.body, span: $0).objectValue ?? JSONObject() } ?? JSONObject()
+                        return .valid(TrackEvent(record, texts: texts, props: props), props: texts.string(record.props))
+                    case .rejected(let raw, let reason):
+                        return .rejected(raw: raw, reason: reason)
+                    }
+                }
+            }
         }
+    }
+
+    /// Calls `body` with each event as a store takes it (valid ones as records, without a
+    /// `String` per field when the events were read from the bytes) and the bytes their texts
+    /// lie in, valid only during the call.
+    public func withRecords<R>(_ body: ([RecordedEvent], EventTexts) throws -> R) rethrows -> R {
+        switch source {
+        case .values(let values):
+            var side = EventText.sidePrefix
+            let events = values.map { value -> RecordedEvent in
+                do throws(EventValidationError) {
+                    guard case .object(let o) = value else {
+                        let refusal = Self.refusal(of: value)
+                        return .rejected(raw: refusal.raw, reason: refusal.reason)
+                    }
+                    let members = EventMembers(o, side: &side)
+                    return .valid(try EventRecord(members: members, body: Self.noBytes, side: &side))
+                } catch {
+                    return .rejected(raw: value.jsonText, reason: error.description)
+                }
+            }
+            return try Self.withTexts(Self.noBody, side) { try body(events, $0) }
+        case .bytes(let bytes, _, let events, let side):
+            let recorded = events.map { event -> RecordedEvent in
+                switch event {
+                case .valid(let record, _): return .valid(record)
+                case .rejected(let raw, let reason): return .rejected(raw: raw, reason: reason)
+                }
+            }
+            return try Self.withTexts(bytes, side) { try body(recorded, $0) }
+        }
+    }
+
+    private static let noBody: ArraySlice<UInt8> = []
+    private static var noBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
+    private static func withTexts<R>(_ body: ArraySlice<UInt8>, _ side: [UInt8], _ run: (EventTexts) throws -> R) rethrows -> R {
+        try body.withUnsafeBufferPointer { body in
+            try side.withUnsafeBufferPointer { side in try run(EventTexts(body: body, side: side)) }
+        }
+    }
+
+    /// The text and reason of an event that is no object, as the generic path refuses it
+    /// (`ReceivedEvent(json:)`).
+    fileprivate static func refusal(of value: JSONValue) -> (raw: String, reason: String) {
+        guard case .rejected(let raw, let reason) = ReceivedEvent(json: value) else {
+            preconditionFailure("an event that is no object is refused")
+        }
+        return (raw, reason)
     }
 
     /// The events as generic values (parsed again from their bytes when they were read straight).
     public var values: [JSONValue] {
         switch source {
         case .values(let values): return values
-        case .bytes(let body, let spans, _):
+        case .bytes(let body, let spans, _, _):
             return body.withUnsafeBufferPointer { buffer in spans.map { Self.value(of: buffer, span: $0) } }
         }
     }
@@ -66,7 +135,7 @@ public struct EventList: Sendable, Hashable {
             try parser.parseMembers(into: &reader)
             parser.skipSpace()
             if parser.pos < buffer.count { throw parser.error("unexpected text after the JSON value") }
-            let events = reader.events.map { EventList(source: .bytes(bytes, spans: $0.spans, received: $0.received)) }
+            let events = reader.events.map { EventList(source: .bytes(bytes, spans: $0.spans, events: $0.events, side: $0.side)) }
             return (.object(reader.object.object), events)
         }
     }
@@ -77,7 +146,7 @@ public struct EventList: Sendable, Hashable {
     private struct BodyReader: JSONMemberReader {
         let eventsKey: String
         var object = ObjectBuilder()
-        var events: (spans: [Range<Int>], received: [ReceivedEvent])?
+        var events: (spans: [Range<Int>], events: [ReadEvent], side: [UInt8])?
 
         mutating func member(_ token: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
             let key = parser.string(token)
@@ -89,7 +158,7 @@ public struct EventList: Sendable, Hashable {
             }
             var reader = EventsReader()
             try parser.parseElements(into: &reader)
-            events = (reader.spans, reader.received)
+            events = (reader.spans, reader.events, reader.members.side)
             object.add(key, .array([]))
         }
     }
@@ -97,25 +166,29 @@ public struct EventList: Sendable, Hashable {
     /// The elements of an `events` array, each validated as it is read, with its span.
     private struct EventsReader: JSONElementReader {
         var spans: [Range<Int>] = []
-        var received: [ReceivedEvent] = []
+        var events: [ReadEvent] = []
+        /// Reads each event's members; its side bytes are the batch's.
+        var members = EventMemberReader()
 
         mutating func element(_ index: Int, parser: inout JSONParser) throws(JSONParseError) {
             let start = parser.pos
-            received.append(try Self.event(&parser))
+            events.append(try event(&parser))
             spans.append(start..<parser.pos)
         }
 
-        /// One event: an object read member by member into `TrackEvent`'s validator; anything
-        /// else (refused) as a generic value.
-        static func event(_ parser: inout JSONParser) throws(JSONParseError) -> ReceivedEvent {
+        /// One event: an object read member by member into the validator; anything else
+        /// (refused) as a generic value.
+        mutating func event(_ parser: inout JSONParser) throws(JSONParseError) -> ReadEvent {
             let start = parser.pos
             guard start < parser.bytes.count, parser.bytes[start] == UInt8(ascii: "{") else {
-                return ReceivedEvent(json: try parser.parseValue())
+                let refusal = EventList.refusal(of: try parser.parseValue())
+                return .rejected(raw: refusal.raw, reason: refusal.reason)
             }
-            var reader = EventMemberReader()
-            try parser.parseMembers(into: &reader)
+            members.reset()
+            try parser.parseMembers(into: &members)
             do throws(EventValidationError) {
-                return ReceivedEvent(valid: try TrackEvent(members: reader.members), props: reader.canonicalProps)
+                let record = try EventRecord(members: members.members, body: parser.bytes, side: &members.side)
+                return .valid(record, propsSent: members.propsSent)
             } catch {
                 // Refused events are few: their text is the generic value's, as for any refused event.
                 return .rejected(raw: EventList.value(of: parser.bytes, span: start..<parser.pos).jsonText, reason: error.description)

@@ -53,48 +53,179 @@ enum EventField: Int, CaseIterable {
     }
 }
 
-/// The members of one event object that `TrackEvent(members:)` validates, each as sent (for a
-/// repeated name, the last, as `JSONObject` keeps it).
+/// One member of an event as read, for the validator (`EventRecord(members:body:side:)`).
+enum EventMember {
+    /// A string: its UTF-8 in the body or the side bytes.
+    case text(EventText)
+    case int(Int64)
+    /// Any other value, as parsed (on the generic path also `props`' object).
+    case value(JSONValue)
+    /// `props` read from the bytes: an object whose text as sent is what the writer writes (no
+    /// space, escape or repeated key, every number written as the writer writes it), each member
+    /// checked by the props rule as it was read; `fault` is the first it refused.
+    case writtenObject(EventText, fault: EventValidationError?)
+
+    /// The kind of value, for a refusal ("a string", "an object").
+    var kindDescription: String {
+        switch self {
+        case .text: return "a string"
+        case .int: return "a number"
+        case .value(let v): return v.kindDescription
+        case .writtenObject: return "an object"
+        }
+    }
+}
+
+/// The members of one event object that the validator checks, each as sent (for a repeated
+/// name, the last, as `JSONObject` keeps it).
 struct EventMembers {
     /// One slot per `EventField`, by its raw value.
-    private var values = InlineArray<12, JSONValue?>(repeating: nil)
+    private var values = InlineArray<12, EventMember?>(repeating: nil)
 
     init() {}
 
-    /// The named members of a parsed object.
-    init(_ object: JSONObject) {
-        for field in EventField.allCases { self[field] = object[field.name] }
+    /// The named members of a parsed object (the generic path), their strings' bytes appended to `side`.
+    init(_ object: JSONObject, side: inout [UInt8]) {
+        for field in EventField.allCases {
+            guard let value = object[field.name] else { continue }
+            switch value {
+            case .string(var s):
+                let start = side.count
+                s.withUTF8 { side.append(contentsOf: $0) }
+                self[field] = .text(EventText(side: start..<side.count))
+            case .int(let i): self[field] = .int(i)
+            default: self[field] = .value(value)
+            }
+        }
     }
 
-    subscript(field: EventField) -> JSONValue? {
+    subscript(field: EventField) -> EventMember? {
         get { values[field.rawValue] }
         set { values[field.rawValue] = newValue }
     }
 }
 
-/// Reads one event object straight from the bytes into `EventMembers`: named members become
-/// values, others are parsed (the syntax is checked as everywhere) and dropped, and `props`,
-/// when its text is already what the writer writes for it, is kept as that text.
+/// Reads one event object straight from the bytes into `EventMembers`: strings as spans of the
+/// body (unescaped into `side` when they have an escape), integers as integers, other named
+/// members as values; members of other names are parsed (the syntax is checked as everywhere)
+/// and dropped; `props` is scanned member by member (`PropsReader`) and kept as its span when
+/// its text is already what the writer writes for it.
 struct EventMemberReader: JSONMemberReader {
     var members = EventMembers()
-    /// The text of `props` as sent, when it is an object written as `JSONValue.write` writes it.
-    var canonicalProps: String?
+    /// The batch's side bytes (`EventText`), shared by its events.
+    var side = EventText.sidePrefix
+    /// Where the last `props` member lies in the body, as sent.
+    var propsSent: Range<Int>?
+
+    /// Ready for the next event of the batch (the side bytes kept).
+    mutating func reset() {
+        members = EventMembers()
+        propsSent = nil
+    }
 
     mutating func member(_ key: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
         guard let field = EventField(key, in: parser.bytes) else {
             _ = try parser.parseValue()
             return
         }
-        guard field == .props else {
-            members[field] = try parser.parseValue()
+        guard parser.pos < parser.bytes.count else {
+            _ = try parser.parseValue()  // throws the parser's error for a missing value
             return
         }
-        let start = parser.pos
-        parser.canonical = true
-        let value = try parser.parseValue()
-        members[.props] = value
-        canonicalProps =
-            parser.canonical && value.objectValue != nil
-            ? String(decoding: UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.pos]), as: UTF8.self) : nil
+        switch parser.bytes[parser.pos] {
+        case UInt8(ascii: "\""):
+            members[field] = .text(try parser.parseText(side: &side))
+        case UInt8(ascii: "{") where field == .props:
+            let start = parser.pos
+            parser.canonical = true
+            var props = PropsReader()
+            try parser.parseMembers(into: &props)
+            propsSent = start..<parser.pos
+            if parser.canonical && props.unique {
+                members[.props] = .writtenObject(EventText(body: start..<parser.pos), fault: props.fault)
+            } else {
+                // Not as the writer writes it: read again as a value, checked and written as on the generic path.
+                parser.pos = start
+                members[.props] = .value(try parser.parseValue())
+            }
+        default:
+            let start = parser.pos
+            let value = try parser.parseValue()
+            if field == .props { propsSent = start..<parser.pos }
+            if case .int(let i) = value { members[field] = .int(i) } else { members[field] = .value(value) }
+        }
+    }
+}
+
+/// Scans a `props` object from the bytes (the parser at its `{`, `canonical` set) without
+/// making a value of it: each member's value goes through the props rule
+/// (`EventMembers.checkPropsMember`) as it is read, the first refusal kept, and its keys are
+/// compared for repeats (up to 16 keys; more count as a repeat, so the generic path reads them).
+struct PropsReader: JSONMemberReader {
+    /// The first member the props rule refused.
+    var fault: EventValidationError?
+    /// No key seen twice (only known while the text is as the writer writes it).
+    var unique = true
+    private var keys = InlineArray<16, Range<Int>>(repeating: 0..<0)
+    private var keyCount = 0
+    /// Strings with an escape, unescaped only to be dropped (the text is then not the writer's).
+    private var scratch: [UInt8] = []
+
+    mutating func member(_ key: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
+        if parser.canonical && unique {
+            // No escape and no space so far: the key's bytes lie between its quotes, just before `:`.
+            let range = (keyStart + 1)..<(parser.pos - 2)
+            let name = UnsafeBufferPointer(rebasing: parser.bytes[range])
+            var i = 0
+            while i < keyCount {
+                if UnsafeBufferPointer(rebasing: parser.bytes[keys[i]]).elementsEqual(name) { unique = false }
+                i += 1
+            }
+            if keyCount < 16 {
+                keys[keyCount] = range
+                keyCount += 1
+            } else {
+                unique = false
+            }
+        }
+        let value: PropsValue
+        if parser.pos < parser.bytes.count, parser.bytes[parser.pos] == UInt8(ascii: "\"") {
+            _ = try parser.parseStringBytes(unescapingInto: &scratch)
+            scratch.removeAll(keepingCapacity: true)
+            value = .scalar
+        } else {
+            value = PropsValue(try parser.parseValue())
+        }
+        guard fault == nil else { return }
+        do throws(EventValidationError) {
+            try EventMembers.checkPropsMember(key: parser.string(key), value)
+        } catch {
+            fault = error
+        }
+    }
+}
+
+/// What the props rule knows of a member's value.
+enum PropsValue {
+    case scalar
+    case nonFiniteNumber
+    case nonScalar(kindDescription: String)
+
+    init(_ value: JSONValue) {
+        switch value {
+        case .array, .object: self = .nonScalar(kindDescription: value.kindDescription)
+        case .double(let d) where !d.isFinite: self = .nonFiniteNumber
+        default: self = .scalar
+        }
+    }
+}
+
+extension JSONParser {
+    /// Reads a string literal as an event's text: a span of the body, or unescaped into `side`.
+    mutating func parseText(side: inout [UInt8]) throws(JSONParseError) -> EventText {
+        switch try parseStringBytes(unescapingInto: &side) {
+        case .inPlace(let range, _): return EventText(body: range)
+        case .unescaped(let range): return EventText(side: range)
+        }
     }
 }

@@ -17,3 +17,16 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
     case kvcError = "kvc_error"
     case custom
 }
+
+extension EventType {
+    /// The type whose wire name is `utf8`, matched on the bytes (no `String` made).
+    init?(utf8: UnsafeBufferPointer<UInt8>) {
+        for type in Self.allCases where type.rawValue.utf8.count == utf8.count {
+            if type.rawValue.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(utf8) }) == true {
+                self = type
+                return
+            }
+        }
+        return nil
+    }
+}

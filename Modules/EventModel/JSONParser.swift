@@ -379,6 +379,27 @@ struct JSONParser {
 
     /// Reads a string literal (the parser at its opening quote).
     mutating func parseStringToken() throws(JSONParseError) -> JSONStringToken {
+        var unescaped: [UInt8] = []  // allocated only for a string with an escape
+        switch try parseStringBytes(unescapingInto: &unescaped) {
+        case .inPlace(let range, ascii: true): return .ascii(range)
+        case .inPlace(let range, ascii: false):
+            return .decoded(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+        case .unescaped(let range):
+            return .decoded(unescaped.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) })
+        }
+    }
+
+    /// Where a string literal's text lies once read, its UTF-8 checked: in `bytes` when it has
+    /// no escape (`ascii`: every byte below 0x80), else unescaped at the end of the caller's buffer.
+    enum StringBytes {
+        case inPlace(Range<Int>, ascii: Bool)
+        case unescaped(Range<Int>)
+    }
+
+    /// Reads a string literal (the parser at its opening quote) without making a `String`: the
+    /// text of one with an escape is appended to `out`. Every literal is read here, so a
+    /// `String` made from the bytes is the literal's text and never fails.
+    mutating func parseStringBytes(unescapingInto out: inout [UInt8]) throws(JSONParseError) -> StringBytes {
         let start = pos
         pos += 1
         // Fast path: no escapes; the bytes are validated as UTF-8 below.
@@ -389,21 +410,21 @@ struct JSONParser {
             if b == UInt8(ascii: "\"") {
                 let range = pos..<scan
                 pos = scan + 1
-                // ASCII needs no validation; `String(validating:)` is generic and costs a
-                // metadata lookup per call, which was a third of the parse.
-                if high < 0x80 { return .ascii(range) }
-                guard let v = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+                // ASCII needs no validation.
+                if high < 0x80 { return .inPlace(range, ascii: true) }
+                guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[range])) else {
                     throw error("invalid UTF-8 in a string", at: start)
                 }
-                return .decoded(v)
+                return .inPlace(range, ascii: false)
             }
             high |= b
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
             scan += 1
         }
         canonical = false  // an escape (the writer escapes only what must be, the same way or not)
-        var out: [UInt8] = []
-        out.reserveCapacity(scan - pos + 16)
+        let outStart = out.count
+        // Only into an empty buffer: reserving a little more each time would grow it linearly.
+        if outStart == 0 { out.reserveCapacity(scan - pos + 16) }
         while true {
             guard pos < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[pos]
@@ -444,13 +465,16 @@ struct JSONParser {
                     throw error("unpaired surrogate in \\u escape")
                 }
                 guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
+                UTF8.encode(u) { out.append($0) }
             default:
                 throw error("invalid escape '\\\(printable(e))'", at: pos - 2)
             }
         }
-        guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: start) }
-        return .decoded(s)
+        let range = outStart..<out.count
+        guard out.withUnsafeBufferPointer({ UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[range])) }) else {
+            throw error("invalid UTF-8 in a string", at: start)
+        }
+        return .unescaped(range)
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

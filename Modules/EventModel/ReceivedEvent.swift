@@ -10,15 +10,11 @@ public enum ReceivedEvent: Sendable, Hashable {
     /// Validates one event of a batch as a generic value.
     public init(json: JSONValue) {
         do throws(EventValidationError) {
-            self.init(valid: try TrackEvent(json: json), props: nil)
+            let event = try TrackEvent(json: json)
+            self = .valid(event, props: JSONValue.object(event.props).jsonText)
         } catch {
             self = .rejected(raw: json.jsonText, reason: error.description)
         }
     }
 
-    /// A valid event with its `props` text: `canonicalProps` when the reader kept the text as sent
-    /// (it is what the writer writes), else written.
-    init(valid event: TrackEvent, props canonicalProps: String?) {
-        self = .valid(event, props: canonicalProps ?? JSONValue.object(event.props).jsonText)
-    }
 }

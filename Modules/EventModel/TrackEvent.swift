@@ -62,42 +62,55 @@ public struct TrackEvent: Sendable, Hashable {
         guard case .object(let o) = json else {
             throw EventValidationError(field: nil, reason: "an event must be a JSON object, found \(json.kindDescription)")
         }
-        try self.init(members: EventMembers(o))
+        var side = EventText.sidePrefix
+        let members = EventMembers(o, side: &side)
+        let noBody = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let record = try EventRecord(members: members, body: noBody, side: &side)
+        self = side.withUnsafeBufferPointer { side in
+            TrackEvent(record, texts: EventTexts(body: noBody, side: side), props: o["props"]?.objectValue ?? JSONObject())
+        }
     }
+}
 
+extension EventRecord {
     /// Validates an event from the members its wire form names, however they were read (from a
     /// `JSONObject`, or straight from the bytes by `EventMemberReader`): the contract's one
     /// validator. Fields are checked one by one in a fixed order (id, ts, type, name first), so
-    /// the first at fault is named.
-    init(members fields: borrowing EventMembers) throws(EventValidationError) {
-        let id = try fields.requiredString(.id, bytes: 1...128)
-        let ts = try fields.ts()
-        let type = try fields.type()
-        let name = try fields.requiredString(.name, bytes: 1...256)
-        let viewId = try fields.viewId()
-        let user = try fields.identity(.user)
-        let device = try fields.identity(.device)
-        let duration = try fields.duration()
-        let props = try fields.props()
-        self.init(
-            id: id, ts: ts, type: type, name: name, page: try fields.string(.page), path: try fields.string(.path), viewId: viewId,
-            session: try fields.string(.session), user: user, device: device, duration: duration, props: props)
+    /// the first at fault is named. The texts lie in `body` or `side`; a `props` text to write
+    /// is appended to `side`.
+    init(members fields: borrowing EventMembers, body: UnsafeBufferPointer<UInt8>, side: inout [UInt8]) throws(EventValidationError) {
+        id = try fields.requiredText(.id, bytes: 1...128)
+        ts = try fields.ts()
+        type = try side.withUnsafeBufferPointer { (side) throws(EventValidationError) in
+            try fields.type(EventTexts(body: body, side: side))
+        }
+        name = try fields.requiredText(.name, bytes: 1...256)
+        viewId = try side.withUnsafeBufferPointer { (side) throws(EventValidationError) in
+            try fields.viewId(EventTexts(body: body, side: side))
+        }
+        user = try fields.identity(.user)
+        device = try fields.identity(.device)
+        duration = try fields.duration()
+        props = try fields.props(writingTo: &side)
+        page = try fields.text(.page)
+        path = try fields.text(.path)
+        session = try fields.text(.session)
     }
 }
 
 /// The members of an event's wire form, each read and checked against docs/wire.md §3.
 extension EventMembers {
     /// An optional string member.
-    fileprivate func string(_ key: EventField) throws(EventValidationError) -> String? {
+    fileprivate func text(_ key: EventField) throws(EventValidationError) -> EventText? {
         guard let v = self[key] else { return nil }
-        guard case .string(let s) = v else {
+        guard case .text(let s) = v else {
             throw EventValidationError(field: key.name, reason: "must be a string, found \(v.kindDescription)")
         }
         return s
     }
 
-    fileprivate func requiredString(_ key: EventField) throws(EventValidationError) -> String {
-        guard let s = try string(key) else { throw EventValidationError(field: key.name, reason: "is required") }
+    fileprivate func requiredText(_ key: EventField) throws(EventValidationError) -> EventText {
+        guard let s = try text(key) else { throw EventValidationError(field: key.name, reason: "is required") }
         return s
     }
 
@@ -111,11 +124,11 @@ extension EventMembers {
     }
 
     /// A required string member of `allowed` UTF-8 bytes (`id`, `name`).
-    fileprivate func requiredString(_ key: EventField, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> String {
-        let text = try requiredString(key)
-        let bytes = text.utf8.count
-        guard allowed.contains(bytes) else {
-            throw EventValidationError(field: key.name, reason: "must be \(allowed.lowerBound) to \(allowed.upperBound) bytes, found \(bytes)")
+    fileprivate func requiredText(_ key: EventField, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> EventText {
+        let text = try requiredText(key)
+        guard allowed.contains(text.count) else {
+            throw EventValidationError(
+                field: key.name, reason: "must be \(allowed.lowerBound) to \(allowed.upperBound) bytes, found \(text.count)")
         }
         return text
     }
@@ -130,17 +143,17 @@ extension EventMembers {
         return ts
     }
 
-    fileprivate func type() throws(EventValidationError) -> EventType {
-        let text = try requiredString(.type)
-        guard let type = EventType(rawValue: text) else {
-            throw EventValidationError(field: "type", reason: "unknown event type \"\(text)\"")
+    fileprivate func type(_ texts: EventTexts) throws(EventValidationError) -> EventType {
+        let text = texts.bytes(try requiredText(.type))
+        guard let type = EventType(utf8: text) else {
+            throw EventValidationError(field: "type", reason: "unknown event type \"\(String(decoding: text, as: UTF8.self))\"")
         }
         return type
     }
 
-    fileprivate func viewId() throws(EventValidationError) -> String? {
-        guard let viewId = try string(.viewId) else { return nil }
-        let ok = viewId.utf8.count == 32 && viewId.utf8.allSatisfy { b in
+    fileprivate func viewId(_ texts: EventTexts) throws(EventValidationError) -> EventText? {
+        guard let viewId = try text(.viewId) else { return nil }
+        let ok = viewId.count == 32 && texts.bytes(viewId).allSatisfy { b in
             (0x30...0x39).contains(b) || (0x61...0x66).contains(b) || (0x41...0x46).contains(b)
         }
         guard ok else { throw EventValidationError(field: "viewId", reason: "must be 32 hexadecimal digits") }
@@ -148,10 +161,9 @@ extension EventMembers {
     }
 
     /// `user` or `device`: a string of at most 128 bytes.
-    fileprivate func identity(_ key: EventField) throws(EventValidationError) -> String? {
-        guard let s = try string(key) else { return nil }
-        let bytes = s.utf8.count
-        guard bytes <= 128 else { throw EventValidationError(field: key.name, reason: "must be at most 128 bytes, found \(bytes)") }
+    fileprivate func identity(_ key: EventField) throws(EventValidationError) -> EventText? {
+        guard let s = try text(key) else { return nil }
+        guard s.count <= 128 else { throw EventValidationError(field: key.name, reason: "must be at most 128 bytes, found \(s.count)") }
         return s
     }
 
@@ -163,24 +175,36 @@ extension EventMembers {
         return duration
     }
 
-    /// `props`: an object of scalars, each number finite.
-    fileprivate func props() throws(EventValidationError) -> JSONObject {
-        guard let p = self[.props] else { return JSONObject() }
-        guard case .object(let props) = p else {
+    /// `props`: an object of scalars, each number finite; its text to store, written to `side`
+    /// unless it was read as the writer writes it.
+    fileprivate func props(writingTo side: inout [UInt8]) throws(EventValidationError) -> EventText {
+        guard let p = self[.props] else { return EventText.emptyObject }
+        switch p {
+        case .writtenObject(let text, let fault):
+            if let fault { throw fault }
+            return text
+        case .value(.object(let props)):
+            for m in props { try Self.checkPropsMember(key: m.key, PropsValue(m.value)) }
+            let start = side.count
+            JSONValue.object(props).write(to: &side)
+            return EventText(side: start..<side.count)
+        default:
             throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
         }
-        for m in props {
-            guard m.value.isScalar else {
-                throw EventValidationError(field: "props.\(m.key)", reason: "must be a scalar, found \(m.value.kindDescription)")
-            }
+    }
+
+    /// The props rule for one member (`props.KEY`), whichever way the object was read.
+    static func checkPropsMember(key: @autoclosure () -> String, _ value: PropsValue) throws(EventValidationError) {
+        switch value {
+        case .scalar: return
+        case .nonScalar(let kind):
+            throw EventValidationError(field: "props.\(key())", reason: "must be a scalar, found \(kind)")
+        case .nonFiniteNumber:
             // A number beyond a double (1e999) parses as infinity, which JSON cannot write back:
             // refused, so nothing is stored as something other than what was sent.
-            if case .double(let d) = m.value, !d.isFinite {
-                throw EventValidationError(
-                    field: "props.\(m.key)", reason: "is a number too large for a 64-bit float; send it as a string")
-            }
+            throw EventValidationError(
+                field: "props.\(key())", reason: "is a number too large for a 64-bit float; send it as a string")
         }
-        return props
     }
 }
 

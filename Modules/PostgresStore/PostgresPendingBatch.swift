@@ -38,18 +38,22 @@ final class PostgresPendingBatch: Sendable {
         var events: [EventRow] = []
         var rejected: [(raw: String, reason: String)] = []
         events.reserveCapacity(batch.eventList.count)
-        for received in batch.eventList.received {
-            guard case .valid(let e, let props) = received else {
-                if case .rejected(let raw, let reason) = received { rejected.append((PostgresText.encode(raw), PostgresText.encode(reason))) }
-                continue
+        batch.eventList.withRecords { received, texts in
+            for event in received {
+                switch event {
+                case .rejected(let raw, let reason):
+                    rejected.append((PostgresText.encode(raw), PostgresText.encode(reason)))
+                case .valid(let e):
+                    typealias T = PostgresText
+                    events.append(
+                        EventRow(
+                            id: T.encode(texts.string(e.id)), ts: e.ts, type: e.type.rawValue, name: T.encode(texts.string(e.name)),
+                            page: T.encode(texts.string(e.page)), path: T.encode(texts.string(e.path)), viewId: texts.string(e.viewId),
+                            session: T.encode(texts.string(e.session)), duration: e.duration, props: T.encode(texts.string(e.props)),
+                            user: T.encode(texts.string(e.user)), device: T.encode(texts.string(e.device)),
+                            correctedTime: batch.correctedTime(ts: e.ts, receivedAt: now)))
+                }
             }
-            typealias T = PostgresText
-            events.append(
-                EventRow(
-                    id: T.encode(e.id), ts: e.ts, type: e.type.rawValue, name: T.encode(e.name), page: T.encode(e.page),
-                    path: T.encode(e.path), viewId: e.viewId, session: T.encode(e.session), duration: e.duration,
-                    props: T.encode(props), user: T.encode(e.user), device: T.encode(e.device),
-                    correctedTime: batch.correctedTime(ts: e.ts, receivedAt: now)))
         }
         self.events = events
         self.rejected = rejected

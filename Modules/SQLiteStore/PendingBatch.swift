@@ -21,52 +21,57 @@ final class PendingBatch: Sendable {
     let times: ClosedRange<Int64>?
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
-        var pairs = Set<DeviceUser>()
-        // A session's events follow each other with the same device and user: hashed once per run.
-        var lastPair: DeviceUser?
-        let received = batch.eventList.received
-        var rows = SQLiteValueBuffer(values: received.count * Self.eventColumns)
         var rejected: [(raw: String, reason: String)] = []
-        // The same two values on every row: their bytes once.
-        let appKeyValue = rows.text(batch.appKey)
-        let appVersionValue = rows.text(batch.appVersion)
+        var pairs = Set<DeviceUser>()
         var earliest = Int64.max, latest = Int64.min
-        for event in received {
-            switch event {
-            case .rejected(let raw, let reason):
-                rejected.append((raw, reason))
-            case .valid(let e, let props):
-                if let device = e.device {
-                    let pair = DeviceUser(device: device, user: e.user)
-                    if pair != lastPair {
-                        pairs.insert(pair)
-                        lastPair = pair
+        // The texts are copied from the frame's bytes (or the batch's side bytes) into the rows'
+        // buffer: no `String` per field.
+        events = batch.eventList.withRecords { received, texts in
+            var rows = SQLiteValueBuffer(values: received.count * Self.eventColumns)
+            // The same two values on every row: their bytes once.
+            let appKeyValue = rows.text(batch.appKey)
+            let appVersionValue = rows.text(batch.appVersion)
+            // A session's events follow each other with the same device and user: compared as
+            // bytes with the run's, and made strings and hashed once per run.
+            var lastPair: (device: UnsafeBufferPointer<UInt8>, user: UnsafeBufferPointer<UInt8>?)?
+            for event in received {
+                switch event {
+                case .rejected(let raw, let reason):
+                    rejected.append((raw, reason))
+                case .valid(let e):
+                    if let device = texts[e.device] {
+                        let user = texts[e.user]
+                        if let last = lastPair, last.device.elementsEqual(device), Self.same(last.user, user) {
+                        } else {
+                            pairs.insert(DeviceUser(device: String(decoding: device, as: UTF8.self), user: user.map { String(decoding: $0, as: UTF8.self) }))
+                            lastPair = (device, user)
+                        }
                     }
+                    // In the order of `insertEvents`' columns.
+                    rows.append(appKeyValue)
+                    rows.append(utf8: texts[e.id])
+                    rows.append(.int(e.ts))
+                    rows.append(text: e.type.rawValue)
+                    rows.append(utf8: texts[e.name])
+                    rows.append(utf8: texts[e.page])
+                    rows.append(utf8: texts[e.path])
+                    rows.append(utf8: texts[e.viewId])
+                    rows.append(utf8: texts[e.session])
+                    rows.append(utf8: texts[e.user])
+                    rows.append(utf8: texts[e.device])
+                    rows.append(e.duration.map(SQLiteValueBuffer.Value.int) ?? .null)
+                    rows.append(utf8: texts[e.props])
+                    rows.append(appVersionValue)
+                    rows.append(.int(now))
+                    let corrected = batch.correctedTime(ts: e.ts, receivedAt: now)
+                    rows.append(.int(corrected))
+                    earliest = min(earliest, corrected)
+                    latest = max(latest, corrected)
                 }
-                // In the order of `insertEvents`' columns.
-                rows.append(appKeyValue)
-                rows.append(text: e.id)
-                rows.append(.int(e.ts))
-                rows.append(text: e.type.rawValue)
-                rows.append(text: e.name)
-                rows.append(text: e.page)
-                rows.append(text: e.path)
-                rows.append(text: e.viewId)
-                rows.append(text: e.session)
-                rows.append(text: e.user)
-                rows.append(text: e.device)
-                rows.append(e.duration.map(SQLiteValueBuffer.Value.int) ?? .null)
-                rows.append(text: props)
-                rows.append(appVersionValue)
-                rows.append(.int(now))
-                let corrected = batch.correctedTime(ts: e.ts, receivedAt: now)
-                rows.append(.int(corrected))
-                earliest = min(earliest, corrected)
-                latest = max(latest, corrected)
             }
+            return rows
         }
         times = earliest <= latest ? earliest...latest : nil
-        events = rows
         self.rejected = rejected
         appKey = batch.appKey
         appVersion = batch.appVersion
@@ -75,6 +80,15 @@ final class PendingBatch: Sendable {
         sentAt = batch.sentAt
         receivedAt = now
         deviceUsers = Array(pairs)
+    }
+
+    /// Whether two optional texts are the same bytes.
+    private static func same(_ a: UnsafeBufferPointer<UInt8>?, _ b: UnsafeBufferPointer<UInt8>?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a.elementsEqual(b)
+        default: return false
+        }
     }
 
     /// Inserts the rows inside the caller's transaction; returns the counts, and adds the stored

@@ -478,6 +478,14 @@ struct SQLiteValueBuffer: Sendable {
     mutating func append(_ value: Value) { values.append(value) }
 
     mutating func append(text string: String?) { values.append(text(string)) }
+
+    /// Stores the UTF-8 bytes `utf8` and appends the value that binds them (NULL for nil).
+    mutating func append(utf8: UnsafeBufferPointer<UInt8>?) {
+        guard let utf8 else { return values.append(.null) }
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        values.append(.text(start: start, count: utf8.count))
+    }
 }
 
 /// An SQL text the append path runs over and over (a batch's event INSERTs, ~1.5 KB of text):
