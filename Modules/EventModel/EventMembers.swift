@@ -3,7 +3,10 @@ enum EventField: Int, CaseIterable {
     case id, ts, type, name, page, path, viewId, session, user, device, duration, props
 
     /// The member's name on the wire.
-    var name: String {
+    var name: String { wireName.description }
+
+    /// The member's name on the wire, as bytes to match.
+    private var wireName: StaticString {
         switch self {
         case .id: return "id"
         case .ts: return "ts"
@@ -47,31 +50,33 @@ enum EventField: Int, CaseIterable {
             case (8, _, _): field = .duration
             default: return nil
             }
-            guard field.name.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(name) }) == true else { return nil }
+            let wire = field.wireName
+            guard UnsafeBufferPointer(start: wire.utf8Start, count: wire.utf8CodeUnitCount).elementsEqual(name) else { return nil }
             self = field
         }
     }
 }
 
-/// One member of an event as read, for the validator (`EventRecord(members:body:side:)`).
+/// One member of an event as read, for the validator (`EventRecord(members:body:side:)`): no
+/// value with a reference in it, so a batch's members are copied and dropped without counting.
 enum EventMember {
     /// A string: its UTF-8 in the body or the side bytes.
     case text(EventText)
     case int(Int64)
-    /// Any other value, as parsed (on the generic path also `props`' object).
-    case value(JSONValue)
+    /// Any other value: its kind (for `props`, the object is `EventMembers.propsObject`).
+    case other(JSONValue.Kind)
     /// `props` read from the bytes: an object whose text as sent is what the writer writes (no
     /// space, escape or repeated key, every number written as the writer writes it), each member
-    /// checked by the props rule as it was read; `fault` is the first it refused.
-    case writtenObject(EventText, fault: EventValidationError?)
+    /// checked by the props rule as it was read (the first it refused: `EventMembers.propsFault`).
+    case writtenObject(EventText)
 
     /// The kind of value, for a refusal ("a string", "an object").
-    var kindDescription: String {
+    var kind: JSONValue.Kind {
         switch self {
-        case .text: return "a string"
-        case .int: return "a number"
-        case .value(let v): return v.kindDescription
-        case .writtenObject: return "an object"
+        case .text: return .string
+        case .int: return .number
+        case .other(let kind): return kind
+        case .writtenObject: return .object
         }
     }
 }
@@ -81,6 +86,10 @@ enum EventMember {
 struct EventMembers {
     /// One slot per `EventField`, by its raw value.
     private var values = InlineArray<12, EventMember?>(repeating: nil)
+    /// `props`' object, when it was read as a value (`.other(.object)`).
+    private(set) var propsObject: JSONObject?
+    /// The first member of a `.writtenObject` the props rule refused.
+    private(set) var propsFault: EventValidationError?
 
     init() {}
 
@@ -92,16 +101,37 @@ struct EventMembers {
             case .string(var s):
                 let start = side.count
                 s.withUTF8 { side.append(contentsOf: $0) }
-                self[field] = .text(EventText(side: start..<side.count))
-            case .int(let i): self[field] = .int(i)
-            default: self[field] = .value(value)
+                set(field, .text(EventText(side: start..<side.count)))
+            case .int(let i): set(field, .int(i))
+            default: set(field, value: value)
             }
         }
     }
 
     subscript(field: EventField) -> EventMember? {
-        get { values[field.rawValue] }
-        set { values[field.rawValue] = newValue }
+        values[field.rawValue]
+    }
+
+    /// Sets a member read as text or an integer (the last of a repeated name wins).
+    mutating func set(_ field: EventField, _ member: EventMember) {
+        values[field.rawValue] = member
+        if field == .props { (propsObject, propsFault) = (nil, nil) }
+    }
+
+    /// Sets `props` read from the bytes as the writer writes it (`fault`: the first member the props rule refused).
+    mutating func setWrittenProps(_ text: EventText, fault: EventValidationError?) {
+        set(.props, .writtenObject(text))
+        propsFault = fault
+    }
+
+    /// Sets a member read as any value.
+    mutating func set(_ field: EventField, value: JSONValue) {
+        switch value {
+        case .int(let i): set(field, .int(i))
+        default:
+            set(field, .other(value.kind))
+            if field == .props, case .object(let o) = value { propsObject = o }
+        }
     }
 }
 
@@ -134,7 +164,7 @@ struct EventMemberReader: JSONMemberReader {
         }
         switch parser.bytes[parser.pos] {
         case UInt8(ascii: "\""):
-            members[field] = .text(try parser.parseText(side: &side))
+            members.set(field, .text(try parser.parseText(side: &side)))
         case UInt8(ascii: "{") where field == .props:
             let start = parser.pos
             parser.canonical = true
@@ -142,17 +172,17 @@ struct EventMemberReader: JSONMemberReader {
             try parser.parseMembers(into: &props)
             propsSent = start..<parser.pos
             if parser.canonical && props.unique {
-                members[.props] = .writtenObject(EventText(body: start..<parser.pos), fault: props.fault)
+                members.setWrittenProps(EventText(body: start..<parser.pos), fault: props.fault)
             } else {
                 // Not as the writer writes it: read again as a value, checked and written as on the generic path.
                 parser.pos = start
-                members[.props] = .value(try parser.parseValue())
+                members.set(.props, value: try parser.parseValue())
             }
         default:
             let start = parser.pos
             let value = try parser.parseValue()
             if field == .props { propsSent = start..<parser.pos }
-            if case .int(let i) = value { members[field] = .int(i) } else { members[field] = .value(value) }
+            members.set(field, value: value)
         }
     }
 }
@@ -209,11 +239,11 @@ struct PropsReader: JSONMemberReader {
 enum PropsValue {
     case scalar
     case nonFiniteNumber
-    case nonScalar(kindDescription: String)
+    case nonScalar(JSONValue.Kind)
 
     init(_ value: JSONValue) {
         switch value {
-        case .array, .object: self = .nonScalar(kindDescription: value.kindDescription)
+        case .array, .object: self = .nonScalar(value.kind)
         case .double(let d) where !d.isFinite: self = .nonFiniteNumber
         default: self = .scalar
         }

@@ -21,12 +21,15 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
 extension EventType {
     /// The type whose wire name is `utf8`, matched on the bytes (no `String` made).
     init?(utf8: UnsafeBufferPointer<UInt8>) {
-        for type in Self.allCases where type.rawValue.utf8.count == utf8.count {
-            if type.rawValue.utf8.withContiguousStorageIfAvailable({ $0.elementsEqual(utf8) }) == true {
+        for (type, name) in Self.wireNames where name.count == utf8.count {
+            if name.elementsEqual(utf8) {
                 self = type
                 return
             }
         }
         return nil
     }
+
+    /// Each type's wire name as bytes.
+    private static let wireNames = allCases.map { ($0, Array($0.rawValue.utf8)) }
 }

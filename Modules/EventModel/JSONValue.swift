@@ -69,14 +69,33 @@ extension JSONValue {
     }
 
     /// A short name of the kind of value, for error messages ("a string", "an object").
-    public var kindDescription: String {
+    public var kindDescription: String { kind.description }
+
+    /// The kinds of JSON value, as error messages name them.
+    public enum Kind: Sendable, CustomStringConvertible {
+        case null, boolean, number, string, array, object
+
+        public var description: String {
+            switch self {
+            case .null: return "null"
+            case .boolean: return "a boolean"
+            case .number: return "a number"
+            case .string: return "a string"
+            case .array: return "an array"
+            case .object: return "an object"
+            }
+        }
+    }
+
+    /// The kind of value.
+    public var kind: Kind {
         switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .int, .double: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
+        case .null: return .null
+        case .bool: return .boolean
+        case .int, .double: return .number
+        case .string: return .string
+        case .array: return .array
+        case .object: return .object
         }
     }
 }

@@ -104,7 +104,7 @@ extension EventMembers {
     fileprivate func text(_ key: EventField) throws(EventValidationError) -> EventText? {
         guard let v = self[key] else { return nil }
         guard case .text(let s) = v else {
-            throw EventValidationError(field: key.name, reason: "must be a string, found \(v.kindDescription)")
+            throw EventValidationError(field: key.name, reason: "must be a string, found \(v.kind)")
         }
         return s
     }
@@ -118,7 +118,7 @@ extension EventMembers {
     fileprivate func integer(_ key: EventField) throws(EventValidationError) -> Int64? {
         guard let v = self[key] else { return nil }
         guard case .int(let i) = v else {
-            throw EventValidationError(field: key.name, reason: "must be an integer, found \(v.kindDescription)")
+            throw EventValidationError(field: key.name, reason: "must be an integer, found \(v.kind)")
         }
         return i
     }
@@ -180,16 +180,17 @@ extension EventMembers {
     fileprivate func props(writingTo side: inout [UInt8]) throws(EventValidationError) -> EventText {
         guard let p = self[.props] else { return EventText.emptyObject }
         switch p {
-        case .writtenObject(let text, let fault):
-            if let fault { throw fault }
+        case .writtenObject(let text):
+            if let propsFault { throw propsFault }
             return text
-        case .value(.object(let props)):
+        case .other(.object):
+            guard let props = propsObject else { preconditionFailure("an object read as a value is kept") }
             for m in props { try Self.checkPropsMember(key: m.key, PropsValue(m.value)) }
             let start = side.count
             JSONValue.object(props).write(to: &side)
             return EventText(side: start..<side.count)
         default:
-            throw EventValidationError(field: "props", reason: "must be an object, found \(p.kindDescription)")
+            throw EventValidationError(field: "props", reason: "must be an object, found \(p.kind)")
         }
     }
 
