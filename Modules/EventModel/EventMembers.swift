@@ -30,8 +30,8 @@ enum EventField: Int, CaseIterable {
             guard let field = Self.allCases.first(where: { $0.name == s }) else { return nil }
             self = field
         case .ascii(let range):
-            // Matched on the bytes (length, first and last byte, then the whole name): no String
-            // is made for the names every event repeats.
+            // Matched on the bytes (length and first byte, then the whole name as one integer:
+            // every name fits in 8 bytes): no String is made for the names every event repeats.
             let name = UnsafeBufferPointer(rebasing: bytes[range])
             guard let first = name.first, let last = name.last else { return nil }
             let field: EventField
@@ -50,11 +50,24 @@ enum EventField: Int, CaseIterable {
             case (8, _, _): field = .duration
             default: return nil
             }
-            let wire = field.wireName
-            guard UnsafeBufferPointer(start: wire.utf8Start, count: wire.utf8CodeUnitCount).elementsEqual(name) else { return nil }
+            guard Self.packed(name) == Self.packedNames[field.rawValue] else { return nil }
             self = field
         }
     }
+
+    /// Up to 8 bytes as one integer, the first in the lowest byte.
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var value: UInt64 = 0
+        var i = 0
+        while i < bytes.count {
+            value |= UInt64(bytes[i]) << (8 * i)
+            i += 1
+        }
+        return value
+    }
+
+    /// Each field's name packed, by its raw value.
+    private static let packedNames = allCases.map { f in packed(UnsafeBufferPointer(start: f.wireName.utf8Start, count: f.wireName.utf8CodeUnitCount)) }
 }
 
 /// One member of an event as read, for the validator (`EventRecord(members:body:side:)`): no

@@ -67,6 +67,19 @@ public struct EventTexts {
         text.map(bytes)
     }
 
+    /// Whether two texts (nil: none) are the same bytes.
+    public func same(_ a: EventText?, _ b: EventText?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        guard a.count == b.count else { return false }
+        let x = bytes(a), y = bytes(b)
+        var i = 0
+        while i < x.count {
+            if x[i] != y[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// `text` as a `String`.
     public func string(_ text: EventText) -> String { String(decoding: bytes(text), as: UTF8.self) }
 

@@ -405,6 +405,21 @@ struct JSONParser {
         // Fast path: no escapes; the bytes are validated as UTF-8 below.
         var scan = pos
         var high: UInt8 = 0
+        // Eight bytes at a time while none is a quote, a backslash or a control byte (each test
+        // exact for whether any byte is one), then byte by byte from the one that is.
+        var highWords: UInt64 = 0
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+            while scan + 8 <= bytes.count {
+                let w = UnsafeRawPointer(base + scan).loadUnaligned(as: UInt64.self)
+                let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+                let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)
+                if found & tops != 0 { break }
+                highWords |= w
+                scan += 8
+            }
+        }
+        if highWords & 0x8080_8080_8080_8080 != 0 { high = 0x80 }
         while scan < bytes.count {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {

@@ -33,19 +33,15 @@ final class PendingBatch: Sendable {
             let appVersionValue = rows.text(batch.appVersion)
             // A session's events follow each other with the same device and user: compared as
             // bytes with the run's, and made strings and hashed once per run.
-            var lastPair: (device: UnsafeBufferPointer<UInt8>, user: UnsafeBufferPointer<UInt8>?)?
+            var lastPair: (device: EventText, user: EventText?)?
             for event in received {
                 switch event {
                 case .rejected(let raw, let reason):
                     rejected.append((raw, reason))
                 case .valid(let e):
-                    if let device = texts[e.device] {
-                        let user = texts[e.user]
-                        if let last = lastPair, last.device.elementsEqual(device), Self.same(last.user, user) {
-                        } else {
-                            pairs.insert(DeviceUser(device: String(decoding: device, as: UTF8.self), user: user.map { String(decoding: $0, as: UTF8.self) }))
-                            lastPair = (device, user)
-                        }
+                    if let device = e.device, lastPair.map({ texts.same($0.device, device) && texts.same($0.user, e.user) }) != true {
+                        pairs.insert(DeviceUser(device: texts.string(device), user: texts.string(e.user)))
+                        lastPair = (device, e.user)
                     }
                     // In the order of `insertEvents`' columns.
                     rows.append(appKeyValue)
@@ -80,15 +76,6 @@ final class PendingBatch: Sendable {
         sentAt = batch.sentAt
         receivedAt = now
         deviceUsers = Array(pairs)
-    }
-
-    /// Whether two optional texts are the same bytes.
-    private static func same(_ a: UnsafeBufferPointer<UInt8>?, _ b: UnsafeBufferPointer<UInt8>?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): return true
-        case (let a?, let b?): return a.elementsEqual(b)
-        default: return false
-        }
     }
 
     /// Inserts the rows inside the caller's transaction; returns the counts, and adds the stored
