@@ -19,17 +19,29 @@ public enum EventType: String, Sendable, Hashable, CaseIterable {
 }
 
 extension EventType {
-    /// The type whose wire name is `utf8`, matched on the bytes (no `String` made).
+    /// The type whose wire name is `utf8`, matched on the bytes (no `String` made): a candidate
+    /// by length and a byte or two, then its whole name compared.
     init?(utf8: UnsafeBufferPointer<UInt8>) {
-        for (type, name) in Self.wireNames where name.count == utf8.count {
-            if name.elementsEqual(utf8) {
-                self = type
-                return
-            }
+        guard utf8.count >= 5 else { return nil }
+        let type: EventType
+        switch (utf8.count, utf8[0], utf8[4]) {
+        case (5, _, _): type = .click
+        case (6, UInt8(ascii: "c"), _): type = .custom
+        case (6, _, _): type = .scroll
+        case (7, UInt8(ascii: "g"), _): type = .gesture
+        case (7, _, _): type = .appEnd
+        case (9, UInt8(ascii: "a"), _): type = .appStart
+        case (9, _, _): type = .kvcError
+        case (10, UInt8(ascii: "i"), _): type = .impression
+        case (10, _, _): type = utf8[9] == UInt8(ascii: "r") ? .pageEnter : .pageLeave
+        case (13, _, _): type = .valueChanged
+        case (14, _, UInt8(ascii: "f")): type = .appForeground
+        case (14, _, _): type = .appBackground
+        case (15, _, _): type = .listItemClick
+        default: return nil
         }
-        return nil
+        var name = type.rawValue
+        guard name.withUTF8({ $0.elementsEqual(utf8) }) else { return nil }
+        self = type
     }
-
-    /// Each type's wire name as bytes.
-    private static let wireNames = allCases.map { ($0, Array($0.rawValue.utf8)) }
 }

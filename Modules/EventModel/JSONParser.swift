@@ -414,7 +414,14 @@ struct JSONParser {
                 let w = UnsafeRawPointer(base + scan).loadUnaligned(as: UInt64.self)
                 let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
                 let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)
-                if found & tops != 0 { break }
+                if found & tops != 0 {
+                    // The lowest byte flagged is one (a borrow flags bytes only above one that is):
+                    // the byte loop starts there, knowing the high bits of the bytes before it.
+                    let before = (found & tops).trailingZeroBitCount &>> 3
+                    highWords |= w & ((1 &<< (UInt64(before) &* 8)) &- 1)
+                    scan += before
+                    break
+                }
                 highWords |= w
                 scan += 8
             }
