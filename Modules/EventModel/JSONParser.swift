@@ -434,7 +434,7 @@ struct JSONParser {
                 pos = scan + 1
                 // ASCII needs no validation.
                 if high < 0x80 { return .inPlace(range, ascii: true) }
-                guard UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[range])) else {
+                guard Self.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
                     throw error("invalid UTF-8 in a string", at: start)
                 }
                 return .inPlace(range, ascii: false)
@@ -493,10 +493,16 @@ struct JSONParser {
             }
         }
         let range = outStart..<out.count
-        guard out.withUnsafeBufferPointer({ UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[range])) }) else {
+        guard out.withUnsafeBufferPointer({ Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[range])) }) else {
             throw error("invalid UTF-8 in a string", at: start)
         }
         return .unescaped(range)
+    }
+
+    /// Whether `bytes` are well-formed UTF-8: the standard library's check, without the copy a
+    /// `String` would make.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        (try? UTF8Span(validating: bytes.span)) != nil
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

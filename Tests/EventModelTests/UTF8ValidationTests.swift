@@ -1,8 +1,9 @@
 import EventModel
 import Testing
 
-/// The parser checks a string's UTF-8 without making a `String` (`UTF8Validation`): it must
-/// accept exactly what `String(validating:)` accepts, with and without an escape in the string.
+/// The parser checks a string's UTF-8 without making a `String` (`JSONParser.isValidUTF8`, in
+/// place or after unescaping): it must accept exactly what `String(validating:)` accepts, with
+/// and without an escape in the string.
 @Suite struct UTF8ValidationTests {
     @Test func stringsParseExactlyWhenTheirBytesAreValidUTF8() {
         var state: UInt64 = 25
