@@ -5,15 +5,9 @@
 public struct EventList: Sendable, Hashable {
     private enum Source: Sendable {
         case values([JSONValue])
-        /// The body's bytes, each event's span in them, the events as validated (each valid
-        /// one with the span of its `props` as sent), and the side bytes their records point into.
-        case bytes(ArraySlice<UInt8>, spans: [Range<Int>], events: [ReadEvent], side: [UInt8])
-    }
-
-    /// An event as `parseBody` read it.
-    fileprivate enum ReadEvent: Sendable {
-        case valid(EventRecord, propsSent: Range<Int>?)
-        case rejected(raw: String, reason: String)
+        /// The body's bytes, each event's span in them, the events as validated, the span of
+        /// each one's `props` as sent (for `received`), and the side bytes the records point into.
+        case bytes(ArraySlice<UInt8>, spans: [Range<Int>], events: [RecordedEvent], propsSent: [Range<Int>?], side: [UInt8])
     }
 
     private let source: Source
@@ -23,7 +17,7 @@ public struct EventList: Sendable, Hashable {
     public var count: Int {
         switch source {
         case .values(let values): return values.count
-        case .bytes(_, let spans, _, _): return spans.count
+        case .bytes(_, let spans, _, _, _): return spans.count
         }
     }
 
@@ -32,11 +26,11 @@ public struct EventList: Sendable, Hashable {
     public var received: [ReceivedEvent] {
         switch source {
         case .values(let values): return values.map(ReceivedEvent.init(json:))
-        case .bytes(let body, _, let events, let side):
+        case .bytes(let body, _, let events, let propsSent, let side):
             return Self.withTexts(body, side) { texts in
-                events.map { event in
+                zip(events, propsSent).map { event, propsSent in
                     switch event {
-                    case .valid(let record, let propsSent):
+                    case .valid(let record):
                         let props = propsSent.map { Self.value(of: texts.body, span: $0).objectValue ?? JSONObject() } ?? JSONObject()
                         return .valid(TrackEvent(record, texts: texts, props: props), props: texts.string(record.props))
                     case .rejected(let raw, let reason):
@@ -67,14 +61,8 @@ public struct EventList: Sendable, Hashable {
                 }
             }
             return try Self.withTexts(Self.noBody, side) { try body(events, $0) }
-        case .bytes(let bytes, _, let events, let side):
-            let recorded = events.map { event -> RecordedEvent in
-                switch event {
-                case .valid(let record, _): return .valid(record)
-                case .rejected(let raw, let reason): return .rejected(raw: raw, reason: reason)
-                }
-            }
-            return try Self.withTexts(bytes, side) { try body(recorded, $0) }
+        case .bytes(let bytes, _, let events, _, let side):
+            return try Self.withTexts(bytes, side) { try body(events, $0) }
         }
     }
 
@@ -100,7 +88,7 @@ public struct EventList: Sendable, Hashable {
     public var values: [JSONValue] {
         switch source {
         case .values(let values): return values
-        case .bytes(let body, let spans, _, _):
+        case .bytes(let body, let spans, _, _, _):
             return body.withUnsafeBufferPointer { buffer in spans.map { Self.value(of: buffer, span: $0) } }
         }
     }
@@ -135,7 +123,9 @@ public struct EventList: Sendable, Hashable {
             try parser.parseMembers(into: &reader)
             parser.skipSpace()
             if parser.pos < buffer.count { throw parser.error("unexpected text after the JSON value") }
-            let events = reader.events.map { EventList(source: .bytes(bytes, spans: $0.spans, events: $0.events, side: $0.side)) }
+            let events = reader.events.map {
+                EventList(source: .bytes(bytes, spans: $0.spans, events: $0.events, propsSent: $0.propsSent, side: $0.members.side))
+            }
             return (.object(reader.object.object), events)
         }
     }
@@ -146,7 +136,7 @@ public struct EventList: Sendable, Hashable {
     private struct BodyReader: JSONMemberReader {
         let eventsKey: String
         var object = ObjectBuilder()
-        var events: (spans: [Range<Int>], events: [ReadEvent], side: [UInt8])?
+        var events: EventsReader?
 
         mutating func member(_ token: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
             let key = parser.string(token)
@@ -158,7 +148,7 @@ public struct EventList: Sendable, Hashable {
             }
             var reader = EventsReader()
             try parser.parseElements(into: &reader)
-            events = (reader.spans, reader.events, reader.members.side)
+            events = reader
             object.add(key, .array([]))
         }
     }
@@ -166,19 +156,21 @@ public struct EventList: Sendable, Hashable {
     /// The elements of an `events` array, each validated as it is read, with its span.
     private struct EventsReader: JSONElementReader {
         var spans: [Range<Int>] = []
-        var events: [ReadEvent] = []
+        var events: [RecordedEvent] = []
+        var propsSent: [Range<Int>?] = []
         /// Reads each event's members; its side bytes are the batch's.
         var members = EventMemberReader()
 
         mutating func element(_ index: Int, parser: inout JSONParser) throws(JSONParseError) {
             let start = parser.pos
             events.append(try event(&parser))
+            propsSent.append(events.last.flatMap { if case .valid = $0 { members.propsSent } else { nil } })
             spans.append(start..<parser.pos)
         }
 
         /// One event: an object read member by member into the validator; anything else
         /// (refused) as a generic value.
-        mutating func event(_ parser: inout JSONParser) throws(JSONParseError) -> ReadEvent {
+        mutating func event(_ parser: inout JSONParser) throws(JSONParseError) -> RecordedEvent {
             let start = parser.pos
             guard start < parser.bytes.count, parser.bytes[start] == UInt8(ascii: "{") else {
                 let refusal = EventList.refusal(of: try parser.parseValue())
@@ -188,7 +180,7 @@ public struct EventList: Sendable, Hashable {
             try parser.parseMembers(into: &members)
             do throws(EventValidationError) {
                 let record = try EventRecord(members: members.members, body: parser.bytes, side: &members.side)
-                return .valid(record, propsSent: members.propsSent)
+                return .valid(record)
             } catch {
                 // Refused events are few: their text is the generic value's, as for any refused event.
                 return .rejected(raw: EventList.value(of: parser.bytes, span: start..<parser.pos).jsonText, reason: error.description)
