@@ -50,7 +50,16 @@ enum EventField: Int, CaseIterable {
             case (8, _, _): field = .duration
             default: return nil
             }
-            guard Self.packed(name) == Self.packedNames[field.rawValue] else { return nil }
+            // Eight bytes loaded at once where the buffer holds them (it always does after a
+            // name: `:`, a value and `}` follow), the bytes past the name masked off.
+            let packed: UInt64
+            if let base = bytes.baseAddress, range.lowerBound + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self)
+                packed = name.count == 8 ? word : word & ((1 &<< (UInt64(name.count) &* 8)) &- 1)
+            } else {
+                packed = Self.packed(name)
+            }
+            guard packed == Self.packedNames[field.rawValue] else { return nil }
             self = field
         }
     }
