@@ -48,8 +48,9 @@ final class RollupEvent: Sendable {
 }
 
 extension RollupEvent {
-    /// The columns of `events` the rollups of `part` read (`init(row:)`): the `kinds` file's
-    /// tables never read the title, which takes parsing each event's JSON properties.
+    /// The columns of `events` the rollups of `part` read (`init(row:)`), in this order: the
+    /// `kinds` file's tables never read the page, the duration nor the title (which takes
+    /// parsing each event's JSON properties), so they come as NULL.
     static func columns(_ part: RollupPart) -> String {
         switch part {
         case .kinds: kindsColumns
@@ -61,16 +62,37 @@ extension RollupEvent {
         session, user_id, device_id, duration
         """
     private static let kindsColumns = """
-        seq, app_key, app_version, corrected_ts, type, name, page, path, NULL AS title, session, user_id, device_id, duration
+        seq, app_key, app_version, corrected_ts, type, name, NULL AS page, path, NULL AS title, session, user_id, device_id, NULL AS duration
         """
 
-    /// The event of a row of `columns`.
-    convenience init(row r: SQLiteStatement) throws(SQLDecodingError) {
+    /// The event of a row of `columns`, read by position (a lookup by name per column was a
+    /// tenth of the workers' time, callgrind); each text through `texts`.
+    convenience init(row r: SQLiteStatement, texts: inout RollupTexts) throws(SQLDecodingError) {
+        func required(_ i: Int32, _ name: String) throws(SQLDecodingError) -> String {
+            guard let t = texts.text(r.bytes(i)) else { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
+            return t
+        }
+        func integer(_ i: Int32, _ name: String) throws(SQLDecodingError) -> Int64 {
+            if r.isNull(i) { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
+            return r.int64(i)
+        }
         self.init(
-            seq: try r.decode("seq"), appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"),
-            time: try r.decode("corrected_ts"), type: try r.decode("type"), name: try r.decode("name"), page: try r.decode("page"),
-            path: try r.decode("path"), title: try r.decode("title"), session: try r.decode("session"), user: try r.decode("user_id"),
-            device: try r.decode("device_id"), duration: try r.decode("duration"))
+            seq: try integer(0, "seq"), appKey: try required(1, "app_key"), appVersion: texts.text(r.bytes(2)),
+            time: try integer(3, "corrected_ts"), type: try required(4, "type"), name: try required(5, "name"), page: texts.text(r.bytes(6)),
+            path: texts.text(r.bytes(7)), title: texts.text(r.bytes(8)), session: texts.text(r.bytes(9)), user: texts.text(r.bytes(10)),
+            device: texts.text(r.bytes(11)), duration: r.isNull(12) ? nil : r.int64(12))
+    }
+
+    /// The first `limit` events of `query` (a SELECT of `columns`), each text made once per
+    /// distinct value (`RollupTexts`).
+    static func read(_ query: SQLQuery, in db: SQLiteDatabase) throws(SQLiteError) -> [RollupEvent] {
+        var texts = RollupTexts()
+        var rows: [RollupEvent] = []
+        try db.stream(query) { r throws(SQLDecodingError) in
+            rows.append(try RollupEvent(row: r, texts: &texts))
+            return true
+        }
+        return rows
     }
 }
 
@@ -249,20 +271,23 @@ struct RollupUpdate {
             memory.setStored(known)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
-            let versions = try db.scalar(
-                "SELECT COUNT(*) AS n FROM rollup_actors WHERE app_key = \(appKey) AND day = \(k.day) AND kind = \(k.kind) AND id = \(k.id)",
-                as: Int64.self)
+            let versions = try db.first(Self.countVersions, [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]) { $0.int64(0) }
             if versions == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
         }
         for (k, n) in added {
             try db.run(
-                """
-                INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids)
-                VALUES (\(appKey), \(k.allVersions), \(k.allVersions ? "" : version), \(k.day), \(k.kind), \(n))
-                ON CONFLICT (app_key, all_versions, app_version, day, kind) DO UPDATE SET distinct_ids = distinct_ids + excluded.distinct_ids
-                """)
+                Self.addActorCount,
+                rows: [[.text(appKey), .int(k.allVersions ? 1 : 0), .text(k.allVersions ? "" : version), .int(k.day), .text(k.kind), .int(n)]])
         }
     }
+
+    private static let countVersions = HotStatement(
+        "SELECT COUNT(*) AS n FROM rollup_actors WHERE app_key = ?1 AND day = ?2 AND kind = ?3 AND id = ?4")
+    private static let addActorCount = HotStatement(
+        """
+        INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT (app_key, all_versions, app_version, day, kind) DO UPDATE SET distinct_ids = distinct_ids + excluded.distinct_ids
+        """)
 
     private static let insertActor = HotStatement(
         "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
@@ -301,15 +326,13 @@ struct RollupUpdate {
             func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> RollupEnter {
                 RollupEnter(time: try r.decode("ts"), seq: try r.decode("seq"), page: try r.decode("page"))
             }
-            let keyed: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND sequence = \(sequence)"
+            let keyed: [SQLValue] = [.text(appKey), .text(version), .text(sequence)]
             let remembered = RollupMemory.SequenceKey(appKey: appKey, version: version, sequence: sequence)
             let last: RollupEnter?
             if let known = memory.lastEnter(remembered) {
                 last = known
             } else {
-                last = try db.query(
-                    "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) ORDER BY ts DESC, seq DESC LIMIT 1", enter
-                ).first
+                last = try db.first(Self.lastEnter, keyed, enter)
             }
             defer { memory.setLastEnter(remembered, max(last ?? new.last!, new.last!)) }
             if last.map({ $0 < new.first! }) ?? true {
@@ -317,12 +340,10 @@ struct RollupUpdate {
                 try insertEnters(new, sequence: sequence)
                 continue
             }
-            let before = try db.query(
-                "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts < \(low) ORDER BY ts DESC, seq DESC LIMIT 1", enter
-            ).first
+            let before = try db.first(Self.enterBefore, keyed + [.int(low)], enter)
             // The stored enters from `low` on, up to and including the first after `high`.
             var stretch: [RollupEnter] = []
-            try db.stream("SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts >= \(low) ORDER BY ts, seq") {
+            try db.stream(Self.entersFrom, keyed + [.int(low)]) {
                 r throws(SQLDecodingError) in
                 stretch.append(try enter(r))
                 return stretch.last!.time <= high
@@ -334,14 +355,23 @@ struct RollupUpdate {
         }
         for (k, n) in delta where n != 0 {
             try db.run(
-                """
-                INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
-                VALUES (\(appKey), \(version), \(k.fromDay), \(k.toDay), \(k.from), \(k.to), \(n))
-                ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page)
-                DO UPDATE SET transitions = transitions + excluded.transitions
-                """)
+                Self.addTransitions, rows: [[.text(appKey), .text(version), .int(k.fromDay), .int(k.toDay), .text(k.from), .text(k.to), .int(n)]])
         }
     }
+
+    private static let sequenceKey = "app_key = ?1 AND app_version = ?2 AND sequence = ?3"
+    private static let lastEnter = HotStatement(
+        "SELECT ts, seq, page FROM rollup_page_enters WHERE \(sequenceKey) ORDER BY ts DESC, seq DESC LIMIT 1")
+    private static let enterBefore = HotStatement(
+        "SELECT ts, seq, page FROM rollup_page_enters WHERE \(sequenceKey) AND ts < ?4 ORDER BY ts DESC, seq DESC LIMIT 1")
+    private static let entersFrom = HotStatement(
+        "SELECT ts, seq, page FROM rollup_page_enters WHERE \(sequenceKey) AND ts >= ?4 ORDER BY ts, seq")
+    private static let addTransitions = HotStatement(
+        """
+        INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page) DO UPDATE SET transitions = transitions + excluded.transitions
+        """)
 
     private func insertEnters(_ enters: [RollupEnter], sequence: String) throws(SQLiteError) {
         for e in enters {
@@ -376,15 +406,13 @@ struct RollupUpdate {
             func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> ClickRun {
                 ClickRun(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
-            var runKey: SQLQuery { "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)" }
+            let runKey: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
             let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: k.actor, view: k.view)
             let last: ClickRun?
             if let known = memory.lastRun(remembered) {
                 last = known
             } else {
-                last = try db.query(
-                    "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) ORDER BY start_ts DESC LIMIT 1", run
-                ).first
+                last = try db.first(Self.lastRun, runKey, run)
             }
             // Runs are apart by more than the gap, so only the last one starting at or before
             // the first click, and those starting up to the gap after the last, can join.
@@ -392,14 +420,8 @@ struct RollupUpdate {
             if last.map({ $0.start <= times.first! }) ?? true {
                 stored = last.map { [$0] } ?? []
             } else {
-                stored = try db.query(
-                    "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) AND start_ts <= \(times.first!) ORDER BY start_ts DESC LIMIT 1",
-                    run)
-                stored += try db.query(
-                    """
-                    SELECT start_ts, end_ts, clicks FROM rollup_click_runs
-                    WHERE \(runKey) AND start_ts > \(times.first!) AND start_ts <= \(times.last!.addingSaturating(gap)) ORDER BY start_ts
-                    """, run)
+                stored = try db.first(Self.runAtOrBefore, runKey + [.int(times.first!)], run).map { [$0] } ?? []
+                stored += try db.query(Self.runsWithin, runKey + [.int(times.first!), .int(times.last!.addingSaturating(gap))], run)
             }
             stored = stored.filter { $0.start > times.first! || times.first!.subtractingSaturating($0.end) <= gap }
             var merged: [ClickRun] = []
@@ -441,7 +463,12 @@ struct RollupUpdate {
         }
     }
 
-    private static let runKey = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4 AND start_ts = ?5"
+    private static let actorView = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4"
+    private static let runColumns = "SELECT start_ts, end_ts, clicks FROM rollup_click_runs"
+    private static let lastRun = HotStatement("\(runColumns) WHERE \(actorView) ORDER BY start_ts DESC LIMIT 1")
+    private static let runAtOrBefore = HotStatement("\(runColumns) WHERE \(actorView) AND start_ts <= ?5 ORDER BY start_ts DESC LIMIT 1")
+    private static let runsWithin = HotStatement("\(runColumns) WHERE \(actorView) AND start_ts > ?5 AND start_ts <= ?6 ORDER BY start_ts")
+    private static let runKey = "\(actorView) AND start_ts = ?5"
     private static let updateRun = HotStatement("UPDATE rollup_click_runs SET end_ts = ?6, clicks = ?7, end_day = ?8 WHERE \(runKey)")
     private static let deleteRun = HotStatement("DELETE FROM rollup_click_runs WHERE \(runKey)")
     private static let insertRun = HotStatement(
@@ -459,11 +486,9 @@ struct RollupUpdate {
     /// order.
     private func addKindEvents(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         /// The number of the row of `table` keyed by `a` and `b` (its two key columns), added when new.
-        func intern(_ table: String, _ first: String, _ second: String, _ a: String, _ b: String) throws(SQLiteError) -> Int64 {
-            if let n = try db.scalar("SELECT number FROM \(raw: table) WHERE \(raw: first) = \(a) AND \(raw: second) = \(b)", as: Int64.self) {
-                return n
-            }
-            try db.run("INSERT INTO \(raw: table) (\(raw: first), \(raw: second)) VALUES (\(a), \(b))")
+        func intern(_ table: NumberedTable, _ a: String, _ b: String) throws(SQLiteError) -> Int64 {
+            if let n = try db.first(table.select, [.text(a), .text(b)], { $0.int64(0) }) { return n }
+            try db.run(table.insert, rows: [[.text(a), .text(b)]])
             return db.lastInsertedRowID
         }
         let sourceKey = SourceKey(appKey: appKey, appVersion: version)
@@ -471,7 +496,7 @@ struct RollupUpdate {
         if let n = memory.sourceNumber(sourceKey) {
             source = n
         } else {
-            source = try intern("rollup_sources", "app_key", "app_version", appKey, version)
+            source = try intern(Self.sources, appKey, version)
             memory.setSourceNumber(sourceKey, source)
         }
         /// The id's number; 0 for none (numbers start at 1).
@@ -479,7 +504,7 @@ struct RollupUpdate {
             guard let id else { return 0 }
             let key = RollupMemory.AppText(appKey: appKey, text: id)
             if let n = memory.idNumber(key) { return n }
-            let n = try intern("rollup_ids", "app_key", "id", appKey, id)
+            let n = try intern(Self.ids, appKey, id)
             memory.setIDNumber(key, n)
             return n
         }
@@ -490,7 +515,7 @@ struct RollupUpdate {
             if let n = memory.kindNumber(k) {
                 kind = n
             } else {
-                kind = try intern("rollup_kinds", "type", "name", e.type, e.name)
+                kind = try intern(Self.kinds, e.type, e.name)
                 memory.setKindNumber(k, kind)
             }
             let entry = KindEventEntry(
@@ -501,6 +526,21 @@ struct RollupUpdate {
         // In kind order: the same order of writes whatever the dictionary's.
         for kind in byKind.keys.sorted() { try KindEventBlocks.add(byKind[kind]!, kind: kind, in: db) }
     }
+
+    /// A table numbering the pairs of its two key columns (`rollup_sources`, `rollup_ids`,
+    /// `rollup_kinds`): its statements.
+    private struct NumberedTable {
+        let select: HotStatement
+        let insert: HotStatement
+
+        init(_ table: String, _ first: String, _ second: String) {
+            select = HotStatement("SELECT number FROM \(table) WHERE \(first) = ?1 AND \(second) = ?2")
+            insert = HotStatement("INSERT INTO \(table) (\(first), \(second)) VALUES (?1, ?2)")
+        }
+    }
+    private static let sources = NumberedTable("rollup_sources", "app_key", "app_version")
+    private static let ids = NumberedTable("rollup_ids", "app_key", "id")
+    private static let kinds = NumberedTable("rollup_kinds", "type", "name")
 
     // MARK: the page of each view's first click
 
@@ -518,14 +558,12 @@ struct RollupUpdate {
         }
         // Events come in storage order, so a stored row has the smaller `seq`: it stays.
         for (k, v) in first {
-            try db.run(
-                """
-                INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page)
-                VALUES (\(appKey), \(version), \(k.day), \(k.view), \(v.seq), \(v.page))
-                ON CONFLICT DO NOTHING
-                """)
+            try db.run(Self.insertViewPage, rows: [[.text(appKey), .text(version), .int(k.day), .text(k.view), .int(v.seq), .text(v.page)]])
         }
     }
+
+    private static let insertViewPage = HotStatement(
+        "INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
 }
 
 /// One page enter in its sequence: ordered by time, ties by storage order.
@@ -579,4 +617,27 @@ func groupedInOrder<Key: Hashable, Value>(_ pairs: some Sequence<(Key, Value)>) 
         }
     }
     return groups
+}
+
+/// The rollup workers' reads: `HotStatement`s, no SQL text built per run.
+extension SQLiteDatabase {
+    /// Each row of `hot` with `values` bound, as `row` reads it.
+    func query<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
+        var rows: [T] = []
+        try stream(hot, values) { r throws(SQLDecodingError) in
+            rows.append(try row(r))
+            return true
+        }
+        return rows
+    }
+
+    /// The first row of `hot` with `values` bound, as `row` reads it; nil when there is none.
+    func first<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> T? {
+        var found: T?
+        try stream(hot, values) { r throws(SQLDecodingError) in
+            found = try row(r)
+            return false
+        }
+        return found
+    }
 }
