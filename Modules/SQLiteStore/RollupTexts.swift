@@ -1,24 +1,32 @@
 import Foundation
 
+/// One text of a chunk (`RollupTexts`) and its number there: equal texts, equal numbers, so the
+/// chunk's groupings key on numbers instead of hashing texts.
+struct RollupText {
+    let string: String
+    let id: Int32
+}
+
 /// The texts of one chunk of events the rollup workers read (`RollupEvent.read`), each distinct
-/// one made into a `String` once: a chunk repeats the same app key, version, type, name, page,
-/// path and ids over and over, and making (checking the UTF-8 of, allocating, later freeing)
-/// a string per column of every event was a tenth of the workers' time (callgrind). Equal texts
-/// then share their storage, so the rollups' dictionaries compare them by identity first.
+/// one made into a `String` once and numbered from 0: a chunk repeats the same app key,
+/// version, type, name, page, path and ids over and over, and making (checking the UTF-8 of,
+/// allocating, later freeing) a string per column of every event, then hashing each text again
+/// in every table's grouping, was a fifth of the workers' time (callgrind).
 ///
-/// An open-addressing table over a hash of the bytes (random seed per table); a text whose
-/// probe runs past `maxProbes` slots is made on its own, not kept, so no set of texts costs
-/// more than that per lookup. Every text is what `String(decoding:as:)` makes of its bytes.
+/// An open-addressing table (at most half full) over a hash of the bytes with a random seed
+/// per table, so no one can choose texts that collide. Every text is what
+/// `String(decoding:as:)` makes of its bytes; bytes that are not UTF-8 (repaired, so other
+/// bytes may give the same text) take the number of their repaired text's bytes.
 struct RollupTexts {
     private struct Slot {
         var hash: UInt64 = 0
-        var text: String?
+        var text: RollupText?
     }
     private var slots: [Slot]
     private var mask: Int
-    private var count = 0
+    /// Texts numbered so far: the next one's number.
+    private(set) var count = 0
     private let seed = UInt64.random(in: .min ... .max)
-    private static let maxProbes = 32
 
     init() {
         slots = Array(repeating: Slot(), count: 1024)
@@ -26,22 +34,21 @@ struct RollupTexts {
     }
 
     /// The text of `bytes` (UTF-8), nil for none (an SQL NULL).
-    mutating func text(_ bytes: UnsafeRawBufferPointer?) -> String? {
+    mutating func text(_ bytes: UnsafeRawBufferPointer?) -> RollupText? {
         guard let bytes else { return nil }
         let h = Self.hash(bytes, seed)
         var i = Int(truncatingIfNeeded: h) & mask
-        for _ in 0..<Self.maxProbes {
-            guard let t = slots[i].text else {
-                let made = String(decoding: bytes, as: UTF8.self)
-                slots[i] = Slot(hash: h, text: made)
-                count += 1
-                if count * 2 > slots.count { grow() }
-                return made
-            }
-            if slots[i].hash == h, Self.equal(t, bytes) { return t }
+        while let t = slots[i].text {
+            if slots[i].hash == h, Self.equal(t.string, bytes) { return t }
             i = (i + 1) & mask
         }
-        return String(decoding: bytes, as: UTF8.self)
+        var made = String(decoding: bytes, as: UTF8.self)
+        guard Self.equal(made, bytes) else { return made.withUTF8 { text(UnsafeRawBufferPointer($0)) } }
+        let t = RollupText(string: made, id: Int32(count))
+        slots[i] = Slot(hash: h, text: t)
+        count += 1
+        if count * 2 > slots.count { grow() }
+        return t
     }
 
     private mutating func grow() {

@@ -164,10 +164,13 @@ extension SQLiteEventStore {
         guard let last = rows.last?.seq else { return 0 }
         let backlog = Set(
             try db.query("SELECT app_key FROM \(raw: part.backlog)") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) })
+        // By app key and version: their numbers in the chunk (`RollupEvent.ids`), not their texts.
         let byApp = groupedInOrder(
-            rows.lazy.filter { !backlog.contains($0.appKey) }.map { e in (SourceKey(appKey: e.appKey, appVersion: e.appVersion), e) })
-        for (source, events) in byApp {
-            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events, part, memory: &memory)
+            rows.lazy.filter { backlog.isEmpty || !backlog.contains($0.appKey) }.map { e in
+                (Int64(e.ids.appKey) << 32 | Int64(UInt32(bitPattern: e.ids.appVersion)), e)
+            })
+        for (_, events) in byApp {
+            try RollupUpdate(db: db, appKey: events[0].appKey, appVersion: events[0].appVersion).apply(events, part, memory: &memory)
         }
         try db.run("UPDATE \(raw: part.watermark) SET seq = \(last)")
         return rows.count
