@@ -40,15 +40,19 @@ enum DeviceLinkTable {
             if let user = p.user {
                 try add(DeviceLink(appKey: appKey, device: p.device, user: user), in: db)
             } else {
-                try db.run("INSERT INTO anonymous_devices (app_key, device) VALUES (\(appKey), \(p.device)) ON CONFLICT DO NOTHING")
+                try db.run(addAnonymous, rows: [[.text(appKey), .text(p.device)]])
             }
         }
     }
 
     /// Adds one link (nothing when it is there).
     static func add(_ link: DeviceLink, in db: SQLiteDatabase) throws(SQLiteError) {
-        try db.run("INSERT INTO device_links (app_key, device, user_id) VALUES (\(link.appKey), \(link.device), \(link.user)) ON CONFLICT DO NOTHING")
+        try db.run(addLink, rows: [[.text(link.appKey), .text(link.device), .text(link.user)]])
     }
+
+    // Run for every distinct pair of every batch stored: prepared once, no text rendered per run.
+    private static let addLink = HotStatement("INSERT INTO device_links (app_key, device, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+    private static let addAnonymous = HotStatement("INSERT INTO anonymous_devices (app_key, device) VALUES (?, ?) ON CONFLICT DO NOTHING")
 }
 
 /// A device and the user carried with it by one event (nil: an event without a user).

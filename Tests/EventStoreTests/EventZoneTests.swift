@@ -149,6 +149,85 @@ import TestSupport
         #expect(lookup.contains { $0.contains("USING INDEX event_zones_end (max_ts>?)") }, "\(lookup)")
     }
 
+    /// Traffic in time order, many small commits (a device's batch each, as real agents send
+    /// them), two apps interleaved: each app's commits extend its latest zone up to a quarter
+    /// hour, so the map grows by a row per quarter hour and app, not per commit, and ranged
+    /// queries answer as before.
+    @Test func commitsInTimeOrderExtendTheirAppsLatestZoneUpToAQuarterHour() throws {
+        let path = temporaryDatabase("extend")
+        let store = try SQLiteEventStore(path: path)
+        let minute: Int64 = 60_000
+        for m in 0..<40 {
+            let t = Self.t0 + Int64(m) * minute
+            _ = try store.append(Self.batch("s\(m)-", [t, t + 20_000]))
+            _ = try store.append(Self.batch("o\(m)-", [t + 30_000], app: "other"))
+        }
+        store.close()
+        let rows = try sqlite(path, "SELECT app_key, COUNT(*), MAX(max_ts - min_ts) FROM event_zones GROUP BY app_key ORDER BY app_key")
+        // shop: minutes 0–14 (its last event 14:20 after its first), 15–29, 30–39; other (one
+        // event a minute): minutes 0–15 (15:00 exactly is within), 16–31, 32–39.
+        #expect(rows == ["other|3|\(15 * minute)", "shop|3|\(14 * minute + 20_000)"])
+        #expect(try Self.unmapped(path) == ["0"])
+        let reopened = try SQLiteEventStore(path: path)
+        defer { reopened.close() }
+        for (since, until) in [(5, 7), (14, 16), (29, 31), (0, 40), (39, 41)] {
+            let f = EventFilter(appKey: "shop", since: Self.t0 + Int64(since) * minute, until: Self.t0 + Int64(until) * minute)
+            let expected = (since..<min(until, 40)).flatMap { m in ["s\(m)-0", "s\(m)-1"] }
+            #expect(try Self.ids(reopened, f) == expected, "\(since)–\(until)")
+        }
+    }
+
+    /// A commit with a late event is a zone of its own, and the next commit in time order
+    /// does not join it (it would read the late day's span): it starts a zone of its own.
+    @Test func aLateCommitNeitherExtendsNorIsExtended() throws {
+        let path = temporaryDatabase("late-alone")
+        let store = try SQLiteEventStore(path: path)
+        let late = Self.t0 - 48 * Self.hour
+        _ = try store.append(Self.batch("a", [Self.t0]))
+        _ = try store.append(Self.batch("b", [Self.t0 + 1_000, late]))
+        _ = try store.append(Self.batch("c", [Self.t0 + 2_000]))
+        _ = try store.append(Self.batch("d", [Self.t0 + 3_000]))
+        store.close()
+        #expect(try Self.zones(path) == ["shop|1|1|\(Self.t0)|\(Self.t0)", "shop|2|3|\(late)|\(Self.t0 + 1_000)", "shop|4|5|\(Self.t0 + 2_000)|\(Self.t0 + 3_000)"])
+        #expect(try Self.unmapped(path) == ["0"])
+    }
+
+    /// An app whose latest zone is further back than the map's last 64 rows starts a zone of
+    /// its own (the lookup reads a rowid range at the map's end, never an index or the whole map).
+    @Test func anAppQuietForManyZonesStartsANewOne() throws {
+        let path = temporaryDatabase("quiet")
+        let store = try SQLiteEventStore(path: path)
+        _ = try store.append(Self.batch("s0-", [Self.t0]))
+        // 70 commits of another app, each an hour after the last: a zone each.
+        for h in 0..<70 { _ = try store.append(Self.batch("o\(h)-", [Self.t0 - Int64(h + 1) * Self.hour], app: "other")) }
+        _ = try store.append(Self.batch("s1-", [Self.t0 + 1_000]))
+        store.close()
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM event_zones WHERE app_key = 'shop'") == ["2"])
+        #expect(try sqlite(path, "SELECT COUNT(*) FROM event_zones WHERE app_key = 'other'") == ["70"])
+        #expect(try Self.unmapped(path) == ["0"])
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        let plan = try db.query("EXPLAIN QUERY PLAN " + EventZones.Recorder.latest("shop")) { r throws(SQLDecodingError) in
+            try r.decode("detail", as: String.self)
+        }
+        #expect(plan.contains { $0.contains("SEARCH event_zones USING INTEGER PRIMARY KEY (rowid>?)") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN event_zones") }, "\(plan)")
+    }
+
+    @Test func aZoneGrowsOnlyForwardAndWithinItsBounds() {
+        let z = EventZones.Zone(appKey: "shop", seqs: 100...199, times: 1_000...2_000)
+        func next(_ seqs: ClosedRange<Int64>, _ times: ClosedRange<Int64>) -> EventZones.Zone {
+            EventZones.Zone(appKey: "shop", seqs: seqs, times: times)
+        }
+        #expect(EventZones.extended(z, by: next(250...260, 1_500...3_000)) == next(100...260, 1_000...3_000))
+        // Earlier times join too, within the span.
+        #expect(EventZones.extended(z, by: next(250...260, 500...600)) == next(100...260, 500...2_000))
+        // Past the span, past the seqs, or not after the zone: nothing.
+        #expect(EventZones.extended(z, by: next(250...260, 1_000...(1_000 + EventZones.extendedSpan + 1))) == nil)
+        #expect(EventZones.extended(z, by: next(250...(100 + EventZones.extendedSeqs), 1_500...1_600)) == nil)
+        #expect(EventZones.extended(z, by: next(150...160, 1_500...1_600)) == nil)
+        #expect(EventZones.extended(z, by: next((99 + EventZones.extendedSeqs)...(99 + EventZones.extendedSeqs), 1_500...1_600)) != nil)
+    }
+
     @Test func rangesCloseTogetherAreMergedAndNeverMoreThanTheBound() {
         #expect(EventZones.merged([20...30, 1...10, 5...12, 10_000...10_010]) == [1...30, 10_000...10_010])
         // Two clusters of 50 ranges each, 100,000 apart inside a cluster: one range per cluster.

@@ -1,4 +1,4 @@
-import ATLPWire
+@testable import ATLPWire
 import EventModel
 import Foundation
 import TestSupport
@@ -132,6 +132,33 @@ import Testing
         } catch {
             #expect(error.code == .badFrame)
         }
+    }
+
+    /// The payload is read eight bytes at a time (`ATLPFrame.scan`): a line feed, an invalid
+    /// byte or a valid non-ASCII character at every offset of payloads of every length around
+    /// the word size is found as a byte-by-byte reading finds it.
+    @Test func aLineFeedOrANonASCIIByteIsFoundAtEveryOffset() {
+        for length in 0...27 {
+            for at in 0...length {
+                let filler = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                func payload(_ inserted: [UInt8]) -> [UInt8] {
+                    Array("PING {\"a\":\"".utf8) + filler[0..<at] + inserted + filler[at...] + Array("\"}".utf8)
+                }
+                for (inserted, expected) in [([0x0A], "line feed"), ([0xFF], "not valid UTF-8"), ([0xC3], "not valid UTF-8")] as [([UInt8], String)] {
+                    do {
+                        _ = try ATLPFrame.parse(payload: payload(inserted))
+                        Issue.record("\(inserted) at \(at) of \(length) accepted")
+                    } catch {
+                        #expect(error.code == .badFrame && error.message.contains(expected), "\(inserted) at \(at) of \(length): \(error)")
+                    }
+                }
+                let accented = try? ATLPFrame.parse(payload: payload(Array("é✓".utf8)))
+                #expect(accented?.body?["a"] == .string(String(repeating: "x", count: at) + "é✓" + String(repeating: "x", count: length - at)))
+            }
+        }
+        #expect(ATLPFrame.scan(Array("PING".utf8)) == (lineFeed: false, ascii: true))
+        #expect(ATLPFrame.scan(Array("PING é".utf8)) == (lineFeed: false, ascii: false))
+        #expect(ATLPFrame.scan([]) == (lineFeed: false, ascii: true))
     }
 }
 
