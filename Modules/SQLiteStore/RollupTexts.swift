@@ -14,7 +14,7 @@ struct RollupText {
 /// in every table's grouping, was a fifth of the workers' time (callgrind).
 ///
 /// An open-addressing table (at most half full) over a hash of the bytes with a random seed
-/// per table, so no one can choose texts that collide. Every text is what
+/// per table (per chunk), so texts cannot be chosen ahead to collide. Every text is what
 /// `String(decoding:as:)` makes of its bytes; bytes that are not UTF-8 (repaired, so other
 /// bytes may give the same text) take the number of their repaired text's bytes.
 struct RollupTexts {
