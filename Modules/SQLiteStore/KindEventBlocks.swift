@@ -50,28 +50,16 @@ enum KindEventBlocks {
         while i < new.count {
             let e = new[i]
             // The block covering `e`: the last starting at or before it, else the kind's first.
-            var covering = try db.query(
-                """
-                SELECT \(raw: columns) FROM rollup_kind_events WHERE kind = \(kind) AND (first_ts, first_seq) <= (\(e.time), \(e.seq))
-                ORDER BY first_ts DESC, first_seq DESC LIMIT 1
-                """, Block.init(row:)
-            ).first
-            if covering == nil {
-                covering = try db.query(
-                    "SELECT \(raw: columns) FROM rollup_kind_events WHERE kind = \(kind) ORDER BY first_ts, first_seq LIMIT 1", Block.init(row:)
-                ).first
-            }
+            var covering = try db.first(Self.blockAtOrBefore, [.int(kind), .int(e.time), .int(e.seq)], Block.init(row:))
+            if covering == nil { covering = try db.first(Self.firstBlock, [.int(kind)], Block.init(row:)) }
             guard let block = covering else {
                 try insert(pieces(of: new[i...], last: true), kind: kind, in: db)
                 return
             }
             // Its share: the entries before the next block's first.
-            let next = try db.query(
-                """
-                SELECT first_ts, first_seq FROM rollup_kind_events WHERE kind = \(kind) AND (first_ts, first_seq) > (\(block.firstTime), \(block.firstSeq))
-                ORDER BY first_ts, first_seq LIMIT 1
-                """
-            ) { r throws(SQLDecodingError) in (time: try r.decode("first_ts", as: Int64.self), seq: try r.decode("first_seq", as: Int64.self)) }.first
+            let next = try db.first(Self.nextBlock, [.int(kind), .int(block.firstTime), .int(block.firstSeq)]) {
+                r throws(SQLDecodingError) in (time: try r.decode("first_ts", as: Int64.self), seq: try r.decode("first_seq", as: Int64.self))
+            }
             var j = i + 1
             if let next { while j < new.count && (new[j].time, new[j].seq) < (next.time, next.seq) { j += 1 } } else { j = new.count }
             let share = new[i..<j]
@@ -84,10 +72,11 @@ enum KindEventBlocks {
                 if let end = appended.last {
                     KindEventEntry.append(appended, after: (last.lastTime, last.lastSeq), to: &last.bytes)
                     try db.run(
-                        """
-                        UPDATE rollup_kind_events SET last_ts = \(end.time), last_seq = \(end.seq), entries = \(last.count + appended.count),
-                        events = \(SQLValue.blob(last.bytes)) WHERE kind = \(kind) AND first_ts = \(last.firstTime) AND first_seq = \(last.firstSeq)
-                        """)
+                        Self.appendToBlock,
+                        rows: [
+                            [.int(kind), .int(last.firstTime), .int(last.firstSeq)],
+                            [.int(end.time), .int(end.seq), .int(Int64(last.count + appended.count)), .blob(last.bytes)],
+                        ])
                 }
                 try insert(pieces(of: share.dropFirst(room), last: true), kind: kind, in: db)
                 continue
@@ -102,10 +91,23 @@ enum KindEventBlocks {
             }
             merged += old
             merged += added
-            try db.run("DELETE FROM rollup_kind_events WHERE kind = \(kind) AND first_ts = \(block.firstTime) AND first_seq = \(block.firstSeq)")
+            try db.run(Self.deleteBlock, rows: [[.int(kind), .int(block.firstTime), .int(block.firstSeq)]])
             try insert(pieces(of: merged[...], last: next == nil), kind: kind, in: db)
         }
     }
+
+    // The writer's statements, run per kind of each chunk (`HotStatement`: no SQL text built per run).
+    private static let blockAtOrBefore = HotStatement(
+        "SELECT \(columns) FROM rollup_kind_events WHERE kind = ?1 AND (first_ts, first_seq) <= (?2, ?3) ORDER BY first_ts DESC, first_seq DESC LIMIT 1")
+    private static let firstBlock = HotStatement("SELECT \(columns) FROM rollup_kind_events WHERE kind = ?1 ORDER BY first_ts, first_seq LIMIT 1")
+    private static let nextBlock = HotStatement(
+        "SELECT first_ts, first_seq FROM rollup_kind_events WHERE kind = ?1 AND (first_ts, first_seq) > (?2, ?3) ORDER BY first_ts, first_seq LIMIT 1")
+    private static let blockKey = "kind = ?1 AND first_ts = ?2 AND first_seq = ?3"
+    private static let appendToBlock = HotStatement(
+        "UPDATE rollup_kind_events SET last_ts = ?4, last_seq = ?5, entries = ?6, events = ?7 WHERE \(blockKey)")
+    private static let deleteBlock = HotStatement("DELETE FROM rollup_kind_events WHERE \(blockKey)")
+    private static let insertBlock = HotStatement(
+        "INSERT INTO rollup_kind_events (kind, first_ts, first_seq, last_ts, last_seq, entries, events) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
     /// `entries` (sorted) cut into blocks of at most `maxEntries`: the kind's last ones full
     /// from the front (later events are appended to the rest), others in equal parts (room on
@@ -131,10 +133,7 @@ enum KindEventBlocks {
             bytes.reserveCapacity(b.count * 16)
             KindEventEntry.append(b, after: (0, 0), to: &bytes)
             try db.run(
-                """
-                INSERT INTO rollup_kind_events (kind, first_ts, first_seq, last_ts, last_seq, entries, events)
-                VALUES (\(kind), \(first.time), \(first.seq), \(last.time), \(last.seq), \(b.count), \(SQLValue.blob(bytes)))
-                """)
+                insertBlock, rows: [[.int(kind), .int(first.time), .int(first.seq), .int(last.time), .int(last.seq), .int(Int64(b.count)), .blob(bytes)]])
         }
     }
 
@@ -186,7 +185,7 @@ enum KindEventBlocks {
                 let entries = try decode(block.bytes, count: block.count)
                 let kept = entries.filter { e in e.source < 0 || e.source >= gone.count || !gone[Int(e.source)] }
                 guard kept.count < entries.count else { continue }
-                try db.run("DELETE FROM rollup_kind_events WHERE kind = \(kind) AND first_ts = \(block.firstTime) AND first_seq = \(block.firstSeq)")
+                try db.run(deleteBlock, rows: [[.int(kind), .int(block.firstTime), .int(block.firstSeq)]])
                 try insert([kept[...]], kind: kind, in: db)
             }
         }

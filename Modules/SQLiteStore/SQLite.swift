@@ -227,14 +227,22 @@ final class SQLiteDatabase {
     /// `each` returns false: constant memory, however many rows.
     func stream(_ query: SQLQuery, _ each: (SQLiteStatement) throws(SQLDecodingError) -> Bool) throws(SQLiteError) {
         let (sql, values) = query.rendered(for: .sqlite)
-        let s = try statement(sql)
+        try stream(try statement(sql), values, each)
+    }
+
+    /// `stream` of `hot` with `values` bound to its `?`s: no SQL text rendered per run.
+    func stream(_ hot: HotStatement, _ values: [SQLValue], _ each: (SQLiteStatement) throws(SQLDecodingError) -> Bool) throws(SQLiteError) {
+        try stream(try statement(hot), values, each)
+    }
+
+    private func stream(_ s: SQLiteStatement, _ values: [SQLValue], _ each: (SQLiteStatement) throws(SQLDecodingError) -> Bool) throws(SQLiteError) {
         defer { s.reset() }
         try s.bind(values)
         while try s.step() {
             do throws(SQLDecodingError) {
                 if !(try each(s)) { return }
             } catch {
-                throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: sql)
+                throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: s.sql)
             }
         }
     }
@@ -407,6 +415,9 @@ final class SQLiteStatement: SQLRow {
 
     /// The current row's column `i` as an integer (0 for NULL), read raw.
     func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
+
+    /// True when the current row's column `i` is NULL.
+    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
 
     /// The current row's column `i` as UTF-8 bytes, read raw; valid until the next step. Nil
     /// for NULL.

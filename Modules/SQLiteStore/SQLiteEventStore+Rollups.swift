@@ -58,9 +58,9 @@ extension SQLiteEventStore {
                     }
                     // `+app_key`: read the table in `seq` order; through an app key index SQLite
                     // would sort all of the app's rows for every chunk.
-                    let rows = try db.query(
+                    let rows = try RollupEvent.read(
                         "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE +app_key = \(appKey) AND seq >= \(from) ORDER BY seq LIMIT \(limit)",
-                        RollupEvent.init(row:))
+                        in: db)
                     for (version, events) in groupedInOrder(rows.lazy.map { ($0.appVersion, $0) }) {
                         try RollupUpdate(db: db, appKey: appKey, appVersion: version).apply(events, part, memory: &memory)
                     }
@@ -159,15 +159,18 @@ extension SQLiteEventStore {
     /// what the tables hold (RollupMemory.swift) and learns what this adds.
     static func advanceRollups(_ db: SQLiteDatabase, _ part: RollupPart, limit: Int, memory: inout RollupMemory) throws(SQLiteError) -> Int {
         let watermark = try db.scalar("SELECT seq FROM \(raw: part.watermark)", as: Int64.self) ?? 0
-        let rows = try db.query(
-            "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", RollupEvent.init(row:))
+        let rows = try RollupEvent.read(
+            "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", in: db)
         guard let last = rows.last?.seq else { return 0 }
         let backlog = Set(
             try db.query("SELECT app_key FROM \(raw: part.backlog)") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) })
+        // By app key and version: their numbers in the chunk (`RollupEvent.ids`), not their texts.
         let byApp = groupedInOrder(
-            rows.lazy.filter { !backlog.contains($0.appKey) }.map { e in (SourceKey(appKey: e.appKey, appVersion: e.appVersion), e) })
-        for (source, events) in byApp {
-            try RollupUpdate(db: db, appKey: source.appKey, appVersion: source.appVersion).apply(events, part, memory: &memory)
+            rows.lazy.filter { backlog.isEmpty || !backlog.contains($0.appKey) }.map { e in
+                (Int64(e.ids.appKey) << 32 | Int64(UInt32(bitPattern: e.ids.appVersion)), e)
+            })
+        for (_, events) in byApp {
+            try RollupUpdate(db: db, appKey: events[0].appKey, appVersion: events[0].appVersion).apply(events, part, memory: &memory)
         }
         try db.run("UPDATE \(raw: part.watermark) SET seq = \(last)")
         return rows.count

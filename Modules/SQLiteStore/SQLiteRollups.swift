@@ -6,7 +6,8 @@ import StoreSQL
 /// One stored event as the rollup tables see it. A class: a chunk hands the same events to each
 /// table's grouping (by app and version, by type, by sequence …), and copying a value of nine
 /// texts cost nine reference counts each time (a tenth of the worker's time, `perf`); a reference
-/// costs one.
+/// costs one. Each text comes with its number in the chunk (`RollupTexts`, `ids`): the
+/// groupings key on those.
 final class RollupEvent: Sendable {
     let seq: Int64
     let appKey: String
@@ -25,31 +26,69 @@ final class RollupEvent: Sendable {
     let user: String?
     let device: String?
     let duration: Int64?
+    /// The numbers of its texts in its chunk.
+    let ids: IDs
 
-    init(
-        seq: Int64, appKey: String, appVersion: String?, time: Int64, type: String, name: String, page: String?, path: String?,
-        title: String?, session: String?, user: String?, device: String?, duration: Int64?
-    ) {
-        self.seq = seq
-        self.appKey = appKey
-        self.appVersion = appVersion
-        self.time = time
-        day = UTCDay.number(of: time)
-        self.type = type
-        self.name = name
-        self.page = page
-        self.path = path
-        self.title = title
-        self.session = session
-        self.user = user
-        self.device = device
-        self.duration = duration
+    /// The chunk's numbers of an event's texts (`RollupTexts`); -1 for none.
+    struct IDs {
+        var appKey: Int32
+        var appVersion: Int32
+        var type: Int32
+        var name: Int32
+        var page: Int32
+        var path: Int32
+        var title: Int32
+        var session: Int32
+        var user: Int32
+        var device: Int32
     }
+
+    /// The event of a row of `columns`, read by position (a lookup by name per column was a
+    /// tenth of the workers' time, callgrind); each text through `texts`.
+    init(row r: SQLiteStatement, texts: inout RollupTexts) throws(SQLDecodingError) {
+        func required(_ i: Int32, _ name: String) throws(SQLDecodingError) -> RollupText {
+            guard let t = texts.text(r.bytes(i)) else { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
+            return t
+        }
+        func integer(_ i: Int32, _ name: String) throws(SQLDecodingError) -> Int64 {
+            if r.isNull(i) { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
+            return r.int64(i)
+        }
+        seq = try integer(0, "seq")
+        let appKey = try required(1, "app_key"), appVersion = texts.text(r.bytes(2))
+        time = try integer(3, "corrected_ts")
+        day = UTCDay.number(of: time)
+        let type = try required(4, "type"), name = try required(5, "name")
+        let page = texts.text(r.bytes(6)), path = texts.text(r.bytes(7)), title = texts.text(r.bytes(8))
+        let session = texts.text(r.bytes(9)), user = texts.text(r.bytes(10)), device = texts.text(r.bytes(11))
+        duration = r.isNull(12) ? nil : r.int64(12)
+        self.appKey = appKey.string
+        self.appVersion = appVersion?.string
+        self.type = type.string
+        self.name = name.string
+        self.page = page?.string
+        self.path = path?.string
+        self.title = title?.string
+        self.session = session?.string
+        self.user = user?.string
+        self.device = device?.string
+        ids = IDs(
+            appKey: appKey.id, appVersion: appVersion?.id ?? -1, type: type.id, name: name.id, page: page?.id ?? -1, path: path?.id ?? -1,
+            title: title?.id ?? -1, session: session?.id ?? -1, user: user?.id ?? -1, device: device?.id ?? -1)
+    }
+
+    /// The number of `sentActor` (the user, else the device); -1 for none.
+    var sentActorID: Int32 { ids.user >= 0 ? ids.user : ids.device }
+    /// The number of its view, `path ?? name`.
+    var viewID: Int32 { ids.path >= 0 ? ids.path : ids.name }
+    /// The number of its page as the page tables key it, `page ?? name`.
+    var pageID: Int32 { ids.page >= 0 ? ids.page : ids.name }
 }
 
 extension RollupEvent {
-    /// The columns of `events` the rollups of `part` read (`init(row:)`): the `kinds` file's
-    /// tables never read the title, which takes parsing each event's JSON properties.
+    /// The columns of `events` the rollups of `part` read (`init(row:)`), in this order: the
+    /// `kinds` file's tables never read the page, the duration nor the title (which takes
+    /// parsing each event's JSON properties), so they come as NULL.
     static func columns(_ part: RollupPart) -> String {
         switch part {
         case .kinds: kindsColumns
@@ -61,16 +100,19 @@ extension RollupEvent {
         session, user_id, device_id, duration
         """
     private static let kindsColumns = """
-        seq, app_key, app_version, corrected_ts, type, name, page, path, NULL AS title, session, user_id, device_id, duration
+        seq, app_key, app_version, corrected_ts, type, name, NULL AS page, path, NULL AS title, session, user_id, device_id, NULL AS duration
         """
 
-    /// The event of a row of `columns`.
-    convenience init(row r: SQLiteStatement) throws(SQLDecodingError) {
-        self.init(
-            seq: try r.decode("seq"), appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"),
-            time: try r.decode("corrected_ts"), type: try r.decode("type"), name: try r.decode("name"), page: try r.decode("page"),
-            path: try r.decode("path"), title: try r.decode("title"), session: try r.decode("session"), user: try r.decode("user_id"),
-            device: try r.decode("device_id"), duration: try r.decode("duration"))
+    /// The first `limit` events of `query` (a SELECT of `columns`), each text made once per
+    /// distinct value (`RollupTexts`).
+    static func read(_ query: SQLQuery, in db: SQLiteDatabase) throws(SQLiteError) -> [RollupEvent] {
+        var texts = RollupTexts()
+        var rows: [RollupEvent] = []
+        try db.stream(query) { r throws(SQLDecodingError) in
+            rows.append(try RollupEvent(row: r, texts: &texts))
+            return true
+        }
+        return rows
     }
 }
 
@@ -127,28 +169,33 @@ struct RollupUpdate {
     }
     // MARK: events per day, type, name, page, path and title
 
+    /// A row of `rollup_events` by the chunk's numbers of its texts (`RollupEvent.ids`).
     private struct CountKey: Hashable {
         var day: Int64
-        var type: String
-        var name: String
-        var page: String?
-        var path: String?
-        var title: String?
+        var type: Int32
+        var name: Int32
+        var page: Int32
+        var path: Int32
+        var title: Int32
     }
 
     private func addCounts(_ events: [RollupEvent]) throws(SQLiteError) {
-        var counts: [CountKey: (events: Int64, dwellCount: Int64, dwellSum: Int64)] = [:]
+        // Each key's first event gives its texts.
+        var counts: [CountKey: (first: RollupEvent, events: Int64, dwellCount: Int64, dwellSum: Int64)] = [:]
         for e in events {
-            let key = CountKey(day: e.day, type: e.type, name: e.name, page: e.page, path: e.path, title: e.title)
-            counts[key, default: (0, 0, 0)].events += 1
-            if e.type == "page_leave", let d = e.duration {
+            let key = CountKey(day: e.day, type: e.ids.type, name: e.ids.name, page: e.ids.page, path: e.ids.path, title: e.ids.title)
+            let leave = e.type == "page_leave" ? e.duration : nil
+            if counts[key] == nil { counts[key] = (e, 0, 0, 0) }
+            counts[key]!.events += 1
+            if let d = leave {
                 counts[key]!.dwellCount += 1
                 // Saturates: rows stored before durations were checked may hold any integer. Past
                 // 64 bits the SQL sum turns to a real (SQLite does so), read with TOTAL.
                 counts[key]!.dwellSum = counts[key]!.dwellSum.addingSaturating(d)
             }
         }
-        for (k, v) in counts {
+        for v in counts.values {
+            let k = v.first
             // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
             let values: [SQLValue] = [
                 .int(v.events), .int(v.dwellCount), .int(v.dwellSum), .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion,
@@ -180,16 +227,27 @@ struct RollupUpdate {
         var page: String
         var duration: Int64
     }
+    /// A `DwellKey` by the chunk's number of its page (`RollupEvent.pageID`).
+    private struct DwellIDKey: Hashable {
+        var day: Int64
+        var page: Int32
+        var duration: Int64
+    }
 
     private func addDwell(_ events: [RollupEvent]) throws(SQLiteError) {
-        var byDay: [DwellKey: Int64] = [:]
+        var leaves: [DwellIDKey: (page: String, leaves: Int64)] = [:]
         for e in events where e.type == "page_leave" {
             guard let d = e.duration else { continue }
-            byDay[DwellKey(day: e.day, page: e.page ?? e.name, duration: d), default: 0] += 1
+            let key = DwellIDKey(day: e.day, page: e.pageID, duration: d)
+            if leaves[key] == nil { leaves[key] = (e.page ?? e.name, 0) }
+            leaves[key]!.leaves += 1
         }
+        var byDay: [DwellKey: Int64] = [:]
         var dayBuckets: [DwellKey: Int64] = [:]
         var buckets: [DwellKey: Int64] = [:]
-        for (k, n) in byDay {
+        for (key, v) in leaves {
+            let k = DwellKey(day: key.day, page: v.page, duration: key.duration), n = v.leaves
+            byDay[k] = n
             let bucket = DwellBucket.first(of: k.duration)
             dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
@@ -219,10 +277,12 @@ struct RollupUpdate {
     // MARK: distinct actors, devices and sessions per day
 
     /// Kinds of distinct ids: `a` actor (user, else device), `d` device, `s` session.
+    private static let idKinds = ["a", "d", "s"]
+    /// A distinct id of a day: its kind (an index of `idKinds`) and its number in the chunk.
     private struct IDKey: Hashable {
         var day: Int64
-        var kind: String
-        var id: String
+        var kind: Int32
+        var id: Int32
     }
     private struct IDCountKey: Hashable {
         var allVersions: Bool
@@ -234,11 +294,17 @@ struct RollupUpdate {
     /// every version when no other version had it that day (one row per id and version: the
     /// other versions' rows are next to it in the key).
     private func addDistinctIDs(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
-        var ids = Set<IDKey>()
+        // Each key's text, in order of first appearance.
+        var seen = Set<IDKey>()
+        var ids: [(day: Int64, kind: String, id: String)] = []
+        func see(_ day: Int64, _ kind: Int32, _ n: Int32, _ id: String?) {
+            guard let id, seen.insert(IDKey(day: day, kind: kind, id: n)).inserted else { return }
+            ids.append((day, Self.idKinds[Int(kind)], id))
+        }
         for e in events {
-            if let id = e.sentActor { ids.insert(IDKey(day: e.day, kind: "a", id: id)) }
-            if let id = e.device { ids.insert(IDKey(day: e.day, kind: "d", id: id)) }
-            if let id = e.session { ids.insert(IDKey(day: e.day, kind: "s", id: id)) }
+            see(e.day, 0, e.sentActorID, e.sentActor)
+            see(e.day, 1, e.ids.device, e.device)
+            see(e.day, 2, e.ids.session, e.session)
         }
         var added: [IDCountKey: Int64] = [:]
         for k in ids {
@@ -249,20 +315,23 @@ struct RollupUpdate {
             memory.setStored(known)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
-            let versions = try db.scalar(
-                "SELECT COUNT(*) AS n FROM rollup_actors WHERE app_key = \(appKey) AND day = \(k.day) AND kind = \(k.kind) AND id = \(k.id)",
-                as: Int64.self)
+            let versions = try db.first(Self.countVersions, [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]) { $0.int64(0) }
             if versions == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
         }
         for (k, n) in added {
             try db.run(
-                """
-                INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids)
-                VALUES (\(appKey), \(k.allVersions), \(k.allVersions ? "" : version), \(k.day), \(k.kind), \(n))
-                ON CONFLICT (app_key, all_versions, app_version, day, kind) DO UPDATE SET distinct_ids = distinct_ids + excluded.distinct_ids
-                """)
+                Self.addActorCount,
+                rows: [[.text(appKey), .int(k.allVersions ? 1 : 0), .text(k.allVersions ? "" : version), .int(k.day), .text(k.kind), .int(n)]])
         }
     }
+
+    private static let countVersions = HotStatement(
+        "SELECT COUNT(*) AS n FROM rollup_actors WHERE app_key = ?1 AND day = ?2 AND kind = ?3 AND id = ?4")
+    private static let addActorCount = HotStatement(
+        """
+        INSERT INTO rollup_actor_counts (app_key, all_versions, app_version, day, kind, distinct_ids) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        ON CONFLICT (app_key, all_versions, app_version, day, kind) DO UPDATE SET distinct_ids = distinct_ids + excluded.distinct_ids
+        """)
 
     private static let insertActor = HotStatement(
         "INSERT INTO rollup_actors (app_key, day, kind, id, app_version) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
@@ -283,9 +352,11 @@ struct RollupUpdate {
     /// it) is read, and the transitions of the stretch before and after the new enters joined it
     /// are taken back and counted.
     private func addEnters(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
+        // By the chunk's number of the sequence (`session ?? sentActor`).
         let sequences = groupedInOrder(
-            events.lazy.filter { $0.type == "page_enter" }.compactMap { e in
-                (e.session ?? e.sentActor).map { ($0, RollupEnter(time: e.time, seq: e.seq, page: e.page ?? e.name)) }
+            events.lazy.filter { $0.type == "page_enter" }.compactMap { e -> (Int32, RollupEvent)? in
+                let n = e.ids.session >= 0 ? e.ids.session : e.sentActorID
+                return n >= 0 ? (n, e) : nil
             })
         var delta: [TransitionKey: Int64] = [:]
         func count(_ chain: [RollupEnter], _ n: Int64) {
@@ -295,21 +366,20 @@ struct RollupUpdate {
                     default: 0] += n
             }
         }
-        for (sequence, enters) in sequences {
-            let new = enters.sorted()
+        for (_, entering) in sequences {
+            guard let sequence = entering[0].session ?? entering[0].sentActor else { continue }
+            let new = entering.map { RollupEnter(time: $0.time, seq: $0.seq, page: $0.page ?? $0.name) }.sorted()
             let low = new.first!.time, high = new.last!.time
             func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> RollupEnter {
                 RollupEnter(time: try r.decode("ts"), seq: try r.decode("seq"), page: try r.decode("page"))
             }
-            let keyed: SQLQuery = "app_key = \(appKey) AND app_version = \(version) AND sequence = \(sequence)"
+            let keyed: [SQLValue] = [.text(appKey), .text(version), .text(sequence)]
             let remembered = RollupMemory.SequenceKey(appKey: appKey, version: version, sequence: sequence)
             let last: RollupEnter?
             if let known = memory.lastEnter(remembered) {
                 last = known
             } else {
-                last = try db.query(
-                    "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) ORDER BY ts DESC, seq DESC LIMIT 1", enter
-                ).first
+                last = try db.first(Self.lastEnter, keyed, enter)
             }
             defer { memory.setLastEnter(remembered, max(last ?? new.last!, new.last!)) }
             if last.map({ $0 < new.first! }) ?? true {
@@ -317,12 +387,10 @@ struct RollupUpdate {
                 try insertEnters(new, sequence: sequence)
                 continue
             }
-            let before = try db.query(
-                "SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts < \(low) ORDER BY ts DESC, seq DESC LIMIT 1", enter
-            ).first
+            let before = try db.first(Self.enterBefore, keyed + [.int(low)], enter)
             // The stored enters from `low` on, up to and including the first after `high`.
             var stretch: [RollupEnter] = []
-            try db.stream("SELECT ts, seq, page FROM rollup_page_enters WHERE \(keyed) AND ts >= \(low) ORDER BY ts, seq") {
+            try db.stream(Self.entersFrom, keyed + [.int(low)]) {
                 r throws(SQLDecodingError) in
                 stretch.append(try enter(r))
                 return stretch.last!.time <= high
@@ -334,14 +402,23 @@ struct RollupUpdate {
         }
         for (k, n) in delta where n != 0 {
             try db.run(
-                """
-                INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
-                VALUES (\(appKey), \(version), \(k.fromDay), \(k.toDay), \(k.from), \(k.to), \(n))
-                ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page)
-                DO UPDATE SET transitions = transitions + excluded.transitions
-                """)
+                Self.addTransitions, rows: [[.text(appKey), .text(version), .int(k.fromDay), .int(k.toDay), .text(k.from), .text(k.to), .int(n)]])
         }
     }
+
+    private static let sequenceKey = "app_key = ?1 AND app_version = ?2 AND sequence = ?3"
+    private static let lastEnter = HotStatement(
+        "SELECT ts, seq, page FROM rollup_page_enters WHERE \(sequenceKey) ORDER BY ts DESC, seq DESC LIMIT 1")
+    private static let enterBefore = HotStatement(
+        "SELECT ts, seq, page FROM rollup_page_enters WHERE \(sequenceKey) AND ts < ?4 ORDER BY ts DESC, seq DESC LIMIT 1")
+    private static let entersFrom = HotStatement(
+        "SELECT ts, seq, page FROM rollup_page_enters WHERE \(sequenceKey) AND ts >= ?4 ORDER BY ts, seq")
+    private static let addTransitions = HotStatement(
+        """
+        INSERT INTO rollup_transitions (app_key, app_version, from_day, to_day, from_page, to_page, transitions)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        ON CONFLICT (app_key, app_version, from_day, to_day, from_page, to_page) DO UPDATE SET transitions = transitions + excluded.transitions
+        """)
 
     private func insertEnters(_ enters: [RollupEnter], sequence: String) throws(SQLiteError) {
         for e in enters {
@@ -354,9 +431,10 @@ struct RollupUpdate {
 
     // MARK: click runs
 
+    /// An actor and view by the chunk's numbers of their texts.
     private struct ClickKey: Hashable {
-        var actor: String
-        var view: String
+        var actor: Int32
+        var view: Int32
     }
 
     /// Adds the batch's clicks to the runs of their actor and view, one actor and view at a
@@ -367,24 +445,22 @@ struct RollupUpdate {
     /// run is the only one that can join: nothing else is read.
     private func addClicks(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
         let byKey = groupedInOrder(
-            events.lazy.filter { $0.type == "click" }.compactMap { e in
-                e.sentActor.map { (ClickKey(actor: $0, view: e.path ?? e.name), e.time) }
-            })
+            events.lazy.filter { $0.type == "click" && $0.sentActorID >= 0 }.map { e in (ClickKey(actor: e.sentActorID, view: e.viewID), e) })
         let gap = ActivityRollup.rageGapMilliseconds
-        for (k, clickTimes) in byKey {
-            let times = clickTimes.sorted()
+        for (_, clicks) in byKey {
+            guard let actor = clicks[0].sentActor else { continue }
+            let k = (actor: actor, view: clicks[0].path ?? clicks[0].name)
+            let times = clicks.map(\.time).sorted()
             func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> ClickRun {
                 ClickRun(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
-            var runKey: SQLQuery { "app_key = \(appKey) AND app_version = \(version) AND actor = \(k.actor) AND view = \(k.view)" }
+            let runKey: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
             let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: k.actor, view: k.view)
             let last: ClickRun?
             if let known = memory.lastRun(remembered) {
                 last = known
             } else {
-                last = try db.query(
-                    "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) ORDER BY start_ts DESC LIMIT 1", run
-                ).first
+                last = try db.first(Self.lastRun, runKey, run)
             }
             // Runs are apart by more than the gap, so only the last one starting at or before
             // the first click, and those starting up to the gap after the last, can join.
@@ -392,14 +468,8 @@ struct RollupUpdate {
             if last.map({ $0.start <= times.first! }) ?? true {
                 stored = last.map { [$0] } ?? []
             } else {
-                stored = try db.query(
-                    "SELECT start_ts, end_ts, clicks FROM rollup_click_runs WHERE \(runKey) AND start_ts <= \(times.first!) ORDER BY start_ts DESC LIMIT 1",
-                    run)
-                stored += try db.query(
-                    """
-                    SELECT start_ts, end_ts, clicks FROM rollup_click_runs
-                    WHERE \(runKey) AND start_ts > \(times.first!) AND start_ts <= \(times.last!.addingSaturating(gap)) ORDER BY start_ts
-                    """, run)
+                stored = try db.first(Self.runAtOrBefore, runKey + [.int(times.first!)], run).map { [$0] } ?? []
+                stored += try db.query(Self.runsWithin, runKey + [.int(times.first!), .int(times.last!.addingSaturating(gap))], run)
             }
             stored = stored.filter { $0.start > times.first! || times.first!.subtractingSaturating($0.end) <= gap }
             var merged: [ClickRun] = []
@@ -441,7 +511,12 @@ struct RollupUpdate {
         }
     }
 
-    private static let runKey = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4 AND start_ts = ?5"
+    private static let actorView = "app_key = ?1 AND app_version = ?2 AND actor = ?3 AND view = ?4"
+    private static let runColumns = "SELECT start_ts, end_ts, clicks FROM rollup_click_runs"
+    private static let lastRun = HotStatement("\(runColumns) WHERE \(actorView) ORDER BY start_ts DESC LIMIT 1")
+    private static let runAtOrBefore = HotStatement("\(runColumns) WHERE \(actorView) AND start_ts <= ?5 ORDER BY start_ts DESC LIMIT 1")
+    private static let runsWithin = HotStatement("\(runColumns) WHERE \(actorView) AND start_ts > ?5 AND start_ts <= ?6 ORDER BY start_ts")
+    private static let runKey = "\(actorView) AND start_ts = ?5"
     private static let updateRun = HotStatement("UPDATE rollup_click_runs SET end_ts = ?6, clicks = ?7, end_day = ?8 WHERE \(runKey)")
     private static let deleteRun = HotStatement("DELETE FROM rollup_click_runs WHERE \(runKey)")
     private static let insertRun = HotStatement(
@@ -458,74 +533,95 @@ struct RollupUpdate {
     /// it is stored). A funnel step or a retention event then reads one range of blocks in time
     /// order.
     private func addKindEvents(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
-        /// The number of the row of `table` keyed by `a` and `b` (its two key columns), added when new.
-        func intern(_ table: String, _ first: String, _ second: String, _ a: String, _ b: String) throws(SQLiteError) -> Int64 {
-            if let n = try db.scalar("SELECT number FROM \(raw: table) WHERE \(raw: first) = \(a) AND \(raw: second) = \(b)", as: Int64.self) {
-                return n
+        /// `known` (what the memory says), else the number of the row of `table` keyed by `a` and
+        /// `b` (its two key columns, the row added when new), given to `remember`.
+        func number(_ known: Int64?, _ table: NumberedTable, _ a: String, _ b: String, remember: (Int64) -> Void) throws(SQLiteError) -> Int64 {
+            if let known { return known }
+            let n: Int64
+            if let stored = try db.first(table.select, [.text(a), .text(b)], { $0.int64(0) }) {
+                n = stored
+            } else {
+                try db.run(table.insert, rows: [[.text(a), .text(b)]])
+                n = db.lastInsertedRowID
             }
-            try db.run("INSERT INTO \(raw: table) (\(raw: first), \(raw: second)) VALUES (\(a), \(b))")
-            return db.lastInsertedRowID
+            remember(n)
+            return n
         }
         let sourceKey = SourceKey(appKey: appKey, appVersion: version)
-        let source: Int64
-        if let n = memory.sourceNumber(sourceKey) {
-            source = n
-        } else {
-            source = try intern("rollup_sources", "app_key", "app_version", appKey, version)
-            memory.setSourceNumber(sourceKey, source)
-        }
-        /// The id's number; 0 for none (numbers start at 1).
-        func number(_ id: String?) throws(SQLiteError) -> Int64 {
+        let source = try number(memory.sourceNumber(sourceKey), Self.sources, appKey, version) { memory.setSourceNumber(sourceKey, $0) }
+        // This call's numbers, by the chunk's numbers of the texts (`RollupEvent.ids`): the memory
+        // (keyed by texts) is asked once per distinct text or kind, not per event.
+        var idNumbers: [Int64] = []
+        var kindNumbers: [Int64: Int64] = [:]
+        /// The number of id `id` (its number in the chunk `n`); 0 for none (numbers start at 1).
+        func idNumber(_ id: String?, _ n: Int32) throws(SQLiteError) -> Int64 {
             guard let id else { return 0 }
+            let i = Int(n)
+            if i < idNumbers.count, idNumbers[i] > 0 { return idNumbers[i] }
             let key = RollupMemory.AppText(appKey: appKey, text: id)
-            if let n = memory.idNumber(key) { return n }
-            let n = try intern("rollup_ids", "app_key", "id", appKey, id)
-            memory.setIDNumber(key, n)
-            return n
+            let found = try number(memory.idNumber(key), Self.ids, appKey, id) { memory.setIDNumber(key, $0) }
+            if i >= idNumbers.count { idNumbers += repeatElement(0, count: i + 1 - idNumbers.count) }
+            idNumbers[i] = found
+            return found
         }
         var byKind: [Int64: [KindEventEntry]] = [:]
         for e in events {
-            let k = EventKind(type: e.type, name: e.name)
+            let kindKey = Int64(e.ids.type) << 32 | Int64(e.ids.name)
             let kind: Int64
-            if let n = memory.kindNumber(k) {
+            if let n = kindNumbers[kindKey] {
                 kind = n
             } else {
-                kind = try intern("rollup_kinds", "type", "name", e.type, e.name)
-                memory.setKindNumber(k, kind)
+                let k = EventKind(type: e.type, name: e.name)
+                kind = try number(memory.kindNumber(k), Self.kinds, e.type, e.name) { memory.setKindNumber(k, $0) }
+                kindNumbers[kindKey] = kind
             }
             let entry = KindEventEntry(
-                time: e.time, seq: e.seq, source: source, actor: try number(e.sentActor), device: try number(e.device),
-                session: try number(e.session))
+                time: e.time, seq: e.seq, source: source, actor: try idNumber(e.sentActor, e.sentActorID),
+                device: try idNumber(e.device, e.ids.device), session: try idNumber(e.session, e.ids.session))
             byKind[kind, default: []].append(entry)
         }
         // In kind order: the same order of writes whatever the dictionary's.
         for kind in byKind.keys.sorted() { try KindEventBlocks.add(byKind[kind]!, kind: kind, in: db) }
     }
 
+    /// A table numbering the pairs of its two key columns (`rollup_sources`, `rollup_ids`,
+    /// `rollup_kinds`): its statements.
+    private struct NumberedTable {
+        let select: HotStatement
+        let insert: HotStatement
+
+        init(_ table: String, _ first: String, _ second: String) {
+            select = HotStatement("SELECT number FROM \(table) WHERE \(first) = ?1 AND \(second) = ?2")
+            insert = HotStatement("INSERT INTO \(table) (\(first), \(second)) VALUES (?1, ?2)")
+        }
+    }
+    private static let sources = NumberedTable("rollup_sources", "app_key", "app_version")
+    private static let ids = NumberedTable("rollup_ids", "app_key", "id")
+    private static let kinds = NumberedTable("rollup_kinds", "type", "name")
+
     // MARK: the page of each view's first click
 
+    /// A view (the chunk's number of its text) on a day.
     private struct ViewDay: Hashable {
         var day: Int64
-        var view: String
+        var view: Int32
     }
 
     private func addViewPages(_ events: [RollupEvent]) throws(SQLiteError) {
-        var first: [ViewDay: (seq: Int64, page: String)] = [:]
-        for e in events where e.type == "click" && e.sentActor != nil {
-            guard let page = e.page else { continue }
-            let key = ViewDay(day: e.day, view: e.path ?? e.name)
-            if first[key] == nil { first[key] = (e.seq, page) }
+        var first: [ViewDay: RollupEvent] = [:]
+        for e in events where e.type == "click" && e.sentActorID >= 0 && e.page != nil {
+            let key = ViewDay(day: e.day, view: e.viewID)
+            if first[key] == nil { first[key] = e }
         }
         // Events come in storage order, so a stored row has the smaller `seq`: it stays.
-        for (k, v) in first {
+        for e in first.values {
             try db.run(
-                """
-                INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page)
-                VALUES (\(appKey), \(version), \(k.day), \(k.view), \(v.seq), \(v.page))
-                ON CONFLICT DO NOTHING
-                """)
+                Self.insertViewPage, rows: [[.text(appKey), .text(version), .int(e.day), .text(e.path ?? e.name), .int(e.seq), e.page.sqlValue]])
         }
     }
+
+    private static let insertViewPage = HotStatement(
+        "INSERT INTO rollup_view_pages (app_key, app_version, day, view, first_seq, page) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
 }
 
 /// One page enter in its sequence: ordered by time, ties by storage order.
@@ -579,4 +675,27 @@ func groupedInOrder<Key: Hashable, Value>(_ pairs: some Sequence<(Key, Value)>) 
         }
     }
     return groups
+}
+
+/// The rollup workers' reads: `HotStatement`s, no SQL text built per run.
+extension SQLiteDatabase {
+    /// Each row of `hot` with `values` bound, as `row` reads it.
+    func query<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
+        var rows: [T] = []
+        try stream(hot, values) { r throws(SQLDecodingError) in
+            rows.append(try row(r))
+            return true
+        }
+        return rows
+    }
+
+    /// The first row of `hot` with `values` bound, as `row` reads it; nil when there is none.
+    func first<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> T? {
+        var found: T?
+        try stream(hot, values) { r throws(SQLDecodingError) in
+            found = try row(r)
+            return false
+        }
+        return found
+    }
 }
