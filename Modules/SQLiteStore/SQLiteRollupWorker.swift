@@ -31,11 +31,12 @@ final class RollupWorker: Sendable {
     /// The worker threads' nice value: when they and the ATLP workers compete for the processor,
     /// the appends (whose `ACK`s agents wait for) get more of it, and the rollups, which reports
     /// never wait for (`rollupsCurrent`), the rest; an idle processor runs them at full speed.
-    /// 5, measured (docs/performance.md, "The workers' priority"): at 10 the two workers fell
-    /// behind a sustained half rate in three runs of five (lag up to 4.7 s); at 0 a burst stored
-    /// 25–30% fewer events per second; at 5 the lag stayed under 1.7 s in every run, with the
-    /// burst rate of 10.
-    static let nice: Int32 = 5
+    /// 10, measured (docs/performance.md, "The workers' priority"): with the decode straight
+    /// into rows and the workers' cheaper chunks, the lag of a sustained half rate stayed under
+    /// 1.4 s at 10 in every run on the quiet machine (as at 5), and a burst stored ~12% more
+    /// events per second than at 5 (2.72 against 2.42 × a49f2e4); at 0 a burst stored 25–30%
+    /// fewer. (Before those changes 10 fell behind in three runs of five, and the workers ran at 5.)
+    static let nice: Int32 = 10
 
     private struct Flags {
         var stopped = false
