@@ -16,5 +16,4 @@ public enum ReceivedEvent: Sendable, Hashable {
             self = .rejected(raw: json.jsonText, reason: error.description)
         }
     }
-
 }
