@@ -84,15 +84,11 @@ extension ATLPFrame {
     /// per event fewer than `contains` and `String(validating:)`, which also made a copy).
     static func scan(_ bytes: [UInt8]) -> (lineFeed: Bool, ascii: Bool) {
         bytes.withUnsafeBytes { raw -> (lineFeed: Bool, ascii: Bool) in
-            let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
-            let lineFeeds: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
             var seen: UInt64 = 0
             var i = 0
             while i + 8 <= raw.count {
                 let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                // A byte of `x` is zero where `word` has a line feed (the has-zero-byte test).
-                let x = word ^ lineFeeds
-                if (x &- ones) & ~x & tops != 0 { return (true, false) }
+                if ByteWord.bytes(of: word, equalTo: 0x0A) != 0 { return (true, false) }
                 seen |= word
                 i += 8
             }
@@ -101,7 +97,7 @@ extension ATLPFrame {
                 seen |= UInt64(raw[i])
                 i += 1
             }
-            return (false, seen & tops == 0)
+            return (false, seen & ByteWord.tops == 0)
         }
     }
 

@@ -409,15 +409,15 @@ struct JSONParser {
         // exact for whether any byte is one), then byte by byte from the one that is.
         var highWords: UInt64 = 0
         if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
             while scan + 8 <= bytes.count {
                 let w = UnsafeRawPointer(base + scan).loadUnaligned(as: UInt64.self)
-                let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
-                let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)
-                if found & tops != 0 {
-                    // The lowest byte flagged is one (a borrow flags bytes only above one that is):
-                    // the byte loop starts there, knowing the high bits of the bytes before it.
-                    let before = (found & tops).trailingZeroBitCount &>> 3
+                let found =
+                    ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\"")) | ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\\"))
+                    | ByteWord.bytes(of: w, below: 0x20)
+                if found != 0 {
+                    // The byte loop starts at the lowest byte flagged, knowing the high bits of
+                    // the bytes before it.
+                    let before = ByteWord.firstMatch(found)
                     highWords |= w & ((1 &<< (UInt64(before) &* 8)) &- 1)
                     scan += before
                     break
@@ -426,7 +426,7 @@ struct JSONParser {
                 scan += 8
             }
         }
-        if highWords & 0x8080_8080_8080_8080 != 0 { high = 0x80 }
+        if highWords & ByteWord.tops != 0 { high = 0x80 }
         while scan < bytes.count {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {

@@ -1,0 +1,29 @@
+/// Eight bytes read as one `UInt64` (an unaligned load, the first byte lowest), tested all at
+/// once: what the scans of a frame's payload (`ATLPFrame.scan`) and of a JSON string
+/// (`JSONParser.parseStringBytes`) use to pass over the bytes no rule stops at.
+///
+/// Each test sets the top bit of a byte of its result where that byte matches, exactly for the
+/// lowest matching byte (a borrow can flag bytes above it, never below), so a result is nonzero
+/// exactly when some byte matches, and `firstMatch` is that byte's index.
+package enum ByteWord {
+    /// One in each byte.
+    @inlinable package static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    /// Each byte's top bit: set in a word exactly when one of its bytes is not ASCII.
+    @inlinable package static var tops: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// The bytes of `word` equal to `byte`.
+    @inlinable @inline(__always)
+    package static func bytes(of word: UInt64, equalTo byte: UInt8) -> UInt64 {
+        bytes(of: word ^ (ones &* UInt64(byte)), below: 1)
+    }
+
+    /// The bytes of `word` below `bound` (at most 0x80).
+    @inlinable @inline(__always)
+    package static func bytes(of word: UInt64, below bound: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(bound)) & ~word & tops
+    }
+
+    /// The index of the lowest byte a test flagged (`flags` nonzero).
+    @inlinable @inline(__always)
+    package static func firstMatch(_ flags: UInt64) -> Int { flags.trailingZeroBitCount &>> 3 }
+}
