@@ -1,6 +1,6 @@
 /// Eight bytes read as one `UInt64` (an unaligned load, the first byte lowest), tested all at
 /// once: what the scans of a frame's payload (`ATLPFrame.scan`) and of a JSON string
-/// (`JSONParser.parseStringBytes`) use to pass over the bytes no rule stops at.
+/// (`JSONParser.parseStringInPlace`) use to pass over the bytes no rule stops at.
 ///
 /// Each test sets the top bit of a byte of its result where that byte matches, exactly for the
 /// lowest matching byte (a borrow can flag bytes above it, never below), so a result is nonzero
@@ -23,7 +23,30 @@ package enum ByteWord {
         (word &- ones &* UInt64(bound)) & ~word & tops
     }
 
+    /// The `count` lowest bytes all ones (`count` below 8): a mask for the bytes before a match.
+    @inlinable @inline(__always)
+    package static func lowBytes(_ count: Int) -> UInt64 { (1 &<< (UInt64(count) &* 8)) &- 1 }
+
     /// The index of the lowest byte a test flagged (`flags` nonzero).
     @inlinable @inline(__always)
     package static func firstMatch(_ flags: UInt64) -> Int { flags.trailingZeroBitCount &>> 3 }
+
+    /// Whether `a` and `b` are the same bytes, compared eight at a time.
+    @inlinable
+    package static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        var i = 0
+        while i + 8 <= a.count {
+            if UnsafeRawPointer(x + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(y + i).loadUnaligned(as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        while i < a.count {
+            if x[i] != y[i] { return false }
+            i += 1
+        }
+        return true
+    }
 }

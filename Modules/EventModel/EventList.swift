@@ -166,6 +166,15 @@ public struct EventList: Sendable, Hashable {
             events.append(try event(&parser))
             propsSent.append(events.last.flatMap { if case .valid = $0 { members.propsSent } else { nil } })
             spans.append(start..<parser.pos)
+            if index == 0 {
+                // Room for a quarter more events than the rest of the body holds if they are as long
+                // as the first (taken as at least 128 bytes, so a short first event reserves little):
+                // no array grown and copied again and again for a large batch.
+                let more = (parser.bytes.count - parser.pos) / max(parser.pos - start, 128) * 5 / 4 + 1
+                events.reserveCapacity(1 + more)
+                propsSent.reserveCapacity(1 + more)
+                spans.reserveCapacity(1 + more)
+            }
         }
 
         /// One event: an object read member by member into the validator; anything else

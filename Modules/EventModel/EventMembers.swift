@@ -23,49 +23,58 @@ enum EventField: Int, CaseIterable {
         }
     }
 
-    /// The field a member name names, nil for any other name.
+    /// The field a member name names, nil for any other name (inlined into the event's member
+    /// reader: it runs for every member of every event).
+    @inline(__always)
     init?(_ key: JSONStringToken, in bytes: UnsafeBufferPointer<UInt8>) {
         switch key {
         case .decoded(let s):
-            guard let field = Self.allCases.first(where: { $0.name == s }) else { return nil }
+            guard let field = Self.named(s) else { return nil }
             self = field
-        case .ascii(let range):
-            // Matched on the bytes (length and first byte, then the whole name as one integer:
-            // every name fits in 8 bytes): no String is made for the names every event repeats.
-            let name = UnsafeBufferPointer(rebasing: bytes[range])
-            guard let first = name.first, let last = name.last else { return nil }
-            let field: EventField
-            switch (name.count, first, last) {
-            case (2, UInt8(ascii: "i"), _): field = .id
-            case (2, UInt8(ascii: "t"), _): field = .ts
-            case (4, UInt8(ascii: "t"), _): field = .type
-            case (4, UInt8(ascii: "n"), _): field = .name
-            case (4, UInt8(ascii: "p"), UInt8(ascii: "e")): field = .page
-            case (4, UInt8(ascii: "p"), _): field = .path
-            case (4, UInt8(ascii: "u"), _): field = .user
-            case (5, _, _): field = .props
-            case (6, UInt8(ascii: "v"), _): field = .viewId
-            case (6, _, _): field = .device
-            case (7, _, _): field = .session
-            case (8, _, _): field = .duration
-            default: return nil
-            }
-            // Eight bytes loaded at once where the buffer holds them (it always does after a
-            // name: `:`, a value and `}` follow), the bytes past the name masked off.
-            let packed: UInt64
-            if let base = bytes.baseAddress, range.lowerBound + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self)
-                packed = name.count == 8 ? word : word & ((1 &<< (UInt64(name.count) &* 8)) &- 1)
-            } else {
-                packed = Self.packed(name)
-            }
-            guard packed == Self.packedNames[field.rawValue] else { return nil }
-            self = field
+        case .ascii(let range): self.init(ascii: range, in: bytes)
+        }
+    }
+
+    /// The field named `name` (a name with an escape or a byte beyond ASCII: never one of the fields).
+    @inline(never)
+    private static func named(_ name: String) -> EventField? { allCases.first { $0.name == name } }
+
+    /// The field the ASCII name in `range` of `bytes` names, nil for any other name.
+    @inline(__always)
+    private init?(ascii range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+        // Matched on the bytes, the whole name as one integer (every name fits in 8 bytes, and
+        // no byte of a name is 0, so the integer tells its length too): no String is made for
+        // the names every event repeats. Eight bytes are loaded at once where the buffer holds
+        // them (it always does after a name: `:`, a value and `}` follow), the bytes past the
+        // name masked off.
+        guard range.count <= 8 else { return nil }
+        let packed: UInt64
+        if let base = bytes.baseAddress, range.lowerBound + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self)
+            packed = range.count == 8 ? word : word & ByteWord.lowBytes(range.count)
+        } else {
+            packed = Self.packed(UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+        // Each name's bytes, the first in the lowest byte (`EventFieldTests` checks them all).
+        switch packed {
+        case 0x6469: self = .id  // "id"
+        case 0x7374: self = .ts  // "ts"
+        case 0x6570_7974: self = .type  // "type"
+        case 0x656d_616e: self = .name  // "name"
+        case 0x6567_6170: self = .page  // "page"
+        case 0x6874_6170: self = .path  // "path"
+        case 0x6449_7765_6976: self = .viewId  // "viewId"
+        case 0x6e_6f69_7373_6573: self = .session  // "session"
+        case 0x7265_7375: self = .user  // "user"
+        case 0x6563_6976_6564: self = .device  // "device"
+        case 0x6e6f_6974_6172_7564: self = .duration  // "duration"
+        case 0x73_706f_7270: self = .props  // "props"
+        default: return nil
         }
     }
 
     /// Up to 8 bytes as one integer, the first in the lowest byte.
-    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var value: UInt64 = 0
         var i = 0
         while i < bytes.count {
@@ -74,9 +83,6 @@ enum EventField: Int, CaseIterable {
         }
         return value
     }
-
-    /// Each field's name packed, by its raw value.
-    private static let packedNames = allCases.map { f in packed(UnsafeBufferPointer(start: f.wireName.utf8Start, count: f.wireName.utf8CodeUnitCount)) }
 }
 
 /// One member of an event as read, for the validator (`EventRecord(members:body:side:)`): no
@@ -106,8 +112,9 @@ enum EventMember {
 /// The members of one event object that the validator checks, each as sent (for a repeated
 /// name, the last, as `JSONObject` keeps it).
 struct EventMembers {
-    /// One slot per `EventField`, by its raw value.
-    private var values = InlineArray<12, EventMember?>(repeating: nil)
+    // One slot per `EventField` (stored members, not an `InlineArray`: reading one slot of that
+    // copied the whole array, ~300 bytes, for each field the validator read).
+    private var id, ts, type, name, page, path, viewId, session, user, device, duration, props: EventMember?
     /// `props`' object, when it was read as a value (`.other(.object)`).
     private(set) var propsObject: JSONObject?
     /// The first member of a `.writtenObject` the props rule refused.
@@ -131,13 +138,39 @@ struct EventMembers {
     }
 
     subscript(field: EventField) -> EventMember? {
-        values[field.rawValue]
+        switch field {
+        case .id: id
+        case .ts: ts
+        case .type: type
+        case .name: name
+        case .page: page
+        case .path: path
+        case .viewId: viewId
+        case .session: session
+        case .user: user
+        case .device: device
+        case .duration: duration
+        case .props: props
+        }
     }
 
     /// Sets a member read as text or an integer (the last of a repeated name wins).
+    @inline(__always)
     mutating func set(_ field: EventField, _ member: EventMember) {
-        values[field.rawValue] = member
-        if field == .props { (propsObject, propsFault) = (nil, nil) }
+        switch field {
+        case .id: id = member
+        case .ts: ts = member
+        case .type: type = member
+        case .name: name = member
+        case .page: page = member
+        case .path: path = member
+        case .viewId: viewId = member
+        case .session: session = member
+        case .user: user = member
+        case .device: device = member
+        case .duration: duration = member
+        case .props: (props, propsObject, propsFault) = (member, nil, nil)
+        }
     }
 
     /// Sets `props` read from the bytes as the writer writes it (`fault`: the first member the props rule refused).
@@ -230,7 +263,7 @@ struct PropsReader: JSONMemberReader {
             let name = UnsafeBufferPointer(rebasing: parser.bytes[range])
             var i = 0
             while i < keyCount {
-                if UnsafeBufferPointer(rebasing: parser.bytes[keys[i]]).elementsEqual(name) { unique = false }
+                if ByteWord.same(UnsafeBufferPointer(rebasing: parser.bytes[keys[i]]), name) { unique = false }
                 i += 1
             }
             if keyCount < 16 {
@@ -274,6 +307,7 @@ enum PropsValue {
 
 extension JSONParser {
     /// Reads a string literal as an event's text: a span of the body, or unescaped into `side`.
+    @inline(__always)
     mutating func parseText(side: inout [UInt8]) throws(JSONParseError) -> EventText {
         switch try parseStringBytes(unescapingInto: &side) {
         case .inPlace(let range, _): return EventText(body: range)

@@ -70,14 +70,7 @@ public struct EventTexts {
     /// Whether two texts (nil: none) are the same bytes.
     public func same(_ a: EventText?, _ b: EventText?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        guard a.count == b.count else { return false }
-        let x = bytes(a), y = bytes(b)
-        var i = 0
-        while i < x.count {
-            if x[i] != y[i] { return false }
-            i += 1
-        }
-        return true
+        return a.count == b.count && ByteWord.same(bytes(a), bytes(b))
     }
 
     /// `text` as a `String`.

@@ -41,7 +41,7 @@ extension EventType {
         default: return nil
         }
         var name = type.rawValue
-        guard name.withUTF8({ $0.elementsEqual(utf8) }) else { return nil }
+        guard name.withUTF8({ ByteWord.same($0, utf8) }) else { return nil }
         self = type
     }
 }

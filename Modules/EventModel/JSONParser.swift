@@ -310,14 +310,23 @@ struct JSONParser {
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = pos
         var isInteger = true
-        if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+        let negative = bytes[pos] == UInt8(ascii: "-")
+        if negative { pos += 1 }
         guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("invalid number", at: start) }
+        let digitsStart = pos
+        // The integer part's value as its digits pass (wrapping; used only for up to 18 digits,
+        // which cannot overflow): most numbers on the wire are such integers, read in one pass.
+        var magnitude: Int64 = 0
         if bytes[pos] == UInt8(ascii: "0") {
             pos += 1
             if pos < bytes.count, isDigit(bytes[pos]) { throw error("leading zeros are not allowed in numbers", at: start) }
         } else {
-            while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+            while pos < bytes.count, isDigit(bytes[pos]) {
+                magnitude = magnitude &* 10 &+ Int64(bytes[pos] &- 0x30)
+                pos += 1
+            }
         }
+        let digits = pos - digitsStart
         if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
             isInteger = false
             pos += 1
@@ -331,9 +340,9 @@ struct JSONParser {
             guard pos < bytes.count, isDigit(bytes[pos]) else { throw error("expected a digit in the exponent") }
             while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
         }
-        if isInteger, let i = integer(start..<pos) {
+        if isInteger, let i = digits <= 18 ? (negative ? -magnitude : magnitude) : integer(start..<pos) {
             // "-0" is written "0".
-            if i == 0, bytes[start] == UInt8(ascii: "-") { canonical = false }
+            if i == 0, negative { canonical = false }
             return .int(i)
         }
         let literal = UnsafeBufferPointer(rebasing: bytes[start..<pos])
@@ -345,7 +354,7 @@ struct JSONParser {
     func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     /// An already validated integer literal, straight from its digits; nil when it does not fit
-    /// Int64 (it is then read as a double). Most numbers on the wire are timestamps and counts,
+    /// Int64 (it is then read as a double). `parseNumber` reads one of up to 18 digits itself. Most numbers on the wire are timestamps and counts,
     /// and a temporary String per number was most of the parse time.
     func integer(_ range: Range<Int>) -> Int64? {
         var i = range.lowerBound
@@ -378,13 +387,23 @@ struct JSONParser {
     }
 
     /// Reads a string literal (the parser at its opening quote).
+    @inline(__always)
     mutating func parseStringToken() throws(JSONParseError) -> JSONStringToken {
-        var unescaped: [UInt8] = []  // allocated only for a string with an escape
-        switch try parseStringBytes(unescapingInto: &unescaped) {
-        case .inPlace(let range, ascii: true): return .ascii(range)
-        case .inPlace(let range, ascii: false):
+        if let range = parseShortString() { return .ascii(range) }
+        return try parseLongerStringToken()
+    }
+
+    /// `parseStringToken` for a literal that is not short (`parseShortString`).
+    @inline(never)
+    private mutating func parseLongerStringToken() throws(JSONParseError) -> JSONStringToken {
+        let start = pos
+        switch try parseStringInPlace() {
+        case .inPlace(let range, ascii: true)?: return .ascii(range)
+        case .inPlace(let range, ascii: false)?:
             return .decoded(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-        case .unescaped(let range):
+        default:
+            var unescaped: [UInt8] = []  // allocated only for a string with an escape
+            let range = try parseEscapedString(from: start, into: &unescaped)
             return .decoded(unescaped.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) })
         }
     }
@@ -399,54 +418,103 @@ struct JSONParser {
     /// Reads a string literal (the parser at its opening quote) without making a `String`: the
     /// text of one with an escape is appended to `out`. Every literal is read here, so a
     /// `String` made from the bytes is the literal's text and never fails.
+    @inline(__always)
     mutating func parseStringBytes(unescapingInto out: inout [UInt8]) throws(JSONParseError) -> StringBytes {
+        if let range = parseShortString() { return .inPlace(range, ascii: true) }
+        return try parseLongerStringBytes(unescapingInto: &out)
+    }
+
+    /// `parseStringBytes` for a literal that is not short (`parseShortString`).
+    @inline(never)
+    private mutating func parseLongerStringBytes(unescapingInto out: inout [UInt8]) throws(JSONParseError) -> StringBytes {
         let start = pos
-        pos += 1
-        // Fast path: no escapes; the bytes are validated as UTF-8 below.
-        var scan = pos
-        var high: UInt8 = 0
-        // Eight bytes at a time while none is a quote, a backslash or a control byte (each test
-        // exact for whether any byte is one), then byte by byte from the one that is.
-        var highWords: UInt64 = 0
-        if let base = bytes.baseAddress {
-            while scan + 8 <= bytes.count {
-                let w = UnsafeRawPointer(base + scan).loadUnaligned(as: UInt64.self)
-                let found =
-                    ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\"")) | ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\\"))
-                    | ByteWord.bytes(of: w, below: 0x20)
-                if found != 0 {
-                    // The byte loop starts at the lowest byte flagged, knowing the high bits of
-                    // the bytes before it.
-                    let before = ByteWord.firstMatch(found)
-                    highWords |= w & ((1 &<< (UInt64(before) &* 8)) &- 1)
-                    scan += before
-                    break
-                }
-                highWords |= w
-                scan += 8
-            }
+        if let inPlace = try parseStringInPlace() { return inPlace }
+        return .unescaped(try parseEscapedString(from: start, into: &out))
+    }
+
+    /// The bytes of `w` that stop a plain run of a string literal: a quote, a backslash or a
+    /// control byte (`ByteWord`'s tests: exact for the lowest).
+    @inline(__always)
+    static func stringStops(in w: UInt64) -> UInt64 {
+        ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\"")) | ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\\"))
+            | ByteWord.bytes(of: w, below: 0x20)
+    }
+
+    /// Reads a literal of at most 7 ASCII bytes and no escape (the parser at its opening quote)
+    /// from the one word after its quote, inlined where it is read: most member names and many
+    /// values are such. Nil, the parser unmoved, for any other literal (or fewer than 8 bytes
+    /// after the quote).
+    @inline(__always)
+    mutating func parseShortString() -> Range<Int>? {
+        guard let base = bytes.baseAddress, pos &+ 9 <= bytes.count else { return nil }
+        let w = UnsafeRawPointer(base + pos + 1).loadUnaligned(as: UInt64.self)
+        let found = Self.stringStops(in: w)
+        guard found != 0 else { return nil }
+        let count = ByteWord.firstMatch(found)
+        guard base[pos &+ 1 &+ count] == UInt8(ascii: "\""), w & ByteWord.lowBytes(count) & ByteWord.tops == 0 else {
+            return nil
         }
-        if highWords & ByteWord.tops != 0 { high = 0x80 }
+        let range = (pos &+ 1)..<(pos &+ 1 &+ count)
+        pos = range.upperBound &+ 1
+        return range
+    }
+
+    /// Reads a string literal with no escape (the parser at its opening quote): its bytes where
+    /// they lie, their UTF-8 checked. Nil when the literal has a backslash or a control byte or
+    /// the input ends first: the parser then stands at that byte (or the end), every byte
+    /// before it plain, for `parseEscapedString`.
+    mutating func parseStringInPlace() throws(JSONParseError) -> StringBytes? {
+        let start = pos
+        var scan = pos + 1
+        guard let base = bytes.baseAddress else {
+            pos = scan
+            return nil
+        }
+        // Eight bytes at a time while none is a quote, a backslash or a control byte (each test
+        // exact for whether any byte is one), then byte by byte from the one that is; the bytes
+        // passed or-ed together, for whether any is not ASCII.
+        var passed: UInt64 = 0
+        while scan + 8 <= bytes.count {
+            let w = UnsafeRawPointer(base + scan).loadUnaligned(as: UInt64.self)
+            let found = Self.stringStops(in: w)
+            if found != 0 {
+                let before = ByteWord.firstMatch(found)
+                passed |= w & ByteWord.lowBytes(before)
+                scan &+= before
+                break
+            }
+            passed |= w
+            scan &+= 8
+        }
         while scan < bytes.count {
-            let b = bytes[scan]
+            let b = base[scan]
             if b == UInt8(ascii: "\"") {
-                let range = pos..<scan
+                let range = (start + 1)..<scan
                 pos = scan + 1
                 // ASCII needs no validation.
-                if high < 0x80 { return .inPlace(range, ascii: true) }
+                if passed & ByteWord.tops == 0 { return .inPlace(range, ascii: true) }
                 guard Self.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
                     throw error("invalid UTF-8 in a string", at: start)
                 }
                 return .inPlace(range, ascii: false)
             }
-            high |= b
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            passed |= UInt64(b)
             scan += 1
         }
+        pos = scan
+        return nil
+    }
+
+    /// The rest of a string literal that `parseStringInPlace` stopped in (its opening quote at
+    /// `start`, the parser at the backslash, control byte or end it stopped at), unescaped onto
+    /// the end of `out`: where the text lies in `out`.
+    mutating func parseEscapedString(from start: Int, into out: inout [UInt8]) throws(JSONParseError) -> Range<Int> {
         canonical = false  // an escape (the writer escapes only what must be, the same way or not)
         let outStart = out.count
         // Only into an empty buffer: reserving a little more each time would grow it linearly.
-        if outStart == 0 { out.reserveCapacity(scan - pos + 16) }
+        if outStart == 0 { out.reserveCapacity(pos - start + 16) }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<pos]))
         while true {
             guard pos < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[pos]
@@ -496,7 +564,7 @@ struct JSONParser {
         guard out.withUnsafeBufferPointer({ Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[range])) }) else {
             throw error("invalid UTF-8 in a string", at: start)
         }
-        return .unescaped(range)
+        return range
     }
 
     /// Whether `bytes` are well-formed UTF-8: the standard library's check, without the copy a

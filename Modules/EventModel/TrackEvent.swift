@@ -101,6 +101,7 @@ extension EventRecord {
 /// The members of an event's wire form, each read and checked against docs/wire.md §3.
 extension EventMembers {
     /// An optional string member.
+    @inline(__always)
     fileprivate func text(_ key: EventField) throws(EventValidationError) -> EventText? {
         guard let v = self[key] else { return nil }
         guard case .text(let s) = v else {
@@ -109,12 +110,14 @@ extension EventMembers {
         return s
     }
 
+    @inline(__always)
     fileprivate func requiredText(_ key: EventField) throws(EventValidationError) -> EventText {
         guard let s = try text(key) else { throw EventValidationError(field: key.name, reason: "is required") }
         return s
     }
 
     /// An optional integer member.
+    @inline(__always)
     fileprivate func integer(_ key: EventField) throws(EventValidationError) -> Int64? {
         guard let v = self[key] else { return nil }
         guard case .int(let i) = v else {
@@ -124,6 +127,7 @@ extension EventMembers {
     }
 
     /// A required string member of `allowed` UTF-8 bytes (`id`, `name`).
+    @inline(__always)
     fileprivate func requiredText(_ key: EventField, bytes allowed: ClosedRange<Int>) throws(EventValidationError) -> EventText {
         let text = try requiredText(key)
         guard allowed.contains(text.count) else {
@@ -133,6 +137,7 @@ extension EventMembers {
         return text
     }
 
+    @inline(__always)
     fileprivate func ts() throws(EventValidationError) -> Int64 {
         guard let ts = try integer(.ts) else { throw EventValidationError(field: "ts", reason: "is required") }
         guard EventTime.range.contains(ts) else {
@@ -143,6 +148,7 @@ extension EventMembers {
         return ts
     }
 
+    @inline(__always)
     fileprivate func type(_ texts: EventTexts) throws(EventValidationError) -> EventType {
         let text = texts.bytes(try requiredText(.type))
         guard let type = EventType(utf8: text) else {
@@ -151,6 +157,7 @@ extension EventMembers {
         return type
     }
 
+    @inline(__always)
     fileprivate func viewId(_ texts: EventTexts) throws(EventValidationError) -> EventText? {
         guard let viewId = try text(.viewId) else { return nil }
         let ok = viewId.count == 32 && texts.bytes(viewId).allSatisfy { b in
@@ -161,12 +168,14 @@ extension EventMembers {
     }
 
     /// `user` or `device`: a string of at most 128 bytes.
+    @inline(__always)
     fileprivate func identity(_ key: EventField) throws(EventValidationError) -> EventText? {
         guard let s = try text(key) else { return nil }
         guard s.count <= 128 else { throw EventValidationError(field: key.name, reason: "must be at most 128 bytes, found \(s.count)") }
         return s
     }
 
+    @inline(__always)
     fileprivate func duration() throws(EventValidationError) -> Int64? {
         let duration = try integer(.duration)
         if let duration, !EventTime.durations.contains(duration) {
@@ -177,6 +186,7 @@ extension EventMembers {
 
     /// `props`: an object of scalars, each number finite; its text to store, written to `side`
     /// unless it was read as the writer writes it.
+    @inline(__always)
     fileprivate func props(writingTo side: inout [UInt8]) throws(EventValidationError) -> EventText {
         guard let p = self[.props] else { return EventText.emptyObject }
         switch p {

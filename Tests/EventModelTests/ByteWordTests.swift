@@ -36,4 +36,19 @@ import Testing
             }
         }
     }
+
+    @Test func sameComparesEveryByteAndTheLength() {
+        for count in 0...24 {
+            let a = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+            a.withUnsafeBufferPointer { x in
+                a.withUnsafeBufferPointer { y in #expect(ByteWord.same(x, y)) }
+                for i in 0..<count {
+                    var b = a
+                    b[i] ^= 0x80
+                    b.withUnsafeBufferPointer { y in #expect(!ByteWord.same(x, y), "\(count) bytes, byte \(i) differs") }
+                }
+                (a + [0]).withUnsafeBufferPointer { y in #expect(!ByteWord.same(x, y), "\(count) bytes and one more") }
+            }
+        }
+    }
 }
