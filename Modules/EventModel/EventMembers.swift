@@ -208,6 +208,7 @@ struct EventMemberReader: JSONMemberReader {
         propsSent = nil
     }
 
+    @inline(__always)  // into `JSONParser.parseMembers`: it reads every member of every event
     mutating func member(_ key: JSONStringToken, at keyStart: Int, parser: inout JSONParser) throws(JSONParseError) {
         guard let field = EventField(key, in: parser.bytes) else {
             _ = try parser.parseValue()
