@@ -1,0 +1,386 @@
+import Dispatch
+import EventStore
+import StoreSQL
+import Synchronization
+import SystemCalls
+
+/// What a store that owns the ingest log (IngestLog.swift) keeps: the log and the dedup under one
+/// lock (the group commit's), the batches logged but not yet stored in `events`, and the thread
+/// that stores them.
+///
+/// An append is acknowledged once its batch is durable in the log: the dedup counts its
+/// duplicates, the group commit writes the group's records in one transaction of the log, and
+/// one shared sync of the log's WAL (`SharedLogSync`) makes them durable. The batch's rows then
+/// go into `events` on the `ingest-store` thread, in order, many batches per transaction, each
+/// transaction moving `ingest_applied` past what it stored. Every read of the store first brings
+/// `events` up to every batch logged when it started (`SQLiteEventStore.ingestCurrent`), so an
+/// answer counts every acknowledged event, as before.
+final class IngestOwner: Sendable {
+    /// The log and the dedup, used by the group commit's leader (one at a time).
+    let writer: Mutex<Writer>
+    /// The log's syncs, shared by the groups that committed meanwhile; nil at `Durability.normal`.
+    let logSync: SharedLogSync?
+    private let logFile: WriteAheadLogFile?
+    /// Batches logged and not yet stored, and how far `events` is.
+    let backlog: Mutex<Backlog>
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+
+    struct Writer: ~Copyable {
+        var log: IngestLog?
+        var dedup: IngestDedup
+        /// The position the next logged batch gets.
+        var nextPosition: Int64
+    }
+
+    /// A batch logged, waiting for its rows to be stored.
+    struct Logged: Sendable {
+        let position: Int64
+        let batch: PendingBatch
+        let outcome: BatchOutcome
+    }
+
+    struct Backlog: ~Copyable {
+        var waiting: [Logged] = []
+        var first = 0
+        /// Every batch up to this position is stored in `events` (and `ingest_applied` says so).
+        var applied: Int64
+        /// The last position logged.
+        var logged: Int64
+        /// Valid events waiting (for the bound on memory).
+        var events = 0
+        /// Why the last attempt to store failed; cleared by the next that succeeds.
+        var failure: StoreError?
+
+        var isEmpty: Bool { first == waiting.count }
+    }
+
+    /// Events waiting beyond which an append stores waiting batches itself before logging its
+    /// own: the backlog's memory stays bounded (~300 bytes an event) however far behind the
+    /// thread is.
+    static let maxWaitingEvents = 262_144
+    /// Batches per transaction of `events`, at most.
+    static let batchesPerStore = 64
+
+    init(log: sending IngestLog, dedup: consuming sending IngestDedup, applied: Int64, logged: Int64, durable: Bool) {
+        let logPath = log.path
+        writer = Mutex(Writer(log: log, dedup: dedup, nextPosition: logged + 1))
+        backlog = Mutex(Backlog(applied: applied, logged: logged))
+        if durable {
+            let file = WriteAheadLogFile(database: logPath)
+            logFile = file
+            logSync = SharedLogSync(sync: file.sync)
+        } else {
+            logFile = nil
+            logSync = nil
+        }
+    }
+
+    /// Queues batches read back from the log at open (their counts as acknowledged).
+    func queue(_ logged: [Logged]) {
+        backlog.withLock { b in
+            for l in logged {
+                b.waiting.append(l)
+                b.events += l.outcome.stored + l.outcome.duplicates
+            }
+        }
+    }
+
+    /// Wakes the storing thread: batches wait.
+    func signal() { wake.signal() }
+
+    /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
+    func start(_ store: SQLiteEventStore) {
+        Posix.startThread(name: "ingest-store") { [weak store, self] in
+            // Behind the appends, as the rollup workers are: a read stores what is left itself.
+            try? Posix.setCurrentThreadNice(RollupWorker.nice)
+            var pause = Duration.milliseconds(10)
+            while !stopped.load(ordering: .relaxed) {
+                _ = wake.wait(timeout: .now() + .milliseconds(250))
+                if stopped.load(ordering: .relaxed) { return }
+                guard let store else { return }
+                do throws(StoreError) {
+                    while try store.storeLogged(limit: Self.batchesPerStore) > 0, !stopped.load(ordering: .relaxed) {}
+                    pause = .milliseconds(10)
+                } catch {
+                    if error.code == .closed { return }
+                    // Busy or full: again after a pause (reads meanwhile try themselves and say why).
+                    Posix.sleep(pause)
+                    pause = min(pause * 2, .seconds(2))
+                }
+            }
+        }
+    }
+
+    /// Ends the thread (after the transaction it is in, if any).
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        wake.signal()
+    }
+
+    /// Closes the log (its lock goes: another store may own it). Idempotent.
+    func close() {
+        stop()
+        let log = writer.withLock { w -> IngestLog? in
+            defer { w.log = nil }
+            return w.log
+        }
+        _ = log  // released here, outside the lock
+        logFile?.close()
+    }
+}
+
+extension SQLiteEventStore {
+    /// Owns the ingest log of the database at `path` when no other store does; reads back what it
+    /// holds past `ingest_applied` (a crash left it logged but not stored) to store first.
+    static func ownIngestLog(_ path: String, _ options: StoreOptions, _ db: SQLiteDatabase) throws(StoreError) -> IngestOwner? {
+        guard options.access != .readOnly else { return nil }
+        guard let log = try IngestLog.own(database: path, synchronous: "NORMAL") else { return nil }
+        let applied: Int64, lastSeq: Int64, logged: Int64
+        var dedup: IngestDedup
+        do throws(SQLiteError) {
+            applied = try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0
+            lastSeq = try db.scalar("SELECT COALESCE(MAX(seq), 0) AS seq FROM events", as: Int64.self) ?? 0
+            logged = max(applied, try log.lastPosition())
+            dedup = IngestDedup(lookup: try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false))
+        } catch {
+            throw error.storeError
+        }
+        var recovered: [IngestOwner.Logged] = []
+        for r in try log.records(after: applied) {
+            let batch = PendingBatch(r.batch, receivedAt: r.receivedAt)
+            dedup.register(batch, position: r.position)
+            var outcome = batch.refusals
+            outcome.stored = r.stored
+            outcome.duplicates = r.duplicates
+            recovered.append(IngestOwner.Logged(position: r.position, batch: batch, outcome: outcome))
+        }
+        // Sized for twice what is stored: a larger one is built when it fills.
+        dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.count * 500))
+        let owner = IngestOwner(log: log, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
+        owner.queue(recovered)
+        return owner
+    }
+
+    /// Keys a filter of stored keys is sized for at least (~5 MiB).
+    static let minimumFilterKeys = 4 << 20
+
+    /// Logs `mine` with the group that commits with it and returns its counts once the log
+    /// holds it durably.
+    func appendThroughLog(_ mine: LogRequest, _ owner: IngestOwner) throws(StoreError) -> BatchOutcome {
+        // Bounded memory: far behind, the appending threads store waiting batches themselves.
+        while owner.backlog.withLock({ $0.events }) > IngestOwner.maxWaitingEvents {
+            _ = try storeLogged(limit: IngestOwner.batchesPerStore)
+        }
+        let path = path
+        let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
+        owner.signal()
+        try owner.logSync?.waitUntilDurable(through: logged.group)
+        return logged.outcome
+    }
+
+    /// A batch to log: its rows, and its record in the log (`LoggedBatch`).
+    struct LogRequest: Sendable {
+        let batch: PendingBatch
+        let record: [UInt8]
+    }
+
+    /// A batch in a logged group: its counts, and the group's number for `SharedLogSync`.
+    struct LoggedBatchResult: Sendable {
+        var outcome: BatchOutcome
+        var group: UInt64
+    }
+
+    /// Counts and logs `group` in one transaction of the log; queues its batches to be stored.
+    private static func log(_ group: [LogRequest], _ owner: IngestOwner, _ path: String) -> [Result<LoggedBatchResult, StoreError>] {
+        let applied = owner.backlog.withLock { $0.applied }
+        let result = owner.writer.withLock { w -> Result<[IngestOwner.Logged], StoreError> in
+            guard let log = w.log else { return .failure(StoreError(.closed, "the database \(path) was closed")) }
+            let first = w.nextPosition
+            do throws(SQLiteError) {
+                w.dedup.prune(through: applied)
+                var logged: [IngestOwner.Logged] = []
+                var records: [(position: Int64, record: [UInt8], outcome: BatchOutcome)] = []
+                for (i, request) in group.enumerated() {
+                    let (batch, record) = (request.batch, request.record)
+                    let position = first + Int64(i)
+                    var outcome = batch.refusals
+                    (outcome.stored, outcome.duplicates) = try w.dedup.count(batch, position: position)
+                    logged.append(IngestOwner.Logged(position: position, batch: batch, outcome: outcome))
+                    records.append((position, record, outcome))
+                }
+                try log.append(records, deletingThrough: applied)
+                w.nextPosition = first + Int64(group.count)
+                return .success(logged)
+            } catch {
+                w.dedup.forget(from: first)
+                return .failure(error.storeError)
+            }
+        }
+        switch result {
+        case .failure(let error): return group.map { _ in .failure(error) }
+        case .success(let logged):
+            owner.backlog.withLock { b in
+                for l in logged {
+                    b.waiting.append(l)
+                    b.events += l.outcome.stored + l.outcome.duplicates
+                }
+                b.logged = logged.last?.position ?? b.logged
+            }
+            let number = owner.logSync?.committed() ?? 0
+            return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number)) }
+        }
+    }
+
+    /// Stores the first `limit` logged batches waiting in `events`, in one transaction that also
+    /// moves `ingest_applied` past them; returns how many it stored (0: none waited). Called by
+    /// the `ingest-store` thread, by reads catching up, and by appends far behind; one at a time
+    /// (the store's connection lock), in log order.
+    func storeLogged(limit: Int) throws(StoreError) -> Int {
+        guard let owner = ingest else { return 0 }
+        let result: Result<Int, SQLiteError>? = connection.withLock { c in
+            guard let db = c else { return nil }
+            let batches = owner.backlog.withLock { b in Array(b.waiting[b.first..<min(b.waiting.count, b.first + limit)]) }
+            guard let last = batches.last else { return .success(0) }
+            do throws(SQLiteError) {
+                try db.beginWritingEvents()
+                do throws(SQLiteError) {
+                    var zones = EventZones.Recorder()
+                    var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
+                    for logged in batches {
+                        try logged.batch.write(to: db, lastSeq: &lastSeq, zones: &zones, acknowledged: logged.outcome)
+                    }
+                    try zones.write(to: db)
+                    try db.run("UPDATE ingest_applied SET position = \(last.position)")
+                    try db.execute("COMMIT")
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+            } catch {
+                return .failure(error)
+            }
+            owner.backlog.withLock { b in
+                b.first += batches.count
+                b.applied = last.position
+                b.events -= batches.reduce(0) { $0 + $1.outcome.stored + $1.outcome.duplicates }
+                b.failure = nil
+                if b.first > 1024, b.first * 2 > b.waiting.count {
+                    b.waiting.removeFirst(b.first)
+                    b.first = 0
+                }
+            }
+            return .success(batches.count)
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) {
+            let stored = try result.get()
+            if stored > 0 { maybeRebuildFilter(owner) }
+            return stored
+        } catch {
+            let failure = StoreError(
+                error.storeError.code,
+                "could not store acknowledged batches from the ingest log \(path)\(IngestLog.suffix) in the events table: \(error.description); they stay in the log and are stored once this succeeds")
+            owner.backlog.withLock { $0.failure = failure }
+            throw failure
+        }
+    }
+
+    /// The highest seq stored (the rightmost rowid: one B-tree descent).
+    static let lastSeq: SQLQuery = "SELECT MAX(seq) FROM events"
+
+    /// Brings `events` up to every batch logged when called, so a read counts every acknowledged
+    /// event. The owner of the log stores what waits itself. Any other store (read-only, or
+    /// another process's) waits for the owner to store up to the log's last position, and fails
+    /// saying why when nobody does: no owner at work (a collector stopped by a crash leaves
+    /// batches in the log; the next `serve` stores them first).
+    func ingestCurrent() throws(StoreError) {
+        if let owner = ingest {
+            let target = owner.backlog.withLock { $0.logged }
+            while owner.backlog.withLock({ $0.applied }) < target {
+                if try storeLogged(limit: IngestOwner.batchesPerStore) == 0 { break }
+            }
+            return
+        }
+        guard let target = try IngestLog.lastPosition(database: path) else { return }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        var last = try appliedPosition()
+        var moved = clock.now
+        while last < target {
+            if clock.now - moved > .seconds(1) || clock.now > deadline {
+                throw StoreError(
+                    .unavailable,
+                    "the ingest log \(path)\(IngestLog.suffix) holds acknowledged batches up to \(target), but \(path) stores them only up to \(last), and no collector is storing them; start 'autotrack-collector serve --db \(path)' (it stores them first), then try again")
+            }
+            Posix.sleep(.milliseconds(20))
+            let now = try appliedPosition()
+            if now != last { moved = clock.now }
+            last = now
+        }
+    }
+
+    /// `ingest_applied`: every logged batch up to it is in `events`.
+    private func appliedPosition() throws(StoreError) -> Int64 {
+        let result: Result<Int64, SQLiteError>? = connection.withLock { c in
+            guard let db = c else { return nil }
+            do throws(SQLiteError) {
+                return .success(try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
+    }
+
+    /// Builds a larger filter of stored keys on a thread of its own when the one in use is full,
+    /// or the first one when none is built yet (`building` set at open).
+    private func maybeRebuildFilter(_ owner: IngestOwner) {
+        let start = owner.writer.withLock { w -> Bool in
+            if w.dedup.building == nil, w.dedup.filterFull, let filter = w.dedup.filter {
+                w.dedup.startBuilding(capacity: filter.capacity * 4)
+                return true
+            }
+            return false
+        }
+        if start { startFilterBuild(owner) }
+    }
+
+    /// Reads every stored key into the filter being built, on a thread of its own and a
+    /// read-only connection, 65,536 per read; then it answers instead of the one in use.
+    func startFilterBuild(_ owner: IngestOwner) {
+        let path = path
+        Posix.startThread(name: "ingest-filter") { [weak owner] in
+            try? Posix.setCurrentThreadNice(RollupWorker.nice)
+            guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
+            var after: Int64 = 0
+            while true {
+                guard let owner else { return }
+                var hashes: [UInt64] = []
+                var last = after
+                var appKey: [UInt8] = []
+                var key = EventKeyHash(appKey: "")
+                do throws(SQLiteError) {
+                    try db.stream("SELECT seq, app_key, id FROM events WHERE seq > \(after) ORDER BY seq LIMIT 65536") { r in
+                        last = r.int64(0)
+                        if let k = r.bytes(1), !k.elementsEqual(appKey) {
+                            appKey = Array(k)
+                            key = EventKeyHash(appKey: k)
+                        }
+                        hashes.append(key.hash(id: r.bytes(2) ?? UnsafeRawBufferPointer(start: nil, count: 0)))
+                        return true
+                    }
+                } catch {
+                    return  // the store closed or the file went: the filter stays unbuilt, lookups stay exact
+                }
+                owner.writer.withLock { w in
+                    w.dedup.addBuilt(hashes)
+                    if hashes.isEmpty { w.dedup.finishBuilding() }
+                }
+                if hashes.isEmpty { return }
+                after = last
+            }
+        }
+    }
+}
