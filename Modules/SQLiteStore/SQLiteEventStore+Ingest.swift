@@ -25,6 +25,8 @@ final class IngestOwner: Sendable {
     let backlog: Mutex<Backlog>
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    /// Set by tests: the thread stores nothing (reads and appends far behind still do).
+    let paused = Atomic<Bool>(false)
 
     struct Writer: ~Copyable {
         var log: IngestLog?
@@ -87,7 +89,7 @@ final class IngestOwner: Sendable {
     }
 
     /// Wakes the storing thread: batches wait.
-    func signal() { wake.signal() }
+    func wakeStoring() { wake.signal() }
 
     /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
@@ -98,6 +100,7 @@ final class IngestOwner: Sendable {
             while !stopped.load(ordering: .relaxed) {
                 _ = wake.wait(timeout: .now() + .milliseconds(250))
                 if stopped.load(ordering: .relaxed) { return }
+                if paused.load(ordering: .relaxed) { continue }
                 guard let store else { return }
                 do throws(StoreError) {
                     while try store.storeLogged(limit: Self.batchesPerStore) > 0, !stopped.load(ordering: .relaxed) {}
@@ -162,6 +165,22 @@ extension SQLiteEventStore {
         return owner
     }
 
+    /// Stops (`true`) or resumes the thread that stores logged batches in `events`: for tests of
+    /// what reads, restarts and crashes find while batches wait in the log.
+    package func pauseIngestStoring(_ paused: Bool) {
+        ingest?.paused.store(paused, ordering: .relaxed)
+        ingest?.wakeStoring()
+    }
+
+    /// Logged batches not yet stored in `events` (for tests).
+    package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count - $0.first } ?? 0 }
+
+    /// Lookups in `events` the dedup made so far, and whether its filter of stored keys answers
+    /// yet (for tests).
+    package var dedupLookups: (count: Int, filterBuilt: Bool) {
+        ingest?.writer.withLock { ($0.dedup.lookups, $0.dedup.filter != nil) } ?? (0, false)
+    }
+
     /// Keys a filter of stored keys is sized for at least (~5 MiB).
     static let minimumFilterKeys = 4 << 20
 
@@ -174,7 +193,7 @@ extension SQLiteEventStore {
         }
         let path = path
         let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
-        owner.signal()
+        owner.wakeStoring()
         try owner.logSync?.waitUntilDurable(through: logged.group)
         return logged.outcome
     }

@@ -52,7 +52,7 @@ public final class SQLiteEventStore: CollectorStore {
         if let ingest {
             ingest.start(self)
             startFilterBuild(ingest)
-            ingest.signal()
+            ingest.wakeStoring()
         }
     }
 
