@@ -136,6 +136,20 @@ final class IngestLog {
         return records
     }
 
+    /// True when a store owns the log of the database at `database` (one holds its lock); asked
+    /// without taking the lock.
+    static func isOwned(database: String) throws(StoreError) -> Bool {
+        let lockPath = database + lockSuffix
+        do throws(PosixError) {
+            guard try Posix.fileIdentity(path: lockPath) != nil else { return false }
+            let fd = try Posix.open(lockPath, O_RDONLY)
+            defer { Posix.close(fd) }
+            return try Posix.lockIsHeld(fd, path: lockPath)
+        } catch {
+            throw StoreError(.unavailable, "cannot tell whether a collector owns the ingest log \(lockPath): \(error)")
+        }
+    }
+
     /// The highest position in the log of the database at `database`, read without owning it;
     /// nil when it has no log (nothing was ever appended through one).
     static func lastPosition(database: String) throws(StoreError) -> Int64? {

@@ -181,6 +181,33 @@ extension SQLiteEventStore {
         ingest?.writer.withLock { ($0.dedup.lookups, $0.dedup.filter != nil) } ?? (0, false)
     }
 
+    /// Where ingest stands, read without storing anything first (monitoring, `ingest-bench
+    /// --sustain`): the last batch logged and the last stored in `events` (log positions), the
+    /// last event stored (`seq`), and the lower of the rollups' watermarks.
+    package func ingestPositions() throws(StoreError) -> (logged: Int64, applied: Int64, lastSeq: Int64, watermark: Int64) {
+        let (logged, applied) = ingest?.backlog.withLock { ($0.logged, $0.applied) } ?? (0, 0)
+        let watermarks = RollupPart.allCases.map { "(SELECT seq FROM \($0.watermark))" }.joined(separator: ", ")
+        let query = SQLQuery(raw: "SELECT COALESCE(MAX(seq), 0) AS last, MIN(\(watermarks)) AS watermark FROM events")
+        let result: Result<(Int64, Int64), SQLiteError>? = connection.withLock { c in
+            guard let db = c else { return nil }
+            do throws(SQLiteError) {
+                let row = try db.query(query) { r throws(SQLDecodingError) in
+                    (try r.decode("last", as: Int64.self), try r.decode("watermark", as: Int64?.self) ?? 0)
+                }.first ?? (0, 0)
+                return .success(row)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) {
+            let (last, watermark) = try result.get()
+            return (logged, applied, last, watermark)
+        } catch {
+            throw error.storeError
+        }
+    }
+
     /// Keys a filter of stored keys is sized for at least (~5 MiB).
     static let minimumFilterKeys = 4 << 20
 
@@ -311,8 +338,8 @@ extension SQLiteEventStore {
     /// Brings `events` up to every batch logged when called, so a read counts every acknowledged
     /// event. The owner of the log stores what waits itself. Any other store (read-only, or
     /// another process's) waits for the owner to store up to the log's last position, and fails
-    /// saying why when nobody does: no owner at work (a collector stopped by a crash leaves
-    /// batches in the log; the next `serve` stores them first).
+    /// saying why when nobody owns the log (a collector stopped by a crash leaves batches in it;
+    /// the next `serve` stores them first) or the owner has not stored them in `ownerWait`.
     func ingestCurrent() throws(StoreError) {
         if let owner = ingest {
             let target = owner.backlog.withLock { $0.logged }
@@ -323,21 +350,28 @@ extension SQLiteEventStore {
         }
         guard let target = try IngestLog.lastPosition(database: path) else { return }
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
-        var last = try appliedPosition()
-        var moved = clock.now
-        while last < target {
-            if clock.now - moved > .seconds(1) || clock.now > deadline {
+        let deadline = clock.now + Self.ownerWait
+        var applied = try appliedPosition()
+        while applied < target {
+            if !(try IngestLog.isOwned(database: path)) {
+                applied = try appliedPosition()  // its owner may have stored them and closed meanwhile
+                if applied >= target { return }
                 throw StoreError(
                     .unavailable,
-                    "the ingest log \(path)\(IngestLog.suffix) holds acknowledged batches up to \(target), but \(path) stores them only up to \(last), and no collector is storing them; start 'autotrack-collector serve --db \(path)' (it stores them first), then try again")
+                    "the ingest log \(path)\(IngestLog.suffix) holds acknowledged batches up to \(target), but \(path) holds them only up to \(applied), and no collector owns the log to store them (one stopped without closing it, by a crash or a kill); start 'autotrack-collector serve --db \(path)' (it stores them first), then try again")
             }
-            Posix.sleep(.milliseconds(20))
-            let now = try appliedPosition()
-            if now != last { moved = clock.now }
-            last = now
+            if clock.now > deadline {
+                throw StoreError(
+                    .unavailable,
+                    "the collector that owns the ingest log \(path)\(IngestLog.suffix) has not stored its acknowledged batches up to \(target) in \(path) within \(Self.ownerWait) (it holds them up to \(applied)); it may be overloaded: try again later")
+            }
+            Posix.sleep(.milliseconds(10))
+            applied = try appliedPosition()
         }
     }
+
+    /// How long a store that does not own the log waits for its owner to store what it logged.
+    static let ownerWait = Duration.seconds(60)
 
     /// `ingest_applied`: every logged batch up to it is in `events`.
     private func appliedPosition() throws(StoreError) -> Int64 {
