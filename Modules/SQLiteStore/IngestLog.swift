@@ -38,17 +38,27 @@ final class IngestLog {
 
     deinit { Posix.close(lockFD) }
 
+    /// How long opening waits for the log's owner to let go before it reads as another's.
+    static let ownerHandover = Duration.seconds(2)
+
     /// Opens (creating) the log of the database at `database` as its owner; nil when another
-    /// store owns it. `synchronous` is the log's `PRAGMA synchronous` (NORMAL: commits do not
+    /// store owns it (still after `ownerHandover`). `synchronous` is the log's `PRAGMA synchronous` (NORMAL: commits do not
     /// sync; the owner syncs the log's WAL itself, `SharedLogSync`).
     static func own(database: String, synchronous: String) throws(StoreError) -> IngestLog? {
         let lockPath = database + lockSuffix
         let fd: Int32
         do throws(PosixError) {
             fd = try Posix.open(lockPath, O_RDWR | O_CREAT)
-            guard try Posix.tryLock(fd, path: lockPath) else {
-                Posix.close(fd)
-                return nil
+            // A store of this process released a moment ago may still be storing its last batches
+            // on its thread before it lets go: waited for, up to `ownerHandover`.
+            let clock = ContinuousClock()
+            let deadline = clock.now + ownerHandover
+            while !(try Posix.tryLock(fd, path: lockPath)) {
+                if clock.now > deadline {
+                    Posix.close(fd)
+                    return nil
+                }
+                Posix.sleep(.milliseconds(10))
             }
         } catch {
             throw StoreError(

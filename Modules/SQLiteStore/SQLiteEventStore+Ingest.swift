@@ -27,6 +27,9 @@ final class IngestOwner: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// Set by tests: the thread stores nothing (reads and appends far behind still do).
     let paused = Atomic<Bool>(false)
+    /// Set by the first append, which starts building the filter of stored keys: a store that
+    /// never appends (`prune`, `rebuild-rollups`) never reads every key.
+    let filterStarted = Atomic<Bool>(false)
 
     struct Writer: ~Copyable {
         var log: IngestLog?
@@ -214,6 +217,9 @@ extension SQLiteEventStore {
     /// Logs `mine` with the group that commits with it and returns its counts once the log
     /// holds it durably.
     func appendThroughLog(_ mine: LogRequest, _ owner: IngestOwner) throws(StoreError) -> BatchOutcome {
+        if !owner.filterStarted.load(ordering: .relaxed), owner.filterStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            startFilterBuild(owner)
+        }
         // Bounded memory: far behind, the appending threads store waiting batches themselves.
         while owner.backlog.withLock({ $0.events }) > IngestOwner.maxWaitingEvents {
             _ = try storeLogged(limit: IngestOwner.batchesPerStore)

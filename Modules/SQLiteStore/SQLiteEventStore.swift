@@ -51,7 +51,6 @@ public final class SQLiteEventStore: CollectorStore {
         for worker in rollupWorkers { worker.start(self) }
         if let ingest {
             ingest.start(self)
-            startFilterBuild(ingest)
             ingest.wakeStoring()
         }
     }

@@ -81,6 +81,9 @@ import TestSupport
         }
         let store = try SQLiteEventStore(path: path)
         defer { store.close() }
+        // The first append starts building the filter (a store that never appends never does).
+        #expect(!store.dedupLookups.filterBuilt)
+        #expect(try store.append(Self.batch("first", 1)) == BatchOutcome(stored: 1))
         let deadline = ContinuousClock.now + .seconds(20)
         while !store.dedupLookups.filterBuilt, ContinuousClock.now < deadline { Posix.sleep(.milliseconds(10)) }
         #expect(store.dedupLookups.filterBuilt)
