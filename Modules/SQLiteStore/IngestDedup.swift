@@ -29,9 +29,9 @@ struct IngestDedup: ~Copyable {
     private let lookup: SQLiteDatabase
     /// True while `lookup` holds a read snapshot (from the first lookup after `prune`).
     private var reading = false
-    /// The logged batches not yet stored, in position order.
+    /// The logged batches not yet stored, in position order (a stored one goes at once: its
+    /// rows' memory with it).
     private var entries: [Entry] = []
-    private var firstEntry = 0
     /// A key's hash → the position of the first pending batch with a key of that hash.
     private var pending: [UInt64: Int64] = [:]
     /// Further positions of a hash whose keys differ (two keys with one hash: rare).
@@ -55,8 +55,9 @@ struct IngestDedup: ~Copyable {
             try? lookup.execute("COMMIT")
             reading = false
         }
-        while firstEntry < entries.count, entries[firstEntry].position <= applied {
-            let entry = entries[firstEntry]
+        var stored = 0
+        while stored < entries.count, entries[stored].position <= applied {
+            let entry = entries[stored]
             for h in entry.hashes where pending[h] == entry.position {
                 if var more = collisions[h], !more.isEmpty {
                     pending[h] = more.removeFirst()
@@ -65,15 +66,13 @@ struct IngestDedup: ~Copyable {
                     pending[h] = nil
                 }
             }
-            for (h, positions) in collisions {
-                let kept = positions.filter { $0 > applied }
-                collisions[h] = kept.isEmpty ? nil : kept
-            }
-            firstEntry += 1
+            stored += 1
         }
-        if firstEntry > 1024, firstEntry * 2 > entries.count {
-            entries.removeFirst(firstEntry)
-            firstEntry = 0
+        guard stored > 0 else { return }
+        entries.removeFirst(stored)
+        for (h, positions) in collisions {
+            let kept = positions.filter { $0 > applied }
+            collisions[h] = kept.isEmpty ? nil : kept
         }
     }
 
@@ -134,7 +133,7 @@ struct IngestDedup: ~Copyable {
     /// Forgets the batches counted at `positions` and after (their log write failed: they were
     /// not logged). Their keys stay in the filters: a "maybe" more, never a wrong "no".
     mutating func forget(from position: Int64) {
-        while entries.count > firstEntry, let last = entries.last, last.position >= position {
+        while let last = entries.last, last.position >= position {
             for h in last.hashes {
                 if pending[h] == last.position {
                     if var more = collisions[h], !more.isEmpty {
@@ -168,7 +167,7 @@ struct IngestDedup: ~Copyable {
     }
 
     private func entry(at position: Int64) -> Entry? {
-        var low = firstEntry, high = entries.count
+        var low = 0, high = entries.count
         while low < high {
             let mid = (low + high) / 2
             if entries[mid].position < position { low = mid + 1 } else { high = mid }
@@ -196,7 +195,7 @@ struct IngestDedup: ~Copyable {
     /// stored ones, and every key counted meanwhile goes in too.
     mutating func startBuilding(capacity: Int) {
         var filter = EventIdFilter(capacity: capacity)
-        for entry in entries[firstEntry...] { for h in entry.hashes { filter.insert(h) } }
+        for entry in entries { for h in entry.hashes { filter.insert(h) } }
         building = filter
     }
 
@@ -215,5 +214,5 @@ struct IngestDedup: ~Copyable {
     var filterFull: Bool { filter.map { $0.inserted > $0.capacity } ?? false }
 
     /// Batches pending (for tests).
-    var pendingBatches: Int { entries.count - firstEntry }
+    var pendingBatches: Int { entries.count }
 }

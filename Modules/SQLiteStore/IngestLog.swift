@@ -83,6 +83,9 @@ final class IngestLog {
                     sql: "PRAGMA journal_mode = WAL")
             }
             try db.execute("PRAGMA synchronous = \(synchronous)")
+            // Its pages are written once and freed once stored, never read again but at open:
+            // SQLite's 2 MiB, not a writer's 32 MiB of cache (which would fill, never to be read).
+            try db.execute("PRAGMA cache_size = -2048")
             try db.execute("PRAGMA wal_autocheckpoint = \(SQLiteEventStore.checkpointPages)")
             try db.execute(
                 """

@@ -46,18 +46,15 @@ final class IngestOwner: Sendable {
     }
 
     struct Backlog: ~Copyable {
+        /// In log order; a stored batch goes at once (its rows' memory with it).
         var waiting: [Logged] = []
-        var first = 0
         /// Every batch up to this position is stored in `events` (and `ingest_applied` says so).
         var applied: Int64
         /// The last position logged.
         var logged: Int64
         /// Valid events waiting (for the bound on memory).
         var events = 0
-        /// Why the last attempt to store failed; cleared by the next that succeeds.
-        var failure: StoreError?
 
-        var isEmpty: Bool { first == waiting.count }
     }
 
     /// Events waiting beyond which an append stores waiting batches itself before logging its
@@ -176,7 +173,7 @@ extension SQLiteEventStore {
     }
 
     /// Logged batches not yet stored in `events` (for tests).
-    package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count - $0.first } ?? 0 }
+    package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
 
     /// Lookups in `events` the dedup made so far, and whether its filter of stored keys answers
     /// yet (for tests).
@@ -292,7 +289,7 @@ extension SQLiteEventStore {
         guard let owner = ingest else { return 0 }
         let result: Result<Int, SQLiteError>? = connection.withLock { c in
             guard let db = c else { return nil }
-            let batches = owner.backlog.withLock { b in Array(b.waiting[b.first..<min(b.waiting.count, b.first + limit)]) }
+            let batches = owner.backlog.withLock { b in Array(b.waiting.prefix(limit)) }
             guard let last = batches.last else { return .success(0) }
             do throws(SQLiteError) {
                 try db.beginWritingEvents()
@@ -313,14 +310,9 @@ extension SQLiteEventStore {
                 return .failure(error)
             }
             owner.backlog.withLock { b in
-                b.first += batches.count
+                b.waiting.removeFirst(batches.count)
                 b.applied = last.position
                 b.events -= batches.reduce(0) { $0 + $1.outcome.stored + $1.outcome.duplicates }
-                b.failure = nil
-                if b.first > 1024, b.first * 2 > b.waiting.count {
-                    b.waiting.removeFirst(b.first)
-                    b.first = 0
-                }
             }
             return .success(batches.count)
         }
@@ -333,7 +325,6 @@ extension SQLiteEventStore {
             let failure = StoreError(
                 error.storeError.code,
                 "could not store acknowledged batches from the ingest log \(path)\(IngestLog.suffix) in the events table: \(error.description); they stay in the log and are stored once this succeeds")
-            owner.backlog.withLock { $0.failure = failure }
             throw failure
         }
     }
