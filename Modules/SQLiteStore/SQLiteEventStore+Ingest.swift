@@ -91,19 +91,28 @@ final class IngestOwner: Sendable {
     /// Wakes the storing thread: batches wait.
     func wakeStoring() { wake.signal() }
 
+    /// How often the thread stores what waits, at most (from the start of one round to the
+    /// next), unless its last transaction came full (more wait: the next follows at once). As for
+    /// the rollup workers: fewer, larger transactions cost less per event (one sync each), and the
+    /// thread keeps off the processor while a burst of appends runs; reads never wait for it.
+    static let period = Duration.milliseconds(250)
+
     /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
         Posix.startThread(name: "ingest-store") { [weak store, self] in
             // Behind the appends, as the rollup workers are: a read stores what is left itself.
             try? Posix.setCurrentThreadNice(RollupWorker.nice)
+            let clock = ContinuousClock()
+            var roundStart = clock.now
             var pause = Duration.milliseconds(10)
             while !stopped.load(ordering: .relaxed) {
-                _ = wake.wait(timeout: .now() + .milliseconds(250))
+                _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + Self.period - clock.now).waitNanoseconds))
+                roundStart = clock.now
                 if stopped.load(ordering: .relaxed) { return }
                 if paused.load(ordering: .relaxed) { continue }
                 guard let store else { return }
                 do throws(StoreError) {
-                    while try store.storeLogged(limit: Self.batchesPerStore) > 0, !stopped.load(ordering: .relaxed) {}
+                    while try store.storeLogged(limit: Self.batchesPerStore) == Self.batchesPerStore, !stopped.load(ordering: .relaxed) {}
                     pause = .milliseconds(10)
                 } catch {
                     if error.code == .closed { return }
@@ -223,7 +232,6 @@ extension SQLiteEventStore {
         }
         let path = path
         let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
-        owner.wakeStoring()
         try owner.logSync?.waitUntilDurable(through: logged.group)
         return logged.outcome
     }
