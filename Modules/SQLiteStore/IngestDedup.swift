@@ -25,8 +25,8 @@ struct IngestDedup: ~Copyable {
         }
     }
 
-    /// The connection that looks keys up in `events` (read-only).
-    private let lookup: SQLiteDatabase
+    /// The connection that looks keys up in `events` (read-only); nil once closed.
+    private var lookup: SQLiteDatabase?
     /// True while `lookup` holds a read snapshot (from the first lookup after `prune`).
     private var reading = false
     /// The logged batches not yet stored, in position order (a stored one goes at once: its
@@ -52,7 +52,7 @@ struct IngestDedup: ~Copyable {
     /// next lookup sees them there.
     mutating func prune(through applied: Int64) {
         if reading {
-            try? lookup.execute("COMMIT")
+            try? lookup?.execute("COMMIT")
             reading = false
         }
         var stored = 0
@@ -177,6 +177,7 @@ struct IngestDedup: ~Copyable {
 
     /// True when `events` holds the key of `batch`'s `row` (one lookup on its unique index).
     private mutating func isStored(_ batch: PendingBatch, _ row: Int) throws(SQLiteError) -> Bool {
+        guard let lookup else { throw SQLiteError(code: SQLiteCode.misuse, message: "the store was closed", sql: "lookup") }
         if !reading {
             try lookup.execute("BEGIN")
             reading = true
@@ -188,6 +189,14 @@ struct IngestDedup: ~Copyable {
     }
 
     private static let lookupKey = HotStatement("SELECT 1 FROM events WHERE app_key = ? AND id = ?")
+
+    /// Closes the lookup connection, and returns it to be released outside the caller's lock
+    /// (its deinit closes the handle). The store closes it before its own connection, so that one
+    /// is the last and removes the database's WAL.
+    mutating func close() -> SQLiteDatabase? {
+        defer { lookup = nil }
+        return lookup
+    }
 
     // MARK: building a filter
 

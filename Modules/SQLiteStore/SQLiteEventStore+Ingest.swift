@@ -133,13 +133,16 @@ final class IngestOwner: Sendable {
     /// Closes the log (its lock goes: another store may own it). Idempotent.
     func close() {
         stop()
-        let log = writer.withLock { w -> IngestLog? in
+        let (log, lookup) = writer.withLock { w -> (IngestLog?, SQLiteDatabase?) in
             defer { w.log = nil }
-            return w.log
+            return (w.log, w.dedup.close())
         }
-        _ = log  // released here, outside the lock
+        _ = (log, lookup)  // released here, outside the lock
         logFile?.close()
     }
+
+    /// True once stopped (closing).
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
 }
 
 extension SQLiteEventStore {
@@ -414,7 +417,7 @@ extension SQLiteEventStore {
             guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
             var after: Int64 = 0
             while true {
-                guard let owner else { return }
+                guard let owner, !owner.isStopped else { return }
                 var hashes: [UInt64] = []
                 var last = after
                 var appKey: [UInt8] = []

@@ -217,12 +217,13 @@ public final class SQLiteEventStore: CollectorStore {
             while (try? storeLogged(limit: IngestOwner.batchesPerStore)) ?? 0 > 0 {}
         }
         for worker in rollupWorkers { _ = worker.close() }
+        // Before the store's own connection, so that one closes last and removes the WAL.
+        ingest?.close()
         let db = connection.withLock { c -> SQLiteDatabase? in
             defer { c = nil }
             return c
         }
         _ = db  // Released here, outside the lock: its deinit closes the handle.
-        ingest?.close()
     }
 
     /// Runs `body` on the open connection under the lock; SQLite's errors become the protocol's.
