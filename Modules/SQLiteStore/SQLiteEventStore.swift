@@ -17,7 +17,7 @@ public final class SQLiteEventStore: CollectorStore {
     let connection: Mutex<SQLiteDatabase?>
     /// Batches waiting for the next group commit to the ingest log, one commit at a time.
     let commits = GroupCommit<LogRequest, LoggedBatchResult, StoreError>(maxCommits: 1)
-    /// The ingest log, when this store owns it (IngestLog.swift, SQLiteEventStore+Ingest.swift):
+    /// The ingest log, when this store owns it (IngestLog.swift, IngestOwner.swift, SQLiteEventStore+Ingest.swift):
     /// a writable store does unless another owns it already; only the owner appends.
     let ingest: IngestOwner?
     /// Opened with `StoreAccess.readOnly`.
