@@ -44,7 +44,7 @@ final class IngestLog {
     /// Opens (creating) the log of the database at `database` as its owner; nil when another
     /// store owns it (still after `ownerHandover`). `synchronous` is the log's `PRAGMA synchronous` (NORMAL: commits do not
     /// sync; the owner syncs the log's WAL itself, `SharedLogSync`).
-    static func own(database: String, synchronous: String) throws(StoreError) -> IngestLog? {
+    static func own(database: String, logID: String, synchronous: String) throws(StoreError) -> IngestLog? {
         let lockPath = database + lockSuffix
         let fd: Int32
         do throws(PosixError) {
@@ -67,6 +67,7 @@ final class IngestLog {
         }
         let path = database + suffix
         let db: SQLiteDatabase
+        var other: String?
         do throws(SQLiteError) {
             db = try SQLiteDatabase(path: path, mode: .readWriteCreate)
             let version = try db.scalar("PRAGMA user_version", as: Int.self) ?? 0
@@ -96,10 +97,26 @@ final class IngestLog {
                     duplicates INTEGER NOT NULL
                 )
                 """)
+            try db.execute("CREATE TABLE IF NOT EXISTS meta (id INTEGER PRIMARY KEY CHECK (id = 1), log_id TEXT NOT NULL)")
             try db.execute("PRAGMA user_version = \(layout)")
+            // The database this log belongs to: an empty log is taken over by whichever opens it.
+            let recorded = try db.scalar("SELECT log_id FROM meta", as: String.self)
+            if recorded != logID {
+                if let recorded, try db.scalar("SELECT COUNT(*) FROM log", as: Int.self) != 0 {
+                    other = recorded  // another database's batches: refused below
+                } else {
+                    try db.run("INSERT INTO meta (id, log_id) VALUES (1, \(logID)) ON CONFLICT (id) DO UPDATE SET log_id = excluded.log_id")
+                }
+            }
         } catch {
             Posix.close(fd)
             throw error.storeError
+        }
+        if let other {
+            Posix.close(fd)
+            throw StoreError(
+                .failed,
+                "the ingest log \(path) holds batches of another database (log id \(other), this database's is \(logID)): the database was replaced without its log; move \(path) and its -wal and -shm files away (they are that other database's), then start again")
         }
         return IngestLog(path: path, db: db, lockFD: fd)
     }
@@ -121,6 +138,12 @@ final class IngestLog {
             }
             if applied > 0 { try db.run(Self.delete, rows: [[.int(applied)]]) }
         }
+    }
+
+    /// Deletes every record at or before `applied` (stored in `events`): a store closing
+    /// cleanly leaves an empty log.
+    func delete(through applied: Int64) throws(SQLiteError) {
+        try db.run(Self.delete, rows: [[.int(applied)]])
     }
 
     private static let insert = HotStatement("INSERT INTO log (position, batch, stored, duplicates) VALUES (?, ?, ?, ?)")

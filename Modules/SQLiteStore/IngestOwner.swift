@@ -131,8 +131,11 @@ final class IngestOwner: Sendable {
     /// Closes the log (its lock goes: another store may own it). Idempotent.
     func close() {
         stop()
+        let applied = backlog.withLock { $0.applied }
         let (log, lookup) = writer.withLock { w -> (IngestLog?, SQLiteDatabase?) in
             defer { w.log = nil }
+            // What `events` holds leaves the log: a clean stop leaves it empty.
+            try? w.log?.delete(through: applied)
             return (w.log, w.dedup.close())
         }
         _ = (log, lookup)  // released here, outside the lock

@@ -8,7 +8,13 @@ extension SQLiteEventStore {
     /// holds past `ingest_applied` (a crash left it logged but not stored) to store first.
     static func ownIngestLog(_ path: String, _ options: StoreOptions, _ db: SQLiteDatabase) throws(StoreError) -> IngestOwner? {
         guard options.access != .readOnly else { return nil }
-        guard let log = try IngestLog.own(database: path, synchronous: "NORMAL") else { return nil }
+        let logID: String
+        do throws(SQLiteError) {
+            logID = try db.scalar("SELECT log_id FROM ingest_applied", as: String.self) ?? ""
+        } catch {
+            throw error.storeError
+        }
+        guard let log = try IngestLog.own(database: path, logID: logID, synchronous: "NORMAL") else { return nil }
         let applied: Int64, lastSeq: Int64, logged: Int64
         var dedup: IngestDedup
         do throws(SQLiteError) {

@@ -155,6 +155,34 @@ import TestSupport
         #expect(try store.append(Self.batch("child-7-", 50)) == BatchOutcome(duplicates: 50))
         #expect(try sqlite(path, "SELECT COUNT(*), SUM(stored), SUM(duplicates) FROM batches") == ["9|400|50"])
     }
+
+    /// A database replaced while its log still holds batches (its collector killed) never gets
+    /// that log's batches: the store refuses to open, saying what to do; a log a clean stop left
+    /// empty is taken over by a new database.
+    @Test(.timeLimit(.minutes(3)))
+    func aLogLeftByAnotherDatabaseIsRefusedAndAnEmptyOneTakenOver() throws {
+        let path = temporaryDatabase("ingest-foreign")
+        let child = try #require(
+            try ChildTest.start("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
+        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
+        child.waitUntilExit()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let refused = #expect(throws: StoreError.self) { try SQLiteEventStore(path: path) }
+        #expect(refused?.message.contains("holds batches of another database") == true)
+        #expect(refused?.message.contains("move \(path)-ingest") == true)
+
+        let clean = temporaryDatabase("ingest-taken-over")
+        do {
+            let store = try SQLiteEventStore(path: clean)
+            _ = try store.append(Self.batch("a", 10))
+            store.close()
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: clean + suffix) }
+        let store = try SQLiteEventStore(path: clean)
+        defer { store.close() }
+        #expect(try store.append(Self.batch("a", 10)) == BatchOutcome(stored: 10))
+        #expect(try store.totals(.all).events == 10)
+    }
 }
 
 @Suite struct IngestRecordTests {
