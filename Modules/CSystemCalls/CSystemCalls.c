@@ -37,6 +37,15 @@ int csc_try_lock_file(int fd) {
     request.l_whence = SEEK_SET;
     return fcntl(fd, F_OFD_SETLK, &request);
 }
+
+int csc_lock_held(int fd) {
+    struct flock request;
+    memset(&request, 0, sizeof request);
+    request.l_type = F_WRLCK;
+    request.l_whence = SEEK_SET;
+    if (fcntl(fd, F_OFD_GETLK, &request) == -1) return -1;
+    return request.l_type != F_UNLCK;
+}
 #else
 int csc_epoll_create(void) { errno = ENOSYS; return -1; }
 int csc_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) { errno = ENOSYS; return -1; }
@@ -48,6 +57,15 @@ int csc_try_lock_file(int fd) {
     request.l_type = F_WRLCK;
     request.l_whence = SEEK_SET;
     return fcntl(fd, F_SETLK, &request);  // classic record lock where there is no OFD lock
+}
+
+int csc_lock_held(int fd) {
+    struct flock request;
+    memset(&request, 0, sizeof request);
+    request.l_type = F_WRLCK;
+    request.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &request) == -1) return -1;
+    return request.l_type != F_UNLCK;
 }
 #endif
 

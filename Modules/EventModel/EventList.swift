@@ -93,6 +93,35 @@ public struct EventList: Sendable, Hashable {
         }
     }
 
+    /// The events as one JSON array, each as it arrived: its bytes when it was read straight
+    /// from a frame, else its generic value's text. What a store's ingest log keeps of a batch,
+    /// read back by `init(arrayText:)` into the same events.
+    public var arrayText: [UInt8] {
+        switch source {
+        case .values(let values):
+            return Array(JSONValue.array(values).jsonText.utf8)
+        case .bytes(let body, let spans, _, _, _):
+            var text: [UInt8] = [UInt8(ascii: "[")]
+            text.reserveCapacity(spans.reduce(2) { $0 + $1.count + 1 })
+            for (i, span) in spans.enumerated() {
+                if i > 0 { text.append(UInt8(ascii: ",")) }
+                text.append(contentsOf: body[span])
+            }
+            text.append(UInt8(ascii: "]"))
+            return text
+        }
+    }
+
+    /// The events of an array text (`arrayText`), read and validated as an `EVENTS` body's are
+    /// (`parseBody`): the same records and refusals as the list that wrote it.
+    public init(arrayText: [UInt8]) throws(JSONParseError) {
+        let document = Array("{\"events\":".utf8) + arrayText + [UInt8(ascii: "}")]
+        guard let events = try Self.parseBody(document[...], eventsMember: "events").events else {
+            throw JSONParseError(offset: 0, line: 1, column: 1, reason: "an ingest log record's events are no JSON array")
+        }
+        self = events
+    }
+
     public static func == (lhs: EventList, rhs: EventList) -> Bool { lhs.values == rhs.values }
     public func hash(into hasher: inout Hasher) { hasher.combine(values) }
 

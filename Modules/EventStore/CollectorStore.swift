@@ -9,8 +9,9 @@
 /// instance serves every connection of a server.
 ///
 /// Guarantees every implementation keeps (docs/schema.md), besides those of its parts:
-/// - `append` returns only after the transaction holding the batch committed, so its outcome
-///   may be acknowledged; a failure stores none of the batch (`EventIngest`).
+/// - `append` returns only once the batch is durable (committed in the events' table, or in a
+///   log of the store's own that every read applies first: SQLite's ingest log), so its outcome
+///   may be acknowledged, and every read after it counts it; a failure stores none of the batch (`EventIngest`).
 /// - An event is stored once per `(appKey, id)`, ids compared byte for byte, however many
 ///   batches, connections or collectors carry it; repeats are counted as duplicates.
 /// - Nothing is silently lost: an event that breaks the wire contract is kept with its reason.

@@ -78,33 +78,42 @@ final class PendingBatch: Sendable {
         deviceUsers = Array(pairs)
     }
 
-    /// Inserts the rows inside the caller's transaction; returns the counts, and adds the stored
-    /// rows' zone to `zones`: their seqs are after `lastSeq` (the highest in the table before,
-    /// which this moves to the last stored: SQLite gives a new row the highest rowid plus one).
-    /// Only the rows: the rollup tables follow behind the watermark (`RollupWorker`), off the
-    /// commit's path.
-    func write(to db: SQLiteDatabase, lastSeq: inout Int64, zones: inout EventZones.Recorder) throws(SQLiteError) -> BatchOutcome {
-        var outcome = BatchOutcome()
+    /// Calls `body` with the UTF-8 bytes of row `row`'s id.
+    func idBytes<R>(_ row: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard case .text(let start, let count) = events.values[row * Self.eventColumns + 1] else {
+            preconditionFailure("an event row's id is text")
+        }
+        return events.bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    }
+
+    /// The counts of this batch before its duplicates are known: the refused events.
+    var refusals: BatchOutcome {
+        BatchOutcome(rejected: rejected.count, rejections: rejected.map(\.reason))
+    }
+
+    /// Inserts the rows inside the caller's transaction (the ingest log's batch being stored,
+    /// SQLiteEventStore+Ingest.swift), and the batch's row with the counts its `ACK` gave; adds
+    /// the stored rows' zone to `zones`: their seqs are after `lastSeq` (the highest in the table
+    /// before, which this moves to the last stored: SQLite gives a new row the highest rowid plus
+    /// one). Only the rows: the rollup tables follow behind the watermark (`RollupWorker`).
+    func write(to db: SQLiteDatabase, lastSeq: inout Int64, zones: inout EventZones.Recorder, acknowledged: BatchOutcome) throws(SQLiteError) {
         for (raw, reason) in rejected {
             try db.run(
                 """
                 INSERT INTO rejected (app_key, app_version, raw, reason, received_at)
                 VALUES (\(appKey), \(appVersion), \(raw), \(reason), \(receivedAt))
                 """)
-            outcome.rejected += 1
-            outcome.rejections.append(reason)
         }
         let rows = events.count / Self.eventColumns
-        var first = 0
+        var first = 0, stored = 0
         while first < rows {
             let count = min(Self.eventsPerInsert, rows - first)
-            let stored = try db.run(
+            // A repeat the ACK counted is left out here by ON CONFLICT.
+            stored += try db.run(
                 Self.inserts[count - 1], events, values: first * Self.eventColumns..<(first + count) * Self.eventColumns)
-            outcome.stored += stored
-            outcome.duplicates += count - stored
             first += count
         }
-        if outcome.stored > 0, let times {
+        if stored > 0, let times {
             let last = db.lastInsertedRowID
             zones.add(EventZones.Zone(appKey: appKey, seqs: (lastSeq + 1)...last, times: times))
             lastSeq = last
@@ -114,9 +123,8 @@ final class PendingBatch: Sendable {
             """
             INSERT INTO batches (app_key, app_version, agent, batch, sent_at, received_at, stored, duplicates, rejected)
             VALUES (\(appKey), \(appVersion), \(agent), \(label), \(sentAt), \(receivedAt),
-                    \(outcome.stored), \(outcome.duplicates), \(outcome.rejected))
+                    \(acknowledged.stored), \(acknowledged.duplicates), \(acknowledged.rejected))
             """)
-        return outcome
     }
 
     /// Events per INSERT: one statement for many rows costs SQLite's statement machine and our

@@ -88,7 +88,9 @@ final class SQLiteDatabase {
     /// `cache`, which finalizes it.
     private var hot: [SQLiteStatement?] = []
 
-    init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    /// `attachingRollups`: a read-only connection to the events' database attaches its rollups
+    /// file; one to another file (the ingest log) does not.
+    init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000, attachingRollups: Bool = true) throws(SQLiteError) {
         _ = Self.configured
         var db: OpaquePointer?
         // NOMUTEX: the owner serializes access with its own lock, so SQLite's would be a second one.
@@ -120,7 +122,7 @@ final class SQLiteDatabase {
             // own cache, bigger than SQLite's 2 MiB but bounded, so a collector's memory levels
             // off (`ingest-bench --sustain`); pages beyond it are read through the memory map.
             try execute("PRAGMA cache_size = -\(Self.writerCacheKiB)")
-        } else {
+        } else if attachingRollups {
             // Reports read the rollup tables by their plain names (RollupFile.swift); a writable
             // store attaches the file itself once it knows the database is ours.
             try attachRollups(of: path, writable: false)
@@ -209,6 +211,17 @@ final class SQLiteDatabase {
             try s.bind(buffer.values[range], text: text)
             while try s.step() {}
             return Int(sqlite3_changes(handle))
+        }
+    }
+
+    /// True when `hot`, with `buffer.values[range]` bound to its `?`s in order (their text where
+    /// it lies in `buffer`), returns a row.
+    func exists(_ hot: HotStatement, _ buffer: SQLiteValueBuffer, values range: Range<Int>) throws(SQLiteError) -> Bool {
+        let s = try statement(hot)
+        return try buffer.bytes.withUnsafeBufferPointer { (text) throws(SQLiteError) -> Bool in
+            defer { s.reset() }  // before `text` goes, as in `run`
+            try s.bind(buffer.values[range], text: text)
+            return try s.step()
         }
     }
 

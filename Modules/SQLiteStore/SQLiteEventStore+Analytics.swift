@@ -44,6 +44,7 @@ extension SQLiteEventStore {
     /// tested in SQL.
     private func actorEventsFromEvents(_ query: ActorEventQuery, _ links: DeviceLinks, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
+        try ingestCurrent()
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
             // Read pages with read(2), not through the readers' memory map: this index range is
@@ -97,6 +98,7 @@ extension SQLiteEventStore {
     /// (WAL lets it read while the writer commits), and `each` runs outside the store's lock.
     func readingAlone(_ query: SQLQuery, _ each: (SQLiteStatement) throws(SQLDecodingError) -> Bool) throws(StoreError) {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
+        try ingestCurrent()
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
             try db.stream(query, each)

@@ -12,6 +12,7 @@ extension SQLiteEventStore {
     func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
         let filter = query.filter
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
+        try ingestCurrent()
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
             // Pages through read(2): a fresh map faults on each page and is unmapped at close

@@ -14,14 +14,16 @@ public final class SQLiteEventStore: CollectorStore {
     public let path: String
     public var location: String { path }
     /// nil once closed.
-    private let connection: Mutex<SQLiteDatabase?>
-    /// Batches waiting for the next group commit, one commit at a time (SQLite has one writer).
-    private let commits = GroupCommit<PendingBatch, CommittedBatch, StoreError>(maxCommits: 1)
-    /// With `Durability.full`: the log's syncs, outside the lock and shared by the groups that
-    /// committed meanwhile (SharedLogSync.swift). nil at `.normal` and when read-only.
-    let logSync: SharedLogSync?
-    /// The log `logSync` syncs.
-    private let log: WriteAheadLogFile?
+    let connection: Mutex<SQLiteDatabase?>
+    /// Batches waiting for the next group commit to the ingest log, one commit at a time.
+    let commits = GroupCommit<LogRequest, LoggedBatchResult, StoreError>(maxCommits: 1)
+    /// The ingest log, when this store owns it (IngestLog.swift, IngestOwner.swift, SQLiteEventStore+Ingest.swift):
+    /// a writable store does unless another owns it already; only the owner appends.
+    let ingest: IngestOwner?
+    /// Opened with `StoreAccess.readOnly`.
+    let readOnly: Bool
+    /// With `Durability.full`: the ingest log's syncs, shared by the groups logged meanwhile.
+    var logSync: SharedLogSync? { ingest?.logSync }
     /// Apply the stored events to the rollups behind each file's watermark, one per rollups file
     /// (in `RollupPart` order), at once, each on a connection of its own; empty when read-only.
     let rollupWorkers: [RollupWorker]
@@ -35,23 +37,27 @@ public final class SQLiteEventStore: CollectorStore {
         if options.access != .create, !FileManager.default.fileExists(atPath: path) {
             throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
         }
-        self.connection = Mutex(try Self.open(path, options))
+        let db = try Self.open(path, options)
+        let ingest = try Self.ownIngestLog(path, options, db)
+        self.connection = Mutex(db)
         var rollupWorkers: [RollupWorker] = []
         if options.access != .readOnly {
             for part in RollupPart.allCases { rollupWorkers.append(RollupWorker(part, connection: try Self.openRollupConnection(path, part))) }
         }
         self.rollupWorkers = rollupWorkers
         self.path = path
-        if options.access != .readOnly, options.durability == .full {
-            let log = WriteAheadLogFile(database: path)
-            self.log = log
-            logSync = SharedLogSync(sync: log.sync)
-        } else {
-            log = nil
-            logSync = nil
-        }
+        self.ingest = ingest
+        readOnly = options.access == .readOnly
         for worker in rollupWorkers { worker.start(self) }
+        if let ingest {
+            ingest.start(self)
+            ingest.wakeStoring()
+        }
     }
+
+    /// A store released without `close` closes: its logged batches are stored, and the ingest
+    /// log's lock goes with it, for the next store to own.
+    deinit { close() }
 
     private static func open(_ path: String, _ options: StoreOptions) throws(StoreError) -> SQLiteDatabase {
         let migrating = options.access != .readOnly
@@ -136,82 +142,34 @@ public final class SQLiteEventStore: CollectorStore {
 
     /// The files SQLite keeps beside a database (`PATH-wal`, `PATH-shm`, `PATH-journal`): the log
     /// holds committed transactions until a checkpoint, so overwriting one loses events.
-    public static let companionSuffixes = ["-wal", "-shm", "-journal"] + RollupFile.suffixes
+    public static let companionSuffixes = ["-wal", "-shm", "-journal"] + RollupFile.suffixes + IngestLog.suffixes
 
-    /// Validates and stores a batch; returns only once the COMMIT that holds it is durable (as
-    /// `StoreOptions.durability` says), so the outcome may be acknowledged. A repeated `(appKey, id)` is counted, not stored again; an invalid
-    /// event is kept in `rejected` with its reason. A batch is atomic: all of it or none.
+    /// Validates and stores a batch; returns only once the ingest log holds it durably (as
+    /// `StoreOptions.durability` says), so the outcome may be acknowledged. A repeated
+    /// `(appKey, id)` is counted, not stored again; an invalid event is kept in `rejected` with
+    /// its reason. A batch is atomic: all of it or none.
     ///
-    /// Group commit (`GroupCommit`): batches that arrive while a commit is running wait, and the
-    /// next commit writes every waiting batch (each under its own SAVEPOINT, so a batch that
-    /// fails rolls back alone) and commits them together. At `Durability.full` the COMMIT does
-    /// not sync: the lock is released, the next group inserts meanwhile, and one sync of the log
-    /// (`SharedLogSync`) makes every group committed before it durable; nobody returns before a
-    /// sync that started after its batch's COMMIT, or when that sync failed.
+    /// Validation and row building run on the caller's thread, in parallel with other callers.
+    /// Then group commit (`GroupCommit`): batches that arrive while a group is being logged wait,
+    /// and the next group counts every waiting batch's repeats (`IngestDedup`) and writes them to
+    /// the ingest log in one transaction. At `Durability.full` that COMMIT does not sync: one
+    /// sync of the log (`SharedLogSync`) makes every group logged before it durable, and nobody
+    /// returns before a sync that started after its group's COMMIT, or when that sync failed.
+    /// The rows go into `events` behind, on the store's `ingest-store` thread; every read waits
+    /// for them first (SQLiteEventStore+Ingest.swift).
     public func append(_ batch: EventBatch) throws(StoreError) -> BatchOutcome {
-        // Validation and row building need no lock: they run on the caller's thread, in parallel.
-        let mine = PendingBatch(batch, receivedAt: Self.nowMilliseconds())
-        let committed = try commits.submit(mine) { group in
-            connection.withLock { c -> [Result<CommittedBatch, StoreError>] in
-                guard let db = c else { return group.map { _ in .failure(StoreError(.closed, "the database \(path) was closed")) } }
-                return Self.commit(group, db, logSync).map { $0.mapError(\.storeError) }
+        guard let ingest else {
+            if readOnly {
+                throw StoreError(.readOnly, "the database \(path) is open read-only: events are stored by the collector ('serve')")
             }
-        }.get()
-        try logSync?.waitUntilDurable(through: committed.group)
-        return committed.outcome
-    }
-
-    /// A batch in a committed group: its counts, and the group's number for `SharedLogSync`
-    /// (0 without one).
-    private struct CommittedBatch: Sendable {
-        var outcome: BatchOutcome
-        var group: UInt64
-    }
-
-    /// Writes `group` in one transaction, a SAVEPOINT per batch; returns each batch's result.
-    /// With `logSync`, the COMMIT runs at `synchronous = NORMAL` (no sync of its own; every other
-    /// write of the connection keeps FULL) and numbers the group once it returned.
-    private static func commit(_ group: [PendingBatch], _ db: SQLiteDatabase, _ logSync: SharedLogSync?) -> [Result<CommittedBatch, SQLiteError>] {
-        var results: [Result<BatchOutcome, SQLiteError>] = []
-        if logSync != nil {
-            do throws(SQLiteError) {
-                try db.execute("PRAGMA main.synchronous = NORMAL")
-            } catch {
-                return group.map { _ in .failure(error) }
-            }
+            throw StoreError(
+                .unavailable,
+                "another store owns the ingest log of \(path) (\(path)\(IngestLog.lockSuffix) is locked: a collector is running on this database); append through it, or stop it first")
         }
-        defer { if logSync != nil { try? db.execute("PRAGMA main.synchronous = FULL") } }
-        do throws(SQLiteError) {
-            try db.beginWritingEvents()
-            // The zone map's rows of this group, one per app (EventZones.swift).
-            var zones = EventZones.Recorder()
-            var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
-            for batch in group {
-                try db.execute("SAVEPOINT batch")
-                do throws(SQLiteError) {
-                    // A batch rolled back gives its seqs back: the zone and `lastSeq` stay as before it.
-                    var (batchSeq, batchZones) = (lastSeq, zones)
-                    results.append(.success(try batch.write(to: db, lastSeq: &batchSeq, zones: &batchZones)))
-                    try db.execute("RELEASE batch")
-                    (lastSeq, zones) = (batchSeq, batchZones)
-                } catch {
-                    try? db.execute("ROLLBACK TO batch")
-                    try? db.execute("RELEASE batch")
-                    results.append(.failure(error))
-                }
-            }
-            try zones.write(to: db)
-            try db.execute("COMMIT")
-        } catch {
-            try? db.execute("ROLLBACK")
-            return group.map { _ in .failure(error) }
-        }
-        let number = logSync?.committed() ?? 0
-        return results.map { $0.map { CommittedBatch(outcome: $0, group: number) } }
+        let now = Self.nowMilliseconds()
+        let mine = LogRequest(batch: PendingBatch(batch, receivedAt: now), record: LoggedBatch.encode(batch, receivedAt: now))
+        return try appendThroughLog(mine, ingest)
     }
-
-    /// The highest seq stored (the rightmost rowid: one B-tree descent).
-    private static let lastSeq: SQLQuery = "SELECT MAX(seq) FROM events"
 
     /// Replaces, for every app key among `rules`, that app's whole rule set with the given
     /// rules (in their order) and `sampleRate`, in one transaction (`RulePublication`). Returns
@@ -251,18 +209,28 @@ public final class SQLiteEventStore: CollectorStore {
     var isOpen: Bool { connection.withLock { $0 != nil } }
 
     /// Closes the connection (checkpointing the WAL into the file); later calls throw. Idempotent.
+    /// The owner of the ingest log stores what waits in it first (what it cannot store stays in
+    /// the log, for the next owner).
     public func close() {
+        if let ingest {
+            ingest.stop()
+            while (try? storeLogged(limit: IngestOwner.batchesPerStore)) ?? 0 > 0 {}
+        }
         for worker in rollupWorkers { _ = worker.close() }
+        // Before the store's own connection, so that one closes last and removes the WAL.
+        ingest?.close()
         let db = connection.withLock { c -> SQLiteDatabase? in
             defer { c = nil }
             return c
         }
         _ = db  // Released here, outside the lock: its deinit closes the handle.
-        log?.close()
     }
 
     /// Runs `body` on the open connection under the lock; SQLite's errors become the protocol's.
+    /// Every logged batch is stored first (`ingestCurrent`), so what `body` reads counts every
+    /// acknowledged event.
     func locked<T>(_ body: sending (SQLiteDatabase) throws(SQLiteError) -> sending T) throws(StoreError) -> T {
+        try ingestCurrent()
         let result: Result<T, SQLiteError>? = connection.withLock { c in
             guard let c else { return nil }
             do throws(SQLiteError) { return .success(try body(c)) } catch { return .failure(error) }

@@ -321,6 +321,18 @@ enum Schema {
         // 11: the time zone map of `events` replaces its time index (EventZones.swift): one row per
         // commit and app instead of an index entry per event at a random place.
         EventZones.migration,
+        // 12: appends go to the ingest log (IngestLog.swift) and are stored in `events` behind
+        // it; every logged batch up to `position` is stored. `log_id` names this database in its
+        // log, so a log left by another database is never stored into it. Databases before it
+        // had no log.
+        """
+        CREATE TABLE IF NOT EXISTS ingest_applied (
+            id          INTEGER PRIMARY KEY CHECK (id = 1),
+            position    INTEGER NOT NULL,
+            log_id      TEXT NOT NULL
+        );
+        INSERT OR IGNORE INTO ingest_applied VALUES (1, 0, lower(hex(randomblob(16))));
+        """,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

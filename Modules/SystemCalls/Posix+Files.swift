@@ -162,6 +162,12 @@ extension Posix {
         }
     }
 
+    /// True when another open of the file holds the lock `tryLock` takes; asks without taking
+    /// it, so an owner starting meanwhile is never refused because of the question.
+    package static func lockIsHeld(_ fd: Int32, path: String) throws(PosixError) -> Bool {
+        try check("fcntl(\(path), F_OFD_GETLK)") { csc_lock_held(fd) } == 1
+    }
+
     /// fsyncs a directory so renames and unlinks in it survive a power loss.
     package static func syncDirectory(_ path: String) throws(PosixError) {
         let fd = try open(path, O_RDONLY | O_DIRECTORY)

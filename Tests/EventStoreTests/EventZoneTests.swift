@@ -18,6 +18,15 @@ import TestSupport
     }
 
     /// The map's rows as `app|first_seq|last_seq|min_ts|max_ts`, in seq order.
+    /// Appends `batch` and stores it in `events` before returning: a commit of `events` per
+    /// append (the ingest log's thread would store batches appended close together in one).
+    @discardableResult
+    static func commit(_ store: SQLiteEventStore, _ batch: EventBatch) throws -> BatchOutcome {
+        let outcome = try store.append(batch)
+        try store.ingestCurrent()
+        return outcome
+    }
+
     static func zones(_ path: String) throws -> [String] {
         try sqlite(path, "SELECT app_key, first_seq, last_seq, min_ts, max_ts FROM event_zones ORDER BY first_seq, app_key")
     }
@@ -44,9 +53,9 @@ import TestSupport
     @Test func eachCommitWritesOneZonePerAppAndABatchOfRepeatsNone() throws {
         let path = temporaryDatabase("zones")
         let store = try SQLiteEventStore(path: path)
-        _ = try store.append(Self.batch("a", [Self.t0 + 3, Self.t0, Self.t0 + 7]))
-        _ = try store.append(Self.batch("b", [Self.t0 + Self.hour], app: "other"))
-        #expect(try store.append(Self.batch("a", [Self.t0 + 3])).duplicates == 1)
+        try Self.commit(store, Self.batch("a", [Self.t0 + 3, Self.t0, Self.t0 + 7]))
+        try Self.commit(store, Self.batch("b", [Self.t0 + Self.hour], app: "other"))
+        #expect(try Self.commit(store, Self.batch("a", [Self.t0 + 3])).duplicates == 1)
         store.close()
         #expect(try Self.zones(path) == ["shop|1|3|\(Self.t0)|\(Self.t0 + 7)", "other|4|4|\(Self.t0 + Self.hour)|\(Self.t0 + Self.hour)"])
         #expect(try sqlite(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_corrected_ts'") == ["0"])
@@ -57,11 +66,11 @@ import TestSupport
         let store = try SQLiteEventStore(path: path)
         for h in 0..<4 {
             let start = Self.t0 + Int64(h) * Self.hour
-            _ = try store.append(Self.batch("h\(h)-", (0..<10).map { start + Int64($0) * 60_000 }))
+            try Self.commit(store, Self.batch("h\(h)-", (0..<10).map { start + Int64($0) * 60_000 }))
         }
         // Three days late, in the last commit.
         let late = Self.t0 - 72 * Self.hour
-        _ = try store.append(Self.batch("l", [Self.t0 + 5 * Self.hour, late, Self.t0 + 5 * Self.hour + 1]))
+        try Self.commit(store, Self.batch("l", [Self.t0 + 5 * Self.hour, late, Self.t0 + 5 * Self.hour + 1]))
         #expect(try Self.zones(path).last == "shop|41|43|\(late)|\(Self.t0 + 5 * Self.hour + 1)")
         #expect(try Self.unmapped(path) == ["0"])
         let around = EventFilter(appKey: "shop", since: late - Self.hour, until: late + Self.hour)
@@ -76,9 +85,9 @@ import TestSupport
     @Test func aPruneThroughAZoneShrinksItAndOneWhollyBeforeTheCutGoes() throws {
         let path = temporaryDatabase("prune")
         let store = try SQLiteEventStore(path: path)
-        _ = try store.append(Self.batch("a", (0..<10).map { Self.t0 + Int64($0) * Self.hour }))
-        _ = try store.append(Self.batch("b", [Self.t0 + 20 * Self.hour, Self.t0 + 21 * Self.hour]))
-        _ = try store.append(Self.batch("o", [Self.t0 + 2 * Self.hour], app: "other"))
+        try Self.commit(store, Self.batch("a", (0..<10).map { Self.t0 + Int64($0) * Self.hour }))
+        try Self.commit(store, Self.batch("b", [Self.t0 + 20 * Self.hour, Self.t0 + 21 * Self.hour]))
+        try Self.commit(store, Self.batch("o", [Self.t0 + 2 * Self.hour], app: "other"))
         let first = try store.prune(before: Self.t0 + 5 * Self.hour, appKey: "shop", chunk: 3)
         #expect(first.events == 5)
         #expect(
@@ -105,8 +114,8 @@ import TestSupport
         do {
             let store = try SQLiteEventStore(path: path)
             for h in 0..<48 where h % 5 == 0 {
-                _ = try store.append(Self.batch("s\(h)-", (0..<7).map { Self.t0 + Int64(h) * Self.hour + Int64($0) * 600_000 }))
-                _ = try store.append(Self.batch("o\(h)-", [Self.t0 + Int64(h) * Self.hour], app: "other"))
+                try Self.commit(store, Self.batch("s\(h)-", (0..<7).map { Self.t0 + Int64(h) * Self.hour + Int64($0) * 600_000 }))
+                try Self.commit(store, Self.batch("o\(h)-", [Self.t0 + Int64(h) * Self.hour], app: "other"))
             }
             before = try filters.map { f in try Self.ids(store, f) }
             store.close()
@@ -116,7 +125,7 @@ import TestSupport
             path, "DROP TABLE event_zones; CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); PRAGMA user_version = 10;")
         #expect(try sqlite(path, "PRAGMA user_version") == ["10"])
         let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
-        #expect(try store.schemaVersion() == 11)
+        #expect(try store.schemaVersion() == SQLiteEventStore.currentSchemaVersion)
         #expect(try sqlite(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'events_corrected_ts'") == ["0"])
         #expect(try sqlite(path, "SELECT COUNT(*) > 0 FROM event_zones") == ["1"])
         #expect(try Self.unmapped(path) == ["0"])
@@ -128,7 +137,7 @@ import TestSupport
         let path = temporaryDatabase("plan")
         let store = try SQLiteEventStore(path: path)
         for d in 0..<5 {
-            _ = try store.append(Self.batch("d\(d)-", (0..<20).map { Self.t0 + Int64(d) * 24 * Self.hour + Int64($0) * 60_000 }))
+            try Self.commit(store, Self.batch("d\(d)-", (0..<20).map { Self.t0 + Int64(d) * 24 * Self.hour + Int64($0) * 60_000 }))
         }
         store.close()
         let db = try SQLiteDatabase(path: path, mode: .readOnly)
@@ -159,8 +168,8 @@ import TestSupport
         let minute: Int64 = 60_000
         for m in 0..<40 {
             let t = Self.t0 + Int64(m) * minute
-            _ = try store.append(Self.batch("s\(m)-", [t, t + 20_000]))
-            _ = try store.append(Self.batch("o\(m)-", [t + 30_000], app: "other"))
+            try Self.commit(store, Self.batch("s\(m)-", [t, t + 20_000]))
+            try Self.commit(store, Self.batch("o\(m)-", [t + 30_000], app: "other"))
         }
         store.close()
         let rows = try sqlite(path, "SELECT app_key, COUNT(*), MAX(max_ts - min_ts) FROM event_zones GROUP BY app_key ORDER BY app_key")
@@ -183,10 +192,10 @@ import TestSupport
         let path = temporaryDatabase("late-alone")
         let store = try SQLiteEventStore(path: path)
         let late = Self.t0 - 48 * Self.hour
-        _ = try store.append(Self.batch("a", [Self.t0]))
-        _ = try store.append(Self.batch("b", [Self.t0 + 1_000, late]))
-        _ = try store.append(Self.batch("c", [Self.t0 + 2_000]))
-        _ = try store.append(Self.batch("d", [Self.t0 + 3_000]))
+        try Self.commit(store, Self.batch("a", [Self.t0]))
+        try Self.commit(store, Self.batch("b", [Self.t0 + 1_000, late]))
+        try Self.commit(store, Self.batch("c", [Self.t0 + 2_000]))
+        try Self.commit(store, Self.batch("d", [Self.t0 + 3_000]))
         store.close()
         #expect(try Self.zones(path) == ["shop|1|1|\(Self.t0)|\(Self.t0)", "shop|2|3|\(late)|\(Self.t0 + 1_000)", "shop|4|5|\(Self.t0 + 2_000)|\(Self.t0 + 3_000)"])
         #expect(try Self.unmapped(path) == ["0"])
@@ -197,10 +206,10 @@ import TestSupport
     @Test func anAppQuietForManyZonesStartsANewOne() throws {
         let path = temporaryDatabase("quiet")
         let store = try SQLiteEventStore(path: path)
-        _ = try store.append(Self.batch("s0-", [Self.t0]))
+        try Self.commit(store, Self.batch("s0-", [Self.t0]))
         // 70 commits of another app, each an hour after the last: a zone each.
-        for h in 0..<70 { _ = try store.append(Self.batch("o\(h)-", [Self.t0 - Int64(h + 1) * Self.hour], app: "other")) }
-        _ = try store.append(Self.batch("s1-", [Self.t0 + 1_000]))
+        for h in 0..<70 { try Self.commit(store, Self.batch("o\(h)-", [Self.t0 - Int64(h + 1) * Self.hour], app: "other")) }
+        try Self.commit(store, Self.batch("s1-", [Self.t0 + 1_000]))
         store.close()
         #expect(try sqlite(path, "SELECT COUNT(*) FROM event_zones WHERE app_key = 'shop'") == ["2"])
         #expect(try sqlite(path, "SELECT COUNT(*) FROM event_zones WHERE app_key = 'other'") == ["70"])

@@ -69,7 +69,7 @@ import TestSupport
 
     @Test func aFailedFdatasyncOfTheLogFailsTheAppendAndTheStoreTakesNoMore() throws {
         let path = temporaryDatabase("logsync-fail")
-        let log = path + "-wal"
+        let log = path + "-ingest-wal"
         defer { FaultInjection.clearSyncs(path: log) }
         do {
             let store = try SQLiteEventStore(path: path)
@@ -95,7 +95,7 @@ import TestSupport
 
     @Test func concurrentAppendsShareTheLogsSyncs() throws {
         let path = temporaryDatabase("logsync-share")
-        let log = path + "-wal"
+        let log = path + "-ingest-wal"
         defer { FaultInjection.clearSyncs(path: log) }
         FaultInjection.injectSyncFaults(path: log, always: .delay(.milliseconds(20)))  // a slow disk
         let store = try SQLiteEventStore(path: path)
@@ -124,7 +124,7 @@ import TestSupport
 
     @Test func normalDurabilityLeavesTheSyncsToSQLite() throws {
         let path = temporaryDatabase("logsync-normal")
-        let log = path + "-wal"
+        let log = path + "-ingest-wal"
         defer { FaultInjection.clearSyncs(path: log) }
         let store = try SQLiteEventStore(path: path, options: StoreOptions(durability: .normal))
         defer { store.close() }

@@ -4,8 +4,21 @@ import Foundation
 /// the collector's database (docs/schema.md), and returns its output lines. The rollups files
 /// beside it (`PATH-rollups`, `PATH-rollups-pages`), when there are, are attached as `rollups`
 /// and `rollup_pages` first, as docs/schema.md tells a user to, so the `rollup_*` tables go by
-/// their plain names.
+/// their plain names. Every batch acknowledged through the ingest log (`PATH-ingest`) is in
+/// `events` first: it waits (up to 10 s) until `ingest_applied` reaches the log's last record,
+/// as every read of the store does (docs/schema.md, "The ingest log").
 public func sqlite(_ path: String, _ sql: String) throws -> [String] {
+    let deadline = Date().addingTimeInterval(10)
+    while FileManager.default.fileExists(atPath: path + "-ingest"), Date() < deadline {
+        let logged = Int(try shell(path + "-ingest", "SELECT COALESCE(MAX(position), 0) FROM log").first ?? "") ?? 0
+        let stored = Int(try shell(path, "SELECT position FROM ingest_applied").first ?? "") ?? 0
+        if stored >= logged { break }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return try shell(path, sql)
+}
+
+private func shell(_ path: String, _ sql: String) throws -> [String] {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     let attach = [("-rollups", "rollups"), ("-rollups-pages", "rollup_pages")].flatMap { suffix, schema in

@@ -186,8 +186,9 @@ func sendOverATLP(
 }
 
 /// CPU seconds (user + system) each thread of this process has used so far, summed by what the
-/// thread is: `atlp-worker-N` → "atlp", each rollup worker by its name (`rollups-kinds`,
-/// `rollups-pages`), the rest ("bench": the senders and the main thread). Read from /proc/self/task/*/stat (fields 14 and 15, in clock ticks).
+/// thread is: `atlp-worker-N` → "atlp" (decode, dedup, the ingest log), `ingest-store` and
+/// `ingest-filter` → "store" (the ingest log's batches into `events`), each rollup worker by its
+/// name (`rollups-kinds`, `rollups-pages`), the rest ("bench": the senders and the main thread). Read from /proc/self/task/*/stat (fields 14 and 15, in clock ticks).
 func cpuByThreadKind() -> [String: Double] {
     var out: [String: Double] = [:]
     let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -201,7 +202,8 @@ func cpuByThreadKind() -> [String: Double] {
         guard fields.count > 12, let user = Double(String(decoding: fields[11], as: UTF8.self)),
             let system = Double(String(decoding: fields[12], as: UTF8.self))
         else { continue }
-        let kind = name.hasPrefix("atlp-worker") ? "atlp" : name.hasPrefix("rollups-") ? name : "bench"
+        let kind =
+            name.hasPrefix("atlp-worker") ? "atlp" : name.hasPrefix("rollups-") ? name : name.hasPrefix("ingest-") ? "store" : "bench"
         out[kind, default: 0] += (user + system) / ticks
     }
     return out
@@ -214,7 +216,7 @@ func cpu(_ kind: String, _ reading: [String: Double]) -> Double {
 
 /// CPU µs per event of each thread kind between two `cpuByThreadKind` readings, as one line.
 func cpuPerEvent(from before: [String: Double], to after: [String: Double], events: Int) -> String {
-    ["atlp", "rollups", "bench"].map { kind in
+    ["atlp", "store", "rollups", "bench"].map { kind in
         "\(kind) \(Benchmark.fixed((cpu(kind, after) - cpu(kind, before)) * 1e6 / Double(events), 1))"
     }.joined(separator: ", ")
 }
@@ -303,13 +305,15 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     let start = ContinuousClock.now + .milliseconds(100)
     let end = start + .seconds(seconds)
     let sampling = Atomic<Bool>(true)
-    // (seconds since start, last seq stored, watermark, RSS MiB) every 100 ms.
-    let samples = Mutex<[(t: Double, last: Int64, watermark: Int64, rss: Double, anonymous: Double)]>([])
+    // Every 100 ms: seconds since start; the last batch logged and the last stored in events
+    // (ingest log positions); the last seq stored; the rollups' watermark; RSS MiB. Read without
+    // storing anything first (`ingestPositions`), so the sampling does not help the lag.
+    let samples = Mutex<[(t: Double, logged: Int64, applied: Int64, last: Int64, watermark: Int64, rss: Double, anonymous: Double)]>([])
     let sampler = Thread {
         while sampling.load(ordering: .relaxed) {
-            if let p = try? store.rollupPositions() {
+            if let p = try? store.ingestPositions() {
                 let t = Benchmark.seconds(ContinuousClock.now - start)
-                samples.withLock { $0.append((t, p.last, p.watermark, residentMiB("VmRSS"), residentMiB("RssAnon"))) }
+                samples.withLock { $0.append((t, p.logged, p.applied, p.lastSeq, p.watermark, residentMiB("VmRSS"), residentMiB("RssAnon"))) }
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -362,6 +366,20 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
         let caughtUpTo = taken.last { $0.t <= s.t && $0.last <= s.watermark }?.t ?? 0
         maxLag = max(maxLag, s.t - caughtUpTo)
     }
+    // The same for the ingest log: batches logged (acknowledged) but not yet in events.
+    var maxStoreLag = 0.0
+    for s in taken where s.applied < s.logged {
+        let caughtUpTo = taken.last { $0.t <= s.t && $0.logged <= s.applied }?.t ?? 0
+        maxStoreLag = max(maxStoreLag, s.t - caughtUpTo)
+    }
+    // From the ACK to the rollups: for each sample, the time until the rollups held every event
+    // logged by then (first events, at the sample where they were all stored, then the rollups).
+    var maxTotalLag = 0.0
+    for (i, u) in taken.enumerated() {
+        guard let v = taken[i...].first(where: { $0.applied >= u.logged }), let w = taken[i...].first(where: { $0.t >= v.t && $0.watermark >= v.last })
+        else { continue }
+        maxTotalLag = max(maxTotalLag, w.t - u.t)
+    }
     func mean(_ xs: ArraySlice<Double>) -> Double { xs.isEmpty ? -1 : xs.reduce(0, +) / Double(xs.count) }
     func memory(_ label: String, _ values: [Double]) {
         let quarter = max(1, values.count / 4)
@@ -369,6 +387,7 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
     }
     print("sustained: \(sent) events in \(Benchmark.fixed(elapsed, 1)) s = \(Benchmark.fixed(Double(sent) / elapsed, 0)) events/s (asked \(Benchmark.fixed(rate, 0)))")
     print("rollup lag: largest \(Benchmark.fixed(maxLag, 2)) s over \(taken.count) samples; after the load: \(taken.last.map { $0.last - $0.watermark } ?? -1) events behind")
+    print("events lag (ingest log to events): largest \(Benchmark.fixed(maxStoreLag, 2)) s, after the load \(taken.last.map { $0.logged - $0.applied } ?? -1) batches behind; from the ACK to the rollups: largest \(Benchmark.fixed(maxTotalLag, 2)) s")
     // The worker's own clock over the events it applied: less moved by the machine's load than
     // the rates (the watermark of a fresh database is the number of events applied).
     // Per rollups file (each has its worker and watermark), then the two together: the events

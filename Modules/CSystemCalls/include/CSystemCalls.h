@@ -35,6 +35,10 @@ int csc_epoll_wait(int epfd, csc_ready_event *ready, int capacity, int timeout_m
 /// (`fcntl(F_OFD_SETLK)`): 0 when taken, -1 with `EAGAIN`/`EACCES` when another holds it.
 int csc_try_lock_file(int fd);
 
+/// 1 when another open file description holds a lock that `csc_try_lock_file` on `fd` would
+/// conflict with (`F_OFD_GETLK`: only asks, takes nothing), 0 when none does, -1 with errno set.
+int csc_lock_held(int fd);
+
 /// Adds "close every descriptor from `from` up" to a spawn's file actions
 /// (`posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+, which needs `_GNU_SOURCE`); returns
 /// the error number (0: added; `ENOSYS` where the C library lacks it).

@@ -1,0 +1,311 @@
+import EventStore
+import StoreSQL
+import Synchronization
+import SystemCalls
+
+extension SQLiteEventStore {
+    /// Owns the ingest log of the database at `path` when no other store does; reads back what it
+    /// holds past `ingest_applied` (a crash left it logged but not stored) to store first.
+    static func ownIngestLog(_ path: String, _ options: StoreOptions, _ db: SQLiteDatabase) throws(StoreError) -> IngestOwner? {
+        guard options.access != .readOnly else { return nil }
+        let logID: String
+        do throws(SQLiteError) {
+            logID = try db.scalar("SELECT log_id FROM ingest_applied", as: String.self) ?? ""
+        } catch {
+            throw error.storeError
+        }
+        guard let log = try IngestLog.own(database: path, logID: logID, synchronous: "NORMAL") else { return nil }
+        let applied: Int64, lastSeq: Int64, logged: Int64
+        var dedup: IngestDedup
+        do throws(SQLiteError) {
+            applied = try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0
+            lastSeq = try db.scalar("SELECT COALESCE(MAX(seq), 0) AS seq FROM events", as: Int64.self) ?? 0
+            logged = max(applied, try log.lastPosition())
+            dedup = IngestDedup(lookup: try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false))
+        } catch {
+            throw error.storeError
+        }
+        var recovered: [IngestOwner.Logged] = []
+        for r in try log.records(after: applied) {
+            let batch = PendingBatch(r.batch, receivedAt: r.receivedAt)
+            dedup.register(batch, position: r.position)
+            var outcome = batch.refusals
+            outcome.stored = r.stored
+            outcome.duplicates = r.duplicates
+            recovered.append(IngestOwner.Logged(position: r.position, batch: batch, outcome: outcome))
+        }
+        // Sized for twice what is stored: a larger one is built when it fills.
+        dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.count * 500))
+        let owner = IngestOwner(log: log, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
+        owner.queue(recovered)
+        return owner
+    }
+
+    /// Stops (`true`) or resumes the thread that stores logged batches in `events`: for tests of
+    /// what reads, restarts and crashes find while batches wait in the log.
+    package func pauseIngestStoring(_ paused: Bool) {
+        ingest?.paused.store(paused, ordering: .relaxed)
+        ingest?.wakeStoring()
+    }
+
+    /// Logged batches not yet stored in `events` (for tests).
+    package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
+
+    /// Lookups in `events` the dedup made so far, and whether its filter of stored keys answers
+    /// yet (for tests).
+    package var dedupLookups: (count: Int, filterBuilt: Bool) {
+        ingest?.writer.withLock { ($0.dedup.lookups, $0.dedup.filter != nil) } ?? (0, false)
+    }
+
+    /// Where ingest stands, read without storing anything first (monitoring, `ingest-bench
+    /// --sustain`): the last batch logged and the last stored in `events` (log positions), the
+    /// last event stored (`seq`), and the lower of the rollups' watermarks.
+    package func ingestPositions() throws(StoreError) -> (logged: Int64, applied: Int64, lastSeq: Int64, watermark: Int64) {
+        let (logged, applied) = ingest?.backlog.withLock { ($0.logged, $0.applied) } ?? (0, 0)
+        let watermarks = RollupPart.allCases.map { "(SELECT seq FROM \($0.watermark))" }.joined(separator: ", ")
+        let query = SQLQuery(raw: "SELECT COALESCE(MAX(seq), 0) AS last, MIN(\(watermarks)) AS watermark FROM events")
+        let result: Result<(Int64, Int64), SQLiteError>? = connection.withLock { c in
+            guard let db = c else { return nil }
+            do throws(SQLiteError) {
+                let row = try db.query(query) { r throws(SQLDecodingError) in
+                    (try r.decode("last", as: Int64.self), try r.decode("watermark", as: Int64?.self) ?? 0)
+                }.first ?? (0, 0)
+                return .success(row)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) {
+            let (last, watermark) = try result.get()
+            return (logged, applied, last, watermark)
+        } catch {
+            throw error.storeError
+        }
+    }
+
+    /// Keys a filter of stored keys is sized for at least (~5 MiB).
+    static let minimumFilterKeys = 4 << 20
+
+    /// Logs `mine` with the group that commits with it and returns its counts once the log
+    /// holds it durably.
+    func appendThroughLog(_ mine: LogRequest, _ owner: IngestOwner) throws(StoreError) -> BatchOutcome {
+        if !owner.filterStarted.load(ordering: .relaxed), owner.filterStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            startFilterBuild(owner)
+        }
+        // Bounded memory: far behind, the appending threads store waiting batches themselves.
+        while owner.backlog.withLock({ $0.events }) > IngestOwner.maxWaitingEvents {
+            _ = try storeLogged(limit: IngestOwner.batchesPerStore)
+        }
+        let path = path
+        let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
+        try owner.logSync?.waitUntilDurable(through: logged.group)
+        return logged.outcome
+    }
+
+    /// A batch to log: its rows, and its record in the log (`LoggedBatch`).
+    struct LogRequest: Sendable {
+        let batch: PendingBatch
+        let record: [UInt8]
+    }
+
+    /// A batch in a logged group: its counts, and the group's number for `SharedLogSync`.
+    struct LoggedBatchResult: Sendable {
+        var outcome: BatchOutcome
+        var group: UInt64
+    }
+
+    /// Counts and logs `group` in one transaction of the log; queues its batches to be stored.
+    private static func log(_ group: [LogRequest], _ owner: IngestOwner, _ path: String) -> [Result<LoggedBatchResult, StoreError>] {
+        let applied = owner.backlog.withLock { $0.applied }
+        let result = owner.writer.withLock { w -> Result<[IngestOwner.Logged], StoreError> in
+            guard let log = w.log else { return .failure(StoreError(.closed, "the database \(path) was closed")) }
+            let first = w.nextPosition
+            do throws(SQLiteError) {
+                w.dedup.prune(through: applied)
+                var logged: [IngestOwner.Logged] = []
+                var records: [(position: Int64, record: [UInt8], outcome: BatchOutcome)] = []
+                for (i, request) in group.enumerated() {
+                    let (batch, record) = (request.batch, request.record)
+                    let position = first + Int64(i)
+                    var outcome = batch.refusals
+                    (outcome.stored, outcome.duplicates) = try w.dedup.count(batch, position: position)
+                    logged.append(IngestOwner.Logged(position: position, batch: batch, outcome: outcome))
+                    records.append((position, record, outcome))
+                }
+                try log.append(records, deletingThrough: applied)
+                w.nextPosition = first + Int64(group.count)
+                return .success(logged)
+            } catch {
+                w.dedup.forget(from: first)
+                return .failure(error.storeError)
+            }
+        }
+        switch result {
+        case .failure(let error): return group.map { _ in .failure(error) }
+        case .success(let logged):
+            owner.backlog.withLock { b in
+                for l in logged {
+                    b.waiting.append(l)
+                    b.events += l.outcome.stored + l.outcome.duplicates
+                }
+                b.logged = logged.last?.position ?? b.logged
+            }
+            let number = owner.logSync?.committed() ?? 0
+            return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number)) }
+        }
+    }
+
+    /// Stores the first `limit` logged batches waiting in `events`, in one transaction that also
+    /// moves `ingest_applied` past them; returns how many it stored (0: none waited). Called by
+    /// the `ingest-store` thread, by reads catching up, and by appends far behind; one at a time
+    /// (the store's connection lock), in log order.
+    func storeLogged(limit: Int) throws(StoreError) -> Int {
+        guard let owner = ingest else { return 0 }
+        let result: Result<Int, SQLiteError>? = connection.withLock { c in
+            guard let db = c else { return nil }
+            let batches = owner.backlog.withLock { b in Array(b.waiting.prefix(limit)) }
+            guard let last = batches.last else { return .success(0) }
+            do throws(SQLiteError) {
+                try db.beginWritingEvents()
+                do throws(SQLiteError) {
+                    var zones = EventZones.Recorder()
+                    var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
+                    for logged in batches {
+                        try logged.batch.write(to: db, lastSeq: &lastSeq, zones: &zones, acknowledged: logged.outcome)
+                    }
+                    try zones.write(to: db)
+                    try db.run("UPDATE ingest_applied SET position = \(last.position)")
+                    try db.execute("COMMIT")
+                } catch {
+                    try? db.execute("ROLLBACK")
+                    throw error
+                }
+            } catch {
+                return .failure(error)
+            }
+            owner.backlog.withLock { b in
+                b.waiting.removeFirst(batches.count)
+                b.applied = last.position
+                b.events -= batches.reduce(0) { $0 + $1.outcome.stored + $1.outcome.duplicates }
+            }
+            return .success(batches.count)
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) {
+            let stored = try result.get()
+            if stored > 0 { maybeRebuildFilter(owner) }
+            return stored
+        } catch {
+            let failure = StoreError(
+                error.storeError.code,
+                "could not store acknowledged batches from the ingest log \(path)\(IngestLog.suffix) in the events table: \(error.description); they stay in the log and are stored once this succeeds")
+            throw failure
+        }
+    }
+
+    /// The highest seq stored (the rightmost rowid: one B-tree descent).
+    static let lastSeq: SQLQuery = "SELECT MAX(seq) FROM events"
+
+    /// Brings `events` up to every batch logged when called, so a read counts every acknowledged
+    /// event. The owner of the log stores what waits itself. Any other store (read-only, or
+    /// another process's) waits for the owner to store up to the log's last position, and fails
+    /// saying why when nobody owns the log (a collector stopped by a crash leaves batches in it;
+    /// the next `serve` stores them first) or the owner has not stored them in `ownerWait`.
+    func ingestCurrent() throws(StoreError) {
+        if let owner = ingest {
+            let target = owner.backlog.withLock { $0.logged }
+            while owner.backlog.withLock({ $0.applied }) < target {
+                if try storeLogged(limit: IngestOwner.batchesPerStore) == 0 { break }
+            }
+            return
+        }
+        guard let target = try IngestLog.lastPosition(database: path) else { return }
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.ownerWait
+        var applied = try appliedPosition()
+        while applied < target {
+            if !(try IngestLog.isOwned(database: path)) {
+                applied = try appliedPosition()  // its owner may have stored them and closed meanwhile
+                if applied >= target { return }
+                throw StoreError(
+                    .unavailable,
+                    "the ingest log \(path)\(IngestLog.suffix) holds acknowledged batches up to \(target), but \(path) holds them only up to \(applied), and no collector owns the log to store them (one stopped without closing it, by a crash or a kill); start 'autotrack-collector serve --db \(path)' (it stores them first), then try again")
+            }
+            if clock.now > deadline {
+                throw StoreError(
+                    .unavailable,
+                    "the collector that owns the ingest log \(path)\(IngestLog.suffix) has not stored its acknowledged batches up to \(target) in \(path) within \(Self.ownerWait) (it holds them up to \(applied)); it may be overloaded: try again later")
+            }
+            Posix.sleep(.milliseconds(10))
+            applied = try appliedPosition()
+        }
+    }
+
+    /// How long a store that does not own the log waits for its owner to store what it logged.
+    static let ownerWait = Duration.seconds(60)
+
+    /// `ingest_applied`: every logged batch up to it is in `events`.
+    private func appliedPosition() throws(StoreError) -> Int64 {
+        let result: Result<Int64, SQLiteError>? = connection.withLock { c in
+            guard let db = c else { return nil }
+            do throws(SQLiteError) {
+                return .success(try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
+        do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
+    }
+
+    /// Builds a larger filter of stored keys on a thread of its own when the one in use is full,
+    /// or the first one when none is built yet (`building` set at open).
+    private func maybeRebuildFilter(_ owner: IngestOwner) {
+        let start = owner.writer.withLock { w -> Bool in
+            if w.dedup.building == nil, w.dedup.filterFull, let filter = w.dedup.filter {
+                w.dedup.startBuilding(capacity: filter.capacity * 4)
+                return true
+            }
+            return false
+        }
+        if start { startFilterBuild(owner) }
+    }
+
+    /// Reads every stored key into the filter being built, on a thread of its own and a
+    /// read-only connection, 65,536 per read; then it answers instead of the one in use.
+    func startFilterBuild(_ owner: IngestOwner) {
+        let path = path
+        Posix.startThread(name: "ingest-filter") { [weak owner] in
+            try? Posix.setCurrentThreadNice(RollupWorker.nice)
+            guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
+            var after: Int64 = 0
+            while true {
+                guard let owner, !owner.isStopped else { return }
+                var hashes: [UInt64] = []
+                var last = after
+                var appKey: [UInt8] = []
+                var key = EventKeyHash(appKey: "")
+                do throws(SQLiteError) {
+                    try db.stream("SELECT seq, app_key, id FROM events WHERE seq > \(after) ORDER BY seq LIMIT 65536") { r in
+                        last = r.int64(0)
+                        if let k = r.bytes(1), !k.elementsEqual(appKey) {
+                            appKey = Array(k)
+                            key = EventKeyHash(appKey: k)
+                        }
+                        hashes.append(key.hash(id: r.bytes(2) ?? UnsafeRawBufferPointer(start: nil, count: 0)))
+                        return true
+                    }
+                } catch {
+                    return  // the store closed or the file went: the filter stays unbuilt, lookups stay exact
+                }
+                owner.writer.withLock { w in
+                    w.dedup.addBuilt(hashes)
+                    if hashes.isEmpty { w.dedup.finishBuilding() }
+                }
+                if hashes.isEmpty { return }
+                after = last
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import EventModel
+import EventStore
+import Foundation
+import SystemCalls
+import Testing
+import TestSupport
+
+@testable import SQLiteStore
+
+/// The SQLite store's ingest log (docs/schema.md, "The ingest log"): an append is acknowledged
+/// once its batch is durable in `PATH-ingest`; `events` follows behind; every read counts every
+/// acknowledged event; the `ACK`'s duplicates are exact across the log and the table; one store
+/// owns the log; a crash loses nothing.
+@Suite struct IngestLogTests {
+    /// Events stored in `events` as a raw reader of the file sees them (no wait for the log).
+    static func eventsInTable(_ path: String) throws -> Int {
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        return try db.scalar("SELECT COUNT(*) FROM events", as: Int.self) ?? -1
+    }
+
+    static func batch(_ prefix: String, _ count: Int, app: String = "shop") -> EventBatch {
+        EventBatch(appKey: app, events: (0..<count).map { event("\(prefix)\($0)") })
+    }
+
+    @Test func anAcknowledgedBatchWaitsInTheLogAndEveryReadCountsIt() throws {
+        let path = temporaryDatabase("ingest-read")
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        store.pauseIngestStoring(true)
+        #expect(try store.append(Self.batch("a", 30)) == BatchOutcome(stored: 30))
+        #expect(try store.append(Self.batch("b", 20)) == BatchOutcome(stored: 20))
+        #expect(store.batchesWaitingInLog == 2)
+        #expect(try Self.eventsInTable(path) == 0, "acknowledged, in the log, not yet in events")
+        // A read stores what waits first, so it counts every acknowledged event.
+        #expect(try store.totals(.all).events == 50)
+        #expect(store.batchesWaitingInLog == 0)
+        #expect(try Self.eventsInTable(path) == 50)
+        #expect(try sqlite(path, "SELECT stored, duplicates FROM batches ORDER BY seq") == ["30|0", "20|0"])
+    }
+
+    @Test func duplicatesAreExactAcrossTheLogTheTableAndTheBatch() throws {
+        let path = temporaryDatabase("ingest-dedup")
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        store.pauseIngestStoring(true)
+        #expect(try store.append(Self.batch("a", 10)) == BatchOutcome(stored: 10))
+        // Repeats of a batch still in the log, and a repeat within the batch itself.
+        let mixed = EventBatch(appKey: "shop", events: [event("a1"), event("new1"), event("new1"), event("a9"), event("new2")])
+        #expect(try store.append(mixed) == BatchOutcome(stored: 2, duplicates: 3))
+        // The same id under another app key is another event.
+        #expect(try store.append(EventBatch(appKey: "other", events: [event("a1")])) == BatchOutcome(stored: 1))
+        #expect(try store.totals(.all).events == 13)  // everything stored in events now
+        #expect(store.batchesWaitingInLog == 0)
+        // Repeats of stored events: found in the table.
+        #expect(try store.append(EventBatch(appKey: "shop", events: [event("a2"), event("new2"), event("fresh")])) == BatchOutcome(stored: 1, duplicates: 2))
+        #expect(try store.totals(.all).events == 14)
+        #expect(try sqlite(path, "SELECT COUNT(*), COUNT(DISTINCT app_key || '|' || id) FROM events") == ["14|14"])
+    }
+
+    @Test func aReopenedStoreCountsRepeatsOfWhatItsPredecessorStored() throws {
+        let path = temporaryDatabase("ingest-reopen")
+        do {
+            let store = try SQLiteEventStore(path: path)
+            _ = try store.append(Self.batch("a", 40))
+            store.close()
+        }
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        #expect(try store.append(EventBatch(appKey: "shop", events: [event("a0"), event("a39"), event("b0")])) == BatchOutcome(stored: 1, duplicates: 2))
+        #expect(try store.totals(.all).events == 41)
+    }
+
+    /// Once the filter of stored keys is built, a new key costs no lookup; a stored one is still
+    /// found (the filter's "maybe" sends it to the table).
+    @Test func theFilterSparesNewKeysTheLookupAndStillFindsRepeats() throws {
+        let path = temporaryDatabase("ingest-filter")
+        do {
+            let store = try SQLiteEventStore(path: path)
+            _ = try store.append(Self.batch("old", 200))
+            store.close()
+        }
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        // The first append starts building the filter (a store that never appends never does).
+        #expect(!store.dedupLookups.filterBuilt)
+        #expect(try store.append(Self.batch("first", 1)) == BatchOutcome(stored: 1))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !store.dedupLookups.filterBuilt, ContinuousClock.now < deadline { Posix.sleep(.milliseconds(10)) }
+        #expect(store.dedupLookups.filterBuilt)
+        let before = store.dedupLookups.count
+        #expect(try store.append(Self.batch("new", 300)) == BatchOutcome(stored: 300))
+        let forNew = store.dedupLookups.count - before
+        #expect(forNew < 30, "\(forNew) lookups for 300 new keys")
+        #expect(try store.append(Self.batch("old", 200)) == BatchOutcome(duplicates: 200))
+        #expect(store.dedupLookups.count - before - forNew == 200, "each repeat looked up")
+    }
+
+    @Test func aSecondStoreNeitherAppendsNorMissesWhatTheOwnerAcknowledged() throws {
+        let path = temporaryDatabase("ingest-owner")
+        let owner = try SQLiteEventStore(path: path)
+        defer { owner.close() }
+        let other = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
+        defer { other.close() }
+        let refused = #expect(throws: StoreError.self) { try other.append(Self.batch("x", 1)) }
+        #expect(refused?.code == .unavailable)
+        #expect(refused?.message.contains("-ingest-lock is locked") == true)
+        _ = try owner.append(Self.batch("a", 25))
+        // The other store's read waits for the owner to store what it acknowledged.
+        #expect(try other.totals(.all).events == 25)
+        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
+        defer { reader.close() }
+        _ = try owner.append(Self.batch("b", 5))
+        #expect(try reader.totals(.all).events == 30)
+    }
+
+    // MARK: a collector killed with batches in the log
+
+    static let childVariable = "AUTOTRACK_INGEST_CHILD"
+    static let marker = "INGEST-CHILD-ACKED"
+
+    /// The child: stores nothing in `events` (its storing thread paused), appends 8 batches to
+    /// the database named in the environment, prints the marker once every append returned,
+    /// then waits to be killed.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil, "runs only as the child process"))
+    func loggingChild() throws {
+        let path = ProcessInfo.processInfo.environment[Self.childVariable]!
+        let store = try SQLiteEventStore(path: path)
+        store.pauseIngestStoring(true)
+        for b in 0..<8 { _ = try store.append(Self.batch("child-\(b)-", 50)) }
+        FileHandle.standardOutput.write(Data((Self.marker + "\n").utf8))  // unbuffered
+        Thread.sleep(forTimeInterval: 60)  // killed long before
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func batchesLeftInTheLogByACrashAreStoredByTheNextOwnerAndReadersSaySo() throws {
+        let path = temporaryDatabase("ingest-killed")
+        let child = try #require(
+            try ChildTest.start("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
+        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(try Self.eventsInTable(path) == 0, "killed before storing any batch in events")
+
+        // Nobody owns the log: a reader cannot count the 400 acknowledged events, and says how to fix it.
+        let reader = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
+        let failure = #expect(throws: StoreError.self) { try reader.totals(.all) }
+        #expect(failure?.code == .unavailable)
+        #expect(failure?.message.contains("autotrack-collector serve --db \(path)") == true)
+        reader.close()
+
+        // The next owner stores them, and counts a resend of the last batch as repeats.
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        #expect(try store.totals(.all).events == 400)
+        #expect(try store.append(Self.batch("child-7-", 50)) == BatchOutcome(duplicates: 50))
+        #expect(try sqlite(path, "SELECT COUNT(*), SUM(stored), SUM(duplicates) FROM batches") == ["9|400|50"])
+    }
+
+    /// A database replaced while its log still holds batches (its collector killed) never gets
+    /// that log's batches: the store refuses to open, saying what to do; a log a clean stop left
+    /// empty is taken over by a new database.
+    @Test(.timeLimit(.minutes(3)))
+    func aLogLeftByAnotherDatabaseIsRefusedAndAnEmptyOneTakenOver() throws {
+        let path = temporaryDatabase("ingest-foreign")
+        let child = try #require(
+            try ChildTest.start("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
+        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
+        child.waitUntilExit()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let refused = #expect(throws: StoreError.self) { try SQLiteEventStore(path: path) }
+        #expect(refused?.message.contains("holds batches of another database") == true)
+        #expect(refused?.message.contains("move \(path)-ingest") == true)
+
+        let clean = temporaryDatabase("ingest-taken-over")
+        do {
+            let store = try SQLiteEventStore(path: clean)
+            _ = try store.append(Self.batch("a", 10))
+            store.close()
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: clean + suffix) }
+        let store = try SQLiteEventStore(path: clean)
+        defer { store.close() }
+        #expect(try store.append(Self.batch("a", 10)) == BatchOutcome(stored: 10))
+        #expect(try store.totals(.all).events == 10)
+    }
+}
+
+@Suite struct IngestRecordTests {
+    /// A batch read back from its log record gives the same events, refusals and sender.
+    @Test func aLoggedBatchReadsBackTheSame() throws {
+        let values: [JSONValue] = [
+            event("a", extra: [("props", .object(JSONObject([("k", .string("v\u{e9}\"q"))])))]), .string("not an event"), event("b", type: "nope"),
+        ]
+        let body = Array(#"{"batch":"b1","events":[{"id":"x1","type":"click","name":"n","ts":5,"props":{"a":[1,2.5,null]}},7,{"id":"x\u00e92","type":"page_enter","name":"p","ts":6}]}"#.utf8)
+        let fromBytes = try #require(try EventList.parseBody(body[...], eventsMember: "events").events)
+        for list in [EventList(values), fromBytes] {
+            let batch = EventBatch(appKey: "shop", appVersion: "1.2", agent: nil, label: "\"b1\"", sentAt: 1_000, eventList: list)
+            let record = LoggedBatch.encode(batch, receivedAt: 1_234)
+            let (back, receivedAt) = try record.withUnsafeBytes { try LoggedBatch.decode($0) }
+            #expect(receivedAt == 1_234)
+            #expect(back.appKey == "shop" && back.appVersion == "1.2" && back.agent == nil && back.label == "\"b1\"" && back.sentAt == 1_000)
+            #expect(back.eventList.received == list.received)
+        }
+    }
+
+    @Test func aRecordCutShortOrOfAnotherFormatIsAnError() throws {
+        let record = LoggedBatch.encode(EventBatch(appKey: "shop", events: [event("a")]), receivedAt: 1)
+        for broken in [Array(record.prefix(12)), [9] + record.dropFirst(), Array(record.dropLast())] {
+            let failure = #expect(throws: StoreError.self) { try broken.withUnsafeBytes { try LoggedBatch.decode($0) } }
+            #expect(failure?.message.contains("a batch in the ingest log cannot be read") == true)
+        }
+    }
+}
+
+@Suite struct EventIdFilterTests {
+    @Test func noKeyInsertedIsEverAnsweredNoAndFewOthersMaybe() {
+        var filter = EventIdFilter(capacity: 50_000)
+        let key = EventKeyHash(appKey: "shop")
+        func hash(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBytes { key.hash(id: $0) } }
+        for i in 0..<50_000 { filter.insert(hash("in-\(i)")) }
+        #expect((0..<50_000).allSatisfy { filter.mayContain(hash("in-\($0)")) })
+        let falseMaybes = (0..<50_000).filter { filter.mayContain(hash("out-\($0)")) }.count
+        #expect(falseMaybes < 1_500, "\(falseMaybes) of 50,000 keys never inserted answered maybe")
+    }
+
+    @Test func theHashTellsAppKeysAndIdsApartAtTheirBoundary() {
+        func hash(_ app: String, _ id: String) -> UInt64 { Array(id.utf8).withUnsafeBytes { EventKeyHash(appKey: app).hash(id: $0) } }
+        #expect(hash("ab", "c") != hash("a", "bc"))
+        #expect(hash("shop", "a") == hash("shop", "a"))
+        #expect(hash("shop", "a") != hash("shop", "b"))
+    }
+}
