@@ -23,6 +23,14 @@ package enum ByteWord {
         (word &- ones &* UInt64(bound)) & ~word & tops
     }
 
+    /// The bytes of `word` that are a quote (0x22) or a control byte (below 0x20), in one test:
+    /// xor with 0x02 turns the quote into 0x20, keeps each control byte below 0x20, and turns
+    /// no other byte into one below 0x21.
+    @inlinable @inline(__always)
+    package static func quoteOrControlBytes(of word: UInt64) -> UInt64 {
+        bytes(of: word ^ (ones &* 0x02), below: 0x21)
+    }
+
     /// The `count` lowest bytes all ones (`count` below 8): a mask for the bytes before a match.
     @inlinable @inline(__always)
     package static func lowBytes(_ count: Int) -> UInt64 { (1 &<< (UInt64(count) &* 8)) &- 1 }

@@ -436,8 +436,7 @@ struct JSONParser {
     /// control byte (`ByteWord`'s tests: exact for the lowest).
     @inline(__always)
     static func stringStops(in w: UInt64) -> UInt64 {
-        ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\"")) | ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\\"))
-            | ByteWord.bytes(of: w, below: 0x20)
+        ByteWord.quoteOrControlBytes(of: w) | ByteWord.bytes(of: w, equalTo: UInt8(ascii: "\\"))
     }
 
     /// Reads a literal of at most 7 ASCII bytes and no escape (the parser at its opening quote)

@@ -51,4 +51,19 @@ import Testing
             }
         }
     }
+
+    @Test func quotesAndControlBytesAreFlaggedExactlyInOneTest() {
+        for position in 0..<8 {
+            for value in 0...255 {
+                for other: UInt8 in [0x80, UInt8(ascii: "x"), 0x20, 0x21, 0x23, 0xA2] {
+                    var bytes = [UInt8](repeating: other, count: 8)
+                    bytes[position] = UInt8(value)
+                    let flags = ByteWord.quoteOrControlBytes(of: Self.word(bytes))
+                    let matches = value == 0x22 || value < 0x20
+                    #expect((flags != 0) == matches, "\(value) at \(position) among \(other)")
+                    if matches { #expect(ByteWord.firstMatch(flags) == position) }
+                }
+            }
+        }
+    }
 }
