@@ -88,10 +88,11 @@ struct IngestDedup: ~Copyable {
         for row in 0..<rows {
             let h = batch.idBytes(row) { key.hash(id: $0) }
             var repeated = false
-            if let first = pending[h] {
+            let first = pending[h]
+            if let first {
                 repeated = contains(batch, row, hash: h, at: first) || (collisions[h] ?? []).contains { contains(batch, row, hash: h, at: $0) }
             }
-            if !repeated, filter.map({ $0.mayContain(h) }) ?? true {
+            if !repeated, filter?.mayContain(h) ?? true {
                 repeated = try isStored(batch, row)
             }
             entry.hashes.append(h)
@@ -100,7 +101,7 @@ struct IngestDedup: ~Copyable {
                 continue
             }
             stored += 1
-            if let first = pending[h] {
+            if let first {
                 if first != position { collisions[h, default: []].append(position) }
             } else {
                 pending[h] = position
