@@ -82,7 +82,7 @@ struct IngestDedup: ~Copyable {
         let entry = Entry(position: position, batch: batch)
         entries.append(entry)
         var stored = 0, duplicates = 0
-        let rows = batch.events.count / PendingBatch.eventColumns
+        let rows = batch.validCount
         entry.hashes.reserveCapacity(rows)
         let key = EventKeyHash(appKey: batch.appKey)
         for row in 0..<rows {
@@ -118,7 +118,7 @@ struct IngestDedup: ~Copyable {
         let entry = Entry(position: position, batch: batch)
         entries.append(entry)
         let key = EventKeyHash(appKey: batch.appKey)
-        for row in 0..<batch.events.count / PendingBatch.eventColumns {
+        for row in 0..<batch.validCount {
             let h = batch.idBytes(row) { key.hash(id: $0) }
             entry.hashes.append(h)
             if let first = pending[h] {
@@ -184,9 +184,7 @@ struct IngestDedup: ~Copyable {
             reading = true
         }
         lookups += 1
-        let first = row * PendingBatch.eventColumns
-        // The row's first two values are its app key and id, in the lookup's order.
-        return try lookup.exists(Self.lookupKey, batch.events, values: first..<first + 2)
+        return try lookup.exists(Self.lookupKey, batch.key(row), values: 0..<2)
     }
 
     private static let lookupKey = HotStatement("SELECT 1 FROM events WHERE app_key = ? AND id = ?")
