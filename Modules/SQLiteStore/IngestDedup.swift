@@ -82,16 +82,17 @@ struct IngestDedup: ~Copyable {
         let entry = Entry(position: position, batch: batch)
         entries.append(entry)
         var stored = 0, duplicates = 0
-        let rows = batch.events.count / PendingBatch.eventColumns
+        let rows = batch.validCount
         entry.hashes.reserveCapacity(rows)
         let key = EventKeyHash(appKey: batch.appKey)
         for row in 0..<rows {
             let h = batch.idBytes(row) { key.hash(id: $0) }
             var repeated = false
-            if let first = pending[h] {
+            let first = pending[h]
+            if let first {
                 repeated = contains(batch, row, hash: h, at: first) || (collisions[h] ?? []).contains { contains(batch, row, hash: h, at: $0) }
             }
-            if !repeated, filter.map({ $0.mayContain(h) }) ?? true {
+            if !repeated, filter?.mayContain(h) ?? true {
                 repeated = try isStored(batch, row)
             }
             entry.hashes.append(h)
@@ -100,7 +101,7 @@ struct IngestDedup: ~Copyable {
                 continue
             }
             stored += 1
-            if let first = pending[h] {
+            if let first {
                 if first != position { collisions[h, default: []].append(position) }
             } else {
                 pending[h] = position
@@ -117,7 +118,7 @@ struct IngestDedup: ~Copyable {
         let entry = Entry(position: position, batch: batch)
         entries.append(entry)
         let key = EventKeyHash(appKey: batch.appKey)
-        for row in 0..<batch.events.count / PendingBatch.eventColumns {
+        for row in 0..<batch.validCount {
             let h = batch.idBytes(row) { key.hash(id: $0) }
             entry.hashes.append(h)
             if let first = pending[h] {
@@ -183,9 +184,7 @@ struct IngestDedup: ~Copyable {
             reading = true
         }
         lookups += 1
-        let first = row * PendingBatch.eventColumns
-        // The row's first two values are its app key and id, in the lookup's order.
-        return try lookup.exists(Self.lookupKey, batch.events, values: first..<first + 2)
+        return try lookup.exists(Self.lookupKey, batch.key(row), values: 0..<2)
     }
 
     private static let lookupKey = HotStatement("SELECT 1 FROM events WHERE app_key = ? AND id = ?")

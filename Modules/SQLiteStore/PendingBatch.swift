@@ -2,31 +2,83 @@ import EventModel
 import EventStore
 import StoreSQL
 
-/// A batch validated and turned into rows, waiting for the group commit (`GroupCommit`) that stores it.
+/// A batch validated, waiting for the ingest log and then for the transaction that stores its
+/// rows in `events` (SQLiteEventStore+Ingest.swift). Before its `ACK` only what the `ACK` needs is
+/// read from it: its refusals and its valid events' ids (for `IngestDedup`); its rows are built
+/// when it is stored (`rows()`), on the storing thread, off the appends' path.
 final class PendingBatch: Sendable {
-    /// The valid events' rows, `eventColumns` values each, in order; their text in one buffer
-    /// (`SQLiteValueBuffer`), bound from there without a copy.
-    let events: SQLiteValueBuffer
+    /// The events as received (their records and the bytes they point into).
+    let batch: EventBatch
     /// The refused events in order: each one's JSON text and why it was refused.
     let rejected: [(raw: String, reason: String)]
+    /// The valid events' ids, in order: their UTF-8 one after the other, and where each ends.
+    private let ids: [UInt8]
+    private let idEnds: [Int]
     let appKey: String
     let appVersion: String?
     let agent: String?
     let label: String?
     let sentAt: Int64?
     let receivedAt: Int64
-    /// Each device with the user the valid events carry with it (or none), once (`DeviceLinkTable`).
-    let deviceUsers: [DeviceUser]
-    /// The valid events' corrected times, earliest to latest (nil: none), for the zone map.
-    let times: ClosedRange<Int64>?
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var rejected: [(raw: String, reason: String)] = []
+        var ids: [UInt8] = []
+        var idEnds: [Int] = []
+        batch.eventList.withRecords { received, texts in
+            idEnds.reserveCapacity(received.count)
+            ids.reserveCapacity(received.count * 24)
+            for event in received {
+                switch event {
+                case .rejected(let raw, let reason): rejected.append((raw, reason))
+                case .valid(let e):
+                    if let id = texts[e.id] { ids.append(contentsOf: id) }
+                    idEnds.append(ids.count)
+                }
+            }
+        }
+        self.batch = batch
+        self.rejected = rejected
+        self.ids = ids
+        self.idEnds = idEnds
+        appKey = batch.appKey
+        appVersion = batch.appVersion
+        agent = batch.agent
+        label = batch.label
+        sentAt = batch.sentAt
+        receivedAt = now
+    }
+
+    /// The valid events, in order.
+    var validCount: Int { idEnds.count }
+
+    /// Where valid event `index`'s id lies in `ids`.
+    private func idRange(_ index: Int) -> Range<Int> { (index == 0 ? 0 : idEnds[index - 1])..<idEnds[index] }
+
+    /// Calls `body` with the UTF-8 bytes of the id of valid event `index`.
+    func idBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        ids.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[idRange(index)])) }
+    }
+
+    /// Valid event `index`'s app key and id, as values to bind in that order.
+    func key(_ index: Int) -> SQLiteValueBuffer {
+        var key = SQLiteValueBuffer(values: 2)
+        key.append(text: appKey)
+        ids.withUnsafeBufferPointer { key.append(utf8: UnsafeBufferPointer(rebasing: $0[idRange(index)])) }
+        return key
+    }
+
+    /// The valid events' rows, `eventColumns` values each, in order, their text in one buffer
+    /// (bound from there without a copy); each device with the user its events carry with it
+    /// (or none), once (`DeviceLinkTable`); and the valid events' corrected times, earliest to
+    /// latest (nil: none), for the zone map.
+    func rows() -> (events: SQLiteValueBuffer, deviceUsers: [DeviceUser], times: ClosedRange<Int64>?) {
         var pairs = Set<DeviceUser>()
         var earliest = Int64.max, latest = Int64.min
+        let batch = batch, now = receivedAt
         // The texts are copied from the frame's bytes (or the batch's side bytes) into the rows'
         // buffer: no `String` per field.
-        events = batch.eventList.withRecords { received, texts in
+        let events = batch.eventList.withRecords { received, texts in
             var rows = SQLiteValueBuffer(values: received.count * Self.eventColumns)
             // The same two values on every row: their bytes once.
             let appKeyValue = rows.text(batch.appKey)
@@ -35,55 +87,35 @@ final class PendingBatch: Sendable {
             // bytes with the run's, and made strings and hashed once per run.
             var lastPair: (device: EventText, user: EventText?)?
             for event in received {
-                switch event {
-                case .rejected(let raw, let reason):
-                    rejected.append((raw, reason))
-                case .valid(let e):
-                    if let device = e.device, lastPair.map({ texts.same($0.device, device) && texts.same($0.user, e.user) }) != true {
-                        pairs.insert(DeviceUser(device: texts.string(device), user: texts.string(e.user)))
-                        lastPair = (device, e.user)
-                    }
-                    // In the order of `insertEvents`' columns.
-                    rows.append(appKeyValue)
-                    rows.append(utf8: texts[e.id])
-                    rows.append(.int(e.ts))
-                    rows.append(text: e.type.rawValue)
-                    rows.append(utf8: texts[e.name])
-                    rows.append(utf8: texts[e.page])
-                    rows.append(utf8: texts[e.path])
-                    rows.append(utf8: texts[e.viewId])
-                    rows.append(utf8: texts[e.session])
-                    rows.append(utf8: texts[e.user])
-                    rows.append(utf8: texts[e.device])
-                    rows.append(e.duration.map(SQLiteValueBuffer.Value.int) ?? .null)
-                    rows.append(utf8: texts[e.props])
-                    rows.append(appVersionValue)
-                    rows.append(.int(now))
-                    let corrected = batch.correctedTime(ts: e.ts, receivedAt: now)
-                    rows.append(.int(corrected))
-                    earliest = min(earliest, corrected)
-                    latest = max(latest, corrected)
+                guard case .valid(let e) = event else { continue }
+                if let device = e.device, lastPair.map({ texts.same($0.device, device) && texts.same($0.user, e.user) }) != true {
+                    pairs.insert(DeviceUser(device: texts.string(device), user: texts.string(e.user)))
+                    lastPair = (device, e.user)
                 }
+                // In the order of `insertEvents`' columns.
+                rows.append(appKeyValue)
+                rows.append(utf8: texts[e.id])
+                rows.append(.int(e.ts))
+                rows.append(text: e.type.rawValue)
+                rows.append(utf8: texts[e.name])
+                rows.append(utf8: texts[e.page])
+                rows.append(utf8: texts[e.path])
+                rows.append(utf8: texts[e.viewId])
+                rows.append(utf8: texts[e.session])
+                rows.append(utf8: texts[e.user])
+                rows.append(utf8: texts[e.device])
+                rows.append(e.duration.map(SQLiteValueBuffer.Value.int) ?? .null)
+                rows.append(utf8: texts[e.props])
+                rows.append(appVersionValue)
+                rows.append(.int(now))
+                let corrected = batch.correctedTime(ts: e.ts, receivedAt: now)
+                rows.append(.int(corrected))
+                earliest = min(earliest, corrected)
+                latest = max(latest, corrected)
             }
             return rows
         }
-        times = earliest <= latest ? earliest...latest : nil
-        self.rejected = rejected
-        appKey = batch.appKey
-        appVersion = batch.appVersion
-        agent = batch.agent
-        label = batch.label
-        sentAt = batch.sentAt
-        receivedAt = now
-        deviceUsers = Array(pairs)
-    }
-
-    /// Calls `body` with the UTF-8 bytes of row `row`'s id.
-    func idBytes<R>(_ row: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        guard case .text(let start, let count) = events.values[row * Self.eventColumns + 1] else {
-            preconditionFailure("an event row's id is text")
-        }
-        return events.bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+        return (events, Array(pairs), earliest <= latest ? earliest...latest : nil)
     }
 
     /// The counts of this batch before its duplicates are known: the refused events.
@@ -104,6 +136,7 @@ final class PendingBatch: Sendable {
                 VALUES (\(appKey), \(appVersion), \(raw), \(reason), \(receivedAt))
                 """)
         }
+        let (events, deviceUsers, times) = rows()
         let rows = events.count / Self.eventColumns
         var first = 0, stored = 0
         while first < rows {
