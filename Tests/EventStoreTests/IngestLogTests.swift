@@ -57,14 +57,16 @@ import TestSupport
         #expect(try sqlite(path, "SELECT COUNT(*), COUNT(DISTINCT app_key || '|' || id) FROM events") == ["14|14"])
     }
 
+    /// A store on `path` opened after another stored `first` there and closed.
+    static func reopened(_ path: String, after first: EventBatch) throws -> SQLiteEventStore {
+        let predecessor = try SQLiteEventStore(path: path)
+        _ = try predecessor.append(first)
+        predecessor.close()
+        return try SQLiteEventStore(path: path)
+    }
+
     @Test func aReopenedStoreCountsRepeatsOfWhatItsPredecessorStored() throws {
-        let path = temporaryDatabase("ingest-reopen")
-        do {
-            let store = try SQLiteEventStore(path: path)
-            _ = try store.append(Self.batch("a", 40))
-            store.close()
-        }
-        let store = try SQLiteEventStore(path: path)
+        let store = try Self.reopened(temporaryDatabase("ingest-reopen"), after: Self.batch("a", 40))
         defer { store.close() }
         #expect(try store.append(EventBatch(appKey: "shop", events: [event("a0"), event("a39"), event("b0")])) == BatchOutcome(stored: 1, duplicates: 2))
         #expect(try store.totals(.all).events == 41)
@@ -73,13 +75,7 @@ import TestSupport
     /// Once the filter of stored keys is built, a new key costs no lookup; a stored one is still
     /// found (the filter's "maybe" sends it to the table).
     @Test func theFilterSparesNewKeysTheLookupAndStillFindsRepeats() throws {
-        let path = temporaryDatabase("ingest-filter")
-        do {
-            let store = try SQLiteEventStore(path: path)
-            _ = try store.append(Self.batch("old", 200))
-            store.close()
-        }
-        let store = try SQLiteEventStore(path: path)
+        let store = try Self.reopened(temporaryDatabase("ingest-filter"), after: Self.batch("old", 200))
         defer { store.close() }
         // The first append starts building the filter (a store that never appends never does).
         #expect(!store.dedupLookups.filterBuilt)
@@ -135,9 +131,7 @@ import TestSupport
     func batchesLeftInTheLogByACrashAreStoredByTheNextOwnerAndReadersSaySo() throws {
         let path = temporaryDatabase("ingest-killed")
         let child = try #require(
-            try ChildTest.start("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
-        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
-        child.waitUntilExit()
+            try ChildTest.killed("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(try Self.eventsInTable(path) == 0, "killed before storing any batch in events")
 
@@ -163,9 +157,7 @@ import TestSupport
     func aLogLeftByAnotherDatabaseIsRefusedAndAnEmptyOneTakenOver() throws {
         let path = temporaryDatabase("ingest-foreign")
         let child = try #require(
-            try ChildTest.start("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
-        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
-        child.waitUntilExit()
+            try ChildTest.killed("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let refused = #expect(throws: StoreError.self) { try SQLiteEventStore(path: path) }
         #expect(refused?.message.contains("holds batches of another database") == true)

@@ -154,9 +154,7 @@ import TestSupport
     @Test func everyAcknowledgedEventIsThereAfterTheWriterIsKilled() throws {
         let path = temporaryDatabase("logsync-killed")
         let child = try #require(
-            try ChildTest.start("appendingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
-        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
-        child.waitUntilExit()
+            try ChildTest.killed("appendingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "killed with its log not checkpointed away")
 

@@ -1,7 +1,8 @@
 import Foundation
+import SystemCalls
 
 /// A test of this test binary run as a process of its own (to be killed, say), enabled in the
-/// child by an environment variable: `KilledClientTests`, `SharedLogSyncTests`.
+/// child by an environment variable: `KilledClientTests`, `SharedLogSyncTests`, `IngestLogTests`.
 public enum ChildTest {
     /// Starts this binary running only the test `name`, with `variable` set to `value`, and
     /// returns it once its standard output printed `marker`; nil (the child killed) when it
@@ -27,6 +28,15 @@ public enum ChildTest {
             child.waitUntilExit()
             return nil
         }
+        return child
+    }
+
+    /// `start`s the child and, once it printed `marker`, kills it (`SIGKILL`: no cleanup runs)
+    /// and waits for it to end; nil when it never printed the marker.
+    public static func killed(_ name: String, variable: String, value: String, marker: String) throws -> Process? {
+        guard let child = try start(name, variable: variable, value: value, marker: marker) else { return nil }
+        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
+        child.waitUntilExit()
         return child
     }
 }

@@ -31,10 +31,8 @@ import TestSupport
         let spool = tempSpool()
 
         let child = try #require(
-            try ChildTest.start("spoolingChild", variable: Self.childVariable, value: "\(spool)|\(address.port)", marker: Self.marker),
+            try ChildTest.killed("spoolingChild", variable: Self.childVariable, value: "\(spool)|\(address.port)", marker: Self.marker),
             "the child never spooled")
-        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
-        child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
         for _ in 0..<20 { gate.signal() }
 
