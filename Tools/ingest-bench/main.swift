@@ -10,13 +10,13 @@
 // 2. The collector: an EmbeddedCollector on 127.0.0.1 (ephemeral port), a fresh SQLite database
 //    in a temporary directory (synchronous=FULL, the default). One ATLP connection per sender
 //    thread sends EVENTS batches as the agent's shipper does: up to --window of them unanswered
-//    (default: EventShipperConfiguration's default window), the ACKs (each sent after its
-//    batch's commit) read in order and checked against their batch and its event count. With
-//    --window 1 each batch waits for the ACK of the one before, and the collector idles while a
-//    commit's fsync runs. Rate = events / (first send → last ACK); then the database is counted.
+//    (default: EventShipperConfiguration's default window), the ACKs (each sent once its batch is
+//    durable in the ingest log) read in order and checked against their batch and its event
+//    count. With --window 1 each batch waits for the ACK of the one before, and the collector
+//    idles while the log's fsync runs. Rate = events / (first send → last ACK); then the database is counted.
 // 3. The baseline: rsyslogd started by the bench (`rsyslogd -n -f CONF -i PIDFILE`, generated
 //    config in a temporary directory: imtcp on 127.0.0.1, omfile with sync="on" and a 1 MiB
-//    buffer, so it syncs once per batch it dequeues, as the collector commits once per batch;
+//    buffer, so it syncs once per batch it dequeues, as the collector syncs once per group;
 //    with the default 4 KiB buffer it syncs every ~20 events and ran 2.4x slower). The same events
 //    as RFC 5424 lines (the event's JSON as the message) over TCP with octet-counting framing
 //    (RFC 6587), one connection per sender. Rate = events / (first send → the file holds every
@@ -54,7 +54,7 @@ let agentWindow = EventShipperConfiguration.defaultWindow
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N] [--quick]
                         [--old-collector PATH] [--sustain SECONDS] [--without-rollups]
-    Durable events/s into the collector (EmbeddedCollector, SQLite, ACK after the commit) over real
+    Durable events/s into the collector (EmbeddedCollector, SQLite, ACK once durable) over real
     TCP, beside rsyslog (imtcp -> omfile sync="on") fed the same events, in one run.
       --events N        events in the load (default 200000; --quick: 20000)
       --connections N   sender connections (default 4)
@@ -558,7 +558,7 @@ let total = perConnection.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
 let bytes = perConnection.reduce(0) { $0 + $1.reduce(0) { $0 + $1.reduce(0) { $0 + $1.jsonBytes.count } } }
 print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.seed), \(bytes / total) bytes of JSON each on average), "
     + "\(settings.connections) connections, batches of \(settings.batch), a window of \(settings.window) batches in flight per connection "
-    + "(the agent's: \(agentWindow)), ACK after the commit")
+    + "(the agent's: \(agentWindow)), ACK once the batch is durable (in the ingest log)")
 print("load average before: \(Benchmark.loadAverage())")
 
 if let rate = settings.sustainRate {

@@ -1,7 +1,8 @@
 // store-bench: durable events per second into each store, one run, release build
 // (`swift run -c release store-bench`, `--quick` for a short run). Every configuration gets the
-// same load: SENDERS threads appending batches of BATCH new events, each call returning after
-// the commit that holds its batch (what an ACK waits for), full durability everywhere.
+// same load: SENDERS threads appending batches of BATCH new events, each call returning once
+// its batch is durable (what an ACK waits for: SQLite's ingest log, PostgreSQL's commit), full
+// durability everywhere.
 //   1. SQLite (the baseline): one SQLiteEventStore on a temporary file.
 //   2. PostgreSQL, one collector: one PostgresEventStore (its pool, its group commit).
 //   3. PostgreSQL, two collectors: two PostgresEventStore instances on the same database, the
