@@ -208,10 +208,12 @@ extension SQLiteEventStore {
     static let lastSeq: SQLQuery = "SELECT MAX(seq) FROM events"
 
     /// Brings `events` up to every batch logged when called, so a read counts every acknowledged
-    /// event. The owner of the log stores what waits itself. Any other store (read-only, or
-    /// another process's) waits for the owner to store up to the log's last position, and fails
-    /// saying why when nobody owns the log (a collector stopped by a crash leaves batches in it;
-    /// the next `serve` stores them first) or the owner has not stored them in `ownerWait`.
+    /// event. The owner of the log stores what waits itself. Any other store waits for the owner
+    /// to store up to the log's last position, and fails saying why when nobody owns the log (a
+    /// collector stopped by a crash leaves batches in it; the next `serve` stores them first) or
+    /// the owner has not stored them in `ownerWait`. A read-only store (a command: `report`,
+    /// `funnel`, …) waits at its first read only: it counts every event acknowledged before that,
+    /// and its later reads do not each wait for the owner's next round (up to 250 ms under load).
     func ingestCurrent() throws(StoreError) {
         if let owner = ingest {
             let target = owner.backlog.withLock { $0.logged }
@@ -220,6 +222,13 @@ extension SQLiteEventStore {
             }
             return
         }
+        if readOnly, readCaughtUp.load(ordering: .acquiring) { return }
+        try waitForOwner()
+        if readOnly { readCaughtUp.store(true, ordering: .releasing) }
+    }
+
+    /// Waits until the log's owner stored every batch logged when called (see `ingestCurrent`).
+    private func waitForOwner() throws(StoreError) {
         guard let target = try IngestLog.lastPosition(database: path) else { return }
         let clock = ContinuousClock()
         let deadline = clock.now + Self.ownerWait

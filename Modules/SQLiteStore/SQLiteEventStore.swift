@@ -22,6 +22,8 @@ public final class SQLiteEventStore: CollectorStore {
     let ingest: IngestOwner?
     /// Opened with `StoreAccess.readOnly`.
     let readOnly: Bool
+    /// A read-only store waited for the log's owner once, at its first read (`ingestCurrent`).
+    let readCaughtUp = Atomic<Bool>(false)
     /// With `Durability.full`: the ingest log's syncs, shared by the groups logged meanwhile.
     var logSync: SharedLogSync? { ingest?.logSync }
     /// Apply the stored events to the rollups behind each file's watermark, one per rollups file

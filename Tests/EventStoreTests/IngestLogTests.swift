@@ -107,6 +107,15 @@ import TestSupport
         defer { reader.close() }
         _ = try owner.append(Self.batch("b", 5))
         #expect(try reader.totals(.all).events == 30)
+        // A read-only store (a command) waits at its first read only: what is acknowledged after
+        // it is counted once stored, not waited for by every later read.
+        owner.pauseIngestStoring(true)
+        _ = try owner.append(Self.batch("c", 7))
+        #expect(try reader.totals(.all).events == 30)
+        owner.pauseIngestStoring(false)
+        let later = try SQLiteEventStore(path: path, options: StoreOptions(access: .readOnly))
+        defer { later.close() }
+        #expect(try later.totals(.all).events == 37)
     }
 
     // MARK: a collector killed with batches in the log
