@@ -57,21 +57,23 @@ struct IngestDedup: ~Copyable {
         }
         var stored = 0
         while stored < entries.count, entries[stored].position <= applied {
-            let entry = entries[stored]
-            for h in entry.hashes where pending[h] == entry.position {
-                if var more = collisions[h], !more.isEmpty {
-                    pending[h] = more.removeFirst()
-                    collisions[h] = more.isEmpty ? nil : more
-                } else {
-                    pending[h] = nil
-                }
-            }
+            for h in entries[stored].hashes { release(h, of: entries[stored].position) }
             stored += 1
         }
-        guard stored > 0 else { return }
         entries.removeFirst(stored)
-        for (h, positions) in collisions {
-            let kept = positions.filter { $0 > applied }
+    }
+
+    /// Takes `position` off the pending batches holding a key of hash `h`.
+    private mutating func release(_ h: UInt64, of position: Int64) {
+        if pending[h] == position {
+            if var more = collisions[h], !more.isEmpty {
+                pending[h] = more.removeFirst()
+                collisions[h] = more.isEmpty ? nil : more
+            } else {
+                pending[h] = nil
+            }
+        } else if let more = collisions[h] {
+            let kept = more.filter { $0 != position }
             collisions[h] = kept.isEmpty ? nil : kept
         }
     }
@@ -135,20 +137,7 @@ struct IngestDedup: ~Copyable {
     /// not logged). Their keys stay in the filters: a "maybe" more, never a wrong "no".
     mutating func forget(from position: Int64) {
         while let last = entries.last, last.position >= position {
-            for h in last.hashes {
-                if pending[h] == last.position {
-                    if var more = collisions[h], !more.isEmpty {
-                        pending[h] = more.removeFirst()
-                        collisions[h] = more.isEmpty ? nil : more
-                    } else {
-                        pending[h] = nil
-                    }
-                }
-                if let more = collisions[h] {
-                    let kept = more.filter { $0 != last.position }
-                    collisions[h] = kept.isEmpty ? nil : kept
-                }
-            }
+            for h in last.hashes { release(h, of: last.position) }
             entries.removeLast()
         }
     }

@@ -1,4 +1,5 @@
 import EventStore
+import StoreSQL
 import SystemCalls
 
 /// The ingest log, `PATH-ingest`: an SQLite database of its own beside the events', where an
@@ -123,8 +124,10 @@ final class IngestLog {
 
     /// The highest position logged (0: none).
     func lastPosition() throws(SQLiteError) -> Int64 {
-        try db.scalar("SELECT COALESCE(MAX(position), 0) AS position FROM log", as: Int64.self) ?? 0
+        try db.scalar(Self.lastPositionQuery, as: Int64.self) ?? 0
     }
+
+    private static let lastPositionQuery: SQLQuery = "SELECT COALESCE(MAX(position), 0) AS position FROM log"
 
     /// Writes `records` (each a batch at its position, with the counts its `ACK` gives) and
     /// deletes every record at or before `applied` (stored in `events` since), in one
@@ -198,7 +201,7 @@ final class IngestLog {
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false)
             guard try db.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'log'", as: Int.self) == 1 else { return nil }
-            return try db.scalar("SELECT COALESCE(MAX(position), 0) AS position FROM log", as: Int64.self)
+            return try db.scalar(lastPositionQuery, as: Int64.self)
         } catch {
             throw error.storeError
         }

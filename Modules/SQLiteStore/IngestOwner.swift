@@ -76,13 +76,15 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// Queues batches read back from the log at open (their counts as acknowledged).
+    /// Queues logged batches (just logged, or read back from the log at open), in log order, to
+    /// be stored.
     func queue(_ logged: [Logged]) {
         backlog.withLock { b in
             for l in logged {
                 b.waiting.append(l)
-                b.events += l.outcome.stored + l.outcome.duplicates
+                b.events += l.batch.validCount
             }
+            b.logged = max(b.logged, logged.last?.position ?? b.logged)
         }
     }
 

@@ -15,6 +15,8 @@ extension SQLiteEventStore {
             throw error.storeError
         }
         guard let log = try IngestLog.own(database: path, logID: logID, synchronous: "NORMAL") else { return nil }
+        // Read once the log is ours: a store of this process letting go of it (`ownerHandover`)
+        // may have stored more batches until then.
         let applied: Int64, lastSeq: Int64, logged: Int64
         var dedup: IngestDedup
         do throws(SQLiteError) {
@@ -35,7 +37,7 @@ extension SQLiteEventStore {
             recovered.append(IngestOwner.Logged(position: r.position, batch: batch, outcome: outcome))
         }
         // Sized for twice what is stored: a larger one is built when it fills.
-        dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.count * 500))
+        dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
         let owner = IngestOwner(log: log, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
         owner.queue(recovered)
         return owner
@@ -64,24 +66,12 @@ extension SQLiteEventStore {
         let (logged, applied) = ingest?.backlog.withLock { ($0.logged, $0.applied) } ?? (0, 0)
         let watermarks = RollupPart.allCases.map { "(SELECT seq FROM \($0.watermark))" }.joined(separator: ", ")
         let query = SQLQuery(raw: "SELECT COALESCE(MAX(seq), 0) AS last, MIN(\(watermarks)) AS watermark FROM events")
-        let result: Result<(Int64, Int64), SQLiteError>? = connection.withLock { c in
-            guard let db = c else { return nil }
-            do throws(SQLiteError) {
-                let row = try db.query(query) { r throws(SQLDecodingError) in
-                    (try r.decode("last", as: Int64.self), try r.decode("watermark", as: Int64?.self) ?? 0)
-                }.first ?? (0, 0)
-                return .success(row)
-            } catch {
-                return .failure(error)
-            }
+        let (last, watermark) = try lockedAsStored { db throws(SQLiteError) in
+            try db.query(query) { r throws(SQLDecodingError) in
+                (try r.decode("last", as: Int64.self), try r.decode("watermark", as: Int64?.self) ?? 0)
+            }.first ?? (0, 0)
         }
-        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
-        do throws(SQLiteError) {
-            let (last, watermark) = try result.get()
-            return (logged, applied, last, watermark)
-        } catch {
-            throw error.storeError
-        }
+        return (logged, applied, last, watermark)
     }
 
     /// Keys a filter of stored keys is sized for at least (~5 MiB).
@@ -144,13 +134,7 @@ extension SQLiteEventStore {
         switch result {
         case .failure(let error): return group.map { _ in .failure(error) }
         case .success(let logged):
-            owner.backlog.withLock { b in
-                for l in logged {
-                    b.waiting.append(l)
-                    b.events += l.outcome.stored + l.outcome.duplicates
-                }
-                b.logged = logged.last?.position ?? b.logged
-            }
+            owner.queue(logged)
             let number = owner.logSync?.committed() ?? 0
             return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number)) }
         }
@@ -187,7 +171,7 @@ extension SQLiteEventStore {
             owner.backlog.withLock { b in
                 b.waiting.removeFirst(batches.count)
                 b.applied = last.position
-                b.events -= batches.reduce(0) { $0 + $1.outcome.stored + $1.outcome.duplicates }
+                b.events -= batches.reduce(0) { $0 + $1.batch.validCount }
             }
             return .success(batches.count)
         }
@@ -197,10 +181,9 @@ extension SQLiteEventStore {
             if stored > 0 { maybeRebuildFilter(owner) }
             return stored
         } catch {
-            let failure = StoreError(
+            throw StoreError(
                 error.storeError.code,
                 "could not store acknowledged batches from the ingest log \(path)\(IngestLog.suffix) in the events table: \(error.description); they stay in the log and are stored once this succeeds")
-            throw failure
         }
     }
 
@@ -256,16 +239,7 @@ extension SQLiteEventStore {
 
     /// `ingest_applied`: every logged batch up to it is in `events`.
     private func appliedPosition() throws(StoreError) -> Int64 {
-        let result: Result<Int64, SQLiteError>? = connection.withLock { c in
-            guard let db = c else { return nil }
-            do throws(SQLiteError) {
-                return .success(try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0)
-            } catch {
-                return .failure(error)
-            }
-        }
-        guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
-        do throws(SQLiteError) { return try result.get() } catch { throw error.storeError }
+        try lockedAsStored { db throws(SQLiteError) in try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0 }
     }
 
     /// Builds a larger filter of stored keys on a thread of its own when the one in use is full,

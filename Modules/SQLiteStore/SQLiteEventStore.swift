@@ -233,6 +233,12 @@ public final class SQLiteEventStore: CollectorStore {
     /// acknowledged event.
     func locked<T>(_ body: sending (SQLiteDatabase) throws(SQLiteError) -> sending T) throws(StoreError) -> T {
         try ingestCurrent()
+        return try lockedAsStored(body)
+    }
+
+    /// `locked` without bringing `events` up to the ingest log first: for reading the log's own
+    /// positions (`ingestCurrent` itself, monitoring).
+    func lockedAsStored<T>(_ body: sending (SQLiteDatabase) throws(SQLiteError) -> sending T) throws(StoreError) -> T {
         let result: Result<T, SQLiteError>? = connection.withLock { c in
             guard let c else { return nil }
             do throws(SQLiteError) { return .success(try body(c)) } catch { return .failure(error) }
