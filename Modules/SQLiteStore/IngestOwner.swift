@@ -53,6 +53,8 @@ final class IngestOwner: Sendable {
         var logged: Int64
         /// Valid events waiting (for the bound on memory).
         var events = 0
+        /// Valid events logged since the store opened (for telling a burst).
+        var loggedEvents = 0
     }
 
     /// Events waiting beyond which an append stores waiting batches itself before logging its
@@ -83,6 +85,7 @@ final class IngestOwner: Sendable {
             for l in logged {
                 b.waiting.append(l)
                 b.events += l.batch.validCount
+                b.loggedEvents += l.batch.validCount
             }
             b.logged = max(b.logged, logged.last?.position ?? b.logged)
         }
@@ -97,6 +100,18 @@ final class IngestOwner: Sendable {
     /// thread keeps off the processor while a burst of appends runs; reads never wait for it.
     static let period = Duration.milliseconds(250)
 
+    /// Appends faster than this (events a second) are a burst: more than twice what the rollup
+    /// workers sustain (~45,000 a second on this project's benchmark machine), so storing them now
+    /// would not keep the derived tables current; it would only take the processor from the
+    /// appends, whose `ACK`s wait for it. The log holds the burst and the thread stores it once
+    /// the appends slow down (`deferringForBurst`).
+    static let burstRate = 100_000
+    /// `burstRate`, unless a test set another (`SQLiteEventStore.setIngestBurstRate`).
+    let burstRate = Atomic<Int>(IngestOwner.burstRate)
+    /// Events waiting beyond which the thread stores even during a burst: half the bound at
+    /// which the appends would have to store themselves.
+    static let maxDeferredEvents = maxWaitingEvents / 2
+
     /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
         Posix.startThread(name: "ingest-store") { [weak store, self] in
@@ -110,6 +125,7 @@ final class IngestOwner: Sendable {
                 roundStart = clock.now
                 if stopped.load(ordering: .relaxed) { return }
                 if paused.load(ordering: .relaxed) { continue }
+                if deferringForBurst() { continue }
                 guard let store else { return }
                 do throws(StoreError) {
                     while try store.storeLogged(limit: Self.batchesPerStore) == Self.batchesPerStore, !stopped.load(ordering: .relaxed) {}
@@ -122,6 +138,19 @@ final class IngestOwner: Sendable {
                 }
             }
         }
+    }
+
+    /// How long the thread watches the appends before a round, to tell a burst.
+    static let burstSample = Duration.milliseconds(50)
+
+    /// Whether the appends of the next `burstSample` come faster than `burstRate` (a burst),
+    /// with fewer than `maxDeferredEvents` waiting; false at once when nothing waits.
+    private func deferringForBurst() -> Bool {
+        let (before, waiting) = backlog.withLock { ($0.loggedEvents, $0.events) }
+        guard waiting > 0, waiting < Self.maxDeferredEvents else { return false }
+        Posix.sleep(Self.burstSample)
+        let logged = backlog.withLock { $0.loggedEvents } - before
+        return Double(logged) > Double(burstRate.load(ordering: .relaxed)) * (Self.burstSample / .seconds(1))
     }
 
     /// Ends the thread (after the transaction it is in, if any).

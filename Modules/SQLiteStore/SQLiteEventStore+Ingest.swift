@@ -50,6 +50,12 @@ extension SQLiteEventStore {
         ingest?.wakeStoring()
     }
 
+    /// Sets the append rate (events a second) above which the `ingest-store` thread defers
+    /// storing as during a burst (`IngestOwner.burstRate` by default): for tests of both sides of it.
+    package func setIngestBurstRate(_ eventsPerSecond: Int) {
+        ingest?.burstRate.store(eventsPerSecond, ordering: .relaxed)
+    }
+
     /// Logged batches not yet stored in `events` (for tests).
     package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
 

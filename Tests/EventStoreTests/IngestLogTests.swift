@@ -57,6 +57,44 @@ import TestSupport
         #expect(try sqlite(path, "SELECT COUNT(*), COUNT(DISTINCT app_key || '|' || id) FROM events") == ["14|14"])
     }
 
+    /// Appends for 800 ms (5 events every ~5 ms) to a fresh store whose burst rate is `burstRate`;
+    /// returns the batches appended and the events the `ingest-store` thread had stored in
+    /// `events` when they stopped, then waits (at most 10 s, no read) until it stored them all.
+    static func appendingSteadily(burstRate: Int?, _ name: String) throws -> (batches: Int, storedDuring: Int, storedAfter: Int) {
+        let path = temporaryDatabase(name)
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        if let burstRate { store.setIngestBurstRate(burstRate) }
+        let clock = ContinuousClock()
+        let appendUntil = clock.now + .milliseconds(800)
+        var batches = 0
+        while clock.now < appendUntil && batches < 400 {
+            _ = try store.append(batch("b\(batches)-", 5))
+            batches += 1
+            Posix.sleep(.milliseconds(5))
+        }
+        let during = try eventsInTable(path)
+        let deadline = clock.now + .seconds(10)
+        while store.batchesWaitingInLog > 0 && clock.now < deadline { Posix.sleep(.milliseconds(20)) }
+        return (batches, during, try eventsInTable(path))
+    }
+
+    /// Appends faster than the burst rate stay in the log while they go on (the thread keeps off
+    /// the processor the `ACK`s need) and are stored once they stop; slower ones are stored as
+    /// they come.
+    @Test(.timeLimit(.minutes(1)))
+    func theStoringThreadLeavesABurstInTheLogUntilItEnds() throws {
+        // One event a second: every append is a burst.
+        let burst = try Self.appendingSteadily(burstRate: 1, "ingest-burst")
+        #expect(burst.batches >= 10)
+        #expect(burst.storedDuring < 5 * burst.batches / 2, "the thread stored most of a burst while it went on")
+        #expect(burst.storedAfter == 5 * burst.batches, "the thread did not store the burst once it ended")
+        // The default rate (100,000 a second): a few hundred events a second are no burst.
+        let steady = try Self.appendingSteadily(burstRate: nil, "ingest-steady")
+        #expect(steady.storedDuring >= 5 * steady.batches / 2, "the thread left steady appends in the log")
+        #expect(steady.storedAfter == 5 * steady.batches)
+    }
+
     /// A store on `path` opened after another stored `first` there and closed.
     static func reopened(_ path: String, after first: EventBatch) throws -> SQLiteEventStore {
         let predecessor = try SQLiteEventStore(path: path)
