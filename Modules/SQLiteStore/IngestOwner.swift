@@ -53,8 +53,8 @@ final class IngestOwner: Sendable {
         var logged: Int64
         /// Valid events waiting (for the bound on memory).
         var events = 0
-        /// Valid events logged since the store opened (for telling a burst).
-        var loggedEvents = 0
+        /// How fast appends arrive (for telling a burst).
+        var rate = AppendRate()
     }
 
     /// Events waiting beyond which an append stores waiting batches itself before logging its
@@ -78,15 +78,15 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// Queues logged batches (just logged, or read back from the log at open), in log order, to
-    /// be stored.
-    func queue(_ logged: [Logged]) {
+    /// Queues logged batches, in log order, to be stored: just logged (`arriving`: they count in
+    /// the appends' rate), or read back from the log at open.
+    func queue(_ logged: [Logged], arriving: Bool) {
         backlog.withLock { b in
             for l in logged {
                 b.waiting.append(l)
                 b.events += l.batch.validCount
-                b.loggedEvents += l.batch.validCount
             }
+            if arriving { b.rate.logged(logged.reduce(0) { $0 + $1.batch.validCount }, at: .now) }
             b.logged = max(b.logged, logged.last?.position ?? b.logged)
         }
     }
@@ -104,7 +104,8 @@ final class IngestOwner: Sendable {
     /// workers sustain (~45,000 a second on this project's benchmark machine), so storing them now
     /// would not keep the derived tables current; it would only take the processor from the
     /// appends, whose `ACK`s wait for it. The log holds the burst and the thread stores it once
-    /// the appends slow down (`deferringForBurst`).
+    /// the appends slow down (`deferringForBurst`, over windows of `AppendRate.window`); the
+    /// rollup workers wait for the end of it too.
     static let burstRate = 100_000
     /// `burstRate`, unless a test set another (`SQLiteEventStore.setIngestBurstRate`).
     let burstRate = Atomic<Int>(IngestOwner.burstRate)
@@ -128,7 +129,10 @@ final class IngestOwner: Sendable {
                 if deferringForBurst() { continue }
                 guard let store else { return }
                 do throws(StoreError) {
-                    while try store.storeLogged(limit: Self.batchesPerStore) == Self.batchesPerStore, !stopped.load(ordering: .relaxed) {}
+                    // Again at once while transactions come full, unless a burst began meanwhile.
+                    while try store.storeLogged(limit: Self.batchesPerStore) == Self.batchesPerStore, !stopped.load(ordering: .relaxed),
+                        !deferringForBurst()
+                    {}
                     pause = .milliseconds(10)
                 } catch {
                     if error.code == .closed { return }
@@ -140,17 +144,18 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// How long the thread watches the appends before a round, to tell a burst.
-    static let burstSample = Duration.milliseconds(50)
+    /// Whether the appends come as a burst now: faster than `burstRate` over the last whole
+    /// window of `AppendRate`. The storing thread and the rollup workers ask before each round.
+    var isBursting: Bool {
+        let rate = burstRate.load(ordering: .relaxed)
+        return backlog.withLock { $0.rate.exceeds(rate, at: .now) }
+    }
 
-    /// Whether the appends of the next `burstSample` come faster than `burstRate` (a burst),
-    /// with fewer than `maxDeferredEvents` waiting; false at once when nothing waits.
+    /// Whether this round leaves what waits in the log: a burst goes on and fewer than
+    /// `maxDeferredEvents` wait.
     private func deferringForBurst() -> Bool {
-        let (before, waiting) = backlog.withLock { ($0.loggedEvents, $0.events) }
-        guard waiting > 0, waiting < Self.maxDeferredEvents else { return false }
-        Posix.sleep(Self.burstSample)
-        let logged = backlog.withLock { $0.loggedEvents } - before
-        return Double(logged) > Double(burstRate.load(ordering: .relaxed)) * (Self.burstSample / .seconds(1))
+        let waiting = backlog.withLock { $0.events }
+        return waiting > 0 && waiting < Self.maxDeferredEvents && isBursting
     }
 
     /// Ends the thread (after the transaction it is in, if any).

@@ -39,7 +39,7 @@ extension SQLiteEventStore {
         // Sized for twice what is stored: a larger one is built when it fills.
         dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
         let owner = IngestOwner(log: log, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
-        owner.queue(recovered)
+        owner.queue(recovered, arriving: false)
         return owner
     }
 
@@ -140,7 +140,7 @@ extension SQLiteEventStore {
         switch result {
         case .failure(let error): return group.map { _ in .failure(error) }
         case .success(let logged):
-            owner.queue(logged)
+            owner.queue(logged, arriving: true)
             let number = owner.logSync?.committed() ?? 0
             return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number)) }
         }

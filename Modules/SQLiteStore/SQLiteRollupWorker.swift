@@ -11,7 +11,8 @@ import SystemCalls
 ///
 /// It applies what was stored after its file's watermark (`SQLiteEventStore.advanceRollups`), up
 /// to `chunk` events per transaction, one transaction after another while they come full, and
-/// then waits: a round starts at most every `period`. A chunk's cost is mostly the rollup pages
+/// then waits: a round starts at most every `period`, and none while the appends come as a burst
+/// (`IngestOwner.isBursting`: their `ACK`s get the processor; the rollups catch up after). A chunk's cost is mostly the rollup pages
 /// it changes, written to the log once per chunk whatever the number of its events, so under a
 /// sustained load fewer, larger chunks cost less per event (measured: `ingest-bench --sustain
 /// 60 --sustain-rate`, docs/performance.md "The rollup worker under a sustained load"); the
@@ -89,6 +90,9 @@ final class RollupWorker: Sendable {
                 if f.stopped { return }
                 if f.paused { continue }
                 guard let store else { return }
+                // During a burst of appends the events wait in the ingest log, and what is
+                // stored waits here: the processor goes to the appends (IngestOwner.burstRate).
+                if store.ingest?.isBursting == true { continue }
                 do throws(StoreError) {
                     while try store.advanceRollups(part, limit: Self.chunk) == Self.chunk, !flags.withLock({ $0.stopped || $0.paused }) {}
                 } catch {

@@ -57,42 +57,73 @@ import TestSupport
         #expect(try sqlite(path, "SELECT COUNT(*), COUNT(DISTINCT app_key || '|' || id) FROM events") == ["14|14"])
     }
 
-    /// Appends for 800 ms (5 events every ~5 ms) to a fresh store whose burst rate is `burstRate`;
-    /// returns the batches appended and the events the `ingest-store` thread had stored in
-    /// `events` when they stopped, then waits (at most 10 s, no read) until it stored them all.
-    static func appendingSteadily(burstRate: Int?, _ name: String) throws -> (batches: Int, storedDuring: Int, storedAfter: Int) {
+    /// What the `ingest-store` thread and the rollup workers did while a fresh store took appends
+    /// of 5 events back to back for a second, its burst rate `burstRate`. At 400 ms another thread
+    /// stores what waits then, as a read would. Returns the batches appended; the events the
+    /// thread stored before that; the events appended after it, and those of them the thread
+    /// stored; the rollups' watermark when the appends
+    /// stopped; then (waiting at most 10 s, no read that stores) the events stored and whether the
+    /// rollups hold them all.
+    static func appendingSteadily(burstRate: Int?, _ name: String) throws -> (
+        batches: Int, storedBefore: Int, appendedAfter: Int, storedAfter: Int, rolledUp: Int64, storedAtLast: Int, rolledUpAtLast: Bool
+    ) {
         let path = temporaryDatabase(name)
         let store = try SQLiteEventStore(path: path)
         defer { store.close() }
         if let burstRate { store.setIngestBurstRate(burstRate) }
         let clock = ContinuousClock()
-        let appendUntil = clock.now + .milliseconds(800)
+        let halfWayAt = clock.now + .milliseconds(400)
+        let appendUntil = clock.now + .seconds(1)
         var batches = 0
-        while clock.now < appendUntil && batches < 400 {
+        // At half-way: the events the thread had stored, and the batches then waiting, which
+        // another thread stores while the appends go on.
+        var halfWay: (byThread: Int, waiting: Int)?
+        let storedByOther = DispatchSemaphore(value: 0)
+        while clock.now < appendUntil && batches < 2000 {
             _ = try store.append(batch("b\(batches)-", 5))
             batches += 1
-            Posix.sleep(.milliseconds(5))
+            if halfWay == nil && clock.now >= halfWayAt {
+                let waiting = store.batchesWaitingInLog
+                halfWay = (try eventsInTable(path), waiting)
+                Posix.startThread(name: "test-read") {
+                    _ = try? store.storeLogged(limit: waiting)
+                    storedByOther.signal()
+                }
+            }
         }
-        let during = try eventsInTable(path)
+        let half = try #require(halfWay)
+        #expect(storedByOther.wait(timeout: .now() + 10) == .success)
+        let storedAfter = try eventsInTable(path) - half.byThread - 5 * half.waiting
+        let rolledUp = try store.rollupPositions().watermark
         let deadline = clock.now + .seconds(10)
         while store.batchesWaitingInLog > 0 && clock.now < deadline { Posix.sleep(.milliseconds(20)) }
-        return (batches, during, try eventsInTable(path))
+        let stored = try eventsInTable(path)
+        while try store.rollupPositions().watermark < Int64(stored) && clock.now < deadline { Posix.sleep(.milliseconds(20)) }
+        return (
+            batches, half.byThread, 5 * (batches - half.waiting) - half.byThread, storedAfter, rolledUp, stored,
+            try store.rollupPositions().watermark == Int64(stored)
+        )
     }
 
     /// Appends faster than the burst rate stay in the log while they go on (the thread keeps off
-    /// the processor the `ACK`s need) and are stored once they stop; slower ones are stored as
-    /// they come.
+    /// the processor the `ACK`s need), and what is stored meanwhile waits for the rollups; both
+    /// follow once the appends stop. Slower appends are stored and rolled up as they come.
     @Test(.timeLimit(.minutes(1)))
-    func theStoringThreadLeavesABurstInTheLogUntilItEnds() throws {
+    func theStoringThreadAndTheRollupsLeaveABurstUntilItEnds() throws {
         // One event a second: every append is a burst.
         let burst = try Self.appendingSteadily(burstRate: 1, "ingest-burst")
-        #expect(burst.batches >= 10)
-        #expect(burst.storedDuring < 5 * burst.batches / 2, "the thread stored most of a burst while it went on")
-        #expect(burst.storedAfter == 5 * burst.batches, "the thread did not store the burst once it ended")
-        // The default rate (100,000 a second): a few hundred events a second are no burst.
+        #expect(burst.appendedAfter >= 50)
+        #expect(burst.storedAfter < burst.appendedAfter / 4, "the thread stored a burst while it went on")
+        #expect(burst.rolledUp <= Int64(burst.storedBefore), "the rollups applied events stored during a burst")
+        #expect(burst.storedAtLast == 5 * burst.batches, "the thread did not store the burst once it ended")
+        #expect(burst.rolledUpAtLast, "the rollups did not catch up once the burst ended")
+        // The default rate (100,000 a second): a few thousand events a second are no burst.
         let steady = try Self.appendingSteadily(burstRate: nil, "ingest-steady")
-        #expect(steady.storedDuring >= 5 * steady.batches / 2, "the thread left steady appends in the log")
-        #expect(steady.storedAfter == 5 * steady.batches)
+        #expect(steady.appendedAfter >= 50)
+        #expect(steady.storedAfter > 0, "the thread left steady appends in the log")
+        #expect(steady.rolledUp > Int64(steady.storedBefore), "the rollups waited for steady appends")
+        #expect(steady.storedAtLast == 5 * steady.batches)
+        #expect(steady.rolledUpAtLast)
     }
 
     /// A store on `path` opened after another stored `first` there and closed.

@@ -144,23 +144,25 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 
 // MARK: the collector
 
-/// Every connection's batches as `EVENTS` requests (batch ids "r<round>-c<connection>-b<n>"),
+/// Every connection's batches as `EVENTS` requests (batch ids "r0-c<connection>-b<n>"),
 /// encoded before any clock starts, as rsyslog's lines are (`syslogFrames`): the senders' cost
 /// in the timed run is sending and reading the `ACK`s, not encoding JSON beside the collector.
-func eventsRequests(_ perConnection: [[[JSONValue]]], round: Int = 0) -> [[EventsRequest]] {
+func eventsRequests(_ perConnection: [[[JSONValue]]]) -> [[EventsRequest]] {
     perConnection.enumerated().map { c, batches in
-        batches.enumerated().map { n, events in EventsRequest(batch: .string("r\(round)-c\(c)-b\(n)"), events: events) }
+        batches.enumerated().map { n, events in EventsRequest(batch: .string("r0-c\(c)-b\(n)"), events: events) }
     }
 }
 
-/// Sends every connection's requests over its own ATLP connection to `address`, keeping up to
+/// Sends every connection's batches over its own ATLP connection to `address`, keeping up to
 /// `window` of them unanswered (as the agent's shipper does) and reading the ACKs in order, each
-/// checked to be for its batch and to count every event; `due(n)` (if given) says when the
-/// connection's batch n may go (nil: it and the rest stay unsent). Returns the elapsed time and
-/// the events the ACKs say were stored.
+/// checked to be for its batch and to count every event. The requests are `prepared` (a burst:
+/// encoded before the clock), or else encoded as they go, with batch ids of `round`: a paced
+/// load (`due`) has the time, and its memory figures then hold no copy of the load. `due(n)` (if
+/// given) says when the connection's batch n may go (nil: it and the rest stay unsent). Returns
+/// the elapsed time and the events the ACKs say were stored.
 func sendOverATLP(
-    _ perConnection: [[[JSONValue]]], _ requests: [[EventsRequest]], to address: SocketAddress, window: Int,
-    due: (@Sendable (_ connection: Int, _ batch: Int) -> ContinuousClock.Instant?)? = nil
+    _ perConnection: [[[JSONValue]]], prepared requests: [[EventsRequest]]? = nil, round: Int = 0, to address: SocketAddress,
+    window: Int, due: (@Sendable (_ connection: Int, _ batch: Int) -> ContinuousClock.Instant?)? = nil
 ) -> (elapsed: Duration, stored: Int) {
     let failures = Mutex<[String]>([])
     let stored = Atomic<Int>(0)
@@ -178,7 +180,7 @@ func sendOverATLP(
                         guard let at = due(c, n) else { return nil }
                         if at > ContinuousClock.now { Thread.sleep(forTimeInterval: Benchmark.seconds(at - ContinuousClock.now)) }
                     }
-                    return requests[c][n]
+                    return requests?[c][n] ?? EventsRequest(batch: .string("r\(round)-c\(c)-b\(n)"), events: batches[n])
                 },
                 acknowledged: { n, ack in
                     if ack.stored + ack.duplicates != batches[n].count {
@@ -245,7 +247,7 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, window: Int, ro
     if !rollups { (collector.store as? SQLiteEventStore)?.pauseRollupWorker(true) }
     let requests = eventsRequests(perConnection)
     let before = cpuByThreadKind()
-    let sent = sendOverATLP(perConnection, requests, to: address, window: window)
+    let sent = sendOverATLP(perConnection, prepared: requests, to: address, window: window)
     let after = cpuByThreadKind()
     collector.stop()
     // Threads that ended during the run are not counted: the collector's live until `stop`.
@@ -281,7 +283,7 @@ func oldCollectorRate(_ binary: String, _ perConnection: [[[JSONValue]]], total:
     guard text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ UInt16($0) }) else {
         fail("\(binary) serve did not say where it listens (first line: '\(text)')")
     }
-    let sent = sendOverATLP(perConnection, eventsRequests(perConnection), to: SocketAddress(host: "127.0.0.1", port: port), window: window)
+    let sent = sendOverATLP(perConnection, prepared: eventsRequests(perConnection), to: SocketAddress(host: "127.0.0.1", port: port), window: window)
     return (Double(total) / Benchmark.seconds(sent.elapsed), sent.stored)
 }
 
@@ -353,10 +355,9 @@ func sustain(_ perConnection: [[[JSONValue]]], rate: Double, seconds: Int, batch
                 }
             }
         }
-        let requests = eventsRequests(renamed, round: round)
         let roundStart = max(start, ContinuousClock.now)
         let result = sendOverATLP(
-            renamed, requests, to: address, window: window,
+            renamed, round: round, to: address, window: window,
             due: { c, n in
                 let at = roundStart + .seconds(interval * Double(n) + interval * Double(c) / Double(senders))
                 return at < end ? at : nil
