@@ -100,13 +100,15 @@ final class IngestOwner: Sendable {
     /// thread keeps off the processor while a burst of appends runs; reads never wait for it.
     static let period = Duration.milliseconds(250)
 
-    /// Appends faster than this (events a second) are a burst: more than twice what the rollup
-    /// workers sustain (~45,000 a second on this project's benchmark machine), so storing them now
-    /// would not keep the derived tables current; it would only take the processor from the
-    /// appends, whose `ACK`s wait for it. The log holds the burst and the thread stores it once
-    /// the appends slow down (`deferringForBurst`, over windows of `AppendRate.window`); the
-    /// rollup workers wait for the end of it too.
-    static let burstRate = 100_000
+    /// Appends faster than this (events a second) are a burst: more than four times what the
+    /// rollup workers sustain (~45,000 a second on this project's benchmark machine), so storing
+    /// them now would not keep the derived tables current; it would only take the processor from
+    /// the appends, whose `ACK`s wait for it. The log holds the burst and the thread stores it
+    /// once the appends slow down (`deferringForBurst`, over windows of `AppendRate.window`); the
+    /// rollup workers wait for the end of it too. Four times, not two: a steady load whose
+    /// batches arrive together after a stall of the disk must not pass for a burst (the rounds
+    /// it would skip add to the lag).
+    static let burstRate = 200_000
     /// `burstRate`, unless a test set another (`SQLiteEventStore.setIngestBurstRate`).
     let burstRate = Atomic<Int>(IngestOwner.burstRate)
     /// Events waiting beyond which the thread stores even during a burst: half the bound at

@@ -117,7 +117,7 @@ import TestSupport
         #expect(burst.rolledUp <= Int64(burst.storedBefore), "the rollups applied events stored during a burst")
         #expect(burst.storedAtLast == 5 * burst.batches, "the thread did not store the burst once it ended")
         #expect(burst.rolledUpAtLast, "the rollups did not catch up once the burst ended")
-        // The default rate (100,000 a second): a few thousand events a second are no burst.
+        // The default rate (200,000 a second): a few thousand events a second are no burst.
         let steady = try Self.appendingSteadily(burstRate: nil, "ingest-steady")
         #expect(steady.appendedAfter >= 50)
         #expect(steady.storedAfter > 0, "the thread left steady appends in the log")
