@@ -111,9 +111,11 @@ final class IngestOwner: Sendable {
     static let burstRate = 200_000
     /// `burstRate`, unless a test set another (`SQLiteEventStore.setIngestBurstRate`).
     let burstRate = Atomic<Int>(IngestOwner.burstRate)
-    /// Events waiting beyond which the thread stores even during a burst: half the bound at
-    /// which the appends would have to store themselves.
-    static let maxDeferredEvents = maxWaitingEvents / 2
+    /// Events waiting beyond which the thread stores even during a burst: the bound at which
+    /// the appends store too (`maxWaitingEvents`), so the log holds a burst of up to that many
+    /// events (~80 MB of waiting rows) with the processor left to the appends; a longer one is
+    /// stored while it goes on, at the pace of storing.
+    static let maxDeferredEvents = maxWaitingEvents
 
     /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
