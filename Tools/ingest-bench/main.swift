@@ -54,7 +54,7 @@ let agentWindow = EventShipperConfiguration.defaultWindow
 
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N] [--quick]
-                        [--old-collector PATH] [--sustain SECONDS] [--without-rollups]
+                        [--old-collector PATH] [--sustain SECONDS] [--without-rollups] [--rounds N]
     Durable events/s into the collector (EmbeddedCollector, SQLite, ACK once durable) over real
     TCP, beside rsyslog (imtcp -> omfile sync="on") fed the same events, in one run.
       --events N        events in the load (default 200000; --quick: 20000)
@@ -72,7 +72,11 @@ let usage = """
                         (new event ids only: every enter and click late); default: new sessions a
                         week later each round, as traffic goes on
       --without-rollups also the collector with its rollup worker paused: what the rows alone cost
+      --rounds N        the burst N times (default 1), the collector and rsyslog alternately first,
+                        each round's ratio printed, then their median, least and greatest: on a
+                        shared machine one round's ratio moves by a third either way
     example: swift run -c release ingest-bench --events 20000 --window 1
+    example: swift run -c release ingest-bench --quick --rounds 3
     example: swift run -c release ingest-bench --sustain 10 --sustain-rate 20000
     """
 
@@ -89,6 +93,8 @@ struct Settings {
     /// Each round of the sustained load the same sessions at the same times (new event ids only).
     var sustainReplay = false
     var withoutRollups = false
+    /// How many times the burst runs, alternately before and after rsyslog.
+    var rounds = 1
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -105,6 +111,7 @@ struct Settings {
             case "--sustain-rate": s.sustainRate = Double(arguments.count(after: option))
             case "--sustain-replay": s.sustainReplay = true
             case "--without-rollups": s.withoutRollups = true
+            case "--rounds": s.rounds = arguments.count(after: option)
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
             }
@@ -582,30 +589,73 @@ if let rate = settings.sustainRate {
     exit(0)
 }
 
-let collector = collectorRate(perConnection, total: total, window: settings.window)
-guard collector.stored == total else { fail("the collector stored \(collector.stored) of \(total) events") }
-let r = String(format: "%.0f", collector.rate)
-print("collector (EmbeddedCollector, SQLite synchronous=FULL):  \(r) events/s stored")
+/// Each round's rates (events/s): the collector, rsyslog, the collector with its rollups paused,
+/// the old collector (an empty list: not run).
+var collectorRates: [Double] = [], rsyslogRates: [Double] = [], aloneRates: [Double] = [], oldRates: [Double] = []
+let rsyslogd = findRsyslogd()
+for round in 1...settings.rounds {
+    if settings.rounds > 1 { print("round \(round) of \(settings.rounds)\(round % 2 == 0 ? " (rsyslog first)" : ""):") }
+    func runCollector() {
+        let collector = collectorRate(perConnection, total: total, window: settings.window)
+        guard collector.stored == total else { fail("the collector stored \(collector.stored) of \(total) events") }
+        collectorRates.append(collector.rate)
+        print("collector (EmbeddedCollector, SQLite synchronous=FULL):  \(String(format: "%.0f", collector.rate)) events/s stored")
+    }
+    func runRsyslog() {
+        guard let rsyslogd else { return }
+        let baseline = rsyslogRate(rsyslogd, perConnection, total: total)
+        rsyslogRates.append(baseline)
+        print("rsyslog (imtcp -> omfile sync=\"on\", the baseline):       \(String(format: "%.0f", baseline)) events/s written")
+    }
+    // Alternately first: neither always runs on a machine the other has just warmed or loaded.
+    if round % 2 == 1 {
+        runCollector()
+        runRsyslog()
+    } else {
+        runRsyslog()
+        runCollector()
+    }
+    if let baseline = rsyslogRates.last, let rate = collectorRates.last {
+        print("ratio collector / rsyslog:                              \(Benchmark.ratio(rate, to: baseline, digits: 3))")
+    } else if rsyslogd == nil {
+        print("rsyslog: not installed (no rsyslogd on PATH or in /usr/sbin): no baseline; Tools/setup.sh installs it")
+    }
+    if settings.withoutRollups {
+        let alone = collectorRate(perConnection, total: total, window: settings.window, rollups: false)
+        aloneRates.append(alone.rate)
+        print("collector, rollup worker paused (the rows alone):       \(String(format: "%.0f", alone.rate)) events/s stored")
+    }
+    if let binary = settings.oldCollector {
+        let old = oldCollectorRate(binary, perConnection, total: total, window: settings.window)
+        guard old.stored == total else { fail("the old collector stored \(old.stored) of \(total) events") }
+        oldRates.append(old.rate)
+        print("old collector (\(binary)):  \(String(format: "%.0f", old.rate)) events/s stored")
+        print("ratio collector / old collector:                        \(Benchmark.ratio(collectorRates.last!, to: old.rate, digits: 3))")
+    } else if round == 1 {
+        print("old collector: none given (--old-collector PATH or $AUTOTRACK_OLD_COLLECTOR; docs/performance.md builds a49f2e4's)")
+    }
+}
 
-if let rsyslogd = findRsyslogd() {
-    let baseline = rsyslogRate(rsyslogd, perConnection, total: total)
-    print("rsyslog (imtcp -> omfile sync=\"on\", the baseline):       \(String(format: "%.0f", baseline)) events/s written")
-    print("ratio collector / rsyslog:                              \(Benchmark.ratio(collector.rate, to: baseline, digits: 3))")
-} else {
-    print("rsyslog: not installed (no rsyslogd on PATH or in /usr/sbin): no baseline; Tools/setup.sh installs it")
+/// The median of `values` (the mean of the middle two for an even count).
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
-if settings.withoutRollups {
-    let alone = collectorRate(perConnection, total: total, window: settings.window, rollups: false)
-    print("collector, rollup worker paused (the rows alone):       \(String(format: "%.0f", alone.rate)) events/s stored")
+
+/// "median M (min A, max B) over N rounds" of each round's ratio of `rates` to `baselines`.
+func ratioSummary(_ rates: [Double], to baselines: [Double]) -> String {
+    let ratios = zip(rates, baselines).map { $0 / $1 }
+    return "median \(Benchmark.fixed(median(ratios), 3)) (min \(Benchmark.fixed(ratios.min()!, 3)), "
+        + "max \(Benchmark.fixed(ratios.max()!, 3))) over \(ratios.count) rounds"
 }
-if let binary = settings.oldCollector {
-    let old = oldCollectorRate(binary, perConnection, total: total, window: settings.window)
-    guard old.stored == total else { fail("the old collector stored \(old.stored) of \(total) events") }
-    print("old collector (\(binary)):  \(String(format: "%.0f", old.rate)) events/s stored")
-    print("ratio collector / old collector:                        \(Benchmark.ratio(collector.rate, to: old.rate, digits: 3))")
-} else {
-    print("old collector: none given (--old-collector PATH or $AUTOTRACK_OLD_COLLECTOR; docs/performance.md builds a49f2e4's)")
+
+if settings.rounds > 1 {
+    print("over \(settings.rounds) rounds: collector \(String(format: "%.0f", median(collectorRates))) events/s (median)")
+    if !rsyslogRates.isEmpty { print("ratio collector / rsyslog, each round's:                \(ratioSummary(collectorRates, to: rsyslogRates))") }
+    if !oldRates.isEmpty { print("ratio collector / old collector, each round's:          \(ratioSummary(collectorRates, to: oldRates))") }
 }
+let collector = (rate: median(collectorRates), stored: total)
 if settings.sustain > 0 {
     print("load average before the sustained load: \(Benchmark.loadAverage())")
     sustain(
