@@ -636,26 +636,19 @@ for round in 1...settings.rounds {
     }
 }
 
-/// The median of `values` (the mean of the middle two for an even count).
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
 /// "median M (min A, max B) over N rounds" of each round's ratio of `rates` to `baselines`.
 func ratioSummary(_ rates: [Double], to baselines: [Double]) -> String {
     let ratios = zip(rates, baselines).map { $0 / $1 }
-    return "median \(Benchmark.fixed(median(ratios), 3)) (min \(Benchmark.fixed(ratios.min()!, 3)), "
+    return "median \(Benchmark.fixed(Benchmark.median(ratios), 3)) (min \(Benchmark.fixed(ratios.min()!, 3)), "
         + "max \(Benchmark.fixed(ratios.max()!, 3))) over \(ratios.count) rounds"
 }
 
 if settings.rounds > 1 {
-    print("over \(settings.rounds) rounds: collector \(String(format: "%.0f", median(collectorRates))) events/s (median)")
+    print("over \(settings.rounds) rounds: collector \(String(format: "%.0f", Benchmark.median(collectorRates))) events/s (median)")
     if !rsyslogRates.isEmpty { print("ratio collector / rsyslog, each round's:                \(ratioSummary(collectorRates, to: rsyslogRates))") }
     if !oldRates.isEmpty { print("ratio collector / old collector, each round's:          \(ratioSummary(collectorRates, to: oldRates))") }
 }
-let collector = (rate: median(collectorRates), stored: total)
+let collector = (rate: Benchmark.median(collectorRates), stored: total)
 if settings.sustain > 0 {
     print("load average before the sustained load: \(Benchmark.loadAverage())")
     sustain(
