@@ -11,8 +11,9 @@ import SystemCalls
 ///
 /// It applies what was stored after its file's watermark (`SQLiteEventStore.advanceRollups`), up
 /// to `chunk` events per transaction, one transaction after another while they come full, and
-/// then waits: a round starts at most every `period`, and none while the appends come as a burst
-/// (`IngestOwner.isBursting`: their `ACK`s get the processor; the rollups catch up after). A chunk's cost is mostly the rollup pages
+/// then waits: a round starts at most every `period`, and neither a round nor its next chunk while
+/// the appends come as a burst (`IngestOwner.isBursting`: their `ACK`s get the processor; the
+/// rollups catch up after). A chunk's cost is mostly the rollup pages
 /// it changes, written to the log once per chunk whatever the number of its events, so under a
 /// sustained load fewer, larger chunks cost less per event (measured: `ingest-bench --sustain
 /// 60 --sustain-rate`, docs/performance.md "The rollup worker under a sustained load"); the
@@ -94,7 +95,9 @@ final class RollupWorker: Sendable {
                 // stored waits here: the processor goes to the appends (IngestOwner.burstRate).
                 if store.ingest?.isBursting == true { continue }
                 do throws(StoreError) {
-                    while try store.advanceRollups(part, limit: Self.chunk) == Self.chunk, !flags.withLock({ $0.stopped || $0.paused }) {}
+                    while try store.advanceRollups(part, limit: Self.chunk) == Self.chunk, !flags.withLock({ $0.stopped || $0.paused }),
+                        store.ingest?.isBursting != true
+                    {}
                 } catch {
                     // Closed: done. Anything else (another process holding the write lock past
                     // the busy timeout): try again next time; reports catch up on their own.
