@@ -30,15 +30,17 @@ final class RollupWorker: Sendable {
     /// How often a round of chunks starts, at most (from the start of one to the next), unless
     /// the last chunk came full (more are waiting: the next follows at once).
     static let period = Duration.milliseconds(250)
-    /// The worker threads' nice value: when they and the ATLP workers compete for the processor,
-    /// the appends (whose `ACK`s agents wait for) get more of it, and the rollups, which reports
-    /// never wait for (`rollupsCurrent`), the rest; an idle processor runs them at full speed.
-    /// 10, measured (docs/performance.md, "The workers' priority"): with the decode straight
-    /// into rows and the workers' cheaper chunks, the lag of a sustained half rate stayed under
-    /// 1.4 s at 10 in every run on the quiet machine (as at 5), and a burst stored ~12% more
-    /// events per second than at 5 (2.72 against 2.42 × a49f2e4); at 0 a burst stored 25–30%
-    /// fewer. (Before those changes 10 fell behind in three runs of five, and the workers ran at 5.)
-    static let nice: Int32 = 10
+    /// The worker threads' nice value (and the `ingest-store` thread's): when they and the ATLP
+    /// workers compete for the processor, the appends (whose `ACK`s agents wait for) get more of
+    /// it, and the rollups, which reports never wait for (`rollupsCurrent`), the rest; an idle
+    /// processor runs them at full speed. 5, measured (docs/performance.md, "Bursts left in the
+    /// log"): since a burst leaves them waiting (`IngestOwner.isBursting`), their priority no
+    /// longer costs a burst anything (median 1.14 × rsyslog at 5, 1.20 at 0, 1.10–1.15 at 10),
+    /// and at a sustained half rate it decides the lag: 1.05 / 1.18 s at 5, 1.00 / 1.10 s at 0,
+    /// 1.18–2.16 s at 10 in the same hour. 5 rather than 0 keeps the appends ahead when a load
+    /// beyond a burst's bound makes the two compete. (Before the bursts waited, 10 let a burst
+    /// store ~12% more than 5, and 0 25–30% less.)
+    static let nice: Int32 = 5
 
     private struct Flags {
         var stopped = false
