@@ -61,9 +61,8 @@ import TestSupport
     /// of 5 events back to back for a second, its burst rate `burstRate`. At 400 ms another thread
     /// stores what waits then, as a read would. Returns the batches appended; the events the
     /// thread stored before that; the events appended after it, and those of them the thread
-    /// stored; the rollups' watermark when the appends
-    /// stopped; then (waiting at most 10 s, no read that stores) the events stored and whether the
-    /// rollups hold them all.
+    /// stored; the rollups' watermark when the appends stopped; then (waiting at most 10 s, no
+    /// read that stores) the events stored and whether the rollups hold them all.
     static func appendingSteadily(burstRate: Int?, _ name: String) throws -> (
         batches: Int, storedBefore: Int, appendedAfter: Int, storedAfter: Int, rolledUp: Int64, storedAtLast: Int, rolledUpAtLast: Bool
     ) {
