@@ -70,7 +70,7 @@ public struct EventTexts {
     /// Whether two texts (nil: none) are the same bytes.
     public func same(_ a: EventText?, _ b: EventText?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        return a.count == b.count && ByteWord.same(bytes(a), bytes(b))
+        return ByteWord.same(bytes(a), bytes(b))
     }
 
     /// `text` as a `String`.

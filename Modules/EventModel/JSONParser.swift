@@ -354,8 +354,9 @@ struct JSONParser {
     func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
     /// An already validated integer literal, straight from its digits; nil when it does not fit
-    /// Int64 (it is then read as a double). `parseNumber` reads one of up to 18 digits itself. Most numbers on the wire are timestamps and counts,
-    /// and a temporary String per number was most of the parse time.
+    /// Int64 (it is then read as a double). `parseNumber` reads one of up to 18 digits itself.
+    /// Most numbers on the wire are timestamps and counts, and a temporary String per number was
+    /// most of the parse time.
     func integer(_ range: Range<Int>) -> Int64? {
         var i = range.lowerBound
         let negative = bytes[i] == UInt8(ascii: "-")

@@ -14,12 +14,12 @@ final class PendingBatch: Sendable {
     /// The valid events' ids, in order: their UTF-8 one after the other, and where each ends.
     private let ids: [UInt8]
     private let idEnds: [Int]
-    let appKey: String
-    let appVersion: String?
-    let agent: String?
-    let label: String?
-    let sentAt: Int64?
     let receivedAt: Int64
+    var appKey: String { batch.appKey }
+    var appVersion: String? { batch.appVersion }
+    var agent: String? { batch.agent }
+    var label: String? { batch.label }
+    var sentAt: Int64? { batch.sentAt }
 
     init(_ batch: EventBatch, receivedAt now: Int64) {
         var rejected: [(raw: String, reason: String)] = []
@@ -41,11 +41,6 @@ final class PendingBatch: Sendable {
         self.rejected = rejected
         self.ids = ids
         self.idEnds = idEnds
-        appKey = batch.appKey
-        appVersion = batch.appVersion
-        agent = batch.agent
-        label = batch.label
-        sentAt = batch.sentAt
         receivedAt = now
     }
 
