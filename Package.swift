@@ -194,7 +194,7 @@ let package = Package(
             dependencies: ["ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventModel", "TestSupport"],
             path: "Tests/TransportTests"),
         .testTarget(
-            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "SystemCalls", "TestSupport"],
+            name: "EventStoreTests", dependencies: ["EventStore", "SQLiteStore", "StoreSQL", "EventModel", "ATLPWire", "SystemCalls", "TestSupport"],
             path: "Tests/EventStoreTests"),
         .testTarget(
             name: "TrackerTests",

@@ -101,14 +101,18 @@ public struct EventList: Sendable, Hashable {
         case .values(let values):
             return Array(JSONValue.array(values).jsonText.utf8)
         case .bytes(let body, let spans, _, _, _):
-            var text: [UInt8] = [UInt8(ascii: "[")]
-            text.reserveCapacity(spans.reduce(2) { $0 + $1.count + 1 })
-            for (i, span) in spans.enumerated() {
-                if i > 0 { text.append(UInt8(ascii: ",")) }
-                text.append(contentsOf: body[span])
+            // Spans count from the body's first byte, as its buffer does (`withTexts`), not
+            // from the slice's indices: a frame's body is a slice that starts after the verb.
+            return body.withUnsafeBufferPointer { body in
+                var text: [UInt8] = [UInt8(ascii: "[")]
+                text.reserveCapacity(spans.reduce(2) { $0 + $1.count + 1 })
+                for (i, span) in spans.enumerated() {
+                    if i > 0 { text.append(UInt8(ascii: ",")) }
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: body[span]))
+                }
+                text.append(UInt8(ascii: "]"))
+                return text
             }
-            text.append(UInt8(ascii: "]"))
-            return text
         }
     }
 

@@ -200,7 +200,9 @@ import TestSupport
         let path = ProcessInfo.processInfo.environment[Self.childVariable]!
         let store = try SQLiteEventStore(path: path)
         store.pauseIngestStoring(true)
-        for b in 0..<8 { _ = try store.append(Self.batch("child-\(b)-", 50)) }
+        // As the collector appends them: parsed from frames, the agent's and a third party's.
+        for b in 0..<8 { _ = try store.append(try WireBatches.batch(WireBatches.agentPayload("child-\(b)-", 50, batch: b))) }
+        for body in WireBatches.thirdPartyBodies { _ = try store.append(try WireBatches.batch(WireBatches.thirdPartyPayload(body))) }
         FileHandle.standardOutput.write(Data((Self.marker + "\n").utf8))  // unbuffered
         Thread.sleep(forTimeInterval: 60)  // killed long before
     }
@@ -220,12 +222,17 @@ import TestSupport
         #expect(failure?.message.contains("autotrack-collector serve --db \(path)") == true)
         reader.close()
 
-        // The next owner stores them, and counts a resend of the last batch as repeats.
+        // The next owner stores them as they were acknowledged, and counts a resend of the last
+        // agent batch as repeats.
         let store = try SQLiteEventStore(path: path)
         defer { store.close() }
-        #expect(try store.totals(.all).events == 400)
+        #expect(try store.totals(.all).events == 404)
         #expect(try store.append(Self.batch("child-7-", 50)) == BatchOutcome(duplicates: 50))
-        #expect(try sqlite(path, "SELECT COUNT(*), SUM(stored), SUM(duplicates) FROM batches") == ["9|400|50"])
+        #expect(try sqlite(path, "SELECT COUNT(*), SUM(stored), SUM(duplicates) FROM batches") == ["12|404|50"])
+        #expect(try sqlite(path, "SELECT COUNT(DISTINCT id) FROM events WHERE id LIKE 'child-%'") == ["400"])
+        #expect(try sqlite(path, "SELECT props FROM events WHERE id = 'child-3-7'") == [#"{"n":7,"sku":"k-7"}"#])
+        #expect(try sqlite(path, "SELECT name, json_extract(props, '$.emoji') FROM events WHERE id = 'tp-a1'") == ["Buy \"now\"|\u{1F600}"])
+        #expect(try sqlite(path, "SELECT name FROM events WHERE id = 'tp-c1'") == ["ünïcödé ✓"])
     }
 
     /// A database replaced while its log still holds batches (its collector killed) never gets
@@ -270,6 +277,21 @@ import TestSupport
             #expect(receivedAt == 1_234)
             #expect(back.appKey == "shop" && back.appVersion == "1.2" && back.agent == nil && back.label == "\"b1\"" && back.sentAt == 1_000)
             #expect(back.eventList.received == list.received)
+        }
+    }
+
+    /// Every batch as it comes off the wire, from the agent's encoder and from a third-party
+    /// client's, reads back from its log record as the very events it acknowledged.
+    @Test func aBatchFromTheWireReadsBackFromItsRecordAsAcknowledged() throws {
+        let payloads = [WireBatches.agentPayload("w-", 25)] + WireBatches.thirdPartyBodies.map(WireBatches.thirdPartyPayload)
+        for payload in payloads {
+            let batch = try WireBatches.batch(payload)
+            let record = LoggedBatch.encode(batch, receivedAt: 77)
+            let (back, receivedAt) = try record.withUnsafeBytes { try LoggedBatch.decode($0) }
+            #expect(receivedAt == 77)
+            #expect(back.appKey == batch.appKey && back.label == batch.label && back.sentAt == batch.sentAt)
+            #expect(back.eventList.received == batch.eventList.received, "\(String(decoding: payload, as: UTF8.self).prefix(80))")
+            #expect(back.eventList.values == batch.eventList.values)
         }
     }
 
