@@ -29,7 +29,7 @@ enum WireBatches {
     /// pair among them), non-ASCII text as UTF-8, a refused event among valid ones.
     static let thirdPartyBodies: [String] = [
         #"  { "batch" : "tp-1" ,  "sentAt" : 1767225600500 , "events" : [ { "type" : "click" , "name" : "Buy \"now\"" , "id" : "tp-a1" , "ts" : 1767225600000 , "props" : { "sku" : "k\u00e9-1" , "emoji" : "\ud83d\ude00" , "path" : "a\/b" } } , { "ts" : 1767225600001 , "id" : "tp-a2" , "type" : "page_enter" , "name" : "首页" } ] }  "#,
-        "{\n\t\"events\":\n\t[\n\t\t{\"id\":\"tp-b1\",\"ts\":1767225600002,\"type\":\"click\",\"name\":\"tab\\tname\",\"props\":{\"list\":[1, 2.5, null, true],\"nested\":{\"k\":\"v\"}}},\n\t\t42,\n\t\t{\"id\":\"tp-b2\",\"ts\":1767225600003,\"type\":\"not-a-type\",\"name\":\"x\"}\n\t],\n\t\"batch\": 9\n}\n",
+        "{\n\t\"events\":\n\t[\n\t\t{\"id\":\"tp-b1\",\"ts\":1767225600002,\"type\":\"click\",\"name\":\"tab\\tname\",\"props\":{\"f\": 2.5, \"none\": null, \"flag\": true, \"q\": \"\\\"q\\\" \\\\ \\u0041\"}},\n\t\t42,\n\t\t{\"id\":\"tp-b2\",\"ts\":1767225600003,\"type\":\"not-a-type\",\"name\":\"x\"}\n\t],\n\t\"batch\": 9\n}\n",
         #"{"events":[{"name":"ünïcödé ✓","props":{},"type":"value_changed","ts":1767225600004,"id":"tp-c1"}],"batch":10}"#,
     ]
 
