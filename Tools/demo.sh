@@ -71,7 +71,8 @@ export DISPLAY=":$N"
 
 # The collector, on a free loopback port; the admin token lets the plan's rules in for the report.
 STUDIO_ARGS=()
-[ -z "$STUDIO" ] || STUDIO_ARGS=(--studio "127.0.0.1:${STUDIO_PORT:-0}")
+# With --studio the shop runs with --snapshots: its collector takes the pictures it sends unasked.
+[ -z "$STUDIO" ] || STUDIO_ARGS=(--studio "127.0.0.1:${STUDIO_PORT:-0}" --accept-snapshots)
 "$B/autotrack-collector" serve --listen 127.0.0.1:0 --db "$WORK/shop.sqlite" --admin-token demo "${STUDIO_ARGS[@]}" \
   >"$WORK/collector.out" 2>"$WORK/collector.err" &
 COLLECTOR=$!

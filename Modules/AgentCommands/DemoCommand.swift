@@ -143,7 +143,10 @@ public struct DemoCommand: Command {
         var embedded: EmbeddedCollector?
         guard var connections = collectors.connections(command: "autotrack-agent demo", io: io) else { return .failure }
         if collectors.addresses.isEmpty {
-            let collector = EmbeddedCollector(dbPath: database ?? scratch.path + "/demo.sqlite") { line in io.printError("autotrack-agent demo: collector: \(line)") }
+            // Its own collector takes the pictures --snapshots asks for (serve's --accept-snapshots).
+            let collector = EmbeddedCollector(
+                dbPath: database ?? scratch.path + "/demo.sqlite", access: CollectorAccess(acceptsUnaskedSnapshots: snapshots)
+            ) { line in io.printError("autotrack-agent demo: collector: \(line)") }
             do {
                 connections.addresses = [try collector.start()]
             } catch {

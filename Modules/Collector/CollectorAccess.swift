@@ -7,10 +7,16 @@ public struct CollectorAccess: Sendable, Hashable {
     /// When set, a `HELLO` carrying it makes an admin session, the only kind that may `PUBLISH`.
     /// When nil nobody may publish: an open collector must not take rules from anyone.
     public var adminToken: String?
+    /// Whether a `SNAPSHOT` is stored while circle mode is off for its app: from agents started
+    /// with `--snapshots`, which send pictures unasked (`serve --accept-snapshots`). Off, only
+    /// circle mode (the studio's, or `circle on`) lets pictures in, so an open collector's disk
+    /// is not filled by anyone who can connect (docs/security.md).
+    public var acceptsUnaskedSnapshots: Bool
 
-    public init(ingestToken: String? = nil, adminToken: String? = nil) {
+    public init(ingestToken: String? = nil, adminToken: String? = nil, acceptsUnaskedSnapshots: Bool = false) {
         self.ingestToken = ingestToken
         self.adminToken = adminToken
+        self.acceptsUnaskedSnapshots = acceptsUnaskedSnapshots
     }
 
     /// Accepts, as admin or not, or refuses a `HELLO`; authenticated when it carried a token

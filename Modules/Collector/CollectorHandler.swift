@@ -84,6 +84,13 @@ public struct CollectorHandler: ATLPHandler {
         guard let snapshots = store as? any SnapshotStore else {
             return .error(.unknownVerb, "this collector's store keeps no snapshots")
         }
+        guard access.acceptsUnaskedSnapshots || circleModes.isOn(appKey: session.appKey) else {
+            let app = LogText.escaped(session.appKey)
+            return .error(
+                .forbidden,
+                "this collector takes snapshots of \(app) only while circle mode is on for it (the studio's circle mode, or 'autotrack-collector circle --db DB --app \(app) --minutes 30'), or from agents an operator allowed with 'serve --accept-snapshots'; this one was not stored"
+            )
+        }
         let snapshot = Snapshot(
             appKey: session.appKey, appVersion: session.appVersion ?? "", page: upload.page,
             capturedAt: upload.capturedAt, receivedAt: Posix.wallClockMillis(), width: upload.width, height: upload.height,

@@ -38,6 +38,8 @@ public final class EmbeddedCollector: Sendable {
         /// Where the studio (docs/studio.md) listens, over HTTP (HTTPS with the TLS files); nil for
         /// none. It needs `access.adminToken`: the studio's login is that token.
         public var studio: SocketAddress? = nil
+        /// Open a database whose ingest log lost acknowledged batches (`StoreOptions.acceptIngestLoss`).
+        public var acceptIngestLoss = false
 
         public init(
             listen: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0), access: CollectorAccess = CollectorAccess(),
@@ -157,10 +159,12 @@ public final class EmbeddedCollector: Sendable {
         if let server = state.withLock({ $0.server }) { return server }
         let store: any CollectorStore
         do throws(StoreError) {
-            store = try openStore(dbPath, options: StoreOptions(access: .create, durability: options.durability))
+            store = try openStore(
+                dbPath, options: StoreOptions(access: .create, durability: options.durability, acceptIngestLoss: options.acceptIngestLoss))
         } catch {
             throw CollectorStartError(database: dbPath, error)
         }
+        for notice in store.openingNotices { log?("warning: \(notice)") }
         let configuration = ATLPServerConfiguration(
             host: options.listen.host, port: options.listen.port, maxFrame: options.maxFrame,
             maxSnapshotFrame: options.maxSnapshotFrame, idleTimeout: options.idleTimeout, workerThreads: options.workerThreads)

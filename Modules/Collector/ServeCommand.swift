@@ -13,7 +13,8 @@ public struct ServeCommand: Command {
         USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
                                          [--max-snapshot-frame BYTES] [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
                                          [--durability full|normal] [--tls-cert FILE --tls-key FILE]
-                                         [--ready-file PATH] [--studio HOST:PORT]
+                                         [--ready-file PATH] [--studio HOST:PORT] [--accept-snapshots]
+                                         [--accept-ingest-loss]
 
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
@@ -50,12 +51,18 @@ public struct ServeCommand: Command {
           --tls-key FILE          ...and this private key (PEM); give both or neither. Plain TCP otherwise
           --studio HOST:PORT      also serve the studio (pictures of the apps, definitions, heatmaps)
                                   over HTTP there, HTTPS with the TLS files; needs --admin-token
+          --accept-snapshots      store the pictures agents started with --snapshots send unasked;
+                                  without it a SNAPSHOT is stored only while circle mode is on for its app
+          --accept-ingest-loss    start although the ingest log (FILE-ingest) lost acknowledged batches
+                                  or cannot be read: store what it still holds, keep the damaged files
+                                  aside, say what was lost. Without it serve refuses, saying the same
 
         EXAMPLE:
           autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
               --ingest-token "$INGEST" --admin-token "$ADMIN" &
           autotrack-agent demo --to 127.0.0.1:7070 --token "$INGEST"
-          autotrack-collector serve --listen 127.0.0.1:0 --db studio.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:0 &
+          autotrack-collector serve --listen 127.0.0.1:0 --db studio.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:0 \\
+              --accept-snapshots &
 
         """
 
@@ -92,15 +99,18 @@ public struct ServeCommand: Command {
         if studio != nil, admin == nil {
             throw UsageError("--studio needs --admin-token (the studio's login); or set $AUTOTRACK_ADMIN_TOKEN")
         }
+        let acceptIngestLoss = arguments.flag("accept-ingest-loss")
+        let acceptSnapshots = arguments.flag("accept-snapshots")
         try arguments.finish()
         options = EmbeddedCollector.Options(
             listen: SocketAddress(host: listen.host, port: listen.port),
-            access: CollectorAccess(ingestToken: ingest, adminToken: admin), maxFrame: maxFrame,
+            access: CollectorAccess(ingestToken: ingest, adminToken: admin, acceptsUnaskedSnapshots: acceptSnapshots), maxFrame: maxFrame,
             idleTimeout: .milliseconds(Int64((idle * 1000).rounded())), durability: durability)
         options.maxSnapshotFrame = max(maxFrame, maxSnapshotFrame)
         options.tlsCertificate = tlsCertificate
         options.tlsKey = tlsKey
         options.studio = studio.map { SocketAddress(host: $0.host, port: $0.port) }
+        options.acceptIngestLoss = acceptIngestLoss
     }
 
     public func run(io: any OutputStreams) -> ExitCode {

@@ -21,6 +21,10 @@ public protocol CollectorStore: EventIngest, RuleStore, ReportStore, AnalyticsSt
     /// password.
     var location: String { get }
 
+    /// What opening the store repaired, each a sentence for the operator (a damaged derived file
+    /// kept aside and made anew, an ingest log recovered): `serve` prints them on standard error.
+    var openingNotices: [String] { get }
+
     /// The schema version of the open database.
     func schemaVersion() throws(StoreError) -> Int
 
@@ -32,4 +36,8 @@ public protocol CollectorStore: EventIngest, RuleStore, ReportStore, AnalyticsSt
 
     /// Closes the store; later calls throw `StoreError.Code.closed`. Idempotent.
     func close()
+}
+
+extension CollectorStore {
+    public var openingNotices: [String] { [] }
 }

@@ -22,6 +22,13 @@ public struct Snapshot: Sendable, Hashable {
     /// How many snapshots a store keeps per (appKey, appVersion, page): the newest and the
     /// history before it. Storing one more deletes the oldest of that page.
     public static let keptPerPage = 10
+    /// The bytes (PNG and tree) a store keeps of one app's snapshots, and of all apps', unless
+    /// `StoreOptions.snapshotBytes` says otherwise: storing
+    /// one more deletes the oldest (by the order they arrived) until both hold again, the new one
+    /// never. Page names are the agent's free text, so `keptPerPage` alone bounds nothing:
+    /// 64 MiB holds a thousand pictures of 64 KiB, four of the largest frame (16 MiB).
+    public static let keptBytesPerApp = 64 << 20
+    public static let keptBytesInAll = 256 << 20
 
     public init(
         id: Int64 = 0, appKey: String, appVersion: String, page: String, capturedAt: Int64, receivedAt: Int64,

@@ -5,6 +5,9 @@
 /// Guarantees every implementation keeps:
 /// - per (appKey, appVersion, page) at most `Snapshot.keptPerPage` snapshots are kept: storing
 ///   one more deletes the oldest of that page (by `capturedAt`, then id), in the same transaction;
+/// - the snapshots of one app hold at most `StoreOptions.snapshotBytes.perApp` bytes (PNG and
+///   tree), all apps' at most `.inAll`: storing one more deletes the oldest (by id) until both
+///   hold, in the same transaction, never the one just stored;
 /// - `CollectorStore.prune(before:)` also deletes the snapshots captured before its cut;
 /// - circle mode is per app key: on until a time, off once that time has passed.
 public protocol SnapshotStore: AnyObject, Sendable {

@@ -18,6 +18,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let readOnly = Code(rawValue: "read-only")
         /// The store was closed.
         public static let closed = Code(rawValue: "closed")
+        /// A file of the database is damaged, or lost what it held: the message names the file,
+        /// what is lost and the repair; nothing was changed.
+        public static let damaged = Code(rawValue: "damaged")
         /// Anything else the database reported.
         public static let failed = Code(rawValue: "failed")
     }

@@ -24,9 +24,30 @@ public struct StoreOptions: Sendable, Hashable {
 
     public var access: Access
     public var durability: Durability
+    /// Whether a store whose ingest log ends short of what it acknowledged (or cannot be read)
+    /// may open: it stores what the log still holds, keeps the damaged files aside and says what
+    /// was lost. Without it such a store refuses to open, saying the same (`StoreError.Code.damaged`).
+    public var acceptIngestLoss: Bool
+    /// The bytes of snapshots kept per app and in all (`SnapshotStore`'s guarantee).
+    public var snapshotBytes: SnapshotBytes
 
-    public init(access: Access = .create, durability: Durability = .full) {
+    /// The bytes of snapshots a store keeps: storing one more deletes the oldest until both hold.
+    public struct SnapshotBytes: Sendable, Hashable {
+        public var perApp: Int
+        public var inAll: Int
+
+        public init(perApp: Int = Snapshot.keptBytesPerApp, inAll: Int = Snapshot.keptBytesInAll) {
+            self.perApp = perApp
+            self.inAll = inAll
+        }
+    }
+
+    public init(
+        access: Access = .create, durability: Durability = .full, acceptIngestLoss: Bool = false, snapshotBytes: SnapshotBytes = SnapshotBytes()
+    ) {
         self.access = access
         self.durability = durability
+        self.acceptIngestLoss = acceptIngestLoss
+        self.snapshotBytes = snapshotBytes
     }
 }

@@ -6,6 +6,7 @@ import StoreSQL
 extension PostgresEventStore: SnapshotStore {
     public func storeSnapshot(_ snapshot: Snapshot) throws(StoreError) -> Int64 {
         let T = PostgresText.self
+        let kept = snapshotBytes
         let appKey = T.encode(snapshot.appKey), appVersion = T.encode(snapshot.appVersion), page = T.encode(snapshot.page)
         return try withConnection { c throws(PostgresError) -> Int64 in
             try c.transaction { () throws(PostgresError) -> Int64 in
@@ -26,6 +27,17 @@ extension PostgresEventStore: SnapshotStore {
                         SELECT seq FROM snapshots WHERE app_key = \(appKey) AND app_version = \(appVersion) AND page = \(page)
                         ORDER BY seq DESC OFFSET \(Snapshot.keptPerPage))
                     """)
+                // The bytes kept, per app and in all: the newest whose running total fits stay.
+                for (scope, limit) in [(SQLQuery("WHERE app_key = \(appKey)"), kept.perApp), ("", kept.inAll)] {
+                    try c.execute(
+                        """
+                        DELETE FROM snapshots WHERE seq IN (
+                            SELECT seq FROM (
+                                SELECT seq, SUM(octet_length(png) + octet_length(tree)) OVER (ORDER BY seq DESC) AS kept FROM snapshots \(scope)
+                            ) AS sized
+                            WHERE kept > \(limit) AND seq <> \(id))
+                        """)
+                }
                 return id
             }
         }

@@ -17,6 +17,8 @@ import StoreSQL
 public final class PostgresEventStore: CollectorStore {
     /// The URI without its password.
     public let location: String
+    /// What `storeSnapshot` keeps (`StoreOptions.snapshotBytes`).
+    let snapshotBytes: StoreOptions.SnapshotBytes
     private let pool: PostgresPool
     /// Keeps the aggregate tables up to date while this store serves (`.create`); nil otherwise.
     let builder: PostgresAggregateBuilder?
@@ -42,6 +44,7 @@ public final class PostgresEventStore: CollectorStore {
     public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .copy) throws(StoreError) {
         location = DatabaseURI.redacted(uri)
         self.ingest = ingest
+        snapshotBytes = options.snapshotBytes
         var setup: [String] = []
         if options.access == .readOnly { setup.append("SET default_transaction_read_only = on") }
         // normal: a commit may be lost if the database server crashes (not when a collector does).

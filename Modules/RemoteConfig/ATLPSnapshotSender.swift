@@ -10,9 +10,11 @@ import ViewIdentity
 
 /// Ships page snapshots to the collector (docs/agent.md "Snapshots"): `SNAPSHOT` frames on an
 /// ATLP/1 connection of its own, on a thread of its own, so the UI thread only hands a snapshot
-/// over (`send` never blocks). A snapshot is not an event: it is not spooled, and one that cannot
-/// be delivered (the collector unreachable, the queue full, the frame too large, a newer one of the
-/// same page queued) is dropped and counted; the next page entered brings a newer one.
+/// over (`send` never blocks). A snapshot is not an event: it is not spooled. A collector that
+/// refuses the connection is tried again for up to `refusedRetryWindow` (one starting up); a
+/// snapshot that still cannot be delivered (the collector unreachable, the queue full, the frame
+/// too large, refused by the collector, a newer one of the same page queued) is dropped and
+/// counted; the next page entered brings a newer one.
 ///
 /// With several collectors they are tried in order, as the shipper fails over.
 public final class ATLPSnapshotSender: Sendable {
@@ -127,6 +129,8 @@ public final class ATLPSnapshotSender: Sendable {
 
     private func run() {
         var connection: ATLPConnection?
+        /// Since when every collector refuses the connection (nil: the last attempt connected).
+        var refusedSince: ContinuousClock.Instant?
         defer { connection?.close() }
         while true {
             wakeup.wait()
@@ -136,7 +140,7 @@ public final class ATLPSnapshotSender: Sendable {
                 s.busy = true
                 return s.queue.removeFirst()
             }) {
-                let outcome = deliver(next, over: &connection)
+                let outcome = deliver(next, over: &connection, refusedSince: &refusedSince)
                 let idle = state.withLock { s -> [DispatchSemaphore] in
                     s.busy = false
                     switch outcome {
@@ -160,7 +164,9 @@ public final class ATLPSnapshotSender: Sendable {
     /// Sends one snapshot: on the open connection, or a new one to each collector in turn. The
     /// frame is encoded once; one larger than the collector takes (`WELCOME`'s `maxSnapshot`) is
     /// not sent.
-    private func deliver(_ snapshot: PageSnapshot, over connection: inout ATLPConnection?) -> Result<Int64, TransportError> {
+    private func deliver(
+        _ snapshot: PageSnapshot, over connection: inout ATLPConnection?, refusedSince: inout ContinuousClock.Instant?
+    ) -> Result<Int64, TransportError> {
         let upload = SnapshotUpload(
             page: snapshot.page, capturedAt: snapshot.capturedAt, width: snapshot.width, height: snapshot.height,
             png: snapshot.png, tree: snapshot.tree)
@@ -191,20 +197,39 @@ public final class ATLPSnapshotSender: Sendable {
                 if error.remote != nil || error.code == .protocolViolation { return .failure(error) }
             }
         }
-        var last: TransportError?
-        for address in addresses {
-            do throws(TransportError) {
-                let fresh = try ATLPConnection(to: address, hello: hello, timeout: timeout, security: security)
-                connection = fresh
-                return .success(try send(on: fresh))
-            } catch {
-                connection?.close()
-                connection = nil
-                last = error
-                // An answer (ERR) or a snapshot too large is final: the others would say the same.
-                if error.remote != nil || error.code == .protocolViolation { break }
+        // Every collector refusing the connection (none listening yet, or restarting) is tried
+        // again, as the shipper retries its batches: 50 ms, 100 ms, … up to 1 s apart, until
+        // `refusedRetryWindow` after the first refusal of this outage (later snapshots of a long
+        // one are tried once each), unless the sender is closing.
+        let deadline = (refusedSince ?? ContinuousClock.now) + Self.refusedRetryWindow
+        let backoff = Backoff(initial: .milliseconds(50), maximum: .seconds(1))
+        var rounds = 0
+        while true {
+            var last: TransportError?
+            var allRefused = true
+            for address in addresses {
+                do throws(TransportError) {
+                    let fresh = try ATLPConnection(to: address, hello: hello, timeout: timeout, security: security)
+                    connection = fresh
+                    refusedSince = nil
+                    return .success(try send(on: fresh))
+                } catch {
+                    connection?.close()
+                    connection = nil
+                    last = error
+                    // An answer (ERR) or a snapshot too large is final: the others would say the same.
+                    if error.remote != nil || error.code == .protocolViolation { return .failure(error) }
+                    if error.cause?.errno != ECONNREFUSED { allRefused = false }
+                }
             }
+            if allRefused, refusedSince == nil { refusedSince = ContinuousClock.now }
+            rounds += 1
+            let wait = backoff.delay(afterFailures: rounds)
+            guard allRefused, ContinuousClock.now + wait < deadline, !state.withLock({ $0.stopping }) else { return .failure(last!) }
+            Posix.sleep(wait)
         }
-        return .failure(last!)
     }
+
+    /// How long a snapshot waits for a collector that refuses the connection (not listening yet).
+    public static let refusedRetryWindow: Duration = .seconds(10)
 }

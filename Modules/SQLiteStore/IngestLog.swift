@@ -21,51 +21,39 @@ final class IngestLog {
     /// The log's path: the database's path and `suffix`.
     let path: String
     private let db: SQLiteDatabase
-    private let lockFD: Int32
+    /// Held for the log's life: the log is this store's.
+    let lock: IngestLock
 
     static let suffix = "-ingest"
     /// The file whose lock says who owns the log.
     static let lockSuffix = "-ingest-lock"
     /// Every file the log keeps beside the database.
     static let suffixes = [suffix, suffix + "-wal", suffix + "-shm", lockSuffix]
+    /// The log's own files (not the lock's, which keeps the acknowledged mark).
+    static let logSuffixes = [suffix, suffix + "-wal", suffix + "-shm"]
     /// The layout this build writes (`PRAGMA user_version` of the log).
     static let layout = 1
 
-    private init(path: String, db: sending SQLiteDatabase, lockFD: Int32) {
+    private init(path: String, db: sending SQLiteDatabase, lock: IngestLock) {
         self.path = path
         self.db = db
-        self.lockFD = lockFD
+        self.lock = lock
     }
-
-    deinit { Posix.close(lockFD) }
 
     /// How long opening waits for the log's owner to let go before it reads as another's.
     static let ownerHandover = Duration.seconds(2)
 
-    /// Opens (creating) the log of the database at `database` as its owner; nil when another
-    /// store owns it (still after `ownerHandover`). `synchronous` is the log's `PRAGMA synchronous` (NORMAL: commits do not
-    /// sync; the owner syncs the log's WAL itself, `SharedLogSync`).
-    static func own(database: String, logID: String, synchronous: String) throws(StoreError) -> IngestLog? {
-        let lockPath = database + lockSuffix
-        let fd: Int32
-        do throws(PosixError) {
-            fd = try Posix.open(lockPath, O_RDWR | O_CREAT)
-            // A store of this process released a moment ago may still be storing its last batches
-            // on its thread before it lets go: waited for, up to `ownerHandover`.
-            let clock = ContinuousClock()
-            let deadline = clock.now + ownerHandover
-            while !(try Posix.tryLock(fd, path: lockPath)) {
-                if clock.now > deadline {
-                    Posix.close(fd)
-                    return nil
-                }
-                Posix.sleep(.milliseconds(10))
-            }
-        } catch {
-            throw StoreError(
-                .unavailable,
-                "cannot lock the ingest log \(lockPath) (\(error)); the folder of the database must be writable by the collector")
-        }
+    /// Why the log of a database could not be opened: its file is damaged (SQLite cannot read
+    /// it), or it is another database's.
+    enum OpenFailure: Error {
+        case damaged(SQLiteError)
+        case other(StoreError)
+    }
+
+    /// Opens (creating) the log of the database at `database`, whose lock `lock` holds.
+    /// `synchronous` is the log's `PRAGMA synchronous` (NORMAL: commits do not sync; the owner
+    /// syncs the log's WAL itself, `SharedLogSync`).
+    static func open(database: String, logID: String, synchronous: String, lock: IngestLock) throws(OpenFailure) -> IngestLog {
         let path = database + suffix
         let db: SQLiteDatabase
         var other: String?
@@ -99,7 +87,8 @@ final class IngestLog {
                 )
                 """)
             try db.execute("CREATE TABLE IF NOT EXISTS meta (id INTEGER PRIMARY KEY CHECK (id = 1), log_id TEXT NOT NULL)")
-            try db.execute("PRAGMA user_version = \(layout)")
+            // Only when it changes: a log opened to be checked is not written before the check.
+            if version != layout { try db.execute("PRAGMA user_version = \(layout)") }
             // The database this log belongs to: an empty log is taken over by whichever opens it.
             let recorded = try db.scalar("SELECT log_id FROM meta", as: String.self)
             if recorded != logID {
@@ -110,17 +99,22 @@ final class IngestLog {
                 }
             }
         } catch {
-            Posix.close(fd)
-            throw error.storeError
+            if error.isDamage { throw .damaged(error) }
+            throw .other(error.storeError)
         }
         if let other {
-            Posix.close(fd)
-            throw StoreError(
-                .failed,
-                "the ingest log \(path) holds batches of another database (log id \(other), this database's is \(logID)): the database was replaced without its log; move \(path) and its -wal and -shm files away (they are that other database's), then start again")
+            throw .other(
+                StoreError(
+                    .failed,
+                    "the ingest log \(path) holds batches of another database (log id \(other), this database's is \(logID)): the database was replaced without its log; move \(path) and its -wal and -shm files away (they are that other database's), then start again"
+                ))
         }
-        return IngestLog(path: path, db: db, lockFD: fd)
+        return IngestLog(path: path, db: db, lock: lock)
     }
+
+    /// Leaves the log's files as they are when it closes (no checkpoint into the file, its
+    /// `-wal` not deleted): a damaged log is kept as it was found.
+    func keepAsFound() { db.keepWriteAheadLogOnClose() }
 
     /// The highest position logged (0: none).
     func lastPosition() throws(SQLiteError) -> Int64 {
@@ -152,27 +146,26 @@ final class IngestLog {
     private static let insert = HotStatement("INSERT INTO log (position, batch, stored, duplicates) VALUES (?, ?, ?, ?)")
     private static let delete = HotStatement("DELETE FROM log WHERE position <= ?")
 
-    /// Each record after `position`, in order: its batch and arrival time, and the counts its
-    /// `ACK` gave.
-    func records(after position: Int64) throws(StoreError) -> [(position: Int64, batch: EventBatch, receivedAt: Int64, stored: Int, duplicates: Int)] {
-        var records: [(position: Int64, batch: EventBatch, receivedAt: Int64, stored: Int, duplicates: Int)] = []
-        var failure: StoreError?
-        do throws(SQLiteError) {
-            try db.stream("SELECT position, batch, stored, duplicates FROM log WHERE position > \(position) ORDER BY position") { r in
-                do throws(StoreError) {
-                    let (batch, receivedAt) = try LoggedBatch.decode(r.blob(1))
-                    records.append((r.int64(0), batch, receivedAt, Int(r.int64(2)), Int(r.int64(3))))
-                    return true
-                } catch {
-                    failure = StoreError(error.code, "\(error.message) (record \(r.int64(0)) of \(path))")
-                    return false
-                }
+    /// A record read back: its batch and arrival time, and the counts its `ACK` gave.
+    typealias Record = (position: Int64, batch: EventBatch, receivedAt: Int64, stored: Int, duplicates: Int)
+
+    /// Each record after `position`, in order, and the positions of records that cannot be read
+    /// (damaged, or of another build), with why the first one cannot.
+    func records(after position: Int64) throws(SQLiteError) -> (records: [Record], unreadable: [Int64], why: String?) {
+        var records: [Record] = []
+        var unreadable: [Int64] = []
+        var why: String?
+        try db.stream("SELECT position, batch, stored, duplicates FROM log WHERE position > \(position) ORDER BY position") { r in
+            do throws(StoreError) {
+                let (batch, receivedAt) = try LoggedBatch.decode(r.blob(1))
+                records.append((r.int64(0), batch, receivedAt, Int(r.int64(2)), Int(r.int64(3))))
+            } catch {
+                unreadable.append(r.int64(0))
+                if why == nil { why = error.message }
             }
-        } catch {
-            throw error.storeError
+            return true
         }
-        if let failure { throw failure }
-        return records
+        return (records, unreadable, why)
     }
 
     /// True when a store owns the log of the database at `database` (one holds its lock); asked
@@ -202,6 +195,10 @@ final class IngestLog {
             let db = try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false)
             guard try db.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'log'", as: Int.self) == 1 else { return nil }
             return try db.scalar(lastPositionQuery, as: Int64.self)
+        } catch where error.isDamage {
+            throw StoreError(
+                .damaged,
+                "the ingest log \(path) cannot be read (SQLite: \(error.message)); start 'autotrack-collector serve --db \(database)': it checks what the log held against what it acknowledged, and says what it can recover")
         } catch {
             throw error.storeError
         }

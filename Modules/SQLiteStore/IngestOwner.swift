@@ -64,8 +64,15 @@ final class IngestOwner: Sendable {
     /// Batches per transaction of `events`, at most.
     static let batchesPerStore = 64
 
-    init(log: sending IngestLog, dedup: consuming sending IngestDedup, applied: Int64, logged: Int64, durable: Bool) {
+    /// The log's lock, which keeps the acknowledged mark (`IngestMark`).
+    let lock: IngestLock
+    /// The database's `ingest_applied.log_id`, which the mark names.
+    let logID: String
+
+    init(log: sending IngestLog, logID: String, dedup: consuming sending IngestDedup, applied: Int64, logged: Int64, durable: Bool) {
         let logPath = log.path
+        lock = log.lock
+        self.logID = logID
         writer = Mutex(Writer(log: log, dedup: dedup, nextPosition: logged + 1))
         backlog = Mutex(Backlog(applied: applied, logged: logged))
         if durable {
@@ -89,6 +96,11 @@ final class IngestOwner: Sendable {
             if arriving { b.rate.logged(logged.reduce(0) { $0 + $1.batch.validCount }, at: .now) }
             b.logged = max(b.logged, logged.last?.position ?? b.logged)
         }
+    }
+
+    /// Moves the acknowledged mark to `position`, durable in the log now, before its `ACK`.
+    func acknowledge(through position: Int64) throws(StoreError) {
+        try lock.acknowledge(through: position, logID: logID, at: Posix.wallClockMillis())
     }
 
     /// Wakes the storing thread: batches wait.
@@ -128,6 +140,7 @@ final class IngestOwner: Sendable {
             while !stopped.load(ordering: .relaxed) {
                 _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + Self.period - clock.now).waitNanoseconds))
                 roundStart = clock.now
+                lock.syncMark()
                 if stopped.load(ordering: .relaxed) { return }
                 if paused.load(ordering: .relaxed) { continue }
                 if deferringForBurst() { continue }
@@ -180,6 +193,7 @@ final class IngestOwner: Sendable {
         }
         _ = (log, lookup)  // released here, outside the lock
         logFile?.close()
+        lock.release()
     }
 
     /// True once stopped (closing).

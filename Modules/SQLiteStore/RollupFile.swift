@@ -1,5 +1,7 @@
+import EventStore
 import Foundation
 import StoreSQL
+import SystemCalls
 
 /// The rollup tables live in two files of their own beside the database, each attached to every
 /// connection under its own schema name (`RollupPart`), so an unqualified `rollup_*` name means
@@ -429,44 +431,59 @@ extension SQLiteDatabase {
     /// its watermark at 0, so reports read the events.
     func attachRollups(of path: String, writable: Bool) throws(SQLiteError) {
         for part in RollupPart.allCases {
-            let file = part.path(of: path)
-            if writable {
-                // An attached file is opened as the main one was: without "create" for an existing
-                // database, so a missing rollups file is created on its own first.
-                if !FileManager.default.fileExists(atPath: file) { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
-                try run("ATTACH DATABASE \(file) AS \(raw: part.schema)")
-                let journal = try scalar(SQLQuery(raw: "PRAGMA \(part.schema).journal_mode = WAL"), as: String.self)
-                guard journal?.lowercased() == "wal" else {
-                    throw SQLiteError(
-                        code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA \(part.schema).journal_mode = WAL")
+            do throws(SQLiteError) {
+                try attachRollups(part, of: path, writable: writable)
+            } catch where error.isDamage {
+                var named = error
+                named.file = part.path(of: path)
+                named.advice =
+                    "\(part.path(of: path)) is damaged; it holds report rollups derived from the events, so nothing is lost: "
+                    + "'autotrack-collector serve --db \(path)' keeps it aside as \(part.path(of: path)).damaged-TIME and rebuilds it "
+                    + "from the events (reports read the events meanwhile)"
+                throw named
+            }
+        }
+    }
+
+    /// Attaches the rollups file of `part` (see `attachRollups(of:writable:)`).
+    private func attachRollups(_ part: RollupPart, of path: String, writable: Bool) throws(SQLiteError) {
+        let file = part.path(of: path)
+        if writable {
+            // An attached file is opened as the main one was: without "create" for an existing
+            // database, so a missing rollups file is created on its own first.
+            if !FileManager.default.fileExists(atPath: file) { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
+            try run("ATTACH DATABASE \(file) AS \(raw: part.schema)")
+            let journal = try scalar(SQLQuery(raw: "PRAGMA \(part.schema).journal_mode = WAL"), as: String.self)
+            guard journal?.lowercased() == "wal" else {
+                throw SQLiteError(
+                    code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA \(part.schema).journal_mode = WAL")
+            }
+            try execute("PRAGMA \(part.schema).synchronous = NORMAL")
+            // Migration 10 to run (a database before schema 10, a new one too) moves the
+            // tables into layout 1's: a `PATH-rollups` of another is emptied for it first.
+            let schemaVersion = try scalar("PRAGMA main.user_version", as: Int64.self) ?? 0
+            if part == .kinds, schemaVersion < 10, RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != 1 {
+                try transaction { () throws(SQLiteError) in
+                    try dropRollupTables(part)
+                    try execute("PRAGMA \(part.schema).user_version = 0")
                 }
-                try execute("PRAGMA \(part.schema).synchronous = NORMAL")
-                // Migration 10 to run (a database before schema 10, a new one too) moves the
-                // tables into layout 1's: a `PATH-rollups` of another is emptied for it first.
-                let schemaVersion = try scalar("PRAGMA main.user_version", as: Int64.self) ?? 0
-                if part == .kinds, schemaVersion < 10, RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != 1 {
-                    try transaction { () throws(SQLiteError) in
-                        try dropRollupTables(part)
-                        try execute("PRAGMA \(part.schema).user_version = 0")
-                    }
-                }
-                switch try rollupsLayoutRecorded(part) {
-                case RollupFile.layout: try transaction { () throws(SQLiteError) in try execute(part.definition) }
-                // New, or made before layouts were recorded: layout 1, which migration 10 fills.
-                case 0 where part == .kinds: try transaction { () throws(SQLiteError) in try execute(RollupFile.firstLayout) }
-                // Another layout (a new `PATH-rollups-pages` too): `RollupFile.check` makes it anew.
-                default: break
-                }
-            } else if FileManager.default.fileExists(atPath: file) {
-                try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: part.schema)")
-                // Another layout's tables cannot answer.
-                if RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != RollupFile.layout {
-                    try run("DETACH DATABASE \(raw: part.schema)")
-                    try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
-                }
-            } else {
+            }
+            switch try rollupsLayoutRecorded(part) {
+            case RollupFile.layout: try transaction { () throws(SQLiteError) in try execute(part.definition) }
+            // New, or made before layouts were recorded: layout 1, which migration 10 fills.
+            case 0 where part == .kinds: try transaction { () throws(SQLiteError) in try execute(RollupFile.firstLayout) }
+            // Another layout (a new `PATH-rollups-pages` too): `RollupFile.check` makes it anew.
+            default: break
+            }
+        } else if FileManager.default.fileExists(atPath: file) {
+            try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: part.schema)")
+            // Another layout's tables cannot answer.
+            if RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != RollupFile.layout {
+                try run("DETACH DATABASE \(raw: part.schema)")
                 try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
             }
+        } else {
+            try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
         }
     }
 
@@ -527,6 +544,39 @@ extension SQLiteDatabase {
 }
 
 extension RollupFile {
+    /// Before a writable store attaches them: each rollups file of the database at `path` that
+    /// SQLite cannot read (`SQLiteError.isDamage`: a scribbled header, a file cut short) is kept
+    /// aside as `FILE.damaged-STAMP` (with its `-wal` and `-shm`), so a new one is made and its
+    /// worker rebuilds it from the events: they are derived, nothing is lost. Returns a sentence
+    /// per file set aside.
+    static func setAsideDamaged(database path: String) throws(StoreError) -> [String] {
+        var notices: [String] = []
+        for part in RollupPart.allCases {
+            let file = part.path(of: path)
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            do throws(SQLiteError) {
+                let db = try SQLiteDatabase(path: file, mode: .readWriteExisting, attachingRollups: false)
+                _ = try db.scalar("SELECT COUNT(*) FROM sqlite_master", as: Int.self)
+                continue
+            } catch where error.isDamage {
+                let kept = file + ".damaged-" + IngestRecovery.stamp(Date(), readable: false)
+                do throws(PosixError) {
+                    for suffix in ["", "-wal", "-shm"] where try Posix.fileIdentity(path: file + suffix) != nil {
+                        try Posix.rename(file + suffix, kept + suffix)
+                    }
+                } catch {
+                    throw StoreError(
+                        .damaged, "the report rollups file \(file) is damaged (SQLite: \(error)) and could not be kept aside as \(kept): \(error); move it away by hand, it is rebuilt from the events")
+                }
+                notices.append(
+                    "the report rollups file \(file) was damaged (SQLite: \(error.message)); it is kept as \(kept), and a new one is rebuilt from the events while serving (reports read the events meanwhile)")
+            } catch {
+                throw error.storeError
+            }
+        }
+        return notices
+    }
+
     /// After the migrations, on the writable connection, for each rollups file. A file at another
     /// layout than this build's (a new `PATH-rollups-pages` too, and a `PATH-rollups` of the
     /// single file before it) is made anew: every table in it dropped, its part's created

@@ -14,6 +14,11 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The statement or step that failed (`open /var/db/autotrack.sqlite`, `INSERT INTO events ...`).
     var sql: String
 
+    /// The file the error is about when it is not the database itself (a rollups file), and
+    /// what to do about it instead of the generic advice.
+    var file: String?
+    var advice: String?
+
     init(code: Int32, message: String, sql: String) {
         self.code = code
         self.message = message
@@ -23,10 +28,14 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The primary result code (`SQLITE_CONSTRAINT` for every constraint failure).
     var primaryCode: Int32 { code & 0xff }
 
+    /// The file is no SQLite database, or a damaged one (`SQLITE_NOTADB`, `SQLITE_CORRUPT`).
+    var isDamage: Bool { primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT }
+
     var description: String {
         let name = String(cString: sqlite3_errstr(code))
         var s = "SQLite error \(code) (\(name)): \(message)"
         if !sql.isEmpty { s += " — while running: \(sql)" }
+        if let advice { return s + ". " + advice }
         switch primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED:
             s += ". Another process holds the database; retry, or stop the other writer."
@@ -142,6 +151,12 @@ final class SQLiteDatabase {
     deinit {
         for s in cache.values { s.finalize() }
         sqlite3_close_v2(handle)
+    }
+
+    /// Closing the last connection leaves the write-ahead log in place, unchecked-pointed: a
+    /// damaged log the store refuses to open over stays as it was found.
+    func keepWriteAheadLogOnClose() {
+        _ = autotrack_sqlite3_keep_wal_on_close(handle)
     }
 
     /// Runs one or more statements that return no rows we need (schema, pragmas, BEGIN/COMMIT).

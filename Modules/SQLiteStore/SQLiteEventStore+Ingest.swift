@@ -5,8 +5,13 @@ import SystemCalls
 
 extension SQLiteEventStore {
     /// Owns the ingest log of the database at `path` when no other store does; reads back what it
-    /// holds past `ingest_applied` (a crash left it logged but not stored) to store first.
-    static func ownIngestLog(_ path: String, _ options: StoreOptions, _ db: SQLiteDatabase) throws(StoreError) -> IngestOwner? {
+    /// holds past `ingest_applied` (a crash left it logged but not stored) to store first. A log
+    /// that ends short of the acknowledged mark, has gaps, unreadable records, or cannot be read
+    /// at all is checked by `IngestRecovery`: refused, or (`acceptIngestLoss`, or nothing lost)
+    /// set aside and made anew with what it still holds; `notices` gets what was done.
+    static func ownIngestLog(
+        _ path: String, _ options: StoreOptions, _ db: SQLiteDatabase, notices: inout [String]
+    ) throws(StoreError) -> IngestOwner? {
         guard options.access != .readOnly else { return nil }
         let logID: String
         do throws(SQLiteError) {
@@ -14,21 +19,34 @@ extension SQLiteEventStore {
         } catch {
             throw error.storeError
         }
-        guard let log = try IngestLog.own(database: path, logID: logID, synchronous: "NORMAL") else { return nil }
+        guard let lock = try IngestLock.acquire(database: path, handover: IngestLog.ownerHandover) else { return nil }
         // Read once the log is ours: a store of this process letting go of it (`ownerHandover`)
         // may have stored more batches until then.
-        let applied: Int64, lastSeq: Int64, logged: Int64
-        var dedup: IngestDedup
+        let applied: Int64, lastSeq: Int64
         do throws(SQLiteError) {
             applied = try db.scalar("SELECT position FROM ingest_applied", as: Int64.self) ?? 0
             lastSeq = try db.scalar("SELECT COALESCE(MAX(seq), 0) AS seq FROM events", as: Int64.self) ?? 0
-            logged = max(applied, try log.lastPosition())
+        } catch {
+            throw error.storeError
+        }
+        var recovery = try IngestRecovery.read(database: path, logID: logID, applied: applied, lock: lock)
+        let log: IngestLog
+        if let problem = recovery.problem {
+            guard !recovery.losesAcknowledged || options.acceptIngestLoss else { throw problem.refusal(database: path) }
+            log = try recovery.setAside(database: path, logID: logID, applied: applied, lock: lock)
+            notices.append(problem.notice(database: path, keptAs: recovery.keptAs, stored: recovery.records.count))
+        } else {
+            log = recovery.log!
+        }
+        let logged = max(applied, recovery.records.last?.position ?? applied)
+        var dedup: IngestDedup
+        do throws(SQLiteError) {
             dedup = IngestDedup(lookup: try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false))
         } catch {
             throw error.storeError
         }
         var recovered: [IngestOwner.Logged] = []
-        for r in try log.records(after: applied) {
+        for r in recovery.records {
             let batch = PendingBatch(r.batch, receivedAt: r.receivedAt)
             dedup.register(batch, position: r.position)
             var outcome = batch.refusals
@@ -36,9 +54,11 @@ extension SQLiteEventStore {
             outcome.duplicates = r.duplicates
             recovered.append(IngestOwner.Logged(position: r.position, batch: batch, outcome: outcome))
         }
+        recovery.log = nil
         // Sized for twice what is stored: a larger one is built when it fills.
         dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
-        let owner = IngestOwner(log: log, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
+        let owner = IngestOwner(
+            log: log, logID: logID, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
         owner.queue(recovered, arriving: false)
         return owner
     }
@@ -96,6 +116,7 @@ extension SQLiteEventStore {
         let path = path
         let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
         try owner.logSync?.waitUntilDurable(through: logged.group)
+        try owner.acknowledge(through: logged.position)
         return logged.outcome
     }
 
@@ -109,6 +130,8 @@ extension SQLiteEventStore {
     struct LoggedBatchResult: Sendable {
         var outcome: BatchOutcome
         var group: UInt64
+        /// The batch's position in the log.
+        var position: Int64
     }
 
     /// Counts and logs `group` in one transaction of the log; queues its batches to be stored.
@@ -142,7 +165,7 @@ extension SQLiteEventStore {
         case .success(let logged):
             owner.queue(logged, arriving: true)
             let number = owner.logSync?.committed() ?? 0
-            return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number)) }
+            return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number, position: $0.position)) }
         }
     }
 

@@ -5,6 +5,7 @@ import StoreSQL
 extension SQLiteEventStore: SnapshotStore {
     public func storeSnapshot(_ snapshot: Snapshot) throws(StoreError) -> Int64 {
         let s = snapshot
+        let kept = snapshotBytes
         return try locked { db throws(SQLiteError) -> Int64 in
             try db.transaction { () throws(SQLiteError) -> Int64 in
                 try db.run(
@@ -21,6 +22,16 @@ extension SQLiteEventStore: SnapshotStore {
                         SELECT seq FROM snapshots WHERE app_key = \(s.appKey) AND app_version = \(s.appVersion) AND page = \(s.page)
                         ORDER BY seq DESC LIMIT -1 OFFSET \(Snapshot.keptPerPage))
                     """)
+                // The bytes kept, per app and in all: the newest whose running total fits stay.
+                for (scope, limit) in [(SQLQuery("WHERE app_key = \(s.appKey)"), kept.perApp), ("", kept.inAll)] {
+                    try db.run(
+                        """
+                        DELETE FROM snapshots WHERE seq IN (
+                            SELECT seq FROM (
+                                SELECT seq, SUM(length(png) + length(tree)) OVER (ORDER BY seq DESC) AS kept FROM snapshots \(scope))
+                            WHERE kept > \(limit) AND seq <> \(id))
+                        """)
+                }
                 return id
             }
         }

@@ -32,6 +32,11 @@ public final class SQLiteEventStore: CollectorStore {
     /// True when a read-only store found nobody moving the watermark (no collector running):
     /// its reports then read the events past it at once instead of waiting (`rollupsCurrent`).
     let watermarkStalled = Atomic<Bool>(false)
+    /// What opening repaired, each a sentence for the operator: a damaged ingest log or rollups
+    /// file kept aside and made anew (`serve` prints them on standard error).
+    public let openingNotices: [String]
+    /// What `storeSnapshot` keeps (`StoreOptions.snapshotBytes`).
+    let snapshotBytes: StoreOptions.SnapshotBytes
 
     /// Opens the database as `options.access` says: creating and migrating it, migrating an
     /// existing one, or reading one at the current schema without writing anything.
@@ -39,8 +44,11 @@ public final class SQLiteEventStore: CollectorStore {
         if options.access != .create, !FileManager.default.fileExists(atPath: path) {
             throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
         }
-        let db = try Self.open(path, options)
-        let ingest = try Self.ownIngestLog(path, options, db)
+        var notices: [String] = []
+        let db = try Self.open(path, options, notices: &notices)
+        let ingest = try Self.ownIngestLog(path, options, db, notices: &notices)
+        openingNotices = notices
+        snapshotBytes = options.snapshotBytes
         self.connection = Mutex(db)
         var rollupWorkers: [RollupWorker] = []
         if options.access != .readOnly {
@@ -61,8 +69,9 @@ public final class SQLiteEventStore: CollectorStore {
     /// log's lock goes with it, for the next store to own.
     deinit { close() }
 
-    private static func open(_ path: String, _ options: StoreOptions) throws(StoreError) -> SQLiteDatabase {
+    private static func open(_ path: String, _ options: StoreOptions, notices: inout [String]) throws(StoreError) -> SQLiteDatabase {
         let migrating = options.access != .readOnly
+        if migrating, FileManager.default.fileExists(atPath: path) { notices += try RollupFile.setAsideDamaged(database: path) }
         let connection: SQLiteDatabase
         let problem: StoreError?
         do throws(SQLiteError) {

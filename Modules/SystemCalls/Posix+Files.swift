@@ -109,6 +109,17 @@ extension Posix {
         }
     }
 
+    /// Writes all of `bytes` at `offset` of the open file `fd` (`pwrite`, short writes continued).
+    package static func write(_ fd: Int32, _ bytes: [UInt8], at offset: UInt64, path: String) throws(PosixError) {
+        var done = 0
+        while done < bytes.count {
+            let n = try check("pwrite(\(path))") {
+                bytes.withUnsafeBytes { raw in Glibc.pwrite(fd, raw.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            }
+            done += n
+        }
+    }
+
     /// Up to `count` bytes of the open file `fd` from `offset` (fewer only at the end of the file).
     package static func read(_ fd: Int32, count: Int, at offset: UInt64, path: String) throws(PosixError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

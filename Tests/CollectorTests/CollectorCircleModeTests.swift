@@ -87,6 +87,36 @@ import Testing
         #expect(try Self.config(c, etag: full.etag, until: false) == .unchanged(etag: full.etag))
     }
 
+    /// An open collector's disk is not anyone's to fill: with circle mode off a `SNAPSHOT` is
+    /// refused (`forbidden`, saying how to turn it on) and nothing is stored, unless the
+    /// operator allowed unasked pictures (`serve --accept-snapshots`).
+    @Test func aSnapshotIsStoredOnlyInCircleModeOrWhenTheOperatorAllowedThem() throws {
+        let upload = SnapshotUpload(page: "Cart", capturedAt: 1_764_000_000_000, width: 320, height: 200, png: Self.png, tree: Self.tree)
+        let server = try RunningCollector()
+        let c = try server.connect(appKey: "shop", appVersion: "1.5.0")
+        defer { c.close() }
+        let refused = #expect(throws: TransportError.self) { try c.sendSnapshot(upload) }
+        #expect(refused?.remote?.code == .forbidden)
+        #expect(refused?.remote?.message.contains("only while circle mode is on") == true)
+        try c.ping()  // the connection stays open
+        let reader = try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .readOnly))
+        defer { reader.close() }
+        #expect(try reader.snapshots(appKey: nil, appVersion: nil).isEmpty)
+
+        var args = Arguments(["--accept-snapshots"])
+        #expect(try ServeCommand(arguments: &args).options.access.acceptsUnaskedSnapshots)
+        var plain = Arguments([])
+        #expect(try ServeCommand(arguments: &plain).options.access.acceptsUnaskedSnapshots == false)
+        var options = EmbeddedCollector.Options()
+        options.access.acceptsUnaskedSnapshots = true
+        let allowed = EmbeddedCollector(dbPath: Fixtures.temporaryDirectory("snapshots-allowed").appendingPathComponent("e.sqlite").path, options: options)
+        let address = try allowed.start()
+        defer { allowed.stop() }
+        let a = try ATLPConnection(to: address, hello: Hello(appKey: "shop", appVersion: "1.0"), timeout: .seconds(10))
+        defer { a.close() }
+        #expect(try a.sendSnapshot(upload) > 0)
+    }
+
     @Test func circleRefusesBadArgumentsWithUsage() {
         #expect(collector("circle", "--app", "shop", "--minutes", "5").code == .usage)
         #expect(collector("circle", "--db", "x.sqlite", "--minutes", "5").code == .usage)
@@ -114,6 +144,7 @@ import Testing
     @Test func theCollectorAnnouncesAndTakesItsSnapshotMaximum() throws {
         var options = EmbeddedCollector.Options(maxFrame: 4096)
         options.maxSnapshotFrame = 64 << 10
+        options.access.acceptsUnaskedSnapshots = true
         let dir = Fixtures.temporaryDirectory("maxsnapshot")
         let server = EmbeddedCollector(dbPath: dir.appendingPathComponent("events.sqlite").path, options: options)
         let address = try server.start()

@@ -21,6 +21,10 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         try check.run(try SQLiteEventStore(path: temporaryDatabase("conformance")))
     }
 
+    @Test func snapshotsKeepTheirBoundInBytesPerAppAndInAll() throws {
+        try StoreConformance.checkSnapshotBytes { options in try SQLiteEventStore(path: temporaryDatabase("snapshot-bytes"), options: options) }
+    }
+
     @Test func storesABatchAndReadsItBack() throws {
         let store = try SQLiteEventStore(path: temporaryDatabase())
         let outcome = try store.append(

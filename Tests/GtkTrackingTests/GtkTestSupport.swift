@@ -24,8 +24,8 @@ final class TestCollector {
     let db: String
 
     /// With `tls`, the collector speaks TLS only, with that certificate. With the default `access`
-    /// anyone may send and nobody may publish rules.
-    init(directory: URL, tls: TestCertificate? = nil, access: CollectorAccess = CollectorAccess()) throws {
+    /// anyone may send, nobody may publish rules, and the pictures of `--snapshots` agents are taken.
+    init(directory: URL, tls: TestCertificate? = nil, access: CollectorAccess = CollectorAccess(acceptsUnaskedSnapshots: true)) throws {
         db = directory.appendingPathComponent("events.sqlite").path
         var options = EmbeddedCollector.Options()
         options.access = access

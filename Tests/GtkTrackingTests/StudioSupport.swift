@@ -20,7 +20,7 @@ final class StudioCollector {
         db = directory.appendingPathComponent("events.sqlite").path
         process = try GUIProcess(
             Built.collector,
-            ["serve", "--listen", "127.0.0.1:0", "--db", db, "--admin-token", token, "--studio", "127.0.0.1:0"],
+            ["serve", "--listen", "127.0.0.1:0", "--db", db, "--admin-token", token, "--studio", "127.0.0.1:0", "--accept-snapshots"],
             environment: ProcessInfo.processInfo.environment)
         // The first line is `listening on HOST:PORT`, the third `studio http://HOST:PORT/`.
         let deadline = Date().addingTimeInterval(30)

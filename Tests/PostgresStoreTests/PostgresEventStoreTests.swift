@@ -23,6 +23,11 @@ import TestSupport
         }
     }
 
+    @Test func snapshotsKeepTheirBoundInBytesPerAppAndInAll() throws {
+        let server = try PostgresServer.shared()
+        try StoreConformance.checkSnapshotBytes { options in try PostgresEventStore(uri: try server.createDatabase(), options: options) }
+    }
+
     @Test func twoStoresOnOneDatabaseStoreEachEventOnceWhenBothReceiveItAtOnce() throws {
         let server = try PostgresServer.shared()
         let uri = try server.createDatabase()

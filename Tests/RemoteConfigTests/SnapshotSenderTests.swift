@@ -27,6 +27,7 @@ import ViewIdentity
         var options = EmbeddedCollector.Options()
         options.maxFrame = 64 << 10
         options.maxSnapshotFrame = 128 << 10
+        options.access.acceptsUnaskedSnapshots = true
         let collector = EmbeddedCollector(dbPath: dir.appendingPathComponent("c.sqlite").path, options: options)
         let address = try collector.start()
         defer { collector.stop() }
@@ -47,6 +48,32 @@ import ViewIdentity
         let detailID = try #require(stored.first { $0.page == "DetailViewController" }).id
         let detail = try #require(try store.snapshot(id: detailID))
         #expect(detail.png == Self.snapshot("DetailViewController").png && detail.width == 10 && detail.height == 20)
+    }
+
+    /// A collector started a moment after the agent (the README's quick start) gets every
+    /// snapshot: a refused connection is tried again, as events are.
+    @Test func aCollectorThatStartsListeningAMomentLaterGetsTheSnapshots() throws {
+        let dir = Fixtures.temporaryDirectory("snapshot-sender-late")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = EmbeddedCollector.Options()
+        options.access.acceptsUnaskedSnapshots = true
+        // A free loopback port: bound by a first collector, then let go.
+        let probe = EmbeddedCollector(dbPath: dir.appendingPathComponent("probe.sqlite").path, options: options)
+        let port = try probe.start().port
+        probe.stop()
+        options.listen = SocketAddress(host: "127.0.0.1", port: port)
+        let sender = ATLPSnapshotSender(addresses: [options.listen], hello: Self.hello)
+        defer { sender.close() }
+        for page in ["HomeViewController", "DetailViewController", "CartViewController"] { sender.send(Self.snapshot(page)) }
+        Thread.sleep(forTimeInterval: 0.8)  // refused meanwhile: nothing listens
+        let late = EmbeddedCollector(dbPath: dir.appendingPathComponent("late.sqlite").path, options: options)
+        _ = try late.start()
+        defer { late.stop() }
+        #expect(sender.flush(timeout: .seconds(30)))
+        let s = sender.statistics
+        #expect(s.sent == 3 && s.failed == 0 && s.dropped == 0, "\(s)")
+        let store = try #require(late.store as? any SnapshotStore)
+        #expect(Set(try store.snapshots(appKey: "shop", appVersion: nil).map(\.page)) == ["HomeViewController", "DetailViewController", "CartViewController"])
     }
 
     @Test func anUnreachableCollectorLosesSnapshotsAndCountsThem() throws {

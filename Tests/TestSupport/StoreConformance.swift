@@ -191,6 +191,31 @@ public enum StoreConformance {
         StoredRule(appKey: appKey, id: id, json: #"{"id":"\#(id)"}"#)
     }
 
+    /// Snapshots keep their bound in bytes, per app and in all (`StoreOptions.snapshotBytes`):
+    /// the oldest go first, never the one just stored. Runs on a store `open` makes with the
+    /// options it is given (each store's test target passes its own).
+    public static func checkSnapshotBytes(_ open: (StoreOptions) throws -> any CollectorStore) throws {
+        let store = try open(StoreOptions(snapshotBytes: StoreOptions.SnapshotBytes(perApp: 3_000, inAll: 5_000)))
+        defer { store.close() }
+        let snapshots = try snapshotStore(store)
+        /// A snapshot of exactly `bytes` (PNG and tree), each on a page of its own.
+        func sized(_ page: String, _ app: String, _ bytes: Int = 1_000) throws -> Int64 {
+            var s = snapshot(page, appKey: app, capturedAt: 1)
+            s.png += [UInt8](repeating: 1, count: bytes - s.png.count - s.tree.utf8.count)
+            return try snapshots.storeSnapshot(s)
+        }
+        func ids(_ app: String?) throws -> [Int64] { try snapshots.snapshots(appKey: app, appVersion: nil).map(\.id) }
+        let shop = try (0..<4).map { i in try sized("P\(i)", "shop") }
+        try expect(try ids("shop"), [shop[3], shop[2], shop[1]])  // 3,000 bytes an app
+        let news = try (0..<3).map { i in try sized("N\(i)", "news") }
+        try expect(try ids(nil), [news[2], news[1], news[0], shop[3], shop[2]])  // 5,000 in all
+        // Larger than an app's bound alone: kept, the app's older ones and the oldest of all go.
+        let large = try sized("Large", "shop", 4_000)
+        try expect(try ids("shop"), [large])
+        try expect(try ids(nil), [large, news[2]])
+        try expect(try snapshots.snapshot(id: large)?.png.count, 4_000 - snapshot("Large", capturedAt: 1).tree.utf8.count)
+    }
+
     static func snapshotStore(_ store: any CollectorStore) throws -> any SnapshotStore {
         guard let snapshots = store as? any SnapshotStore else {
             throw StoreCheckFailure("\(type(of: store)) is not a SnapshotStore")
