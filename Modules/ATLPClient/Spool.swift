@@ -55,11 +55,12 @@ final class Spool {
         try recoverOpenSegment()
     }
 
-    /// Creates the folder and takes its lock, or says who holds it.
+    /// Creates the folder (with its parents, each new one 0700: events are the user's) and takes
+    /// its lock, or says who holds it.
     private static func lock(_ directory: String) throws(SpoolError) -> Int32 {
         let path = directory + "/lock"
         do {
-            try Posix.mkdir(directory)
+            try Posix.makeDirectories(directory, mode: 0o700)
             let fd = try Posix.open(path, O_RDWR | O_CREAT)
             guard try Posix.tryLock(fd, path: path) else {
                 Posix.close(fd)

@@ -110,10 +110,11 @@ public struct SendCommand: Command {
     public func run(io: any OutputStreams) -> ExitCode {
         guard let handle = openInput(io: io) else { return .failure }
         defer { if input != "-" { try? handle.close() } }
-        do {
-            try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        do throws(PosixError) {
+            // With its parents, each new folder 0700: the events are the user's.
+            try Posix.makeDirectories(spool, mode: 0o700)
         } catch {
-            io.printError("autotrack-agent send: cannot create the spool folder '\(spool)' ; check its parent folder is writable, or give another with --spool")
+            io.printError("autotrack-agent send: cannot create the spool folder '\(spool)' (\(error)); check its parent folder is writable, or give another with --spool")
             return .failure
         }
         let progress = SendProgress(io: io, address: collectors.addressList)

@@ -60,6 +60,7 @@ final class PreloadSession {
                 slot = try PreloadSession(settings: settings, environment: env)
             }
             atexit { PreloadSession.finish() }
+            watchEndingSignals()
         } catch {
             Environment.printError("autotrack: \(error); the program runs untracked")
         }
@@ -186,16 +187,53 @@ final class PreloadSession {
         return pipeline
     }
 
+    /// The signals that end a program from outside (a session ending, `kill`, a service
+    /// manager): caught when the program left them at their default action, so the session is
+    /// finished as at exit (pages left, `app_end`, a drain of `exitFlushTimeout`) before the
+    /// program dies of the same signal. A program that handles or ignores one keeps it.
+    static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// Routes `endingSignals` to a thread of the preload's, which finishes the session when one
+    /// comes; the GTK hooks stop on the GTK thread (within `hooksStopWait`), the rest there.
+    private static func watchEndingSignals() {
+        let signals = endingSignals.filter(Posix.hasDefaultAction)
+        guard !signals.isEmpty, let (readFD, previous) = try? Posix.routeSignalsToPipe(signals) else { return }
+        Posix.startThread(name: "autotrack-end") {
+            let signal = Posix.awaitSignal(readFD)
+            guard signal != 0 else { return }
+            if let session = current.withLock({ $0.take() }) {
+                // The hooks by address (they are the GTK thread's; the session stays alive here).
+                let hooks = UInt(bitPattern: Unmanaged.passUnretained(session.hooks).toOpaque())
+                GtkMainThread.run(within: hooksStopWait) {
+                    guard let pointer = UnsafeRawPointer(bitPattern: hooks) else { return }
+                    Unmanaged<GtkHookSystem>.fromOpaque(pointer).takeUnretainedValue().stop()
+                }
+                session.finishReporting()
+            }
+            Posix.unrouteSignals(previous, readFD: readFD)
+            Posix.dieOfSignal(signal)
+        }
+    }
+
+    /// How long a signal's cleanup waits for the GTK thread to stop the hooks before it stops
+    /// them itself (the main loop may be stuck in the app's own code).
+    static let hooksStopWait: Duration = .seconds(1)
+
     /// At exit: pages still shown are left, then the events go out within `exitFlushTimeout`;
     /// whatever is not acknowledged by then stays in the spool for the next run.
     static func finish() {
         guard let session = current.withLock({ $0.take() }) else { return }
         session.hooks.stop()
+        session.finishReporting()
+    }
+
+    /// After the hooks stopped: snapshots given up, the tracker stopped, events drained.
+    private func finishReporting() {
         // Snapshots are not events: one still queued is lost, not waited for.
-        session.snapshots?.close(timeout: .milliseconds(100))
-        session.pipeline.tracker.stop()
-        _ = session.pipeline.drain(deadline: ContinuousClock.now + exitFlushTimeout)
-        session.pipeline.close()
+        snapshots?.close(timeout: .milliseconds(100))
+        pipeline.tracker.stop()
+        _ = pipeline.drain(deadline: ContinuousClock.now + Self.exitFlushTimeout)
+        pipeline.close()
     }
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 
 #ifdef __linux__
@@ -92,3 +93,10 @@ int csc_thread_id(void) { return (int)gettid(); }
 #else
 int csc_thread_id(void) { return 0; }
 #endif
+
+int csc_signal_is_default(int signal) {
+    struct sigaction current;
+    if (sigaction(signal, NULL, &current) != 0) return -1;
+    if (current.sa_flags & SA_SIGINFO) return 0;
+    return current.sa_handler == SIG_DFL ? 1 : 0;
+}

@@ -94,6 +94,18 @@ extension Posix {
         } catch where error.errno == EEXIST {}
     }
 
+    /// Creates a folder and every missing folder above it (`mkdir -p`), each new one with `mode`;
+    /// folders that exist are left as they are.
+    package static func makeDirectories(_ path: String, mode: mode_t) throws(PosixError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + part
+            do throws(PosixError) {
+                _ = try check("mkdir(\(prefix))") { Glibc.mkdir(prefix, mode) }
+            } catch where error.errno == EEXIST {}
+        }
+    }
+
     /// Reads a whole file.
     package static func readFile(_ path: String) throws(PosixError) -> [UInt8] {
         let fd = try open(path, O_RDONLY)

@@ -1,3 +1,4 @@
+import CSystemCalls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,6 +48,24 @@ extension Posix {
         // exec): unblock them on this thread, so at least one thread takes them.
         _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
         return (r, previous)
+    }
+
+    /// Whether `signal` is at its default action now (neither ignored nor handled): a library
+    /// that catches it for its own cleanup takes only signals nobody else chose what to do with.
+    package static func hasDefaultAction(_ signal: Int32) -> Bool {
+        csc_signal_is_default(signal) == 1
+    }
+
+    /// Raises `signal` in this process at its default action (`SIG_DFL`, then `raise`): a
+    /// program that cleaned up after catching it ends as that signal would have ended it.
+    package static func dieOfSignal(_ signal: Int32) -> Never {
+        _ = Glibc.signal(signal, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = Glibc.raise(signal)
+        _exit(128 + signal)
     }
 
     /// Ignores SIGXFSZ, whose default action kills the process without a word when a write passes

@@ -93,6 +93,31 @@ import TestSupport
         #expect(report.nameCounts == ["click buy": 20_000])
     }
 
+    /// A fresh machine: no ~/.cache yet. The default spool is made with its parents, each new
+    /// folder 0700 (the events are the user's), and the events go through it.
+    @Test func theDefaultSpoolIsMadeWithItsParentsOnAFreshHome() throws {
+        let dir = Fixtures.temporaryDirectory("e2e-fresh-home")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let home = dir.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+        let db = dir.appendingPathComponent("events.sqlite")
+        let file = dir.appendingPathComponent("events.ndjson")
+        try Self.eventLines(count: 10).first.write(to: file)
+        let serve = try ServeProcess(db: db)
+        defer { serve.kill() }
+        let send = try ChildProcess(
+            Binaries.agent, ["send", "--to", serve.address, "--app-key", "shop", "--app-version", "1.2.0", file.path],
+            environment: ["HOME": home.path, "XDG_CACHE_HOME": ""])
+        #expect(try send.waitForExit(within: 60) == 0, "send failed: \(send.standardError)")
+        #expect(send.standardOutput.hasPrefix("sent 5 events: 5 acknowledged ("), "\(send.standardOutput)")
+        for folder in [".cache", ".cache/autotrack", ".cache/autotrack/spool", ".cache/autotrack/spool/shop"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(folder).path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700, "\(folder)")
+        }
+        try serve.stop()
+        #expect(try CollectorReportJSON(db: db).total("events") == 5)
+    }
+
     @Test func aSendKilledMidwayIsFinishedByTheNextRunOnItsSpool() throws {
         let dir = Fixtures.temporaryDirectory("e2e-kill-send")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -32,10 +32,10 @@ final class ChildProcess: Sendable {
     let standardInput: FileHandle?
 
     /// Starts `executable` with `arguments`; standard input is `stdin` (a file), a pipe the test
-    /// writes (`pipeStandardInput`), or empty.
+    /// writes (`pipeStandardInput`), or empty. `environment` adds to (or replaces in) this process's.
     init(
         _ executable: URL, _ arguments: [String], stdin: URL? = nil, pipeStandardInput: Bool = false,
-        workingDirectory: URL? = nil
+        workingDirectory: URL? = nil, environment: [String: String] = [:]
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw HarnessError(description: "\(executable.path) is missing: build first with `swift build --build-tests`")
@@ -44,6 +44,7 @@ final class ChildProcess: Sendable {
         p.executableURL = executable
         p.arguments = arguments
         if let workingDirectory { p.currentDirectoryURL = workingDirectory }
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let outPipe = Pipe()
         let errPipe = Pipe()
         p.standardOutput = outPipe

@@ -52,3 +52,6 @@ void csc_name_thread(const char *name);
 int csc_thread_id(void);
 
 #endif
+
+/// 1 when `signal` is at its default action (neither ignored nor handled), 0 when not, -1 on error.
+int csc_signal_is_default(int signal);
