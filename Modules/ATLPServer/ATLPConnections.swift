@@ -221,7 +221,8 @@ final class ATLPConnections: ConnectionProtocol {
             }
             return false
         }
-        guard largeFrameBytes == 0 || largeFrameBytes + length <= configuration.snapshotMemoryBudget else {
+        let copies = ATLPServerConfiguration.largeFrameCopies
+        guard largeFrameBytes == 0 || (largeFrameBytes + length) * copies <= configuration.snapshotMemoryBudget else {
             if waitingForMemory.insert(c.id).inserted { count { $0.largeFrameWaits += 1 } }
             return false
         }
@@ -243,6 +244,9 @@ final class ATLPConnections: ConnectionProtocol {
         guard bytes > 0 else { return }
         c.state.largeFrameBytes -= bytes
         largeFrameBytes -= bytes
+        // The last large frame answered: the heap it grew goes back to the system, so the
+        // process's size follows the budget, not the largest burst of pictures it ever took.
+        if largeFrameBytes == 0 { Posix.releaseFreeHeap() }
         for id in waitingForMemory {
             if let waiting = loop.connections[id], !waiting.answering { advance(waiting, loop: loop) } else { waitingForMemory.remove(id) }
         }

@@ -9,9 +9,17 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
     /// Largest `SNAPSHOT` payload accepted (after `HELLO`), in bytes; announced in `WELCOME` as
     /// `maxSnapshot`. Never below `maxFrame`.
     public var maxSnapshotFrame: Int
-    /// Bytes all connections together may hold in `SNAPSHOT` frames above `maxFrame`, read or
-    /// being answered; a connection whose frame would pass it waits (reading from it pauses).
+    /// Bytes all connections together may hold for `SNAPSHOT` frames above `maxFrame`, read or
+    /// being answered, each frame counted `largeFrameCopies` times (what answering it holds
+    /// besides the frame); a connection whose frame would pass it waits (reading from it pauses).
+    /// One frame always fits, so nothing stalls.
     public var snapshotMemoryBudget: Int
+
+    /// How many times its size a large frame holds in memory while it is answered: the frame,
+    /// its picture's base64 text parsed out of it, the picture decoded, and the store's copy of
+    /// it (SQLite and libpq copy a bound value): five frames' worth measured
+    /// at the peak of one 15 MiB snapshot.
+    public static let largeFrameCopies = 5
     /// A connection with nothing to do and no bytes moved for this long is closed.
     public var idleTimeout: Duration
     /// Above this many open connections a new one gets `ERR too-many-connections` and is closed.

@@ -42,9 +42,14 @@ public struct FrameDecoder: Sendable {
 
     /// Lets the waiting large `SNAPSHOT` frame be read whole.
     public mutating func admitLargeFrame() {
-        guard waitingLargeFrame != nil else { return }
+        guard let length = waitingLargeFrame else { return }
         waitingLargeFrame = nil
         largeAdmitted = true
+        // Room for exactly this payload, from the buffer's start: it is read without the buffer
+        // growing by doubling, and handed over without a copy (`decode`).
+        buffer.removeFirst(start)
+        start = 0
+        buffer.reserveCapacity(length)
     }
 
     /// Bytes received and not yet returned as a payload.
@@ -95,11 +100,16 @@ public struct FrameDecoder: Sendable {
             return nil
         }
         guard buffer.count - start >= length else { return nil }
-        let payload = Array(buffer[start..<(start + length)])
-        start += length
         pendingLength = nil
         largeAdmitted = false
         payloadsReturned += 1
+        if start == 0 && buffer.count == length && length > maxFrame {
+            // An admitted large frame fills the buffer alone: handed over as it is.
+            defer { buffer = [] }
+            return buffer
+        }
+        let payload = Array(buffer[start..<(start + length)])
+        start += length
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             start = 0

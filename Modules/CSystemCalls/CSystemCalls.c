@@ -100,3 +100,18 @@ int csc_signal_is_default(int signal) {
     if (current.sa_flags & SA_SIGINFO) return 0;
     return current.sa_handler == SIG_DFL ? 1 : 0;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+int csc_release_free_heap(void) { return malloc_trim(0); }
+#else
+int csc_release_free_heap(void) { return 0; }
+#endif
+
+#include <sys/statvfs.h>
+int csc_free_bytes(const char *path, unsigned long long *free) {
+    struct statvfs st;
+    if (statvfs(path, &st) != 0) return -1;
+    *free = (unsigned long long)st.f_bavail * (unsigned long long)st.f_frsize;
+    return 0;
+}

@@ -66,6 +66,8 @@ final class IngestOwner: Sendable {
 
     /// The log's lock, which keeps the acknowledged mark (`IngestMark`).
     let lock: IngestLock
+    /// The free space an append keeps for storing what the log holds.
+    let diskReserve: DiskReserve
     /// The database's `ingest_applied.log_id`, which the mark names.
     let logID: String
 
@@ -73,6 +75,7 @@ final class IngestOwner: Sendable {
         let logPath = log.path
         lock = log.lock
         self.logID = logID
+        diskReserve = DiskReserve(database: String(logPath.dropLast(IngestLog.suffix.count)))
         writer = Mutex(Writer(log: log, dedup: dedup, nextPosition: logged + 1))
         backlog = Mutex(Backlog(applied: applied, logged: logged))
         if durable {

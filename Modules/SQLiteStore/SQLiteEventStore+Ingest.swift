@@ -113,6 +113,8 @@ extension SQLiteEventStore {
         while owner.backlog.withLock({ $0.events }) > IngestOwner.maxWaitingEvents {
             _ = try storeLogged(limit: IngestOwner.batchesPerStore)
         }
+        // Never acknowledged without the disk to store it, and what waits, in `events`.
+        try owner.diskReserve.check(recordBytes: mine.record.count, waitingEvents: owner.backlog.withLock { $0.events }, database: path)
         let path = path
         let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
         try owner.logSync?.waitUntilDurable(through: logged.group)

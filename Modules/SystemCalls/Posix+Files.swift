@@ -106,6 +106,19 @@ extension Posix {
         }
     }
 
+    /// The bytes this process may still write on the filesystem that holds `path` (`statvfs`).
+    package static func freeBytes(onFilesystemOf path: String) throws(PosixError) -> UInt64 {
+        var free: UInt64 = 0
+        _ = try check("statvfs(\(path))") { csc_free_bytes(path, &free) }
+        return free
+    }
+
+    /// Gives the heap's free pages back to the system (`malloc_trim`): after a burst of large
+    /// allocations, the process's resident size falls back to what it uses.
+    package static func releaseFreeHeap() {
+        _ = csc_release_free_heap()
+    }
+
     /// Reads a whole file.
     package static func readFile(_ path: String) throws(PosixError) -> [UInt8] {
         let fd = try open(path, O_RDONLY)

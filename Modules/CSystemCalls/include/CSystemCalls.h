@@ -55,3 +55,10 @@ int csc_thread_id(void);
 
 /// 1 when `signal` is at its default action (neither ignored nor handled), 0 when not, -1 on error.
 int csc_signal_is_default(int signal);
+
+/// Gives the heap's free pages back to the system (glibc's malloc_trim); 0 elsewhere.
+int csc_release_free_heap(void);
+
+/// The bytes an unprivileged writer may still use on the filesystem holding `path` (statvfs's
+/// f_bavail × f_frsize) into *free; 0, or -1 with errno set.
+int csc_free_bytes(const char *path, unsigned long long *free);
