@@ -16,6 +16,10 @@ final class StudioAPI: Sendable {
 
     /// How far back counts and heatmaps look when a request gives no `since`.
     static let defaultDays: Int64 = 30
+    /// What a heatmap counts: the interactions a person makes on an element (taps, clicks, value
+    /// changes), the view events a definition of an element selects; not page enters and leaves,
+    /// impressions, scrolls or the agents' own records (`kvc_error`).
+    static let heatmapEvents = ["ButtonClick", "ListItemClick", "ViewTap", "ValueChanged"]
     /// The longest circle mode one request turns on: a day.
     static let maxCircleMinutes: Int64 = 1440
 
@@ -123,7 +127,8 @@ final class StudioAPI: Sendable {
             if let path = node["path"]?.stringValue, seen.insert(path).inserted { paths.append(path) }
         }
         let counts = try backend.heatmap(
-            appKey: s.summary.appKey, appVersion: request.queryValue("version"), paths: paths, range: try range(request))
+            appKey: s.summary.appKey, appVersion: request.queryValue("version"), viewEvents: Self.heatmapEvents, paths: paths,
+            range: try range(request))
         return ["elements": .array(paths.compactMap { path in
             guard let n = counts[path], n > 0 else { return nil }
             return ["path": .string(path), "count": .int(Int64(n))]
