@@ -108,6 +108,7 @@ enum StudioAssets {
           <div id="preview">
             <h3>Preview: the last 30 days</h3>
             <p><strong id="preview-total">–</strong> <span id="preview-unit">interactions</span>; <span id="preview-selects"></span></p>
+            <p id="preview-why" class="hint" role="status"></p>
             <div id="preview-days" class="bars"></div>
             <div id="preview-axis" class="axis"></div>
             <ol id="preview-values"></ol>

@@ -304,11 +304,19 @@ extension StudioAssets {
       return [(event.clientX - rect.left) / k, (event.clientY - rect.top) / k];
     }
 
+    // Pointing means the element interacted with: from the deepest node under the pointer up, the
+    // first the server marked `pick` (a control, a row, a node with stored interactions), as
+    // GET /api/snapshots/{S}/pick chooses; ↑/↓ still move from it.
+    function pickedLevel(chain) {
+      for (let i = chain.length - 1; i >= 0; i--) if (chain[i].pick) return i;
+      return chain.length - 1;
+    }
+
     function hover(event) {
       if (!state.snapshot) return;
       const [x, y] = pointerAt(event);
       state.chain = chainAt(x, y);
-      state.level = state.chain.length - 1;
+      state.level = pickedLevel(state.chain);
       showHovered();
     }
 
@@ -387,8 +395,10 @@ extension StudioAssets {
       if (!node) return;
       const f = frameOf(node);
       const inner = ownText(node) ? "" : innerText(node);
-      const rows = [["type", node.type], ["title", node.title], ["shows", inner], ["id", node.id], ["path", node.path], ["viewId", node.viewId],
-        ["frame", f ? f.join(", ") : null]];
+      const n = node.interactions || 0;
+      const stored = plural(n, "stored interaction") + (node.event ? " (" + node.event + ")" : "") + " in the last 30 days";
+      const rows = [["type", node.type], ["title", node.title], ["shows", inner], ["interactions", stored], ["id", node.id],
+        ["path", node.path], ["viewId", node.viewId], ["frame", f ? f.join(", ") : null]];
       for (const [k, v] of rows) {
         if (v === undefined || v === null || v === "") continue;
         facts.append(el("dt", {}, k), el("dd", { "data-fact": k }, String(v)));
@@ -562,6 +572,7 @@ extension StudioAssets {
     function isExact(pattern) { return !pattern.includes("*"); }
 
     function defaultEvent(node) {
+      if (node.event) return node.event;
       const path = node.path || "";
       const leaf = path.slice(path.lastIndexOf("&") + 1).split("-").pop() || "";
       if (!node.parentNode) return "PageEnter";
@@ -673,6 +684,7 @@ extension StudioAssets {
 
     function resetPreview() {
       $("preview-total").textContent = "\u2013";
+      $("preview-why").textContent = "";
       $("preview-unit").textContent = "interactions";
       $("preview-selects").textContent = "";
       $("preview-days").replaceChildren();
@@ -778,6 +790,8 @@ extension StudioAssets {
       // Only the preview's own problem goes away with it (a refused save stays said).
       if (state.previewFailed) { state.previewFailed = false; problem(""); }
       $("preview-total").textContent = answer.total;
+      $("preview-why").textContent = "";
+      if (answer.total === 0) explainZero(currentRule(), seq).catch(() => {});
       $("preview-unit").textContent = answer.total === 1 ? "interaction" : "interactions";
       bars($("preview-days"), $("preview-axis"), lastThirtyDays(answer.days));
       const values = $("preview-values");
@@ -794,6 +808,36 @@ extension StudioAssets {
         place(box, state.byPath.get(p));
         layer.append(box);
       }
+    }
+
+    // Why a preview counts nothing: the content filter, the app versions, the event kind, or no
+    // interaction stored on the element at all (each tried by counting without it).
+    async function explainZero(rule, seq) {
+      const why = $("preview-why");
+      let text = "";
+      if (rule.content !== undefined) {
+        const loose = Object.assign({}, rule);
+        delete loose.content;
+        const without = await counted(loose);
+        if (without.total > 0) {
+          const seen = without.values.slice(0, 3).map((v) => "\u201c" + shown(v.value) + "\u201d").join(", ");
+          text = "Without \u201c" + rule.content + "\u201d it counts " + plural(without.total, "interaction")
+            + (seen ? ": the taps stored show " + seen : "") + ".";
+        }
+      }
+      if (!text && rule.appVersion && rule.appVersion !== "*") {
+        const any = await counted(Object.assign({}, rule, { appVersion: "*" }));
+        if (any.total > 0) text = "In every version it counts " + plural(any.total, "interaction") + ": none in " + rule.appVersion + ".";
+      }
+      if (!text) {
+        const node = state.chosen;
+        const n = node && node.path === rule.viewPath ? node.interactions || 0 : 0;
+        text = n > 0
+          ? "Its " + plural(n, "stored interaction") + " are " + (node.event || "of another kind") + ", not " + rule.viewEvent + "."
+          : "No interaction is stored on " + (isExact(rule.viewPath) ? "this element" : "these elements") + " in the last 30 days"
+            + " (the app version " + (rule.appVersion || "*") + ", every content).";
+      }
+      if (seq === state.previewSeq) why.textContent = text;
     }
 
     // What makes two definitions count the same interactions.

@@ -256,6 +256,29 @@ import Testing
         #expect(f.send(.get, "/api/snapshots/7/heatmap?since=2026-11-20&until=2026-11-19").status.code == 400)
     }
 
+    /// Issue 40 point 1 (studio.md §5 `pick`): a point on a label inside a button or a row means the button or the row.
+    @Test func pickChoosesTheElementInteractedWithAndTheTreeSaysSo() throws {
+        // Row 0's button (its own frame), row 0's label (inside the row: the row), the page's corner.
+        let button = try #require(f.send(.get, "/api/snapshots/7/pick?x=310&y=50").json)
+        #expect(button["path"] == .string(StudioFixture.buttonPath.replacingOccurrences(of: "%d", with: "0")))
+        #expect(button["event"] == "ButtonClick")
+        #expect(button["interactions"] == 0)
+        let label = try #require(f.send(.get, "/api/snapshots/7/pick?x=20.5&y=50").json)
+        #expect(label == ["path": .string(StudioFixture.rowPath + "0"), "interactions": 3, "event": "ListItemClick"])
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=5&y=5").json?["path"] == "HomeViewController-UIView&0-0")  // nothing interacted with: the deepest
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=500&y=5").status.code == 404)
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=a&y=5").status.code == 400)
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=1").status.code == 400)
+        // The tree the page gets carries the same judgement.
+        let tree = try #require(f.send(.get, "/api/snapshots/7").json?["tree"])
+        let row = try #require(tree["children"]?[0]?["children"]?[0]?["children"]?[0])
+        #expect(row["pick"] == true)
+        #expect(row["interactions"] == 3)
+        #expect(row["children"]?[0]?["pick"] == nil)  // the label
+        #expect(row["children"]?[1]?["pick"] == true)  // the button
+        #expect(tree["pick"] == nil)  // the page
+    }
+
     // MARK: Preview and definitions
 
     static func rowsRule(id: String? = "product-row", content: String? = nil) -> JSONValue {

@@ -109,6 +109,7 @@ import TestSupport
         #expect(c["favContent"] == "♥")
         #expect(c["favNote"]?.stringValue?.hasPrefix("As shown in the picture of") == true)
         #expect(c["favPreview"] == "0")
+        #expect(c["favWhy"] == "Without \u{201c}♥\u{201d} it counts 2 interactions: the taps stored show \u{201c}♡\u{201d}.", "\(c.jsonText)")
         // Content typed for one definition does not carry over into the next.
         #expect(c["typedBefore"] == "Teapot only")
         #expect(c["contentAfterNew"] != "Teapot only")
@@ -206,5 +207,34 @@ import TestSupport
         #expect(l["stillLoggedIn"] == true, "\(l.jsonText)")
         #expect(l["afterLogout"] == "login")
         #expect(l["apiAfterLogout"] == 401)
+    }
+}
+
+extension StudioUsabilityTests {
+    // MARK: Issue 40 point 1: pointing means the element interacted with
+
+    @Test(.timeLimit(.minutes(3))) func pointingChoosesTheElementInteractedWithAsTheAPIDoes() throws {
+        let (_, seen) = try Self.drive(["pick"])
+        let p = try #require(seen["pick"])
+        let points = p["points"]?.arrayValue ?? []
+        #expect(points.count == 4)
+        // The page and GET /api/snapshots/{S}/pick choose the same node at every point.
+        for point in points { #expect(point["page"] == point["api"]?["path"], "\(point.jsonText)") }
+        // Share's label: the button, its one stored tap (its kvc_error is none), a ButtonClick.
+        #expect(points.first?["page"] == .string(ShopStudio.detailShare))
+        #expect(points.first?["api"]?["interactions"] == 1)
+        #expect(points.first?["api"]?["event"] == "ButtonClick")
+        #expect(points.first?["facts"] == "1 stored interaction (ButtonClick) in the last 30 days")
+        #expect(points.first?["event"] == "ButtonClick")
+        // A row's name and a price label inside a row: the row, a ListItemClick.
+        #expect(points.dropFirst().first?["page"] == .string(ShopStudio.rowPath(0)))
+        #expect(points.dropFirst().first?["api"]?["interactions"] == 3)
+        #expect(points.dropFirst(2).first?["page"] == .string(ShopStudio.rowPath(1)))
+        #expect(points.dropFirst(2).first?["event"] == "ListItemClick")
+        // The page's empty corner: the page itself.
+        #expect(points.last?["page"] == "GtkBox(detail)&0")
+        // A preview of 0 says why.
+        #expect(p["zero"] == "0")
+        #expect(p["zeroWhy"]?.stringValue?.hasPrefix("No interaction is stored on this element") == true, "\(p.jsonText)")
     }
 }

@@ -112,20 +112,35 @@ class Studio:
         found = self.d.find_elements(By.CSS_SELECTOR, '#facts dd[data-fact="path"]')
         return found[0].text if found and self.d.find_element(By.ID, "chosen").is_displayed() else ""
 
+    def ancestors(self, path):
+        """The paths from the root down to `path`'s parent."""
+        def walk(n, above):
+            if n.get("path") == path:
+                return above
+            for c in n.get("children", []):
+                found = walk(c, above + [n.get("path")])
+                if found is not None:
+                    return found
+            return None
+        return walk(self.tree, []) or []
+
     def choose(self, path, at=None):
-        """Clicks inside the node's frame (or at `at`), then goes up to it with ↑ (bounded)."""
+        """Clicks inside the node's frame (or at `at`), then goes to it with ↑ or ↓ (bounded)."""
         x, y, w, h = self.node(path)["frame"]
         px, py = at if at else (x + min(w / 2, 8), y + min(h / 2, 8))
         self.point(px, py)
         self.until("pointing inside " + path, lambda: self.d.find_element(By.ID, "pointed").get_attribute("data-path") != "")
         ActionChains(self.d).click().perform()
         self.until("an element chosen", lambda: self.chosen() != "")
+        above = self.ancestors(path)
         for _ in range(12):
             if self.chosen() == path:
                 break
             before = self.chosen()
-            self.d.find_element(By.ID, "stage").send_keys(Keys.ARROW_UP)
-            self.until("going up from " + before, lambda: self.chosen() != before)
+            # The element pointing chose may hold the one wanted (a row around its label): go down then.
+            key = Keys.ARROW_DOWN if before in above else Keys.ARROW_UP
+            self.d.find_element(By.ID, "stage").send_keys(key)
+            self.until("going from " + before, lambda: self.chosen() != before)
         if self.chosen() != path:
             raise Failure("going up never reached %s (at %s)" % (path, self.chosen()))
 
@@ -276,6 +291,8 @@ def task_content(s):
     seen["favContent"] = s.value("content-exact")
     seen["favNote"] = s.text("content-note")
     seen["favPreview"] = s.preview_done()
+    s.until("why 0", lambda: s.text("preview-why") != "")
+    seen["favWhy"] = s.text("preview-why")
     # Content typed for one definition, then a new one from another element.
     field = s.d.find_element(By.ID, "content-exact")
     field.clear()
@@ -419,7 +436,39 @@ def task_logout(s):
 # API's 401 after logging out (logout).
 EXPECTED_REFUSALS = {"keys": ["status of 409"], "logout": ["status of 403", "status of 415", "status of 401"]}
 
-TASKS = {"delete": task_delete, "edit": task_edit, "heatmap": task_heatmap, "content": task_content, "record": task_record,
+def task_pick(s):
+    """Issue 40 point 1: the page chooses the element the API's pick names, and says its interactions."""
+    seen = {"points": []}
+    s.login()
+    share_label = DETAIL_SHARE.replace("&", "-GtkLabel&") + "-0"
+    for page, path, dx, dy in [("GtkBox(detail)", share_label, None, None),  # Share's own label
+                               ("GtkBox(home)", row_path(0, "-GtkFrame-GtkLabel", "-0-0"), None, None),  # the row's name
+                               ("GtkBox(home)", row_path(1, "-GtkFrame-GtkBox-GtkLabel", "-0-0-0"), None, None),  # a price
+                               ("GtkBox(detail)", "GtkBox(detail)&0", 470, 290)]:  # the page's empty corner
+        if getattr(s, "page", None) != page:
+            s.open_page(page)
+        x, y, w, h = s.node(path)["frame"]
+        px, py = (dx, dy) if dx is not None else (x + 3, y + 3)
+        s.point(px, py)
+        s.until("pointing", lambda: s.d.find_element(By.ID, "pointed").get_attribute("data-path") != "")
+        ActionChains(s.d).click().perform()
+        s.until("chosen", lambda: s.chosen() != "")
+        snapshot = s.d.find_element(By.CSS_SELECTOR, '#pages button[data-page="%s"]' % page).get_attribute("data-snapshot")
+        api = s.d.execute_async_script(
+            "const done = arguments[arguments.length - 1]; fetch('/api/snapshots/' + arguments[0] + '/pick?x=' + arguments[1] + '&y=' + arguments[2],"
+            " {credentials: 'same-origin'}).then(r => r.json()).then(done);", snapshot, px, py)
+        facts = s.js("const d = document.querySelector('#facts dd[data-fact=interactions]'); return d ? d.textContent : ''")
+        seen["points"].append({"under": path, "page": s.chosen(), "api": api, "facts": facts, "event": s.value("def-event")})
+    # A preview of 0 on an element nobody tapped says so.
+    s.open_page("GtkBox(detail)")
+    s.choose("GtkBox(detail)-GtkFrame-GtkBox-GtkBox-GtkButton&0-0-0-0-0")
+    seen["zero"] = s.preview_done()
+    s.until("why 0", lambda: s.text("preview-why") != "")
+    seen["zeroWhy"] = s.text("preview-why")
+    return seen
+
+
+TASKS = {"pick": task_pick, "delete": task_delete, "edit": task_edit, "heatmap": task_heatmap, "content": task_content, "record": task_record,
          "keys": task_keys, "circle": task_circle, "logout": task_logout}
 
 
