@@ -834,8 +834,8 @@ extension StudioAssets {
         const n = node && node.path === rule.viewPath ? node.interactions || 0 : 0;
         text = n > 0
           ? "Its " + plural(n, "stored interaction") + " are " + (node.event || "of another kind") + ", not " + rule.viewEvent + "."
-          : "No interaction is stored on " + (isExact(rule.viewPath) ? "this element" : "these elements") + " in the last 30 days"
-            + " (the app version " + (rule.appVersion || "*") + ", every content).";
+          : "No interaction is stored on " + (isExact(rule.viewPath) ? "this element" : "these elements")
+            + " in the last 30 days, in any version.";
       }
       if (seq === state.previewSeq) why.textContent = text;
     }
