@@ -505,8 +505,8 @@ extension StudioAssets {
         if (until) params.push("until=" + (Date.parse(until) + DAY));  // the chosen day included
         return params.join("&");
       }
-      const now = Date.now();
-      return "since=" + (now - Number(choice) * DAY) + "&until=" + (now + 1);
+      // Open-ended, as the preview: events stamped ahead of this browser's clock count too.
+      return "since=" + (Date.now() - Number(choice) * DAY);
     }
 
     // Heat is counted on interactions only (the server's heatmap), and its colour scale is set by
