@@ -225,6 +225,7 @@ extension StudioAssets {
     }
 
     async function showSnapshot(id) {
+      delete $("picture").dataset.shown;
       const snapshot = await api("GET", "/api/snapshots/" + id);
       state.snapshot = snapshot;
       // Nothing of the previous page stays: no element pointed at or chosen.
@@ -258,6 +259,7 @@ extension StudioAssets {
       $("selects").replaceChildren();
       await drawHeatmap();
       if (state.editing) schedulePreview();
+      img.dataset.shown = String(id);  // the page is shown whole (what a test waits for)
     }
 
     function scale() {

@@ -78,11 +78,11 @@ class Studio:
         thumb = '#pages button[data-page="%s"]' % page
         self.until("the thumbnail of " + page, lambda: self.d.find_elements(By.CSS_SELECTOR, thumb))
         self.d.find_element(By.CSS_SELECTOR, thumb).click()
-        self.until("the picture of " + page, lambda: self.js(
-            "const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0 && "
-            "document.getElementById('picture-title').textContent.startsWith(arguments[0])", page))
-        self.page = page
         snapshot = self.d.find_element(By.CSS_SELECTOR, thumb).get_attribute("data-snapshot")
+        self.until("the picture of " + page, lambda: self.js(
+            "const i = document.getElementById('picture'); return i.complete && i.naturalWidth > 0 && i.dataset.shown === arguments[0]",
+            snapshot))
+        self.page = page
         self.tree = self.d.execute_async_script(
             "const done = arguments[arguments.length - 1];"
             "fetch('/api/snapshots/' + arguments[0], {credentials: 'same-origin'}).then(r => r.json()).then(s => done(s.tree));",
