@@ -56,7 +56,8 @@ public struct StudioHandler: HTTPHandler {
         // Every write (login, logout, the API's) comes from the studio's own pages or from a
         // client that is no browser; a page of another origin, another port of this host
         // included, is refused before anything is checked.
-        if !isRead, let refusal = Self.crossOriginRefusal(request) { return Self.json(refusal) }
+        // (`OPTIONS` acts on nothing: it keeps its 405, the answer a preflight gets.)
+        if !isRead, request.method != .options, let refusal = Self.crossOriginRefusal(request) { return Self.json(refusal) }
         if request.path == "/api" || request.path.hasPrefix("/api/") { return apiResponse(request) }
         switch (request.path, isRead) {
         case ("/", true):

@@ -168,6 +168,10 @@ import Testing
     @Test func noCORSAndWritesNeedJSON() {
         let preflight = f.send(.options, "/api/rules", token: nil)
         #expect(preflight.status.code == 405)
+        // A browser's preflight from another origin: the same 405, no CORS header.
+        let foreign = f.send(.options, "/api/rules", token: nil, headers: [("Origin", "http://127.0.0.1:9999"), ("Sec-Fetch-Site", "same-site")])
+        #expect(foreign.status.code == 405)
+        #expect(!foreign.headers.contains { $0.name.lowercased().hasPrefix("access-control-") })
         #expect(!preflight.headers.contains { $0.name.lowercased().hasPrefix("access-control-") })
         let form = f.send(.post, "/api/rules", contentType: "application/x-www-form-urlencoded", raw: "id=x")
         #expect(form.status.code == 415)

@@ -62,8 +62,13 @@ class Studio:
     def click(self, element_id):
         self.d.find_element(By.ID, element_id).click()
 
-    def login(self):
+    def leave(self):
+        """Leaves the studio's page (its timers with it), then its session."""
+        self.d.get("about:blank")
         self.d.delete_all_cookies()
+
+    def login(self):
+        self.leave()
         self.d.get(self.args.url + "/login")
         self.until("the login page", lambda: self.d.find_elements(By.ID, "login-token"))
         self.d.find_element(By.ID, "login-token").send_keys(self.args.token)
@@ -105,6 +110,9 @@ class Studio:
         return picture, int(x * scale - picture.size["width"] / 2), int(y * scale - picture.size["height"] / 2)
 
     def point(self, x, y):
+        # The point must be in the window (a task may have scrolled it away).
+        self.js("const r = document.getElementById('picture').getBoundingClientRect();"
+                "if (r.top < 0 || r.bottom > window.innerHeight) window.scrollTo(0, 0);")
         picture, dx, dy = self.offset(x, y)
         ActionChains(self.d).move_to_element_with_offset(picture, dx, dy).perform()
 
@@ -393,7 +401,7 @@ def task_keys(s):
     s.until("the same-selection note", lambda: s.d.find_elements(By.CSS_SELECTOR, '#confirm-list li[data-note="same"]'))
     seen["sameNote"] = s.d.find_element(By.CSS_SELECTOR, '#confirm-list li[data-note="same"]').text
     # The login page's sentence keeps `serve --admin-token` on one line.
-    s.d.delete_all_cookies()
+    s.leave()
     s.d.get(s.args.url + "/login")
     s.until("the login page", lambda: s.d.find_elements(By.CSS_SELECTOR, "form#login code"))
     seen["loginCodeLines"] = s.js("return document.querySelector('form#login code').getClientRects().length")
