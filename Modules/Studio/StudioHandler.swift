@@ -9,7 +9,10 @@ public import HTTPServer
 /// Who may use it: a request carrying `Authorization: Bearer <admin token>`, or the session cookie
 /// a login with that token sets (`HttpOnly; SameSite=Strict`, `Secure` under TLS). There are no
 /// CORS headers and `OPTIONS` is refused, so another site's page can neither read an answer nor
-/// send the JSON the writes require.
+/// send the JSON the writes require; and every write, login and logout included, is refused when
+/// a browser says it comes from another origin (another port of this host is the same site, so
+/// `SameSite` alone would let its pages log the studio out). Wrong tokens are throttled per
+/// address (`LoginThrottle`).
 public struct StudioHandler: HTTPHandler {
     /// What shapes a studio besides its back end.
     public struct Configuration: Sendable {
