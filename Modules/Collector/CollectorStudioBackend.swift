@@ -135,9 +135,18 @@ public final class CollectorStudioBackend: StudioBackend {
             values: counts.values.map { RuleCounts.Value(value: .string($0.value), count: $0.count) })
     }
 
-    public func heatmap(appKey: String, appVersion: String?, paths: [String], range: StudioTimeRange) throws(StudioError) -> [String: Int] {
+    public func heatmap(appKey: String, appVersion: String?, viewEvents: [String], paths: [String], range: StudioTimeRange)
+        throws(StudioError) -> [String: Int]
+    {
+        var types: [String] = []
+        for name in viewEvents {
+            guard let event = ViewEvent(rawValue: name) else { throw StudioError(.badRequest, "'\(name)' is not a view event") }
+            types.append(event.eventType.rawValue)
+        }
+        // No view event would mean every type: a heatmap of nothing is empty instead.
+        guard !types.isEmpty else { return [:] }
         let elements = try unavailable { () throws(StoreError) in
-            try store.heatmap(appKey: appKey, appVersion: appVersion, paths: paths, since: range.since, until: range.until)
+            try store.heatmap(appKey: appKey, appVersion: appVersion, types: types, paths: paths, since: range.since, until: range.until)
         }
         return Dictionary(elements.map { ($0.path, $0.count) }, uniquingKeysWith: +)
     }

@@ -87,19 +87,19 @@ extension ReportStore {
     }
 
     /// A heatmap: for each of `paths` (exact canonical paths) of app `appKey` (only version
-    /// `appVersion`'s events when given), the stored interactions of every type on it with a
-    /// corrected time in [`since`, `until`), whenever stored; paths with none left out, the
-    /// others in the order given (a repeated path once).
-    public func heatmap(appKey: String, appVersion: String? = nil, paths: [String], since: Int64? = nil, until: Int64? = nil)
-        throws(StoreError) -> [PathInteractions]
-    {
+    /// `appVersion`'s events when given), the stored events of `types` (wire types; empty: every
+    /// type) on it with a corrected time in [`since`, `until`), whenever stored; paths with none
+    /// left out, the others in the order given (a repeated path once).
+    public func heatmap(
+        appKey: String, appVersion: String? = nil, types: [String] = [], paths: [String], since: Int64? = nil, until: Int64? = nil
+    ) throws(StoreError) -> [PathInteractions] {
         var unique: [String] = []
         var seen: Set<String> = []
         for p in paths where seen.insert(p).inserted { unique.append(p) }
         guard !unique.isEmpty else { return [] }
         let filter = EventFilter(appKey: appKey, appVersion: appVersion, since: since, until: until)
         var counts: [String: Int] = [:]
-        for row in try pathDayCounts(PathDayQuery(filter: filter, paths: unique)) where seen.contains(row.path) {
+        for row in try pathDayCounts(PathDayQuery(filter: filter, types: types, paths: unique)) where seen.contains(row.path) {
             counts[row.path, default: 0] += row.count
         }
         return unique.compactMap { p in counts[p].map { PathInteractions(path: p, count: $0) } }

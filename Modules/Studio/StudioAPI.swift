@@ -16,6 +16,10 @@ final class StudioAPI: Sendable {
 
     /// How far back counts and heatmaps look when a request gives no `since`.
     static let defaultDays: Int64 = 30
+    /// What a heatmap counts: the interactions a person makes on an element (taps, clicks, value
+    /// changes), the view events a definition of an element selects; not page enters and leaves,
+    /// impressions, scrolls or the agents' own records (`kvc_error`).
+    static let heatmapEvents = ["ButtonClick", "ListItemClick", "ViewTap", "ValueChanged"]
     /// The longest circle mode one request turns on: a day.
     static let maxCircleMinutes: Int64 = 1440
 
@@ -47,6 +51,7 @@ final class StudioAPI: Sendable {
             (.get, ["snapshots", "*"], { [self] k throws(StudioError) in ok(try snapshot(try snapshotID(k[0]))) }),
             (.get, ["snapshots", "*", "image"], { [self] k throws(StudioError) in .png(try stored(try snapshotID(k[0])).png) }),
             (.get, ["snapshots", "*", "heatmap"], { [self] k throws(StudioError) in ok(try heatmap(try snapshotID(k[0]), request)) }),
+            (.get, ["snapshots", "*", "pick"], { [self] k throws(StudioError) in ok(try pick(try snapshotID(k[0]), request)) }),
             (.post, ["preview"], { [self] _ throws(StudioError) in ok(try preview(try object(request), range: try range(request))) }),
             (.get, ["rules"], { [self] _ throws(StudioError) in ok(try rules(request)) }),
             (.post, ["rules"], { [self] _ throws(StudioError) in ok(try create(try object(request)), status: .created) }),
@@ -108,22 +113,51 @@ final class StudioAPI: Sendable {
         return ["snapshots": .array(list.map { .object(Self.summary($0)) })]
     }
 
+    /// The picture and its tree, each node marked as pointing judges it (`ElementPick.marked`,
+    /// with the stored interactions of the last 30 days).
     private func snapshot(_ id: Int64) throws(StudioError) -> JSONValue {
         let s = try stored(id)
         var o = Self.summary(s.summary)
-        o["tree"] = try tree(of: s)
+        let tree = try tree(of: s)
+        let (_, counts) = try interactions(s, tree: tree, version: nil, range: defaultRange())
+        o["tree"] = ElementPick.marked(tree, interactions: counts)
         return .object(o)
+    }
+
+    /// `GET /api/snapshots/{S}/pick?x=X&y=Y`: the element pointing at (X, Y) means (picture
+    /// pixels), its stored interactions of the last 30 days and the view event they are.
+    private func pick(_ id: Int64, _ request: HTTPRequest) throws(StudioError) -> JSONValue {
+        guard let x = request.queryValue("x").flatMap(Double.init), let y = request.queryValue("y").flatMap(Double.init),
+            x.isFinite, y.isFinite
+        else { throw StudioError(.badRequest, "give the point in the picture's pixels: ?x=X&y=Y") }
+        let s = try stored(id)
+        let tree = try tree(of: s)
+        let (_, counts) = try interactions(s, tree: tree, version: nil, range: defaultRange())
+        guard let node = ElementPick.pick(in: tree, x: x, y: y, interactions: counts), let path = node["path"]?.stringValue else {
+            throw StudioError(.notFound, "(\(x), \(y)) is outside picture \(id) (\(s.summary.width)×\(s.summary.height))")
+        }
+        var o = JSONObject([("path", .string(path)), ("interactions", .int(Int64(counts[path] ?? 0)))])
+        o["event"] = ElementPick.event(of: node, isRoot: node == tree).map(JSONValue.string) ?? .null
+        return .object(o)
+    }
+
+    /// The tree's paths in tree order and the stored interactions on each (`heatmapEvents`).
+    private func interactions(_ s: StudioSnapshot, tree: JSONValue, version: String?, range: StudioTimeRange) throws(StudioError)
+        -> (paths: [String], counts: [String: Int])
+    {
+        var paths: [String] = []
+        var seen = Set<String>()
+        Self.walk(tree) { node in
+            if let path = node["path"]?.stringValue, seen.insert(path).inserted { paths.append(path) }
+        }
+        let counts = try backend.heatmap(
+            appKey: s.summary.appKey, appVersion: version, viewEvents: Self.heatmapEvents, paths: paths, range: range)
+        return (paths, counts)
     }
 
     private func heatmap(_ id: Int64, _ request: HTTPRequest) throws(StudioError) -> JSONValue {
         let s = try stored(id)
-        var paths: [String] = []
-        var seen = Set<String>()
-        Self.walk(try tree(of: s)) { node in
-            if let path = node["path"]?.stringValue, seen.insert(path).inserted { paths.append(path) }
-        }
-        let counts = try backend.heatmap(
-            appKey: s.summary.appKey, appVersion: request.queryValue("version"), paths: paths, range: try range(request))
+        let (paths, counts) = try interactions(s, tree: try tree(of: s), version: request.queryValue("version"), range: try range(request))
         return ["elements": .array(paths.compactMap { path in
             guard let n = counts[path], n > 0 else { return nil }
             return ["path": .string(path), "count": .int(Int64(n))]
@@ -209,11 +243,15 @@ final class StudioAPI: Sendable {
             return t
         }
         let until = try instant("until")
-        let day = UTCDay.milliseconds
-        let since = try instant("since") ?? (UTCDay(time: clock()).startTime - (Self.defaultDays - 1) * day)
+        let since = try instant("since") ?? defaultSince()
         if let until, until <= since { throw StudioError(.badRequest, "until must be after since (it is exclusive)") }
         return StudioTimeRange(since: since, until: until)
     }
+
+    /// The last 30 days: from midnight UTC 29 days ago, open-ended.
+    private func defaultRange() -> StudioTimeRange { StudioTimeRange(since: defaultSince()) }
+
+    private func defaultSince() -> Int64 { UTCDay(time: clock()).startTime - (Self.defaultDays - 1) * UTCDay.milliseconds }
 
     // MARK: Rules
 

@@ -31,9 +31,11 @@ public protocol StudioBackend: Sendable {
 
     /// What `rule` counts over the stored events in `range`: total, per UTC day, top values.
     func counts(rule: JSONValue, range: StudioTimeRange) throws(StudioError) -> RuleCounts
-    /// Stored interactions per exact path among `paths`, for `appKey` (only `appVersion`'s when
-    /// given) in `range`; paths without any may be left out.
-    func heatmap(appKey: String, appVersion: String?, paths: [String], range: StudioTimeRange) throws(StudioError) -> [String: Int]
+    /// Stored events of the view events `viewEvents` (`ButtonClick`, …: docs/config.md §3) per
+    /// exact path among `paths`, for `appKey` (only `appVersion`'s when given) in `range`; paths
+    /// without any may be left out.
+    func heatmap(appKey: String, appVersion: String?, viewEvents: [String], paths: [String], range: StudioTimeRange)
+        throws(StudioError) -> [String: Int]
 }
 
 /// `[since, until)` in ms since the epoch; nil ends are open.

@@ -1,7 +1,7 @@
 extension StudioAssets {
     /// `/studio.css`: the style sheet of both pages.
     static let css = #"""
-    :root { --ink: #1d2430; --muted: #5b6575; --line: #d6dbe3; --accent: #1565c0; --chosen: #e65100; --bad: #b3261e; --bg: #f6f7f9; }
+    :root { --ink: #1d2430; --muted: #5b6575; --line: #d6dbe3; --accent: #1565c0; --chosen: #7b1fa2; --bad: #b3261e; --bg: #f6f7f9; }
     * { box-sizing: border-box; }
     body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: var(--ink); background: var(--bg); }
     h1 { font-size: 18px; margin: 0; }
@@ -11,10 +11,12 @@ extension StudioAssets {
     button:hover { border-color: var(--accent); }
     input, select { font: inherit; padding: 2px 4px; }
     code { font-size: 12px; word-break: break-all; }
+    code.nowrap { white-space: nowrap; word-break: normal; }
     .hint { color: var(--muted); font-size: 12px; }
     .error { color: var(--bad); }
     header#top { display: flex; align-items: center; gap: 16px; padding: 8px 16px; background: #fff; border-bottom: 1px solid var(--line); }
-    header#top #status { flex: 1; color: var(--muted); }
+    header#top #status { flex: 1; color: var(--muted); white-space: normal; overflow-wrap: anywhere; }
+    header#top #status.error { color: var(--bad); }
     header#top form { margin: 0; }
     main#studio { display: grid; grid-template-columns: 260px 1fr 360px; gap: 12px; padding: 12px; align-items: start; }
     nav#browser, aside#side, section#canvas { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px; }
@@ -26,6 +28,14 @@ extension StudioAssets {
     ul.choices li button[aria-pressed="true"] { border-color: var(--accent); background: #e8f0fb; }
     .circle { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px; }
     .circle .on { color: var(--chosen); font-weight: 600; }
+    .life { margin: 0 0 8px; }
+    .life ul { margin: 2px 0 0; padding-left: 16px; }
+    .pointed { margin: 6px 0 0; min-height: 1.4em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 12px; }
+    .note { border: 1px solid var(--chosen); border-radius: 4px; padding: 6px; margin: 6px 0; background: #f7eefa; }
+    .note ul { margin: 4px 0; padding-left: 18px; }
+    .axis { display: flex; justify-content: space-between; font-size: 11px; color: var(--muted); }
+    details#props-panel { margin-top: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
+    details#props-panel summary { cursor: pointer; color: var(--muted); }
     ul.thumbs { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: 1fr 1fr; gap: 6px; }
     ul.thumbs button { width: 100%; padding: 4px; display: flex; flex-direction: column; align-items: center; gap: 2px; }
     ul.thumbs button[aria-pressed="true"] { border-color: var(--accent); background: #e8f0fb; }
@@ -40,10 +50,10 @@ extension StudioAssets {
     #picture { max-width: 100%; display: block; border: 1px solid var(--line); user-select: none; }
     #heat, #selects { position: absolute; inset: 0; pointer-events: none; }
     .outline { position: absolute; pointer-events: none; border: 2px solid var(--accent); background: rgba(21, 101, 192, 0.08); }
-    .outline.chosen { border-color: var(--chosen); background: rgba(230, 81, 0, 0.10); }
+    .outline.chosen { border-color: var(--chosen); background: rgba(123, 31, 162, 0.10); }
     .selected { position: absolute; border: 2px dashed var(--chosen); }
     .heat { position: absolute; border-radius: 2px; }
-    .heat.container { border: 3px solid; }
+    .heat.container { border: 3px dotted; }
     .heat span { position: absolute; right: 1px; top: 1px; font: 10px/1 system-ui, sans-serif; background: #fff; padding: 1px 2px; border-radius: 2px; }
     dl#facts { display: grid; grid-template-columns: 70px 1fr; gap: 2px 8px; margin: 0 0 8px; font-size: 12px; }
     dl#facts dt { color: var(--muted); }

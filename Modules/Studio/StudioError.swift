@@ -16,13 +16,15 @@ public struct StudioError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badRequest = Code("bad-request", status: 400)
         /// No bearer token and no session, or a wrong token.
         public static let unauthorized = Code("unauthorized", status: 401)
+        /// A write sent by a page of another origin (`Origin`, `Sec-Fetch-Site`).
+        public static let forbidden = Code("forbidden", status: 403)
         public static let notFound = Code("not-found", status: 404)
         public static let methodNotAllowed = Code("method-not-allowed", status: 405)
         /// An id already in use.
         public static let conflict = Code("conflict", status: 409)
         /// A write without `Content-Type: application/json`.
         public static let unsupportedMediaType = Code("unsupported-media-type", status: 415)
-        /// Too many failed logins in a short time.
+        /// Too many wrong tokens from this address (or from everywhere) in a short time.
         public static let tooManyRequests = Code("too-many-requests", status: 429)
         /// The store failed (disk, database); try again later.
         public static let unavailable = Code("unavailable", status: 503)

@@ -38,6 +38,7 @@ enum StudioAssets {
             <button type="button" id="circle-on">Turn circle mode on</button>
             <button type="button" id="circle-off">Turn it off</button>
           </div>
+          <div id="circle-life" class="hint life" role="status" aria-live="polite" hidden></div>
           <label>Version <select id="versions"></select></label>
           <h3>Pages</h3>
           <ul id="pages" class="thumbs"></ul>
@@ -57,7 +58,7 @@ enum StudioAssets {
           <span id="heat-custom" hidden>
             <input type="date" id="heat-since" aria-label="from"> – <input type="date" id="heat-until" aria-label="to">
           </span>
-          <span id="heat-legend" hidden><span class="ramp"></span> <span id="heat-min">0</span>–<span id="heat-max">0</span> interactions</span>
+          <span id="heat-legend" hidden><span class="ramp"></span> <span id="heat-min">0</span>–<span id="heat-max">0</span> <span id="heat-unit">interactions</span></span>
         </div>
         <div id="stage" tabindex="0" aria-label="Picture: point at an element; wheel or arrow keys go to its parent or child; click to choose it">
           <img id="picture" alt="">
@@ -66,20 +67,25 @@ enum StudioAssets {
           <div id="hover" class="outline" hidden></div>
           <div id="chosen" class="outline chosen" hidden></div>
         </div>
+        <p id="pointed" class="pointed" aria-live="polite"></p>
         <p class="hint">Point at an element. Wheel up or ↑ (or P): its parent; wheel down or ↓ (or C): back to the child. Click: choose it. Esc: let go.</p>
       </section>
 
       <aside id="side" aria-label="The element and its definition">
         <section id="facts-panel">
           <h2>Element</h2>
-          <p id="no-element" class="hint">Point at something on the picture.</p>
+          <p id="no-element" class="hint">Click an element on the picture to choose it.</p>
           <dl id="facts"></dl>
-          <table id="props"><thead><tr><th>key path</th><th>value</th></tr></thead><tbody></tbody></table>
         </section>
 
         <section id="definition" hidden>
           <h2 id="definition-title">New definition</h2>
+          <div id="edit-note" class="note" role="status" hidden>
+            <span id="edit-note-text"></span>
+            <button type="button" id="edit-instead"></button>
+          </div>
           <label>Name <input type="text" id="def-name" placeholder="Add to cart"></label>
+          <p id="rename-hint" class="hint" hidden>Change the name and save to rename it; its id stays.</p>
           <label>Id <input type="text" id="def-id" placeholder="add-to-cart"></label>
           <label>Counts <select id="def-event">
             <option>ButtonClick</option><option>ListItemClick</option><option>ViewTap</option><option>ValueChanged</option>
@@ -93,6 +99,7 @@ enum StudioAssets {
               <input type="text" id="content-exact" aria-label="what it shows"></label>
             <label><input type="radio" name="case" value="rows-content" id="case-rows-content"> wherever
               <input type="text" id="content-rows" aria-label="what is shown"> is shown</label>
+            <p id="content-note" class="hint"></p>
           </fieldset>
           <label>Also record <select id="def-keypath"><option value="">nothing</option></select></label>
           <label>as <input type="text" id="def-keyname" placeholder="productId"></label>
@@ -100,17 +107,30 @@ enum StudioAssets {
           <p>Pattern: <code id="def-pattern"></code></p>
           <div id="preview">
             <h3>Preview: the last 30 days</h3>
-            <p><strong id="preview-total">–</strong> interactions; <span id="preview-selects"></span></p>
+            <p><strong id="preview-total">–</strong> <span id="preview-unit">interactions</span>; <span id="preview-selects"></span></p>
+            <p id="preview-why" class="hint" role="status"></p>
             <div id="preview-days" class="bars"></div>
+            <div id="preview-axis" class="axis"></div>
             <ol id="preview-values"></ol>
           </div>
           <p id="def-error" class="error" role="alert"></p>
+          <div id="confirm" class="note" role="alertdialog" aria-labelledby="confirm-title" hidden>
+            <strong id="confirm-title">Before saving</strong>
+            <ul id="confirm-list"></ul>
+            <button type="button" id="confirm-save">Save anyway</button>
+            <button type="button" id="confirm-cancel">Cancel</button>
+          </div>
           <div class="buttons">
             <button type="button" id="save">Save</button>
             <button type="button" id="delete" hidden>Delete</button>
             <button type="button" id="new">New</button>
           </div>
         </section>
+
+        <details id="props-panel">
+          <summary>All its properties (<span id="props-count">0</span>)</summary>
+          <table id="props"><thead><tr><th>key path</th><th>value</th></tr></thead><tbody></tbody></table>
+        </details>
 
         <section id="definitions-panel" hidden>
           <h2>Definitions</h2>
@@ -137,7 +157,7 @@ enum StudioAssets {
     <body class="login">
     <form id="login" method="post" action="/login">
       <h1>Autotrack Studio</h1>
-      <p>Give the collector's admin token (<code>serve --admin-token</code>).</p>
+      <p>Give the collector's admin token (<code class="nowrap">serve --admin-token</code>).</p>
       <label>Admin token <input type="password" id="login-token" name="token" autocomplete="current-password" required autofocus></label>
       <button type="submit" id="login-submit">Log in</button>
       <!--MESSAGE-->

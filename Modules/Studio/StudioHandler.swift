@@ -9,7 +9,10 @@ public import HTTPServer
 /// Who may use it: a request carrying `Authorization: Bearer <admin token>`, or the session cookie
 /// a login with that token sets (`HttpOnly; SameSite=Strict`, `Secure` under TLS). There are no
 /// CORS headers and `OPTIONS` is refused, so another site's page can neither read an answer nor
-/// send the JSON the writes require.
+/// send the JSON the writes require; and every write, login and logout included, is refused when
+/// a browser says it comes from another origin (another port of this host is the same site, so
+/// `SameSite` alone would let its pages log the studio out). Wrong tokens are throttled per
+/// address (`LoginThrottle`).
 public struct StudioHandler: HTTPHandler {
     /// What shapes a studio besides its back end.
     public struct Configuration: Sendable {
@@ -53,6 +56,11 @@ public struct StudioHandler: HTTPHandler {
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
         let isRead = request.method == .get || request.method == .head
+        // Every write (login, logout, the API's) comes from the studio's own pages or from a
+        // client that is no browser; a page of another origin, another port of this host
+        // included, is refused before anything is checked.
+        // (`OPTIONS` acts on nothing: it keeps its 405, the answer a preflight gets.)
+        if !isRead, request.method != .options, let refusal = Self.crossOriginRefusal(request) { return Self.json(refusal) }
         if request.path == "/api" || request.path.hasPrefix("/api/") { return apiResponse(request) }
         switch (request.path, isRead) {
         case ("/", true):
@@ -83,27 +91,65 @@ public struct StudioHandler: HTTPHandler {
         return id
     }
 
-    /// Nil when the request may use the API; the error otherwise.
-    private func authorize(_ request: HTTPRequest) -> StudioError? {
+    /// Nil when the request may use the API; the error otherwise (and the seconds to wait).
+    private func authorize(_ request: HTTPRequest) -> (error: StudioError, retryAfter: Int64?)? {
         if let authorization = request.headers["Authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                return StudioError(.unauthorized, "the Authorization header must be 'Bearer <admin token>'")
+                return (StudioError(.unauthorized, "the Authorization header must be 'Bearer <admin token>'"), nil)
             }
-            return checkToken(String(parts[1]).trimmingCharacters(in: .whitespaces))
+            return checkToken(String(parts[1]).trimmingCharacters(in: .whitespaces), from: request)
         }
         if session(of: request) != nil { return nil }
-        return StudioError(.unauthorized, "log in at /login, or send 'Authorization: Bearer <admin token>' (serve --admin-token)")
+        return (StudioError(.unauthorized, "log in at /login, or send 'Authorization: Bearer <admin token>' (serve --admin-token)"), nil)
     }
 
-    private func checkToken(_ token: String) -> StudioError? {
+    /// Nil when `token` is the admin token; the refusal otherwise, with the seconds to wait when
+    /// the address is throttled (`LoginThrottle`).
+    private func checkToken(_ token: String, from request: HTTPRequest) -> (error: StudioError, retryAfter: Int64?)? {
         let now = configuration.clock()
-        guard throttle.allows(at: now) else {
-            return StudioError(.tooManyRequests, "too many wrong tokens in the last minute; wait a minute and try again")
+        let address = request.peer.host
+        if let wait = throttle.admit(address, at: now) {
+            let seconds = max(1, (wait + 999) / 1000)
+            return (
+                StudioError(
+                    .tooManyRequests,
+                    "too many wrong tokens from \(address); the next one is checked in \(seconds) s (Retry-After)"), seconds
+            )
         }
-        if configuration.isAdminToken(token) { return nil }
-        throttle.failed(at: now)
-        return StudioError(.unauthorized, "that is not the collector's admin token (serve --admin-token)")
+        if configuration.isAdminToken(token) {
+            throttle.succeeded(address)
+            return nil
+        }
+        throttle.failed(address, at: now)
+        return (StudioError(.unauthorized, "that is not the collector's admin token (serve --admin-token)"), nil)
+    }
+
+    /// Why a write must be refused as coming from another origin, or nil. A browser says where a
+    /// request comes from in `Sec-Fetch-Site`: only `same-origin` (the studio's own pages) and
+    /// `none` (typed by the person) pass; another port of this host is `same-site` and refused.
+    /// Without it (an older browser), `Origin` must be this server's own (`http(s)://` + `Host`);
+    /// `null` is refused. Clients that send neither (curl, the agents' tools) pass. (The pages'
+    /// `Referrer-Policy: no-referrer` makes a browser send `Origin: null` with a form, so
+    /// `Sec-Fetch-Site` decides where it is sent.)
+    static func crossOriginRefusal(_ request: HTTPRequest) -> StudioError? {
+        let refusal = StudioError(
+            .forbidden, "a page of another origin may not \(request.method) \(request.path): open the studio itself, or send no Origin")
+        if let site = request.headers["Sec-Fetch-Site"]?.trimmingCharacters(in: .whitespaces).lowercased() {
+            return site == "same-origin" || site == "none" ? nil : refusal
+        }
+        guard let origin = request.headers["Origin"] else { return nil }
+        let scheme = request.isSecure ? "https" : "http"
+        func authority(_ text: String) -> String {
+            let lower = text.trimmingCharacters(in: .whitespaces).lowercased()
+            let defaultPort = request.isSecure ? ":443" : ":80"
+            return lower.hasSuffix(defaultPort) ? String(lower.dropLast(defaultPort.count)) : lower
+        }
+        let prefix = scheme + "://"
+        guard let host = request.headers["Host"], origin.lowercased().hasPrefix(prefix),
+            authority(String(origin.dropFirst(prefix.count))) == authority(host)
+        else { return refusal }
+        return nil
     }
 
     // MARK: The API
@@ -115,18 +161,30 @@ public struct StudioHandler: HTTPHandler {
             response.headers.set("Allow", "GET, HEAD, POST, PUT, DELETE")
             return response
         }
-        if let refusal = authorize(request) {
+        if let (refusal, retryAfter) = authorize(request) {
             var response = Self.json(refusal)
             if refusal.code == .unauthorized { response.headers.set("WWW-Authenticate", "Bearer realm=\"autotrack-studio\"") }
+            if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
             return response
         }
-        let writes = request.method == .post || request.method == .put || request.method == .delete
-        if writes, !Self.isJSON(request) {
-            return Self.json(StudioError(.unsupportedMediaType, "send 'Content-Type: application/json' with \(request.method)"))
-        }
+        if let refusal = Self.contentRefusal(request) { return Self.json(refusal) }
         switch api.respond(to: request) {
         case .success(let answer): return answer
         case .failure(let error): return Self.json(error)
+        }
+    }
+
+    /// Why a write's content must be refused (415), or nil: `POST` and `PUT` carry
+    /// `Content-Type: application/json` (a form on another page cannot send it), and so does a
+    /// `DELETE` with a body; a `DELETE` without one needs none, as no form or simple request of
+    /// another page can send a `DELETE` at all (a script's needs a preflight, which is refused).
+    static func contentRefusal(_ request: HTTPRequest) -> StudioError? {
+        switch request.method {
+        case .post, .put, .delete:
+            if request.method == .delete, request.body.isEmpty, request.headers["Content-Type"] == nil { return nil }
+            if isJSON(request) { return nil }
+            return StudioError(.unsupportedMediaType, "send 'Content-Type: application/json' with \(request.method)")
+        default: return nil
         }
     }
 
@@ -154,11 +212,13 @@ public struct StudioHandler: HTTPHandler {
         } else {
             return Self.json(StudioError(.unsupportedMediaType, "log in with a form (token=...) or JSON {\"token\": ...}"))
         }
-        func refuse(_ error: StudioError) -> HTTPResponse {
-            isForm ? loginPage(message: error.reason, status: HTTPStatus(code: error.code.status)) : Self.json(error)
+        func refuse(_ error: StudioError, retryAfter: Int64? = nil) -> HTTPResponse {
+            var response = isForm ? loginPage(message: error.reason, status: HTTPStatus(code: error.code.status)) : Self.json(error)
+            if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+            return response
         }
         guard let token, !token.isEmpty else { return refuse(StudioError(.badRequest, "give the admin token")) }
-        if let error = checkToken(token) { return refuse(error) }
+        if let (error, retryAfter) = checkToken(token, from: request) { return refuse(error, retryAfter: retryAfter) }
         let (id, _) = sessions.start()
         var cookie = "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(configuration.sessionLifetime / 1000)"
         if request.isSecure { cookie += "; Secure" }
@@ -167,9 +227,14 @@ public struct StudioHandler: HTTPHandler {
         return response
     }
 
+    /// A write like the API's: JSON only (the page's script sends it), so a form on another page,
+    /// another port of this host included, cannot end the session.
     private func logout(_ request: HTTPRequest) -> HTTPResponse {
+        guard Self.isJSON(request) else {
+            return Self.json(StudioError(.unsupportedMediaType, "log out with 'Content-Type: application/json' (the studio's Log out button)"))
+        }
         if let id = request.cookie(Self.cookieName) { sessions.end(id) }
-        var response: HTTPResponse = Self.isJSON(request) ? .json(#"{"session":"ended"}"#) : .redirect(to: "/login")
+        var response: HTTPResponse = .json(#"{"session":"ended"}"#)
         response.headers.add(
             "Set-Cookie", "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(request.isSecure ? "; Secure" : "")")
         return response

@@ -7,9 +7,10 @@ extension StudioAssets {
 
     const DAY = 86400000;
     const state = {
-      apps: [], app: null, version: "", snapshots: [], snapshot: null, nodes: [], byPath: new Map(),
+      apps: [], app: null, version: "", snapshots: [], allSnapshots: [], snapshot: null, nodes: [], byPath: new Map(),
       chain: [], level: 0, hovered: null, chosen: null, chosenChain: [], chosenLevel: 0,
-      editing: null, rules: [], etag: "", previewTimer: 0, previewSeq: 0, pollTimer: 0,
+      editing: null, replacing: null, rules: [], etag: "", previewTimer: 0, previewSeq: 0, pollTimer: 0,
+      contentKey: null, circleSince: null, opened: Date.now(),
     };
     const $ = (id) => document.getElementById(id);
 
@@ -23,12 +24,11 @@ extension StudioAssets {
       }
     }
 
+    // Every write says JSON, with a body or without (the server refuses other writes).
     async function api(method, path, body) {
       const init = { method, credentials: "same-origin", headers: { "Accept": "application/json" } };
-      if (body !== undefined) {
-        init.headers["Content-Type"] = "application/json";
-        init.body = JSON.stringify(body);
-      }
+      if (method !== "GET" && method !== "HEAD") init.headers["Content-Type"] = "application/json";
+      if (body !== undefined) init.body = JSON.stringify(body);
       const response = await fetch(path, init);
       if (response.status === 401) {
         window.location.assign("/login");
@@ -41,13 +41,31 @@ extension StudioAssets {
       return json;
     }
 
+    // The status line holds one message: a new one (an error included) replaces the last.
     function say(text, isError) {
       const s = $("status");
       s.textContent = text;
       s.className = isError ? "error" : "";
+      s.setAttribute("role", isError ? "alert" : "status");
     }
 
     function failed(error) { say(error.message, true); }
+
+    // A problem with the definition being written: beside the form, and no older success above.
+    function problem(text) {
+      $("def-error").textContent = text;
+      if (text && !$("status").classList.contains("error")) say("");
+    }
+
+    function plural(n, one, many) { return n + " " + (n === 1 ? one : (many || one + "s")); }
+
+    // A value as a person reads it: text as it is, anything else as JSON.
+    function shown(value) { return typeof value === "string" ? value : JSON.stringify(value); }
+
+    function shortDay(day) {
+      const d = new Date(day + "T00:00:00Z");
+      return d.toLocaleDateString([], { day: "numeric", month: "short", timeZone: "UTC" });
+    }
 
     function el(tag, attributes, ...children) {
       const e = document.createElement(tag);
@@ -66,6 +84,10 @@ extension StudioAssets {
     function clock(ms) {
       const d = new Date(ms);
       return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    }
+
+    function clockSeconds(ms) {
+      return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
     }
 
     function dateTime(ms) { return new Date(ms).toLocaleString(); }
@@ -118,6 +140,34 @@ extension StudioAssets {
       $("circle-on").textContent = on ? "Extend" : "Turn circle mode on";
       clearInterval(state.pollTimer);
       if (on) state.pollTimer = setInterval(() => refresh().catch(failed), 5000);
+      showCircleLife();
+    }
+
+    // Circle mode's sign of life: which app versions sent a picture since it was turned on, and when.
+    function showCircleLife() {
+      const life = $("circle-life");
+      const until = state.app && state.app.circleModeUntil;
+      if (!(until !== null && until > Date.now())) { life.hidden = true; life.replaceChildren(); return; }
+      const since = state.circleSince || state.opened;
+      const fresh = state.allSnapshots.filter((s) => s.capturedAt >= since);
+      life.hidden = false;
+      if (!fresh.length) {
+        life.dataset.pictures = "0";
+        life.textContent = "No picture since " + clockSeconds(since) + ": no running app has picked circle mode up yet. "
+          + "Apps ask at their next CONFIG (about once a minute): open the app, or start it again.";
+        return;
+      }
+      const versions = new Map();
+      for (const s of fresh) {
+        const v = versions.get(s.appVersion) || { count: 0, last: 0, pages: new Set() };
+        v.count++; v.last = Math.max(v.last, s.capturedAt); v.pages.add(s.page);
+        versions.set(s.appVersion, v);
+      }
+      life.dataset.pictures = String(fresh.length);
+      life.replaceChildren(el("span", {}, plural(fresh.length, "picture") + " since " + clockSeconds(since) + ":"),
+        el("ul", {}, ...[...versions].map(([version, v]) => el("li", { "data-version": version },
+          "version " + version + ": " + plural(v.count, "picture") + ", the last at " + clockSeconds(v.last)
+          + " (" + [...v.pages].join(", ") + ")"))));
     }
 
     async function refresh() {
@@ -126,7 +176,9 @@ extension StudioAssets {
     }
 
     async function setCircle(minutes) {
+      const was = state.app.circleModeUntil;
       const answer = await api("POST", "/api/apps/" + encodeURIComponent(state.app.appKey) + "/circle", { minutes });
+      if (minutes > 0 && !(was !== null && was > Date.now())) state.circleSince = Date.now();
       state.app.circleModeUntil = answer.circleModeUntil;
       say(minutes > 0 ? "Circle mode is on until " + clock(answer.circleModeUntil) + ": open the app's pages" : "Circle mode is off");
       await loadApps();
@@ -139,6 +191,9 @@ extension StudioAssets {
       const answer = await api("GET", path);
       const same = answer.snapshots.length === state.snapshots.length && answer.snapshots.every((s, i) => s.id === state.snapshots[i].id);
       state.snapshots = answer.snapshots;
+      state.allSnapshots = state.version
+        ? (await api("GET", "/api/snapshots?app=" + encodeURIComponent(state.app.appKey))).snapshots : answer.snapshots;
+      showCircleLife();
       // The refresh while circling keeps the thumbnails when nothing new came (images are not cached).
       if (same && $("pages").children.length === state.snapshots.length && state.snapshots.length > 0) return;
       const list = $("pages");
@@ -170,8 +225,15 @@ extension StudioAssets {
     }
 
     async function showSnapshot(id) {
+      delete $("picture").dataset.shown;
       const snapshot = await api("GET", "/api/snapshots/" + id);
       state.snapshot = snapshot;
+      // Nothing of the previous page stays: no element pointed at or chosen.
+      state.chain = [];
+      state.level = 0;
+      state.hovered = null;
+      $("hover").hidden = true;
+      showPointed(null);
       state.nodes = [];
       state.byPath = new Map();
       (function walk(node, parent) {
@@ -189,10 +251,15 @@ extension StudioAssets {
         img.src = "/api/snapshots/" + id + "/image";
       });
       img.alt = "The page " + snapshot.page;
-      choose(null);
+      const keep = state.editing;
+      state.chosen = null;
+      $("chosen").hidden = true;
+      showFacts(null);
+      state.editing = keep;
       $("selects").replaceChildren();
       await drawHeatmap();
       if (state.editing) schedulePreview();
+      img.dataset.shown = String(id);  // the page is shown whole (what a test waits for)
     }
 
     function scale() {
@@ -239,18 +306,36 @@ extension StudioAssets {
       return [(event.clientX - rect.left) / k, (event.clientY - rect.top) / k];
     }
 
+    // Pointing means the element interacted with: from the deepest node under the pointer up, the
+    // first the server marked `pick` (a control, a row, a node with stored interactions), as
+    // GET /api/snapshots/{S}/pick chooses; ↑/↓ still move from it.
+    function pickedLevel(chain) {
+      for (let i = chain.length - 1; i >= 0; i--) if (chain[i].pick) return i;
+      return chain.length - 1;
+    }
+
     function hover(event) {
       if (!state.snapshot) return;
       const [x, y] = pointerAt(event);
       state.chain = chainAt(x, y);
-      state.level = state.chain.length - 1;
+      state.level = pickedLevel(state.chain);
       showHovered();
     }
 
+    // What the pointer is on is said on the picture's own line; the side panel changes only when
+    // an element is chosen, so it does not reflow as the pointer moves.
     function showHovered() {
       state.hovered = state.chain[state.level] || null;
       place($("hover"), state.hovered);
-      if (!state.chosen) showFacts(state.hovered);
+      showPointed(state.hovered);
+    }
+
+    function showPointed(node) {
+      const line = $("pointed");
+      line.dataset.path = (node && node.path) || "";
+      if (!node) { line.textContent = state.snapshot ? "Point at an element; click to choose it." : ""; return; }
+      const text = ownText(node) || innerText(node);
+      line.textContent = node.type + (text ? " \u201c" + text + "\u201d" : "") + " \u2014 click to choose it";
     }
 
     // Up: toward the root; down: back toward the deepest element under the pointer.
@@ -259,7 +344,7 @@ extension StudioAssets {
         const level = Math.min(state.chosenChain.length - 1, Math.max(0, state.chosenLevel + delta));
         if (level !== state.chosenLevel) {
           state.chosenLevel = level;
-          choose(state.chosenChain[level], state.chosenChain, level);
+          choose(state.chosenChain[level], state.chosenChain, level, true);
         }
         return;
       }
@@ -268,18 +353,39 @@ extension StudioAssets {
       showHovered();
     }
 
-    function choose(node, chain, level) {
+    // Choosing an element starts a new definition from it; while one is being edited, that one
+    // stays as it is unless the person says it should count this element instead.
+    function choose(node, chain, level, moved) {
       state.chosen = node;
       state.chosenChain = chain || [];
       state.chosenLevel = level || 0;
       if (!node) {
         $("chosen").hidden = true;
-        showFacts(state.hovered);
+        showFacts(null);
         return;
       }
       place($("chosen"), node);
       showFacts(node);
-      fillDefinition(node);
+      if (state.editing) {
+        const was = state.editing;
+        newDefinition(node);
+        offerReplacing(was);
+      } else if (moved) {
+        // ↑/↓ refine the element of the definition being written: its name and choice stay.
+        const was = state.replacing;
+        newDefinition(node, true);
+        if (was) offerReplacing(was);
+      } else {
+        newDefinition(node);
+      }
+    }
+
+    function offerReplacing(rule) {
+      state.replacing = rule;
+      const name = rule.name || rule.id;
+      $("edit-note-text").textContent = "A new definition from this element: \u201c" + name + "\u201d is not changed.";
+      $("edit-instead").textContent = "Make \u201c" + name + "\u201d count this element instead";
+      $("edit-note").hidden = false;
     }
 
     function showFacts(node) {
@@ -290,13 +396,103 @@ extension StudioAssets {
       $("no-element").hidden = !!node;
       if (!node) return;
       const f = frameOf(node);
-      const rows = [["type", node.type], ["id", node.id], ["title", node.title], ["path", node.path], ["viewId", node.viewId],
-        ["frame", f ? f.join(", ") : null]];
+      const inner = ownText(node) ? "" : innerText(node);
+      const n = node.interactions || 0;
+      const stored = plural(n, "stored interaction") + (node.event ? " (" + node.event + ")" : "") + " in the last 30 days";
+      const rows = [["type", node.type], ["title", node.title], ["shows", inner], ["interactions", stored], ["id", node.id],
+        ["path", node.path], ["viewId", node.viewId], ["frame", f ? f.join(", ") : null]];
       for (const [k, v] of rows) {
         if (v === undefined || v === null || v === "") continue;
         facts.append(el("dt", {}, k), el("dd", { "data-fact": k }, String(v)));
       }
-      for (const [k, v] of Object.entries(node.props || {})) body.append(el("tr", {}, el("td", {}, k), el("td", {}, JSON.stringify(v))));
+      const props = Object.entries(node.props || {});
+      $("props-count").textContent = String(props.length);
+      for (const [k, v] of props) body.append(el("tr", {}, el("td", {}, k), el("td", {}, shown(v))));
+    }
+
+    // ---- the text a person sees, and the key paths that read it ------------------------------------
+
+    const TEXT_KEYS = ["label", "text", "title", "string"];
+    // Widgets whose one child is their `child` property (GTK), so `child` steps into it.
+    const CHILD_TYPES = /^(GtkListBoxRow|GtkFlowBoxChild|GtkButton|GtkToggleButton|GtkLinkButton|GtkMenuButton|GtkFrame|GtkAspectFrame|GtkScrolledWindow|GtkViewport|GtkWindow|GtkApplicationWindow|GtkRevealer|GtkExpander|GtkPopover|GtkSearchBar|GtkOverlay)$/;
+
+    // The node's own text property (`label`, `text`…) in the picture, or null.
+    function textKey(node) {
+      const props = (node && node.props) || {};
+      for (const k of TEXT_KEYS) if (typeof props[k] === "string" && props[k] !== "") return k;
+      return null;
+    }
+
+    function ownText(node) {
+      if (!node) return "";
+      if (node.title) return node.title;
+      const k = textKey(node);
+      return k ? node.props[k] : "";
+    }
+
+    // The text shown inside a node (its labels, in order), for a row or a box without a title.
+    function innerText(node) {
+      const texts = [];
+      (function walk(n) {
+        for (const c of n.children || []) {
+          const t = c.title || "";
+          if (t && !texts.includes(t)) texts.push(t);
+          else walk(c);
+          if (texts.length >= 6) return;
+        }
+      })(node);
+      return texts.join(" \u00b7 ");
+    }
+
+    function childOf(node) {
+      if (!CHILD_TYPES.test(node.type || "")) return null;
+      const kids = node.children || [];
+      if (kids.length === 1) return kids[0];
+      // A frame's label is a child widget of its own, before the frame's child.
+      if (/Frame$/.test(node.type) && kids.length === 2) return kids[1];
+      return null;
+    }
+
+    // The values seen in and around `node`, each with the key path that reads it at the
+    // interaction: its own text, the text inside it (`child.label`), and around it up to the page
+    // (`parent.parent.label`: the row's, the product's, the page's title).
+    function recordable(node) {
+      const out = [];
+      if (!node) return out;
+      const k = textKey(node);
+      if (k) out.push({ keyPath: k, value: node.props[k], where: "its own text", target: node });
+      let n = node;
+      const down = [];
+      for (let i = 0; i < 4; i++) {
+        const c = childOf(n);
+        if (!c) break;
+        down.push("child");
+        const ck = textKey(c);
+        if (ck) out.push({ keyPath: down.join(".") + "." + ck, value: c.props[ck], where: "the text inside it (" + c.type + ")", target: c, inside: true });
+        n = c;
+      }
+      let a = node.parentNode;
+      const up = [];
+      while (a && up.length < 8) {
+        up.push("parent");
+        const ak = textKey(a);
+        if (ak) out.push({ keyPath: up.join(".") + "." + ak, value: a.props[ak],
+          where: (a.parentNode ? plural(up.length, "level") + " up (" + a.type + ")" : "the page (" + a.type + ")"), target: a });
+        a = a.parentNode;
+      }
+      return out;
+    }
+
+    // The name a value is reported under: the one a definition of this element already uses for
+    // that key path (so events stored before carry it), else one made from the element's id.
+    function keyNameFor(candidate) {
+      const path = state.chosen && state.chosen.path;
+      for (const r of state.rules) {
+        if (r.keyPath === candidate.keyPath && r.keyName && path && (r.viewPath === path || r.viewPath === wildcard(path))) return r.keyName;
+      }
+      const id = candidate.target && candidate.target.id;
+      const base = id ? id.replace(/[^A-Za-z0-9]+(.)?/g, (m, c) => (c ? c.toUpperCase() : "")) : candidate.keyPath.split(".").pop();
+      return base.charAt(0).toLowerCase() + base.slice(1);
     }
 
     // ---- heatmap ------------------------------------------------------------------------------------
@@ -311,10 +507,13 @@ extension StudioAssets {
         if (until) params.push("until=" + (Date.parse(until) + DAY));  // the chosen day included
         return params.join("&");
       }
-      const now = Date.now();
-      return "since=" + (now - Number(choice) * DAY) + "&until=" + (now + 1);
+      // Open-ended, as the preview: events stamped ahead of this browser's clock count too.
+      return "since=" + (Date.now() - Number(choice) * DAY);
     }
 
+    // Heat is counted on interactions only (the server's heatmap), and its colour scale is set by
+    // the elements a person taps: not the page itself, nor a box covering most of the picture (a
+    // page whose picture is one box stays readable). Those get an outline with their count.
     async function drawHeatmap() {
       const layer = $("heat");
       layer.replaceChildren();
@@ -322,21 +521,31 @@ extension StudioAssets {
       const on = $("heat-on").checked && state.snapshot;
       $("heat-legend").hidden = !on;
       if (!on) return;
-      const answer = await api("GET", "/api/snapshots/" + state.snapshot.id + "/heatmap?" + range());
+      const snapshot = state.snapshot;
+      const answer = await api("GET", "/api/snapshots/" + snapshot.id + "/heatmap?" + range());
+      if (state.snapshot !== snapshot) return;
+      const area = snapshot.width * snapshot.height;
+      const tappable = (node) => {
+        const f = frameOf(node);
+        return !!node.parentNode && !!f && f[2] * f[3] < 0.6 * area;
+      };
       const counts = answer.elements.filter((e) => state.byPath.has(e.path));
-      const max = counts.reduce((m, e) => Math.max(m, e.count), 0);
-      const min = counts.reduce((m, e) => Math.min(m, e.count), max);
-      $("heat-min").textContent = counts.length ? min : 0;
+      const scaled = counts.filter((e) => tappable(state.byPath.get(e.path)));
+      const max = scaled.reduce((m, e) => Math.max(m, e.count), 0);
+      const min = scaled.reduce((m, e) => Math.min(m, e.count), max);
+      $("heat-min").textContent = scaled.length ? min : 0;
       $("heat-max").textContent = max;
+      $("heat-unit").textContent = max === 1 ? "interaction" : "interactions";
       for (const e of counts) {
-        const share = max > 0 ? e.count / max : 0;
         const node = state.byPath.get(e.path);
-        // Elements holding others (a page, a row) get a coloured frame, so their insides stay visible.
-        const container = (node.children || []).length > 0;
-        const box = el("div", { class: container ? "heat container" : "heat", "data-path": e.path, title: e.count + " interactions" },
-          el("span", {}, e.count));
+        const share = max > 0 ? Math.min(1, e.count / max) : 0;
+        // Elements holding others (a row, a page) get a frame of the colour, so their insides stay visible.
+        const outline = (node.children || []).length > 0 || !tappable(node);
+        const box = el("div", { class: outline ? "heat container" : "heat", "data-path": e.path, "data-count": e.count,
+          title: plural(e.count, "interaction") }, el("span", {}, e.count));
+        // Yellow to red, never the blue and purple of pointing and choosing.
         const colour = "rgba(" + Math.round(255 - 25 * share) + "," + Math.round(200 - 160 * share) + ",0," + (0.25 + 0.5 * share).toFixed(2) + ")";
-        if (container) box.style.borderColor = colour; else box.style.background = colour;
+        if (outline) box.style.borderColor = tappable(node) ? colour : "rgba(120,120,120,0.6)"; else box.style.background = colour;
         place(box, node);
         layer.append(box);
       }
@@ -365,6 +574,7 @@ extension StudioAssets {
     function isExact(pattern) { return !pattern.includes("*"); }
 
     function defaultEvent(node) {
+      if (node.event) return node.event;
       const path = node.path || "";
       const leaf = path.slice(path.lastIndexOf("&") + 1).split("-").pop() || "";
       if (!node.parentNode) return "PageEnter";
@@ -378,52 +588,109 @@ extension StudioAssets {
 
     function setCase(value) { $("case-" + value).checked = true; }
 
+    function hasContent() { return selectedCase().endsWith("content"); }
+
+    // "Also record": the values seen in and around the element, then its own properties (folded).
     function fillKeyPaths(node, chosen) {
       const select = $("def-keypath");
       select.replaceChildren(el("option", { value: "" }, "nothing"));
-      const keys = Object.keys((node && node.props) || {});
-      if (chosen && !keys.includes(chosen)) keys.push(chosen);
-      for (const k of keys) {
-        const v = node && node.props && node.props[k];
-        select.append(el("option", { value: k }, v === undefined ? k : k + " (now " + JSON.stringify(v) + ")"));
+      const seen = new Set();
+      const around = recordable(node);
+      if (around.length) {
+        const group = el("optgroup", { label: "What it shows, and around it" });
+        for (const c of around) {
+          seen.add(c.keyPath);
+          group.append(el("option", { value: c.keyPath, "data-key-name": keyNameFor(c) },
+            "\u201c" + shown(c.value) + "\u201d \u2014 " + c.where + ": " + c.keyPath));
+        }
+        select.append(group);
+      }
+      const own = Object.keys((node && node.props) || {}).filter((k) => !seen.has(k));
+      if (chosen && !seen.has(chosen) && !own.includes(chosen)) own.push(chosen);
+      if (own.length) {
+        const group = el("optgroup", { label: "Its own properties" });
+        for (const k of own) {
+          const v = node && node.props && node.props[k];
+          group.append(el("option", { value: k }, v === undefined ? k : k + " (now " + shown(v) + ")"));
+        }
+        select.append(group);
       }
       select.value = chosen || "";
     }
 
-    function fillDefinition(node) {
-      $("definition").hidden = false;
-      const keyPath = state.editing ? state.editing.keyPath : "";
-      fillKeyPaths(node, keyPath);
-      if (!state.editing) {
-        $("def-event").value = defaultEvent(node);
-        const shown = node.title || "";
-        $("content-exact").value = shown;
-        $("content-rows").value = shown;
+    function captured() {
+      return state.snapshot ? dateTime(state.snapshot.capturedAt) : "";
+    }
+
+    // The content a person would type: what the element shows (its own title, or for a row the
+    // text of the label inside it, read then through that label's key path), said as captured.
+    function fillContent(node) {
+      state.contentKey = null;
+      let text = ownText(node);
+      let note = "";
+      if (text) {
+        note = "As shown in the picture of " + captured() + "; when tapped it may have shown something else (the preview lists what was stored).";
+      } else {
+        const inside = recordable(node).find((c) => c.inside && typeof c.value === "string");
+        if (inside) {
+          text = inside.value;
+          state.contentKey = { keyPath: inside.keyPath, keyName: keyNameFor(inside) };
+          note = "The text of its " + inside.target.type + " (read at each tap as " + inside.keyPath + ", recorded as "
+            + state.contentKey.keyName + "), as shown in the picture of " + captured() + ".";
+        } else if (node) {
+          note = "It shows no text of its own in the picture of " + captured() + ".";
+        }
       }
+      $("content-exact").value = text;
+      $("content-rows").value = text;
+      $("content-note").textContent = note;
+    }
+
+    // A content that is not the element's title is compared with a value read at the tap: the
+    // key path that reads it is recorded with the definition.
+    function applyContentKey() {
+      if (!hasContent() || !state.contentKey || $("def-keypath").value) return;
+      $("def-keypath").value = state.contentKey.keyPath;
+      $("def-keyname").value = state.contentKey.keyName;
+    }
+
+    // A fresh form for a new definition from `node`: nothing of another definition carries over.
+    function newDefinition(node, keepChoices) {
+      state.editing = null;
+      state.replacing = null;
+      $("edit-note").hidden = true;
+      hideConfirm();
+      $("definition").hidden = !node;
+      $("definition-title").textContent = "New definition";
+      if (!keepChoices) {
+        $("def-name").value = "";
+        $("def-id").value = "";
+        $("def-version").value = "*";
+        setCase("exact");
+      }
+      $("def-id").disabled = false;
+      $("def-keyname").value = "";
+      $("delete").hidden = true;
+      $("rename-hint").hidden = true;
+      problem("");
+      resetPreview();
+      fillKeyPaths(node, "");
+      if (!node) return;
+      $("def-event").value = defaultEvent(node);
+      fillContent(node);
+      applyContentKey();
       schedulePreview();
     }
 
-    function resetDefinition() {
-      state.editing = null;
-      $("definition-title").textContent = "New definition";
-      $("def-name").value = "";
-      $("def-id").value = "";
-      $("def-id").disabled = false;
-      $("def-keyname").value = "";
-      $("def-version").value = "*";
-      $("delete").hidden = true;
-      $("def-error").textContent = "";
-      setCase("exact");
-      fillKeyPaths(state.chosen, "");
-      $("definition").hidden = !state.chosen;
-      resetPreview();
-      if (state.chosen) fillDefinition(state.chosen);
-    }
+    function resetDefinition() { newDefinition(state.chosen); }
 
     function resetPreview() {
-      $("preview-total").textContent = "–";
+      $("preview-total").textContent = "\u2013";
+      $("preview-why").textContent = "";
+      $("preview-unit").textContent = "interactions";
       $("preview-selects").textContent = "";
       $("preview-days").replaceChildren();
+      $("preview-axis").replaceChildren();
       $("preview-values").replaceChildren();
       $("selects").replaceChildren();
     }
@@ -436,6 +703,7 @@ extension StudioAssets {
     function currentPattern() {
       const base = basePath();
       if (!base) return "";
+      if (state.editing && !state.chosen) return state.editing.viewPath;
       const c = selectedCase();
       if (c === "rows" || c === "rows-content") return wildcard(base);
       return base;
@@ -466,21 +734,22 @@ extension StudioAssets {
 
     function schedulePreview() {
       $("def-pattern").textContent = currentPattern();
-      if (state.chosen && state.chosen.path && selectedCase().startsWith("exact") && !isExact(currentPattern())) {
-        $("def-error").textContent = "";
-      }
+      $("preview-total").dataset.state = "pending";
+      state.previewPending = true;
       clearTimeout(state.previewTimer);
       state.previewTimer = setTimeout(() => preview().catch(failed), 250);
     }
 
-    function bars(container, days) {
+    function bars(container, axis, days) {
       container.replaceChildren();
+      axis.replaceChildren();
       const max = days.reduce((m, d) => Math.max(m, d.count), 0);
       for (const d of days) {
-        const bar = el("span", { title: d.day + ": " + d.count });
+        const bar = el("span", { title: d.day + ": " + plural(d.count, "interaction") });
         bar.style.height = (max > 0 ? Math.round(100 * d.count / max) : 0) + "%";
         container.append(bar);
       }
+      if (days.length) axis.append(el("span", {}, shortDay(days[0].day)), el("span", {}, shortDay(days[days.length - 1].day)));
     }
 
     // Every day of the last 30, zeros included, from the answer's days (which may leave zeros out).
@@ -501,27 +770,39 @@ extension StudioAssets {
       return (Math.floor(Date.now() / DAY) - 29) * DAY;
     }
 
+    function counted(rule) { return api("POST", "/api/preview?since=" + thirtyDaysSince(), rule); }
+
     async function preview() {
-      if (!state.app || !currentPattern()) return;
+      state.previewPending = false;
+      if (!state.app || !currentPattern()) { $("preview-total").dataset.state = "done"; return; }
       const seq = ++state.previewSeq;
       let answer;
       try {
-        answer = await api("POST", "/api/preview?since=" + thirtyDaysSince(), currentRule());
+        answer = await counted(currentRule());
       } catch (error) {
         if (seq !== state.previewSeq) return;
         resetPreview();
-        $("def-error").textContent = error.message;
+        if (!state.previewPending) $("preview-total").dataset.state = "done";
+        state.previewFailed = true;
+        problem(error.message);
         return;
       }
       if (seq !== state.previewSeq) return;  // a newer preview is on its way
-      $("def-error").textContent = "";
+      if (!state.previewPending) $("preview-total").dataset.state = "done";
+      // Only the preview's own problem goes away with it (a refused save stays said).
+      if (state.previewFailed) { state.previewFailed = false; problem(""); }
       $("preview-total").textContent = answer.total;
-      bars($("preview-days"), lastThirtyDays(answer.days));
+      $("preview-why").textContent = "";
+      if (answer.total === 0) explainZero(currentRule(), seq).catch(() => {});
+      $("preview-unit").textContent = answer.total === 1 ? "interaction" : "interactions";
+      bars($("preview-days"), $("preview-axis"), lastThirtyDays(answer.days));
       const values = $("preview-values");
       values.replaceChildren();
-      for (const v of answer.values.slice(0, 5)) values.append(el("li", {}, JSON.stringify(v.value) + ": " + v.count));
+      for (const v of answer.values.slice(0, 5)) {
+        values.append(el("li", {}, el("span", { class: "value" }, shown(v.value)), " \u2014 ", plural(v.count, "interaction")));
+      }
       const onPicture = answer.selects.filter((p) => state.byPath.has(p));
-      $("preview-selects").textContent = answer.selects.length + " element" + (answer.selects.length === 1 ? "" : "s") + " on the newest picture of its page";
+      $("preview-selects").textContent = plural(answer.selects.length, "element") + " on the newest picture of its page";
       const layer = $("selects");
       layer.replaceChildren();
       for (const p of onPicture) {
@@ -531,20 +812,96 @@ extension StudioAssets {
       }
     }
 
-    async function save() {
+    // Why a preview counts nothing: the content filter, the app versions, the event kind, or no
+    // interaction stored on the element at all (each tried by counting without it).
+    async function explainZero(rule, seq) {
+      const why = $("preview-why");
+      let text = "";
+      if (rule.content !== undefined) {
+        const loose = Object.assign({}, rule);
+        delete loose.content;
+        const without = await counted(loose);
+        if (without.total > 0) {
+          const seen = without.values.slice(0, 3).map((v) => "\u201c" + shown(v.value) + "\u201d").join(", ");
+          text = "Without \u201c" + rule.content + "\u201d it counts " + plural(without.total, "interaction")
+            + (seen ? ": the taps stored show " + seen : "") + ".";
+        }
+      }
+      if (!text && rule.appVersion && rule.appVersion !== "*") {
+        const any = await counted(Object.assign({}, rule, { appVersion: "*" }));
+        if (any.total > 0) text = "In every version it counts " + plural(any.total, "interaction") + ": none in " + rule.appVersion + ".";
+      }
+      if (!text) {
+        const node = state.chosen;
+        const n = node && node.path === rule.viewPath ? node.interactions || 0 : 0;
+        text = n > 0
+          ? "Its " + plural(n, "stored interaction") + " are " + (node.event || "of another kind") + ", not " + rule.viewEvent + "."
+          : "No interaction is stored on " + (isExact(rule.viewPath) ? "this element" : "these elements")
+            + " in the last 30 days, in any version.";
+      }
+      if (seq === state.previewSeq) why.textContent = text;
+    }
+
+    // What makes two definitions count the same interactions.
+    function selection(rule) {
+      return JSON.stringify([rule.appKey, rule.appVersion || "*", rule.viewEvent, rule.viewPath,
+        rule.content === undefined || rule.content === null ? null : rule.content, rule.content === undefined ? null : rule.keyName || null]);
+    }
+
+    function hideConfirm() {
+      $("confirm").hidden = true;
+      $("confirm-list").replaceChildren();
+    }
+
+    // Before a save that changes what a definition counts, or that counts what another one already
+    // counts: the facts, and Save / Cancel.
+    async function checkSave(rule) {
+      const notes = [];
+      const twin = state.rules.find((r) => r.id !== rule.id && selection(r) === selection(rule));
+      if (twin) {
+        notes.push({ kind: "same", text: "It counts the same interactions as \u201c" + (twin.name || twin.id) + "\u201d (same element, event and content)." });
+      }
+      const was = state.editing;
+      if (was && selection(was) !== selection(rule)) {
+        const [before, after] = await Promise.all([counted(was), counted(rule)]);
+        notes.push({ kind: "change", before: before.total, after: after.total,
+          text: "This changes what \u201c" + (was.name || was.id) + "\u201d counts: " + plural(before.total, "interaction")
+            + " before, " + plural(after.total, "interaction") + " after, over the last 30 days." });
+      }
+      return notes;
+    }
+
+    async function save(confirmed) {
+      hideConfirm();
       const rule = currentRule();
-      if (!rule.viewPath) { $("def-error").textContent = "Choose an element on the picture first."; return; }
-      if (!rule.id) { $("def-error").textContent = "Give the definition a name."; return; }
+      if (!rule.viewPath) { problem("Choose an element on the picture first."); return; }
+      if (!rule.id) { problem("Give the definition a name."); return; }
+      if (!confirmed) {
+        let notes;
+        try { notes = await checkSave(rule); } catch (error) { problem(error.message); return; }
+        if (notes.length) {
+          const list = $("confirm-list");
+          for (const n of notes) {
+            const item = el("li", { "data-note": n.kind }, n.text);
+            if (n.kind === "change") { item.dataset.before = n.before; item.dataset.after = n.after; }
+            list.append(item);
+          }
+          $("confirm").hidden = false;
+          $("confirm-save").focus();
+          return;
+        }
+      }
       try {
         if (state.editing) {
-          await api("PUT", "/api/rules/" + encodeURIComponent(state.editing.id), rule);
+          await api("PUT", "/api/rules/" + encodeURIComponent(state.editing.id) + "?app=" + encodeURIComponent(state.app.appKey), rule);
         } else {
           await api("POST", "/api/rules", rule);
         }
       } catch (error) {
-        $("def-error").textContent = error.message;
+        problem(error.message);
         return;
       }
+      problem("");
       say("Saved \u201c" + (rule.name || rule.id) + "\u201d: running apps pick it up at their next CONFIG");
       await loadDefinitions();
       edit(state.rules.find((r) => r.id === rule.id) || rule, false);
@@ -554,16 +911,25 @@ extension StudioAssets {
       if (!state.editing) return;
       const name = state.editing.name || state.editing.id;
       if (!window.confirm("Delete the definition \u201c" + name + "\u201d? Its events stay stored.")) return;
-      await api("DELETE", "/api/rules/" + encodeURIComponent(state.editing.id) + "?app=" + encodeURIComponent(state.app.appKey));
+      try {
+        await api("DELETE", "/api/rules/" + encodeURIComponent(state.editing.id) + "?app=" + encodeURIComponent(state.app.appKey));
+      } catch (error) {
+        problem(error.message);
+        return;
+      }
       say("Deleted \u201c" + name + "\u201d");
       state.editing = null;
       await loadDefinitions();
       resetDefinition();
     }
 
-    // Loads `rule` into the form; with `locate`, shows a picture of its page and its first element.
+    // Loads `rule` into the form; with `locate`, shows a picture of its page and its first element,
+    // and brings the form into view.
     async function edit(rule, locate) {
       state.editing = rule;
+      state.replacing = null;
+      $("edit-note").hidden = true;
+      hideConfirm();
       $("definition").hidden = false;
       $("definition-title").textContent = "Definition \u201c" + (rule.name || rule.id) + "\u201d";
       $("def-name").value = rule.name || "";
@@ -573,19 +939,18 @@ extension StudioAssets {
       $("def-version").value = rule.appVersion || "*";
       $("def-keyname").value = rule.keyName || "";
       $("delete").hidden = false;
-      $("def-error").textContent = "";
+      $("rename-hint").hidden = false;
+      problem("");
       const wild = !isExact(rule.viewPath);
       const hasContent = rule.content !== undefined && rule.content !== null;
       setCase((wild ? "rows" : "exact") + (hasContent ? "-content" : ""));
-      const shown = hasContent ? rule.content : (state.chosen && state.chosen.title) || "";
-      $("content-exact").value = shown;
-      $("content-rows").value = shown;
       if (locate) {
         const page = rule.viewPath.split("&")[0].split("-")[0];
-        const shown = state.snapshot && state.snapshot.page === page;
+        const onPage = state.snapshot && state.snapshot.page === page;
         const snapshot = state.snapshots.find((s) => s.page === page);
         state.chosen = null;
-        if (!shown && snapshot) await showSnapshot(snapshot.id);
+        if (!onPage && snapshot) await showSnapshot(snapshot.id);
+        state.editing = rule;
         const pattern = rule.viewPath;
         const node = state.nodes.find((n) => n.path && (n.path === pattern || wildcard(n.path) === pattern));
         if (node) {
@@ -593,11 +958,46 @@ extension StudioAssets {
           place($("chosen"), node);
           showFacts(node);
           state.chosenChain = [];
+          for (let n = node; n; n = n.parentNode) state.chosenChain.unshift(n);
+          state.chosenLevel = state.chosenChain.length - 1;
         } else {
           $("chosen").hidden = true;
         }
       }
+      const content = hasContent ? rule.content : "";
+      $("content-exact").value = content;
+      $("content-rows").value = content;
+      $("content-note").textContent = "";
+      state.contentKey = null;
       fillKeyPaths(state.chosen, rule.keyPath || "");
+      $("def-keyname").value = rule.keyName || "";
+      schedulePreview();
+      if (locate) $("definition").scrollIntoView({ block: "start" });
+    }
+
+    // While a new definition was started from an element during an edit: the edited one counts
+    // this element instead (its save then shows the counts before and after).
+    function editInstead() {
+      const rule = state.replacing;
+      if (!rule || !state.chosen) return;
+      const node = state.chosen;
+      const keep = { event: $("def-event").value, kase: selectedCase(), exact: $("content-exact").value, rows: $("content-rows").value,
+        keyPath: $("def-keypath").value, keyName: $("def-keyname").value };
+      state.editing = rule;
+      state.replacing = null;
+      $("edit-note").hidden = true;
+      $("definition-title").textContent = "Definition \u201c" + (rule.name || rule.id) + "\u201d, on another element";
+      $("def-name").value = rule.name || "";
+      $("def-id").value = rule.id;
+      $("def-id").disabled = true;
+      $("def-version").value = rule.appVersion || "*";
+      $("delete").hidden = false;
+      $("def-event").value = keep.event;
+      setCase(keep.kase);
+      $("content-exact").value = keep.exact;
+      $("content-rows").value = keep.rows;
+      fillKeyPaths(node, keep.keyPath);
+      $("def-keyname").value = keep.keyName;
       schedulePreview();
     }
 
@@ -611,7 +1011,11 @@ extension StudioAssets {
       const line = document.createElementNS(ns, "polyline");
       line.setAttribute("points", points.join(" "));
       svg.append(line);
-      return svg;
+      const box = el("div", { class: "trend" }, svg);
+      if (days.length) {
+        box.append(el("div", { class: "axis" }, el("span", {}, shortDay(days[0].day)), el("span", {}, shortDay(days[days.length - 1].day))));
+      }
+      return box;
     }
 
     async function loadDefinitions() {
@@ -625,12 +1029,12 @@ extension StudioAssets {
       await Promise.all(state.rules.map(async (rule) => {
         const item = el("li", { "data-rule": rule.id });
         list.append(item);
-        const count = el("span", { class: "count" }, "…");
+        const count = el("span", { class: "count" }, "\u2026");
         item.append(el("div", { class: "row" },
           el("span", { class: "name" }, rule.name || rule.id),
           count,
           el("button", { type: "button", onclick: () => edit(rule, true).catch(failed) }, "Edit")),
-          el("div", { class: "hint" }, rule.viewEvent + (rule.content !== undefined ? " showing \u201c" + rule.content + "\u201d" : "") + " · ", el("code", {}, rule.viewPath)));
+          el("div", { class: "hint" }, rule.viewEvent + (rule.content !== undefined ? " showing \u201c" + rule.content + "\u201d" : "") + " \u00b7 ", el("code", {}, rule.viewPath)));
         try {
           const p = await api("POST", "/api/preview?since=" + since, rule);
           count.textContent = p.total + " in 30 days";
@@ -651,15 +1055,23 @@ extension StudioAssets {
 
     // ---- wiring -----------------------------------------------------------------------------------
 
+    // Keys typed into text go to the text; elsewhere (a choice, a button, the picture) the arrow
+    // keys move the chosen element to its parent or child instead of changing a choice.
     function typing(event) {
       const t = event.target;
-      return t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA");
+      if (!t) return false;
+      if (t.tagName === "SELECT" || t.tagName === "TEXTAREA") return true;
+      return t.tagName === "INPUT" && !["radio", "checkbox", "button", "submit"].includes(t.type);
+    }
+
+    async function logout() {
+      try { await api("POST", "/logout"); } finally { window.location.assign("/login"); }
     }
 
     function start() {
       const stage = $("stage");
       stage.addEventListener("mousemove", hover);
-      stage.addEventListener("mouseleave", () => { $("hover").hidden = true; if (!state.chosen) showFacts(null); });
+      stage.addEventListener("mouseleave", () => { $("hover").hidden = true; showPointed(null); });
       stage.addEventListener("wheel", (event) => {
         if (!state.snapshot) return;
         event.preventDefault();
@@ -668,7 +1080,7 @@ extension StudioAssets {
       stage.addEventListener("click", (event) => {
         if (!state.snapshot) return;
         if (!state.chain.length) hover(event);
-        choose(state.hovered, state.chain.slice(), state.level);
+        if (!(state.chosen && state.hovered === state.chosen)) choose(state.hovered, state.chain.slice(), state.level);
         stage.focus();
       });
       document.addEventListener("keydown", (event) => {
@@ -676,28 +1088,34 @@ extension StudioAssets {
         if (event.key === "ArrowUp" || event.key === "p") { step(-1); event.preventDefault(); }
         else if (event.key === "ArrowDown" || event.key === "c") { step(1); event.preventDefault(); }
         else if (event.key === "Escape") { choose(null); }
-      });
+      }, true);
       window.addEventListener("resize", () => {
         place($("hover"), state.hovered);
         if (state.chosen) place($("chosen"), state.chosen);
         drawHeatmap().catch(failed);
         schedulePreview();
       });
+      $("logout").addEventListener("submit", (event) => { event.preventDefault(); logout(); });
       $("versions").addEventListener("change", () => { state.version = $("versions").value; loadSnapshots().catch(failed); });
       $("circle-on").addEventListener("click", () => setCircle(Number($("circle-minutes").value)).catch(failed));
       $("circle-off").addEventListener("click", () => setCircle(0).catch(failed));
       for (const id of ["heat-on", "heat-range", "heat-since", "heat-until"]) $(id).addEventListener("change", () => drawHeatmap().catch(failed));
       for (const id of ["def-event", "def-version", "def-keyname", "content-exact", "content-rows"]) $(id).addEventListener("input", schedulePreview);
-      for (const radio of document.querySelectorAll("input[name=case]")) radio.addEventListener("change", schedulePreview);
+      for (const radio of document.querySelectorAll("input[name=case]")) {
+        radio.addEventListener("change", () => { applyContentKey(); schedulePreview(); });
+      }
       $("def-keypath").addEventListener("change", () => {
-        const k = $("def-keypath").value;
-        $("def-keyname").value = k ? k.split(".").pop() : "";
-        const v = k && state.chosen && state.chosen.props ? state.chosen.props[k] : undefined;
-        if (v !== undefined) { $("content-exact").value = String(v); $("content-rows").value = String(v); }
+        const select = $("def-keypath");
+        const option = select.selectedOptions[0];
+        const k = select.value;
+        $("def-keyname").value = k ? (option && option.dataset.keyName) || k.split(".").pop() : "";
         schedulePreview();
       });
       $("def-name").addEventListener("input", () => { if (!state.editing) $("def-id").value = slug($("def-name").value); });
-      $("save").addEventListener("click", () => save().catch(failed));
+      $("save").addEventListener("click", () => save(false).catch(failed));
+      $("confirm-save").addEventListener("click", () => save(true).catch(failed));
+      $("confirm-cancel").addEventListener("click", hideConfirm);
+      $("edit-instead").addEventListener("click", editInstead);
       $("delete").addEventListener("click", () => remove().catch(failed));
       $("new").addEventListener("click", resetDefinition);
       loadApps().then(() => {

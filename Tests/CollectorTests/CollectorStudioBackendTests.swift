@@ -21,7 +21,10 @@ import TestSupport
                 session: "s", props: [("title", .string("Product \(row)"))]
             ).json
         }
-        _ = try store.append(EventBatch(appKey: "shop", appVersion: "1.10.0", events: [click("a", row: 0, daysAgo: 1), click("b", row: 0, daysAgo: 2)]))
+        // Beside row 0's clicks, a record that is no interaction on the same path (a rule's missed key).
+        let miss = TestEvents.event("k", type: .kvcError, name: "kvc", ts: TestEvents.time - 86_400_000, path: "\(Self.row)0", session: "s").json
+        _ = try store.append(
+            EventBatch(appKey: "shop", appVersion: "1.10.0", events: [click("a", row: 0, daysAgo: 1), click("b", row: 0, daysAgo: 2), miss]))
         _ = try store.append(EventBatch(appKey: "shop", appVersion: "1.2.0", events: [click("c", row: 1, daysAgo: 3)]))
         _ = try store.append(EventBatch(appKey: "other", events: [click("d", row: 1, daysAgo: 3)]))
         let tree = #"{"type":"HomeViewController","path":"HomeViewController&0","frame":[0,0,10,10]}"#
@@ -81,8 +84,13 @@ import TestSupport
         #expect(counts.days.map(\.count) == [1, 1, 1])
         #expect(counts.values.first == RuleCounts.Value(value: "Product 0", count: 2))
         #expect(try backend.counts(rule: Self.rule("tea", content: "Product 1"), range: all).total == 1)
-        let heat = try backend.heatmap(appKey: "shop", appVersion: nil, paths: ["\(Self.row)0", "\(Self.row)1", "\(Self.row)2"], range: all)
+        let taps = ["ButtonClick", "ListItemClick", "ViewTap", "ValueChanged"]
+        let paths = ["\(Self.row)0", "\(Self.row)1", "\(Self.row)2"]
+        // The clicks only: row 0's kvc_error is no interaction.
+        let heat = try backend.heatmap(appKey: "shop", appVersion: nil, viewEvents: taps, paths: paths, range: all)
         #expect(heat == ["\(Self.row)0": 2, "\(Self.row)1": 1])
-        #expect(try backend.heatmap(appKey: "shop", appVersion: "1.2.0", paths: ["\(Self.row)0"], range: all).isEmpty)
+        #expect(try backend.heatmap(appKey: "shop", appVersion: nil, viewEvents: ["ButtonClick"], paths: paths, range: all).isEmpty)
+        #expect(try backend.heatmap(appKey: "shop", appVersion: nil, viewEvents: [], paths: paths, range: all).isEmpty)
+        #expect(try backend.heatmap(appKey: "shop", appVersion: "1.2.0", viewEvents: taps, paths: ["\(Self.row)0"], range: all).isEmpty)
     }
 }

@@ -107,10 +107,14 @@ struct StudioCircleTests {
             #expect((counts["total"] as? NSNumber)?.intValue == onPath.count, "\(path): \(counts)")
         }
 
-        // The heatmap: per path of the picture, every stored interaction on it, nothing else.
+        // The heatmap: per path of the picture, every stored interaction on it (clicks, taps, value
+        // changes; not page enters or leaves, nor kvc_errors), nothing else.
         let paths = Set(tree.nodes.compactMap { $0["path"] as? String })
+        let interactions: Set<String> = ["click", "list_item_click", "value_changed"]
         var expected: [String: Int] = [:]
-        for e in stored { if let p = e.string("path"), paths.contains(p) { expected[p, default: 0] += 1 } }
+        for e in stored {
+            if let p = e.string("path"), paths.contains(p), interactions.contains(e.string("type") ?? "") { expected[p, default: 0] += 1 }
+        }
         let elements = try #require(try collector.json("GET", "/api/snapshots/\(id)/heatmap")["elements"] as? [[String: Any]])
         var heatmap: [String: Int] = [:]
         for e in elements {

@@ -6,7 +6,8 @@ import Synchronization
 import ViewIdentity
 
 /// An in-memory back end for the studio's route tests: apps, pictures, circle modes, rule sets
-/// and a list of interactions to count. Its rule check is a small stand-in for the codec's.
+/// and a list of stored events to count (`viewEvent` a view event's name, or a wire type such as
+/// `kvc_error` for the records that are none). Its rule check is a small stand-in for the codec's.
 final class FakeStudioBackend: StudioBackend {
     struct Interaction: Sendable {
         var appKey: String
@@ -15,6 +16,8 @@ final class FakeStudioBackend: StudioBackend {
         var path: String
         var title: String?
         var time: Int64
+        /// The values rules collected (`props[keyName]`).
+        var values: [String: String] = [:]
     }
 
     struct State: Sendable {
@@ -70,24 +73,30 @@ final class FakeStudioBackend: StudioBackend {
         let pattern = try? PathPattern(rule["viewPath"]?.stringValue ?? "")
         let selected = state.withLock { $0.interactions }.filter { e in
             guard let pattern, let path = try? ViewPath(canonical: e.path) else { return false }
+            // Content is the title, or the value collected under the rule's keyName (as RuleEventMatcher).
+            let content = rule["content"]?.stringValue
+            let value = rule["keyName"]?.stringValue.flatMap { e.values[$0] }
             return e.appKey == rule["appKey"]?.stringValue && e.viewEvent == rule["viewEvent"]?.stringValue && pattern.matches(path)
-                && (rule["content"]?.stringValue == nil || rule["content"]?.stringValue == e.title)
+                && (content == nil || content == e.title || (value != nil && content == value))
                 && (range.since.map { e.time >= $0 } ?? true) && (range.until.map { e.time < $0 } ?? true)
         }
         var byDay: [UTCDay: Int] = [:]
         var byTitle: [String: Int] = [:]
+        let keyName = rule["keyName"]?.stringValue
         for e in selected {
             byDay[UTCDay(time: e.time), default: 0] += 1
-            if let t = e.title { byTitle[t, default: 0] += 1 }
+            if let t = keyName.flatMap({ e.values[$0] }) ?? e.title { byTitle[t, default: 0] += 1 }
         }
         return RuleCounts(
             total: selected.count, days: byDay.sorted { $0.key < $1.key }.map { RuleCounts.Day(day: $0.key, count: $0.value) },
             values: byTitle.sorted { $0.value > $1.value }.map { RuleCounts.Value(value: .string($0.key), count: $0.value) })
     }
 
-    func heatmap(appKey: String, appVersion: String?, paths: [String], range: StudioTimeRange) throws(StudioError) -> [String: Int] {
+    func heatmap(appKey: String, appVersion: String?, viewEvents: [String], paths: [String], range: StudioTimeRange)
+        throws(StudioError) -> [String: Int]
+    {
         var counts: [String: Int] = [:]
-        for e in state.withLock({ $0.interactions }) where e.appKey == appKey && paths.contains(e.path) {
+        for e in state.withLock({ $0.interactions }) where e.appKey == appKey && paths.contains(e.path) && viewEvents.contains(e.viewEvent) {
             guard appVersion == nil || e.appVersion == appVersion, range.since.map({ e.time >= $0 }) ?? true,
                 range.until.map({ e.time < $0 }) ?? true
             else { continue }

@@ -15,7 +15,7 @@ import Testing
         #expect(none.json?["error"]?.stringValue == "unauthorized")
         #expect(none.json?["reason"]?.stringValue?.contains("/login") == true)
         #expect(none.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
-        #expect(f.send(.get, "/api/apps", token: "wrong").status.code == 401)
+        #expect(f.send(.get, "/api/apps", token: "wrong", from: "10.0.0.5").status.code == 401)
         #expect(f.send(.get, "/api/apps", cookie: "autotrack_studio=made-up").status.code == 200)  // the bearer token suffices
         #expect(f.send(.get, "/api/apps", token: nil, cookie: "autotrack_studio=made-up").status.code == 401)
         #expect(f.send(.get, "/api/apps").status.code == 200)
@@ -43,17 +43,69 @@ import Testing
         let ok = f.send(.post, "/login", token: nil, json: ["token": "admin-secret"])
         #expect(ok.status.code == 200)
         let pair = String(try #require(ok.headers["Set-Cookie"]).split(separator: ";")[0])
-        let wrong = f.send(.post, "/login", token: nil, json: ["token": "nope"])
+        let wrong = f.send(.post, "/login", token: nil, json: ["token": "nope"], from: "10.0.0.5")
         #expect(wrong.status.code == 401)
         #expect(wrong.headers["Set-Cookie"] == nil)
-        let form = f.send(.post, "/login", token: nil, contentType: "application/x-www-form-urlencoded", raw: "token=nope")
+        let form = f.send(.post, "/login", token: nil, contentType: "application/x-www-form-urlencoded", raw: "token=nope", from: "10.0.0.6")
         #expect(form.status.code == 401)
         #expect(form.text.contains("role=\"alert\""))
         // Logout ends the session on the server, not only in the browser.
-        let out = f.send(.post, "/logout", token: nil, cookie: pair, contentType: "application/x-www-form-urlencoded", raw: "")
-        #expect(out.status.code == 303)
+        let out = f.send(.post, "/logout", token: nil, cookie: pair, json: [:])
+        #expect(out.status.code == 200)
+        #expect(out.json == ["session": "ended"])
         #expect(out.headers["Set-Cookie"]?.contains("Max-Age=0") == true)
         #expect(f.send(.get, "/api/apps", token: nil, cookie: pair).status.code == 401)
+    }
+
+    /// Issue 36 point 8: logout is a write like every other, so a page of another origin cannot end the session.
+    @Test func logoutIsAWriteLikeEveryOther() throws {
+        let login = f.send(.post, "/login", token: nil, json: ["token": "admin-secret"])
+        let pair = String(try #require(login.headers["Set-Cookie"]).split(separator: ";")[0])
+        // A plain form POST, as any page can send: refused, the session goes on.
+        for contentType in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
+            let form = f.send(.post, "/logout", token: nil, cookie: pair, contentType: contentType, raw: "")
+            #expect(form.status.code == 415)
+            #expect(form.headers["Set-Cookie"] == nil)
+        }
+        #expect(f.send(.post, "/logout", token: nil, cookie: pair).status.code == 415)
+        // JSON from a page of another origin (another port of this host): refused too.
+        let other = f.send(
+            .post, "/logout", token: nil, cookie: pair, json: [:],
+            headers: [("Host", "127.0.0.1:8080"), ("Origin", "http://127.0.0.1:9999"), ("Sec-Fetch-Site", "same-site")])
+        #expect(other.status.code == 403)
+        #expect(other.json?["error"] == "forbidden")
+        #expect(f.send(.get, "/api/apps", token: nil, cookie: pair).status.code == 200)
+        // The studio's own page (same origin) logs out.
+        let own = f.send(
+            .post, "/logout", token: nil, cookie: pair, json: [:],
+            headers: [("Host", "127.0.0.1:8080"), ("Origin", "http://127.0.0.1:8080"), ("Sec-Fetch-Site", "same-origin")])
+        #expect(own.status.code == 200)
+        #expect(f.send(.get, "/api/apps", token: nil, cookie: pair).status.code == 401)
+    }
+
+    @Test func writesFromAnotherOriginAreRefusedBeforeAnythingIsChecked() {
+        let foreign: [[(String, String)]] = [
+            [("Host", "127.0.0.1:8080"), ("Origin", "http://127.0.0.1:9999")],
+            [("Host", "127.0.0.1:8080"), ("Origin", "null")],
+            [("Host", "127.0.0.1:8080"), ("Origin", "https://127.0.0.1:8080")],  // another scheme
+            [("Host", "127.0.0.1:8080"), ("Sec-Fetch-Site", "cross-site")],
+            [("Host", "127.0.0.1:8080"), ("Sec-Fetch-Site", "same-site")],
+        ]
+        for headers in foreign {
+            #expect(f.send(.post, "/api/rules", json: Self.rowsRule(), headers: headers).status.code == 403)
+            #expect(f.send(.delete, "/api/rules/product-row", headers: headers).status.code == 403)
+            #expect(f.send(.post, "/login", token: nil, json: ["token": "admin-secret"], headers: headers).status.code == 403)
+        }
+        #expect(f.backend.state.withLock { $0.publishes } == 0)
+        // Reads are not writes; the page itself and clients without Origin (curl) pass.
+        #expect(f.send(.get, "/api/apps", headers: foreign[0]).status.code == 200)
+        // Sec-Fetch-Site decides when a browser sends it: the login form of a no-referrer page says `Origin: null`.
+        let form = [("Host", "127.0.0.1:8080"), ("Origin", "null"), ("Sec-Fetch-Site", "same-origin")]
+        #expect(f.send(.post, "/login", token: nil, json: ["token": "admin-secret"], headers: form).status.code == 200)
+        #expect(f.send(.post, "/api/rules", json: Self.rowsRule(), headers: [("Sec-Fetch-Site", "same-site"), ("Origin", "http://127.0.0.1:8080"), ("Host", "127.0.0.1:8080")]).status.code == 403)
+        let own = [("Host", "127.0.0.1:8080"), ("Origin", "http://127.0.0.1:8080"), ("Sec-Fetch-Site", "same-origin")]
+        #expect(f.send(.post, "/api/rules", json: Self.rowsRule(), headers: own).status.code == 201)
+        #expect(f.send(.post, "/api/apps/shop/circle", json: ["minutes": 5]).status.code == 200)
     }
 
     @Test func overTLSTheCookieIsSecure() throws {
@@ -65,23 +117,70 @@ import Testing
         #expect(cookie.contains("SameSite=Strict") && cookie.contains("HttpOnly"))
     }
 
-    @Test func wrongTokensAreThrottled() {
-        for _ in 0..<10 { #expect(f.send(.get, "/api/apps", token: "guess").status.code == 401) }
-        let throttled = f.send(.post, "/login", token: nil, json: ["token": "admin-secret"])
-        #expect(throttled.status.code == 429)
-        f.clock.advance(61_000)
-        #expect(f.send(.post, "/login", token: nil, json: ["token": "admin-secret"]).status.code == 200)
+    /// Issue 36 point 7: wrong tokens are throttled per address, and guessing never locks a right token out.
+    @Test func wrongTokensAreThrottledPerAddress() throws {
+        let guesser = "10.0.0.66"
+        #expect(f.send(.get, "/api/apps", token: "guess", from: guesser).status.code == 401)
+        // The next token from that address waits 250 ms, then 500 ms, 1 s … up to 8 s.
+        let early = f.send(.get, "/api/apps", token: "guess", from: guesser)
+        #expect(early.status.code == 429)
+        #expect(early.headers["Retry-After"] == "1")
+        #expect(early.json?["reason"]?.stringValue?.contains(guesser) == true)
+        for delay: Int64 in [250, 500, 1000, 2000, 4000, 8000, 8000] {
+            f.clock.advance(delay - 1)
+            #expect(f.send(.get, "/api/apps", token: "guess", from: guesser).status.code == 429)
+            f.clock.advance(1)
+            #expect(f.send(.get, "/api/apps", token: "guess", from: guesser).status.code == 401)
+        }
+        // Meanwhile the admin, at another address, logs in and uses the token at once.
+        #expect(f.send(.post, "/login", token: nil, json: ["token": "admin-secret"], from: "10.0.0.7").status.code == 200)
+        #expect(f.send(.get, "/api/apps", from: "10.0.0.7").status.code == 200)
+        // The guesser's own address with the right token waits its turn, then gets in and is cleared.
+        #expect(f.send(.get, "/api/apps", from: guesser).status.code == 429)
+        f.clock.advance(8000)
+        #expect(f.send(.get, "/api/apps", from: guesser).status.code == 200)
+        #expect(f.send(.get, "/api/apps", token: "guess", from: guesser).status.code == 401)
+        #expect(f.send(.get, "/api/apps", token: "guess", from: guesser).status.code == 429)  // 250 ms again
+    }
+
+    @Test func theGlobalCeilingSlowsGuessingFromManyAddressesButNeverLocksOutARightToken() {
+        // 100 addresses, one wrong token each: the global ceiling (100 a minute) is reached.
+        for i in 0..<100 { #expect(f.send(.get, "/api/apps", token: "guess", from: "10.1.0.\(i)").status.code == 401) }
+        f.clock.advance(10_000)  // past every address's own delay
+        // A guessing address now waits until its wrong token is a minute old.
+        let slowed = f.send(.get, "/api/apps", token: "guess", from: "10.1.0.3")
+        #expect(slowed.status.code == 429)
+        #expect(slowed.headers["Retry-After"] == "50")
+        // An address that sent no wrong token is still checked: the right token gets in (login and bearer).
+        #expect(f.send(.post, "/login", token: nil, json: ["token": "admin-secret"], from: "10.9.9.9").status.code == 200)
+        #expect(f.send(.get, "/api/apps", from: "10.9.9.8").status.code == 200)
+        // And 10 a minute forever from one address never keep the admin out.
+        for _ in 0..<30 {
+            _ = f.send(.get, "/api/apps", token: "guess", from: "10.2.0.1")
+            f.clock.advance(6_000)
+        }
+        #expect(f.send(.post, "/login", token: nil, json: ["token": "admin-secret"], from: "10.9.9.10").status.code == 200)
+        // A minute after the last wrong one, the ceiling no longer holds anyone back.
+        f.clock.advance(60_000)
+        #expect(f.send(.get, "/api/apps", from: "10.1.0.3").status.code == 200)
     }
 
     @Test func noCORSAndWritesNeedJSON() {
         let preflight = f.send(.options, "/api/rules", token: nil)
         #expect(preflight.status.code == 405)
+        // A browser's preflight from another origin: the same 405, no CORS header.
+        let foreign = f.send(.options, "/api/rules", token: nil, headers: [("Origin", "http://127.0.0.1:9999"), ("Sec-Fetch-Site", "same-site")])
+        #expect(foreign.status.code == 405)
+        #expect(!foreign.headers.contains { $0.name.lowercased().hasPrefix("access-control-") })
         #expect(!preflight.headers.contains { $0.name.lowercased().hasPrefix("access-control-") })
         let form = f.send(.post, "/api/rules", contentType: "application/x-www-form-urlencoded", raw: "id=x")
         #expect(form.status.code == 415)
         #expect(form.json?["error"]?.stringValue == "unsupported-media-type")
-        #expect(f.send(.delete, "/api/rules/x").status.code == 415)
+        // A DELETE without a body needs no content type (no other page can send a DELETE); with a body it is JSON.
+        #expect(f.send(.delete, "/api/rules/x").status.code == 404)
+        #expect(f.send(.delete, "/api/rules/x", contentType: "text/plain", raw: "id=x").status.code == 415)
         #expect(f.send(.delete, "/api/rules/x", contentType: "application/json; charset=utf-8").status.code == 404)
+        #expect(f.send(.post, "/api/rules").status.code == 415)  // a POST always says JSON
         #expect(f.send(.post, "/api/rules", contentType: "text/plain", raw: "{}").status.code == 415)
     }
 
@@ -161,6 +260,29 @@ import Testing
         #expect(f.send(.get, "/api/snapshots/7/heatmap?since=2026-11-20&until=2026-11-19").status.code == 400)
     }
 
+    /// Issue 40 point 1 (studio.md §5 `pick`): a point on a label inside a button or a row means the button or the row.
+    @Test func pickChoosesTheElementInteractedWithAndTheTreeSaysSo() throws {
+        // Row 0's button (its own frame), row 0's label (inside the row: the row), the page's corner.
+        let button = try #require(f.send(.get, "/api/snapshots/7/pick?x=310&y=50").json)
+        #expect(button["path"] == .string(StudioFixture.buttonPath.replacingOccurrences(of: "%d", with: "0")))
+        #expect(button["event"] == "ButtonClick")
+        #expect(button["interactions"] == 0)
+        let label = try #require(f.send(.get, "/api/snapshots/7/pick?x=20.5&y=50").json)
+        #expect(label == ["path": .string(StudioFixture.rowPath + "0"), "interactions": 3, "event": "ListItemClick"])
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=5&y=5").json?["path"] == "HomeViewController-UIView&0-0")  // nothing interacted with: the deepest
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=500&y=5").status.code == 404)
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=a&y=5").status.code == 400)
+        #expect(f.send(.get, "/api/snapshots/7/pick?x=1").status.code == 400)
+        // The tree the page gets carries the same judgement.
+        let tree = try #require(f.send(.get, "/api/snapshots/7").json?["tree"])
+        let row = try #require(tree["children"]?[0]?["children"]?[0]?["children"]?[0])
+        #expect(row["pick"] == true)
+        #expect(row["interactions"] == 3)
+        #expect(row["children"]?[0]?["pick"] == nil)  // the label
+        #expect(row["children"]?[1]?["pick"] == true)  // the button
+        #expect(tree["pick"] == nil)  // the page
+    }
+
     // MARK: Preview and definitions
 
     static func rowsRule(id: String? = "product-row", content: String? = nil) -> JSONValue {
@@ -226,7 +348,7 @@ import Testing
         #expect(counts["selects"] == nil)
         #expect(f.send(.get, "/api/rules/product-row/counts?since=2020-01-01").json?["total"] == 5)
 
-        let deleted = f.send(.delete, "/api/rules/product-row", contentType: "application/json")
+        let deleted = f.send(.delete, "/api/rules/product-row")  // no body, no content type: as a browser's fetch sends it
         #expect(deleted.status.code == 200)
         #expect(f.send(.get, "/api/rules?app=shop").json?["rules"]?.arrayValue?.map { $0["id"] } == ["tea"])
         // The last rule goes too: the app's set is published empty.

@@ -48,24 +48,27 @@ struct StudioFixture {
     }
 
     /// The tree's picture: each node's frame drawn as a box with its title.
-    static let png: [UInt8] = {
-        var image = RGBImage(width: 400, height: 300, background: RGBColor(red: 250, green: 250, blue: 250))
+    static let png: [UInt8] = picture(of: tree(), width: 400, height: 300)
+
+    /// A picture of `tree`: each node's frame a box (buttons blue), the titles of leaves written in.
+    static func picture(of tree: JSONValue, width: Int, height: Int) -> [UInt8] {
+        var image = RGBImage(width: width, height: height, background: RGBColor(red: 250, green: 250, blue: 250))
         func draw(_ node: JSONValue, depth: Int) {
             if let f = node["frame"]?.arrayValue?.compactMap(\.intValue), f.count == 4 {
-                let button = node["type"]?.stringValue == "UIButton"
-                let shade = UInt8(240 - depth * 12)
+                let button = node["type"]?.stringValue.map { $0 == "UIButton" || $0 == "GtkButton" } ?? false
+                let shade = UInt8(240 - min(depth, 15) * 12)
                 image.fill(x: Int(f[0]), y: Int(f[1]), width: Int(f[2]), height: Int(f[3]),
                     button ? RGBColor(red: 52, green: 120, blue: 246) : RGBColor(red: shade, green: shade, blue: 250))
                 image.stroke(x: Int(f[0]), y: Int(f[1]), width: Int(f[2]), height: Int(f[3]), RGBColor(red: 150, green: 150, blue: 160))
-                if let title = node["title"]?.stringValue, node["children"] == nil {
+                if let title = node["title"]?.stringValue, node["children"] == nil, title.allSatisfy(\.isASCII) {
                     image.draw(text: title, x: Int(f[0]) + 4, y: Int(f[1]) + 6, scale: 2, button ? .white : .black)
                 }
             }
             for c in node["children"]?.arrayValue ?? [] { draw(c, depth: depth + 1) }
         }
-        draw(tree(), depth: 0)
+        draw(tree, depth: 0)
         return image.png
-    }()
+    }
 
     /// The studio at `now` (ms since the epoch): the clicks are days before it.
     init(now: Int64 = Self.now) {
@@ -86,7 +89,12 @@ struct StudioFixture {
                 appKey: "shop", appVersion: "1.1.0", viewEvent: event, path: "\(Self.rowPath)\(row)", title: title ?? ["Gift card", "Tea", "Mug"][row],
                 time: now - daysAgo * Self.day)
         }
-        state.interactions = [click(0, 1), click(0, 2), click(0, 2), click(1, 3), click(2, 100)]
+        // Beside them, what is no interaction: row 0's kvc_error (a rule's key missed) and the page's enters.
+        var miss = click(0, 1, event: "kvc_error")
+        miss.title = nil
+        let enter = FakeStudioBackend.Interaction(
+            appKey: "shop", appVersion: "1.1.0", viewEvent: "PageEnter", path: "HomeViewController&0", title: nil, time: now - Self.day)
+        state.interactions = [click(0, 1), click(0, 2), click(0, 2), click(1, 3), click(2, 100), miss, enter, enter]
         backend = FakeStudioBackend(state)
         let clock = TestClock(now)
         self.clock = clock
@@ -99,9 +107,10 @@ struct StudioFixture {
     /// write's content.
     func send(
         _ method: HTTPMethod, _ target: String, token: String? = Self.token, cookie: String? = nil, json body: JSONValue? = nil,
-        contentType: String? = nil, raw: String? = nil
+        contentType: String? = nil, raw: String? = nil, from peer: String = "127.0.0.1", headers extra: [(String, String)] = []
     ) -> HTTPResponse {
         var headers = HTTPHeaders()
+        for (name, value) in extra { headers.set(name, value) }
         if let token { headers.set("Authorization", "Bearer \(token)") }
         if let cookie { headers.set("Cookie", cookie) }
         var bytes: [UInt8] = []
@@ -114,7 +123,9 @@ struct StudioFixture {
         } else if let contentType {
             headers.set("Content-Type", contentType)
         }
-        return handler.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: bytes))
+        var request = HTTPRequest(method: method, target: target, headers: headers, body: bytes)
+        request.peer.host = peer
+        return handler.respond(to: request)
     }
 }
 

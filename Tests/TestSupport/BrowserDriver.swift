@@ -16,11 +16,21 @@ public enum BrowserDriver {
 
     /// Drives the studio at `url`; kills the driver (and its browser) after `timeout` seconds.
     public static func run(url: String, token: String, app: String, page: String, name: String, screenshot: String?, timeout: Double = 120) throws -> Outcome {
+        var arguments = ["--url", url, "--token", token, "--app", app, "--page", page, "--name", name]
+        if let screenshot { arguments += ["--screenshot", screenshot] }
+        return try run(script: script, arguments: arguments, timeout: timeout)
+    }
+
+    /// Runs another driver script of Tests/StudioTests/browser (`name`, e.g. `studio_tasks.py`)
+    /// the same way: its last line of output is the JSON returned.
+    public static func run(driver name: String, arguments: [String], timeout: Double = 240) throws -> Outcome {
+        try run(script: Fixtures.repositoryRoot.appendingPathComponent("Tests/StudioTests/browser/\(name)").path, arguments: arguments, timeout: timeout)
+    }
+
+    static func run(script: String, arguments: [String], timeout: Double) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        var arguments = [script, "--url", url, "--token", token, "--app", app, "--page", page, "--name", name]
-        if let screenshot { arguments += ["--screenshot", screenshot] }
-        process.arguments = arguments
+        process.arguments = [script] + arguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -13,13 +13,14 @@ import json
 import sys
 import time
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from studio_browser import chromium, failure  # noqa: E402
 
 
 def main():
@@ -33,14 +34,7 @@ def main():
     parser.add_argument("--step-timeout", type=float, default=20)
     args = parser.parse_args()
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1500,1100",
-                 "--no-first-run", "--disable-extensions", "--disable-background-networking"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-    driver.set_page_load_timeout(args.step_timeout)
-    driver.set_script_timeout(args.step_timeout)
+    driver = chromium(args.step_timeout)
     seen = {}
     step = "start"
     try:
@@ -96,9 +90,10 @@ def main():
         dx = (x + w / 2) * scale - picture.size["width"] / 2
         dy = (y + min(h / 2, 12)) * scale - picture.size["height"] / 2
         ActionChains(driver).move_to_element_with_offset(picture, int(dx), int(dy)).perform()
+        # What the pointer is on is said on the picture's own line (the side panel shows the chosen one).
         wait.until(lambda d: d.find_element(By.ID, "hover").is_displayed()
-                   and d.find_elements(By.CSS_SELECTOR, '#facts dd[data-fact="path"]'))
-        seen["hovered"] = driver.find_element(By.CSS_SELECTOR, '#facts dd[data-fact="path"]').text
+                   and d.find_element(By.ID, "pointed").get_attribute("data-path"))
+        seen["hovered"] = driver.find_element(By.ID, "pointed").get_attribute("data-path")
 
         step = "circle the row"
         ActionChains(driver).click().perform()
@@ -160,13 +155,7 @@ def main():
         return 0
     except (TimeoutException, WebDriverException, RuntimeError, KeyError) as error:
         seen["failed"] = step
-        seen["error"] = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        try:
-            seen["status"] = driver.find_element(By.ID, "status").text
-            seen["defError"] = driver.find_element(By.ID, "def-error").text
-        except WebDriverException:
-            pass
-        print(json.dumps(seen))
+        print(json.dumps(failure(driver, seen, error)))
         return 1
     finally:
         driver.quit()
