@@ -261,6 +261,9 @@ let package = Package(
             name: "slowloris-probe", dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "ATLPServer", "SystemCalls"],
             path: "Tools/slowloris-probe"),
         .executableTarget(
+            name: "snapshot-memory-bench", dependencies: ["BenchmarkSupport", "ATLPWire", "ATLPClient", "EventModel", "SystemCalls"],
+            path: "Tools/snapshot-memory-bench"),
+        .executableTarget(
             name: "store-bench", dependencies: ["BenchmarkSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "TestSupport"],
             path: "Tools/store-bench"),
         .executableTarget(
