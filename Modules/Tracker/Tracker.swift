@@ -134,7 +134,8 @@ public final class Tracker: MethodHookingObserver, Sendable {
             return
         }
         let canonical = path?.canonical
-        let clickedView = Tracker.isClick(interaction.kind) ? canonical : nil
+        // A multiple tap is a summary of the clicks it follows (a double click's `tapCount` 2), not a repeat of them.
+        let clickedView = Tracker.isClick(interaction.kind) && (interaction.tapCount ?? 1) < 2 ? canonical : nil
         guard
             let context = prepare(
                 at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView, ignoring: path)
