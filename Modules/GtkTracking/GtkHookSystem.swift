@@ -249,7 +249,7 @@ public final class GtkHookSystem {
         let placement = ViewPlacement(of: node)
         var interaction = Interaction(
             kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: "released"),
-            title: node.title, indexPath: placement.cell?.cellIndexPath, page: placement.page ?? placement.codeController,
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: eventPage(placement, node),
             gesture: recognizer, tapCount: count, timestamp: clock.wallMilliseconds())
         interaction.gestureKind = .tap
         pendingTaps = interaction
@@ -269,7 +269,7 @@ public final class GtkHookSystem {
         let signal = kind == .longPress ? "pressed" : kind == .swipe ? "swipe" : "drag-end"
         var interaction = Interaction(
             kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: signal),
-            title: node.title, indexPath: placement.cell?.cellIndexPath, page: placement.page ?? placement.codeController,
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: eventPage(placement, node),
             gesture: GObjectValue.typeName(of: args.gesture), timestamp: clock.wallMilliseconds())
         interaction.gestureKind = kind
         interaction.knownPath = location.path
@@ -336,7 +336,7 @@ public final class GtkHookSystem {
             kind: kind, node: node,
             eventCode: GtkEventCodes.code(sender: sender, page: senderPlacement.codeController, signal: action),
             title: title ?? nodeTitle, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
-            page: placement.page ?? placement.codeController, timestamp: clock.wallMilliseconds())
+            page: eventPage(placement, node), timestamp: clock.wallMilliseconds())
         interaction.knownPath = location.path
         interaction.knownNodeTitle = .some(nodeTitle)
         observer.observe(interaction)
@@ -353,10 +353,23 @@ public final class GtkHookSystem {
         let placement = ViewPlacement(of: node)
         var interaction = Interaction(
             kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: "released"),
-            title: node.title, indexPath: placement.cell?.cellIndexPath, page: placement.page ?? placement.codeController,
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: eventPage(placement, node),
             gesture: recognizer, tapCount: 1, timestamp: clock.wallMilliseconds())
         interaction.gestureKind = .tap
         pendingGesture = interaction
+    }
+
+    /// The page an interaction counts on: the page it is in; outside any page (a header bar, a
+    /// window that is its own page), the page shown beneath it, and in a dialog the page of the
+    /// window it was opened over (`GtkPages.presentingPage`), as the UIKit model counts
+    /// navigation-bar and alert taps on the presenting page. Event codes still name the window.
+    private func eventPage(_ placement: ViewPlacement, _ node: GtkWidgetNode) -> String {
+        let own = placement.page ?? placement.codeController
+        if let page = placement.controller as? GtkWidgetNode, let w = page.widget, cgtk_is_window(w) == 0 { return own }
+        guard let w = node.widget, let root = gtk_widget_get_root(w.assumingMemoryBound(to: GtkWidget.self)),
+            cgtk_is_window(UnsafeMutableRawPointer(root)) != 0
+        else { return own }
+        return pages.presentingPage(of: UnsafeMutableRawPointer(root)) ?? own
     }
 
     private func pageChanged(_ body: () -> Void) {

@@ -38,6 +38,15 @@ struct DebianProgramTrackingTests {
 
         deinit { process.kill() }
 
+        /// gtk4-demo running its example `name` (`--run=NAME`) in a window titled `title`, which is
+        /// its own page (`GtkWindow`), under the app key `demo`.
+        static func demo(_ name: String, title: String, display: VirtualDisplay, directory: URL) throws -> WidgetFactory {
+            guard VirtualDisplay.executable("gtk4-demo") != nil else { throw HarnessFailure("gtk4-demo is not installed (Tools/setup.sh)") }
+            return try WidgetFactory(
+                display: display, directory: directory, program: ["gtk4-demo", "--run=\(name)"], appKey: "demo", firstPage: "GtkWindow",
+                title: title)
+        }
+
         /// The factory's stack switcher buttons in the header bar (pages 1, 2, 3), from the window's tree.
         func switcherButtons() throws -> [[String: Any]] {
             let windowTree = try WidgetTree.wait(directory: trees, page: "GtkApplicationWindow")

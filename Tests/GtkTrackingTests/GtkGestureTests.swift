@@ -65,14 +65,11 @@ struct GtkGestureTests {
 
     @Test func theAppsOwnLongPressAndSwipeGesturesAreGesturesOfThoseKinds() throws {
         // gtk4-demo's gestures demo: a drawing area with the app's swipe, long-press, rotate and zoom gestures.
-        guard VirtualDisplay.executable("gtk4-demo") != nil else { throw HarnessFailure("gtk4-demo is not installed (Tools/setup.sh)") }
         let dir = Fixtures.temporaryDirectory("gtk-demo-gestures")
         defer { try? FileManager.default.removeItem(at: dir) }
         let display = try VirtualDisplay()
         defer { display.stop() }
-        let app = try DebianProgramTrackingTests.WidgetFactory(
-            display: display, directory: dir, program: ["gtk4-demo", "--run=gestures"], appKey: "demo", firstPage: "GtkWindow",
-            title: "Gestures")
+        let app = try DebianProgramTrackingTests.WidgetFactory.demo("gestures", title: "Gestures", display: display, directory: dir)
         let page = try WidgetTree.wait(directory: app.trees, page: "GtkWindow")
         let area = try page.node("path", "GtkWindow-GtkDrawingArea&0-0")
         let c = try WidgetTree.center(area)
@@ -103,14 +100,11 @@ struct GtkGestureTests {
 
     @Test func theAppsOwnDragGestureIsAPan() throws {
         // gtk4-demo's drawing area demo: the scribble area draws with the app's GtkGestureDrag.
-        guard VirtualDisplay.executable("gtk4-demo") != nil else { throw HarnessFailure("gtk4-demo is not installed (Tools/setup.sh)") }
         let dir = Fixtures.temporaryDirectory("gtk-demo-pan")
         defer { try? FileManager.default.removeItem(at: dir) }
         let display = try VirtualDisplay()
         defer { display.stop() }
-        let app = try DebianProgramTrackingTests.WidgetFactory(
-            display: display, directory: dir, program: ["gtk4-demo", "--run=drawingarea"], appKey: "demo", firstPage: "GtkWindow",
-            title: "Drawing Area")
+        let app = try DebianProgramTrackingTests.WidgetFactory.demo("drawingarea", title: "Drawing Area", display: display, directory: dir)
         let page = try WidgetTree.wait(directory: app.trees, page: "GtkWindow")
         let scribble = "GtkWindow-GtkBox-GtkFrame-GtkDrawingArea&0-0-1-0"
         let c = try WidgetTree.center(try page.node("path", scribble))

@@ -133,14 +133,11 @@ struct GtkScrollTests {
 
     @Test func aListViewScrolledSidewaysIsAScrollToTheRightWithAllItsHeightSeen() throws {
         // gtk4-demo's weather demo: a horizontal GtkListView in a scrolled window.
-        guard VirtualDisplay.executable("gtk4-demo") != nil else { throw HarnessFailure("gtk4-demo is not installed (Tools/setup.sh)") }
         let dir = Fixtures.temporaryDirectory("gtk-listview-scroll")
         defer { try? FileManager.default.removeItem(at: dir) }
         let display = try VirtualDisplay()
         defer { display.stop() }
-        let app = try DebianProgramTrackingTests.WidgetFactory(
-            display: display, directory: dir, program: ["gtk4-demo", "--run=listview_weather"], appKey: "demo", firstPage: "GtkWindow",
-            title: "Weather")
+        let app = try DebianProgramTrackingTests.WidgetFactory.demo("listview_weather", title: "Weather", display: display, directory: dir)
         let page = try WidgetTree.wait(directory: app.trees, page: "GtkWindow")
         let list = try WidgetTree.center(try page.node("path", "GtkWindow-GtkScrolledWindow-GtkListView&0-0-0"))
         try display.xdotool(["mousemove", "--window", app.window, String(list.x), String(list.y)])
