@@ -173,6 +173,9 @@ let package = Package(
         .testTarget(
             name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
             path: "Tests/GtkTrackingTests"),
+        // WebKitGTK 6 for the web view test's own sample app (docs/gtk.md "Web views"); the tracking links no WebKit.
+        .systemLibrary(name: "CWebKitGtk", path: "Modules/CWebKitGtk", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        .executableTarget(name: "gtk-webview-sample", dependencies: ["CWebKitGtk"], path: "Tests/GtkWebViewSample"),
 
         // Shared test support: fixtures and helpers, not a product.
         .target(

@@ -28,6 +28,8 @@ public final class GtkHookSystem {
     private var impressions: GtkImpressions?
     /// Scrolled windows the user moves, reported at rest (GtkScrolling.swift).
     private var scrolling: GtkScrolling!
+    /// Web views' page loads and clicks, from a user script of each (GtkWebViews.swift).
+    private var webViews: GtkWebViews!
     /// Circle mode (docs/gtk.md "Snapshots"): the pages shown are snapshotted, then each page entered.
     public private(set) var circleMode = false
     /// A gesture seen in the event being handled, reported when no other interaction came of it.
@@ -62,6 +64,9 @@ public final class GtkHookSystem {
             GtkImpressions(rules: rules, clock: clock) { [unowned self] in self.observer.observe($0) }
         }
         scrolling = GtkScrolling(gate: gate, clock: clock) { [unowned self] in self.observer.observe($0) }
+        webViews = GtkWebViews(clock: clock, pageOf: { [unowned self] in self.eventPage($0, $1) }) { [unowned self] in
+            self.observer.observe($0)
+        }
         pages.onEnter = { [unowned self] page in
             if let widget = page.widget { self.scrolling.pageEntered(widget) }
             self.impressions?.pageEntered(page)
@@ -296,6 +301,8 @@ public final class GtkHookSystem {
             GtkNotifyHandler.connect(w, .selected) { [unowned self] dropDown in self.selectionChanged(dropDown) }
         } else if cgtk_is_scrolled_window(w) != 0 {
             scrolling.watch(w)
+        } else {
+            webViews.mapped(w)
         }
     }
 
@@ -433,7 +440,8 @@ public final class GtkHookSystem {
     ]
 
     static func ownsGestures(_ widget: GObjectPointer) -> Bool {
-        machineryTypes.contains { cgtk_is_a(widget, $0) != 0 }
+        // A web view's clicks are reported from inside the page (GtkWebViews).
+        machineryTypes.contains { cgtk_is_a(widget, $0) != 0 } || GtkWebViews.isWebView(widget)
     }
 
     /// A swipe slower than this (pixels per second) is a press released where it was held.
@@ -455,6 +463,7 @@ public final class GtkHookSystem {
 
     static func ownsMotionGestures(_ widget: GObjectPointer) -> Bool {
         motionMachineryTypes.contains { cgtk_is_a(widget, $0) != 0 } || motionMachineryNames.contains(GObjectValue.typeName(of: widget))
+            || GtkWebViews.isWebView(widget)
     }
 
     /// A button inside a control that reports its own signal: a spin button's `+` and `-`, a

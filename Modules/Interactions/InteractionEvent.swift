@@ -19,8 +19,8 @@ extension Interaction {
 
     /// The interaction's facts as scalar props, in a fixed order: `title`, `controlEvents`,
     /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`, `kind`, `tapCount`,
-    /// a scroll's `offset` (`"[x,y]"`), `direction` and `depth`, and `duration` on `app_background`
-    /// and `app_end`.
+    /// a scroll's `offset` (`"[x,y]"`), `direction` and `depth`, a web view's `url`, and `duration`
+    /// on `app_background` and `app_end`.
     public var eventProps: JSONObject {
         var p = JSONObject()
         if let title { p["title"] = .string(title) }
@@ -40,6 +40,7 @@ extension Interaction {
             p["direction"] = .string(scrollRest.direction.rawValue)
             p["depth"] = Interaction.number(scrollRest.depth)
         }
+        if let url { p["url"] = .string(url) }
         // The foreground time is a prop too on app events (Sensors' `$event_duration`), where
         // analytics that read props find it.
         if kind == .appBackground || kind == .appEnd, let duration { p["duration"] = .int(duration) }
