@@ -142,6 +142,17 @@ public final class CollectorStudioBackend: StudioBackend {
         return Dictionary(elements.map { ($0.path, $0.count) }, uniquingKeysWith: +)
     }
 
+    public func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError)
+        -> StudioScrollDepth
+    {
+        let depth = try unavailable { () throws(StoreError) in
+            try store.scrollDepth(appKey: appKey, appVersion: appVersion, page: page, since: range.since, until: range.until)
+        }
+        return StudioScrollDepth(
+            visits: depth.visits, scrolled: depth.scrolled,
+            reached: depth.reached.map { StudioScrollDepth.Reached(share: $0.share, visits: $0.visits) })
+    }
+
     /// A store failure as the studio answers it: 503, try again.
     private func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
         do throws(StoreError) {

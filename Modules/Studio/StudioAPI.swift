@@ -47,6 +47,12 @@ final class StudioAPI: Sendable {
             (.get, ["snapshots", "*"], { [self] k throws(StudioError) in ok(try snapshot(try snapshotID(k[0]))) }),
             (.get, ["snapshots", "*", "image"], { [self] k throws(StudioError) in .png(try stored(try snapshotID(k[0])).png) }),
             (.get, ["snapshots", "*", "heatmap"], { [self] k throws(StudioError) in ok(try heatmap(try snapshotID(k[0]), request)) }),
+            (.get, ["snapshots", "*", "scroll-depth"], { [self] k throws(StudioError) in
+                let s = try stored(try snapshotID(k[0])).summary
+                return ok(
+                    try backend.scrollDepth(appKey: s.appKey, appVersion: request.queryValue("version"), page: s.page, range: try range(request))
+                        .json)
+            }),
             (.post, ["preview"], { [self] _ throws(StudioError) in ok(try preview(try object(request), range: try range(request))) }),
             (.get, ["rules"], { [self] _ throws(StudioError) in ok(try rules(request)) }),
             (.post, ["rules"], { [self] _ throws(StudioError) in ok(try create(try object(request)), status: .created) }),

@@ -321,8 +321,11 @@ extension StudioAssets {
       $("heat-custom").hidden = $("heat-range").value !== "custom";
       const on = $("heat-on").checked && state.snapshot;
       $("heat-legend").hidden = !on;
+      $("scroll-depth").hidden = true;
       if (!on) return;
       const answer = await api("GET", "/api/snapshots/" + state.snapshot.id + "/heatmap?" + range());
+      // A back end that does not count scroll depth answers 503: the line stays hidden.
+      drawScrollDepth().catch(() => { $("scroll-depth").hidden = true; });
       const counts = answer.elements.filter((e) => state.byPath.has(e.path));
       const max = counts.reduce((m, e) => Math.max(m, e.count), 0);
       const min = counts.reduce((m, e) => Math.min(m, e.count), max);
@@ -340,6 +343,14 @@ extension StudioAssets {
         place(box, node);
         layer.append(box);
       }
+    }
+
+    // Beside the heatmap: how far down the page's visits got (its scrolling views' depth).
+    async function drawScrollDepth() {
+      const depth = await api("GET", "/api/snapshots/" + state.snapshot.id + "/scroll-depth?" + range());
+      const reached = depth.reached.map((r) => Math.round(r.share * 100) + "%: " + r.visits).join(", ");
+      $("scroll-depth").textContent = "Scroll depth of " + depth.visits + " visits (" + depth.scrolled + " scrolled): " + reached;
+      $("scroll-depth").hidden = false;
     }
 
     // ---- the definition being written ------------------------------------------------------------
