@@ -143,14 +143,11 @@ public final class CollectorStudioBackend: StudioBackend {
     }
 
     public func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError)
-        -> StudioScrollDepth
+        -> ScrollDepth
     {
-        let depth = try unavailable { () throws(StoreError) in
+        try unavailable { () throws(StoreError) in
             try store.scrollDepth(appKey: appKey, appVersion: appVersion, page: page, since: range.since, until: range.until)
         }
-        return StudioScrollDepth(
-            visits: depth.visits, scrolled: depth.scrolled,
-            reached: depth.reached.map { StudioScrollDepth.Reached(share: $0.share, visits: $0.visits) })
     }
 
     /// A store failure as the studio answers it: 503, try again.

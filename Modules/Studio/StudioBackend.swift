@@ -1,3 +1,4 @@
+public import Analytics
 public import EventModel
 
 /// What the studio needs from the collector's back end: apps and their pictures, circle mode,
@@ -36,50 +37,18 @@ public protocol StudioBackend: Sendable {
     func heatmap(appKey: String, appVersion: String?, paths: [String], range: StudioTimeRange) throws(StudioError) -> [String: Int]
     /// How far down people get on `page` of `appKey` (only `appVersion`'s when given) in `range`:
     /// its visits, those that scrolled, and those that reached each quarter (docs/studio.md "Scroll depth").
-    func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> StudioScrollDepth
+    func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth
 }
 
 extension StudioBackend {
     /// A back end that does not count scroll depth says so (503).
     public func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError)
-        -> StudioScrollDepth
+        -> ScrollDepth
     {
         throw StudioError(.unavailable, "this back end does not count scroll depth")
     }
 }
 
-/// A page's scroll depth (`GET /api/snapshots/{id}/scroll-depth`), as the back end counts it.
-public struct StudioScrollDepth: Sendable, Hashable {
-    /// The visits that reached one share of the content.
-    public struct Reached: Sendable, Hashable {
-        public var share: Double
-        public var visits: Int
-
-        public init(share: Double, visits: Int) {
-            self.share = share
-            self.visits = visits
-        }
-    }
-
-    public var visits: Int
-    public var scrolled: Int
-    /// Per share of the content (0.25, 0.5, 0.75, 1), the visits that reached it.
-    public var reached: [Reached]
-
-    public init(visits: Int, scrolled: Int, reached: [Reached]) {
-        self.visits = visits
-        self.scrolled = scrolled
-        self.reached = reached
-    }
-
-    /// `{"visits":N,"scrolled":M,"reached":[{"share":0.25,"visits":k},…]}`.
-    public var json: JSONValue {
-        [
-            "visits": .int(Int64(visits)), "scrolled": .int(Int64(scrolled)),
-            "reached": .array(reached.map { ["share": .double($0.share), "visits": .int(Int64($0.visits))] }),
-        ]
-    }
-}
 /// `[since, until)` in ms since the epoch; nil ends are open.
 public struct StudioTimeRange: Sendable, Hashable {
     public var since: Int64?

@@ -97,7 +97,7 @@ final class FakeStudioBackend: StudioBackend {
     }
 
     /// The fake keeps no page or scroll events: no visit, none scrolled.
-    func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> StudioScrollDepth {
-        StudioScrollDepth(visits: 0, scrolled: 0, reached: [0.25, 0.5, 0.75, 1].map { StudioScrollDepth.Reached(share: $0, visits: 0) })
+    func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth {
+        ScrollDepth(visits: 0, scrolled: 0, reached: ScrollDepth.shares.map { ScrollDepth.Reached(share: $0, visits: 0) })
     }
 }
