@@ -15,7 +15,8 @@ public struct CheckCommand: Command {
         events, KVC rules), merges them, and compares them with an inventory of the code
         ({"Class": ["action:", ...]}, as `autotrack-agent inventory` writes; a directory is
         scanned for Swift sources instead), or with the app itself: the widget trees a run of a
-        GTK app wrote (`autotrack-agent run --tree-dir DIR -- PROGRAM`, its pages visited), whose
+        GTK app wrote (`autotrack-agent run --tree-dir DIR -- PROGRAM`, its windows shown; the
+        trees in Examples/gtk-shop-trees are such a run of autotrack-gtk-shop), whose
         pages, windows and widgets' event-code targets are the classes and whose views the KVC
         rules must match.
 
@@ -41,9 +42,8 @@ public struct CheckCommand: Command {
           autotrack-agent inventory Modules/DemoShop > inventory.json
           autotrack-agent check --config Examples/shop-events.json --config Examples/shop-labels.plist \\
               --config Examples/shop-rules.json --inventory inventory.json
-          autotrack-agent run --tree-dir trees -- autotrack-gtk-shop     # visit its pages, then quit
           autotrack-agent check --config Examples/gtk-shop-events.json --config Examples/gtk-shop-rules.json \\
-              --tree-dir trees
+              --tree-dir Examples/gtk-shop-trees
 
         """
 

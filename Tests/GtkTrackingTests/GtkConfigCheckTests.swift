@@ -30,6 +30,17 @@ struct GtkConfigCheckTests {
         try display.xdotool(["key", "ctrl+q"])
         #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
 
+        // The trees kept in Examples (what `check --help`'s example reads) are this shop's: the
+        // same views, with the same targets and actions. A change to the shop's widgets fails here:
+        // copy this run's trees there again.
+        for page in ["GtkBox(home)", "GtkWindow"] {
+            func views(_ tree: WidgetTree) -> [String] {
+                tree.nodes.map { "\($0["path"] as? String ?? "?") \($0["target"] as? String ?? "") \($0["actions"] as? [String] ?? [])" }
+            }
+            let kept = try WidgetTree.wait(directory: URL(fileURLWithPath: Built.example("gtk-shop-trees")), page: page, within: 1)
+            #expect(views(kept) == views(try WidgetTree.wait(directory: trees, page: page)), "Examples/gtk-shop-trees/\(page).json")
+        }
+
         // The shop's own configuration: every class, action and rule is in the app.
         let good = try Self.check([
             "--config", Built.example("gtk-shop-events.json"), "--config", Built.example("gtk-shop-rules.json"), "--tree-dir", trees.path,
