@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 // Autotrack: codeless user-behaviour tracking for Swift apps, and the collector that receives it.
 // No package dependencies: only the toolchain and system libraries through `.systemLibrary` targets
-// (SQLite; libpq for PostgresStore, OpenSSL for ATLPTLS, GTK 4 for the GTK targets — each needed
-// only by the targets that link it).
+// (SQLite; libpq for PostgresStore, OpenSSL for ATLPTLS, GTK 4 for the GTK targets, WebKitGTK 6 for
+// the web view test's sample app — each needed only by the targets that link it).
 //
 // Platforms: built and tested on Linux (Debian 12, x86_64, Swift 6.3): SystemCalls uses Glibc and
 // epoll, so the package does not build on Apple platforms today. The macOS line below only states
@@ -173,6 +173,9 @@ let package = Package(
         .testTarget(
             name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
             path: "Tests/GtkTrackingTests"),
+        // WebKitGTK 6 for the web view test's own sample app (docs/gtk.md "Web views"); the tracking links no WebKit.
+        .systemLibrary(name: "CWebKitGtk", path: "Modules/CWebKitGtk", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),
+        .executableTarget(name: "gtk-webview-sample", dependencies: ["CWebKitGtk"], path: "Tests/GtkWebViewSample"),
 
         // Shared test support: fixtures and helpers, not a product.
         .target(

@@ -40,6 +40,9 @@ command -v Xvfb >/dev/null 2>&1 || need "a virtual display" xvfb xauth
 command -v xdotool >/dev/null 2>&1 || need "real input (XTest)" xdotool
 command -v dbus-run-session >/dev/null 2>&1 || need "a D-Bus session for GApplication apps" dbus dbus-x11
 command -v gtk4-widget-factory >/dev/null 2>&1 || need "unmodified GTK 4 apps to track" gtk-4-examples
+# WebKitGTK 6 (GTK 4): the web view test's own sample app links it (CWebKitGtk); the preload only
+# looks its functions up in apps that embed it.
+pkg-config --exists webkitgtk-6.0 2>/dev/null || need "web views (the web view test's sample app)" libwebkitgtk-6.0-dev
 command -v python3 >/dev/null 2>&1 || need "the demo's driver" python3
 # curl: a real HTTP client for the HTTP server's tests (docs/http-server.md).
 command -v curl >/dev/null 2>&1 || need "the HTTP server's tests" curl

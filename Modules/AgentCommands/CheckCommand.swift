@@ -2,17 +2,23 @@ import CommandSupport
 import Foundation
 import KVCConfig
 
-/// `autotrack-agent check`: tracking configuration against the code's inventory (docs/config.md §4).
+/// `autotrack-agent check`: tracking configuration against the code's inventory (docs/config.md §4),
+/// or against the widget trees of a run of the app (`--tree-dir`, docs/gtk.md "The configuration
+/// checked against the app").
 public struct CheckCommand: Command {
     public static let name = "check"
     public static let abstract = "checks tracking configuration against the code's classes and actions"
     public static let help = """
-        USAGE: autotrack-agent check --config FILE [--config FILE ...] --inventory FILE|DIR
+        USAGE: autotrack-agent check --config FILE [--config FILE ...] (--inventory FILE|DIR | --tree-dir DIR)
 
         Loads every configuration file (JSON or XML plist: event tables, labelled screens and
         events, KVC rules), merges them, and compares them with an inventory of the code
         ({"Class": ["action:", ...]}, as `autotrack-agent inventory` writes; a directory is
-        scanned for Swift sources instead).
+        scanned for Swift sources instead), or with the app itself: the widget trees a run of a
+        GTK app wrote (`autotrack-agent run --tree-dir DIR -- PROGRAM`, its windows shown; the
+        trees in Examples/gtk-shop-trees are such a run of autotrack-gtk-shop), whose
+        pages, windows and widgets' event-code targets are the classes and whose views the KVC
+        rules must match.
 
         Prints one line per problem on standard output, sorted by class and action, and exits 1:
           missing-class Class: configured at FILE: KEYPATH, but the inventory has no such class
@@ -21,6 +27,7 @@ public struct CheckCommand: Command {
           empty-event-id -[Class action:]: event id at FILE: KEYPATH is empty
           non-string-event-id Class: page Enter event id at FILE: KEYPATH is a number (1), expected a string
           unknown-shape FILE: found ...; expected an event table, labelled screens and events, or KVC rules
+          unmatched-rule RULE-ID: viewPath P configured at FILE: KEYPATH matches no view in the trees of DIR
         With no problem, prints one summary line starting "ok:" and exits 0.
         A configuration or inventory that cannot be loaded: each error (file, key path, expected,
         found) on standard error, exit 1. A usage error exits 2.
@@ -28,22 +35,37 @@ public struct CheckCommand: Command {
         OPTIONS:
           --config FILE      a configuration document; repeat for several (they merge)
           --inventory PATH   the inventory JSON, or a directory of Swift sources
+          --tree-dir DIR     instead of --inventory: the trees `run --tree-dir DIR` wrote
           -h, --help         show this help
 
         EXAMPLE:
           autotrack-agent inventory Modules/DemoShop > inventory.json
           autotrack-agent check --config Examples/shop-events.json --config Examples/shop-labels.plist \\
               --config Examples/shop-rules.json --inventory inventory.json
+          autotrack-agent check --config Examples/gtk-shop-events.json --config Examples/gtk-shop-rules.json \\
+              --tree-dir Examples/gtk-shop-trees
 
         """
 
     let configs: [String]
-    let inventory: String
+    /// What the configuration is compared with.
+    enum Source {
+        case inventory(String)
+        case trees(String)
+    }
+    let source: Source
 
     public init(arguments: inout Arguments) throws(UsageError) {
         configs = try arguments.options("config")
         guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
-        inventory = try arguments.requiredOption("inventory")
+        let inventory = try arguments.option("inventory")
+        let trees = try arguments.option("tree-dir")
+        switch (inventory, trees) {
+        case (let i?, nil): source = .inventory(i)
+        case (nil, let t?): source = .trees(t)
+        case (nil, nil): throw UsageError("missing required option --inventory FILE|DIR or --tree-dir DIR")
+        case (.some, .some): throw UsageError("give --inventory or --tree-dir, not both")
+        }
         try arguments.finish()
     }
 
@@ -55,7 +77,17 @@ public struct CheckCommand: Command {
             failed = true
         }
         var inv = Inventory()
-        switch loadInventory(inventory, command: "autotrack-agent check") {
+        var trees: TreeInventory?
+        let loaded: Result<Inventory, InventoryLoadFailure>
+        switch source {
+        case .inventory(let path): loaded = loadInventory(path, command: "autotrack-agent check")
+        case .trees(let directory):
+            loaded = TreeInventory.load(directory: directory).map { t in
+                trees = t
+                return t.inventory
+            }
+        }
+        switch loaded {
         case .success(let i): inv = i
         case .failure(let message):
             io.printError(message.message)
@@ -65,7 +97,10 @@ public struct CheckCommand: Command {
             io.printError("autotrack-agent check: fix the errors above, then run the check again.")
             return .failure
         }
-        let findings = ConfigCheck.findings(reading, inventory: inv)
+        var findings = ConfigCheck.findings(reading, inventory: inv)
+        if let trees, case .trees(let directory) = source {
+            findings = (findings + trees.unmatchedRules(reading.plan, directory: directory)).sorted()
+        }
         guard findings.isEmpty else {
             for f in findings { io.print(f.description) }
             io.printError("autotrack-agent check: \(findings.count) problem\(findings.count == 1 ? "" : "s") found")
@@ -77,9 +112,20 @@ public struct CheckCommand: Command {
         classes.formUnion(plan.events.map(\.className))
         var actions = Set(plan.eventTable.values.flatMap { c in c.controlEvents.keys.map { c.className + " " + $0 } })
         actions.formUnion(plan.events.map { $0.className + " " + $0.selector })
+        let against =
+            trees.map { "the \($0.files) trees of \(source.path) (\($0.paths.count) views, \(inv.classes.count) classes)" }
+            ?? "the inventory of \(inv.classes.count) classes"
         io.print(
             "ok: \(classes.count) classes, \(actions.count) actions and \(plan.rules.count) rules in \(configs.count) files "
-                + "match the inventory of \(inv.classes.count) classes; every \(ConfigCheck.marker) action is tracked")
+                + "match \(against); every \(ConfigCheck.marker) action is tracked")
         return .success
+    }
+}
+
+extension CheckCommand.Source {
+    var path: String {
+        switch self {
+        case .inventory(let p), .trees(let p): return p
+        }
     }
 }

@@ -3,6 +3,7 @@
 #ifndef AUTOTRACK_CGTK_SHIM_H
 #define AUTOTRACK_CGTK_SHIM_H
 
+#include <dlfcn.h>
 #include <gtk/gtk.h>
 
 /// The GType name of an instance, as G_OBJECT_TYPE_NAME gives it.
@@ -112,6 +113,7 @@ CGTK_IS(grid_view, gtk_grid_view_get_type)
 CGTK_IS(column_view, gtk_column_view_get_type)
 CGTK_IS(list_item, gtk_list_item_get_type)
 CGTK_IS(stack, gtk_stack_get_type)
+CGTK_IS(scrolled_window, gtk_scrolled_window_get_type)
 CGTK_IS(notebook, gtk_notebook_get_type)
 CGTK_IS(window, gtk_window_get_type)
 CGTK_IS(native, gtk_native_get_type)
@@ -178,6 +180,49 @@ static inline GBytes *cgtk_render_png(GtkWidget *widget, int width, int height, 
     GBytes *png = gdk_texture_save_to_png_bytes(texture);
     g_object_unref(texture);
     return png;
+}
+
+// WebKitGTK 6 (docs/gtk.md "Web views"), looked up in the process at run time: the tracking links no
+// WebKit, and a program that does not embed it has none of these functions.
+
+/// WebKitWebView's GType; 0 when the program has no WebKitGTK 6.
+static inline GType cgtk_webkit_web_view_type(void) {
+    GType (*get_type)(void) = (GType (*)(void))dlsym(RTLD_DEFAULT, "webkit_web_view_get_type");
+    return get_type != NULL ? get_type() : 0;
+}
+
+/// Adds `source` to `view`'s user content manager as a script run at the end of every document
+/// loaded in its top frame from now on, registers the script message handler `name`, and connects
+/// `received(manager, JSCValue *value, data)` to its `script-message-received::name`, with
+/// `destroy` called on `data` when the manager goes. FALSE (nothing done) when a function is missing.
+static inline gboolean cgtk_webkit_install(gpointer view, const char *source, const char *name, GCallback received, gpointer data,
+                                           GClosureNotify destroy) {
+    gpointer (*get_manager)(gpointer) = (gpointer (*)(gpointer))dlsym(RTLD_DEFAULT, "webkit_web_view_get_user_content_manager");
+    gpointer (*script_new)(const char *, int, int, const char *const *, const char *const *) =
+        (gpointer (*)(const char *, int, int, const char *const *, const char *const *))dlsym(RTLD_DEFAULT, "webkit_user_script_new");
+    void (*add_script)(gpointer, gpointer) = (void (*)(gpointer, gpointer))dlsym(RTLD_DEFAULT, "webkit_user_content_manager_add_script");
+    void (*script_unref)(gpointer) = (void (*)(gpointer))dlsym(RTLD_DEFAULT, "webkit_user_script_unref");
+    gboolean (*register_handler)(gpointer, const char *, const char *) =
+        (gboolean (*)(gpointer, const char *, const char *))dlsym(RTLD_DEFAULT, "webkit_user_content_manager_register_script_message_handler");
+    if (get_manager == NULL || script_new == NULL || add_script == NULL || script_unref == NULL || register_handler == NULL) return FALSE;
+    gpointer manager = get_manager(view);
+    if (manager == NULL) return FALSE;
+    // WEBKIT_USER_CONTENT_INJECT_TOP_FRAME = 1, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END = 1.
+    gpointer script = script_new(source, 1, 1, NULL, NULL);
+    if (script == NULL) return FALSE;
+    add_script(manager, script);
+    script_unref(script);
+    if (!register_handler(manager, name, NULL)) return FALSE;
+    char *signal = g_strconcat("script-message-received::", name, NULL);
+    g_signal_connect_data(manager, signal, received, data, destroy, 0);
+    g_free(signal);
+    return TRUE;
+}
+
+/// A script message's value (a JSCValue) as JSON text; NULL when it has none. Free with g_free.
+static inline char *cgtk_jsc_value_to_json(gpointer value) {
+    char *(*to_json)(gpointer, guint) = (char *(*)(gpointer, guint))dlsym(RTLD_DEFAULT, "jsc_value_to_json");
+    return to_json != NULL && value != NULL ? to_json(value, 0) : NULL;
 }
 
 #endif

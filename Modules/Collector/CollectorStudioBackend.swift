@@ -151,6 +151,14 @@ public final class CollectorStudioBackend: StudioBackend {
         return Dictionary(elements.map { ($0.path, $0.count) }, uniquingKeysWith: +)
     }
 
+    public func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError)
+        -> ScrollDepth
+    {
+        try unavailable { () throws(StoreError) in
+            try store.scrollDepth(appKey: appKey, appVersion: appVersion, page: page, since: range.since, until: range.until)
+        }
+    }
+
     /// A store failure as the studio answers it: 503, try again.
     private func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
         do throws(StoreError) {

@@ -26,10 +26,17 @@ public final class GtkHookSystem {
     public var ignorePatterns: () -> [IgnorePattern] = { [] }
     /// Watches the windows for impressions when the observer has impression rules (GtkImpressions.swift).
     private var impressions: GtkImpressions?
+    /// Scrolled windows the user moves, reported at rest (GtkScrolling.swift).
+    private var scrolling: GtkScrolling!
+    /// Web views' page loads and clicks, from a user script of each (GtkWebViews.swift).
+    private var webViews: GtkWebViews!
     /// Circle mode (docs/gtk.md "Snapshots"): the pages shown are snapshotted, then each page entered.
     public private(set) var circleMode = false
     /// A gesture seen in the event being handled, reported when no other interaction came of it.
     private var pendingGesture: Interaction?
+    /// A multiple click (a double click's second release) seen in the event being handled,
+    /// reported after whatever else came of it (a button's `clicked`).
+    private var pendingTaps: Interaction?
     /// The number of the input event that last produced an interaction (no gesture comes of it).
     private var reportedInput = -1
     /// Switches the user clicked or activated, until their state is set (docs/gtk.md).
@@ -56,7 +63,12 @@ public final class GtkHookSystem {
         impressions = (observer as? any ImpressionRules).map { rules in
             GtkImpressions(rules: rules, clock: clock) { [unowned self] in self.observer.observe($0) }
         }
+        scrolling = GtkScrolling(gate: gate, clock: clock) { [unowned self] in self.observer.observe($0) }
+        webViews = GtkWebViews(clock: clock, pageOf: { [unowned self] in self.eventPage($0, $1) }) { [unowned self] in
+            self.observer.observe($0)
+        }
         pages.onEnter = { [unowned self] page in
+            if let widget = page.widget { self.scrolling.pageEntered(widget) }
             self.impressions?.pageEntered(page)
             self.trees?.writeAfterNextPaint(page)
             if self.circleMode { self.camera?.takeAfterNextPaint(page) }
@@ -123,6 +135,7 @@ public final class GtkHookSystem {
     public func stop() {
         guard started else { return }
         flushGesture()
+        scrolling.restAll()
         pages.leaveAll()
         impressions?.stop()
         observer.observe(foregroundTime.interaction(.appEnd, clock: clock))
@@ -155,9 +168,20 @@ public final class GtkHookSystem {
         hook(.rowActivated) { [unowned self] in self.control($0.list, kind: .listItemClick, action: "row-activated", node: $0.row) }
         hook(.listActivate) { [unowned self] in self.listActivated($0) }
         hook(.clickReleased) { [unowned self] in self.clickReleased($0) }
+        hook(.longPressed) { [unowned self] in self.gestureRecognized($0, kind: .longPress) }
+        hook(.swiped) { [unowned self] in
+            // A swipe is a drag that ends moving; a press released where it was held is none.
+            if ($0.first * $0.first + $0.second * $0.second) >= GtkHookSystem.swipeSpeed * GtkHookSystem.swipeSpeed {
+                self.gestureRecognized($0, kind: .swipe)
+            }
+        }
+        hook(.dragEnded) { [unowned self] in
+            if $0.first != 0 || $0.second != 0 { self.gestureRecognized($0, kind: .pan) }
+        }
         hook(.map) { [unowned self] in self.widgetMapped($0.widget) }
         hook(.unmap) { [unowned self] in self.widgetUnmapped($0.widget) }
         hook(.listItemBind) { GtkListItems.remember(item: $0.item) }
+        hook(.adjustmentValueChanged) { [unowned self] in if self.started { self.scrolling.adjustmentChanged($0.adjustment) } }
     }
 
     private func hook<Arguments>(_ signal: GtkSignal<Arguments>, _ body: @escaping (Arguments) -> Void) {
@@ -214,7 +238,47 @@ public final class GtkHookSystem {
             }
             return
         }
-        gesture(widget, recognizer: GObjectValue.typeName(of: args.gesture))
+        if args.pressCount >= 2 {
+            taps(widget, recognizer: GObjectValue.typeName(of: args.gesture), count: args.pressCount)
+        } else {
+            gesture(widget, recognizer: GObjectValue.typeName(of: args.gesture))
+        }
+    }
+
+    /// A release ending several clicks in a row (n_press ≥ 2): one `gesture` of kind `tap` with
+    /// the tap count, whatever else the click did (a button's second `clicked`), from the first
+    /// click gesture of the release (the innermost widget's).
+    private func taps(_ widget: GObjectPointer, recognizer: String, count: Int) {
+        guard started, pendingTaps == nil, !GtkHookSystem.ownsGestures(widget), gate.allows(widget) else { return }
+        let node = GtkWidgetNode.node(for: widget)
+        let placement = ViewPlacement(of: node)
+        var interaction = Interaction(
+            kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: "released"),
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: eventPage(placement, node),
+            gesture: recognizer, tapCount: count, timestamp: clock.wallMilliseconds())
+        interaction.gestureKind = .tap
+        pendingTaps = interaction
+    }
+
+    /// A long press, swipe or drag recognized by one of the app's gesture controllers: reported
+    /// at once. The user made it when an input event is being handled or the gesture holds a
+    /// sequence (a long press is recognized in a timeout, with the button still held). Gestures
+    /// of GTK's own widgets (scrollbars, text, lists, windows…) are their machinery, not the app's.
+    private func gestureRecognized(_ args: GestureSignal, kind: GestureKind) {
+        guard started, !GtkHookSystem.ownsMotionGestures(args.widget),
+            gate.isHandlingInput || gtk_gesture_is_active(OpaquePointer(args.gesture)) != 0
+        else { return }
+        let node = GtkWidgetNode.node(for: args.widget)
+        let location = ViewLocation(of: node)
+        let placement = location.placement
+        let signal = kind == .longPress ? "pressed" : kind == .swipe ? "swipe" : "drag-end"
+        var interaction = Interaction(
+            kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: signal),
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: eventPage(placement, node),
+            gesture: GObjectValue.typeName(of: args.gesture), timestamp: clock.wallMilliseconds())
+        interaction.gestureKind = kind
+        interaction.knownPath = location.path
+        observer.observe(interaction)
     }
 
     /// `notify` cannot be hooked process-wide (GLib forbids emission hooks on it), so the widgets
@@ -235,6 +299,10 @@ public final class GtkHookSystem {
             }
         } else if cgtk_is_drop_down(w) != 0 {
             GtkNotifyHandler.connect(w, .selected) { [unowned self] dropDown in self.selectionChanged(dropDown) }
+        } else if cgtk_is_scrolled_window(w) != 0 {
+            scrolling.watch(w)
+        } else {
+            webViews.mapped(w)
         }
     }
 
@@ -275,7 +343,7 @@ public final class GtkHookSystem {
             kind: kind, node: node,
             eventCode: GtkEventCodes.code(sender: sender, page: senderPlacement.codeController, signal: action),
             title: title ?? nodeTitle, value: value, indexPath: indexPath ?? placement.cell?.cellIndexPath,
-            page: placement.page ?? placement.codeController, timestamp: clock.wallMilliseconds())
+            page: eventPage(placement, node), timestamp: clock.wallMilliseconds())
         interaction.knownPath = location.path
         interaction.knownNodeTitle = .some(nodeTitle)
         observer.observe(interaction)
@@ -290,10 +358,25 @@ public final class GtkHookSystem {
         else { return }
         let node = GtkWidgetNode.node(for: widget)
         let placement = ViewPlacement(of: node)
-        pendingGesture = Interaction(
+        var interaction = Interaction(
             kind: .gesture, node: node, eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: "released"),
-            title: node.title, indexPath: placement.cell?.cellIndexPath, page: placement.page ?? placement.codeController,
-            gesture: recognizer, timestamp: clock.wallMilliseconds())
+            title: node.title, indexPath: placement.cell?.cellIndexPath, page: eventPage(placement, node),
+            gesture: recognizer, tapCount: 1, timestamp: clock.wallMilliseconds())
+        interaction.gestureKind = .tap
+        pendingGesture = interaction
+    }
+
+    /// The page an interaction counts on: the page it is in; outside any page (a header bar, a
+    /// window that is its own page), the page shown beneath it, and in a dialog the page of the
+    /// window it was opened over (`GtkPages.presentingPage`), as the UIKit model counts
+    /// navigation-bar and alert taps on the presenting page. Event codes still name the window.
+    private func eventPage(_ placement: ViewPlacement, _ node: GtkWidgetNode) -> String {
+        let own = placement.page ?? placement.codeController
+        if let page = placement.controller as? GtkWidgetNode, let w = page.widget, cgtk_is_window(w) == 0 { return own }
+        guard let w = node.widget, let root = gtk_widget_get_root(w.assumingMemoryBound(to: GtkWidget.self)),
+            cgtk_is_window(UnsafeMutableRawPointer(root)) != 0
+        else { return own }
+        return pages.presentingPage(of: UnsafeMutableRawPointer(root)) ?? own
     }
 
     private func pageChanged(_ body: () -> Void) {
@@ -311,9 +394,14 @@ public final class GtkHookSystem {
     }
 
     private func flushGesture() {
-        guard let g = pendingGesture else { return }
-        pendingGesture = nil
-        observer.observe(g)
+        if let g = pendingGesture {
+            pendingGesture = nil
+            observer.observe(g)
+        }
+        if let t = pendingTaps {
+            pendingTaps = nil
+            observer.observe(t)
+        }
     }
 
     // MARK: Foreground and background
@@ -352,7 +440,30 @@ public final class GtkHookSystem {
     ]
 
     static func ownsGestures(_ widget: GObjectPointer) -> Bool {
-        machineryTypes.contains { cgtk_is_a(widget, $0) != 0 }
+        // A web view's clicks are reported from inside the page (GtkWebViews).
+        machineryTypes.contains { cgtk_is_a(widget, $0) != 0 } || GtkWebViews.isWebView(widget)
+    }
+
+    /// A swipe slower than this (pixels per second) is a press released where it was held.
+    static let swipeSpeed = 100.0
+
+    /// Widgets GTK gives long-press, drag or swipe gestures of their own (scrolling, selecting
+    /// text, resizing, sliding, moving windows, rubber-band selection): those are not the app's.
+    private static let motionMachineryTypes: [GType] = machineryTypes + [
+        gtk_range_get_type(), gtk_paned_get_type(), gtk_scrolled_window_get_type(), gtk_text_view_get_type(),
+        gtk_label_get_type(), gtk_switch_get_type(), gtk_notebook_get_type(), gtk_list_view_get_type(),
+        gtk_grid_view_get_type(), gtk_column_view_get_type(), gtk_flow_box_get_type(), gtk_icon_view_get_type(),
+        gtk_tree_view_get_type(), gtk_calendar_get_type(), gtk_popover_get_type(), gtk_spin_button_get_type(),
+    ]
+    /// GTK's private widgets with gestures of their own, by type name (they have no public type function).
+    private static let motionMachineryNames: Set<String> = [
+        "GtkColorPlane", "GtkColorSwatch", "GtkPlacesSidebar", "GtkListItemWidget", "GtkColumnViewTitle",
+        "GtkListBase", "GtkGizmo", "GtkSidebarRow",
+    ]
+
+    static func ownsMotionGestures(_ widget: GObjectPointer) -> Bool {
+        motionMachineryTypes.contains { cgtk_is_a(widget, $0) != 0 } || motionMachineryNames.contains(GObjectValue.typeName(of: widget))
+            || GtkWebViews.isWebView(widget)
     }
 
     /// A button inside a control that reports its own signal: a spin button's `+` and `-`, a

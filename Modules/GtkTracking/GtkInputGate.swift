@@ -100,7 +100,13 @@ final class GtkInputGate {
             return UnsafeMutableRawPointer(nativeWidget)
         }
         var x = 0.0, y = 0.0, dx = 0.0, dy = 0.0
-        guard gdk_event_get_position(event, &x, &y) != 0 else { return nil }
+        if gdk_event_get_position(event, &x, &y) == 0 || x.isNaN || y.isNaN {
+            // X11 scroll events carry no position: GTK aims them at the pointer's place on the
+            // surface. The logical pointer's, since a physical device has no position to ask.
+            guard let seat = gdk_event_get_seat(event), let pointer = gdk_seat_get_pointer(seat),
+                gdk_surface_get_device_position(surface, pointer, &x, &y, nil) != 0
+            else { return nil }
+        }
         gtk_native_get_surface_transform(native, &dx, &dy)
         guard let picked = gtk_widget_pick(nativeWidget, x - dx, y - dy, GTK_PICK_DEFAULT) else { return nil }
         return UnsafeMutableRawPointer(picked)

@@ -79,6 +79,21 @@ final class GtkPages {
     /// Leaves every page (the process is ending).
     func leaveAll() { leave { _ in true } }
 
+    /// The page shown beneath what lies outside the pages of `window` (docs/gtk.md "Header bars and
+    /// dialogs"): the first page its stacks show, else the window itself when it is its own page;
+    /// for a dialog (a window transient for another), the page its parent shows. Nil when none is shown.
+    func presentingPage(of window: GObjectPointer) -> String? {
+        var w = window
+        // Bounded: a chain of dialogs is short, and a cycle GTK would refuse.
+        for _ in 0..<8 {
+            guard let parent = gtk_window_get_transient_for(w.assumingMemoryBound(to: GtkWindow.self)),
+                visits.contains(where: { $0.window == UnsafeMutableRawPointer(parent) })
+            else { break }
+            w = UnsafeMutableRawPointer(parent)
+        }
+        return (visits.first { $0.window == w && $0.stack != nil } ?? visits.first { $0.window == w })?.name
+    }
+
     /// Enters the visible child of every stack inside `root` (not through hidden stack children).
     @discardableResult
     private func enterPages(inside root: GObjectPointer, window: GObjectPointer) -> Int {

@@ -54,6 +54,8 @@ struct GtkSignalParameters {
     func pointer(_ index: Int) -> GObjectPointer? { index < count ? cgtk_value_pointer(values + index) : nil }
     func bool(_ index: Int) -> Bool? { index < count ? g_value_get_boolean(values + index) != 0 : nil }
     func uint(_ index: Int) -> UInt32? { index < count ? g_value_get_uint(values + index) : nil }
+    func int(_ index: Int) -> Int32? { index < count ? g_value_get_int(values + index) : nil }
+    func double(_ index: Int) -> Double? { index < count ? g_value_get_double(values + index) : nil }
 }
 
 // MARK: The signals hooked (docs/gtk.md "Event codes and kinds")
@@ -192,12 +194,43 @@ extension GtkSignal where Arguments == ClickReleased {
 struct ClickReleased: GtkSignalArguments {
     let gesture: GObjectPointer
     let widget: GObjectPointer
+    /// How many presses in a row this release ends (2 for a double click).
+    let pressCount: Int
+
+    init?(_ p: GtkSignalParameters) {
+        guard let gesture = p.instance, let widget = gtk_event_controller_get_widget(OpaquePointer(gesture)),
+            let pressCount = p.int(1)
+        else { return nil }
+        self.gesture = gesture
+        self.widget = UnsafeMutableRawPointer(widget)
+        self.pressCount = Int(pressCount)
+    }
+}
+
+/// A gesture controller's signal with the widget the gesture is attached to.
+struct GestureSignal: GtkSignalArguments {
+    let gesture: GObjectPointer
+    let widget: GObjectPointer
+    /// The signal's first two numbers: a swipe's velocity, a drag's offset (0 where it has none).
+    let first: Double
+    let second: Double
 
     init?(_ p: GtkSignalParameters) {
         guard let gesture = p.instance, let widget = gtk_event_controller_get_widget(OpaquePointer(gesture)) else { return nil }
         self.gesture = gesture
         self.widget = UnsafeMutableRawPointer(widget)
+        first = p.double(1) ?? 0
+        second = p.double(2) ?? 0
     }
+}
+
+extension GtkSignal where Arguments == GestureSignal {
+    /// `GtkGestureLongPress::pressed(x, y)`: held long enough.
+    static var longPressed: Self { Self("pressed", on: [gtk_gesture_long_press_get_type()]) }
+    /// `GtkGestureSwipe::swipe(velocity_x, velocity_y)`: the drag ended with this velocity.
+    static var swiped: Self { Self("swipe", on: [gtk_gesture_swipe_get_type()]) }
+    /// `GtkGestureDrag::drag-end(offset_x, offset_y)` (pan gestures included).
+    static var dragEnded: Self { Self("drag-end", on: [gtk_gesture_drag_get_type()]) }
 }
 
 extension GtkSignal where Arguments == WidgetMapping {
@@ -227,4 +260,16 @@ struct ListItemBound: GtkSignalArguments {
         guard let item = p.pointer(1), cgtk_is_list_item(item) != 0 else { return nil }
         self.item = item
     }
+}
+
+extension GtkSignal where Arguments == AdjustmentValueChanged {
+    /// `GtkAdjustment::value-changed` (a scrolled window's offset, among others).
+    static var adjustmentValueChanged: Self { Self("value-changed", on: [gtk_adjustment_get_type()]) }
+}
+
+/// `GtkAdjustment::value-changed()`.
+struct AdjustmentValueChanged: GtkInstanceArguments {
+    let adjustment: GObjectPointer
+
+    init(instance: GObjectPointer) { adjustment = instance }
 }

@@ -72,6 +72,11 @@ struct GtkTreeCapture {
         let path = n.viewPath
         o["path"] = .string(path.canonical)
         o["viewId"] = .string(path.viewID.hex)
+        // A tree file says what each widget can send, for the check (docs/gtk.md "Trees").
+        if !forSnapshot, let sendable = GtkEventCodes.sendable(n) {
+            o["target"] = .string(sendable.target)
+            o["actions"] = .array(sendable.actions.map { .string($0) })
+        }
         var shown = false
         if let w = n.widget, let window, gtk_widget_get_mapped(w.assumingMemoryBound(to: GtkWidget.self)) != 0,
             let bounds = GtkTreeCapture.frame(of: w, in: window, origin: origin)

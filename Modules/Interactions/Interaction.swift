@@ -38,6 +38,12 @@ public struct Interaction {
     public var gesture: String?
     /// Tap gestures: how many taps recognised it.
     public var tapCount: Int?
+    /// Gestures: what the user did (`tap`, `longPress`, `swipe`, `pan`, `pinch`), sent as `props.kind`.
+    public var gestureKind: GestureKind?
+    /// Scrolls at rest: where the view came to rest, which way it moved, how far down it was seen.
+    public var scrollRest: ScrollRest?
+    /// Interactions in a web view: the address of the document (`props.url`).
+    public var url: String?
     /// Milliseconds since the Unix epoch.
     public var timestamp: Int64
     /// The node's viewPath when the hooks found it in the walk that placed the node

@@ -18,8 +18,9 @@ extension Interaction {
     }
 
     /// The interaction's facts as scalar props, in a fixed order: `title`, `controlEvents`,
-    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`, `tapCount`, and
-    /// `duration` on `app_background` and `app_end`.
+    /// `selectedIndex`, `isOn`, `value`, `indexPath` (`"s:r"`), `count`, `gesture`, `kind`, `tapCount`,
+    /// a scroll's `offset` (`"[x,y]"`), `direction` and `depth`, a web view's `url`, and `duration`
+    /// on `app_background` and `app_end`.
     public var eventProps: JSONObject {
         var p = JSONObject()
         if let title { p["title"] = .string(title) }
@@ -32,7 +33,14 @@ extension Interaction {
         if let indexPath { p["indexPath"] = .string(indexPath.description) }
         if let pageCount { p["count"] = .int(Int64(pageCount)) }
         if let gesture { p["gesture"] = .string(gesture) }
+        if let gestureKind { p["kind"] = .string(gestureKind.rawValue) }
         if let tapCount { p["tapCount"] = .int(Int64(tapCount)) }
+        if let scrollRest {
+            p["offset"] = .string(scrollRest.offsetText)
+            p["direction"] = .string(scrollRest.direction.rawValue)
+            p["depth"] = Interaction.number(scrollRest.depth)
+        }
+        if let url { p["url"] = .string(url) }
         // The foreground time is a prop too on app events (Sensors' `$event_duration`), where
         // analytics that read props find it.
         if kind == .appBackground || kind == .appEnd, let duration { p["duration"] = .int(duration) }

@@ -15,6 +15,8 @@ public struct CheckFinding: Sendable, Hashable, Comparable, CustomStringConverti
         case nonStringEventID = "non-string-event-id"
         /// A document that is none of the three shapes.
         case unknownShape = "unknown-shape"
+        /// A KVC rule whose view path matches no view of the app's trees (its subject: the rule id).
+        case unmatchedRule = "unmatched-rule"
     }
 
     public var kind: Kind

@@ -5,7 +5,8 @@ import ViewIdentity
 ///
 /// Class names are looked up as given, then without their module prefix, so both
 /// `HomeViewController` and the reflected `Shop.HomeViewController` find a configured
-/// `HomeViewController`.
+/// `HomeViewController`. A page's name with its alias, `GtkBox(page1)`, is looked up so first,
+/// then as its type name `GtkBox` (docs/config.md §1), so pages sharing a class have ids of their own.
 public struct EventTable: Sendable {
     private let classes: [String: ClassEvents]
     private let screenLabels: [String: [String]]
@@ -22,6 +23,12 @@ public struct EventTable: Sendable {
     }
 
     private func lookup<T>(_ table: [String: T], _ className: String) -> T? {
+        if let v = lookupType(table, className) { return v }
+        guard className.hasSuffix(")"), let open = className.firstIndex(of: "("), open != className.startIndex else { return nil }
+        return lookupType(table, String(className[..<open]))
+    }
+
+    private func lookupType<T>(_ table: [String: T], _ className: String) -> T? {
         if let v = table[className] { return v }
         let stripped = TypeName.stripModulePrefix(className)
         return stripped == className ? nil : table[stripped]

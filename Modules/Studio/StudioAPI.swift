@@ -52,6 +52,12 @@ final class StudioAPI: Sendable {
             (.get, ["snapshots", "*", "image"], { [self] k throws(StudioError) in .png(try stored(try snapshotID(k[0])).png) }),
             (.get, ["snapshots", "*", "heatmap"], { [self] k throws(StudioError) in ok(try heatmap(try snapshotID(k[0]), request)) }),
             (.get, ["snapshots", "*", "pick"], { [self] k throws(StudioError) in ok(try pick(try snapshotID(k[0]), request)) }),
+            (.get, ["snapshots", "*", "scroll-depth"], { [self] k throws(StudioError) in
+                let s = try stored(try snapshotID(k[0])).summary
+                let depth = try backend.scrollDepth(
+                    appKey: s.appKey, appVersion: request.queryValue("version"), page: s.page, range: try range(request))
+                return ok(Self.json(depth))
+            }),
             (.post, ["preview"], { [self] _ throws(StudioError) in ok(try preview(try object(request), range: try range(request))) }),
             (.get, ["rules"], { [self] _ throws(StudioError) in ok(try rules(request)) }),
             (.post, ["rules"], { [self] _ throws(StudioError) in ok(try create(try object(request)), status: .created) }),
@@ -229,6 +235,14 @@ final class StudioAPI: Sendable {
             "total": .int(Int64(counts.total)),
             "days": .array(counts.days.map { ["day": .string($0.day.description), "count": .int(Int64($0.count))] }),
             "values": .array(counts.values.map { ["value": $0.value, "count": .int(Int64($0.count))] }),
+        ]
+    }
+
+    /// `{"visits":N,"scrolled":M,"reached":[{"share":0.25,"visits":k},…]}`.
+    static func json(_ depth: ScrollDepth) -> JSONValue {
+        [
+            "visits": .int(Int64(depth.visits)), "scrolled": .int(Int64(depth.scrolled)),
+            "reached": .array(depth.reached.map { ["share": .double($0.share), "visits": .int(Int64($0.visits))] }),
         ]
     }
 

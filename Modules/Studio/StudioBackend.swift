@@ -1,3 +1,4 @@
+public import Analytics
 public import EventModel
 
 /// What the studio needs from the collector's back end: apps and their pictures, circle mode,
@@ -36,6 +37,18 @@ public protocol StudioBackend: Sendable {
     /// without any may be left out.
     func heatmap(appKey: String, appVersion: String?, viewEvents: [String], paths: [String], range: StudioTimeRange)
         throws(StudioError) -> [String: Int]
+    /// How far down people get on `page` of `appKey` (only `appVersion`'s when given) in `range`:
+    /// its visits, those that scrolled, and those that reached each quarter (docs/studio.md "Scroll depth").
+    func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth
+}
+
+extension StudioBackend {
+    /// A back end that does not count scroll depth says so (503).
+    public func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError)
+        -> ScrollDepth
+    {
+        throw StudioError(.unavailable, "this back end does not count scroll depth")
+    }
 }
 
 /// `[since, until)` in ms since the epoch; nil ends are open.

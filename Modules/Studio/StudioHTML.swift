@@ -59,6 +59,7 @@ enum StudioAssets {
             <input type="date" id="heat-since" aria-label="from"> – <input type="date" id="heat-until" aria-label="to">
           </span>
           <span id="heat-legend" hidden><span class="ramp"></span> <span id="heat-min">0</span>–<span id="heat-max">0</span> <span id="heat-unit">interactions</span></span>
+          <span id="scroll-depth" hidden></span>
         </div>
         <div id="stage" tabindex="0" aria-label="Picture: point at an element; wheel or arrow keys go to its parent or child; click to choose it">
           <img id="picture" alt="">

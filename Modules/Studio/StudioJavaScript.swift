@@ -520,6 +520,7 @@ extension StudioAssets {
       $("heat-custom").hidden = $("heat-range").value !== "custom";
       const on = $("heat-on").checked && state.snapshot;
       $("heat-legend").hidden = !on;
+      $("scroll-depth").hidden = true;
       if (!on) return;
       const snapshot = state.snapshot;
       const answer = await api("GET", "/api/snapshots/" + snapshot.id + "/heatmap?" + range());
@@ -529,6 +530,8 @@ extension StudioAssets {
         const f = frameOf(node);
         return !!node.parentNode && !!f && f[2] * f[3] < 0.6 * area;
       };
+      // A back end that does not count scroll depth answers 503: the line stays hidden.
+      drawScrollDepth().catch(() => { $("scroll-depth").hidden = true; });
       const counts = answer.elements.filter((e) => state.byPath.has(e.path));
       const scaled = counts.filter((e) => tappable(state.byPath.get(e.path)));
       const max = scaled.reduce((m, e) => Math.max(m, e.count), 0);
@@ -549,6 +552,14 @@ extension StudioAssets {
         place(box, node);
         layer.append(box);
       }
+    }
+
+    // Beside the heatmap: how far down the page's visits got (its scrolling views' depth).
+    async function drawScrollDepth() {
+      const depth = await api("GET", "/api/snapshots/" + state.snapshot.id + "/scroll-depth?" + range());
+      const reached = depth.reached.map((r) => Math.round(r.share * 100) + "%: " + r.visits).join(", ");
+      $("scroll-depth").textContent = "Scroll depth of " + depth.visits + " visits (" + depth.scrolled + " scrolled): " + reached;
+      $("scroll-depth").hidden = false;
     }
 
     // ---- the definition being written ------------------------------------------------------------

@@ -134,7 +134,8 @@ public final class Tracker: MethodHookingObserver, Sendable {
             return
         }
         let canonical = path?.canonical
-        let clickedView = Tracker.isClick(interaction.kind) ? canonical : nil
+        // A multiple tap is a summary of the clicks it follows (a double click's `tapCount` 2), not a repeat of them.
+        let clickedView = Tracker.isClick(interaction.kind) && (interaction.tapCount ?? 1) < 2 ? canonical : nil
         guard
             let context = prepare(
                 at: ts, .interaction(appStart: interaction.kind == .appStart), clickedView: clickedView, ignoring: path)
@@ -183,11 +184,14 @@ public final class Tracker: MethodHookingObserver, Sendable {
             className: Tracker.className(of: interaction), action: interaction.eventCode?.action, nextID: ids.next)
     }
 
-    /// The class the event table is keyed by: the controller's for page events, the target's for actions.
+    /// The class the event table is keyed by: the controller's for page events (with its alias,
+    /// `GtkBox(page1)`, which the table looks up before the type name), the target's for actions.
     static func className(of interaction: Interaction) -> String? {
         switch interaction.kind {
         case .pageEnter, .pageLeave:
-            return interaction.node.map { $0.typeName } ?? interaction.page
+            guard let node = interaction.node else { return interaction.page }
+            guard let alias = node.pageAlias, !alias.isEmpty else { return node.typeName }
+            return "\(node.typeName)(\(alias))"
         default:
             return interaction.eventCode?.target
         }

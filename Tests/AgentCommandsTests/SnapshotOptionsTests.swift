@@ -48,7 +48,7 @@ import Testing
         #expect(tree["props"]?["product.id"] == "p-3", "the page's stored struct, by key path")
     }
 
-    @Test(.timeLimit(.minutes(2))) func demoSnapshotsSendsEveryPageEntered() throws {
+    @Test(.timeLimit(.minutes(5))) func demoSnapshotsSendsEveryPageEntered() throws {
         let dir = Fixtures.temporaryDirectory("demo-snapshots")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("demo.sqlite").path
@@ -59,7 +59,7 @@ import Testing
         try Self.check(try Self.storedSnapshots(db))
     }
 
-    @Test(.timeLimit(.minutes(2))) func aPageThePlanIgnoresIsSnapshottedBlankAndMakesNoEvents() throws {
+    @Test(.timeLimit(.minutes(5))) func aPageThePlanIgnoresIsSnapshottedBlankAndMakesNoEvents() throws {
         let dir = Fixtures.temporaryDirectory("demo-snapshots-ignored")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("demo.sqlite").path
@@ -81,7 +81,7 @@ import Testing
         #expect(!paths.contains { $0.hasPrefix("DetailViewController(gift)") })
     }
 
-    @Test(.timeLimit(.minutes(2))) func circleModeOnTheCollectorTurnsThemOnAndOffWithoutIt() throws {
+    @Test(.timeLimit(.minutes(5))) func circleModeOnTheCollectorTurnsThemOnAndOffWithoutIt() throws {
         let dir = Fixtures.temporaryDirectory("demo-circle")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("demo.sqlite").path

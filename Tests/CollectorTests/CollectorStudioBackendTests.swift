@@ -93,4 +93,49 @@ import TestSupport
         #expect(try backend.heatmap(appKey: "shop", appVersion: nil, viewEvents: [], paths: paths, range: all).isEmpty)
         #expect(try backend.heatmap(appKey: "shop", appVersion: "1.2.0", viewEvents: taps, paths: ["\(Self.row)0"], range: all).isEmpty)
     }
+
+    /// Scroll depth per page (docs/studio.md "Scroll depth"): visits are a session's page_enters of
+    /// the page; each visit's depth is its largest scroll depth on the page.
+    @Test func scrollDepthCountsEachVisitsDeepestScrollOfThePage() throws {
+        let path = Fixtures.temporaryDirectory("studio-scroll-depth").appendingPathComponent("events.sqlite").path
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        var n = 0
+        func event(_ type: EventType, page: String, session: String, depth: Double? = nil) -> JSONValue {
+            n += 1
+            return TestEvents.event(
+                "e\(n)", type: type, ts: TestEvents.time + Int64(n), page: page, session: session,
+                props: depth.map { [("depth", .double($0)), ("direction", .string("down"))] } ?? []
+            ).json
+        }
+        let events = [
+            // Session a: two visits of page 3 (depth 0.6, then 0.3 and 1), a page 1 visit between.
+            event(.pageEnter, page: "GtkBox(page3)", session: "a"),
+            event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.4),
+            event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.6),
+            event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.5),
+            event(.pageEnter, page: "GtkBox(page1)", session: "a"),
+            event(.scroll, page: "GtkBox(page1)", session: "a", depth: 1),
+            event(.pageEnter, page: "GtkBox(page3)", session: "a"),
+            event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.3),
+            event(.scroll, page: "GtkBox(page3)", session: "a", depth: 1),
+            // Session b: a visit with no scroll; session c: a scroll whose visit began earlier.
+            event(.pageEnter, page: "GtkBox(page3)", session: "b"),
+            event(.scroll, page: "GtkBox(page3)", session: "c", depth: 0.8),
+        ]
+        _ = try store.append(EventBatch(appKey: "factory", appVersion: "1", events: events))
+        _ = try store.append(EventBatch(appKey: "other", events: [TestEvents.event("x", type: .scroll, page: "GtkBox(page3)", session: "a", props: [("depth", .double(1))]).json]))
+        let backend = CollectorStudioBackend(store: store, pictures: store)
+        let depth = try backend.scrollDepth(appKey: "factory", appVersion: nil, page: "GtkBox(page3)", range: StudioTimeRange(since: 0))
+        #expect(depth.visits == 4)
+        #expect(depth.scrolled == 3)
+        #expect(depth.reached.map(\.share) == [0.25, 0.5, 0.75, 1])
+        #expect(depth.reached.map(\.visits) == [3, 3, 2, 1])
+        let first = try backend.scrollDepth(appKey: "factory", appVersion: "1", page: "GtkBox(page1)", range: StudioTimeRange(since: 0))
+        #expect(first.visits == 1 && first.reached.map(\.visits) == [1, 1, 1, 1])
+        // Only the events of the range: the first visit of session a alone.
+        let early = try backend.scrollDepth(
+            appKey: "factory", appVersion: nil, page: "GtkBox(page3)", range: StudioTimeRange(since: 0, until: TestEvents.time + 5))
+        #expect(early.visits == 1 && early.reached.map(\.visits) == [1, 1, 0, 0])
+    }
 }

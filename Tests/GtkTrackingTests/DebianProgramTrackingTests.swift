@@ -17,11 +17,13 @@ struct DebianProgramTrackingTests {
         let window: String
 
         /// `configs`: configuration files for `run --config`. Another program of gtk-4-examples
-        /// runs with `program` (its command line), `firstPage` (the tree waited for) and `title`.
+        /// runs with `program` (its command line), `firstPage` (the tree waited for) and `title`;
+        /// `environment` adds to the display's.
         init(
             display: VirtualDisplay, directory: URL, configs: [String] = [], options: [String] = [],
             program: [String] = ["gtk4-widget-factory"],
-            appKey: String = "widget-factory", firstPage: String = "GtkBox(page1)", title: String = "Widget Factory"
+            appKey: String = "widget-factory", firstPage: String = "GtkBox(page1)", title: String = "Widget Factory",
+            environment: [String: String] = [:]
         ) throws {
             events = directory.appendingPathComponent("events.ndjson")
             trees = directory.appendingPathComponent("trees")
@@ -29,12 +31,40 @@ struct DebianProgramTrackingTests {
             for c in configs { command += ["--config", c] }
             command += options + ["--"] + program
             if let bus = VirtualDisplay.executable("dbus-run-session") { command = [bus, "--"] + command }
-            process = try GUIProcess(command[0], Array(command.dropFirst()), environment: display.environment())
+            process = try GUIProcess(command[0], Array(command.dropFirst()), environment: display.environment(environment))
             _ = try WidgetTree.wait(directory: trees, page: firstPage)
             window = try display.window(titled: title)
         }
 
         deinit { process.kill() }
+
+        /// gtk4-demo running its example `name` (`--run=NAME`) in a window titled `title`, which is
+        /// its own page (`GtkWindow`), under the app key `demo`.
+        static func demo(_ name: String, title: String, display: VirtualDisplay, directory: URL) throws -> WidgetFactory {
+            guard VirtualDisplay.executable("gtk4-demo") != nil else { throw HarnessFailure("gtk4-demo is not installed (Tools/setup.sh)") }
+            return try WidgetFactory(
+                display: display, directory: directory, program: ["gtk4-demo", "--run=\(name)"], appKey: "demo", firstPage: "GtkWindow",
+                title: title)
+        }
+
+        /// The factory's stack switcher buttons in the header bar (pages 1, 2, 3), from the window's tree.
+        func switcherButtons() throws -> [[String: Any]] {
+            let windowTree = try WidgetTree.wait(directory: trees, page: "GtkApplicationWindow")
+            let buttons = windowTree.nodes.filter {
+                $0["type"] as? String == "GtkToggleButton" && $0["frame"] != nil
+                    && ($0["path"] as? String ?? "").contains("GtkStackSwitcher")
+            }
+            guard buttons.count == 3 else { throw HarnessFailure("\(buttons.count) stack switcher buttons, expected 3") }
+            return buttons
+        }
+
+        /// Clicks the switcher's button of page `n` (1 to 3); the button's centre.
+        @discardableResult
+        func showPage(_ n: Int, on display: VirtualDisplay) throws -> (x: Int, y: Int) {
+            let c = try WidgetTree.center(try switcherButtons()[n - 1])
+            try display.click(window: window, x: c.x, y: c.y)
+            return c
+        }
 
         /// Ends the program with SIGTERM, sent to the processes under dbus-run-session (which does
         /// not pass signals on): the agent, which passes it to the program, and the program.

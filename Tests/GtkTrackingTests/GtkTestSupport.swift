@@ -8,6 +8,8 @@ enum Built {
     static var agent: String { path("autotrack-agent") }
     static var shop: String { path("autotrack-gtk-shop") }
     static var collector: String { path("autotrack-collector") }
+    /// The web view test's own WebKitGTK app (Tests/GtkWebViewSample).
+    static var webViewSample: String { path("gtk-webview-sample") }
 
     private static func path(_ name: String) -> String {
         Fixtures.repositoryRoot.appendingPathComponent(".build/debug/\(name)").path

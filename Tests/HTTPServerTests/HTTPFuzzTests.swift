@@ -5,7 +5,7 @@ import TestSupport
 
 /// Random and damaged input never crashes the server, never reaches the handler as anything but
 /// a well-formed request, and always gets either nothing or a well-formed response.
-@Suite(.timeLimit(.minutes(2))) struct HTTPFuzzTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPFuzzTests {
     @Test func randomBytesAndMutatedRequestsNeverBreakTheServer() throws {
         let routes = TestRoutes()
         let (server, address) = try startServer(routes) {

@@ -104,4 +104,9 @@ final class FakeStudioBackend: StudioBackend {
         }
         return counts
     }
+
+    /// The fake keeps no page or scroll events: no visit, none scrolled.
+    func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth {
+        ScrollDepth(visits: 0, scrolled: 0, reached: ScrollDepth.shares.map { ScrollDepth.Reached(share: $0, visits: 0) })
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// `ATLPConnection.sendEvents(window:next:acknowledged:)`: a window of EVENTS in flight, the
 /// ACKs read in order and checked against their batches.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct EventsWindowTests {
     /// Batch n of `count`, two events each (ids "bn-0", "bn-1"), or nil past the last.
     func batch(_ n: Int, of count: Int) -> EventsRequest? {
