@@ -25,6 +25,8 @@ final class FakeStudioBackend: StudioBackend {
         var snapshots: [StudioSnapshot] = []
         var sets: [StudioRuleSet] = []
         var interactions: [Interaction] = []
+        /// What `scrollDepth` answers per page (none scrolled on a page not listed).
+        var scrollDepths: [String: ScrollDepth] = [:]
         var publishes = 0
     }
 
@@ -107,6 +109,7 @@ final class FakeStudioBackend: StudioBackend {
 
     /// The fake keeps no page or scroll events: no visit, none scrolled.
     func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth {
-        ScrollDepth(visits: 0, scrolled: 0, reached: ScrollDepth.shares.map { ScrollDepth.Reached(share: $0, visits: 0) })
+        state.withLock { $0.scrollDepths[page] }
+            ?? ScrollDepth(visits: 0, scrolled: 0, reached: ScrollDepth.shares.map { ScrollDepth.Reached(share: $0, visits: 0) })
     }
 }

@@ -1,3 +1,4 @@
+import Analytics
 import EventModel
 import Foundation
 import HTTPServer
@@ -147,6 +148,9 @@ struct ShopStudio {
         // The cart page: two taps on its one box.
         for d in [1, 2] as [Int64] { events.append(event("ViewTap", "GtkBox(cart)&0", daysAgo: d)) }
         state.interactions = events
+        // The home page's scrollmap: 5 visits, 4 scrolled, 4 past a quarter … 1 to the end.
+        state.scrollDepths["GtkBox(home)"] = ScrollDepth(
+            visits: 5, scrolled: 4, reached: zip(ScrollDepth.shares, [4, 3, 2, 1]).map { ScrollDepth.Reached(share: $0, visits: $1) })
         state.sets = [StudioRuleSet(appKey: "shop", etag: "etag-0", rules: [Self.openProductRule])]
         backend = FakeStudioBackend(state)
         handler = StudioHandler(backend: backend, configuration: StudioHandler.Configuration(isAdminToken: { $0 == Self.token }))

@@ -89,6 +89,8 @@ import TestSupport
         // The chosen element's outline is of no colour the heat uses (yellow to red, no blue).
         #expect((h["chosenBlue"]?.intValue ?? 0) > 100, "\(h.jsonText)")
         #expect(h["heatBlues"]?.arrayValue?.allSatisfy { $0.intValue == 0 } == true, "\(h.jsonText)")
+        // Beside the heatmap, how far down the page people get (the back end's scrollmap).
+        #expect(h["homeScrollDepth"] == "Scroll depth of 5 visits (4 scrolled): 25%: 4, 50%: 3, 75%: 2, 100%: 1", "\(h.jsonText)")
     }
 
     // MARK: Point 4: content on rows

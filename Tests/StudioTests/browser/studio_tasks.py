@@ -268,6 +268,11 @@ def task_heatmap(s):
     seen["cartOutlined"] = s.js("return document.querySelector('#heat .heat').classList.contains('container')")
     seen["cartFilled"] = s.js("const c = getComputedStyle(document.querySelector('#heat .heat')).backgroundColor;"
                               "return c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent'")
+    # The home page's scroll depth beside its heatmap (issue 42's scrollmap).
+    s.open_page("GtkBox(home)")
+    s.until("the home page's scroll depth", lambda: s.d.find_element(By.ID, "scroll-depth").is_displayed()
+            and "5 visits" in s.text("scroll-depth"))
+    seen["homeScrollDepth"] = s.text("scroll-depth")
     return seen
 
 
