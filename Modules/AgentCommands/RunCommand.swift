@@ -131,6 +131,15 @@ public struct RunCommand: Command {
             }
             for (k, v) in settings.environment { environment[k] = v }
             environment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
+        } else if GNUstepProgram.isGNUstep(path: executable) {
+            switch RunCommand.gnustepPreload() {
+            case .failure(let failure):
+                io.printError("autotrack-agent run: \(failure)")
+                return .failure
+            case .success(let libraries):
+                for (k, v) in settings.environment { environment[k] = v }
+                environment["LD_PRELOAD"] = (libraries + [environment["LD_PRELOAD"]].compactMap { $0 }).joined(separator: ":")
+            }
         } else {
             io.printError(GtkProgram.untrackedNotice(program: executable))
         }

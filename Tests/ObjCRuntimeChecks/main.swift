@@ -1,0 +1,1 @@
+print("objc-runtime-checks")
