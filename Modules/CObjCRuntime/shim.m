@@ -221,8 +221,13 @@ static int advise(Hook *h, int phase, id self, SEL cmd, void **arguments, void *
     } @catch (id e) {
         keep(e);
     }
-    [pool drain];
+    // An object the advice returns outlives the advice's pool: it goes to the caller's.
+    int objectResult = result != NULL && (h->signature == ATR_SIG_OBJECT || h->signature == ATR_SIG_OBJECT_OBJECT);
+    id returned = objectResult ? [*(id *)result retain] : nil;
+    // Out of the advice before its pool drains: what the drain deallocates is advised as usual.
     adviceDepth--;
+    [pool drain];
+    [returned autorelease];
     return skip;
 }
 

@@ -72,9 +72,14 @@ public final class MethodHook {
 
     /// Replaces `selector` on `cls` (an inherited method is copied onto `cls` first, so only
     /// `cls` and its subclasses are advised).
-    public init(cls: ObjCClass, selector: ObjCSelector, advice: @escaping Advice) throws(ObjCError) {
+    public convenience init(cls: ObjCClass, selector: ObjCSelector, advice: @escaping Advice) throws(ObjCError) {
+        try self.init(cls: cls, selector: selector, allowingForbidden: false, advice: advice)
+    }
+
+    /// `allowingForbidden`: the runtime layer's own watch of `dealloc` (per-object aspects).
+    init(cls: ObjCClass, selector: ObjCSelector, allowingForbidden: Bool, advice: @escaping Advice) throws(ObjCError) {
         let subject = "-[\(cls.name) \(selector.name)]"
-        guard !MethodHook.forbidden.contains(selector.name) else { throw ObjCError(.forbidden, subject: subject) }
+        guard allowingForbidden || !MethodHook.forbidden.contains(selector.name) else { throw ObjCError(.forbidden, subject: subject) }
         guard let types = cls.methodTypes(selector) else { throw ObjCError(.unknownSelector, subject: subject) }
         guard atr_signature_of(types) >= 0 else { throw ObjCError(.unsupportedSignature, subject: subject, reason: "(\(types))") }
         self.cls = cls

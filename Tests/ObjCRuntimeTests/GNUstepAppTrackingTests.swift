@@ -1,0 +1,152 @@
+import Collector
+import Foundation
+import SystemCalls
+import Testing
+import TestSupport
+import ViewIdentity
+
+/// Unmodified GNUstep apps from Debian, tracked through the real `autotrack-agent run` into a
+/// real collector (loopback, ephemeral port), driven by real input under Xvfb.
+@Suite(.serialized) struct GNUstepAppTrackingTests {
+    static let edenMath = "/usr/lib/GNUstep/Applications/EdenMath.app/EdenMath"
+
+    /// The agent running `program` under `display`, shipping to `collector`, writing page trees.
+    final class TrackedApp {
+        let process: GUIProcess
+        let trees: URL
+        let home: URL
+
+        init(program: String, appKey: String, display: VirtualDisplay, collector: SocketAddress, directory: URL, config: URL) throws {
+            trees = directory.appendingPathComponent("trees")
+            home = directory.appendingPathComponent("home")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let agent = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/autotrack-agent").path
+            process = try GUIProcess(
+                agent,
+                [
+                    "run", "--to", collector.description, "--app-key", appKey, "--config", config.path, "--tree-dir", trees.path,
+                    "--spool", directory.appendingPathComponent("spool").path, "--", program,
+                ],
+                environment: display.environment(["HOME": home.path]))
+        }
+
+        deinit {
+            process.kill()
+            // GNUstep's notification daemon, started by the app for this HOME, goes too.
+            for pid in Self.daemons(home: home.path) { try? Posix.sendSignal(SIGTERM, to: pid) }
+        }
+
+        /// `gdnc` and `gpbs` processes whose HOME is `home`.
+        static func daemons(home: String) -> [Int32] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap(Int32.init).filter { pid in
+                let comm = (FileHandle(forReadingAtPath: "/proc/\(pid)/comm")?.readDataToEndOfFile()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                guard comm.hasPrefix("gdnc") || comm.hasPrefix("gpbs") else { return false }
+                let env = FileHandle(forReadingAtPath: "/proc/\(pid)/environ")?.readDataToEndOfFile() ?? Data()
+                return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "HOME=" + home }
+            }
+        }
+
+        /// The X window showing the page whose tree is `tree` (same size as its root's frame).
+        func window(for tree: WidgetTree, on display: VirtualDisplay, titled title: String) throws -> String {
+            guard let frame = tree.root["frame"] as? [NSNumber], frame.count == 4 else { throw HarnessFailure("the page has no frame") }
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let ids = ((try? display.xdotool(["search", "--onlyvisible", "--name", title])) ?? "").split(separator: "\n")
+                for id in ids {
+                    let geometry = (try? display.xdotool(["getwindowgeometry", String(id)])) ?? ""
+                    if geometry.contains("\(frame[2].intValue)x\(frame[3].intValue)") { return String(id) }
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            throw HarnessFailure("no window of \(frame[2])x\(frame[3]) titled \(title)")
+        }
+
+        /// A press, ~150 ms, a release at the centre of `node` (GNUstep wants the two apart).
+        func click(_ node: [String: Any], window: String, on display: VirtualDisplay) throws {
+            let c = try WidgetTree.center(node)
+            try display.xdotool(["mousemove", "--window", window, String(c.x), String(c.y), "mousedown", "1", "sleep", "0.15", "mouseup", "1"])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+    }
+
+    static func stored(_ db: String, atLeast predicate: ([[String: Any]]) -> Bool, within seconds: Double = 20) throws -> [[String: Any]] {
+        let sql = "SELECT json_object('type',type,'name',name,'page',page,'path',path,'viewId',view_id,'duration',duration,'props',json(props)) FROM events ORDER BY seq"
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: [[String: Any]] = []
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: db) {
+                last = (try? sqlite(db, sql))?.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? []
+                if predicate(last) { return last }
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw HarnessFailure("the stored events never met the test's expectation: \(last.map { $0["name"] ?? "?" })")
+    }
+
+    @Test func edenMathButtonsRadioMatrixKeyEquivalentAndKVC() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-edenmath")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let seven = "EMController-NSView-NSButton&0-0-6"
+        let plus = "EMController-NSView-NSButton&0-0-18"
+        let config = dir.appendingPathComponent("rules.json")
+        try Data(
+            """
+            {"rules": [
+              {"id": "digit", "appKey": "edenmath", "appVersion": "*", "viewEvent": "ButtonClick",
+               "viewPath": "\(seven)", "keyPath": "title", "keyName": "digit"},
+              {"id": "missing", "appKey": "edenmath", "appVersion": "*", "viewEvent": "ButtonClick",
+               "viewPath": "\(plus)", "keyPath": "noSuchKeyOnAButton", "keyName": "nothing"}
+            ]}
+            """.utf8
+        ).write(to: config)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir, config: config)
+        let page = try WidgetTree.wait(directory: app.trees, page: "EMController")
+        let window = try app.window(for: page, on: display, titled: "EdenMath")
+        let sevenNode = try page.node("path", seven)
+        #expect(sevenNode["title"] as? String == "7")
+        try app.click(sevenNode, window: window, on: display)
+        try app.click(try page.node("path", plus), window: window, on: display)
+        // The radio matrix's second cell (EdenMath also has hidden buttons of the same titles).
+        let radian = try #require(page.nodes.first { $0["type"] as? String == "NSButtonCell" && $0["title"] as? String == "Radian" })
+        try app.click(radian, window: window, on: display)
+        // Quit through the menu's key equivalent (GNUstep's command key is Alt).
+        try display.xdotool(["windowfocus", window])
+        try display.xdotool(["key", "alt+q"])
+        let status = try app.process.waitForExit(within: 30)
+        #expect(status == 0, "stderr: \(app.process.standardError.suffix(2000))")
+
+        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let digit = try #require(events.first { $0["path"] as? String == seven && $0["type"] as? String == "click" }, "\(events)")
+        #expect(digit["name"] as? String == "EMController#EMController#digitButton:")
+        #expect(digit["viewId"] as? String == ViewID(canonical: seven).hex)
+        #expect((digit["props"] as? [String: Any])?["digit"] as? String == "7")
+        let add = try #require(events.first { $0["path"] as? String == plus && $0["type"] as? String == "click" })
+        #expect(add["name"] as? String == "EMController#EMController#add:")
+        let kvcError = try #require(events.first { $0["type"] as? String == "kvc_error" }, "\(events.map { $0["type"] ?? "?" })")
+        #expect(((kvcError["props"] as? [String: Any])?["missingKey"] as? String) == "noSuchKeyOnAButton", "\(kvcError)")
+        let matrix = try #require(
+            events.first { $0["path"] as? String == radian["path"] as? String }, "\(events.map { "\($0["name"] ?? "?") \($0["path"] ?? "")" })")
+        #expect(matrix["type"] as? String == "value_changed")
+        #expect(matrix["name"] as? String == "EMController#EMController#setRadian:")
+        #expect((matrix["props"] as? [String: Any])?["selectedIndex"] as? Int == 1)
+        #expect((radian["path"] as? String)?.hasSuffix("NSMatrix-NSButtonCell&0-0-0-0:1") == true)
+        let quit = try #require(events.first { $0["name"] as? String == "EMController#NSApplication#terminate:" })
+        #expect((quit["path"] as? String)?.hasPrefix("NSMenu-NSMenuItem&0-") == true)
+        #expect(events.contains { $0["type"] as? String == "page_enter" && $0["path"] as? String == "EMController&0" })
+        #expect(events.contains { $0["type"] as? String == "page_leave" && $0["path"] as? String == "EMController&0" && $0["duration"] is Int })
+        // Neither the app icon nor the menus are pages.
+        #expect(!events.contains { $0["type"] as? String == "page_enter" && ($0["page"] as? String ?? "").hasPrefix("NS") })
+        // The injection did not spread into GNUstep's daemons.
+        for pid in TrackedApp.daemons(home: app.home.path) {
+            let maps = FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data()
+            #expect(!String(decoding: maps, as: UTF8.self).contains("libAutotrackObjCPreload"), "daemon \(pid)")
+        }
+    }
+}
