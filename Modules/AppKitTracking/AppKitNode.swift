@@ -25,8 +25,14 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     public let kind: Kind
     public let typeName: String
 
-    public init(_ kind: Kind) {
+    /// `typeName`: the name to give the node instead of its class's (a page left after its
+    /// controller went keeps the name it was entered with).
+    public init(_ kind: Kind, typeName given: String? = nil) {
         self.kind = kind
+        if let given {
+            typeName = given
+            return
+        }
         switch kind {
         case .page(_, let owner): typeName = owner.className
         case .view(let o), .menu(let o), .menuItem(let o): typeName = o.className
@@ -125,7 +131,8 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
             siblings = AppKit.items(of: menu)
             me = item
         default:
-            return ViewPath.sameNameSiblingsBefore(self, name: name, parent: parent)
+            // A submenu is the one child of its item; pages and cells take no sibling count.
+            return 0
         }
         var count = 0
         for s in siblings {

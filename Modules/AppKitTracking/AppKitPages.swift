@@ -49,7 +49,7 @@ final class AppKitPages {
     private func leave(_ i: Int) {
         let v = visits.remove(at: i)
         let now = clock.monotonicNanoseconds()
-        let node = AppKitNode.page(of: v.window)
+        let node = AppKitNode(.page(window: v.window, owner: AppKit.pageOwner(of: v.window)), typeName: v.name)
         report(
             Interaction(
                 kind: .pageLeave, node: node, title: node.title, duration: Int64((now &- v.enteredNanos) / 1_000_000), page: v.name,

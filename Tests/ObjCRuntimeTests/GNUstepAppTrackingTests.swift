@@ -149,4 +149,54 @@ import ViewIdentity
             #expect(!String(decoding: maps, as: UTF8.self).contains("libAutotrackObjCPreload"), "daemon \(pid)")
         }
     }
+
+    static let textEdit = "/usr/lib/GNUstep/Applications/TextEdit.app/TextEdit"
+
+    /// TextEdit: menu items sent by key equivalents (a nil target resolved as AppKit does, the
+    /// key window's page as Controller), window-controller pages entered and left, and no hidden
+    /// KVO subclass in any name or path.
+    @Test func textEditMenusKeyEquivalentsAndWindowControllerPages() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-textedit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let config = dir.appendingPathComponent("rules.json")
+        try Data(#"{"rules": []}"#.utf8).write(to: config)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(program: Self.textEdit, appKey: "textedit", display: display, collector: address, directory: dir, config: config)
+        let page = try WidgetTree.wait(directory: app.trees, page: "DocumentWindowController")
+        let window = try app.window(for: page, on: display, titled: "Untitled")
+        try display.xdotool(["windowfocus", window])
+        Thread.sleep(forTimeInterval: 0.3)
+        // New (a second document window), Close it, Quit: all key equivalents of menu items.
+        try display.xdotool(["key", "alt+n"])
+        _ = try Self.stored(db, atLeast: { $0.filter { $0["type"] as? String == "page_enter" }.count >= 2 })
+        try display.xdotool(["key", "alt+w"])
+        _ = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "page_leave" } })
+        try display.xdotool(["key", "alt+q"])
+        let status = try app.process.waitForExit(within: 30)
+        #expect(status == 0, "stderr: \(app.process.standardError.suffix(2000))")
+
+        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let names = events.map { "\($0["name"] ?? "?") \($0["path"] ?? "")" }
+        let new = try #require(events.first { ($0["name"] as? String)?.hasSuffix("#newDocument:") == true }, "\(names)")
+        #expect(new["name"] as? String == "DocumentWindowController#DocumentController#newDocument:")
+        #expect(new["type"] as? String == "click")
+        let newPath = try #require(new["path"] as? String)
+        #expect(newPath.hasPrefix("NSMenu-NSMenuItem-NSMenu-NSMenuItem&0-"), "\(newPath)")
+        #expect(newPath.split(separator: "&").last?.split(separator: "-")[2] == "0", "a submenu is its item's only child: \(newPath)")
+        #expect(new["viewId"] as? String == ViewID(canonical: newPath).hex)
+        #expect(events.contains { $0["name"] as? String == "DocumentWindowController#NSWindow#performClose:" }, "\(names)")
+        #expect(events.contains { ($0["name"] as? String)?.hasSuffix("#NSApplication#terminate:") == true }, "\(names)")
+        let enters = events.filter { $0["type"] as? String == "page_enter" && $0["page"] as? String == "DocumentWindowController" }
+        #expect(enters.count == 2, "\(names)")
+        #expect(enters.last.flatMap { ($0["props"] as? [String: Any])?["count"] as? Int } == 2)
+        let leaves = events.filter { $0["type"] as? String == "page_leave" }
+        #expect(leaves.count == 2, "\(names)")
+        #expect(leaves.allSatisfy { $0["path"] as? String == "DocumentWindowController&0" && $0["duration"] is Int }, "\(names)")
+        #expect(!names.contains { $0.contains("GSKVO") || $0.contains("NSKVONotifying") }, "\(names)")
+    }
 }
