@@ -28,14 +28,63 @@ public final class AppKitHookSystem {
     /// Called with each page entered, its window and its node (tree files, pictures).
     public var onPageEnter: ((ObjCObject, AppKitNode) -> Void)?
 
-    public init(observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil) {
+    private var camera: AppKitSnapshots?
+    /// Circle mode: the pages shown are pictured, then each page entered (docs/objc.md "Pictures").
+    public private(set) var circleMode = false
+
+    /// `snapshots` receives each picture taken in circle mode, on the main thread; it must not
+    /// block. Without it none are taken.
+    public init(
+        observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil,
+        snapshots: ((PageSnapshot) -> Void)? = nil
+    ) {
         self.observer = observer
         self.clock = clock
         self.treeDirectory = treeDirectory
+        camera = snapshots.map { AppKitSnapshots(clock: clock, send: $0) }
         pages = AppKitPages(clock: clock) { [unowned self] in self.observer.observe($0) }
         pages.onEnter = { [unowned self] window, node in
             if let treeDirectory = self.treeDirectory { AppKitTrees.write(page: node, window: window, directory: treeDirectory) }
+            if self.circleMode { self.pictureSoon(window) }
             self.onPageEnter?(window, node)
+        }
+    }
+
+    /// Turns circle mode on or off (on the main thread); turned on, every page shown is pictured.
+    public func setCircleMode(_ on: Bool) {
+        guard on != circleMode else { return }
+        circleMode = on
+        guard on, started else { return }
+        for window in pages.shownWindows { pictureSoon(window) }
+    }
+
+    /// Sets circle mode from any thread (the config refresher's): the change is made on the main
+    /// thread. Valid once `start()` was called, which keeps the system alive for the process.
+    public var circleModeSetter: @Sendable (Bool) -> Void {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        return { on in
+            MainThread.async {
+                guard let system = UnsafeMutableRawPointer(bitPattern: address) else { return }
+                Unmanaged<AppKitHookSystem>.fromOpaque(system).takeUnretainedValue().setCircleMode(on)
+            }
+        }
+    }
+
+    /// Pictures `window` at the main run loop's next turn, once it has laid out and drawn what the
+    /// ordering showed; a window gone by then is skipped.
+    private func pictureSoon(_ window: ObjCObject) {
+        guard camera != nil else { return }
+        window.retain()
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        let windowAddress = UInt(bitPattern: window.pointer)
+        MainThread.async {
+            guard let system = UnsafeMutableRawPointer(bitPattern: address), let w = UnsafeMutableRawPointer(bitPattern: windowAddress) else {
+                return
+            }
+            let me = Unmanaged<AppKitHookSystem>.fromOpaque(system).takeUnretainedValue()
+            let window = ObjCObject(w)
+            if me.circleMode, me.pages.shownWindows.contains(window) { me.camera?.take(window) }
+            window.release()
         }
     }
 
@@ -59,6 +108,8 @@ public final class AppKitHookSystem {
                 return false
             })
         started = true
+        // The runtime calls the hooks for as long as the process runs: the system stays alive.
+        _ = Unmanaged.passRetained(self)
         observer.observe(foregroundTime.interaction(.appStart, clock: clock))
     }
 

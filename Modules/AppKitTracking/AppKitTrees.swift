@@ -18,28 +18,43 @@ public enum AppKitTrees {
         try? Posix.rename(tmp, directory + "/" + file)
     }
 
-    /// The tree of `page`; with `blankTypedText`, typed and secure text is left out (pictures).
+    /// The tree of `page`. With `blankTypedText` (pictures), typed and secure text fields, text
+    /// views and ignored views keep no title and no children, and their frames are listed in
+    /// `blanked` to be painted over.
     public static func tree(page: AppKitNode, window: ObjCObject, blankTypedText: Bool) -> JSONObject {
-        let content = (try? window.send(AppKit.contentView)) ?? nil
-        let height = content.flatMap { try? $0.rect(AppKit.bounds) }?.height ?? 0
-        return node(page, content: content, height: height)
+        var blanked: [ObjCRect] = []
+        return tree(page: page, window: window, blankTypedText: blankTypedText, blanked: &blanked)
     }
 
-    private static func node(_ n: AppKitNode, content: ObjCObject?, height: Double) -> JSONObject {
+    public static func tree(page: AppKitNode, window: ObjCObject, blankTypedText: Bool, blanked: inout [ObjCRect]) -> JSONObject {
+        let content = (try? window.send(AppKit.contentView)) ?? nil
+        let height = content.flatMap { try? $0.rect(AppKit.bounds) }?.height ?? 0
+        return node(page, content: content, height: height, blank: blankTypedText, blanked: &blanked)
+    }
+
+    private static func node(_ n: AppKitNode, content: ObjCObject?, height: Double, blank: Bool, blanked: inout [ObjCRect]) -> JSONObject {
         var o = JSONObject()
         o["type"] = .string(n.typeName)
         if n.role != .view { o["role"] = .string(n.role.rawValue) }
         if let ip = n.cellIndexPath { o["indexPath"] = .array([.int(Int64(ip.section)), .int(Int64(ip.row))]) }
         if let id = n.id { o["id"] = .string(id) }
-        if let title = n.title { o["title"] = .string(title) }
+        let hidden = blank && (n.ignoresTracking || n.typedText(forKey: "stringValue") != nil || n.typedText(forKey: "string") != nil)
+        if !hidden, let title = n.title { o["title"] = .string(title) }
         let path = n.viewPath
         o["path"] = .string(path.canonical)
         o["viewId"] = .string(path.viewID.hex)
-        if let content, let f = frame(of: n, content: content, height: height) {
+        let box = content.flatMap { AppKitTrees.frame(of: n, content: $0, height: height) }
+        if let f = box {
             o["frame"] = .array([f.x, f.y, f.width, f.height].map { .int(Int64($0.rounded())) })
         }
+        if hidden {
+            if let box { blanked.append(box) }
+            return o
+        }
         let children = n.childNodes.compactMap { $0 as? AppKitNode }
-        if !children.isEmpty { o["children"] = .array(children.map { .object(node($0, content: content, height: height)) }) }
+        if !children.isEmpty {
+            o["children"] = .array(children.map { .object(node($0, content: content, height: height, blank: blank, blanked: &blanked)) })
+        }
         return o
     }
 

@@ -29,15 +29,17 @@ public func autotrackObjCPreloadStart() {
 final class ObjCPreloadSession {
     let pipeline: TrackingPipeline
     let hooks: AppKitHookSystem
+    let snapshots: ATLPSnapshotSender?
     /// Keeps the `-[NSProcessInfo environment]` hook for the life of the process.
     let environmentHook: MethodHook?
 
     private static let current = Mutex<ObjCPreloadSession?>(nil)
     static let exitFlushTimeout: Duration = .seconds(2)
 
-    private init(pipeline: TrackingPipeline, hooks: AppKitHookSystem, environmentHook: MethodHook?) {
+    private init(pipeline: TrackingPipeline, hooks: AppKitHookSystem, snapshots: ATLPSnapshotSender?, environmentHook: MethodHook?) {
         self.pipeline = pipeline
         self.hooks = hooks
+        self.snapshots = snapshots
         self.environmentHook = environmentHook
     }
 
@@ -86,13 +88,24 @@ final class ObjCPreloadSession {
             trackerSettings.dataDirectory = AgentDataDirectory.default(appKey: app.key, environment: environment)
         }
         let pipeline = try Self.pipeline(settings: settings, plan: plan, app: app, trackerSettings: trackerSettings)
-        let hooks = AppKitHookSystem(observer: pipeline.tracker, treeDirectory: settings.treeDirectory)
+        // Pictures go on a connection of their own, only in circle mode (docs/objc.md "Pictures").
+        let snapshots = pipeline.link?.snapshotSender()
+        let hooks = AppKitHookSystem(
+            observer: pipeline.tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
         do {
             try hooks.start()
         } catch {
             throw PreloadFailure("cannot hook AppKit: \(error)")
         }
-        self.init(pipeline: pipeline, hooks: hooks, environmentHook: Self.hideSelfFromTasks())
+        // `run --snapshots`: circle mode from the start, whatever the collector says; else the
+        // collector's answers say when someone circles the app in the studio.
+        let forced = settings.snapshots && snapshots != nil
+        if forced { hooks.setCircleMode(true) }
+        if let refresher = pipeline.refresher, !forced {
+            let setCircleMode = hooks.circleModeSetter
+            refresher.onCircleModeChange { setCircleMode($0) }
+        }
+        self.init(pipeline: pipeline, hooks: hooks, snapshots: snapshots, environmentHook: Self.hideSelfFromTasks())
     }
 
     private static func pipeline(
@@ -175,6 +188,8 @@ final class ObjCPreloadSession {
     static func finish() {
         guard let session = current.withLock({ $0.take() }) else { return }
         session.hooks.stop()
+        // Pictures are not events: one still queued is lost, not waited for.
+        _ = session.snapshots?.close(timeout: .milliseconds(100))
         session.pipeline.tracker.stop()
         _ = session.pipeline.drain(deadline: ContinuousClock.now + exitFlushTimeout)
         session.pipeline.close()

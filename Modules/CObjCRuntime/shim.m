@@ -153,7 +153,7 @@ atr_id atr_array_at(atr_id array, long index) { return [(NSArray *)array objectA
 atr_id atr_retain(atr_id object) { return [(id)object retain]; }
 void atr_release(atr_id object) { [(id)object release]; }
 
-uint8_t *atr_window_png(atr_id window, size_t *length, atr_rect *size) {
+uint8_t *atr_window_png(atr_id window, const atr_rect *blanked, size_t count, size_t *length, atr_rect *size) {
     uint8_t *bytes = NULL;
     NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
     @try {
@@ -162,12 +162,31 @@ uint8_t *atr_window_png(atr_id window, size_t *length, atr_rect *size) {
         NSBitmapImageRep *rep = [view bitmapImageRepForCachingDisplayInRect: bounds];
         if (rep != nil) {
             [view cacheDisplayInRect: bounds toBitmapImageRep: rep];
+            long wide = (long)[rep pixelsWide], high = (long)[rep pixelsHigh];
+            long row = (long)[rep bytesPerRow], spp = (long)[rep samplesPerPixel];
+            unsigned char *data = [rep bitmapData];
+            if (data != NULL && [rep bitsPerSample] == 8 && ![rep isPlanar]) {
+                for (size_t k = 0; k < count; k++) {
+                    long x0 = (long)blanked[k].x, y0 = (long)blanked[k].y;
+                    long x1 = x0 + (long)blanked[k].width, y1 = y0 + (long)blanked[k].height;
+                    if (x0 < 0) x0 = 0;
+                    if (y0 < 0) y0 = 0;
+                    if (x1 > wide) x1 = wide;
+                    if (y1 > high) y1 = high;
+                    for (long y = y0; y < y1; y++) {
+                        for (long x = x0; x < x1; x++) {
+                            unsigned char *p = data + y * row + x * spp;
+                            for (long c = 0; c < spp; c++) p[c] = (c == 3) ? 255 : 158;
+                        }
+                    }
+                }
+            }
             NSData *png = [rep representationUsingType: NSPNGFileType properties: [NSDictionary dictionary]];
             if (png != nil && [png length] > 0) {
                 *length = [png length];
                 bytes = malloc(*length);
                 if (bytes) memcpy(bytes, [png bytes], *length);
-                *size = (atr_rect){0, 0, (double)[rep pixelsWide], (double)[rep pixelsHigh]};
+                *size = (atr_rect){0, 0, (double)wide, (double)high};
             }
         }
     } @catch (id e) {
@@ -180,6 +199,37 @@ uint8_t *atr_window_png(atr_id window, size_t *length, atr_rect *size) {
 }
 
 int atr_window_out(void) { return NSWindowOut; }
+
+/// One call waiting for the main thread.
+@interface ATRMainThreadCall : NSObject {
+@public
+    void (*function)(void *);
+    void *context;
+}
+- (void) run;
+@end
+
+@implementation ATRMainThreadCall
+- (void) run {
+    NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
+    @try { function(context); } @catch (id e) { keep(e); }
+    [pool drain];
+}
+@end
+
+void atr_run_on_main_thread(void (*function)(void *), void *context) {
+    NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
+    ATRMainThreadCall *call = [[ATRMainThreadCall alloc] init];
+    call->function = function;
+    call->context = context;
+    @try {
+        [call performSelectorOnMainThread: @selector(run) withObject: nil waitUntilDone: NO];
+    } @catch (id e) {
+        keep(e);
+    }
+    [call release];
+    [pool drain];
+}
 
 // MARK: Method replacement
 

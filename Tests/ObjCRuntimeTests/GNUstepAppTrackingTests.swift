@@ -1,4 +1,5 @@
 import Collector
+import EventStore
 import Foundation
 import SystemCalls
 import Testing
@@ -16,7 +17,10 @@ import ViewIdentity
         let trees: URL
         let home: URL
 
-        init(program: String, appKey: String, display: VirtualDisplay, collector: SocketAddress, directory: URL, config: URL) throws {
+        init(
+            program: String, appKey: String, display: VirtualDisplay, collector: SocketAddress, directory: URL, config: URL,
+            options: [String] = [], arguments: [String] = []
+        ) throws {
             trees = directory.appendingPathComponent("trees")
             home = directory.appendingPathComponent("home")
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -25,8 +29,10 @@ import ViewIdentity
                 agent,
                 [
                     "run", "--to", collector.description, "--app-key", appKey, "--config", config.path, "--tree-dir", trees.path,
-                    "--spool", directory.appendingPathComponent("spool").path, "--", program,
-                ],
+                    "--spool", directory.appendingPathComponent("spool").path,
+                ] + options + [
+                    "--", program,
+                ] + arguments,
                 environment: display.environment(["HOME": home.path]))
         }
 
@@ -198,5 +204,119 @@ import ViewIdentity
         #expect(leaves.count == 2, "\(names)")
         #expect(leaves.allSatisfy { $0["path"] as? String == "DocumentWindowController&0" && $0["duration"] is Int }, "\(names)")
         #expect(!names.contains { $0.contains("GSKVO") || $0.contains("NSKVONotifying") }, "\(names)")
+    }
+
+    /// The newest snapshot of `page` the collector stored, waited for.
+    static func snapshot(_ collector: EmbeddedCollector, page: String, within seconds: Double = 30) throws -> (Snapshot, WidgetTree) {
+        guard let store = collector.store as? any SnapshotStore else { throw HarnessFailure("the collector's store keeps no snapshots") }
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let s = try store.snapshots(appKey: nil, appVersion: nil).first(where: { $0.page == page }), let full = try store.snapshot(id: s.id) {
+                guard let o = try JSONSerialization.jsonObject(with: Data(full.tree.utf8)) as? [String: Any] else {
+                    throw HarnessFailure("the snapshot's tree is not a JSON object")
+                }
+                return (full, WidgetTree(root: o))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw HarnessFailure("no snapshot of \(page) within \(seconds) s")
+    }
+
+    /// Circle mode (`run --snapshots`): the studio's picture of EdenMath is the window's size, its
+    /// tree's frames are in the picture's pixels, and a click at a node's frame is that node's click.
+    @Test func edenMathPictureFramesContainTheClicks() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-picture")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let config = dir.appendingPathComponent("rules.json")
+        try Data(#"{"rules": []}"#.utf8).write(to: config)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(
+            program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir, config: config,
+            options: ["--snapshots"])
+        let (snapshot, tree) = try Self.snapshot(collector, page: "EMController")
+        #expect(snapshot.width == 470 && snapshot.height == 246, "\(snapshot.width)x\(snapshot.height)")
+        #expect(Array(snapshot.png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let window = try app.window(for: tree, on: display, titled: "EdenMath")
+        let targets = ["9", "Mod", "Degree"].compactMap { title in tree.nodes.first { $0["title"] as? String == title && $0["frame"] != nil } }
+        #expect(targets.count == 3)
+        for node in targets { try app.click(node, window: window, on: display) }
+        let paths = targets.compactMap { $0["path"] as? String }
+        let events = try Self.stored(db, atLeast: { events in paths.allSatisfy { p in events.contains { $0["path"] as? String == p } } })
+        for node in targets {
+            let frame = try #require(node["frame"] as? [NSNumber])
+            #expect(frame[0].intValue >= 0 && frame[1].intValue >= 0 && frame[0].intValue + frame[2].intValue <= snapshot.width
+                && frame[1].intValue + frame[3].intValue <= snapshot.height, "\(node["path"] ?? "?") \(frame)")
+            #expect(events.contains { $0["path"] as? String == node["path"] as? String && $0["viewId"] as? String == node["viewId"] as? String })
+        }
+        app.process.kill(SIGTERM)
+    }
+
+    /// A picture of TextEdit shows none of a document's text: the text view keeps no title and no
+    /// children in the tree, and every pixel of its frame is painted over in grey.
+    @Test func textEditPictureLeavesTheDocumentsTextOut() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-picture-text")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let config = dir.appendingPathComponent("rules.json")
+        try Data(#"{"rules": []}"#.utf8).write(to: config)
+        let note = dir.appendingPathComponent("note.txt")
+        try Data("zebrasecret written here\n".utf8).write(to: note)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(
+            program: Self.textEdit, appKey: "textedit", display: display, collector: address, directory: dir, config: config,
+            options: ["--snapshots"], arguments: [note.path])
+        let (snapshot, tree) = try Self.snapshot(collector, page: "DocumentWindowController")
+        #expect(!snapshot.tree.contains("zebrasecret"))
+        let textView = try #require(tree.nodes.first { $0["type"] as? String == "NSTextView" && $0["frame"] != nil })
+        #expect(textView["title"] == nil && textView["children"] == nil)
+        let frame = try #require(textView["frame"] as? [NSNumber]).map(\.intValue)
+        #expect(frame[2] > 20 && frame[3] > 10, "\(frame)")
+        let png = dir.appendingPathComponent("picture.png")
+        try Data(snapshot.png).write(to: png)
+        // Every pixel inside the frame (2 px in from its edges), decoded by an independent reader.
+        let colours = try Self.distinctColours(png: png, x: frame[0] + 2, y: frame[1] + 2, width: frame[2] - 4, height: frame[3] - 4)
+        #expect(colours == ["158,158,158"], "\(colours.prefix(5))")
+        app.process.kill(SIGTERM)
+    }
+
+    /// The distinct RGB colours of a rectangle of an 8-bit RGB or RGBA PNG, decoded by Python's zlib.
+    static func distinctColours(png: URL, x: Int, y: Int, width: Int, height: Int) throws -> [String] {
+        let script = """
+            import sys, zlib, struct
+            d = open(sys.argv[1], 'rb').read(); p = 8; idat = b''
+            while p < len(d):
+                n, t = struct.unpack('>I4s', d[p:p+8]); c = d[p+8:p+8+n]; p += 12 + n
+                if t == b'IHDR': w, h, depth, ct = struct.unpack('>IIBB', c[:10])
+                if t == b'IDAT': idat += c
+            bpp = {2: 3, 6: 4}[ct]; raw = zlib.decompress(idat); stride = w * bpp; rows = []; prev = bytearray(stride); i = 0
+            for r in range(h):
+                f = raw[i]; line = bytearray(raw[i+1:i+1+stride]); i += 1 + stride
+                for k in range(stride):
+                    a = line[k-bpp] if k >= bpp else 0; b = prev[k]; cc = prev[k-bpp] if k >= bpp else 0
+                    if f == 1: line[k] = (line[k] + a) & 255
+                    elif f == 2: line[k] = (line[k] + b) & 255
+                    elif f == 3: line[k] = (line[k] + (a + b) // 2) & 255
+                    elif f == 4:
+                        pa, pb, pc = abs(b - cc), abs(a - cc), abs(a + b - 2 * cc)
+                        line[k] = (line[k] + (a if pa <= pb and pa <= pc else b if pb <= pc else cc)) & 255
+                rows.append(line); prev = line
+            x, y, W, H = map(int, sys.argv[2:6]); seen = set()
+            for r in range(y, y + H):
+                for q in range(x, x + W): seen.add('%d,%d,%d' % tuple(rows[r][q*bpp:q*bpp+3]))
+            print('\\n'.join(sorted(seen)))
+            """
+        let p = try GUIProcess("/usr/bin/python3", ["-c", script, png.path, String(x), String(y), String(width), String(height)], environment: [:])
+        let status = try p.waitForExit(within: 60)
+        guard status == 0 else { throw HarnessFailure("the PNG reader failed: \(p.standardError)") }
+        return p.standardOutput.split(separator: "\n").map(String.init)
     }
 }

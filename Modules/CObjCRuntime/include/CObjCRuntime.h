@@ -78,8 +78,11 @@ atr_id atr_array_at(atr_id array, long index);
 atr_id atr_retain(atr_id object);
 void atr_release(atr_id object);
 /// PNG bytes of the window's content view drawn now (malloc'd, the caller frees), NULL on failure;
-/// `size` receives the picture's width and height in pixels.
-uint8_t *atr_window_png(atr_id window, size_t *length, atr_rect *size);
+/// `size` receives the picture's width and height in pixels. The `count` rectangles of `blanked`
+/// (pixels, origin at the top left) are painted over in grey.
+uint8_t *atr_window_png(atr_id window, const atr_rect *blanked, size_t count, size_t *length, atr_rect *size);
+/// Runs `function(context)` on the main thread at its run loop's next turn (from any thread).
+void atr_run_on_main_thread(void (*function)(void *context), void *context);
 
 /// AppKit's `NSWindowOut` as this AppKit defines it (GNUstep: 2, Apple: 0).
 int atr_window_out(void);
