@@ -317,6 +317,14 @@ package.targets += [
     // loaded into the test runner); ObjCRuntimeTests asserts what it reports.
     .target(name: "CObjCTestClasses", path: "Tests/CObjCTestClasses", cSettings: [.unsafeFlags(gnustepObjCFlags)], linkerSettings: gnustepLinking),
     .executableTarget(name: "objc-runtime-checks", dependencies: ["ObjCRuntime", "CObjCTestClasses"], path: "Tests/ObjCRuntimeChecks"),
+    // The cost the AppKit hooks add to one target-action (docs/performance.md).
+    .target(
+        name: "CObjCBench", path: "Tools/CObjCBench", cSettings: [.unsafeFlags(gnustepObjCFlags)],
+        linkerSettings: gnustepLinking + [.linkedLibrary("gnustep-gui")]),
+    .executableTarget(
+        name: "objc-bench",
+        dependencies: ["BenchmarkSupport", "CObjCBench", "ObjCRuntime", "AppKitTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+        path: "Tools/objc-bench"),
     .testTarget(
         name: "ObjCRuntimeTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "EventStore", "ViewIdentity"],
         path: "Tests/ObjCRuntimeTests"),

@@ -1,4 +1,5 @@
 import CObjCRuntime
+import Synchronization
 
 /// An Objective-C object (`id`), not retained: valid while its owner keeps it, inside the
 /// autorelease pool it was handed out in. Every message goes through the C seam, which catches
@@ -18,8 +19,17 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
     /// The object's class as `-class` answers it: the public class, never a hidden KVO subclass.
     public var objectClass: ObjCClass? { (try? send("class")).map { ObjCClass(UnsafeMutableRawPointer($0.pointer)) } }
 
-    /// The name of `objectClass` (docs/viewpath.md §6 "type").
-    public var className: String { objectClass?.name ?? runtimeClass.name }
+    /// The name of `objectClass` (docs/viewpath.md §6 "type"), asked once per runtime class.
+    public var className: String {
+        let runtime = UInt(bitPattern: runtimeClass.pointer)
+        if let known = ObjCObject.classNames.withLock({ $0[runtime] }) { return known }
+        let name = objectClass?.name ?? runtimeClass.name
+        ObjCObject.classNames.withLock { $0[runtime] = name }
+        return name
+    }
+
+    /// The public class name of each runtime class met (classes live as long as the process).
+    private static let classNames = Mutex<[UInt: String]>([:])
 
     /// The class the runtime holds for the object (may be a hidden subclass such as `GSKVO…`).
     public var runtimeClass: ObjCClass { ObjCClass(atr_runtime_class(pointer)!) }
