@@ -69,8 +69,8 @@ enum AppKit {
     }
 
     static func array(_ object: ObjCObject, _ selector: ObjCSelector) -> [ObjCObject] {
-        guard let a = (try? object.send(selector)) ?? nil, case .array(let items) = a.value else { return [] }
-        return items
+        guard let a = (try? object.send(selector)) ?? nil else { return [] }
+        return a.arrayItems ?? []
     }
 
     static func subviews(of view: ObjCObject) -> [ObjCObject] { array(view, subviewsSelector) }

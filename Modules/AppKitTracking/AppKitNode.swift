@@ -73,15 +73,34 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
 
     public var pathName: String { typeName }
 
+    /// The parent, found once: a path and the ignore check walk the same ancestors.
     public var parentNode: (any ViewNode)? {
+        if !parentFound {
+            parent = findParent()
+            parentFound = true
+        }
+        return parent
+    }
+
+    private var parentFound = false
+    private var parent: AppKitNode?
+    /// A view's window and that window's content view, when known.
+    private var windowContent: (window: ObjCObject, content: ObjCObject?)?
+
+    private func findParent() -> AppKitNode? {
         switch kind {
         case .page: return nil
         case .view(let v):
             // A window's content view hangs under the page, not under the window's own frame views.
-            if let window = (try? v.send(AppKit.window)) ?? nil, let content = (try? window.send(AppKit.contentView)) ?? nil, content == v {
-                return AppKitNode.page(of: window)
+            // The window and its content view are asked once per walk: a view's ancestors share them.
+            if windowContent == nil, let window = (try? v.send(AppKit.window)) ?? nil {
+                windowContent = (window, (try? window.send(AppKit.contentView)) ?? nil)
             }
-            return ((try? v.send(AppKit.superview)) ?? nil).map(AppKitNode.view)
+            if let (window, content) = windowContent, content == v { return AppKitNode.page(of: window) }
+            guard let superview = (try? v.send(AppKit.superview)) ?? nil else { return nil }
+            let above = AppKitNode.view(superview)
+            above.windowContent = windowContent
+            return above
         case .matrixCell(let matrix, _, _, _): return AppKitNode.view(matrix)
         case .tableRow(let table, _): return AppKitNode.view(table)
         case .menuItem(let item): return (try? item.send(AppKit.menu)).map { AppKitNode(.menu($0)) }

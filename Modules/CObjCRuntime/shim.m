@@ -31,6 +31,13 @@ const char *atr_last_exception_reason(void) { return lastReason; }
     if (receiver == NULL) return ATR_NIL; \
     @try { __VA_ARGS__; return ATR_OK; } @catch (id e) { keep(e); return ATR_RAISED; }
 
+/// NSAutoreleasePool, looked up once: pools are made around every advice call.
+static Class poolClass;
+static id newPool(void) {
+    if (poolClass == Nil) poolClass = [NSAutoreleasePool class];
+    return [[poolClass alloc] init];
+}
+
 // MARK: Lookup
 
 atr_class atr_class_named(const char *name) { return (atr_class)objc_lookUpClass(name); }
@@ -50,7 +57,8 @@ int atr_is_kind(atr_id object, atr_class cls) {
 
 int atr_responds(atr_id object, atr_sel sel) {
     if (object == NULL) return 0;
-    return class_getInstanceMethod(object_getClass((id)object), (SEL)sel) != NULL;
+    // The dispatch table's answer (cached), not a search of the method lists.
+    return class_respondsToSelector(object_getClass((id)object), (SEL)sel) ? 1 : 0;
 }
 
 const char *atr_method_types(atr_class cls, atr_sel sel) {
@@ -134,12 +142,20 @@ atr_status atr_raise(const char *name, const char *reason) {
 
 // MARK: Foundation values
 
-void *atr_pool_push(void) { return [[NSAutoreleasePool alloc] init]; }
+void *atr_pool_push(void) { return newPool(); }
 void atr_pool_pop(void *pool) { [(NSAutoreleasePool *)pool drain]; }
 atr_id atr_string(const char *utf8) { return [NSString stringWithUTF8String: utf8]; }
-int atr_is_string(atr_id object) { return object && [(id)object isKindOfClass: [NSString class]]; }
-int atr_is_number(atr_id object) { return object && [(id)object isKindOfClass: [NSNumber class]]; }
-int atr_is_array(atr_id object) { return object && [(id)object isKindOfClass: [NSArray class]]; }
+// Foundation's classes, looked up by name once (each `[X class]` is a lookup by name).
+static Class stringClass, numberClass, arrayClass;
+static void foundationClasses(void) {
+    if (arrayClass != Nil) return;
+    stringClass = [NSString class];
+    numberClass = [NSNumber class];
+    arrayClass = [NSArray class];
+}
+int atr_is_string(atr_id object) { foundationClasses(); return object && atr_is_kind(object, (atr_class)stringClass); }
+int atr_is_number(atr_id object) { foundationClasses(); return object && atr_is_kind(object, (atr_class)numberClass); }
+int atr_is_array(atr_id object) { foundationClasses(); return object && atr_is_kind(object, (atr_class)arrayClass); }
 const char *atr_string_utf8(atr_id object) { return atr_is_string(object) ? [(NSString *)object UTF8String] : NULL; }
 char atr_number_type(atr_id number) {
     if (!atr_is_number(number)) return 0;
@@ -150,6 +166,14 @@ double atr_number_double(atr_id number) { return [(NSNumber *)number doubleValue
 long long atr_number_long(atr_id number) { return [(NSNumber *)number longLongValue]; }
 long atr_array_count(atr_id array) { return (long)[(NSArray *)array count]; }
 atr_id atr_array_at(atr_id array, long index) { return [(NSArray *)array objectAtIndex: (NSUInteger)index]; }
+long atr_array_items(atr_id array, atr_id *items, long max) {
+    if (!atr_is_array(array)) return -1;
+    NSArray *a = (NSArray *)array;
+    long count = (long)[a count];
+    long n = count < max ? count : max;
+    if (n > 0) [a getObjects: (id *)items range: NSMakeRange(0, (NSUInteger)n)];
+    return count;
+}
 atr_id atr_retain(atr_id object) { return [(id)object retain]; }
 void atr_release(atr_id object) { [(id)object release]; }
 
@@ -264,7 +288,7 @@ static Hook *findHook(id self, SEL cmd) {
 static int advise(Hook *h, int phase, id self, SEL cmd, void **arguments, void *result) {
     if (!h->live || adviceDepth > 0) return 0;
     adviceDepth++;
-    NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
+    NSAutoreleasePool *pool = newPool();
     int skip = 0;
     @try {
         skip = h->advice(h->context, phase, self, cmd, arguments, result);

@@ -147,6 +147,18 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
         return .object(self)
     }
 
+    /// The items of an `NSArray` (one call for all); nil for any other object.
+    public var arrayItems: [ObjCObject]? {
+        var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: 64)
+        var count = buffer.withUnsafeMutableBufferPointer { atr_array_items(pointer, $0.baseAddress, 64) }
+        guard count >= 0 else { return nil }
+        if count > 64 {
+            buffer = [UnsafeMutableRawPointer?](repeating: nil, count: count)
+            count = buffer.withUnsafeMutableBufferPointer { atr_array_items(pointer, $0.baseAddress, count) }
+        }
+        return buffer.prefix(count).compactMap { ObjCObject($0) }
+    }
+
     /// An autoreleased `NSString`.
     public static func string(_ text: String) -> ObjCObject { ObjCObject(text.withCString { atr_string($0) })! }
 

@@ -18,8 +18,8 @@ import ViewIdentity
         let home: URL
 
         init(
-            program: String, appKey: String, display: VirtualDisplay, collector: SocketAddress, directory: URL, config: URL,
-            options: [String] = [], arguments: [String] = []
+            program: String, appKey: String, display: VirtualDisplay, collector: SocketAddress, directory: URL, config: URL?,
+            options: [String] = [], arguments: [String] = [], environment extra: [String: String] = [:]
         ) throws {
             trees = directory.appendingPathComponent("trees")
             home = directory.appendingPathComponent("home")
@@ -28,12 +28,12 @@ import ViewIdentity
             process = try GUIProcess(
                 agent,
                 [
-                    "run", "--to", collector.description, "--app-key", appKey, "--config", config.path, "--tree-dir", trees.path,
+                    "run", "--to", collector.description, "--app-key", appKey, "--tree-dir", trees.path,
                     "--spool", directory.appendingPathComponent("spool").path,
-                ] + options + [
+                ] + (config.map { ["--config", $0.path] } ?? []) + options + [
                     "--", program,
                 ] + arguments,
-                environment: display.environment(["HOME": home.path]))
+                environment: display.environment(extra.merging(["HOME": home.path]) { a, _ in a }))
         }
 
         deinit {
@@ -318,5 +318,59 @@ import ViewIdentity
         let status = try p.waitForExit(within: 60)
         guard status == 0 else { throw HarnessFailure("the PNG reader failed: \(p.standardError)") }
         return p.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// A rule published to the collector while EdenMath runs reaches its next click, no restart.
+    @Test func aRulePublishedWhileEdenMathRunsReachesItsNextClick() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-remote-config")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        var options = EmbeddedCollector.Options()
+        options.access = CollectorAccess(adminToken: "admin")
+        let collector = EmbeddedCollector(dbPath: db, options: options)
+        let address = try collector.start()
+        defer { collector.stop() }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let data = dir.appendingPathComponent("agent")
+        let app = try TrackedApp(
+            program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir, config: nil,
+            options: ["--config-refresh", "1"], environment: ["AUTOTRACK_DATA_DIR": data.path])
+        let page = try WidgetTree.wait(directory: app.trees, page: "EMController")
+        let window = try app.window(for: page, on: display, titled: "EdenMath")
+        let five = try #require(page.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == "5" })
+        let path = try #require(five["path"] as? String)
+        try app.click(five, window: window, on: display)
+        _ = try Self.stored(db, atLeast: { $0.contains { $0["path"] as? String == path } })
+
+        let rules = dir.appendingPathComponent("rules.json")
+        try Data(
+            """
+            {"rules": [{"id": "remote-digit", "appKey": "edenmath", "appVersion": "*", "viewEvent": "ButtonClick",
+              "viewPath": "EMController-NSView-NSButton&0-0-*", "keyPath": "title", "keyName": "remoteDigit"}]}
+            """.utf8
+        ).write(to: rules)
+        let publish = try GUIProcess(
+            Fixtures.repositoryRoot.appendingPathComponent(".build/debug/autotrack-collector").path,
+            ["rules", "publish", rules.path, "--to", address.description, "--token", "admin"], environment: ProcessInfo.processInfo.environment)
+        #expect(try publish.waitForExit(within: 30) == 0, "stderr: \(publish.standardError)")
+        // The agent keeps the rule set it swapped in on disk: wait for the published one.
+        let kept = data.appendingPathComponent("rules.json")
+        var swapped = false
+        for _ in 0..<400 {
+            if let text = try? String(contentsOf: kept, encoding: .utf8), text.contains("remote-digit") {
+                swapped = true
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(swapped, "the running app did not take the published rules; stderr: \(app.process.standardError.suffix(2000))")
+        try app.click(five, window: window, on: display)
+        let events = try Self.stored(db, atLeast: { $0.filter { $0["path"] as? String == path }.count >= 2 })
+        #expect(app.process.isRunning, "the same run of the app")
+        let clicks = events.filter { $0["path"] as? String == path }
+        #expect((clicks[0]["props"] as? [String: Any])?["remoteDigit"] == nil)
+        #expect((clicks[1]["props"] as? [String: Any])?["remoteDigit"] as? String == "5")
+        app.process.kill(SIGTERM)
     }
 }

@@ -75,6 +75,8 @@ double atr_number_double(atr_id number);
 long long atr_number_long(atr_id number);
 long atr_array_count(atr_id array);
 atr_id atr_array_at(atr_id array, long index);
+/// Up to `max` items of an NSArray into `items`; how many the array holds (-1: not an array).
+long atr_array_items(atr_id array, atr_id *items, long max);
 atr_id atr_retain(atr_id object);
 void atr_release(atr_id object);
 /// PNG bytes of the window's content view drawn now (malloc'd, the caller frees), NULL on failure;
