@@ -192,11 +192,28 @@ public final class AppKitHookSystem {
 
     private func windowOrdered(_ window: ObjCObject, place: Int32) {
         if place == ObjCRuntimeConstants.windowOut {
+            pendingWindows.remove(UInt(bitPattern: window.pointer))
             pages.windowLeft(window)
         } else if AppKit.isPageWindow(window) {
-            pages.windowEntered(window)
+            // A document window is often ordered in before its controller is set: a window that
+            // would be its own page is entered at the run loop's next turn, by the name it has then.
+            guard AppKit.pageOwner(of: window) == window else { return pages.windowEntered(window) }
+            let key = UInt(bitPattern: window.pointer)
+            guard pendingWindows.insert(key).inserted else { return }
+            window.retain()
+            let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+            MainThread.async {
+                guard let system = UnsafeMutableRawPointer(bitPattern: address), let w = UnsafeMutableRawPointer(bitPattern: key) else { return }
+                let me = Unmanaged<AppKitHookSystem>.fromOpaque(system).takeUnretainedValue()
+                let window = ObjCObject(w)
+                if me.started, me.pendingWindows.remove(key) != nil { me.pages.windowEntered(window) }
+                window.release()
+            }
         }
     }
+
+    /// Windows ordered in whose page is entered at the next turn (not ordered out since).
+    private var pendingWindows: Set<UInt> = []
 }
 
 extension AppKit {

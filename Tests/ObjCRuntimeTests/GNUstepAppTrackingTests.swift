@@ -373,4 +373,72 @@ import ViewIdentity
         #expect((clicks[1]["props"] as? [String: Any])?["remoteDigit"] as? String == "5")
         app.process.kill(SIGTERM)
     }
+
+    static func application(_ name: String) -> String { "/usr/lib/GNUstep/Applications/\(name).app/\(name)" }
+
+    /// Ink (gnustep-examples): document windows are ordered in before their window controller is
+    /// set; their pages are still named after it, never after the bare window.
+    @Test func inkDocumentWindowsArePagesOfTheirWindowController() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-ink")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(program: Self.application("Ink"), appKey: "ink", display: display, collector: address, directory: dir, config: nil)
+        let page = try WidgetTree.wait(directory: app.trees, page: "NSWindowController")
+        #expect(page.nodes.contains { $0["type"] as? String == "NSTextView" })
+        let window = try app.window(for: page, on: display, titled: "Untitled")
+        try display.xdotool(["windowfocus", window])
+        Thread.sleep(forTimeInterval: 0.3)
+        try display.xdotool(["key", "alt+n"])
+        _ = try Self.stored(db, atLeast: { $0.filter { $0["type"] as? String == "page_enter" }.count >= 2 })
+        try display.xdotool(["key", "alt+q"])
+        #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let names = events.map { "\($0["type"] ?? "?") \($0["name"] ?? "?")" }
+        let pages = events.filter { ["page_enter", "page_leave"].contains($0["type"] as? String) }
+        #expect(pages.count == 4, "\(names)")
+        #expect(pages.allSatisfy { $0["page"] as? String == "NSWindowController" && $0["path"] as? String == "NSWindowController&0" }, "\(names)")
+        #expect(events.contains { $0["name"] as? String == "NSWindowController#NSDocumentController#newDocument:" }, "\(names)")
+    }
+
+    /// CurrencyConverter (gnustep-examples) acts through its fields' delegates, not target-action:
+    /// what it gives is its page and its menu; typing and Return in its fields give no event, and
+    /// the fields' typed text is never a title in the tree (docs/objc.md "What is not hooked").
+    @Test func currencyConverterGivesItsPageAndMenuNotItsDelegateDrivenForm() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-currency")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(
+            program: Self.application("CurrencyConverter"), appKey: "currency", display: display, collector: address, directory: dir, config: nil)
+        let page = try WidgetTree.wait(directory: app.trees, page: "NSWindow")
+        let labels = page.nodes.compactMap { $0["title"] as? String }
+        #expect(labels.contains("EUROs to convert:") && labels.contains("Exchange rate per 1 EURO:"), "\(labels)")
+        let window = try app.window(for: page, on: display, titled: "CurrencyConverter")
+        let fields = page.nodes.filter { $0["type"] as? String == "NSTextField" && $0["title"] == nil }
+        #expect(fields.count == 2, "the two editable fields: \(fields.map { $0["path"] ?? "?" })")
+        let amount = try #require(fields.first)
+        try app.click(amount, window: window, on: display)
+        try display.xdotool(["type", "12"])
+        try display.xdotool(["key", "Tab"])
+        try display.xdotool(["type", "3"])
+        try display.xdotool(["key", "Return"])
+        Thread.sleep(forTimeInterval: 0.5)
+        try display.xdotool(["key", "alt+q"])
+        #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let names = events.map { "\($0["type"] ?? "?") \($0["name"] ?? "?")" }
+        #expect(events.contains { $0["type"] as? String == "page_enter" && $0["path"] as? String == "NSWindow&0" }, "\(names)")
+        #expect(events.contains { ($0["name"] as? String)?.hasSuffix("#NSApplication#terminate:") == true }, "\(names)")
+        let formEvents = events.filter { ["click", "value_changed"].contains($0["type"] as? String) && !(($0["path"] as? String) ?? "").hasPrefix("NSMenu") }
+        #expect(formEvents.isEmpty, "\(names)")
+    }
 }
