@@ -39,7 +39,8 @@ enum AppKit {
     static let isHidden: ObjCSelector = "isHidden"
     static let buttonType: ObjCSelector = "cell"
     static let showsStateBy: ObjCSelector = "showsStateBy"
-    static let allowsMixedState: ObjCSelector = "allowsMixedState"
+    static let imageSelector: ObjCSelector = "image"
+    static let nameSelector: ObjCSelector = "name"
 
     static let viewClass = ObjCClass.named("NSView")!
     static let matrixClass = ObjCClass.named("NSMatrix") ?? viewClass

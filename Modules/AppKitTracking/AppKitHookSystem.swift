@@ -217,11 +217,14 @@ public final class AppKitHookSystem {
 }
 
 extension AppKit {
-    /// A switch or radio button (it shows its state), not a push button.
+    /// A switch (checkbox) or radio button: its cell shows its state by its contents
+    /// (`NSContentsCellMask`) with the switch or radio image (GNUstep's `GSSwitch`, `GSRadio`;
+    /// Apple's `NSSwitch`, `NSRadioButton`). Every other button reports clicks, whatever its
+    /// highlighting (GNUstep marks momentary-change buttons with the contents mask too).
     static func isToggle(_ button: ObjCObject) -> Bool {
         guard let cell = (try? button.send(buttonType)) ?? nil else { return false }
-        // NSCellStateValue shown by contents or image: switches, radios, toggles.
         let shows = (try? cell.integer(showsStateBy)) ?? 0
-        return shows != 0
+        guard shows & 1 != 0, let image = (try? cell.send(imageSelector)) ?? nil, let name = string(image, nameSelector) else { return false }
+        return ["GSSwitch", "GSRadio", "NSSwitch", "NSRadioButton"].contains { name.hasPrefix($0) }
     }
 }

@@ -441,4 +441,51 @@ import ViewIdentity
         let formEvents = events.filter { ["click", "value_changed"].contains($0["type"] as? String) && !(($0["path"] as? String) ?? "").hasPrefix("NSMenu") }
         #expect(formEvents.isEmpty, "\(names)")
     }
+
+    /// An app the issue does not name (gnustep-examples' Calculator), tracked click by click with
+    /// real codes and real KVC values read through the live objects (`window.title`).
+    @Test func calculatorIsTrackedClickByClickWithRealCodesAndKVC() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-calculator")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let config = dir.appendingPathComponent("rules.json")
+        try Data(
+            """
+            {"rules": [
+              {"id": "key", "appKey": "calculator", "appVersion": "*", "viewEvent": "ButtonClick",
+               "viewPath": "CalcFace-NSView-NSButton&0-0-*", "keyPath": "title", "keyName": "key"},
+              {"id": "window", "appKey": "calculator", "appVersion": "*", "viewEvent": "ButtonClick",
+               "viewPath": "CalcFace-NSView-NSButton&0-0-*", "keyPath": "window.title", "keyName": "windowTitle"}
+            ]}
+            """.utf8
+        ).write(to: config)
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try TrackedApp(
+            program: Self.application("Calculator"), appKey: "calculator", display: display, collector: address, directory: dir, config: config)
+        let page = try WidgetTree.wait(directory: app.trees, page: "CalcFace")
+        let window = try app.window(for: page, on: display, titled: "Calculator")
+        let keys = try ["7", "+", "2", "="].map { title in
+            try #require(page.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == title }, "no \(title) key")
+        }
+        for key in keys { try app.click(key, window: window, on: display) }
+        try display.xdotool(["windowfocus", window])
+        try display.xdotool(["key", "alt+q"])
+        #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let clicks = events.filter { $0["type"] as? String == "click" && ($0["path"] as? String ?? "").hasPrefix("CalcFace-") }
+        #expect(clicks.map { $0["path"] as? String } == keys.map { $0["path"] as? String }, "\(events.map { $0["name"] ?? "?" })")
+        for (click, key) in zip(clicks, keys) {
+            let name = click["name"] as? String ?? ""
+            #expect(name.wholeMatch(of: #/CalcFace#[A-Za-z_][A-Za-z0-9_]*#[A-Za-z_][A-Za-z0-9_:]*:/#) != nil, "\(name)")
+            let props = click["props"] as? [String: Any] ?? [:]
+            #expect(props["key"] as? String == key["title"] as? String)
+            #expect(props["windowTitle"] as? String == "Calculator.app")
+            #expect(click["viewId"] as? String == ViewID(canonical: key["path"] as? String ?? "").hex)
+        }
+        #expect(!events.contains { $0["type"] as? String == "kvc_error" })
+    }
 }
