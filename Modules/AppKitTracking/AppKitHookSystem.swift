@@ -107,6 +107,17 @@ public final class AppKitHookSystem {
                 if phase == .after { self.windowOrdered(call.receiver, place: call.int32(at: 0)) }
                 return false
             })
+        // Foreground and background: the app is activated and deactivated (docs/objc.md).
+        hooks.append(
+            try MethodHook(cls: application, selector: "activateIgnoringOtherApps:") { [unowned self] phase, _ in
+                if phase == .after { self.activeChanged(true) }
+                return false
+            })
+        hooks.append(
+            try MethodHook(cls: application, selector: "deactivate") { [unowned self] phase, _ in
+                if phase == .after { self.activeChanged(false) }
+                return false
+            })
         started = true
         // The runtime calls the hooks for as long as the process runs: the system stays alive.
         _ = Unmanaged.passRetained(self)
@@ -186,6 +197,18 @@ public final class AppKitHookSystem {
         interaction.knownPath = path
         interaction.knownNodeTitle = .some(title)
         observer.observe(interaction)
+    }
+
+    // MARK: Foreground and background
+
+    /// Whether the app was active when last told; nil until it first was.
+    private var active: Bool?
+
+    private func activeChanged(_ now: Bool) {
+        guard started else { return }
+        defer { active = now }
+        guard let was = active, was != now else { return }
+        observer.observe(foregroundTime.interaction(now ? .appForeground : .appBackground, clock: clock))
     }
 
     // MARK: Pages

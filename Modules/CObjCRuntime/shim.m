@@ -327,6 +327,10 @@ static void tr_void_int_long(id self, SEL cmd, int a, long b) {
     void *arguments[2] = {&a, &b};
     TRAMPOLINE_BEGIN ((void (*)(id, SEL, int, long))h->original)(self, cmd, a, b); TRAMPOLINE_END
 }
+static void tr_void_bool(id self, SEL cmd, BOOL a) {
+    void *arguments[1] = {&a};
+    TRAMPOLINE_BEGIN ((void (*)(id, SEL, BOOL))h->original)(self, cmd, a); TRAMPOLINE_END
+}
 static void tr_void_long(id self, SEL cmd, long a) {
     void *arguments[1] = {&a};
     TRAMPOLINE_BEGIN ((void (*)(id, SEL, long))h->original)(self, cmd, a); TRAMPOLINE_END
@@ -375,6 +379,7 @@ static const IMP trampolines[ATR_SIG_COUNT] = {
     [ATR_SIG_LONG] = (IMP)tr_long,
     [ATR_SIG_VOID_LONG] = (IMP)tr_void_long,
     [ATR_SIG_BOOL] = (IMP)tr_bool,
+    [ATR_SIG_VOID_BOOL] = (IMP)tr_void_bool,
 };
 
 /// The type letters of an encoding, offsets and qualifiers dropped: "C40@0:8:16@24@32" -> "C@::@@".
@@ -397,7 +402,7 @@ int atr_signature_of(const char *types) {
         {"v@:", ATR_SIG_VOID}, {"v@:@", ATR_SIG_VOID_OBJECT}, {"C@::@@", ATR_SIG_BOOL_SEL_OBJ_OBJ}, {"c@::@@", ATR_SIG_BOOL_SEL_OBJ_OBJ},
         {"@@:", ATR_SIG_OBJECT}, {"@@:@", ATR_SIG_OBJECT_OBJECT}, {"v@:iq", ATR_SIG_VOID_INT_LONG}, {"v@:Iq", ATR_SIG_VOID_INT_LONG},
         {"q@:", ATR_SIG_LONG}, {"Q@:", ATR_SIG_LONG}, {"l@:", ATR_SIG_LONG}, {"v@:q", ATR_SIG_VOID_LONG}, {"v@:Q", ATR_SIG_VOID_LONG},
-        {"C@:", ATR_SIG_BOOL}, {"c@:", ATR_SIG_BOOL},
+        {"C@:", ATR_SIG_BOOL}, {"c@:", ATR_SIG_BOOL}, {"v@:C", ATR_SIG_VOID_BOOL}, {"v@:c", ATR_SIG_VOID_BOOL},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         if (strcmp(t, known[i].letters) == 0) return known[i].sig;
@@ -480,6 +485,7 @@ void atr_hook_call_original(int hook, atr_id object, void **a, void *result) {
         break;
     }
     case ATR_SIG_VOID_LONG: ((void (*)(id, SEL, long))h->original)(self, cmd, *(long *)a[0]); break;
+    case ATR_SIG_VOID_BOOL: ((void (*)(id, SEL, BOOL))h->original)(self, cmd, *(BOOL *)a[0]); break;
     case ATR_SIG_BOOL: {
         BOOL r = ((BOOL (*)(id, SEL))h->original)(self, cmd);
         if (result) *(BOOL *)result = r;

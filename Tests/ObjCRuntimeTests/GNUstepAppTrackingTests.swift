@@ -77,7 +77,7 @@ import ViewIdentity
     }
 
     static func stored(_ db: String, atLeast predicate: ([[String: Any]]) -> Bool, within seconds: Double = 20) throws -> [[String: Any]] {
-        let sql = "SELECT json_object('type',type,'name',name,'page',page,'path',path,'viewId',view_id,'duration',duration,'props',json(props)) FROM events ORDER BY seq"
+        let sql = "SELECT json_object('appKey',app_key,'type',type,'name',name,'page',page,'path',path,'viewId',view_id,'duration',duration,'props',json(props)) FROM events ORDER BY seq"
         let deadline = Date().addingTimeInterval(seconds)
         var last: [[String: Any]] = []
         while Date() < deadline {
@@ -487,5 +487,43 @@ import ViewIdentity
             #expect(click["viewId"] as? String == ViewID(canonical: key["path"] as? String ?? "").hex)
         }
         #expect(!events.contains { $0["type"] as? String == "kvc_error" })
+    }
+
+    /// Two apps on one display: clicking the other one sends EdenMath to the background (with its
+    /// time in the foreground), clicking EdenMath again brings it back.
+    @Test func edenMathGoesToTheBackgroundAndComesBack() throws {
+        let dir = Fixtures.temporaryDirectory("gnustep-foreground")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
+        let address = try collector.start()
+        defer { collector.stop() }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let eden = try TrackedApp(
+            program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir.appendingPathComponent("eden"),
+            config: nil)
+        let edenPage = try WidgetTree.wait(directory: eden.trees, page: "EMController")
+        let edenWindow = try eden.window(for: edenPage, on: display, titled: "EdenMath")
+        let calc = try TrackedApp(
+            program: Self.application("Calculator"), appKey: "calculator", display: display, collector: address,
+            directory: dir.appendingPathComponent("calc"), config: nil)
+        let calcPage = try WidgetTree.wait(directory: calc.trees, page: "CalcFace")
+        let calcWindow = try calc.window(for: calcPage, on: display, titled: "Calculator")
+        func edenEvents(_ type: String) -> ([[String: Any]]) -> Bool {
+            { $0.contains { $0["appKey"] as? String == "edenmath" && $0["type"] as? String == type } }
+        }
+        let seven = try #require(calcPage.nodes.first { $0["title"] as? String == "7" })
+        try calc.click(seven, window: calcWindow, on: display)
+        _ = try Self.stored(db, atLeast: edenEvents("app_background"))
+        let five = try #require(edenPage.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == "5" })
+        try eden.click(five, window: edenWindow, on: display)
+        let events = try Self.stored(db, atLeast: edenEvents("app_foreground")).filter { $0["appKey"] as? String == "edenmath" }
+        let background = try #require(events.first { $0["type"] as? String == "app_background" })
+        #expect(((background["props"] as? [String: Any])?["duration"] as? Int ?? -1) >= 0, "\(background)")
+        let types = events.map { $0["type"] as? String ?? "?" }
+        let b = try #require(types.firstIndex(of: "app_background"))
+        #expect(types[(b + 1)...].contains("app_foreground"), "\(types)")
+        #expect(types.first == "app_start")
     }
 }

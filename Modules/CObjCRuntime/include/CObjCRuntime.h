@@ -101,6 +101,7 @@ typedef enum {
     ATR_SIG_LONG,             // q@:
     ATR_SIG_VOID_LONG,        // v@:q
     ATR_SIG_BOOL,             // C@:
+    ATR_SIG_VOID_BOOL,        // v@:C    (activateIgnoringOtherApps:)
     ATR_SIG_COUNT
 } atr_signature;
 
