@@ -270,19 +270,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Shared settings for every target.
-for target in package.targets where target.type != .system && target.name != "CSystemCalls" {
-    var settings = target.swiftSettings ?? []
-    settings.append(.enableUpcomingFeature("ExistentialAny"))
-    target.swiftSettings = settings
-}
-
-// Modules whose imports say what they are: each file imports the modules whose members it uses,
-// and only imports that show in public API are `public import`.
-for target in package.targets where ["ViewIdentity", "Interactions", "Hooks", "Matching"].contains(target.name) {
-    target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
-}
-
 // GNUstep (docs/objc.md): the Objective-C runtime seam, the AppKit adapter and its preload library.
 // Only these targets need GNUstep's headers and libraries (Tools/setup.sh installs them); the
 // Objective-C shim is compiled by the toolchain's clang for GCC's runtime.
@@ -329,3 +316,16 @@ package.targets += [
         name: "ObjCRuntimeTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "EventStore", "ViewIdentity"],
         path: "Tests/ObjCRuntimeTests"),
 ]
+
+// Shared settings for every target.
+for target in package.targets where target.type != .system && target.name != "CSystemCalls" {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}
+
+// Modules whose imports say what they are: each file imports the modules whose members it uses,
+// and only imports that show in public API are `public import`.
+for target in package.targets where ["ViewIdentity", "Interactions", "Hooks", "Matching"].contains(target.name) {
+    target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
+}

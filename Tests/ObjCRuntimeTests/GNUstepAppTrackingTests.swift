@@ -61,7 +61,16 @@ import ViewIdentity
                 let ids = ((try? display.xdotool(["search", "--onlyvisible", "--name", title])) ?? "").split(separator: "\n")
                 for id in ids {
                     let geometry = (try? display.xdotool(["getwindowgeometry", String(id)])) ?? ""
-                    if geometry.contains("\(frame[2].intValue)x\(frame[3].intValue)") { return String(id) }
+                    guard geometry.contains("\(frame[2].intValue)x\(frame[3].intValue)") else { continue }
+                    // GNUstep may still move a window it has just mapped: clicks are aimed once its
+                    // place has held for 0.3 s.
+                    var last = geometry
+                    while Date() < deadline {
+                        Thread.sleep(forTimeInterval: 0.3)
+                        let now = (try? display.xdotool(["getwindowgeometry", String(id)])) ?? ""
+                        if now == last { return String(id) }
+                        last = now
+                    }
                 }
                 Thread.sleep(forTimeInterval: 0.1)
             }
@@ -73,6 +82,43 @@ import ViewIdentity
             let c = try WidgetTree.center(node)
             try display.xdotool(["mousemove", "--window", window, String(c.x), String(c.y), "mousedown", "1", "sleep", "0.15", "mouseup", "1"])
             Thread.sleep(forTimeInterval: 0.3)
+        }
+    }
+
+    /// A test's directory, collector (loopback, ephemeral port) and X display; `stop()` ends them.
+    final class Harness {
+        let dir: URL
+        let db: String
+        let collector: EmbeddedCollector
+        let address: SocketAddress
+        let display: VirtualDisplay
+
+        init(_ label: String, access: CollectorAccess = CollectorAccess()) throws {
+            dir = Fixtures.temporaryDirectory(label)
+            db = dir.appendingPathComponent("events.sqlite").path
+            var options = EmbeddedCollector.Options()
+            options.access = access
+            collector = EmbeddedCollector(dbPath: db, options: options)
+            address = try collector.start()
+            do {
+                display = try VirtualDisplay()
+            } catch {
+                collector.stop()
+                throw error
+            }
+        }
+
+        func stop() {
+            display.stop()
+            collector.stop()
+            try? FileManager.default.removeItem(at: dir)
+        }
+
+        /// A configuration file of `rules` (a JSON document's text).
+        func config(_ rules: String) throws -> URL {
+            let file = dir.appendingPathComponent("rules.json")
+            try Data(rules.utf8).write(to: file)
+            return file
         }
     }
 
@@ -91,16 +137,11 @@ import ViewIdentity
     }
 
     @Test func edenMathButtonsRadioMatrixKeyEquivalentAndKVC() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-edenmath")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
+        let h = try Harness("gnustep-edenmath")
+        defer { h.stop() }
         let seven = "EMController-NSView-NSButton&0-0-6"
         let plus = "EMController-NSView-NSButton&0-0-18"
-        let config = dir.appendingPathComponent("rules.json")
-        try Data(
+        let config = try h.config(
             """
             {"rules": [
               {"id": "digit", "appKey": "edenmath", "appVersion": "*", "viewEvent": "ButtonClick",
@@ -108,27 +149,24 @@ import ViewIdentity
               {"id": "missing", "appKey": "edenmath", "appVersion": "*", "viewEvent": "ButtonClick",
                "viewPath": "\(plus)", "keyPath": "noSuchKeyOnAButton", "keyName": "nothing"}
             ]}
-            """.utf8
-        ).write(to: config)
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let app = try TrackedApp(program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir, config: config)
+            """)
+        let app = try TrackedApp(program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: config)
         let page = try WidgetTree.wait(directory: app.trees, page: "EMController")
-        let window = try app.window(for: page, on: display, titled: "EdenMath")
+        let window = try app.window(for: page, on: h.display, titled: "EdenMath")
         let sevenNode = try page.node("path", seven)
         #expect(sevenNode["title"] as? String == "7")
-        try app.click(sevenNode, window: window, on: display)
-        try app.click(try page.node("path", plus), window: window, on: display)
+        try app.click(sevenNode, window: window, on: h.display)
+        try app.click(try page.node("path", plus), window: window, on: h.display)
         // The radio matrix's second cell (EdenMath also has hidden buttons of the same titles).
         let radian = try #require(page.nodes.first { $0["type"] as? String == "NSButtonCell" && $0["title"] as? String == "Radian" })
-        try app.click(radian, window: window, on: display)
+        try app.click(radian, window: window, on: h.display)
         // Quit through the menu's key equivalent (GNUstep's command key is Alt).
-        try display.xdotool(["windowfocus", window])
-        try display.xdotool(["key", "alt+q"])
+        try h.display.xdotool(["windowfocus", window])
+        try h.display.xdotool(["key", "alt+q"])
         let status = try app.process.waitForExit(within: 30)
         #expect(status == 0, "stderr: \(app.process.standardError.suffix(2000))")
 
-        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
         let digit = try #require(events.first { $0["path"] as? String == seven && $0["type"] as? String == "click" }, "\(events)")
         #expect(digit["name"] as? String == "EMController#EMController#digitButton:")
         #expect(digit["viewId"] as? String == ViewID(canonical: seven).hex)
@@ -162,31 +200,24 @@ import ViewIdentity
     /// key window's page as Controller), window-controller pages entered and left, and no hidden
     /// KVO subclass in any name or path.
     @Test func textEditMenusKeyEquivalentsAndWindowControllerPages() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-textedit")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let config = dir.appendingPathComponent("rules.json")
-        try Data(#"{"rules": []}"#.utf8).write(to: config)
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let app = try TrackedApp(program: Self.textEdit, appKey: "textedit", display: display, collector: address, directory: dir, config: config)
+        let h = try Harness("gnustep-textedit")
+        defer { h.stop() }
+        let config = try h.config(#"{"rules": []}"#)
+        let app = try TrackedApp(program: Self.textEdit, appKey: "textedit", display: h.display, collector: h.address, directory: h.dir, config: config)
         let page = try WidgetTree.wait(directory: app.trees, page: "DocumentWindowController")
-        let window = try app.window(for: page, on: display, titled: "Untitled")
-        try display.xdotool(["windowfocus", window])
+        let window = try app.window(for: page, on: h.display, titled: "Untitled")
+        try h.display.xdotool(["windowfocus", window])
         Thread.sleep(forTimeInterval: 0.3)
         // New (a second document window), Close it, Quit: all key equivalents of menu items.
-        try display.xdotool(["key", "alt+n"])
-        _ = try Self.stored(db, atLeast: { $0.filter { $0["type"] as? String == "page_enter" }.count >= 2 })
-        try display.xdotool(["key", "alt+w"])
-        _ = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "page_leave" } })
-        try display.xdotool(["key", "alt+q"])
+        try h.display.xdotool(["key", "alt+n"])
+        _ = try Self.stored(h.db, atLeast: { $0.filter { $0["type"] as? String == "page_enter" }.count >= 2 })
+        try h.display.xdotool(["key", "alt+w"])
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "page_leave" } })
+        try h.display.xdotool(["key", "alt+q"])
         let status = try app.process.waitForExit(within: 30)
         #expect(status == 0, "stderr: \(app.process.standardError.suffix(2000))")
 
-        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
         let names = events.map { "\($0["name"] ?? "?") \($0["path"] ?? "")" }
         let new = try #require(events.first { ($0["name"] as? String)?.hasSuffix("#newDocument:") == true }, "\(names)")
         #expect(new["name"] as? String == "DocumentWindowController#DocumentController#newDocument:")
@@ -225,28 +256,21 @@ import ViewIdentity
     /// Circle mode (`run --snapshots`): the studio's picture of EdenMath is the window's size, its
     /// tree's frames are in the picture's pixels, and a click at a node's frame is that node's click.
     @Test func edenMathPictureFramesContainTheClicks() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-picture")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let config = dir.appendingPathComponent("rules.json")
-        try Data(#"{"rules": []}"#.utf8).write(to: config)
-        let display = try VirtualDisplay()
-        defer { display.stop() }
+        let h = try Harness("gnustep-picture")
+        defer { h.stop() }
+        let config = try h.config(#"{"rules": []}"#)
         let app = try TrackedApp(
-            program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir, config: config,
+            program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: config,
             options: ["--snapshots"])
-        let (snapshot, tree) = try Self.snapshot(collector, page: "EMController")
+        let (snapshot, tree) = try Self.snapshot(h.collector, page: "EMController")
         #expect(snapshot.width == 470 && snapshot.height == 246, "\(snapshot.width)x\(snapshot.height)")
         #expect(Array(snapshot.png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        let window = try app.window(for: tree, on: display, titled: "EdenMath")
+        let window = try app.window(for: tree, on: h.display, titled: "EdenMath")
         let targets = ["9", "Mod", "Degree"].compactMap { title in tree.nodes.first { $0["title"] as? String == title && $0["frame"] != nil } }
         #expect(targets.count == 3)
-        for node in targets { try app.click(node, window: window, on: display) }
+        for node in targets { try app.click(node, window: window, on: h.display) }
         let paths = targets.compactMap { $0["path"] as? String }
-        let events = try Self.stored(db, atLeast: { events in paths.allSatisfy { p in events.contains { $0["path"] as? String == p } } })
+        let events = try Self.stored(h.db, atLeast: { events in paths.allSatisfy { p in events.contains { $0["path"] as? String == p } } })
         for node in targets {
             let frame = try #require(node["frame"] as? [NSNumber])
             #expect(frame[0].intValue >= 0 && frame[1].intValue >= 0 && frame[0].intValue + frame[2].intValue <= snapshot.width
@@ -259,28 +283,21 @@ import ViewIdentity
     /// A picture of TextEdit shows none of a document's text: the text view keeps no title and no
     /// children in the tree, and every pixel of its frame is painted over in grey.
     @Test func textEditPictureLeavesTheDocumentsTextOut() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-picture-text")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let config = dir.appendingPathComponent("rules.json")
-        try Data(#"{"rules": []}"#.utf8).write(to: config)
-        let note = dir.appendingPathComponent("note.txt")
+        let h = try Harness("gnustep-picture-text")
+        defer { h.stop() }
+        let config = try h.config(#"{"rules": []}"#)
+        let note = h.dir.appendingPathComponent("note.txt")
         try Data("zebrasecret written here\n".utf8).write(to: note)
-        let display = try VirtualDisplay()
-        defer { display.stop() }
         let app = try TrackedApp(
-            program: Self.textEdit, appKey: "textedit", display: display, collector: address, directory: dir, config: config,
+            program: Self.textEdit, appKey: "textedit", display: h.display, collector: h.address, directory: h.dir, config: config,
             options: ["--snapshots"], arguments: [note.path])
-        let (snapshot, tree) = try Self.snapshot(collector, page: "DocumentWindowController")
+        let (snapshot, tree) = try Self.snapshot(h.collector, page: "DocumentWindowController")
         #expect(!snapshot.tree.contains("zebrasecret"))
         let textView = try #require(tree.nodes.first { $0["type"] as? String == "NSTextView" && $0["frame"] != nil })
         #expect(textView["title"] == nil && textView["children"] == nil)
         let frame = try #require(textView["frame"] as? [NSNumber]).map(\.intValue)
         #expect(frame[2] > 20 && frame[3] > 10, "\(frame)")
-        let png = dir.appendingPathComponent("picture.png")
+        let png = h.dir.appendingPathComponent("picture.png")
         try Data(snapshot.png).write(to: png)
         // Every pixel inside the frame (2 px in from its edges), decoded by an independent reader.
         let colours = try Self.distinctColours(png: png, x: frame[0] + 2, y: frame[1] + 2, width: frame[2] - 4, height: frame[3] - 4)
@@ -322,28 +339,20 @@ import ViewIdentity
 
     /// A rule published to the collector while EdenMath runs reaches its next click, no restart.
     @Test func aRulePublishedWhileEdenMathRunsReachesItsNextClick() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-remote-config")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        var options = EmbeddedCollector.Options()
-        options.access = CollectorAccess(adminToken: "admin")
-        let collector = EmbeddedCollector(dbPath: db, options: options)
-        let address = try collector.start()
-        defer { collector.stop() }
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let data = dir.appendingPathComponent("agent")
+        let h = try Harness("gnustep-remote-config", access: CollectorAccess(adminToken: "admin"))
+        defer { h.stop() }
+        let data = h.dir.appendingPathComponent("agent")
         let app = try TrackedApp(
-            program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir, config: nil,
+            program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: nil,
             options: ["--config-refresh", "1"], environment: ["AUTOTRACK_DATA_DIR": data.path])
         let page = try WidgetTree.wait(directory: app.trees, page: "EMController")
-        let window = try app.window(for: page, on: display, titled: "EdenMath")
+        let window = try app.window(for: page, on: h.display, titled: "EdenMath")
         let five = try #require(page.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == "5" })
         let path = try #require(five["path"] as? String)
-        try app.click(five, window: window, on: display)
-        _ = try Self.stored(db, atLeast: { $0.contains { $0["path"] as? String == path } })
+        try app.click(five, window: window, on: h.display)
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["path"] as? String == path } })
 
-        let rules = dir.appendingPathComponent("rules.json")
+        let rules = h.dir.appendingPathComponent("rules.json")
         try Data(
             """
             {"rules": [{"id": "remote-digit", "appKey": "edenmath", "appVersion": "*", "viewEvent": "ButtonClick",
@@ -352,7 +361,7 @@ import ViewIdentity
         ).write(to: rules)
         let publish = try GUIProcess(
             Fixtures.repositoryRoot.appendingPathComponent(".build/debug/autotrack-collector").path,
-            ["rules", "publish", rules.path, "--to", address.description, "--token", "admin"], environment: ProcessInfo.processInfo.environment)
+            ["rules", "publish", rules.path, "--to", h.address.description, "--token", "admin"], environment: ProcessInfo.processInfo.environment)
         #expect(try publish.waitForExit(within: 30) == 0, "stderr: \(publish.standardError)")
         // The agent keeps the rule set it swapped in on disk: wait for the published one.
         let kept = data.appendingPathComponent("rules.json")
@@ -365,8 +374,8 @@ import ViewIdentity
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(swapped, "the running app did not take the published rules; stderr: \(app.process.standardError.suffix(2000))")
-        try app.click(five, window: window, on: display)
-        let events = try Self.stored(db, atLeast: { $0.filter { $0["path"] as? String == path }.count >= 2 })
+        try app.click(five, window: window, on: h.display)
+        let events = try Self.stored(h.db, atLeast: { $0.filter { $0["path"] as? String == path }.count >= 2 })
         #expect(app.process.isRunning, "the same run of the app")
         let clicks = events.filter { $0["path"] as? String == path }
         #expect((clicks[0]["props"] as? [String: Any])?["remoteDigit"] == nil)
@@ -379,25 +388,19 @@ import ViewIdentity
     /// Ink (gnustep-examples): document windows are ordered in before their window controller is
     /// set; their pages are still named after it, never after the bare window.
     @Test func inkDocumentWindowsArePagesOfTheirWindowController() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-ink")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let display = try VirtualDisplay()
-        defer { display.stop() }
-        let app = try TrackedApp(program: Self.application("Ink"), appKey: "ink", display: display, collector: address, directory: dir, config: nil)
+        let h = try Harness("gnustep-ink")
+        defer { h.stop() }
+        let app = try TrackedApp(program: Self.application("Ink"), appKey: "ink", display: h.display, collector: h.address, directory: h.dir, config: nil)
         let page = try WidgetTree.wait(directory: app.trees, page: "NSWindowController")
         #expect(page.nodes.contains { $0["type"] as? String == "NSTextView" })
-        let window = try app.window(for: page, on: display, titled: "Untitled")
-        try display.xdotool(["windowfocus", window])
+        let window = try app.window(for: page, on: h.display, titled: "Untitled")
+        try h.display.xdotool(["windowfocus", window])
         Thread.sleep(forTimeInterval: 0.3)
-        try display.xdotool(["key", "alt+n"])
-        _ = try Self.stored(db, atLeast: { $0.filter { $0["type"] as? String == "page_enter" }.count >= 2 })
-        try display.xdotool(["key", "alt+q"])
+        try h.display.xdotool(["key", "alt+n"])
+        _ = try Self.stored(h.db, atLeast: { $0.filter { $0["type"] as? String == "page_enter" }.count >= 2 })
+        try h.display.xdotool(["key", "alt+q"])
         #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
-        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
         let names = events.map { "\($0["type"] ?? "?") \($0["name"] ?? "?")" }
         let pages = events.filter { ["page_enter", "page_leave"].contains($0["type"] as? String) }
         #expect(pages.count == 4, "\(names)")
@@ -409,32 +412,26 @@ import ViewIdentity
     /// what it gives is its page and its menu; typing and Return in its fields give no event, and
     /// the fields' typed text is never a title in the tree (docs/objc.md "What is not hooked").
     @Test func currencyConverterGivesItsPageAndMenuNotItsDelegateDrivenForm() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-currency")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let display = try VirtualDisplay()
-        defer { display.stop() }
+        let h = try Harness("gnustep-currency")
+        defer { h.stop() }
         let app = try TrackedApp(
-            program: Self.application("CurrencyConverter"), appKey: "currency", display: display, collector: address, directory: dir, config: nil)
+            program: Self.application("CurrencyConverter"), appKey: "currency", display: h.display, collector: h.address, directory: h.dir, config: nil)
         let page = try WidgetTree.wait(directory: app.trees, page: "NSWindow")
         let labels = page.nodes.compactMap { $0["title"] as? String }
         #expect(labels.contains("EUROs to convert:") && labels.contains("Exchange rate per 1 EURO:"), "\(labels)")
-        let window = try app.window(for: page, on: display, titled: "CurrencyConverter")
+        let window = try app.window(for: page, on: h.display, titled: "CurrencyConverter")
         let fields = page.nodes.filter { $0["type"] as? String == "NSTextField" && $0["title"] == nil }
         #expect(fields.count == 2, "the two editable fields: \(fields.map { $0["path"] ?? "?" })")
         let amount = try #require(fields.first)
-        try app.click(amount, window: window, on: display)
-        try display.xdotool(["type", "12"])
-        try display.xdotool(["key", "Tab"])
-        try display.xdotool(["type", "3"])
-        try display.xdotool(["key", "Return"])
+        try app.click(amount, window: window, on: h.display)
+        try h.display.xdotool(["type", "12"])
+        try h.display.xdotool(["key", "Tab"])
+        try h.display.xdotool(["type", "3"])
+        try h.display.xdotool(["key", "Return"])
         Thread.sleep(forTimeInterval: 0.5)
-        try display.xdotool(["key", "alt+q"])
+        try h.display.xdotool(["key", "alt+q"])
         #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
-        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
         let names = events.map { "\($0["type"] ?? "?") \($0["name"] ?? "?")" }
         #expect(events.contains { $0["type"] as? String == "page_enter" && $0["path"] as? String == "NSWindow&0" }, "\(names)")
         #expect(events.contains { ($0["name"] as? String)?.hasSuffix("#NSApplication#terminate:") == true }, "\(names)")
@@ -445,14 +442,9 @@ import ViewIdentity
     /// An app the issue does not name (gnustep-examples' Calculator), tracked click by click with
     /// real codes and real KVC values read through the live objects (`window.title`).
     @Test func calculatorIsTrackedClickByClickWithRealCodesAndKVC() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-calculator")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let config = dir.appendingPathComponent("rules.json")
-        try Data(
+        let h = try Harness("gnustep-calculator")
+        defer { h.stop() }
+        let config = try h.config(
             """
             {"rules": [
               {"id": "key", "appKey": "calculator", "appVersion": "*", "viewEvent": "ButtonClick",
@@ -460,22 +452,19 @@ import ViewIdentity
               {"id": "window", "appKey": "calculator", "appVersion": "*", "viewEvent": "ButtonClick",
                "viewPath": "CalcFace-NSView-NSButton&0-0-*", "keyPath": "window.title", "keyName": "windowTitle"}
             ]}
-            """.utf8
-        ).write(to: config)
-        let display = try VirtualDisplay()
-        defer { display.stop() }
+            """)
         let app = try TrackedApp(
-            program: Self.application("Calculator"), appKey: "calculator", display: display, collector: address, directory: dir, config: config)
+            program: Self.application("Calculator"), appKey: "calculator", display: h.display, collector: h.address, directory: h.dir, config: config)
         let page = try WidgetTree.wait(directory: app.trees, page: "CalcFace")
-        let window = try app.window(for: page, on: display, titled: "Calculator")
+        let window = try app.window(for: page, on: h.display, titled: "Calculator")
         let keys = try ["7", "+", "2", "="].map { title in
             try #require(page.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == title }, "no \(title) key")
         }
-        for key in keys { try app.click(key, window: window, on: display) }
-        try display.xdotool(["windowfocus", window])
-        try display.xdotool(["key", "alt+q"])
+        for key in keys { try app.click(key, window: window, on: h.display) }
+        try h.display.xdotool(["windowfocus", window])
+        try h.display.xdotool(["key", "alt+q"])
         #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
-        let events = try Self.stored(db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
         let clicks = events.filter { $0["type"] as? String == "click" && ($0["path"] as? String ?? "").hasPrefix("CalcFace-") }
         #expect(clicks.map { $0["path"] as? String } == keys.map { $0["path"] as? String }, "\(events.map { $0["name"] ?? "?" })")
         for (click, key) in zip(clicks, keys) {
@@ -492,33 +481,27 @@ import ViewIdentity
     /// Two apps on one display: clicking the other one sends EdenMath to the background (with its
     /// time in the foreground), clicking EdenMath again brings it back.
     @Test func edenMathGoesToTheBackgroundAndComesBack() throws {
-        let dir = Fixtures.temporaryDirectory("gnustep-foreground")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("events.sqlite").path
-        let collector = EmbeddedCollector(dbPath: db, options: EmbeddedCollector.Options())
-        let address = try collector.start()
-        defer { collector.stop() }
-        let display = try VirtualDisplay()
-        defer { display.stop() }
+        let h = try Harness("gnustep-foreground")
+        defer { h.stop() }
         let eden = try TrackedApp(
-            program: Self.edenMath, appKey: "edenmath", display: display, collector: address, directory: dir.appendingPathComponent("eden"),
+            program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir.appendingPathComponent("eden"),
             config: nil)
         let edenPage = try WidgetTree.wait(directory: eden.trees, page: "EMController")
-        let edenWindow = try eden.window(for: edenPage, on: display, titled: "EdenMath")
+        let edenWindow = try eden.window(for: edenPage, on: h.display, titled: "EdenMath")
         let calc = try TrackedApp(
-            program: Self.application("Calculator"), appKey: "calculator", display: display, collector: address,
-            directory: dir.appendingPathComponent("calc"), config: nil)
+            program: Self.application("Calculator"), appKey: "calculator", display: h.display, collector: h.address,
+            directory: h.dir.appendingPathComponent("calc"), config: nil)
         let calcPage = try WidgetTree.wait(directory: calc.trees, page: "CalcFace")
-        let calcWindow = try calc.window(for: calcPage, on: display, titled: "Calculator")
+        let calcWindow = try calc.window(for: calcPage, on: h.display, titled: "Calculator")
         func edenEvents(_ type: String) -> ([[String: Any]]) -> Bool {
             { $0.contains { $0["appKey"] as? String == "edenmath" && $0["type"] as? String == type } }
         }
         let seven = try #require(calcPage.nodes.first { $0["title"] as? String == "7" })
-        try calc.click(seven, window: calcWindow, on: display)
-        _ = try Self.stored(db, atLeast: edenEvents("app_background"))
+        try calc.click(seven, window: calcWindow, on: h.display)
+        _ = try Self.stored(h.db, atLeast: edenEvents("app_background"))
         let five = try #require(edenPage.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == "5" })
-        try eden.click(five, window: edenWindow, on: display)
-        let events = try Self.stored(db, atLeast: edenEvents("app_foreground")).filter { $0["appKey"] as? String == "edenmath" }
+        try eden.click(five, window: edenWindow, on: h.display)
+        let events = try Self.stored(h.db, atLeast: edenEvents("app_foreground")).filter { $0["appKey"] as? String == "edenmath" }
         let background = try #require(events.first { $0["type"] as? String == "app_background" })
         #expect(((background["props"] as? [String: Any])?["duration"] as? Int ?? -1) >= 0, "\(background)")
         let types = events.map { $0["type"] as? String ?? "?" }
