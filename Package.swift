@@ -304,6 +304,11 @@ package.targets += [
     // loaded into the test runner); ObjCRuntimeTests asserts what it reports.
     .target(name: "CObjCTestClasses", path: "Tests/CObjCTestClasses", cSettings: [.unsafeFlags(gnustepObjCFlags)], linkerSettings: gnustepLinking),
     .executableTarget(name: "objc-runtime-checks", dependencies: ["ObjCRuntime", "CObjCTestClasses"], path: "Tests/ObjCRuntimeChecks"),
+    // An AppKit app made for the tests: the controls the Debian apps lack.
+    .target(
+        name: "CObjCFixtureApp", path: "Tests/CObjCFixtureApp", cSettings: [.unsafeFlags(gnustepObjCFlags)],
+        linkerSettings: gnustepLinking + [.linkedLibrary("gnustep-gui")]),
+    .executableTarget(name: "objc-fixture-app", dependencies: ["CObjCFixtureApp"], path: "Tests/ObjCFixtureApp"),
     // The cost the AppKit hooks add to one target-action (docs/performance.md).
     .target(
         name: "CObjCBench", path: "Tools/CObjCBench", cSettings: [.unsafeFlags(gnustepObjCFlags)],

@@ -509,4 +509,76 @@ import ViewIdentity
         #expect(types[(b + 1)...].contains("app_foreground"), "\(types)")
         #expect(types.first == "app_start")
     }
+
+    /// The value controls and privacy rules on an AppKit app made for the tests
+    /// (Tests/CObjCFixtureApp): a switch reports its state, a slider its value, a text field the
+    /// end of editing without its text (a rule reads it only with `readText`), a secure field is
+    /// never read, an ignored button reports nothing, and a rule reads the page's controller.
+    @Test func valueControlsAndPrivacyOnAnAppKitForm() throws {
+        let h = try Harness("gnustep-form")
+        defer { h.stop() }
+        let v = "FormController-NSView-"
+        let config = try h.config(
+            """
+            {"rules": [
+              {"id": "typed", "appKey": "form", "appVersion": "*", "viewEvent": "ValueChanged",
+               "viewPath": "\(v)NSTextField&0-0-0", "keyPath": "stringValue", "keyName": "typed"},
+              {"id": "typedAllowed", "appKey": "form", "appVersion": "*", "viewEvent": "ValueChanged",
+               "viewPath": "\(v)NSTextField&0-0-0", "keyPath": "stringValue", "keyName": "name", "readText": true},
+              {"id": "password", "appKey": "form", "appVersion": "*", "viewEvent": "ValueChanged",
+               "viewPath": "\(v)NSSecureTextField&0-0-0", "keyPath": "stringValue", "keyName": "password", "readText": true},
+              {"id": "order", "appKey": "form", "appVersion": "*", "viewEvent": "ButtonClick",
+               "viewPath": "\(v)NSButton&0-0-2", "keyPath": "parent.parent.order", "keyName": "order"}
+            ],
+             "ignore": ["\(v)NSButton&0-0-1"]}
+            """)
+        let fixture = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/objc-fixture-app").path
+        let app = try TrackedApp(program: fixture, appKey: "form", display: h.display, collector: h.address, directory: h.dir, config: config)
+        let page = try WidgetTree.wait(directory: app.trees, page: "FormController")
+        let window = try app.window(for: page, on: h.display, titled: "Fixture form")
+        func node(_ path: String) throws -> [String: Any] { try page.node("path", v + path) }
+        try app.click(try node("NSButton&0-0-0"), window: window, on: h.display)
+        // The slider at three quarters of its width.
+        let slider = try #require(try node("NSSlider&0-0-0")["frame"] as? [NSNumber]).map(\.intValue)
+        try h.display.xdotool([
+            "mousemove", "--window", window, String(slider[0] + slider[2] * 3 / 4), String(slider[1] + slider[3] / 2),
+            "mousedown", "1", "sleep", "0.15", "mouseup", "1",
+        ])
+        try app.click(try node("NSTextField&0-0-0"), window: window, on: h.display)
+        try h.display.xdotool(["type", "Ada"])
+        try h.display.xdotool(["key", "Return"])
+        try app.click(try node("NSSecureTextField&0-0-0"), window: window, on: h.display)
+        try h.display.xdotool(["type", "hunter2"])
+        try h.display.xdotool(["key", "Return"])
+        try app.click(try node("NSButton&0-0-1"), window: window, on: h.display)
+        try app.click(try node("NSButton&0-0-2"), window: window, on: h.display)
+        let buyPath = v + "NSButton&0-0-2"
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["path"] as? String == buyPath } })
+        try h.display.xdotool(["key", "alt+q"])
+        #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let names = events.map { "\($0["type"] ?? "?") \($0["name"] ?? "?") \($0["path"] ?? "")" }
+        func event(_ path: String) -> [String: Any]? { events.first { $0["path"] as? String == v + path } }
+        func props(_ e: [String: Any]?) -> [String: Any] { e?["props"] as? [String: Any] ?? [:] }
+
+        let gift = try #require(event("NSButton&0-0-0"), "\(names)")
+        #expect(gift["type"] as? String == "value_changed" && gift["name"] as? String == "FormController#FormController#changed:")
+        #expect(props(gift)["isOn"] as? Bool == true)
+        let slid = try #require(event("NSSlider&0-0-0"), "\(names)")
+        #expect(slid["type"] as? String == "value_changed")
+        let value = (props(slid)["value"] as? NSNumber)?.doubleValue ?? -1
+        #expect(value > 5 && value < 10, "\(value)")
+        let typed = try #require(event("NSTextField&0-0-0"), "\(names)")
+        #expect(typed["type"] as? String == "value_changed")
+        #expect(props(typed)["name"] as? String == "Ada")
+        #expect(props(typed)["typed"] == nil)
+        let secure = try #require(event("NSSecureTextField&0-0-0"), "\(names)")
+        #expect(props(secure)["password"] == nil)
+        let errors = events.filter { $0["type"] as? String == "kvc_error" }.map { props($0)["ruleId"] as? String }
+        #expect(Set(errors.compactMap { $0 }) == ["typed", "password"], "\(names)")
+        #expect(event("NSButton&0-0-1") == nil, "the ignored button: \(names)")
+        #expect(props(event("NSButton&0-0-2"))["order"] as? String == "order-42")
+        let stored = try sqlite(h.db, "SELECT props FROM events").joined(separator: "\n")
+        #expect(!stored.contains("hunter2"))
+    }
 }
