@@ -222,6 +222,8 @@ uint8_t *atr_window_png(atr_id window, const atr_rect *blanked, size_t count, si
     return bytes;
 }
 
+void atr_free(void *bytes) { free(bytes); }
+
 int atr_window_out(void) { return NSWindowOut; }
 
 /// One call waiting for the main thread.

@@ -1,6 +1,6 @@
 import CObjCRuntime
 
-/// Aspects (seed 003) on the real runtime: advice before, after or instead of any Objective-C
+/// Aspects (the Objective-C Aspects library's API) on the real runtime: advice before, after or instead of any Objective-C
 /// method by selector, for every instance of a class or for one object, removed by its token.
 ///
 /// All advice for one class and selector shares one `MethodHook`; the original implementation

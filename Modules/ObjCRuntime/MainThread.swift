@@ -1,5 +1,4 @@
 import CObjCRuntime
-import Glibc
 
 /// Work for the main thread (AppKit's), from any thread: it runs at the main run loop's next turn,
 /// inside an autorelease pool (`performSelectorOnMainThread:withObject:waitUntilDone:`).
@@ -34,7 +33,7 @@ extension ObjCObject {
         guard let bytes = rects.withUnsafeBufferPointer({ atr_window_png(pointer, $0.baseAddress, $0.count, &length, &size) }) else {
             return nil
         }
-        defer { free(bytes) }
+        defer { atr_free(bytes) }
         return WindowPicture(png: Array(UnsafeBufferPointer(start: bytes, count: length)), width: Int(size.width), height: Int(size.height))
     }
 }

@@ -1,4 +1,6 @@
 #import <Foundation/Foundation.h>
+#include <dlfcn.h>
+#include <stdlib.h>
 #include "CObjCTestClasses.h"
 
 @interface ATRCounter : NSObject {
@@ -44,3 +46,6 @@ void *atrtest_new_counter(void) { return [[ATRCounter alloc] init]; }
 void *atrtest_new_sub_counter(void) { return [[ATRSubCounter alloc] init]; }
 void atrtest_release(void *object) { [(id)object release]; }
 long atrtest_ticks(void *counter) { return ((ATRCounter *)counter)->ticks; }
+
+int atrtest_load_library(const char *name) { return dlopen(name, RTLD_NOW | RTLD_GLOBAL) != NULL; }
+void atrtest_exit(int status) { exit(status); }

@@ -1,6 +1,5 @@
 import CObjCTestClasses
 import Dispatch
-import Glibc
 import Synchronization
 import ObjCRuntime
 
@@ -12,7 +11,7 @@ func say(_ name: String, _ value: Any) { print("\(name)=\(value)") }
 
 guard atrtest_classes_ready() == 1, let counterClass = ObjCClass.named("ATRCounter"), let subClass = ObjCClass.named("ATRSubCounter") else {
     say("classes", "missing")
-    exit(1)
+    atrtest_exit(1)
 }
 say("classes", "\(counterClass.name),\(subClass.name),\(subClass.superclass?.name ?? "-")")
 say("unknownClass", ObjCClass.named("NoSuchClassAnywhere") == nil)
@@ -174,8 +173,7 @@ withAutoreleasePool {
             titles.append(call.objectResult?.string ?? "nil")
         }
         say("pendingBeforeLoad", "\(ObjCClass.named("NSMenuItem") == nil),\(pending.isActive)")
-        let gui = dlopen("libgnustep-gui.so.0.29", RTLD_NOW | RTLD_GLOBAL)
-        say("guiLoaded", gui != nil)
+        say("guiLoaded", atrtest_load_library("libgnustep-gui.so.0.29") == 1)
         say("pendingAfterLoad", pending.isActive)
         if let itemClass = ObjCClass.named("NSMenuItem"), let item = try ObjCObject(itemClass.pointer).send("alloc"),
             let ready = try item.send("init")

@@ -58,7 +58,7 @@ import TestSupport
         #expect(f["hookAfterRemove"] == "installed")
     }
 
-    /// Seed 003's Aspects on real classes: per class and per object, instead skipping the
+    /// Aspects on real classes: per class and per object, instead skipping the
     /// original, tokens, advice that goes with its object, a class hooked when it loads.
     @Test func aspectsBeforeAfterInsteadPerClassAndPerObject() throws {
         let f = try Self.facts()

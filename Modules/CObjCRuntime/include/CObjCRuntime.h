@@ -83,6 +83,8 @@ void atr_release(atr_id object);
 /// `size` receives the picture's width and height in pixels. The `count` rectangles of `blanked`
 /// (pixels, origin at the top left) are painted over in grey.
 uint8_t *atr_window_png(atr_id window, const atr_rect *blanked, size_t count, size_t *length, atr_rect *size);
+/// Frees what `atr_window_png` returned.
+void atr_free(void *bytes);
 /// Runs `function(context)` on the main thread at its run loop's next turn (from any thread).
 void atr_run_on_main_thread(void (*function)(void *context), void *context);
 

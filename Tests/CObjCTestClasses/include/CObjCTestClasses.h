@@ -10,4 +10,8 @@ void *atrtest_new_sub_counter(void);
 void atrtest_release(void *object);
 /// How many times -tick ran its own implementation.
 long atrtest_ticks(void *counter);
+/// Loads a shared library now (dlopen, RTLD_NOW | RTLD_GLOBAL); 1 when loaded.
+int atrtest_load_library(const char *name);
+/// Ends the process with `status` (exit).
+__attribute__((noreturn)) void atrtest_exit(int status);
 #endif
