@@ -276,6 +276,58 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// GNUstep (docs/objc.md): the Objective-C runtime seam, the AppKit adapter and its preload library.
+// Only these targets need GNUstep's headers and libraries (Tools/setup.sh installs them); the
+// Objective-C shim is compiled by the toolchain's clang for GCC's runtime.
+let gnustepObjCFlags: [String] = [
+    "-fobjc-runtime=gcc", "-fno-blocks", "-fobjc-exceptions", "-fexceptions", "-DGNUSTEP", "-DGNUSTEP_BASE_LIBRARY=1", "-DGNU_GUI_LIBRARY=1",
+    "-DGNU_RUNTIME=1", "-D_NATIVE_OBJC_EXCEPTIONS", "-fconstant-string-class=NSConstantString", "-I/usr/include/GNUstep",
+    "-idirafter", "/usr/lib/gcc/x86_64-linux-gnu/12/include", "-Wno-cast-of-sel-type", "-Wno-deprecated-declarations",
+]
+let gnustepLinking: [LinkerSetting] = [
+    .unsafeFlags(["-L/usr/lib/gcc/x86_64-linux-gnu/12"]), .linkedLibrary("objc"), .linkedLibrary("gnustep-base"),
+]
+package.products += [
+    .library(name: "ObjCRuntime", targets: ["ObjCRuntime"]),
+    .library(name: "AppKitTracking", targets: ["AppKitTracking"]),
+    .library(name: "AutotrackObjCPreload", type: .dynamic, targets: ["AutotrackObjCPreload"]),
+]
+package.targets += [
+    .target(name: "CObjCRuntime", path: "Modules/CObjCRuntime", cSettings: [.unsafeFlags(gnustepObjCFlags)], linkerSettings: gnustepLinking),
+    .target(name: "ObjCRuntime", dependencies: ["CObjCRuntime"], path: "Modules/ObjCRuntime"),
+    .target(
+        name: "AppKitTracking", dependencies: ["ObjCRuntime", "EventModel", "ViewIdentity", "Interactions", "KVCConfig", "SystemCalls"],
+        path: "Modules/AppKitTracking"),
+    .target(name: "CAutotrackObjCPreload", path: "Modules/CAutotrackObjCPreload"),
+    .target(
+        name: "AutotrackObjCPreload",
+        dependencies: [
+            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "CommandSupport", "ProgramLaunch", "EventModel", "Reporters",
+            "KVCConfig", "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "ATLPTLS", "SecureChannel", "SystemCalls",
+        ],
+        path: "Modules/AutotrackObjCPreload"),
+    // Runs the runtime layer's and the Aspects' cases in a process of its own (GNUstep is never
+    // loaded into the test runner); ObjCRuntimeTests asserts what it reports.
+    .target(name: "CObjCTestClasses", path: "Tests/CObjCTestClasses", cSettings: [.unsafeFlags(gnustepObjCFlags)], linkerSettings: gnustepLinking),
+    .executableTarget(name: "objc-runtime-checks", dependencies: ["ObjCRuntime", "CObjCTestClasses"], path: "Tests/ObjCRuntimeChecks"),
+    // An AppKit app made for the tests: the controls the Debian apps lack.
+    .target(
+        name: "CObjCFixtureApp", path: "Tests/CObjCFixtureApp", cSettings: [.unsafeFlags(gnustepObjCFlags)],
+        linkerSettings: gnustepLinking + [.linkedLibrary("gnustep-gui")]),
+    .executableTarget(name: "objc-fixture-app", dependencies: ["CObjCFixtureApp"], path: "Tests/ObjCFixtureApp"),
+    // The cost the AppKit hooks add to one target-action (docs/performance.md).
+    .target(
+        name: "CObjCBench", path: "Tools/CObjCBench", cSettings: [.unsafeFlags(gnustepObjCFlags)],
+        linkerSettings: gnustepLinking + [.linkedLibrary("gnustep-gui")]),
+    .executableTarget(
+        name: "objc-bench",
+        dependencies: ["BenchmarkSupport", "CObjCBench", "ObjCRuntime", "AppKitTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+        path: "Tools/objc-bench"),
+    .testTarget(
+        name: "ObjCRuntimeTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "EventStore", "ViewIdentity"],
+        path: "Tests/ObjCRuntimeTests"),
+]
+
 // Shared settings for every target.
 for target in package.targets where target.type != .system && target.name != "CSystemCalls" {
     var settings = target.swiftSettings ?? []

@@ -32,7 +32,7 @@ EOF
     *) names+=("$a") ;;
   esac
 done
-all=(md5-bench viewpath-bench hooks-bench kvc-bench match-bench json-bench transport-bench http-bench pipeline-bench ingest-bench store-bench analytics-bench pg-bench gtk-bench)
+all=(md5-bench viewpath-bench hooks-bench kvc-bench match-bench json-bench transport-bench http-bench pipeline-bench ingest-bench store-bench analytics-bench pg-bench gtk-bench objc-bench)
 [ ${#names[@]} -gt 0 ] || names=("${all[@]}")
 for n in "${names[@]}"; do
   [ -d "Tools/$n" ] || { echo "Tools/benchmarks.sh: no benchmark Tools/$n; these exist: ${all[*]}" >&2; exit 2; }

@@ -56,6 +56,17 @@ command -v chromedriver >/dev/null 2>&1 || need "the studio's browser test (WebD
 # with its own configuration, never as the system's service.
 command -v rsyslogd >/dev/null 2>&1 || [ -x /usr/sbin/rsyslogd ] || need "ingest-bench's baseline" rsyslog
 
+# GNUstep (docs/objc.md): GCC's Objective-C runtime, gnustep-base and gnustep-gui with their headers
+# for CObjCRuntime and the AppKit preload library, the cairo back end the apps draw with, and the
+# unmodified GNUstep apps the tests track (EdenMath, TextEdit, CurrencyConverter and Ink).
+{ command -v gnustep-config >/dev/null 2>&1 && [ -f /usr/include/GNUstep/AppKit/AppKit.h ] &&
+  [ -d /usr/lib/GNUstep/Bundles/libgnustep-back-029.bundle ]; } ||
+  need "GNUstep (ObjCRuntime, AppKitTracking)" gnustep-make libgnustep-gui-dev libgnustep-base-dev gobjc \
+    gnustep-base-runtime gnustep-gui-runtime gnustep-back0.29 gnustep-back0.29-cairo
+{ [ -x /usr/lib/GNUstep/Applications/EdenMath.app/EdenMath ] && [ -x /usr/lib/GNUstep/Applications/TextEdit.app/TextEdit ] &&
+  [ -d /usr/lib/GNUstep/Applications/CurrencyConverter.app ]; } ||
+  need "unmodified GNUstep apps to track" edenmath.app textedit.app gnustep-examples
+
 if [ ${#MISSING[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "setup: missing ${MISSING[*]} (for: ${WHY[*]}); install them with your system's package manager" >&2

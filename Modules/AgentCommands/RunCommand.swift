@@ -11,7 +11,7 @@ import Tracker
 /// `autotrack-agent run`: tracks an unmodified GTK 4 application through the preload library.
 public struct RunCommand: Command {
     public static let name = "run"
-    public static let abstract = "runs a GTK 4 program with codeless tracking loaded into it (LD_PRELOAD)"
+    public static let abstract = "runs a GTK 4 or GNUstep program with codeless tracking loaded into it (LD_PRELOAD)"
     public static let help = """
         USAGE: autotrack-agent run [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--app-key K] [--app-version V]
                                    [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
@@ -43,7 +43,14 @@ public struct RunCommand: Command {
         element where it differs (docs/agent.md "Debug mode"):
           autotrack debug: click path=… code=… no rule matched; nearest r1 differs at element 2: expected GtkButton[1], got GtkButton[0]
 
-        A PROGRAM that is not a GTK 4 application (it does not link libgtk-4) runs untouched, with
+        A GNUstep (AppKit) PROGRAM (it links libgnustep-gui) gets libAutotrackObjCPreload.so
+        instead (beside this tool or at $AUTOTRACK_OBJC_PRELOAD_LIBRARY), after the Swift
+        toolchain's libBlocksRuntime.so: it replaces methods of AppKit's classes through the
+        Objective-C runtime, so target-actions (buttons, matrices, menu items, key equivalents)
+        get Controller#Target#Action codes and windows are pages; GNUstep's daemons (gdnc, gpbs)
+        and the program's children are not tracked. docs/objc.md describes it.
+
+        A PROGRAM that is neither a GTK 4 nor a GNUstep application runs untouched, with
         one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
         when signal N ended it); 2 for a usage error, 1 when PROGRAM cannot be started.
 
@@ -131,6 +138,15 @@ public struct RunCommand: Command {
             }
             for (k, v) in settings.environment { environment[k] = v }
             environment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
+        } else if GNUstepProgram.isGNUstep(path: executable) {
+            switch RunCommand.gnustepPreload() {
+            case .failure(let failure):
+                io.printError("autotrack-agent run: \(failure)")
+                return .failure
+            case .success(let libraries):
+                for (k, v) in settings.environment { environment[k] = v }
+                environment["LD_PRELOAD"] = (libraries + [environment["LD_PRELOAD"]].compactMap { $0 }).joined(separator: ":")
+            }
         } else {
             io.printError(GtkProgram.untrackedNotice(program: executable))
         }

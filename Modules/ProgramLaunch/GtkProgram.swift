@@ -11,6 +11,6 @@ public enum GtkProgram {
 
     /// The one line printed when a program is run untracked.
     public static func untrackedNotice(program: String) -> String {
-        "autotrack: \(program) is not a GTK 4 application (it does not link \(libraryPrefix)); it runs untouched and nothing is tracked"
+        "autotrack: \(program) is not a GTK 4 application (it does not link \(libraryPrefix)) nor a GNUstep one (\(GNUstepProgram.libraryPrefix)); it runs untouched and nothing is tracked"
     }
 }

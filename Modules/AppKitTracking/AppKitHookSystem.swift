@@ -1,0 +1,253 @@
+import EventModel
+import Interactions
+import KVCConfig
+import ObjCRuntime
+import SystemCalls
+import ViewIdentity
+
+/// Codeless tracking of an AppKit (GNUstep) application: methods of AppKit's own classes are
+/// replaced through the runtime layer, and what the user does becomes `Interaction`s for an
+/// observer (the `Tracker`), synchronously on the main thread, with the live objects as nodes
+/// (docs/objc.md).
+///
+/// - `-[NSApplication sendAction:to:from:]`: every button, matrix cell, menu item and key
+///   equivalent; the code is `Controller#Target#Action` (docs/viewpath.md §6), a nil target
+///   resolved with `targetForAction:to:from:`.
+/// - `-[NSWindow orderWindow:relativeTo:]` (what ordering front, out and closing come to): pages.
+///
+/// Create, `start()` and use on the main thread. The original implementations always run.
+public final class AppKitHookSystem {
+    public let observer: any InteractionObserver
+    public let clock: any HookClock
+    /// Where each entered page's tree is written (view-tree JSON with frames); nil writes none.
+    public let treeDirectory: String?
+    private var hooks: [MethodHook] = []
+    private var pages: AppKitPages!
+    private var foregroundTime = ForegroundTime()
+    public private(set) var started = false
+    /// Called with each page entered, its window and its node (tree files, pictures).
+    public var onPageEnter: ((ObjCObject, AppKitNode) -> Void)?
+
+    private var camera: AppKitSnapshots?
+    /// Circle mode: the pages shown are pictured, then each page entered (docs/objc.md "Pictures").
+    public private(set) var circleMode = false
+
+    /// `snapshots` receives each picture taken in circle mode, on the main thread; it must not
+    /// block. Without it none are taken.
+    public init(
+        observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil,
+        snapshots: ((PageSnapshot) -> Void)? = nil
+    ) {
+        self.observer = observer
+        self.clock = clock
+        self.treeDirectory = treeDirectory
+        camera = snapshots.map { AppKitSnapshots(clock: clock, send: $0) }
+        pages = AppKitPages(clock: clock) { [unowned self] in self.observer.observe($0) }
+        pages.onEnter = { [unowned self] window, node in
+            if let treeDirectory = self.treeDirectory { AppKitTrees.write(page: node, window: window, directory: treeDirectory) }
+            if self.circleMode { self.pictureSoon(window) }
+            self.onPageEnter?(window, node)
+        }
+    }
+
+    /// Turns circle mode on or off (on the main thread); turned on, every page shown is pictured.
+    public func setCircleMode(_ on: Bool) {
+        guard on != circleMode else { return }
+        circleMode = on
+        guard on, started else { return }
+        for window in pages.shownWindows { pictureSoon(window) }
+    }
+
+    /// Sets circle mode from any thread (the config refresher's): the change is made on the main
+    /// thread. Valid once `start()` was called, which keeps the system alive for the process.
+    public var circleModeSetter: @Sendable (Bool) -> Void {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        return { on in
+            MainThread.async {
+                guard let system = UnsafeMutableRawPointer(bitPattern: address) else { return }
+                Unmanaged<AppKitHookSystem>.fromOpaque(system).takeUnretainedValue().setCircleMode(on)
+            }
+        }
+    }
+
+    /// Pictures `window` at the main run loop's next turn, once it has laid out and drawn what the
+    /// ordering showed; a window gone by then is skipped.
+    private func pictureSoon(_ window: ObjCObject) {
+        guard camera != nil else { return }
+        window.retain()
+        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        let windowAddress = UInt(bitPattern: window.pointer)
+        MainThread.async {
+            guard let system = UnsafeMutableRawPointer(bitPattern: address), let w = UnsafeMutableRawPointer(bitPattern: windowAddress) else {
+                return
+            }
+            let me = Unmanaged<AppKitHookSystem>.fromOpaque(system).takeUnretainedValue()
+            let window = ObjCObject(w)
+            if me.circleMode, me.pages.shownWindows.contains(window) { me.camera?.take(window) }
+            window.release()
+        }
+    }
+
+    /// Installs the hooks and reports `app_start`. Throws when AppKit's methods are not there
+    /// (the process has no AppKit).
+    public func start() throws(ObjCError) {
+        guard !started else { return }
+        guard let application = ObjCClass.named("NSApplication"), let window = ObjCClass.named("NSWindow") else {
+            throw ObjCError(.unknownClass, subject: "NSApplication")
+        }
+        hooks.append(
+            try MethodHook(cls: application, selector: "sendAction:to:from:") { [unowned self] phase, call in
+                if phase == .before, let action = call.selector(at: 0) {
+                    self.actionSent(action, to: call.object(at: 1), from: call.object(at: 2), application: call.receiver)
+                }
+                return false
+            })
+        hooks.append(
+            try MethodHook(cls: window, selector: "orderWindow:relativeTo:") { [unowned self] phase, call in
+                if phase == .after { self.windowOrdered(call.receiver, place: call.int32(at: 0)) }
+                return false
+            })
+        // Foreground and background: the app is activated and deactivated (docs/objc.md).
+        hooks.append(
+            try MethodHook(cls: application, selector: "activateIgnoringOtherApps:") { [unowned self] phase, _ in
+                if phase == .after { self.activeChanged(true) }
+                return false
+            })
+        hooks.append(
+            try MethodHook(cls: application, selector: "deactivate") { [unowned self] phase, _ in
+                if phase == .after { self.activeChanged(false) }
+                return false
+            })
+        started = true
+        // The runtime calls the hooks for as long as the process runs: the system stays alive.
+        _ = Unmanaged.passRetained(self)
+        observer.observe(foregroundTime.interaction(.appStart, clock: clock))
+    }
+
+    /// Leaves every page shown, reports `app_end` and puts the original methods back.
+    public func stop() {
+        guard started else { return }
+        pages.leaveAll()
+        observer.observe(foregroundTime.interaction(.appEnd, clock: clock))
+        for h in hooks { h.remove() }
+        hooks = []
+        started = false
+    }
+
+    // MARK: Target-action
+
+    private func actionSent(_ action: ObjCSelector, to target: ObjCObject?, from sender: ObjCObject?, application: ObjCObject) {
+        guard let sender else { return }
+        let resolved = target ?? ((try? application.send(AppKit.targetForAction, action, nil, sender)) ?? nil)
+        let targetName = resolved?.className ?? "nil"
+        var kind = Interaction.Kind.click
+        var value: ControlValue?
+        var node: AppKitNode
+        let page: String
+        if let menuItem = AppKit.menuItemClass, sender.isKind(of: menuItem) {
+            // A menu item or a key equivalent: the key window's page.
+            node = AppKitNode(.menuItem(sender))
+            let key = ((try? application.send(AppKit.keyWindow)) ?? nil) ?? ((try? application.send(AppKit.mainWindow)) ?? nil)
+            page = AppKit.pageName(of: key) ?? "NSMenu"
+        } else {
+            node = AppKitNode.view(sender)
+            page = AppKit.pageName(of: (try? sender.send(AppKit.window)) ?? nil) ?? sender.className
+            if sender.isKind(of: AppKit.matrixClass) {
+                let row = (try? sender.integer(AppKit.selectedRow)) ?? -1
+                let column = (try? sender.integer(AppKit.selectedColumn)) ?? -1
+                if row >= 0, column >= 0, let cell = (try? sender.send(AppKit.selectedCell)) ?? nil {
+                    node = AppKitNode(.matrixCell(matrix: sender, cell: cell, row: row, column: column))
+                    // A radio matrix (NSRadioModeMatrix) chooses; other matrices are grids of buttons.
+                    if (try? sender.integer(AppKit.mode)) == 0 {
+                        kind = .valueChanged
+                        let columns = max((try? sender.integer(AppKit.numberOfColumns)) ?? 1, 1)
+                        value = ControlValue(selectedIndex: row * columns + column)
+                    }
+                }
+            } else if let table = AppKit.tableViewClass, sender.isKind(of: table) {
+                let row = (try? sender.integer(AppKit.clickedRow)) ?? -1
+                let selected = row >= 0 ? row : ((try? sender.integer(AppKit.selectedRow)) ?? -1)
+                if selected >= 0 {
+                    node = AppKitNode(.tableRow(table: sender, row: selected))
+                    kind = .listItemClick
+                }
+            } else if let c = AppKit.sliderClass, sender.isKind(of: c) {
+                kind = .valueChanged
+                value = ControlValue(value: (try? sender.double(AppKit.doubleValue)) ?? 0)
+            } else if let c = AppKit.stepperClass, sender.isKind(of: c) {
+                kind = .valueChanged
+                value = ControlValue(value: (try? sender.double(AppKit.doubleValue)) ?? 0)
+            } else if let c = AppKit.popUpClass, sender.isKind(of: c) {
+                kind = .valueChanged
+                value = ControlValue(selectedIndex: (try? sender.integer(AppKit.indexOfSelectedItem)) ?? -1)
+            } else if let c = AppKit.buttonClass, sender.isKind(of: c), AppKit.isToggle(sender) {
+                kind = .valueChanged
+                value = ControlValue(isOn: ((try? sender.integer(AppKit.state)) ?? 0) == 1)
+            } else if sender.isKind(of: AppKit.textFieldClass) {
+                // The end of editing: never the text.
+                kind = .valueChanged
+            }
+        }
+        guard !node.isInIgnoredView else { return }
+        let path = node.viewPath
+        let title = node.title
+        var interaction = Interaction(
+            kind: kind, node: node, eventCode: EventCode(controller: page, target: targetName, action: action.name), title: title,
+            value: value, indexPath: node.cellIndexPath, page: page, timestamp: clock.wallMilliseconds())
+        interaction.knownPath = path
+        interaction.knownNodeTitle = .some(title)
+        observer.observe(interaction)
+    }
+
+    // MARK: Foreground and background
+
+    /// Whether the app was active when last told; nil until it first was.
+    private var active: Bool?
+
+    private func activeChanged(_ now: Bool) {
+        guard started else { return }
+        defer { active = now }
+        guard let was = active, was != now else { return }
+        observer.observe(foregroundTime.interaction(now ? .appForeground : .appBackground, clock: clock))
+    }
+
+    // MARK: Pages
+
+    private func windowOrdered(_ window: ObjCObject, place: Int32) {
+        if place == ObjCRuntimeConstants.windowOut {
+            pendingWindows.remove(UInt(bitPattern: window.pointer))
+            pages.windowLeft(window)
+        } else if AppKit.isPageWindow(window) {
+            // A document window is often ordered in before its controller is set: a window that
+            // would be its own page is entered at the run loop's next turn, by the name it has then.
+            guard AppKit.pageOwner(of: window) == window else { return pages.windowEntered(window) }
+            let key = UInt(bitPattern: window.pointer)
+            guard pendingWindows.insert(key).inserted else { return }
+            window.retain()
+            let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+            MainThread.async {
+                guard let system = UnsafeMutableRawPointer(bitPattern: address), let w = UnsafeMutableRawPointer(bitPattern: key) else { return }
+                let me = Unmanaged<AppKitHookSystem>.fromOpaque(system).takeUnretainedValue()
+                let window = ObjCObject(w)
+                if me.started, me.pendingWindows.remove(key) != nil { me.pages.windowEntered(window) }
+                window.release()
+            }
+        }
+    }
+
+    /// Windows ordered in whose page is entered at the next turn (not ordered out since).
+    private var pendingWindows: Set<UInt> = []
+}
+
+extension AppKit {
+    /// A switch (checkbox) or radio button: its cell shows its state by its contents
+    /// (`NSContentsCellMask`) with the switch or radio image (GNUstep's `GSSwitch`, `GSRadio`;
+    /// Apple's `NSSwitch`, `NSRadioButton`). Every other button reports clicks, whatever its
+    /// highlighting (GNUstep marks momentary-change buttons with the contents mask too).
+    static func isToggle(_ button: ObjCObject) -> Bool {
+        guard let cell = (try? button.send(buttonType)) ?? nil else { return false }
+        let shows = (try? cell.integer(showsStateBy)) ?? 0
+        guard shows & 1 != 0, let image = (try? cell.send(imageSelector)) ?? nil, let name = string(image, nameSelector) else { return false }
+        return ["GSSwitch", "GSRadio", "NSSwitch", "NSRadioButton"].contains { name.hasPrefix($0) }
+    }
+}

@@ -1,0 +1,237 @@
+import EventModel
+import KVCConfig
+import ObjCRuntime
+import ViewIdentity
+
+/// A live AppKit object as a view-tree node, by the rules of docs/viewpath.md §6: a window's page,
+/// a view, a cell of an `NSMatrix`, a row of a table, a menu or a menu item.
+///
+/// Nodes do not retain their objects: make and use them on the main thread, inside the hooked call
+/// that found them, while AppKit keeps the objects alive.
+public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
+    public enum Kind: Equatable {
+        /// The page of a window; `owner` is the object it is named after (controller, delegate or the window).
+        case page(window: ObjCObject, owner: ObjCObject)
+        case view(ObjCObject)
+        /// A cell of an `NSMatrix` at `[row, column]`.
+        case matrixCell(matrix: ObjCObject, cell: ObjCObject, row: Int, column: Int)
+        /// A row of an `NSTableView` / `NSOutlineView`.
+        case tableRow(table: ObjCObject, row: Int)
+        /// A menu: the main menu is a page of its own.
+        case menu(ObjCObject)
+        case menuItem(ObjCObject)
+    }
+
+    public let kind: Kind
+    public let typeName: String
+
+    /// `typeName`: the name to give the node instead of its class's (a page left after its
+    /// controller went keeps the name it was entered with).
+    public init(_ kind: Kind, typeName given: String? = nil) {
+        self.kind = kind
+        if let given {
+            typeName = given
+            return
+        }
+        switch kind {
+        case .page(_, let owner): typeName = owner.className
+        case .view(let o), .menu(let o), .menuItem(let o): typeName = o.className
+        case .matrixCell(_, let cell, _, _): typeName = cell.className
+        case .tableRow: typeName = "NSTableRow"
+        }
+    }
+
+    /// The node of `view`: a window's content view hangs under its window's page.
+    public static func view(_ view: ObjCObject) -> AppKitNode { AppKitNode(.view(view)) }
+
+    /// The page node of `window`, named after its `windowController`, its `delegate` when that is
+    /// not a view, or the window itself.
+    public static func page(of window: ObjCObject) -> AppKitNode {
+        AppKitNode(.page(window: window, owner: AppKit.pageOwner(of: window)))
+    }
+
+    /// The object the node stands for (what key paths read).
+    public var object: ObjCObject {
+        switch kind {
+        case .page(_, let owner): return owner
+        case .view(let o), .menu(let o), .menuItem(let o): return o
+        case .matrixCell(_, let cell, _, _): return cell
+        case .tableRow(let table, _): return table
+        }
+    }
+
+    // MARK: ViewNode
+
+    public var role: ViewRole {
+        switch kind {
+        case .page: return .controller
+        case .menu(let m): return AppKit.isMainMenu(m) ? .controller : .view
+        case .matrixCell, .tableRow: return .cell
+        default: return .view
+        }
+    }
+
+    public var pathName: String { typeName }
+
+    /// The parent, found once: a path and the ignore check walk the same ancestors.
+    public var parentNode: (any ViewNode)? {
+        if !parentFound {
+            parent = findParent()
+            parentFound = true
+        }
+        return parent
+    }
+
+    private var parentFound = false
+    private var parent: AppKitNode?
+    /// A view's window and that window's content view, when known.
+    private var windowContent: (window: ObjCObject, content: ObjCObject?)?
+
+    private func findParent() -> AppKitNode? {
+        switch kind {
+        case .page: return nil
+        case .view(let v):
+            // A window's content view hangs under the page, not under the window's own frame views.
+            // The window and its content view are asked once per walk: a view's ancestors share them.
+            if windowContent == nil, let window = (try? v.send(AppKit.window)) ?? nil {
+                windowContent = (window, (try? window.send(AppKit.contentView)) ?? nil)
+            }
+            if let (window, content) = windowContent, content == v { return AppKitNode.page(of: window) }
+            guard let superview = (try? v.send(AppKit.superview)) ?? nil else { return nil }
+            let above = AppKitNode.view(superview)
+            above.windowContent = windowContent
+            return above
+        case .matrixCell(let matrix, _, _, _): return AppKitNode.view(matrix)
+        case .tableRow(let table, _): return AppKitNode.view(table)
+        case .menuItem(let item): return (try? item.send(AppKit.menu)).map { AppKitNode(.menu($0)) }
+        case .menu(let menu):
+            // A submenu hangs under the item of its supermenu that opens it.
+            guard let supermenu = try? menu.send(AppKit.supermenu) else { return nil }
+            for item in AppKit.items(of: supermenu) where (try? item.send(AppKit.submenu)) == menu {
+                return AppKitNode(.menuItem(item))
+            }
+            return AppKitNode(.menu(supermenu))
+        }
+    }
+
+    public var childNodes: [any ViewNode] {
+        switch kind {
+        case .page(let window, _):
+            return ((try? window.send(AppKit.contentView)) ?? nil).map { [AppKitNode.view($0)] } ?? []
+        case .view(let v):
+            if v.isKind(of: AppKit.matrixClass) { return AppKit.cells(of: v) }
+            return AppKit.subviews(of: v).map(AppKitNode.view)
+        case .menu(let m): return AppKit.items(of: m).map { AppKitNode(.menuItem($0)) }
+        case .menuItem(let item):
+            return ((try? item.send(AppKit.submenu)) ?? nil).map { [AppKitNode(.menu($0))] } ?? []
+        case .matrixCell, .tableRow: return []
+        }
+    }
+
+    public var cellIndexPath: CellIndexPath? {
+        switch kind {
+        case .matrixCell(_, _, let row, let column): return CellIndexPath(section: row, row: column)
+        case .tableRow(_, let row): return CellIndexPath(section: 0, row: row)
+        default: return nil
+        }
+    }
+
+    /// Rule 4 over the parent's objects, by class name, without a node per sibling.
+    public func sameNameSiblingsBefore(name: String, parent: any ViewNode) -> Int {
+        let siblings: [ObjCObject]
+        let me: ObjCObject
+        switch kind {
+        case .view(let v):
+            guard let p = parent as? AppKitNode, case .view(let superview) = p.kind else { return 0 }
+            siblings = AppKit.subviews(of: superview)
+            me = v
+        case .menuItem(let item):
+            guard let p = parent as? AppKitNode, case .menu(let menu) = p.kind else { return 0 }
+            siblings = AppKit.items(of: menu)
+            me = item
+        default:
+            // A submenu is the one child of its item; pages and cells take no sibling count.
+            return 0
+        }
+        var count = 0
+        for s in siblings {
+            if s == me { return count }
+            if s.className == name { count += 1 }
+        }
+        return count
+    }
+
+    /// The visible label: `title` of buttons, menu items, boxes and windows; `stringValue` of a
+    /// text field that is neither editable nor secure. Typed text is never a title.
+    public var title: String? {
+        switch kind {
+        case .page(let window, _): return AppKit.string(window, AppKit.title)
+        case .menu(let m): return AppKit.string(m, AppKit.title)
+        case .menuItem(let item): return AppKit.string(item, AppKit.title)
+        case .matrixCell(_, let cell, _, _): return AppKit.string(cell, AppKit.title)
+        case .tableRow: return nil
+        case .view(let v):
+            if v.isKind(of: AppKit.secureTextFieldClass) { return nil }
+            if v.isKind(of: AppKit.textFieldClass) {
+                return (try? v.bool(AppKit.isEditable)) == false ? AppKit.string(v, AppKit.stringValue) : nil
+            }
+            if v.responds(to: AppKit.title) { return AppKit.string(v, AppKit.title) }
+            return nil
+        }
+    }
+
+    /// The view's `identifier` where one is set.
+    public var id: String? {
+        guard case .view(let v) = kind, v.responds(to: AppKit.identifier) else { return nil }
+        return AppKit.string(v, AppKit.identifier)
+    }
+
+    public var ignoresTracking: Bool { id == "autotrack-ignore" }
+
+    // MARK: KeyValueReadable
+
+    /// The real `valueForKeyPath:` on the node's object, one key at a time: a key the object does
+    /// not have (`NSUnknownKeyException`, caught in the shim) names nothing, so the rule's read
+    /// becomes a `kvc_error` naming it.
+    public func value(forKey key: String) -> Any? {
+        ObjCKeyValue.read(object, key)
+    }
+
+    // MARK: TypedTextHolding
+
+    /// A secure text field reveals nothing; an editable text field's and a text view's text are typed.
+    public func typedText(forKey key: String) -> TypedText? {
+        guard case .view(let v) = kind else { return nil }
+        if v.isKind(of: AppKit.secureTextFieldClass) { return .password }
+        let textKeys: Set<String> = ["stringValue", "objectValue", "attributedStringValue", "intValue", "doubleValue", "floatValue", "string", "textStorage"]
+        guard textKeys.contains(key) else { return nil }
+        if v.isKind(of: AppKit.textViewClass) { return .typed }
+        if v.isKind(of: AppKit.textFieldClass), (try? v.bool(AppKit.isEditable)) == true { return .typed }
+        return nil
+    }
+}
+
+/// A value a key path reached that is an Objective-C object: its keys are read by the real
+/// `valueForKeyPath:` too.
+public struct ObjCKeyValue: KeyValueReadable {
+    public let object: ObjCObject
+
+    public func value(forKey key: String) -> Any? { ObjCKeyValue.read(object, key) }
+
+    /// `[object valueForKeyPath:key]` as a Swift value; nil when the key is unknown (or nil).
+    static func read(_ object: ObjCObject, _ key: String) -> Any? {
+        guard let value = try? object.value(forKeyPath: key) else { return nil }
+        return swiftValue(value, depth: 0)
+    }
+
+    static func swiftValue(_ object: ObjCObject, depth: Int) -> Any {
+        switch object.value {
+        case .string(let s): return s
+        case .bool(let b): return b
+        case .integer(let i): return i
+        case .double(let d): return d
+        case .array(let items): return depth > 2 ? [Any]() : items.map { swiftValue($0, depth: depth + 1) }
+        case .object(let o): return ObjCKeyValue(object: o)
+        }
+    }
+}

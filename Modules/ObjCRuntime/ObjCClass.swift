@@ -1,0 +1,51 @@
+import CObjCRuntime
+
+/// An Objective-C class, as the runtime registered it.
+public struct ObjCClass: Hashable, @unchecked Sendable {
+    // @unchecked: classes are registered once and live as long as the process.
+    public let pointer: UnsafeMutableRawPointer
+
+    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+
+    /// The class registered under `name`; nil when there is none (yet).
+    public static func named(_ name: String) -> ObjCClass? {
+        name.withCString { atr_class_named($0) }.map(ObjCClass.init)
+    }
+
+    public var name: String { String(cString: atr_class_name(pointer)) }
+    public var superclass: ObjCClass? { atr_superclass(pointer).map(ObjCClass.init) }
+
+    /// The type encoding of the instance method `selector` (its own or inherited); nil without one.
+    public func methodTypes(_ selector: ObjCSelector) -> String? {
+        atr_method_types(pointer, selector.pointer).map { String(cString: $0) }
+    }
+
+    /// Whether this class or a superclass is `other`.
+    public func isSubclass(of other: ObjCClass) -> Bool {
+        var c: ObjCClass? = self
+        // Bounded by the depth of the class hierarchy.
+        while let k = c {
+            if k == other { return true }
+            c = k.superclass
+        }
+        return false
+    }
+}
+
+/// A selector (`sendAction:to:from:`).
+public struct ObjCSelector: Hashable, @unchecked Sendable, ExpressibleByStringLiteral {
+    // @unchecked: selectors are registered once and live as long as the process.
+    public let pointer: UnsafeRawPointer
+
+    public init(_ name: String) { pointer = name.withCString { atr_selector($0) }! }
+    public init(stringLiteral name: String) { self.init(name) }
+    public init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
+
+    public var name: String { String(cString: atr_selector_name(pointer)) }
+}
+
+/// Constants of the Objective-C frameworks as the ones in this process define them.
+public enum ObjCRuntimeConstants {
+    /// `NSWindowOut` (`orderWindow:relativeTo:`'s place that takes a window off the screen).
+    public static let windowOut = atr_window_out()
+}
