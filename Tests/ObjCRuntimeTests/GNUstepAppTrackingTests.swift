@@ -93,7 +93,8 @@ import ViewIdentity
         let address: SocketAddress
         let display: VirtualDisplay
 
-        init(_ label: String, access: CollectorAccess = CollectorAccess()) throws {
+        /// By default the collector takes the pictures of `--snapshots` agents (`serve --accept-snapshots`).
+        init(_ label: String, access: CollectorAccess = CollectorAccess(acceptsUnaskedSnapshots: true)) throws {
             dir = Fixtures.temporaryDirectory(label)
             db = dir.appendingPathComponent("events.sqlite").path
             var options = EmbeddedCollector.Options()
