@@ -179,6 +179,8 @@ enum PostgresSchema {
         PostgresDeviceLinks.anonymousMigration,
         // 7: distinct ids per day counted as the builder adds them (PostgresAggregates.swift).
         PostgresAggregates.idCountsMigration,
+        // 8: the device that sent a snapshot, as SQLite's migration 13.
+        "ALTER TABLE snapshots ADD COLUMN device text;",
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.

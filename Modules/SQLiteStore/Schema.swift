@@ -333,6 +333,9 @@ enum Schema {
         );
         INSERT OR IGNORE INTO ingest_applied VALUES (1, 0, lower(hex(randomblob(16))));
         """,
+        // 13: the device that sent a snapshot (docs/wire.md `SNAPSHOT` `device`); NULL when it
+        // named none, as every snapshot stored before.
+        "ALTER TABLE snapshots ADD COLUMN device TEXT;",
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

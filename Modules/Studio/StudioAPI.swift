@@ -185,6 +185,7 @@ final class StudioAPI: Sendable {
         JSONObject([
             ("id", .int(s.id)), ("appKey", .string(s.appKey)), ("appVersion", .string(s.appVersion)), ("page", .string(s.page)),
             ("capturedAt", .int(s.capturedAt)), ("width", .int(Int64(s.width))), ("height", .int(Int64(s.height))),
+            ("receivedAt", .int(s.receivedAt)), ("device", s.device.map(JSONValue.string) ?? .null),
         ])
     }
 

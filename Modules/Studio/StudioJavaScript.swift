@@ -10,7 +10,7 @@ extension StudioAssets {
       apps: [], app: null, version: "", snapshots: [], allSnapshots: [], snapshot: null, nodes: [], byPath: new Map(),
       chain: [], level: 0, hovered: null, chosen: null, chosenChain: [], chosenLevel: 0,
       editing: null, replacing: null, rules: [], etag: "", previewTimer: 0, previewSeq: 0, pollTimer: 0,
-      contentKey: null, circleSince: null, opened: Date.now(),
+      contentKey: null, circleSince: new Map(), opened: Date.now(),
     };
     const $ = (id) => document.getElementById(id);
 
@@ -143,31 +143,38 @@ extension StudioAssets {
       showCircleLife();
     }
 
-    // Circle mode's sign of life: which app versions sent a picture since it was turned on, and when.
+    // Circle mode's sign of life: which devices sent a picture since it was turned on (by the
+    // collector's clock, the pictures' receivedAt), and when their last one came.
     function showCircleLife() {
       const life = $("circle-life");
       const until = state.app && state.app.circleModeUntil;
       if (!(until !== null && until > Date.now())) { life.hidden = true; life.replaceChildren(); return; }
-      const since = state.circleSince || state.opened;
-      const fresh = state.allSnapshots.filter((s) => s.capturedAt >= since);
+      const since = state.circleSince.get(state.app.appKey) || state.opened;
+      const fresh = state.allSnapshots.filter((s) => s.receivedAt >= since);
       life.hidden = false;
       if (!fresh.length) {
         life.dataset.pictures = "0";
+        life.dataset.devices = "0";
         life.textContent = "No picture since " + clockSeconds(since) + ": no running app has picked circle mode up yet. "
           + "Apps ask at their next CONFIG (about once a minute): open the app, or start it again.";
         return;
       }
-      const versions = new Map();
+      // One line per device; pictures of agents that name no device, one line per app version.
+      const senders = new Map();
       for (const s of fresh) {
-        const v = versions.get(s.appVersion) || { count: 0, last: 0, pages: new Set() };
-        v.count++; v.last = Math.max(v.last, s.capturedAt); v.pages.add(s.page);
-        versions.set(s.appVersion, v);
+        const key = s.device ? "d:" + s.device : "v:" + s.appVersion;
+        const v = senders.get(key) || { device: s.device, versions: new Set(), count: 0, last: 0, pages: new Set() };
+        v.count++; v.last = Math.max(v.last, s.receivedAt); v.pages.add(s.page); v.versions.add(s.appVersion);
+        senders.set(key, v);
       }
+      const lines = [...senders.values()].sort((a, b) => b.last - a.last);
       life.dataset.pictures = String(fresh.length);
-      life.replaceChildren(el("span", {}, plural(fresh.length, "picture") + " since " + clockSeconds(since) + ":"),
-        el("ul", {}, ...[...versions].map(([version, v]) => el("li", { "data-version": version },
-          "version " + version + ": " + plural(v.count, "picture") + ", the last at " + clockSeconds(v.last)
-          + " (" + [...v.pages].join(", ") + ")"))));
+      life.dataset.devices = String(lines.filter((v) => v.device).length);
+      life.replaceChildren(el("span", {}, plural(fresh.length, "picture") + " since " + clockSeconds(since) + ", from "
+        + plural(lines.length, "device") + ":"),
+        el("ul", {}, ...lines.map((v) => el("li", { "data-device": v.device || "" },
+          (v.device ? "device " + v.device : "a device that names none") + " (version " + [...v.versions].join(", ") + "): "
+          + plural(v.count, "picture") + ", the last at " + clockSeconds(v.last) + " (" + [...v.pages].join(", ") + ")"))));
     }
 
     async function refresh() {
@@ -178,7 +185,8 @@ extension StudioAssets {
     async function setCircle(minutes) {
       const was = state.app.circleModeUntil;
       const answer = await api("POST", "/api/apps/" + encodeURIComponent(state.app.appKey) + "/circle", { minutes });
-      if (minutes > 0 && !(was !== null && was > Date.now())) state.circleSince = Date.now();
+      // Since when, by the collector's clock (as the pictures' receivedAt): its end less the minutes asked.
+      if (minutes > 0 && !(was !== null && was > Date.now())) state.circleSince.set(state.app.appKey, answer.circleModeUntil - minutes * 60000);
       state.app.circleModeUntil = answer.circleModeUntil;
       say(minutes > 0 ? "Circle mode is on until " + clock(answer.circleModeUntil) + ": open the app's pages" : "Circle mode is off");
       await loadApps();

@@ -238,7 +238,8 @@ import Testing
         let list = try #require(f.send(.get, "/api/snapshots?app=shop").json?["snapshots"]?.arrayValue)
         #expect(list.map { $0["id"] } == [7, 3])
         #expect(list[0] == ["id": 7, "appKey": "shop", "appVersion": "1.1.0", "page": "HomeViewController",
-            "capturedAt": .int(StudioFixture.now - 1000), "width": 400, "height": 300])
+            "capturedAt": .int(StudioFixture.now - 1000), "width": 400, "height": 300, "receivedAt": .int(StudioFixture.now - 900),
+            "device": .null])
         #expect(f.send(.get, "/api/snapshots?app=shop&version=1.0.0").json?["snapshots"]?.arrayValue?.map { $0["id"] } == [3])
         #expect(f.send(.get, "/api/snapshots").status.code == 400)
         let one = try #require(f.send(.get, "/api/snapshots/7").json)

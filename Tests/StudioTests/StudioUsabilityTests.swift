@@ -159,7 +159,7 @@ import TestSupport
 
     // MARK: Point 7: circle mode's sign of life
 
-    @Test(.timeLimit(.minutes(3))) func circleModeSaysWhichAppsSentAPictureSinceAndWhen() throws {
+    @Test(.timeLimit(.minutes(3))) func circleModeSaysWhichDevicesSentAPictureSinceAndWhen() throws {
         let (_, seen) = try Self.drive(["circle"]) { shop, _ in
             // Once the page turned circle mode on, a running app sends a picture of its home page.
             for _ in 0..<600 {
@@ -167,19 +167,31 @@ import TestSupport
                 Thread.sleep(forTimeInterval: 0.1)
             }
             Thread.sleep(forTimeInterval: 1)
+            // A device that names itself (received now; its own clock is an hour behind), and one of
+            // an agent that names none.
             shop.backend.state.withLock { s in
-                var summary = s.snapshots[0].summary
-                summary.id = 20
-                summary.appVersion = "1.3.0"
-                summary.capturedAt = Self.now()
-                s.snapshots.append(StudioSnapshot(summary: summary, png: s.snapshots[0].png, tree: s.snapshots[0].tree))
+                for (id, device) in [(Int64(20), "d-feedfacefeedfacefeedfacefeedface" as String?), (21, nil)] {
+                    var summary = s.snapshots[0].summary
+                    summary.id = id
+                    summary.appVersion = "1.3.0"
+                    summary.capturedAt = Self.now() - 3_600_000
+                    summary.receivedAt = Self.now() - (device == nil ? 500 : 0)  // listed last received first
+                    summary.device = device
+                    s.snapshots.append(StudioSnapshot(summary: summary, png: s.snapshots[0].png, tree: s.snapshots[0].tree))
+                }
             }
         }
         let c = try #require(seen["circle"])
         #expect(c["before"]?.stringValue?.hasPrefix("No picture since") == true, "\(c.jsonText)")
-        #expect(c["afterPictures"] == "1")
-        #expect(c["after"]?.stringValue?.contains("version 1.3.0: 1 picture, the last at") == true, "\(c.jsonText)")
-        #expect(c["after"]?.stringValue?.contains("GtkBox(home)") == true)
+        #expect(c["afterPictures"] == "2")
+        #expect(c["devices"] == ["d-feedfacefeedfacefeedfacefeedface", ""], "\(c.jsonText)")
+        let after = c["after"]?.stringValue ?? ""
+        #expect(after.contains("from 2 devices"), "\(after)")
+        #expect(after.contains("device d-feedfacefeedfacefeedfacefeedface (version 1.3.0): 1 picture, the last at"), "\(after)")
+        #expect(after.contains("a device that names none (version 1.3.0): 1 picture, the last at"), "\(after)")
+        #expect(after.contains("GtkBox(home)"))
+        // The pictures that came before circle mode was turned on (the shop's own, a minute old) are not counted.
+        #expect(!after.contains("d-0123456789abcdef0123456789abcdef"), "\(after)")
     }
 
     // MARK: Issue 36 point 8: logout from another page

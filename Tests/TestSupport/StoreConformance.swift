@@ -223,14 +223,16 @@ public enum StoreConformance {
         return snapshots
     }
 
-    /// A snapshot of `page` whose PNG and tree differ by page and time (and hold a 0 byte and non-ASCII text).
+    /// A snapshot of `page` whose PNG and tree differ by page and time (and hold a 0 byte and non-ASCII text);
+    /// those captured at an even time name a device (holding a 0 byte and non-ASCII text), the others none.
     static func snapshot(
         _ page: String, appKey: String = "shop", appVersion: String = "1.0", capturedAt: Int64, id: Int64 = 0
     ) -> Snapshot {
         Snapshot(
             id: id, appKey: appKey, appVersion: appVersion, page: page, capturedAt: capturedAt, receivedAt: 7,
             width: 320, height: 200, png: [0x89, 0x50, 0x4E, 0x47, 0, 0xFF] + Array("\(page)\(capturedAt)".utf8),
-            tree: #"{"type":"Window","path":"\#(page)","title":"Prix: 3 €","at":\#(capturedAt)}"#)
+            tree: #"{"type":"Window","path":"\#(page)","title":"Prix: 3 €","at":\#(capturedAt)}"#,
+            device: capturedAt % 2 == 0 ? "d-\(page)-€\u{0}" : nil)
     }
 
     /// Every stored event `query` selects, through the streaming call.

@@ -67,7 +67,7 @@ class Studio:
         self.d.get("about:blank")
         self.d.delete_all_cookies()
 
-    def login(self):
+    def login(self, definitions=True):
         self.leave()
         self.d.get(self.args.url + "/login")
         self.until("the login page", lambda: self.d.find_elements(By.ID, "login-token"))
@@ -76,6 +76,8 @@ class Studio:
         self.until("the app listed", lambda: self.d.find_elements(By.CSS_SELECTOR, '#apps button[data-app="shop"]'))
         # One app: the studio opens it by itself.
         self.until("the pages listed", lambda: self.d.find_elements(By.CSS_SELECTOR, "#pages button"))
+        if not definitions:
+            return
         self.until("the definitions listed", lambda: self.d.find_elements(By.CSS_SELECTOR, "#definitions li .count")
                    and "in 30 days" in self.d.find_element(By.CSS_SELECTOR, "#definitions li .count").text)
 
@@ -417,6 +419,20 @@ def task_circle(s):
     s.until("a picture since", lambda: s.d.find_element(By.ID, "circle-life").get_attribute("data-pictures") not in (None, "", "0"))
     seen["afterPictures"] = s.d.find_element(By.ID, "circle-life").get_attribute("data-pictures")
     seen["after"] = s.text("circle-life")
+    seen["devices"] = [li.get_attribute("data-device") for li in s.d.find_elements(By.CSS_SELECTOR, "#circle-life li")]
+    return seen
+
+
+def task_devices(s):
+    """Circle mode turned on in the page; a real agent picks it up: the devices that sent a picture since."""
+    seen = {}
+    s.login(definitions=False)
+    s.click("circle-on")
+    s.until("circle mode on", lambda: s.d.find_element(By.ID, "circle-life").is_displayed())
+    seen["before"] = s.text("circle-life")
+    s.until("a device listed", lambda: s.d.find_element(By.ID, "circle-life").get_attribute("data-devices") not in (None, "", "0"))
+    seen["after"] = s.text("circle-life")
+    seen["devices"] = [li.get_attribute("data-device") for li in s.d.find_elements(By.CSS_SELECTOR, "#circle-life li")]
     return seen
 
 
@@ -477,7 +493,7 @@ def task_pick(s):
 
 
 TASKS = {"pick": task_pick, "delete": task_delete, "edit": task_edit, "heatmap": task_heatmap, "content": task_content, "record": task_record,
-         "keys": task_keys, "circle": task_circle, "logout": task_logout}
+         "keys": task_keys, "circle": task_circle, "devices": task_devices, "logout": task_logout}
 
 
 def main():
