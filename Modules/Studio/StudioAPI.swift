@@ -47,6 +47,7 @@ final class StudioAPI: Sendable {
         let routes: [Route] = [
             (.get, ["apps"], { [self] _ throws(StudioError) in ok(try apps()) }),
             (.post, ["apps", "*", "circle"], { [self] k throws(StudioError) in ok(try circle(appKey: k[0], body: try object(request))) }),
+            (.get, ["pages"], { [self] _ throws(StudioError) in ok(try pages(request)) }),
             (.get, ["snapshots"], { [self] _ throws(StudioError) in ok(try snapshots(request)) }),
             (.get, ["snapshots", "*"], { [self] k throws(StudioError) in ok(try snapshot(try snapshotID(k[0]))) }),
             (.get, ["snapshots", "*", "image"], { [self] k throws(StudioError) in .png(try stored(try snapshotID(k[0])).png) }),
@@ -111,6 +112,34 @@ final class StudioAPI: Sendable {
         }
         let list = try backend.snapshots(appKey: app, appVersion: request.queryValue("version"))
         return ["snapshots": .array(list.map { .object(Self.summary($0)) })]
+    }
+
+    /// `GET /api/pages?app=K`: each page once (studio.md §5), newest picture first: its display
+    /// name (the visible title of its newest picture's root, else the root itself), its versions
+    /// and its pictures, newest first.
+    private func pages(_ request: HTTPRequest) throws(StudioError) -> JSONValue {
+        guard let app = request.queryValue("app"), !app.isEmpty else {
+            throw StudioError(.badRequest, "say which app: /api/pages?app=KEY")
+        }
+        var order: [String] = []
+        var pictures: [String: [StudioSnapshotSummary]] = [:]
+        for s in try backend.snapshots(appKey: app, appVersion: nil) {
+            if pictures[s.page] == nil { order.append(s.page) }
+            pictures[s.page, default: []].append(s)
+        }
+        var pages: [JSONValue] = []
+        for page in order {
+            let list = pictures[page] ?? []
+            var versions: [String] = []
+            for p in list where !versions.contains(p.appVersion) { versions.append(p.appVersion) }
+            let title = try list.first.flatMap { s throws(StudioError) in try backend.snapshot(id: s.id) }
+                .flatMap { s in try? tree(of: s) }?["title"]?.stringValue
+            pages.append(.object(JSONObject([
+                ("page", .string(page)), ("name", .string(title.flatMap { $0.isEmpty ? nil : $0 } ?? page)),
+                ("versions", .array(versions.map(JSONValue.string))), ("snapshots", .array(list.map { .int($0.id) })),
+            ])))
+        }
+        return ["pages": .array(pages)]
     }
 
     /// The picture and its tree, each node marked as pointing judges it (`ElementPick.marked`,

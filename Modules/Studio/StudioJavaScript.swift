@@ -10,7 +10,7 @@ extension StudioAssets {
       apps: [], app: null, version: "", snapshots: [], allSnapshots: [], snapshot: null, nodes: [], byPath: new Map(),
       chain: [], level: 0, hovered: null, chosen: null, chosenChain: [], chosenLevel: 0,
       editing: null, replacing: null, rules: [], etag: "", previewTimer: 0, previewSeq: 0, pollTimer: 0,
-      contentKey: null, circleSince: new Map(), opened: Date.now(),
+      contentKey: null, circleSince: new Map(), opened: Date.now(), pagesShown: "",
     };
     const $ = (id) => document.getElementById(id);
 
@@ -202,18 +202,33 @@ extension StudioAssets {
       state.allSnapshots = state.version
         ? (await api("GET", "/api/snapshots?app=" + encodeURIComponent(state.app.appKey))).snapshots : answer.snapshots;
       showCircleLife();
+      const pages = (await api("GET", "/api/pages?app=" + encodeURIComponent(state.app.appKey))).pages;
       // The refresh while circling keeps the thumbnails when nothing new came (images are not cached).
-      if (same && $("pages").children.length === state.snapshots.length && state.snapshots.length > 0) return;
+      const shown = JSON.stringify([state.version, pages]);
+      if (same && state.pagesShown === shown && state.snapshots.length > 0) return;
+      state.pagesShown = shown;
+      // Each page once, by its name, with a strip of its newest picture per version (newest first).
+      const byId = new Map(state.snapshots.map((s) => [s.id, s]));
       const list = $("pages");
       list.replaceChildren();
-      for (const s of state.snapshots) {
-        list.append(el("li", {}, el("button", {
-          type: "button", class: "thumb", "data-snapshot": s.id, "data-page": s.page,
-          "aria-pressed": state.snapshot && state.snapshot.id === s.id ? "true" : "false",
-          title: s.page + " (" + s.appVersion + ", " + dateTime(s.capturedAt) + ")",
-          onclick: () => showSnapshot(s.id).catch(failed),
-        }, el("img", { src: "/api/snapshots/" + s.id + "/image", alt: "", loading: "lazy" }),
-          el("span", {}, s.page), el("span", { class: "hint" }, s.appVersion))));
+      for (const page of pages) {
+        const strip = [];
+        for (const version of page.versions) {
+          const s = page.snapshots.map((id) => byId.get(id)).find((p) => p && p.appVersion === version);
+          if (!s) continue;  // another version than the one chosen
+          const count = page.snapshots.filter((id) => byId.get(id) && byId.get(id).appVersion === version).length;
+          strip.push(el("button", {
+            type: "button", class: "thumb", "data-snapshot": s.id, "data-page": s.page, "data-version": s.appVersion,
+            "aria-pressed": state.snapshot && state.snapshot.id === s.id ? "true" : "false",
+            title: page.name + " (" + s.appVersion + ", " + dateTime(s.capturedAt) + ")",
+            onclick: () => showSnapshot(s.id).catch(failed),
+          }, el("img", { src: "/api/snapshots/" + s.id + "/image", alt: "", loading: "lazy" }),
+            el("span", {}, s.appVersion), el("span", { class: "hint" }, plural(count, "picture"))));
+        }
+        if (!strip.length) continue;
+        list.append(el("li", { "data-page-entry": page.page },
+          el("div", { class: "page-name" }, page.name, page.name !== page.page ? el("span", { class: "hint" }, " " + page.page) : null),
+          el("div", { class: "strip" }, ...strip)));
       }
       $("no-pages").hidden = state.snapshots.length > 0;
     }

@@ -234,6 +234,19 @@ import Testing
         #expect(f.send(.post, "/api/apps/shop/circle", json: ["minutes": 100_000]).status.code == 400)
     }
 
+    @Test func pagesAreListedOnceWithTheirVersionsAndPicturesNewestFirst() throws {
+        #expect(
+            f.send(.get, "/api/pages?app=shop").json
+                == ["pages": [["page": "HomeViewController", "name": "HomeViewController", "versions": ["1.1.0", "1.0.0"], "snapshots": [7, 3]]]])
+        // A page's name is the visible title of its newest picture's root, when it has one.
+        f.backend.state.withLock { s in
+            s.snapshots[1].tree = #"{"type":"Shop.HomeViewController","path":"HomeViewController&0","title":"Our shop"}"#
+        }
+        #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Our shop")
+        #expect(f.send(.get, "/api/pages?app=news").json == ["pages": []])
+        #expect(f.send(.get, "/api/pages").status.code == 400)
+    }
+
     @Test func snapshotsNewestFirstWithTreeImageAndHeatmap() throws {
         let list = try #require(f.send(.get, "/api/snapshots?app=shop").json?["snapshots"]?.arrayValue)
         #expect(list.map { $0["id"] } == [7, 3])

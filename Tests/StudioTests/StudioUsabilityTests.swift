@@ -15,10 +15,11 @@ import TestSupport
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// Runs `tasks` in one browser over a fresh shop studio; `during` runs beside the browser.
-    static func drive(_ tasks: [String], extra: [String] = [], during: (@Sendable (ShopStudio, String) -> Void)? = nil) throws
-        -> (ShopStudio, JSONValue)
-    {
+    static func drive(
+        _ tasks: [String], extra: [String] = [], during: (@Sendable (ShopStudio, String) -> Void)? = nil, setup: ((ShopStudio) -> Void)? = nil
+    ) throws -> (ShopStudio, JSONValue) {
         let shop = ShopStudio(now: now())
+        setup?(shop)
         let server = HTTPService(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: shop.handler)
         let address = try server.start()
         defer { server.stop() }
@@ -192,6 +193,35 @@ import TestSupport
         #expect(after.contains("GtkBox(home)"))
         // The pictures that came before circle mode was turned on (the shop's own, a minute old) are not counted.
         #expect(!after.contains("d-0123456789abcdef0123456789abcdef"), "\(after)")
+    }
+
+    // MARK: Issue 40 point 2: pages by name, once each, with their pictures per version
+
+    @Test(.timeLimit(.minutes(3))) func eachPageIsListedOnceWithAStripOfItsPicturesPerVersion() throws {
+        let (_, seen) = try Self.drive(["pages"], setup: { shop in
+            // The home page again in 1.2.0 (older), and in a release 1.3.0 (newest).
+            shop.backend.state.withLock { s in
+                let home = s.snapshots[0]
+                for (id, version, age) in [(Int64(9), "1.2.0", Int64(120_000)), (30, "1.3.0", 1_000)] {
+                    var summary = home.summary
+                    summary.id = id
+                    summary.appVersion = version
+                    summary.capturedAt = shop.now - age
+                    summary.receivedAt = shop.now - age
+                    s.snapshots.append(StudioSnapshot(summary: summary, png: home.png, tree: home.tree))
+                }
+                s.snapshots.sort { $0.summary.receivedAt > $1.summary.receivedAt }
+            }
+        })
+        let p = try #require(seen["pages"])
+        // Five pictures, three pages: each once, the newest first, by name.
+        #expect(p["entries"] == ["GtkBox(home)", "GtkBox(detail)", "GtkBox(cart)"], "\(p.jsonText)")
+        #expect(p["homeStrip"] == ["1.3.0", "1.2.0"], "\(p.jsonText)")
+        #expect(p["homeCounts"] == ["1 picture", "2 pictures"], "\(p.jsonText)")
+        #expect(p["homeSnapshots"] == ["30", "11"], "\(p.jsonText)")
+        // Choosing a version's picture opens it; the version filter keeps that version's pictures only.
+        #expect(p["openedTitle"]?.stringValue?.hasPrefix("GtkBox(home) \u{2014} 1.3.0") == true, "\(p.jsonText)")
+        #expect(p["filteredStrip"] == ["1.2.0"], "\(p.jsonText)")
     }
 
     // MARK: Issue 36 point 8: logout from another page

@@ -436,6 +436,26 @@ def task_devices(s):
     return seen
 
 
+def task_pages(s):
+    """Pages by name, once each, with their newest picture per version as a strip."""
+    seen = {}
+    s.login()
+    entries = s.d.find_elements(By.CSS_SELECTOR, "#pages li[data-page-entry]")
+    seen["entries"] = [e.get_attribute("data-page-entry") for e in entries]
+    home = '#pages li[data-page-entry="GtkBox(home)"] .strip button'
+    seen["homeStrip"] = [b.get_attribute("data-version") for b in s.d.find_elements(By.CSS_SELECTOR, home)]
+    seen["homeCounts"] = [b.find_element(By.CSS_SELECTOR, ".hint").text for b in s.d.find_elements(By.CSS_SELECTOR, home)]
+    seen["homeSnapshots"] = [b.get_attribute("data-snapshot") for b in s.d.find_elements(By.CSS_SELECTOR, home)]
+    s.open_page("GtkBox(home)")
+    seen["openedTitle"] = s.text("picture-title")
+    Select(s.d.find_element(By.ID, "versions")).select_by_value("1.2.0")
+    # Read in the page in one go: the list is drawn anew when the version changes.
+    strip = lambda: s.js("return [...document.querySelectorAll(arguments[0])].map((b) => b.dataset.version)", home)
+    s.until("the strip of 1.2.0 only", lambda: strip() == ["1.2.0"])
+    seen["filteredStrip"] = strip()
+    return seen
+
+
 def task_logout(s):
     seen = {}
     s.login()
@@ -493,7 +513,7 @@ def task_pick(s):
 
 
 TASKS = {"pick": task_pick, "delete": task_delete, "edit": task_edit, "heatmap": task_heatmap, "content": task_content, "record": task_record,
-         "keys": task_keys, "circle": task_circle, "devices": task_devices, "logout": task_logout}
+         "keys": task_keys, "circle": task_circle, "devices": task_devices, "pages": task_pages, "logout": task_logout}
 
 
 def main():
