@@ -98,4 +98,27 @@ extension PostgresEventStore: SnapshotStore {
         for r in rows { modes[r.key] = r.until }
         return modes
     }
+
+    public func pageNames(appKey: String) throws(StoreError) -> [String: String] {
+        let rows = try read("SELECT page, name FROM page_names WHERE app_key = \(PostgresText.encode(appKey))") { r throws(SQLDecodingError) in
+            (page: try r["page", as: String.self], name: try r["name", as: String.self])
+        }
+        return Dictionary(rows.map { ($0.page, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func setPageName(appKey: String, page: String, name: String?) throws(StoreError) {
+        let T = PostgresText.self
+        let key = T.encode(appKey), root = T.encode(page)
+        try withConnection { c throws(PostgresError) in
+            if let name {
+                try c.execute(
+                    """
+                    INSERT INTO page_names (app_key, page, name) VALUES (\(key), \(root), \(T.encode(name)))
+                    ON CONFLICT (app_key, page) DO UPDATE SET name = excluded.name
+                    """)
+            } else {
+                try c.execute("DELETE FROM page_names WHERE app_key = \(key) AND page = \(root)")
+            }
+        }
+    }
 }

@@ -87,4 +87,21 @@ extension SQLiteEventStore: SnapshotStore {
         for (appKey, until) in rows { modes[appKey] = until }
         return modes
     }
+
+    public func pageNames(appKey: String) throws(StoreError) -> [String: String] {
+        let rows = try read("SELECT page, name FROM page_names WHERE app_key = \(appKey)") { r throws(SQLDecodingError) in
+            (page: try r.decode("page", as: String.self), name: try r.decode("name", as: String.self))
+        }
+        return Dictionary(rows.map { ($0.page, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func setPageName(appKey: String, page: String, name: String?) throws(StoreError) {
+        try locked { db throws(SQLiteError) in
+            if let name {
+                try db.run("INSERT OR REPLACE INTO page_names (app_key, page, name) VALUES (\(appKey), \(page), \(name))")
+            } else {
+                try db.run("DELETE FROM page_names WHERE app_key = \(appKey) AND page = \(page)")
+            }
+        }
+    }
 }

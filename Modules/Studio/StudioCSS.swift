@@ -39,6 +39,9 @@ extension StudioAssets {
     ul.pages { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
     ul.pages .page-name { font-size: 12px; font-weight: 600; word-break: break-all; margin-bottom: 2px; }
     ul.pages .page-name .hint { font-weight: normal; }
+    ul.pages .rename-page { font-size: 11px; padding: 0 4px; font-weight: normal; }
+    ul.pages .page-rename { display: flex; gap: 4px; margin-bottom: 2px; }
+    ul.pages .page-rename input { flex: 1; min-width: 0; }
     ul.pages .strip { display: flex; gap: 4px; overflow-x: auto; }
     ul.pages .strip button { flex: 0 0 auto; width: 92px; padding: 4px; display: flex; flex-direction: column; align-items: center; gap: 2px; }
     ul.pages .strip button[aria-pressed="true"] { border-color: var(--accent); background: #e8f0fb; }

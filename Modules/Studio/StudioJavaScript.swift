@@ -226,11 +226,36 @@ extension StudioAssets {
             el("span", {}, s.appVersion), el("span", { class: "hint" }, plural(count, "picture"))));
         }
         if (!strip.length) continue;
-        list.append(el("li", { "data-page-entry": page.page },
-          el("div", { class: "page-name" }, page.name, page.name !== page.page ? el("span", { class: "hint" }, " " + page.page) : null),
-          el("div", { class: "strip" }, ...strip)));
+        const entry = el("li", { "data-page-entry": page.page });
+        const title = el("div", { class: "page-name" }, el("span", { class: "name" }, page.name),
+          page.name !== page.page ? el("span", { class: "hint" }, " " + page.page) : null, " ",
+          el("button", { type: "button", class: "link rename-page", title: "Give this page a name people know it by",
+            onclick: () => renamePage(entry, page) }, "Rename"));
+        entry.append(title, el("div", { class: "strip" }, ...strip));
+        list.append(entry);
       }
       $("no-pages").hidden = state.snapshots.length > 0;
+    }
+
+    // A page's name, as a person gives it: in place of the name, Enter or Save keeps it, Esc leaves
+    // it; an empty name shows the page by its title or root again.
+    function renamePage(entry, page) {
+      const title = entry.querySelector(".page-name");
+      const input = el("input", { type: "text", class: "page-name-input", value: page.name, "aria-label": "Name of the page " + page.page, maxlength: 256 });
+      const save = async () => {
+        const answer = await api("PUT", "/api/pages/" + encodeURIComponent(page.page) + "?app=" + encodeURIComponent(state.app.appKey),
+          { name: input.value });
+        say(answer.name ? "Named the page \u201c" + answer.name + "\u201d" : "The page " + page.page + " has no name of its own now");
+        state.pagesShown = "";
+        await loadSnapshots();
+      };
+      const form = el("form", { class: "page-rename", onsubmit: (e) => { e.preventDefault(); save().catch(failed); } },
+        input, el("button", { type: "submit" }, "Save"),
+        el("button", { type: "button", onclick: () => form.replaceWith(title) }, "Cancel"));
+      input.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); form.replaceWith(title); } });
+      title.replaceWith(form);
+      input.focus();
+      input.select();
     }
 
     // ---- the picture ------------------------------------------------------------------------------

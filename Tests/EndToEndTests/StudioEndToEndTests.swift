@@ -86,6 +86,14 @@ import TestSupport
         #expect(total > 0)
         #expect(seen["previewTotal"]?.intValue == total)
 
+        // A page named in the studio is listed by that name from the collector's store.
+        let pages = try Self.api(studio, "GET", "/api/pages?app=shop").body?["pages"]?.arrayValue ?? []
+        #expect(pages.filter { $0["page"] == "HomeViewController" }.count == 1, "\(pages)")
+        let named = try Self.api(studio, "PUT", "/api/pages/HomeViewController?app=shop", json: #"{"name":"Shop front"}"#)
+        #expect(named.status == 200 && named.body?["name"] == "Shop front", "\(String(describing: named.body))")
+        let renamed = try Self.api(studio, "GET", "/api/pages?app=shop").body?["pages"]?.arrayValue ?? []
+        #expect(renamed.first { $0["page"] == "HomeViewController" }?["name"] == "Shop front", "\(renamed)")
+
         // A running app's next CONFIG: a new etag, and the rule in it.
         let after = try Self.config(port: serve.port, etag: before["etag"]?.stringValue)
         #expect(after["etag"] != before["etag"])

@@ -243,6 +243,15 @@ import Testing
             s.snapshots[1].tree = #"{"type":"Shop.HomeViewController","path":"HomeViewController&0","title":"Our shop"}"#
         }
         #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Our shop")
+        // A name a person gives comes first; "" takes it away again.
+        let named = f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": "  Home  "])
+        #expect(named.json == ["page": "HomeViewController", "name": "Home"])
+        #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Home")
+        #expect(f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": ""]).json?["name"] == .null)
+        #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Our shop")
+        #expect(f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": 3]).status.code == 400)
+        #expect(f.send(.put, "/api/pages/HomeViewController", json: ["name": "x"]).status.code == 400)
+        #expect(f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": .string(String(repeating: "n", count: 257))]).status.code == 400)
         #expect(f.send(.get, "/api/pages?app=news").json == ["pages": []])
         #expect(f.send(.get, "/api/pages").status.code == 400)
     }

@@ -198,7 +198,7 @@ import TestSupport
     // MARK: Issue 40 point 2: pages by name, once each, with their pictures per version
 
     @Test(.timeLimit(.minutes(3))) func eachPageIsListedOnceWithAStripOfItsPicturesPerVersion() throws {
-        let (_, seen) = try Self.drive(["pages"], setup: { shop in
+        let (shop, seen) = try Self.drive(["pages"], setup: { shop in
             // The home page again in 1.2.0 (older), and in a release 1.3.0 (newest).
             shop.backend.state.withLock { s in
                 let home = s.snapshots[0]
@@ -222,6 +222,12 @@ import TestSupport
         // Choosing a version's picture opens it; the version filter keeps that version's pictures only.
         #expect(p["openedTitle"]?.stringValue?.hasPrefix("GtkBox(home) \u{2014} 1.3.0") == true, "\(p.jsonText)")
         #expect(p["filteredStrip"] == ["1.2.0"], "\(p.jsonText)")
+        // Named by a person: stored for the app and page, shown with its root beside it.
+        #expect(p["renameStartsWith"] == "GtkBox(home)")
+        #expect(p["status"] == "Named the page \u{201c}Home page\u{201d}", "\(p.jsonText)")
+        #expect(p["nameAfterLogin"] == "Home page")
+        #expect(p["rootHint"] == " GtkBox(home)")
+        #expect(shop.backend.state.withLock { $0.pageNames["shop"]?["GtkBox(home)"] } == "Home page")
     }
 
     // MARK: Issue 36 point 8: logout from another page

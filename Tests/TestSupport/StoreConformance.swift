@@ -131,6 +131,19 @@ public enum StoreConformance {
             try expect(try store.prune(before: 2_000, appKey: nil, chunk: 1).snapshots, 0)  // the cut is exclusive
             try expect(try snapshots.snapshot(id: early), nil)
         },
+        StoreCheck("a page's name is kept per app and page until changed or taken away") { store in
+            let snapshots = try snapshotStore(store)
+            try expect(try snapshots.pageNames(appKey: "shop"), [:])
+            try snapshots.setPageName(appKey: "shop", page: "GtkBox(home)", name: "Home")
+            try snapshots.setPageName(appKey: "shop", page: "Cart\u{0}€", name: "Panier \u{0}€")
+            try snapshots.setPageName(appKey: "news", page: "GtkBox(home)", name: "Front page")
+            try snapshots.setPageName(appKey: "shop", page: "GtkBox(home)", name: "Home page")
+            try expect(try snapshots.pageNames(appKey: "shop"), ["GtkBox(home)": "Home page", "Cart\u{0}€": "Panier \u{0}€"])
+            _ = try store.prune(before: Int64.max, appKey: nil, chunk: 100)
+            try snapshots.setPageName(appKey: "shop", page: "GtkBox(home)", name: nil)
+            try expect(try snapshots.pageNames(appKey: "shop"), ["Cart\u{0}€": "Panier \u{0}€"])
+            try expect(try snapshots.pageNames(appKey: "news"), ["GtkBox(home)": "Front page"])
+        },
         StoreCheck("circle mode is on per app key until its end; nil or a past end turns it off") { store in
             let snapshots = try snapshotStore(store)
             let now = Int64(Date().timeIntervalSince1970 * 1000)

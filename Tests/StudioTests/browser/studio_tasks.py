@@ -453,6 +453,20 @@ def task_pages(s):
     strip = lambda: s.js("return [...document.querySelectorAll(arguments[0])].map((b) => b.dataset.version)", home)
     s.until("the strip of 1.2.0 only", lambda: strip() == ["1.2.0"])
     seen["filteredStrip"] = strip()
+    # A person names the home page; the list shows the name, also after logging in again.
+    entry = '#pages li[data-page-entry="GtkBox(home)"]'
+    s.d.find_element(By.CSS_SELECTOR, entry + " .rename-page").click()
+    field = s.d.find_element(By.CSS_SELECTOR, entry + " .page-name-input")
+    seen["renameStartsWith"] = field.get_attribute("value")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Home page", Keys.ENTER)
+    name = lambda: s.js("const n = document.querySelector(arguments[0]); return n ? n.textContent : null", entry + " .page-name .name")
+    s.until("the page's new name", lambda: name() == "Home page")
+    seen["status"] = s.text("status")
+    s.login()
+    s.until("the name after logging in again", lambda: name() is not None)
+    seen["nameAfterLogin"] = name()
+    seen["rootHint"] = s.js("return document.querySelector(arguments[0]).textContent", entry + " .page-name .hint")
     return seen
 
 
