@@ -82,6 +82,8 @@ extension StudioAssets {
     ul#definitions li svg { display: block; width: 100%; height: 24px; }
     ul#definitions li svg polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
     ul#definitions li .warning { color: var(--bad); font-size: 12px; }
+    ul#definitions li .crop { position: relative; overflow: hidden; flex: 0 0 auto; box-sizing: content-box; border: 1px solid var(--line); background: #fff; }
+    ul#definitions li .crop img { position: absolute; max-width: none; max-height: none; }
     body.login { display: flex; justify-content: center; align-items: center; min-height: 100vh; }
     form#login { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 24px; width: 340px; }
     form#login label { display: block; margin: 12px 0; }

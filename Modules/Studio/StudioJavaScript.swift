@@ -1066,6 +1066,34 @@ extension StudioAssets {
       return box;
     }
 
+    // A crop of `snapshot`'s picture around the node at `path`, at most 96 × 40 px; null when the
+    // tree has no frame for it. Trees are asked once per picture.
+    const cropTrees = new Map();
+    async function crop(snapshot, path) {
+      if (!cropTrees.has(snapshot.id)) cropTrees.set(snapshot.id, api("GET", "/api/snapshots/" + snapshot.id).then((s) => s.tree).catch(() => null));
+      const tree = await cropTrees.get(snapshot.id);
+      const stack = tree ? [tree] : [];
+      let node = null;
+      for (let seen = 0; stack.length && seen < 100000; seen++) {
+        const n = stack.pop();
+        if (n.path === path) { node = n; break; }
+        for (const c of n.children || []) stack.push(c);
+      }
+      if (!node || !Array.isArray(node.frame) || node.frame[2] <= 0 || node.frame[3] <= 0) return null;
+      const [x, y, w, h] = node.frame;
+      const k = Math.min(96 / w, 40 / h, 1);
+      const box = el("span", { class: "crop", "data-crop": path, "data-snapshot": snapshot.id, title: "As the picture of " + dateTime(snapshot.capturedAt) + " shows it" });
+      box.style.width = Math.max(1, Math.round(w * k)) + "px";
+      box.style.height = Math.max(1, Math.round(h * k)) + "px";
+      const img = el("img", { src: "/api/snapshots/" + snapshot.id + "/image", alt: "" });
+      img.style.width = (snapshot.width * k) + "px";
+      img.style.height = (snapshot.height * k) + "px";
+      img.style.left = (-x * k) + "px";
+      img.style.top = (-y * k) + "px";
+      box.append(img);
+      return box;
+    }
+
     async function loadDefinitions() {
       const answer = await api("GET", "/api/rules?app=" + encodeURIComponent(state.app.appKey));
       state.rules = answer.rules;
@@ -1089,6 +1117,12 @@ extension StudioAssets {
           item.append(sparkline(lastThirtyDays(p.days)));
           const page = rule.viewPath.split("&")[0].split("-")[0];
           const pictured = state.snapshots.some((s) => s.page === page);
+          // Its element as the newest picture of its page shows it (the picture `selects` is of).
+          const newest = state.allSnapshots.find((s) => s.page === page);
+          if (newest && p.selects.length) {
+            const picture = await crop(newest, p.selects[0]);
+            if (picture) item.querySelector(".row").prepend(picture);
+          }
           if (p.selects.length === 0) {
             item.append(el("div", { class: "warning", "data-warning": "selects-nothing" }, pictured
               ? "\u26a0 selects nothing on the newest picture of " + page + ": the app may have changed"

@@ -214,6 +214,14 @@ import TestSupport
             }
         })
         let p = try #require(seen["pages"])
+        // The definition of the rows: a crop of the first row on the newest picture of its page (1.3.0's), 480 × 80 at 0.2.
+        let c = try #require(p["crop"])
+        #expect(c["snapshot"] == "30", "\(c.jsonText)")
+        #expect(c["path"] == .string(ShopStudio.row + "0"), "\(c.jsonText)")
+        #expect(c["size"] == [98, 18], "\(c.jsonText)")  // 96 × 16 inside its border
+        #expect(c["loaded"] == true)
+        #expect(c["top"] == "-10px" && c["width"] == "96px", "\(c.jsonText)")
+        #expect(c["name"] == "Open product from list")
         // Five pictures, three pages: each once, the newest first, by name.
         #expect(p["entries"] == ["GtkBox(home)", "GtkBox(detail)", "GtkBox(cart)"], "\(p.jsonText)")
         #expect(p["homeStrip"] == ["1.3.0", "1.2.0"], "\(p.jsonText)")

@@ -440,6 +440,13 @@ def task_pages(s):
     """Pages by name, once each, with their newest picture per version as a strip."""
     seen = {}
     s.login()
+    # Each definition with a crop of its element on the newest picture of its page.
+    crop = '#definitions li[data-rule="home-open-product"] .crop'
+    s.until("the definition's crop", lambda: s.d.find_elements(By.CSS_SELECTOR, crop))
+    seen["crop"] = s.js("const c = document.querySelector(arguments[0]); const i = c.querySelector('img');"
+                        "return {snapshot: c.dataset.snapshot, path: c.dataset.crop, size: [c.offsetWidth, c.offsetHeight],"
+                        "top: i.style.top, width: i.style.width, loaded: i.complete && i.naturalWidth > 0,"
+                        "name: c.parentElement.querySelector('.name').textContent}", crop)
     entries = s.d.find_elements(By.CSS_SELECTOR, "#pages li[data-page-entry]")
     seen["entries"] = [e.get_attribute("data-page-entry") for e in entries]
     home = '#pages li[data-page-entry="GtkBox(home)"] .strip button'
