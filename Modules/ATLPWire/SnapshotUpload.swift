@@ -4,7 +4,7 @@ import EventModel
 /// window and its view tree, sent while circle mode is on. The app key and version are the
 /// session's (its `HELLO`).
 ///
-/// `SNAPSHOT {"page":P,"capturedAt":T,"width":W,"height":H,"png":B64,"tree":NODE}`
+/// `SNAPSHOT {"page":P,"capturedAt":T,"width":W,"height":H,"png":B64,"tree":NODE[,"device":D]}`
 public struct SnapshotUpload: Sendable, Hashable {
     /// The page name: the root element of the tree's paths.
     public var page: String
@@ -17,6 +17,8 @@ public struct SnapshotUpload: Sendable, Hashable {
     public var png: [UInt8]
     /// The view tree's root node (docs/viewpath.md §1, with `props`), frames in PNG pixels.
     public var tree: JSONObject
+    /// The sending agent's device id, as its events' `device` (at most 128 bytes); nil: not said.
+    public var device: String?
 
     /// The 8 bytes every PNG file starts with.
     public static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -24,14 +26,17 @@ public struct SnapshotUpload: Sendable, Hashable {
     public static let maxPageBytes = 1024
     /// The largest width or height accepted, in pixels.
     public static let maxDimension = 65535
+    /// The longest device id accepted, in UTF-8 bytes (an event's `device` limit).
+    public static let maxDeviceBytes = 128
 
-    public init(page: String, capturedAt: Int64, width: Int, height: Int, png: [UInt8], tree: JSONObject) {
+    public init(page: String, capturedAt: Int64, width: Int, height: Int, png: [UInt8], tree: JSONObject, device: String? = nil) {
         self.page = page
         self.capturedAt = capturedAt
         self.width = width
         self.height = height
         self.png = png
         self.tree = tree
+        self.device = device
     }
 
     /// Reads a `SNAPSHOT` body; the error is `bad-request` naming the member at fault and what it must be.
@@ -73,7 +78,13 @@ public struct SnapshotUpload: Sendable, Hashable {
         guard case .object(let tree) = try member("tree", "the view tree's root node, an object") else {
             throw bad("\"tree\" must be an object: the view tree's root node")
         }
-        self.init(page: page, capturedAt: capturedAt, width: width, height: height, png: png, tree: tree)
+        var device: String?
+        switch body["device"] {
+        case nil, .null?: device = nil
+        case .string(let d)? where d.utf8.count <= Self.maxDeviceBytes: device = d.isEmpty ? nil : d
+        default: throw bad("\"device\" must be a string of at most \(Self.maxDeviceBytes) bytes (the agent's device id, as its events' device)")
+        }
+        self.init(page: page, capturedAt: capturedAt, width: width, height: height, png: png, tree: tree, device: device)
     }
 
     /// Reads a `SNAPSHOT` frame; nil when it is not one or its body is not valid.
@@ -86,11 +97,11 @@ public struct SnapshotUpload: Sendable, Hashable {
 
     /// The frame a client sends.
     public var frame: ATLPFrame {
-        ATLPFrame(
-            verb: "SNAPSHOT",
-            body: JSONObject([
-                ("page", .string(page)), ("capturedAt", .int(capturedAt)), ("width", .int(Int64(width))),
-                ("height", .int(Int64(height))), ("png", .string(Base64.encode(png))), ("tree", .object(tree)),
-            ]))
+        var members: [(String, JSONValue)] = [
+            ("page", .string(page)), ("capturedAt", .int(capturedAt)), ("width", .int(Int64(width))),
+            ("height", .int(Int64(height))), ("png", .string(Base64.encode(png))), ("tree", .object(tree)),
+        ]
+        if let device { members.append(("device", .string(device))) }
+        return ATLPFrame(verb: "SNAPSHOT", body: JSONObject(members))
     }
 }

@@ -240,11 +240,11 @@ public struct DemoCommand: Command {
             treeWriter = PageTreeWriter(directory: treeDir, next: pipeline.tracker)
         }
         // Snapshots on a connection of their own, in circle mode or with --snapshots.
-        let sender = link.snapshotSender()
+        let tracker = pipeline.tracker
+        let sender = link.snapshotSender(device: { tracker.identity.namedDevice })
         defer { sender.close() }
         let forced = snapshots
         let refresher = pipeline.refresher
-        let tracker = pipeline.tracker
         let snapshotter = PageSnapshotter(
             next: treeWriter ?? pipeline.tracker, isOn: { forced || refresher?.circleMode == true },
             ignoring: { tracker.plan.ignores($0) }, send: { sender.send($0) })

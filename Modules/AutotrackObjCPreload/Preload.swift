@@ -89,7 +89,8 @@ final class ObjCPreloadSession {
         }
         let pipeline = try Self.pipeline(settings: settings, plan: plan, app: app, trackerSettings: trackerSettings)
         // Pictures go on a connection of their own, only in circle mode (docs/objc.md "Pictures").
-        let snapshots = pipeline.link?.snapshotSender()
+        let tracker = pipeline.tracker
+        let snapshots = pipeline.link?.snapshotSender(device: { tracker.identity.namedDevice })
         let hooks = AppKitHookSystem(
             observer: pipeline.tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
         do {

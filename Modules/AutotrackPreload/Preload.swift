@@ -81,7 +81,8 @@ final class PreloadSession {
         if let link = try Self.collectorLink(settings, app: app) {
             pipeline = try Self.shippingPipeline(plan: plan, app: app, trackerSettings: trackerSettings, link: link, settings: settings)
             // Snapshots go on a connection of their own, only in circle mode (docs/gtk.md "Snapshots").
-            snapshots = link.snapshotSender()
+            let tracker = pipeline.tracker
+            snapshots = link.snapshotSender(device: { tracker.identity.namedDevice })
         } else {
             let path = settings.out ?? "/dev/stderr"
             do {

@@ -94,7 +94,7 @@ public struct CollectorHandler: ATLPHandler {
         let snapshot = Snapshot(
             appKey: session.appKey, appVersion: session.appVersion ?? "", page: upload.page,
             capturedAt: upload.capturedAt, receivedAt: Posix.wallClockMillis(), width: upload.width, height: upload.height,
-            png: upload.png, tree: JSONValue.object(upload.tree).jsonText)
+            png: upload.png, tree: JSONValue.object(upload.tree).jsonText, device: upload.device)
         do throws(StoreError) {
             return .snapshotStored(id: try snapshots.storeSnapshot(snapshot))
         } catch {

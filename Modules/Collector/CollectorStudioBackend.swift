@@ -92,6 +92,14 @@ public final class CollectorStudioBackend: StudioBackend {
         try unavailable { () throws(StoreError) in try pictures.setCircleMode(appKey: appKey, until: until) }
     }
 
+    public func pageNames(appKey: String) throws(StudioError) -> [String: String] {
+        try unavailable { () throws(StoreError) in try pictures.pageNames(appKey: appKey) }
+    }
+
+    public func setPageName(appKey: String, page: String, name: String?) throws(StudioError) {
+        try unavailable { () throws(StoreError) in try pictures.setPageName(appKey: appKey, page: page, name: name) }
+    }
+
     public func ruleSets() throws(StudioError) -> [StudioRuleSet] {
         try unavailable { () throws(StoreError) in try store.ruleSets(appKey: nil) }.map { set in
             StudioRuleSet(appKey: set.appKey, etag: set.etag, rules: set.rules.compactMap { try? JSONValue.parse($0.json) })

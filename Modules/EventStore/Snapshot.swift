@@ -18,6 +18,8 @@ public struct Snapshot: Sendable, Hashable {
     public var png: [UInt8]
     /// The view tree, JSON text of its root node (frames in the PNG's pixels, with `props`).
     public var tree: String
+    /// The sending agent's device id (docs/wire.md `SNAPSHOT` `device`), nil when it gave none.
+    public var device: String?
 
     /// How many snapshots a store keeps per (appKey, appVersion, page): the newest and the
     /// history before it. Storing one more deletes the oldest of that page.
@@ -32,7 +34,7 @@ public struct Snapshot: Sendable, Hashable {
 
     public init(
         id: Int64 = 0, appKey: String, appVersion: String, page: String, capturedAt: Int64, receivedAt: Int64,
-        width: Int, height: Int, png: [UInt8], tree: String
+        width: Int, height: Int, png: [UInt8], tree: String, device: String? = nil
     ) {
         self.id = id
         self.appKey = appKey
@@ -44,13 +46,14 @@ public struct Snapshot: Sendable, Hashable {
         self.height = height
         self.png = png
         self.tree = tree
+        self.device = device
     }
 
     /// Its listing entry.
     public var summary: SnapshotSummary {
         SnapshotSummary(
             id: id, appKey: appKey, appVersion: appVersion, page: page, capturedAt: capturedAt, width: width,
-            height: height)
+            height: height, receivedAt: receivedAt, device: device)
     }
 }
 
@@ -63,8 +66,14 @@ public struct SnapshotSummary: Sendable, Hashable {
     public var capturedAt: Int64
     public var width: Int
     public var height: Int
+    /// When the collector received it (its clock), and the sender's device id (nil: none given).
+    public var receivedAt: Int64
+    public var device: String?
 
-    public init(id: Int64, appKey: String, appVersion: String, page: String, capturedAt: Int64, width: Int, height: Int) {
+    public init(
+        id: Int64, appKey: String, appVersion: String, page: String, capturedAt: Int64, width: Int, height: Int, receivedAt: Int64,
+        device: String? = nil
+    ) {
         self.id = id
         self.appKey = appKey
         self.appVersion = appVersion
@@ -72,5 +81,7 @@ public struct SnapshotSummary: Sendable, Hashable {
         self.capturedAt = capturedAt
         self.width = width
         self.height = height
+        self.receivedAt = receivedAt
+        self.device = device
     }
 }

@@ -9,7 +9,8 @@
 ///   tree), all apps' at most `.inAll`: storing one more deletes the oldest (by id) until both
 ///   hold, in the same transaction, never the one just stored;
 /// - `CollectorStore.prune(before:)` also deletes the snapshots captured before its cut;
-/// - circle mode is per app key: on until a time, off once that time has passed.
+/// - circle mode is per app key: on until a time, off once that time has passed;
+/// - a page's name is per (appKey, page), kept until changed (pictures and prunes leave it).
 public protocol SnapshotStore: AnyObject, Sendable {
     /// Stores `snapshot` (its `id` ignored) and returns its new id; deletes what falls outside
     /// the kept history of its page.
@@ -24,6 +25,10 @@ public protocol SnapshotStore: AnyObject, Sendable {
     func setCircleMode(appKey: String, until: Int64?) throws(StoreError)
     /// The app keys whose circle mode is on now, with the time it ends.
     func circleModes() throws(StoreError) -> [String: Int64]
+    /// The names people gave `appKey`'s pages (docs/studio.md), by page (the paths' root).
+    func pageNames(appKey: String) throws(StoreError) -> [String: String]
+    /// Names `page` of `appKey` `name`, or takes its name away (nil).
+    func setPageName(appKey: String, page: String, name: String?) throws(StoreError)
 }
 
 extension SnapshotStore {

@@ -179,6 +179,16 @@ enum PostgresSchema {
         PostgresDeviceLinks.anonymousMigration,
         // 7: distinct ids per day counted as the builder adds them (PostgresAggregates.swift).
         PostgresAggregates.idCountsMigration,
+        // 8: the device that sent a snapshot and the names of pages, as SQLite's migration 13.
+        """
+        ALTER TABLE snapshots ADD COLUMN device text;
+        CREATE TABLE page_names (
+            app_key     text COLLATE "C" NOT NULL,
+            page        text COLLATE "C" NOT NULL,
+            name        text NOT NULL,
+            PRIMARY KEY (app_key, page)
+        );
+        """,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.

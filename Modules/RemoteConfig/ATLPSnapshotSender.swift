@@ -39,6 +39,8 @@ public final class ATLPSnapshotSender: Sendable {
     private let hello: Hello
     private let timeout: Duration
     private let security: SecureChannelFactory?
+    /// The sending device's id, asked as each snapshot is sent (it changes at logout); nil: none.
+    private let device: @Sendable () -> String?
     private let state = Mutex(SenderState())
     /// What the thread and its callers share.
     private struct SenderState {
@@ -60,13 +62,18 @@ public final class ATLPSnapshotSender: Sendable {
     private let wakeup = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts the sender's thread; `timeout` bounds each connect and answer.
-    public init(addresses: [SocketAddress], hello: Hello, timeout: Duration = .seconds(10), security: SecureChannelFactory? = nil) {
+    /// Starts the sender's thread; `timeout` bounds each connect and answer; `device` names the
+    /// sender in each `SNAPSHOT` (the tracker's device id).
+    public init(
+        addresses: [SocketAddress], hello: Hello, timeout: Duration = .seconds(10), security: SecureChannelFactory? = nil,
+        device: @escaping @Sendable () -> String? = { nil }
+    ) {
         precondition(!addresses.isEmpty, "ATLPSnapshotSender needs at least one collector address")
         self.addresses = addresses
         self.hello = hello
         self.timeout = timeout
         self.security = security
+        self.device = device
         let thread = Thread { [self] in
             Thread.current.name = ATLPSnapshotSender.threadName
             run()
@@ -169,7 +176,7 @@ public final class ATLPSnapshotSender: Sendable {
     ) -> Result<Int64, TransportError> {
         let upload = SnapshotUpload(
             page: snapshot.page, capturedAt: snapshot.capturedAt, width: snapshot.width, height: snapshot.height,
-            png: snapshot.png, tree: snapshot.tree)
+            png: snapshot.png, tree: snapshot.tree, device: device())
         let bytes = upload.frame.encoded
         func send(on c: ATLPConnection) throws(TransportError) -> Int64 {
             if let limit = c.welcome?.snapshotLimit, bytes.count > limit {

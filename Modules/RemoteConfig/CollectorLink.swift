@@ -35,8 +35,9 @@ public struct CollectorLink: Sendable {
     /// The collectors as the tracker's source of rules (`CONFIG`).
     public var rulesSource: ATLPRulesSource { ATLPRulesSource(addresses: addresses, hello: hello, security: security) }
 
-    /// A sender of page snapshots to these collectors, on a connection of its own (circle mode).
-    public func snapshotSender() -> ATLPSnapshotSender {
-        ATLPSnapshotSender(addresses: addresses, hello: hello, security: security)
+    /// A sender of page snapshots to these collectors, on a connection of its own (circle mode);
+    /// each names the device `device` gives (the tracker's: `{ tracker.identity.namedDevice }`).
+    public func snapshotSender(device: @escaping @Sendable () -> String?) -> ATLPSnapshotSender {
+        ATLPSnapshotSender(addresses: addresses, hello: hello, security: security, device: device)
     }
 }

@@ -1,7 +1,7 @@
 import EventStore
 import StoreSQL
 
-/// Snapshots and circle mode (migration 6; docs/schema.md).
+/// Snapshots and circle mode (migrations 6 and 13; docs/schema.md).
 extension SQLiteEventStore: SnapshotStore {
     public func storeSnapshot(_ snapshot: Snapshot) throws(StoreError) -> Int64 {
         let s = snapshot
@@ -10,9 +10,9 @@ extension SQLiteEventStore: SnapshotStore {
             try db.transaction { () throws(SQLiteError) -> Int64 in
                 try db.run(
                     """
-                    INSERT INTO snapshots (app_key, app_version, page, captured_at, received_at, width, height, png, tree)
+                    INSERT INTO snapshots (app_key, app_version, page, captured_at, received_at, width, height, png, tree, device)
                     VALUES (\(s.appKey), \(s.appVersion), \(s.page), \(s.capturedAt), \(s.receivedAt), \(s.width), \(s.height),
-                            \(s.png), \(s.tree))
+                            \(s.png), \(s.tree), \(s.device))
                     """)
                 let id = db.lastInsertedRowID
                 // The kept history: the newest `keptPerPage` of this page, by the order they arrived.
@@ -42,25 +42,29 @@ extension SQLiteEventStore: SnapshotStore {
         if let appKey { conditions.append("app_key = \(appKey)") }
         if let appVersion { conditions.append("app_version = \(appVersion)") }
         return try read(
-            "SELECT seq, app_key, app_version, page, captured_at, width, height FROM snapshots\(SQLQuery.where(conditions)) ORDER BY seq DESC"
+            """
+            SELECT seq, app_key, app_version, page, captured_at, width, height, received_at, device
+            FROM snapshots\(SQLQuery.where(conditions)) ORDER BY seq DESC
+            """
         ) { r throws(SQLDecodingError) in
             SnapshotSummary(
                 id: try r.decode("seq"), appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"), page: try r.decode("page"),
-                capturedAt: try r.decode("captured_at"), width: try r.decode("width"), height: try r.decode("height"))
+                capturedAt: try r.decode("captured_at"), width: try r.decode("width"), height: try r.decode("height"),
+                receivedAt: try r.decode("received_at"), device: try r.decode("device"))
         }
     }
 
     public func snapshot(id: Int64) throws(StoreError) -> Snapshot? {
         try read(
             """
-            SELECT seq, app_key, app_version, page, captured_at, received_at, width, height, png, tree
+            SELECT seq, app_key, app_version, page, captured_at, received_at, width, height, png, tree, device
             FROM snapshots WHERE seq = \(id)
             """
         ) { r throws(SQLDecodingError) in
             Snapshot(
                 id: try r.decode("seq"), appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"), page: try r.decode("page"),
                 capturedAt: try r.decode("captured_at"), receivedAt: try r.decode("received_at"), width: try r.decode("width"),
-                height: try r.decode("height"), png: try r.decode("png"), tree: try r.decode("tree"))
+                height: try r.decode("height"), png: try r.decode("png"), tree: try r.decode("tree"), device: try r.decode("device"))
         }.first
     }
 
@@ -82,5 +86,22 @@ extension SQLiteEventStore: SnapshotStore {
         }
         for (appKey, until) in rows { modes[appKey] = until }
         return modes
+    }
+
+    public func pageNames(appKey: String) throws(StoreError) -> [String: String] {
+        let rows = try read("SELECT page, name FROM page_names WHERE app_key = \(appKey)") { r throws(SQLDecodingError) in
+            (page: try r.decode("page", as: String.self), name: try r.decode("name", as: String.self))
+        }
+        return Dictionary(rows.map { ($0.page, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func setPageName(appKey: String, page: String, name: String?) throws(StoreError) {
+        try locked { db throws(SQLiteError) in
+            if let name {
+                try db.run("INSERT OR REPLACE INTO page_names (app_key, page, name) VALUES (\(appKey), \(page), \(name))")
+            } else {
+                try db.run("DELETE FROM page_names WHERE app_key = \(appKey) AND page = \(page)")
+            }
+        }
     }
 }

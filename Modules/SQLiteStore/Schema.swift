@@ -333,6 +333,17 @@ enum Schema {
         );
         INSERT OR IGNORE INTO ingest_applied VALUES (1, 0, lower(hex(randomblob(16))));
         """,
+        // 13: the device that sent a snapshot (docs/wire.md `SNAPSHOT` `device`); NULL when it
+        // named none, as every snapshot stored before. The names people gave pages in the studio.
+        """
+        ALTER TABLE snapshots ADD COLUMN device TEXT;
+        CREATE TABLE page_names (
+            app_key     TEXT    NOT NULL,
+            page        TEXT    NOT NULL,
+            name        TEXT    NOT NULL,
+            PRIMARY KEY (app_key, page)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Brings the database to `currentVersion`, each migration in its own transaction. Call

@@ -47,6 +47,8 @@ final class StudioAPI: Sendable {
         let routes: [Route] = [
             (.get, ["apps"], { [self] _ throws(StudioError) in ok(try apps()) }),
             (.post, ["apps", "*", "circle"], { [self] k throws(StudioError) in ok(try circle(appKey: k[0], body: try object(request))) }),
+            (.get, ["pages"], { [self] _ throws(StudioError) in ok(try pages(request)) }),
+            (.put, ["pages", "*"], { [self] k throws(StudioError) in ok(try name(page: k[0], request)) }),
             (.get, ["snapshots"], { [self] _ throws(StudioError) in ok(try snapshots(request)) }),
             (.get, ["snapshots", "*"], { [self] k throws(StudioError) in ok(try snapshot(try snapshotID(k[0]))) }),
             (.get, ["snapshots", "*", "image"], { [self] k throws(StudioError) in .png(try stored(try snapshotID(k[0])).png) }),
@@ -117,6 +119,63 @@ final class StudioAPI: Sendable {
         }
         let list = try backend.snapshots(appKey: app, appVersion: request.queryValue("version"))
         return ["snapshots": .array(list.map { .object(Self.summary($0)) })]
+    }
+
+    /// `GET /api/pages?app=K`: each page once (studio.md §5), newest picture first: its display
+    /// name (the name a person gave it, else the visible title of its newest picture's root, else
+    /// the root itself), its versions and its pictures, newest first.
+    private func pages(_ request: HTTPRequest) throws(StudioError) -> JSONValue {
+        guard let app = request.queryValue("app"), !app.isEmpty else {
+            throw StudioError(.badRequest, "say which app: /api/pages?app=KEY")
+        }
+        var order: [String] = []
+        var pictures: [String: [StudioSnapshotSummary]] = [:]
+        for s in try backend.snapshots(appKey: app, appVersion: nil) {
+            if pictures[s.page] == nil { order.append(s.page) }
+            pictures[s.page, default: []].append(s)
+        }
+        let names = try backend.pageNames(appKey: app)
+        var pages: [JSONValue] = []
+        for page in order {
+            let list = pictures[page] ?? []
+            var versions: [String] = []
+            for p in list where !versions.contains(p.appVersion) { versions.append(p.appVersion) }
+            var title = names[page]
+            if title == nil, let newest = list.first, let picture = try backend.snapshot(id: newest.id) {
+                title = (try? tree(of: picture))?["title"]?.stringValue
+            }
+            pages.append(.object(JSONObject([
+                ("page", .string(page)), ("name", .string(title.flatMap { $0.isEmpty ? nil : $0 } ?? page)),
+                ("versions", .array(versions.map(JSONValue.string))), ("snapshots", .array(list.map { .int($0.id) })),
+            ])))
+        }
+        return ["pages": .array(pages)]
+    }
+
+    /// The longest page name taken, in UTF-8 bytes.
+    static let maxPageNameBytes = 256
+
+    /// `PUT /api/pages/{ROOT}?app=K` `{"name":N}`: names the page; an empty name (or null) takes
+    /// the name away, so the page is shown by its title or root again.
+    private func name(page: String, _ request: HTTPRequest) throws(StudioError) -> JSONValue {
+        guard let app = request.queryValue("app"), !app.isEmpty else {
+            throw StudioError(.badRequest, "say which app: PUT /api/pages/ROOT?app=KEY")
+        }
+        let body = try object(request)
+        let name: String?
+        switch body["name"] {
+        case .null?: name = nil
+        case .string(let text)?:
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.utf8.count <= Self.maxPageNameBytes else {
+                throw StudioError(.badRequest, "a page name is at most \(Self.maxPageNameBytes) bytes; this one has \(trimmed.utf8.count)")
+            }
+            name = trimmed.isEmpty ? nil : trimmed
+        default:
+            throw StudioError(.badRequest, "give {\"name\": N}: the page's name, a string (\"\" takes the name away)")
+        }
+        try backend.setPageName(appKey: app, page: page, name: name)
+        return ["page": .string(page), "name": name.map(JSONValue.string) ?? .null]
     }
 
     /// The picture and its tree, each node marked as pointing judges it (`ElementPick.marked`,
@@ -191,6 +250,7 @@ final class StudioAPI: Sendable {
         JSONObject([
             ("id", .int(s.id)), ("appKey", .string(s.appKey)), ("appVersion", .string(s.appVersion)), ("page", .string(s.page)),
             ("capturedAt", .int(s.capturedAt)), ("width", .int(Int64(s.width))), ("height", .int(Int64(s.height))),
+            ("receivedAt", .int(s.receivedAt)), ("device", s.device.map(JSONValue.string) ?? .null),
         ])
     }
 

@@ -20,6 +20,10 @@ public protocol StudioBackend: Sendable {
     func snapshot(id: Int64) throws(StudioError) -> StudioSnapshot?
     /// Turns circle mode on for `appKey` until `until` (ms since the epoch), or off (nil).
     func setCircleMode(appKey: String, until: Int64?) throws(StudioError)
+    /// The names people gave `appKey`'s pages, by page (the paths' root).
+    func pageNames(appKey: String) throws(StudioError) -> [String: String]
+    /// Names `page` of `appKey` `name`, or takes its name away (nil).
+    func setPageName(appKey: String, page: String, name: String?) throws(StudioError)
 
     /// Every app's published rule set, by app key.
     func ruleSets() throws(StudioError) -> [StudioRuleSet]

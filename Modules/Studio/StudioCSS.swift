@@ -36,11 +36,17 @@ extension StudioAssets {
     .axis { display: flex; justify-content: space-between; font-size: 11px; color: var(--muted); }
     details#props-panel { margin-top: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
     details#props-panel summary { cursor: pointer; color: var(--muted); }
-    ul.thumbs { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: 1fr 1fr; gap: 6px; }
-    ul.thumbs button { width: 100%; padding: 4px; display: flex; flex-direction: column; align-items: center; gap: 2px; }
-    ul.thumbs button[aria-pressed="true"] { border-color: var(--accent); background: #e8f0fb; }
-    ul.thumbs img { max-width: 100%; max-height: 90px; border: 1px solid var(--line); }
-    ul.thumbs span { font-size: 11px; word-break: break-all; }
+    ul.pages { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+    ul.pages .page-name { font-size: 12px; font-weight: 600; word-break: break-all; margin-bottom: 2px; }
+    ul.pages .page-name .hint { font-weight: normal; }
+    ul.pages .rename-page { font-size: 11px; padding: 0 4px; font-weight: normal; }
+    ul.pages .page-rename { display: flex; gap: 4px; margin-bottom: 2px; }
+    ul.pages .page-rename input { flex: 1; min-width: 0; }
+    ul.pages .strip { display: flex; gap: 4px; overflow-x: auto; }
+    ul.pages .strip button { flex: 0 0 auto; width: 92px; padding: 4px; display: flex; flex-direction: column; align-items: center; gap: 2px; }
+    ul.pages .strip button[aria-pressed="true"] { border-color: var(--accent); background: #e8f0fb; }
+    ul.pages img { max-width: 100%; max-height: 70px; border: 1px solid var(--line); }
+    ul.pages .strip span { font-size: 11px; }
     #canvas-bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin-bottom: 8px; }
     #canvas-bar #picture-title { flex: 1; }
     #heat-legend .ramp { display: inline-block; width: 80px; height: 10px; vertical-align: middle;
@@ -76,6 +82,8 @@ extension StudioAssets {
     ul#definitions li svg { display: block; width: 100%; height: 24px; }
     ul#definitions li svg polyline { fill: none; stroke: var(--accent); stroke-width: 1.5; }
     ul#definitions li .warning { color: var(--bad); font-size: 12px; }
+    ul#definitions li .crop { position: relative; overflow: hidden; flex: 0 0 auto; box-sizing: content-box; border: 1px solid var(--line); background: #fff; }
+    ul#definitions li .crop img { position: absolute; max-width: none; max-height: none; }
     body.login { display: flex; justify-content: center; align-items: center; min-height: 100vh; }
     form#login { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 24px; width: 340px; }
     form#login label { display: block; margin: 12px 0; }

@@ -41,7 +41,7 @@ enum StudioAssets {
           <div id="circle-life" class="hint life" role="status" aria-live="polite" hidden></div>
           <label>Version <select id="versions"></select></label>
           <h3>Pages</h3>
-          <ul id="pages" class="thumbs"></ul>
+          <ul id="pages" class="pages"></ul>
           <p id="no-pages" class="hint" hidden>No pictures yet: with circle mode on, open the app; each page it shows appears here.</p>
         </section>
       </nav>

@@ -10,7 +10,7 @@ extension StudioAssets {
       apps: [], app: null, version: "", snapshots: [], allSnapshots: [], snapshot: null, nodes: [], byPath: new Map(),
       chain: [], level: 0, hovered: null, chosen: null, chosenChain: [], chosenLevel: 0,
       editing: null, replacing: null, rules: [], etag: "", previewTimer: 0, previewSeq: 0, pollTimer: 0,
-      contentKey: null, circleSince: null, opened: Date.now(),
+      contentKey: null, circleSince: new Map(), opened: Date.now(), pagesShown: "",
     };
     const $ = (id) => document.getElementById(id);
 
@@ -143,31 +143,38 @@ extension StudioAssets {
       showCircleLife();
     }
 
-    // Circle mode's sign of life: which app versions sent a picture since it was turned on, and when.
+    // Circle mode's sign of life: which devices sent a picture since it was turned on (by the
+    // collector's clock, the pictures' receivedAt), and when their last one came.
     function showCircleLife() {
       const life = $("circle-life");
       const until = state.app && state.app.circleModeUntil;
       if (!(until !== null && until > Date.now())) { life.hidden = true; life.replaceChildren(); return; }
-      const since = state.circleSince || state.opened;
-      const fresh = state.allSnapshots.filter((s) => s.capturedAt >= since);
+      const since = state.circleSince.get(state.app.appKey) || state.opened;
+      const fresh = state.allSnapshots.filter((s) => s.receivedAt >= since);
       life.hidden = false;
       if (!fresh.length) {
         life.dataset.pictures = "0";
+        life.dataset.devices = "0";
         life.textContent = "No picture since " + clockSeconds(since) + ": no running app has picked circle mode up yet. "
           + "Apps ask at their next CONFIG (about once a minute): open the app, or start it again.";
         return;
       }
-      const versions = new Map();
+      // One line per device; pictures of agents that name no device, one line per app version.
+      const senders = new Map();
       for (const s of fresh) {
-        const v = versions.get(s.appVersion) || { count: 0, last: 0, pages: new Set() };
-        v.count++; v.last = Math.max(v.last, s.capturedAt); v.pages.add(s.page);
-        versions.set(s.appVersion, v);
+        const key = s.device ? "d:" + s.device : "v:" + s.appVersion;
+        const v = senders.get(key) || { device: s.device, versions: new Set(), count: 0, last: 0, pages: new Set() };
+        v.count++; v.last = Math.max(v.last, s.receivedAt); v.pages.add(s.page); v.versions.add(s.appVersion);
+        senders.set(key, v);
       }
+      const lines = [...senders.values()].sort((a, b) => b.last - a.last);
       life.dataset.pictures = String(fresh.length);
-      life.replaceChildren(el("span", {}, plural(fresh.length, "picture") + " since " + clockSeconds(since) + ":"),
-        el("ul", {}, ...[...versions].map(([version, v]) => el("li", { "data-version": version },
-          "version " + version + ": " + plural(v.count, "picture") + ", the last at " + clockSeconds(v.last)
-          + " (" + [...v.pages].join(", ") + ")"))));
+      life.dataset.devices = String(lines.filter((v) => v.device).length);
+      life.replaceChildren(el("span", {}, plural(fresh.length, "picture") + " since " + clockSeconds(since) + ", from "
+        + plural(lines.length, "device") + ":"),
+        el("ul", {}, ...lines.map((v) => el("li", { "data-device": v.device || "" },
+          (v.device ? "device " + v.device : "a device that names none") + " (version " + [...v.versions].join(", ") + "): "
+          + plural(v.count, "picture") + ", the last at " + clockSeconds(v.last) + " (" + [...v.pages].join(", ") + ")"))));
     }
 
     async function refresh() {
@@ -178,7 +185,8 @@ extension StudioAssets {
     async function setCircle(minutes) {
       const was = state.app.circleModeUntil;
       const answer = await api("POST", "/api/apps/" + encodeURIComponent(state.app.appKey) + "/circle", { minutes });
-      if (minutes > 0 && !(was !== null && was > Date.now())) state.circleSince = Date.now();
+      // Since when, by the collector's clock (as the pictures' receivedAt): its end less the minutes asked.
+      if (minutes > 0 && !(was !== null && was > Date.now())) state.circleSince.set(state.app.appKey, answer.circleModeUntil - minutes * 60000);
       state.app.circleModeUntil = answer.circleModeUntil;
       say(minutes > 0 ? "Circle mode is on until " + clock(answer.circleModeUntil) + ": open the app's pages" : "Circle mode is off");
       await loadApps();
@@ -194,20 +202,60 @@ extension StudioAssets {
       state.allSnapshots = state.version
         ? (await api("GET", "/api/snapshots?app=" + encodeURIComponent(state.app.appKey))).snapshots : answer.snapshots;
       showCircleLife();
+      const pages = (await api("GET", "/api/pages?app=" + encodeURIComponent(state.app.appKey))).pages;
       // The refresh while circling keeps the thumbnails when nothing new came (images are not cached).
-      if (same && $("pages").children.length === state.snapshots.length && state.snapshots.length > 0) return;
+      const shown = JSON.stringify([state.version, pages]);
+      if (same && state.pagesShown === shown && state.snapshots.length > 0) return;
+      state.pagesShown = shown;
+      // Each page once, by its name, with a strip of its newest picture per version (newest first).
+      const byId = new Map(state.snapshots.map((s) => [s.id, s]));
       const list = $("pages");
       list.replaceChildren();
-      for (const s of state.snapshots) {
-        list.append(el("li", {}, el("button", {
-          type: "button", class: "thumb", "data-snapshot": s.id, "data-page": s.page,
-          "aria-pressed": state.snapshot && state.snapshot.id === s.id ? "true" : "false",
-          title: s.page + " (" + s.appVersion + ", " + dateTime(s.capturedAt) + ")",
-          onclick: () => showSnapshot(s.id).catch(failed),
-        }, el("img", { src: "/api/snapshots/" + s.id + "/image", alt: "", loading: "lazy" }),
-          el("span", {}, s.page), el("span", { class: "hint" }, s.appVersion))));
+      for (const page of pages) {
+        const strip = [];
+        for (const version of page.versions) {
+          const s = page.snapshots.map((id) => byId.get(id)).find((p) => p && p.appVersion === version);
+          if (!s) continue;  // another version than the one chosen
+          const count = page.snapshots.filter((id) => byId.get(id) && byId.get(id).appVersion === version).length;
+          strip.push(el("button", {
+            type: "button", class: "thumb", "data-snapshot": s.id, "data-page": s.page, "data-version": s.appVersion,
+            "aria-pressed": state.snapshot && state.snapshot.id === s.id ? "true" : "false",
+            title: page.name + " (" + s.appVersion + ", " + dateTime(s.capturedAt) + ")",
+            onclick: () => showSnapshot(s.id).catch(failed),
+          }, el("img", { src: "/api/snapshots/" + s.id + "/image", alt: "", loading: "lazy" }),
+            el("span", {}, s.appVersion), el("span", { class: "hint" }, plural(count, "picture"))));
+        }
+        if (!strip.length) continue;
+        const entry = el("li", { "data-page-entry": page.page });
+        const title = el("div", { class: "page-name" }, el("span", { class: "name" }, page.name),
+          page.name !== page.page ? el("span", { class: "hint" }, " " + page.page) : null, " ",
+          el("button", { type: "button", class: "link rename-page", title: "Give this page a name people know it by",
+            onclick: () => renamePage(entry, page) }, "Rename"));
+        entry.append(title, el("div", { class: "strip" }, ...strip));
+        list.append(entry);
       }
       $("no-pages").hidden = state.snapshots.length > 0;
+    }
+
+    // A page's name, as a person gives it: in place of the name, Enter or Save keeps it, Esc leaves
+    // it; an empty name shows the page by its title or root again.
+    function renamePage(entry, page) {
+      const title = entry.querySelector(".page-name");
+      const input = el("input", { type: "text", class: "page-name-input", value: page.name, "aria-label": "Name of the page " + page.page, maxlength: 256 });
+      const save = async () => {
+        const answer = await api("PUT", "/api/pages/" + encodeURIComponent(page.page) + "?app=" + encodeURIComponent(state.app.appKey),
+          { name: input.value });
+        say(answer.name ? "Named the page \u201c" + answer.name + "\u201d" : "The page " + page.page + " has no name of its own now");
+        state.pagesShown = "";
+        await loadSnapshots();
+      };
+      const form = el("form", { class: "page-rename", onsubmit: (e) => { e.preventDefault(); save().catch(failed); } },
+        input, el("button", { type: "submit" }, "Save"),
+        el("button", { type: "button", onclick: () => form.replaceWith(title) }, "Cancel"));
+      input.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); form.replaceWith(title); } });
+      title.replaceWith(form);
+      input.focus();
+      input.select();
     }
 
     // ---- the picture ------------------------------------------------------------------------------
@@ -1029,6 +1077,34 @@ extension StudioAssets {
       return box;
     }
 
+    // A crop of `snapshot`'s picture around the node at `path`, at most 96 × 40 px; null when the
+    // tree has no frame for it. Trees are asked once per picture.
+    const cropTrees = new Map();
+    async function crop(snapshot, path) {
+      if (!cropTrees.has(snapshot.id)) cropTrees.set(snapshot.id, api("GET", "/api/snapshots/" + snapshot.id).then((s) => s.tree).catch(() => null));
+      const tree = await cropTrees.get(snapshot.id);
+      const stack = tree ? [tree] : [];
+      let node = null;
+      for (let seen = 0; stack.length && seen < 100000; seen++) {
+        const n = stack.pop();
+        if (n.path === path) { node = n; break; }
+        for (const c of n.children || []) stack.push(c);
+      }
+      if (!node || !Array.isArray(node.frame) || node.frame[2] <= 0 || node.frame[3] <= 0) return null;
+      const [x, y, w, h] = node.frame;
+      const k = Math.min(96 / w, 40 / h, 1);
+      const box = el("span", { class: "crop", "data-crop": path, "data-snapshot": snapshot.id, title: "As the picture of " + dateTime(snapshot.capturedAt) + " shows it" });
+      box.style.width = Math.max(1, Math.round(w * k)) + "px";
+      box.style.height = Math.max(1, Math.round(h * k)) + "px";
+      const img = el("img", { src: "/api/snapshots/" + snapshot.id + "/image", alt: "" });
+      img.style.width = (snapshot.width * k) + "px";
+      img.style.height = (snapshot.height * k) + "px";
+      img.style.left = (-x * k) + "px";
+      img.style.top = (-y * k) + "px";
+      box.append(img);
+      return box;
+    }
+
     async function loadDefinitions() {
       const answer = await api("GET", "/api/rules?app=" + encodeURIComponent(state.app.appKey));
       state.rules = answer.rules;
@@ -1052,6 +1128,12 @@ extension StudioAssets {
           item.append(sparkline(lastThirtyDays(p.days)));
           const page = rule.viewPath.split("&")[0].split("-")[0];
           const pictured = state.snapshots.some((s) => s.page === page);
+          // Its element as the newest picture of its page shows it (the picture `selects` is of).
+          const newest = state.allSnapshots.find((s) => s.page === page);
+          if (newest && p.selects.length) {
+            const picture = await crop(newest, p.selects[0]);
+            if (picture) item.querySelector(".row").prepend(picture);
+          }
           if (p.selects.length === 0) {
             item.append(el("div", { class: "warning", "data-warning": "selects-nothing" }, pictured
               ? "\u26a0 selects nothing on the newest picture of " + page + ": the app may have changed"

@@ -20,6 +20,10 @@ public struct AgentIdentity: Sendable, Hashable {
         self.consent = consent
     }
 
+    /// The device id this agent names to the collector outside its events (a `SNAPSHOT`'s
+    /// `device`, docs/wire.md): nil while the user has not consented.
+    public var namedDevice: String? { consent ? device : nil }
+
     public static func newDeviceID() -> String {
         var rng = SystemRandomNumberGenerator()
         func hex(_ n: UInt64) -> String {

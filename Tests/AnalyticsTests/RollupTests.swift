@@ -183,7 +183,7 @@ import Testing
         _ = try sqlite(
             path,
             tables.map { "DROP TABLE \($0);" }.joined()
-                + "DROP TABLE snapshots; DROP TABLE circle_modes; DROP INDEX events_kvc_errors; DROP TABLE event_zones; "
+                + "DROP TABLE snapshots; DROP TABLE circle_modes; DROP TABLE page_names; DROP INDEX events_kvc_errors; DROP TABLE event_zones; "
                 + "CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); "
                 + "CREATE INDEX events_kind_actor ON events (type, name, corrected_ts, app_key, user_id, device_id); PRAGMA user_version = 4;")
         store = try SQLiteEventStore(path: path)

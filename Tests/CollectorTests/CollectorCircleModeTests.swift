@@ -59,16 +59,21 @@ import Testing
         defer { news.close() }
         #expect(try news.config(etag: nil).snapshots == false)
 
-        let upload = SnapshotUpload(page: "Cart", capturedAt: 1_764_000_000_000, width: 320, height: 200, png: Self.png, tree: Self.tree)
+        let upload = SnapshotUpload(
+            page: "Cart", capturedAt: 1_764_000_000_000, width: 320, height: 200, png: Self.png, tree: Self.tree, device: "d-42")
         let id = try c.sendSnapshot(upload)
         #expect(id > 0)
         // Stored under the session's app key and version, listed, and read back whole.
         let reader = try SQLiteEventStore(path: server.dbPath, options: StoreOptions(access: .readOnly))
         defer { reader.close() }
+        let stored = try #require(try reader.snapshot(id: id))
         #expect(
             try reader.snapshots(appKey: "shop", appVersion: nil)
-                == [SnapshotSummary(id: id, appKey: "shop", appVersion: "1.5.0", page: "Cart", capturedAt: 1_764_000_000_000, width: 320, height: 200)])
-        let stored = try #require(try reader.snapshot(id: id))
+                == [
+                    SnapshotSummary(
+                        id: id, appKey: "shop", appVersion: "1.5.0", page: "Cart", capturedAt: 1_764_000_000_000, width: 320, height: 200,
+                        receivedAt: stored.receivedAt, device: "d-42")
+                ])
         #expect(stored.png == Self.png)
         #expect(try JSONValue.parse(stored.tree) == .object(Self.tree))
         #expect(abs(stored.receivedAt - Posix.wallClockMillis()) < 60_000)

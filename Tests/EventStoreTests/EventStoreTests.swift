@@ -125,7 +125,7 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         let tables = try sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(
             tables == [
-                "anonymous_devices", "batches", "circle_modes", "device_links", "event_zones", "events", "ingest_applied", "rejected", "rule_sets", "rules",
+                "anonymous_devices", "batches", "circle_modes", "device_links", "event_zones", "events", "ingest_applied", "page_names", "rejected", "rule_sets", "rules",
                 "snapshots", "sqlite_sequence",
             ])
         // The rollup tables are in two files of their own beside it (schema 10, RollupFile.swift).

@@ -120,9 +120,11 @@ import TestSupport
             before = try filters.map { f in try Self.ids(store, f) }
             store.close()
         }
-        // Back to version 10: the time index instead of the map.
+        // Back to version 10: the time index instead of the map, no device on snapshots nor page names (13).
         _ = try sqlite(
-            path, "DROP TABLE event_zones; CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); PRAGMA user_version = 10;")
+            path,
+            "DROP TABLE event_zones; CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts); "
+                + "ALTER TABLE snapshots DROP COLUMN device; DROP TABLE page_names; PRAGMA user_version = 10;")
         #expect(try sqlite(path, "PRAGMA user_version") == ["10"])
         let store = try SQLiteEventStore(path: path, options: StoreOptions(access: .existing))
         #expect(try store.schemaVersion() == SQLiteEventStore.currentSchemaVersion)

@@ -77,6 +77,9 @@ struct SnapshotTrackingTests {
         try Self.click(addToCart, in: window, on: display)
         let clicked = try collector.event { $0.string("type") == "click" }
         #expect(clicked.string("path") == addToCart["path"] as? String)
+        // The pictures name the device the events come from.
+        let devices = try sqlite(collector.db, "SELECT DISTINCT device_id FROM events")
+        #expect(home.device != nil && devices == [home.device], "\(home.device ?? "none"), \(devices)")
 
         // Typed text: into the gift note, then the page again (a new snapshot with the note filled).
         let note = try detailTree.node("id", "giftNote")

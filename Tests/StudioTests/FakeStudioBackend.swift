@@ -28,6 +28,7 @@ final class FakeStudioBackend: StudioBackend {
         /// What `scrollDepth` answers per page (none scrolled on a page not listed).
         var scrollDepths: [String: ScrollDepth] = [:]
         var publishes = 0
+        var pageNames: [String: [String: String]] = [:]
     }
 
     let state: Mutex<State>
@@ -44,6 +45,12 @@ final class FakeStudioBackend: StudioBackend {
     }
 
     func snapshot(id: Int64) throws(StudioError) -> StudioSnapshot? { state.withLock { $0.snapshots.first { $0.summary.id == id } } }
+
+    func pageNames(appKey: String) throws(StudioError) -> [String: String] { state.withLock { $0.pageNames[appKey] ?? [:] } }
+
+    func setPageName(appKey: String, page: String, name: String?) throws(StudioError) {
+        state.withLock { $0.pageNames[appKey, default: [:]][page] = name }
+    }
 
     func setCircleMode(appKey: String, until: Int64?) throws(StudioError) {
         state.withLock { s in

@@ -117,7 +117,8 @@ struct ShopStudio {
         var state = FakeStudioBackend.State()
         state.apps = [StudioApp(appKey: "shop", versions: ["1.2.0"], snapshots: 3, circleModeUntil: nil)]
         func summary(_ id: Int64, _ page: String) -> StudioSnapshotSummary {
-            StudioSnapshotSummary(id: id, appKey: "shop", appVersion: "1.2.0", page: page, capturedAt: now - 60_000 - id, width: 480, height: 300)
+            StudioSnapshotSummary(id: id, appKey: "shop", appVersion: "1.2.0", page: page, capturedAt: now - 60_000 - id, width: 480, height: 300,
+                receivedAt: now - 60_000 - id, device: "d-0123456789abcdef0123456789abcdef")
         }
         state.snapshots = [
             StudioSnapshot(summary: summary(11, "GtkBox(home)"), png: Self.png(Self.homeTree()), tree: Self.homeTree().jsonText),

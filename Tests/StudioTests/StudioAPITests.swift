@@ -234,11 +234,34 @@ import Testing
         #expect(f.send(.post, "/api/apps/shop/circle", json: ["minutes": 100_000]).status.code == 400)
     }
 
+    @Test func pagesAreListedOnceWithTheirVersionsAndPicturesNewestFirst() throws {
+        #expect(
+            f.send(.get, "/api/pages?app=shop").json
+                == ["pages": [["page": "HomeViewController", "name": "HomeViewController", "versions": ["1.1.0", "1.0.0"], "snapshots": [7, 3]]]])
+        // A page's name is the visible title of its newest picture's root, when it has one.
+        f.backend.state.withLock { s in
+            s.snapshots[1].tree = #"{"type":"Shop.HomeViewController","path":"HomeViewController&0","title":"Our shop"}"#
+        }
+        #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Our shop")
+        // A name a person gives comes first; "" takes it away again.
+        let named = f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": "  Home  "])
+        #expect(named.json == ["page": "HomeViewController", "name": "Home"])
+        #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Home")
+        #expect(f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": ""]).json?["name"] == .null)
+        #expect(f.send(.get, "/api/pages?app=shop").json?["pages"]?.arrayValue?.first?["name"] == "Our shop")
+        #expect(f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": 3]).status.code == 400)
+        #expect(f.send(.put, "/api/pages/HomeViewController", json: ["name": "x"]).status.code == 400)
+        #expect(f.send(.put, "/api/pages/HomeViewController?app=shop", json: ["name": .string(String(repeating: "n", count: 257))]).status.code == 400)
+        #expect(f.send(.get, "/api/pages?app=news").json == ["pages": []])
+        #expect(f.send(.get, "/api/pages").status.code == 400)
+    }
+
     @Test func snapshotsNewestFirstWithTreeImageAndHeatmap() throws {
         let list = try #require(f.send(.get, "/api/snapshots?app=shop").json?["snapshots"]?.arrayValue)
         #expect(list.map { $0["id"] } == [7, 3])
         #expect(list[0] == ["id": 7, "appKey": "shop", "appVersion": "1.1.0", "page": "HomeViewController",
-            "capturedAt": .int(StudioFixture.now - 1000), "width": 400, "height": 300])
+            "capturedAt": .int(StudioFixture.now - 1000), "width": 400, "height": 300, "receivedAt": .int(StudioFixture.now - 900),
+            "device": .null])
         #expect(f.send(.get, "/api/snapshots?app=shop&version=1.0.0").json?["snapshots"]?.arrayValue?.map { $0["id"] } == [3])
         #expect(f.send(.get, "/api/snapshots").status.code == 400)
         let one = try #require(f.send(.get, "/api/snapshots/7").json)

@@ -74,7 +74,7 @@ struct StudioFixture {
     init(now: Int64 = Self.now) {
         var state = FakeStudioBackend.State()
         state.apps = [StudioApp(appKey: "shop", versions: ["1.0.0", "1.1.0"], snapshots: 2, circleModeUntil: nil)]
-        let home = StudioSnapshotSummary(id: 7, appKey: "shop", appVersion: "1.1.0", page: "HomeViewController", capturedAt: now - 1000, width: 400, height: 300)
+        let home = StudioSnapshotSummary(id: 7, appKey: "shop", appVersion: "1.1.0", page: "HomeViewController", capturedAt: now - 1000, width: 400, height: 300, receivedAt: now - 900)
         var older = home
         older.id = 3
         older.appVersion = "1.0.0"

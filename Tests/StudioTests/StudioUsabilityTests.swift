@@ -15,10 +15,11 @@ import TestSupport
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// Runs `tasks` in one browser over a fresh shop studio; `during` runs beside the browser.
-    static func drive(_ tasks: [String], extra: [String] = [], during: (@Sendable (ShopStudio, String) -> Void)? = nil) throws
-        -> (ShopStudio, JSONValue)
-    {
+    static func drive(
+        _ tasks: [String], extra: [String] = [], during: (@Sendable (ShopStudio, String) -> Void)? = nil, setup: ((ShopStudio) -> Void)? = nil
+    ) throws -> (ShopStudio, JSONValue) {
         let shop = ShopStudio(now: now())
+        setup?(shop)
         let server = HTTPService(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), handler: shop.handler)
         let address = try server.start()
         defer { server.stop() }
@@ -161,7 +162,7 @@ import TestSupport
 
     // MARK: Point 7: circle mode's sign of life
 
-    @Test(.timeLimit(.minutes(3))) func circleModeSaysWhichAppsSentAPictureSinceAndWhen() throws {
+    @Test(.timeLimit(.minutes(3))) func circleModeSaysWhichDevicesSentAPictureSinceAndWhen() throws {
         let (_, seen) = try Self.drive(["circle"]) { shop, _ in
             // Once the page turned circle mode on, a running app sends a picture of its home page.
             for _ in 0..<600 {
@@ -169,19 +170,74 @@ import TestSupport
                 Thread.sleep(forTimeInterval: 0.1)
             }
             Thread.sleep(forTimeInterval: 1)
+            // A device that names itself (received now; its own clock is an hour behind), and one of
+            // an agent that names none.
             shop.backend.state.withLock { s in
-                var summary = s.snapshots[0].summary
-                summary.id = 20
-                summary.appVersion = "1.3.0"
-                summary.capturedAt = Self.now()
-                s.snapshots.append(StudioSnapshot(summary: summary, png: s.snapshots[0].png, tree: s.snapshots[0].tree))
+                for (id, device) in [(Int64(20), "d-feedfacefeedfacefeedfacefeedface" as String?), (21, nil)] {
+                    var summary = s.snapshots[0].summary
+                    summary.id = id
+                    summary.appVersion = "1.3.0"
+                    summary.capturedAt = Self.now() - 3_600_000
+                    summary.receivedAt = Self.now() - (device == nil ? 500 : 0)  // listed last received first
+                    summary.device = device
+                    s.snapshots.append(StudioSnapshot(summary: summary, png: s.snapshots[0].png, tree: s.snapshots[0].tree))
+                }
             }
         }
         let c = try #require(seen["circle"])
         #expect(c["before"]?.stringValue?.hasPrefix("No picture since") == true, "\(c.jsonText)")
-        #expect(c["afterPictures"] == "1")
-        #expect(c["after"]?.stringValue?.contains("version 1.3.0: 1 picture, the last at") == true, "\(c.jsonText)")
-        #expect(c["after"]?.stringValue?.contains("GtkBox(home)") == true)
+        #expect(c["afterPictures"] == "2")
+        #expect(c["devices"] == ["d-feedfacefeedfacefeedfacefeedface", ""], "\(c.jsonText)")
+        let after = c["after"]?.stringValue ?? ""
+        #expect(after.contains("from 2 devices"), "\(after)")
+        #expect(after.contains("device d-feedfacefeedfacefeedfacefeedface (version 1.3.0): 1 picture, the last at"), "\(after)")
+        #expect(after.contains("a device that names none (version 1.3.0): 1 picture, the last at"), "\(after)")
+        #expect(after.contains("GtkBox(home)"))
+        // The pictures that came before circle mode was turned on (the shop's own, a minute old) are not counted.
+        #expect(!after.contains("d-0123456789abcdef0123456789abcdef"), "\(after)")
+    }
+
+    // MARK: Issue 40 point 2: pages by name, once each, with their pictures per version
+
+    @Test(.timeLimit(.minutes(3))) func eachPageIsListedOnceWithAStripOfItsPicturesPerVersion() throws {
+        let (shop, seen) = try Self.drive(["pages"], setup: { shop in
+            // The home page again in 1.2.0 (older), and in a release 1.3.0 (newest).
+            shop.backend.state.withLock { s in
+                let home = s.snapshots[0]
+                for (id, version, age) in [(Int64(9), "1.2.0", Int64(120_000)), (30, "1.3.0", 1_000)] {
+                    var summary = home.summary
+                    summary.id = id
+                    summary.appVersion = version
+                    summary.capturedAt = shop.now - age
+                    summary.receivedAt = shop.now - age
+                    s.snapshots.append(StudioSnapshot(summary: summary, png: home.png, tree: home.tree))
+                }
+                s.snapshots.sort { $0.summary.receivedAt > $1.summary.receivedAt }
+            }
+        })
+        let p = try #require(seen["pages"])
+        // The definition of the rows: a crop of the first row on the newest picture of its page (1.3.0's), 480 × 80 at 0.2.
+        let c = try #require(p["crop"])
+        #expect(c["snapshot"] == "30", "\(c.jsonText)")
+        #expect(c["path"] == .string(ShopStudio.row + "0"), "\(c.jsonText)")
+        #expect(c["size"] == [98, 18], "\(c.jsonText)")  // 96 × 16 inside its border
+        #expect(c["loaded"] == true)
+        #expect(c["top"] == "-10px" && c["width"] == "96px", "\(c.jsonText)")
+        #expect(c["name"] == "Open product from list")
+        // Five pictures, three pages: each once, the newest first, by name.
+        #expect(p["entries"] == ["GtkBox(home)", "GtkBox(detail)", "GtkBox(cart)"], "\(p.jsonText)")
+        #expect(p["homeStrip"] == ["1.3.0", "1.2.0"], "\(p.jsonText)")
+        #expect(p["homeCounts"] == ["1 picture", "2 pictures"], "\(p.jsonText)")
+        #expect(p["homeSnapshots"] == ["30", "11"], "\(p.jsonText)")
+        // Choosing a version's picture opens it; the version filter keeps that version's pictures only.
+        #expect(p["openedTitle"]?.stringValue?.hasPrefix("GtkBox(home) \u{2014} 1.3.0") == true, "\(p.jsonText)")
+        #expect(p["filteredStrip"] == ["1.2.0"], "\(p.jsonText)")
+        // Named by a person: stored for the app and page, shown with its root beside it.
+        #expect(p["renameStartsWith"] == "GtkBox(home)")
+        #expect(p["status"] == "Named the page \u{201c}Home page\u{201d}", "\(p.jsonText)")
+        #expect(p["nameAfterLogin"] == "Home page")
+        #expect(p["rootHint"] == " GtkBox(home)")
+        #expect(shop.backend.state.withLock { $0.pageNames["shop"]?["GtkBox(home)"] } == "Home page")
     }
 
     // MARK: Issue 36 point 8: logout from another page

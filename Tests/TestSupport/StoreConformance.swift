@@ -131,6 +131,19 @@ public enum StoreConformance {
             try expect(try store.prune(before: 2_000, appKey: nil, chunk: 1).snapshots, 0)  // the cut is exclusive
             try expect(try snapshots.snapshot(id: early), nil)
         },
+        StoreCheck("a page's name is kept per app and page until changed or taken away") { store in
+            let snapshots = try snapshotStore(store)
+            try expect(try snapshots.pageNames(appKey: "shop"), [:])
+            try snapshots.setPageName(appKey: "shop", page: "GtkBox(home)", name: "Home")
+            try snapshots.setPageName(appKey: "shop", page: "Cart\u{0}€", name: "Panier \u{0}€")
+            try snapshots.setPageName(appKey: "news", page: "GtkBox(home)", name: "Front page")
+            try snapshots.setPageName(appKey: "shop", page: "GtkBox(home)", name: "Home page")
+            try expect(try snapshots.pageNames(appKey: "shop"), ["GtkBox(home)": "Home page", "Cart\u{0}€": "Panier \u{0}€"])
+            _ = try store.prune(before: Int64.max, appKey: nil, chunk: 100)
+            try snapshots.setPageName(appKey: "shop", page: "GtkBox(home)", name: nil)
+            try expect(try snapshots.pageNames(appKey: "shop"), ["Cart\u{0}€": "Panier \u{0}€"])
+            try expect(try snapshots.pageNames(appKey: "news"), ["GtkBox(home)": "Front page"])
+        },
         StoreCheck("circle mode is on per app key until its end; nil or a past end turns it off") { store in
             let snapshots = try snapshotStore(store)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -223,14 +236,16 @@ public enum StoreConformance {
         return snapshots
     }
 
-    /// A snapshot of `page` whose PNG and tree differ by page and time (and hold a 0 byte and non-ASCII text).
+    /// A snapshot of `page` whose PNG and tree differ by page and time (and hold a 0 byte and non-ASCII text);
+    /// those captured at an even time name a device (holding a 0 byte and non-ASCII text), the others none.
     static func snapshot(
         _ page: String, appKey: String = "shop", appVersion: String = "1.0", capturedAt: Int64, id: Int64 = 0
     ) -> Snapshot {
         Snapshot(
             id: id, appKey: appKey, appVersion: appVersion, page: page, capturedAt: capturedAt, receivedAt: 7,
             width: 320, height: 200, png: [0x89, 0x50, 0x4E, 0x47, 0, 0xFF] + Array("\(page)\(capturedAt)".utf8),
-            tree: #"{"type":"Window","path":"\#(page)","title":"Prix: 3 €","at":\#(capturedAt)}"#)
+            tree: #"{"type":"Window","path":"\#(page)","title":"Prix: 3 €","at":\#(capturedAt)}"#,
+            device: capturedAt % 2 == 0 ? "d-\(page)-€\u{0}" : nil)
     }
 
     /// Every stored event `query` selects, through the streaming call.

@@ -39,6 +39,20 @@ import Testing
         #expect(SnapshotUpload(ATLPFrame(verb: "EVENTS", body: frame.body)) == nil)
     }
 
+    @Test func theSendersDeviceIsOptionalAndRoundTrips() throws {
+        var named = Self.upload
+        named.device = "d-0123456789abcdef0123456789abcdef"
+        #expect(named.frame["device"] == .string("d-0123456789abcdef0123456789abcdef"))
+        #expect(SnapshotUpload(named.frame) == named)
+        // Without one the member is absent; null or "" read as none.
+        #expect(Self.upload.frame["device"] == nil)
+        var body = try #require(Self.upload.frame.body)
+        for none in [JSONValue.null, .string("")] {
+            body["device"] = none
+            #expect(try SnapshotUpload(body: body).device == nil)
+        }
+    }
+
     /// Every bad-request case: the reason names the member at fault.
     @Test(arguments: [
         ("page", nil, "needs \"page\""),
@@ -64,6 +78,8 @@ import Testing
         ("tree", nil, "needs \"tree\""),
         ("tree", .array([]), "\"tree\" must be an object"),
         ("tree", .string("{}"), "\"tree\" must be an object"),
+        ("device", .int(7), "\"device\" must be a string of at most 128 bytes"),
+        ("device", .string(String(repeating: "d", count: 129)), "\"device\" must be a string of at most 128 bytes"),
     ] as [(String, JSONValue?, String)])
     func badBodiesAreBadRequestsNamingTheMember(key: String, value: JSONValue?, reason: String) throws {
         var body = try #require(Self.upload.frame.body)

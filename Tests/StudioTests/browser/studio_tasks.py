@@ -67,7 +67,7 @@ class Studio:
         self.d.get("about:blank")
         self.d.delete_all_cookies()
 
-    def login(self):
+    def login(self, definitions=True):
         self.leave()
         self.d.get(self.args.url + "/login")
         self.until("the login page", lambda: self.d.find_elements(By.ID, "login-token"))
@@ -76,6 +76,8 @@ class Studio:
         self.until("the app listed", lambda: self.d.find_elements(By.CSS_SELECTOR, '#apps button[data-app="shop"]'))
         # One app: the studio opens it by itself.
         self.until("the pages listed", lambda: self.d.find_elements(By.CSS_SELECTOR, "#pages button"))
+        if not definitions:
+            return
         self.until("the definitions listed", lambda: self.d.find_elements(By.CSS_SELECTOR, "#definitions li .count")
                    and "in 30 days" in self.d.find_element(By.CSS_SELECTOR, "#definitions li .count").text)
 
@@ -422,6 +424,61 @@ def task_circle(s):
     s.until("a picture since", lambda: s.d.find_element(By.ID, "circle-life").get_attribute("data-pictures") not in (None, "", "0"))
     seen["afterPictures"] = s.d.find_element(By.ID, "circle-life").get_attribute("data-pictures")
     seen["after"] = s.text("circle-life")
+    seen["devices"] = [li.get_attribute("data-device") for li in s.d.find_elements(By.CSS_SELECTOR, "#circle-life li")]
+    return seen
+
+
+def task_devices(s):
+    """Circle mode turned on in the page; a real agent picks it up: the devices that sent a picture since."""
+    seen = {}
+    s.login(definitions=False)
+    s.click("circle-on")
+    s.until("circle mode on", lambda: s.d.find_element(By.ID, "circle-life").is_displayed())
+    seen["before"] = s.text("circle-life")
+    s.until("a device listed", lambda: s.d.find_element(By.ID, "circle-life").get_attribute("data-devices") not in (None, "", "0"))
+    seen["after"] = s.text("circle-life")
+    seen["devices"] = [li.get_attribute("data-device") for li in s.d.find_elements(By.CSS_SELECTOR, "#circle-life li")]
+    return seen
+
+
+def task_pages(s):
+    """Pages by name, once each, with their newest picture per version as a strip."""
+    seen = {}
+    s.login()
+    # Each definition with a crop of its element on the newest picture of its page.
+    crop = '#definitions li[data-rule="home-open-product"] .crop'
+    s.until("the definition's crop", lambda: s.d.find_elements(By.CSS_SELECTOR, crop))
+    seen["crop"] = s.js("const c = document.querySelector(arguments[0]); const i = c.querySelector('img');"
+                        "return {snapshot: c.dataset.snapshot, path: c.dataset.crop, size: [c.offsetWidth, c.offsetHeight],"
+                        "top: i.style.top, width: i.style.width, loaded: i.complete && i.naturalWidth > 0,"
+                        "name: c.parentElement.querySelector('.name').textContent}", crop)
+    entries = s.d.find_elements(By.CSS_SELECTOR, "#pages li[data-page-entry]")
+    seen["entries"] = [e.get_attribute("data-page-entry") for e in entries]
+    home = '#pages li[data-page-entry="GtkBox(home)"] .strip button'
+    seen["homeStrip"] = [b.get_attribute("data-version") for b in s.d.find_elements(By.CSS_SELECTOR, home)]
+    seen["homeCounts"] = [b.find_element(By.CSS_SELECTOR, ".hint").text for b in s.d.find_elements(By.CSS_SELECTOR, home)]
+    seen["homeSnapshots"] = [b.get_attribute("data-snapshot") for b in s.d.find_elements(By.CSS_SELECTOR, home)]
+    s.open_page("GtkBox(home)")
+    seen["openedTitle"] = s.text("picture-title")
+    Select(s.d.find_element(By.ID, "versions")).select_by_value("1.2.0")
+    # Read in the page in one go: the list is drawn anew when the version changes.
+    strip = lambda: s.js("return [...document.querySelectorAll(arguments[0])].map((b) => b.dataset.version)", home)
+    s.until("the strip of 1.2.0 only", lambda: strip() == ["1.2.0"])
+    seen["filteredStrip"] = strip()
+    # A person names the home page; the list shows the name, also after logging in again.
+    entry = '#pages li[data-page-entry="GtkBox(home)"]'
+    s.d.find_element(By.CSS_SELECTOR, entry + " .rename-page").click()
+    field = s.d.find_element(By.CSS_SELECTOR, entry + " .page-name-input")
+    seen["renameStartsWith"] = field.get_attribute("value")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("Home page", Keys.ENTER)
+    name = lambda: s.js("const n = document.querySelector(arguments[0]); return n ? n.textContent : null", entry + " .page-name .name")
+    s.until("the page's new name", lambda: name() == "Home page")
+    seen["status"] = s.text("status")
+    s.login()
+    s.until("the name after logging in again", lambda: name() is not None)
+    seen["nameAfterLogin"] = name()
+    seen["rootHint"] = s.js("return document.querySelector(arguments[0]).textContent", entry + " .page-name .hint")
     return seen
 
 
@@ -482,7 +539,7 @@ def task_pick(s):
 
 
 TASKS = {"pick": task_pick, "delete": task_delete, "edit": task_edit, "heatmap": task_heatmap, "content": task_content, "record": task_record,
-         "keys": task_keys, "circle": task_circle, "logout": task_logout}
+         "keys": task_keys, "circle": task_circle, "devices": task_devices, "pages": task_pages, "logout": task_logout}
 
 
 def main():
