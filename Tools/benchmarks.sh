@@ -32,14 +32,18 @@ EOF
     *) names+=("$a") ;;
   esac
 done
-all=(md5-bench viewpath-bench hooks-bench kvc-bench match-bench json-bench transport-bench http-bench pipeline-bench ingest-bench store-bench analytics-bench pg-bench gtk-bench objc-bench)
+all=(md5-bench viewpath-bench hooks-bench kvc-bench match-bench json-bench transport-bench http-bench pipeline-bench ingest-bench store-bench analytics-bench pg-bench gtk-bench objc-bench snapshot-memory-bench)
 [ ${#names[@]} -gt 0 ] || names=("${all[@]}")
 for n in "${names[@]}"; do
   [ -d "Tools/$n" ] || { echo "Tools/benchmarks.sh: no benchmark Tools/$n; these exist: ${all[*]}" >&2; exit 2; }
 done
 
 echo "building the benchmarks (release)..." >&2
-for n in "${names[@]}"; do swift build -c release --product "$n" >&2; done
+for n in "${names[@]}"; do
+  swift build -c release --product "$n" >&2
+  # It measures the collector as a process of its own, built beside it.
+  [ "$n" != snapshot-memory-bench ] || swift build -c release --product autotrack-collector >&2
+done
 
 out="bench-results/$(date -u +%Y-%m-%dT%H%M%SZ)"
 mkdir -p "$out"
