@@ -62,6 +62,7 @@ final class ObjCPreloadSession {
                 slot = try ObjCPreloadSession(settings: settings, environment: env)
             }
             atexit { ObjCPreloadSession.finish() }
+            watchEndingSignals()
         } catch {
             printError("autotrack: \(error); the program runs untracked")
         }
@@ -189,11 +190,73 @@ final class ObjCPreloadSession {
     static func finish() {
         guard let session = current.withLock({ $0.take() }) else { return }
         session.hooks.stop()
+        session.finishReporting()
+    }
+
+    /// After the hooks stopped: pictures given up, the tracker stopped, events drained.
+    private func finishReporting() {
         // Pictures are not events: one still queued is lost, not waited for.
-        _ = session.snapshots?.close(timeout: .milliseconds(100))
-        session.pipeline.tracker.stop()
-        _ = session.pipeline.drain(deadline: ContinuousClock.now + exitFlushTimeout)
-        session.pipeline.close()
+        _ = snapshots?.close(timeout: .milliseconds(100))
+        pipeline.tracker.stop()
+        _ = pipeline.drain(deadline: ContinuousClock.now + Self.exitFlushTimeout)
+        pipeline.close()
+    }
+
+    /// The signals that end a program from outside (a session ending, `kill`, a service
+    /// manager), caught when the program left them at their default action, as the GTK preload
+    /// does (docs/gtk.md "Ending"): the session is finished as at exit, then the program dies of
+    /// the same signal. One the program handles or ignores stays the program's.
+    static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// How long a signal's cleanup waits for the main thread to stop the hooks before it stops
+    /// them itself (the run loop may be busy in the app's own code).
+    static let hooksStopWait: Duration = .seconds(1)
+
+    private static func watchEndingSignals() {
+        let signals = endingSignals.filter(Posix.hasDefaultAction)
+        guard !signals.isEmpty, let (readFD, previous) = try? Posix.routeSignalsToPipe(signals) else { return }
+        Posix.startThread(name: "autotrack-end") {
+            let signal = Posix.awaitSignal(readFD)
+            guard signal != 0 else { return }
+            if let session = current.withLock({ $0.take() }) {
+                // The hooks by address (they are the main thread's; the session stays alive here).
+                let hooks = UInt(bitPattern: Unmanaged.passUnretained(session.hooks).toOpaque())
+                let stop = ClaimedWork {
+                    guard let pointer = UnsafeRawPointer(bitPattern: hooks) else { return }
+                    Unmanaged<AppKitHookSystem>.fromOpaque(pointer).takeUnretainedValue().stop()
+                }
+                MainThread.async { stop.runIfUnclaimed() }
+                stop.wait(within: hooksStopWait)
+                session.finishReporting()
+            }
+            Posix.unrouteSignals(previous, readFD: readFD)
+            Posix.dieOfSignal(signal)
+        }
+    }
+}
+
+/// Work that either of two threads may run, once: the main thread at its next turn, or the
+/// thread waiting for it once `within` passed (then the main thread's turn does nothing).
+private final class ClaimedWork: Sendable {
+    private let work: @Sendable () -> Void
+    private let state = Atomic<Int>(0)  // 0 unclaimed, 1 running, 2 done
+
+    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+
+    func runIfUnclaimed() {
+        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
+        work()
+        state.store(2, ordering: .releasing)
+    }
+
+    /// Waits up to `wait` for the other thread to run it, then runs it here if nobody did;
+    /// returns once it ran.
+    func wait(within wait: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + wait
+        while state.load(ordering: .acquiring) != 2, clock.now < deadline { Posix.sleep(.milliseconds(5)) }  // bounded by `wait`
+        runIfUnclaimed()
+        while state.load(ordering: .acquiring) != 2 { Posix.sleep(.milliseconds(5)) }  // claimed: running on the main thread
     }
 }
 

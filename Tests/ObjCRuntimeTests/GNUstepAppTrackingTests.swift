@@ -481,6 +481,30 @@ import ViewIdentity
 
     /// Two apps on one display: clicking the other one sends EdenMath to the background (with its
     /// time in the foreground), clicking EdenMath again brings it back.
+    /// EdenMath ended from outside (SIGTERM from `kill` or a service manager, SIGINT, SIGHUP):
+    /// its page is left and `app_end` reported, whether GNUstep handles the signal itself (it
+    /// terminates the application, exit 0) or the preload does (then it dies of the signal).
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func edenMathEndedByASignalLeavesItsPageAndReportsAppEnd(_ signal: Int32) throws {
+        let h = try Harness("gnustep-signal-\(signal)")
+        defer { h.stop() }
+        let eden = try TrackedApp(program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: nil)
+        _ = try WidgetTree.wait(directory: eden.trees, page: "EMController")
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "page_enter" } })
+        // The program: the child `autotrack-agent run` started.
+        let agentPID = eden.process.process.processIdentifier
+        let children = try String(contentsOfFile: "/proc/\(agentPID)/task/\(agentPID)/children", encoding: .utf8)
+        let program = try #require(children.split(separator: " ").first.flatMap { pid_t($0) }, "run started no program")
+        try Posix.sendSignal(signal, to: program)
+        let status = try eden.process.waitForExit(within: 30)
+        #expect(status == 0 || status == 128 + signal, "exit \(status): \(eden.process.standardError.suffix(2000))")
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let types = events.map { $0["type"] as? String ?? "?" }
+        #expect(types.last == "app_end", "\(types)")
+        let entered = try #require(types.firstIndex(of: "page_enter"), "\(types)")
+        #expect(types[entered...].contains("page_leave"), "\(types)")
+    }
+
     @Test func edenMathGoesToTheBackgroundAndComesBack() throws {
         let h = try Harness("gnustep-foreground")
         defer { h.stop() }
