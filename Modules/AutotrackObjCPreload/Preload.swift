@@ -235,31 +235,6 @@ final class ObjCPreloadSession {
     }
 }
 
-/// Work that either of two threads may run, once: the main thread at its next turn, or the
-/// thread waiting for it once `within` passed (then the main thread's turn does nothing).
-private final class ClaimedWork: Sendable {
-    private let work: @Sendable () -> Void
-    private let state = Atomic<Int>(0)  // 0 unclaimed, 1 running, 2 done
-
-    init(_ work: @escaping @Sendable () -> Void) { self.work = work }
-
-    func runIfUnclaimed() {
-        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
-        work()
-        state.store(2, ordering: .releasing)
-    }
-
-    /// Waits up to `wait` for the other thread to run it, then runs it here if nobody did;
-    /// returns once it ran.
-    func wait(within wait: Duration) {
-        let clock = ContinuousClock()
-        let deadline = clock.now + wait
-        while state.load(ordering: .acquiring) != 2, clock.now < deadline { Posix.sleep(.milliseconds(5)) }  // bounded by `wait`
-        runIfUnclaimed()
-        while state.load(ordering: .acquiring) != 2 { Posix.sleep(.milliseconds(5)) }  // claimed: running on the main thread
-    }
-}
-
 func printError(_ line: String) { Posix.writeToStandardError(line + "\n") }
 
 struct PreloadFailure: Error, CustomStringConvertible {
