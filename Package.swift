@@ -124,7 +124,7 @@ let package = Package(
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
             name: "Tracker",
-            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "Matching", "SystemCalls"],
+            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Interactions", "KVCConfig", "Matching", "SystemCalls"],
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
