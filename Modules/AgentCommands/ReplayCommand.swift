@@ -1,5 +1,4 @@
 import ATLPWire
-import Collector
 import CommandSupport
 import Foundation
 import Hooks
