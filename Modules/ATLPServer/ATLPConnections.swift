@@ -2,6 +2,7 @@ import ATLPWire
 import ConnectionLoop
 import EventModel
 import SystemCalls
+import Synchronization
 
 /// The ATLP server's I/O loop.
 typealias ATLPLoop = ConnectionLoop<ATLPConnections>

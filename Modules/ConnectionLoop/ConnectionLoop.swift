@@ -1,5 +1,6 @@
-import SecureChannel
-import SystemCalls
+package import SecureChannel
+package import SystemCalls
+import Synchronization
 
 /// One I/O thread's loop over a listening socket (epoll, or poll where epoll is missing): accept,
 /// read, hand bytes to the protocol, write answers, enforce the limits every protocol shares, and

@@ -1,4 +1,4 @@
-import SystemCalls
+package import SystemCalls
 
 /// Why a new connection is refused; the protocol says it in its own words (`refusal(_:)`).
 package enum RefusalCause: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import ConnectionLoop
 import SystemCalls
+import Synchronization
 
 /// The HTTP server's I/O loop.
 typealias HTTPLoop = ConnectionLoop<HTTPConnections>
