@@ -46,7 +46,7 @@ public struct DemoCommand: Command {
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
         """
     static let to = CollectorOptions.to.described(
-        "ship to this collector instead of an embedded one; repeat it to give collectors to fail over to, in order")
+        "ship to this collector instead of an embedded one; more are failover, tried in order when one does not answer")
     static let token = AgentOptions.ingestToken.described("with --to: the collector's ingest token")
     static let config = AgentOptions.config.described("a configuration document; several merge (default: the examples)")
     static let format = Option.single("format", "FORMAT", help: "the report's format without --to: table, json, csv, html", default: "table")

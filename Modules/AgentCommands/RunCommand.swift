@@ -50,7 +50,8 @@ public struct RunCommand: Command {
         one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
         when signal N ended it); 2 for a usage error, 1 when PROGRAM cannot be started.
         """
-    static let to = CollectorOptions.to.described("ship to this collector; repeat it to give collectors to fail over to, in order")
+    static let to = CollectorOptions.to.described(
+        "ship to this collector; more are failover, tried in order when one does not answer")
     static let token = AgentOptions.ingestToken.described("with --to: the collector's ingest token")
     static let appKey = Option.single("app-key", "K", help: "the key events are sent under (default: PROGRAM's file name)")
     static let appVersion = Option.single(

@@ -23,7 +23,7 @@ public struct RulesCommand: Command {
         list     prints a table of the rules published in a database, with each app's
                  sampling rate; the database is only read.
         """
-    static let to = CollectorOptions.to.described("for publish: the collector to publish to; repeat it for others to try in order")
+    static let to = CollectorOptions.to.described("for publish: the collector to publish to; more are tried in order when one cannot be reached")
     static let token = Option.single(
         "token", "TOKEN", help: "for publish: the collector's admin token",
         missing: "rules publish needs --token TOKEN (the collector's --admin-token)", environment: "AUTOTRACK_ADMIN_TOKEN")

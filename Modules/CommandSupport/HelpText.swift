@@ -22,13 +22,14 @@ public enum HelpText {
         return s
     }
 
-    /// `USAGE: tool command …`, one form after the other, each wrapped with its continuation lines
-    /// under its first option.
+    /// `USAGE: tool command …`, one form after the other, each with its required options first
+    /// (otherwise in declaration order) and wrapped with its continuation lines under its first option.
     public static func usageLines(tool: String, command: String, forms: [Usage]) -> [String] {
         var lines: [String] = []
         for (i, form) in forms.enumerated() {
             let lead = (i == 0 ? "USAGE: " : "       ") + "\(tool) \(command)" + (form.words.isEmpty ? "" : " " + form.words)
-            let items = form.options.map(usageItem) + (form.arguments.isEmpty ? [] : [form.arguments])
+            let options = form.options.filter(\.isRequired) + form.options.filter { !$0.isRequired }
+            let items = options.map(usageItem) + (form.arguments.isEmpty ? [] : [form.arguments])
             let indent = String(repeating: " ", count: min(lead.count + 1, width / 2))
             var line = lead
             for item in items {
