@@ -342,6 +342,10 @@ for target in package.targets where target.type != .system && target.name != "CS
 
 // Modules whose imports say what they are: each file imports the modules whose members it uses,
 // and only imports that show in public API are `public import`.
-for target in package.targets where ["ViewIdentity", "Interactions", "Hooks", "Matching", "SourceInventory"].contains(target.name) {
+for target in package.targets where [
+    "EventModel", "SystemCalls", "ViewIdentity", "Interactions", "Hooks", "Matching", "SourceInventory", "Reporters", "ATLPWire",
+    "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "HTTPServer", "ConnectionLoop", "RemoteConfig", "ProgramLaunch",
+    "PNGImage", "GtkShop", "DemoShop",
+].contains(target.name) {
     target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }
