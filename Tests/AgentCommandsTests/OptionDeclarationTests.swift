@@ -16,7 +16,7 @@ import Testing
     static let groups = [OptionGroup([db, step, snapshotFrame, debug]), OptionGroup("FILTER OPTIONS", [app])]
 
     /// The column each option's help starts at, for lines that hold both an option and its help.
-    func helpColumns(_ sections: [String]) -> Set<Int> {
+    static func helpColumns(_ sections: [String]) -> Set<Int> {
         var columns = Set<Int>()
         for line in sections.joined().split(separator: "\n") where line.hasPrefix("  -") {
             let afterName = line.dropFirst(2).firstRange(of: "  ").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
@@ -34,7 +34,7 @@ import Testing
         #expect(sections[1].hasPrefix("FILTER OPTIONS:\n  --app KEY"))
         // One column for the command's options, the group's and -h, --help: the widest inline
         // spelling (`--step STEP`... `--db FILE`, not the over-long one) sets it.
-        #expect(helpColumns(sections) == [2 + "--step STEP".count + 2])
+        #expect(Self.helpColumns(sections) == [2 + "--step STEP".count + 2])
         let column = 2 + "--step STEP".count + 2
         let lines = sections.joined().split(separator: "\n", omittingEmptySubsequences: false)
         for line in lines { #expect(line.count <= HelpText.width, "\(line)") }
@@ -132,6 +132,9 @@ import Testing
                 // The usage names every option, in one form or another.
                 let usage = help.components(separatedBy: "\n\n")[0]
                 for name in declared { #expect(usage.contains("--\(name)"), "\(command.name)'s usage leaves out --\(name)") }
+                // Every option's help, the shared groups' too, starts in one column (funnel's filters once did not).
+                let optionsPart = help.components(separatedBy: "\nOPTIONS:\n").last!.components(separatedBy: "\nEXAMPLES:\n")[0]
+                #expect(Self.helpColumns([optionsPart]).count == 1, "\(command.name): \(Self.helpColumns([optionsPart]))")
                 for line in help.split(separator: "\n") where line.hasPrefix("  -") || line.hasPrefix("USAGE") {
                     #expect(line.count <= HelpText.width, "\(command.name): \(line)")
                 }
