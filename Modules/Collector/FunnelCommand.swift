@@ -57,11 +57,12 @@ public struct FunnelCommand: Command {
     /// they are optional (`report`).
     static func definition(_ arguments: inout Arguments, optional: Bool = false) throws(UsageError) -> FunnelDefinition? {
         let stepTexts = try arguments.values(Self.step)
-        let withinGiven = try arguments.given(Self.within)
+        let withinGiven = arguments.contains(Self.within)
+        let withinText = try arguments.value(defaulted: Self.within)
         let byGiven = arguments.contains(Self.by)
         let byText = try arguments.value(defaulted: Self.by)
         if stepTexts.isEmpty, optional {
-            if withinGiven != nil || byGiven { throw UsageError("--within and --by need --step (a funnel)") }
+            if withinGiven || byGiven { throw UsageError("--within and --by need --step (a funnel)") }
             return nil
         }
         guard stepTexts.count >= 2 else {
@@ -70,7 +71,6 @@ public struct FunnelCommand: Command {
         guard stepTexts.count <= 64 else { throw UsageError("a funnel has at most 64 steps (got \(stepTexts.count))") }
         var steps: [EventKind] = []
         for t in stepTexts { steps.append(try EventFilterOptions.kind(t, option: Self.step)) }
-        let withinText = withinGiven ?? Self.within.defaultValue!
         guard let within = TimeArgument.duration(withinText) else {
             throw UsageError("--within '\(withinText)' is not a duration; give e.g. 1h, 30m, 90s, 500ms, 2d or milliseconds")
         }

@@ -95,13 +95,6 @@ public struct Arguments: Sendable {
         return try value(option)!
     }
 
-    /// The value given to a single option, else nil: its environment variable and default aside (for options whose absence
-    /// matters, such as one that belongs with another).
-    public mutating func given(_ option: Option) throws(UsageError) -> String? {
-        check(option, .single)
-        return try takeOne(option.name)
-    }
-
     /// The value of a required option; its absence is a usage error saying the declaration's `missing`.
     public mutating func required(_ option: Option) throws(UsageError) -> String {
         check(option, .single)
@@ -156,7 +149,8 @@ public struct Arguments: Sendable {
         return try double(option, in: range)!
     }
 
-    /// Whether `option` is given (before `--`), without taking it.
+    /// Whether `option` is given (before `--`), without taking it: for an option whose absence
+    /// matters beside its default, such as one that belongs with another.
     public func contains(_ option: Option) -> Bool {
         for a in items {
             if a == "--" { return false }

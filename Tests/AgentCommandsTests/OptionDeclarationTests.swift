@@ -90,7 +90,7 @@ import Testing
         let debug = args.isSet(Self.debug)
         #expect(debug)
         #expect(try args.value(Self.db) == "./autotrack.sqlite")
-        #expect(try args.given(Self.db) == nil)
+        #expect(!args.contains(Self.db))
         #expect(try args.required(Self.app) == "--looks-like-an-option")
         #expect(try args.positionals() == ["file"])
 
