@@ -54,7 +54,7 @@ public struct ExportCommand: Command {
 
     /// Reads `--type` options; each must be a wire event type.
     static func types(_ arguments: inout Arguments) throws(UsageError) -> [String] {
-        let types = try arguments.values(type)
+        let types = try arguments.values(Self.type)
         for t in types where EventType(rawValue: t) == nil {
             throw UsageError("--type '\(t)' is not an event type; use one of \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
