@@ -9,10 +9,7 @@ import SystemCalls
 public struct AlertCommand: Command {
     public static let name = "alert"
     public static let abstract = "exits 1 and lists the rules with at least N kvc errors in a recent window, for cron or CI"
-    public static let help = """
-        USAGE: autotrack-collector alert --db DB --kvc-errors N --within DURATION [--app K] [--version V]
-                                         [--format text|json] [--exec CMD] [--exec-timeout DURATION]
-
+    public static let discussion = """
         Counts each rule's kvc_error events (the agent's records of a key path that no longer
         resolves) whose corrected time is in the last DURATION before now, per app and rule id,
         all versions together. A rule is over when its count is N or more. Prints one line per
@@ -26,24 +23,25 @@ public struct AlertCommand: Command {
         Exit status: 0 no rule over; 1 some rule over (and CMD, if given, exited 0); 2 bad
         arguments; 3 the database could not be read, or CMD could not start, exited non-zero or
         outran --exec-timeout (the rules are printed all the same). docs/collector.md describes it.
-
-        OPTIONS:
-          --db DB            the database: a SQLite file (default ./autotrack.sqlite) or a
-                             postgres:// URI; it must exist
-          --kvc-errors N     the threshold, a whole number from 1
-          --within D         the window before now: 1h, 30m, 90s, 500ms, 2d, or whole milliseconds
-          --app KEY          only this app key's errors
-          --version V        only errors of this app version (the HELLO's, compared as text)
-          --format FORMAT    text (default) or json (the document --exec reads, also when no rule is over)
-          --exec CMD         a shell command to run when some rule is over, the JSON on its stdin
-          --exec-timeout D   how long CMD may run before it is killed (default 30s)
-
-        EXAMPLE:
-          autotrack-agent demo --db autotrack.sqlite
-          autotrack-collector alert --db autotrack.sqlite --kvc-errors 1000 --within 1h
-            no rule reached 1000 kvc errors in the last 1h
-          autotrack-collector alert --db autotrack.sqlite --kvc-errors 1 --within 1d --exec 'cat > alert.json'
-
+        """
+    static let db = Option.single(
+        "db", "DB", help: "the database: a SQLite file or a postgres:// URI; it must exist", default: "./autotrack.sqlite")
+    static let kvcErrors = Option.single("kvc-errors", "N", help: "the threshold, a whole number from 1", required: true)
+    static let within = Option.single(
+        "within", "DURATION", help: "the window before now: 1h, 30m, 90s, 500ms, 2d, or whole milliseconds", required: true)
+    static let app = Option.single("app", "KEY", help: "only this app key's errors")
+    static let version = Option.single("version", "V", help: "only errors of this app version (the HELLO's, compared as text)")
+    static let format = Option.single(
+        "format", "FORMAT", help: "text or json (the document --exec reads, also when no rule is over)", default: "text")
+    static let exec = Option.single("exec", "CMD", help: "a shell command to run when some rule is over, the JSON on its stdin")
+    static let execTimeout = Option.single(
+        "exec-timeout", "DURATION", help: "how long CMD may run before it is killed", default: "30s")
+    public static let optionGroups = [OptionGroup([db, kvcErrors, within, app, version, format, exec, execTimeout])]
+    public static let examples = """
+        autotrack-agent demo --db autotrack.sqlite
+        autotrack-collector alert --db autotrack.sqlite --kvc-errors 1000 --within 1h
+          no rule reached 1000 kvc errors in the last 1h
+        autotrack-collector alert --db autotrack.sqlite --kvc-errors 1 --within 1d --exec 'cat > alert.json'
         """
 
     public var database: String
@@ -56,23 +54,22 @@ public struct AlertCommand: Command {
     public var execTimeout: Duration
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
-        let thresholdText = try arguments.requiredOption("kvc-errors")
+        database = try arguments.value(defaulted: Self.db)
+        let thresholdText = try arguments.required(Self.kvcErrors)
         guard let n = Int(thresholdText), n >= 1 else {
             throw UsageError("--kvc-errors '\(thresholdText)' is not a whole number from 1; give the count that should alert, e.g. 10")
         }
         threshold = n
-        withinText = try arguments.requiredOption("within")
-        withinMilliseconds = try Self.duration(withinText, option: "within")
-        filter = EventFilter(appKey: try arguments.option("app"), appVersion: try arguments.option("version"))
-        let format = try arguments.option("format") ?? "text"
+        withinText = try arguments.required(Self.within)
+        withinMilliseconds = try Self.duration(withinText, option: Self.within.name)
+        filter = EventFilter(appKey: try arguments.value(Self.app), appVersion: try arguments.value(Self.version))
+        let format = try arguments.value(defaulted: Self.format)
         guard format == "text" || format == "json" else { throw UsageError("--format '\(format)' is not one of text, json") }
         json = format == "json"
-        exec = try arguments.option("exec")
+        exec = try arguments.value(Self.exec)
         if exec?.isEmpty == true { throw UsageError("--exec needs a command; give e.g. --exec 'mail -s alert owners@example.com'") }
-        let timeoutText = try arguments.option("exec-timeout")
-        if timeoutText != nil, exec == nil { throw UsageError("--exec-timeout needs --exec (a command to bound)") }
-        execTimeout = .milliseconds(try timeoutText.map { t throws(UsageError) in try Self.duration(t, option: "exec-timeout") } ?? 30_000)
+        if arguments.contains(Self.execTimeout), exec == nil { throw UsageError("--exec-timeout needs --exec (a command to bound)") }
+        execTimeout = .milliseconds(try Self.duration(try arguments.value(defaulted: Self.execTimeout), option: Self.execTimeout.name))
         try arguments.finish()
     }
 
