@@ -45,6 +45,7 @@ let package = Package(
         .executable(name: "autotrack-collector", targets: ["autotrack-collector"]),
         // GTK 4 (docs/gtk.md): only these targets need libgtk-4-dev.
         .library(name: "GtkTracking", targets: ["GtkTracking"]),
+        .library(name: "PreloadPipeline", targets: ["PreloadPipeline"]),
         .library(name: "AutotrackPreload", type: .dynamic, targets: ["AutotrackPreload"]),
         .library(name: "GtkShop", targets: ["GtkShop"]),
         .executable(name: "autotrack-gtk-shop", targets: ["autotrack-gtk-shop"]),
@@ -160,12 +161,20 @@ let package = Package(
             name: "GtkTracking", dependencies: ["CGtk", "EventModel", "ViewIdentity", "Interactions", "KVCConfig", "SystemCalls"],
             path: "Modules/GtkTracking"),
         .target(name: "ProgramLaunch", dependencies: ["SystemCalls"], path: "Modules/ProgramLaunch"),
+        // What every preload library sets up before its toolkit's hooks (toolkit-free).
+        .target(
+            name: "PreloadPipeline",
+            dependencies: [
+                "ProgramLaunch", "Tracker", "RemoteConfig", "KVCConfig", "Reporters", "EventModel", "ATLPClient", "ATLPWire", "ATLPTLS",
+                "SecureChannel", "CommandSupport", "SystemCalls",
+            ],
+            path: "Modules/PreloadPipeline"),
         .target(name: "CAutotrackPreload", path: "Modules/CAutotrackPreload"),
         .target(
             name: "AutotrackPreload",
             dependencies: [
-                "CAutotrackPreload", "CGtk", "CommandSupport", "GtkTracking", "ProgramLaunch", "EventModel", "Reporters", "KVCConfig",
-                "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "ATLPTLS", "SecureChannel", "SystemCalls",
+                "CAutotrackPreload", "CGtk", "GtkTracking", "PreloadPipeline", "ProgramLaunch", "Tracker", "RemoteConfig", "ATLPClient",
+                "SystemCalls",
             ],
             path: "Modules/AutotrackPreload"),
         .target(name: "GtkShop", dependencies: ["CGtk", "SystemCalls"], path: "Modules/GtkShop"),
@@ -307,8 +316,8 @@ package.targets += [
     .target(
         name: "AutotrackObjCPreload",
         dependencies: [
-            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "CommandSupport", "ProgramLaunch", "EventModel", "Reporters",
-            "KVCConfig", "Tracker", "RemoteConfig", "ATLPClient", "ATLPWire", "ATLPTLS", "SecureChannel", "SystemCalls",
+            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "PreloadPipeline", "ProgramLaunch", "Tracker", "RemoteConfig",
+            "ATLPClient", "SystemCalls",
         ],
         path: "Modules/AutotrackObjCPreload"),
     // Runs the runtime layer's and the Aspects' cases in a process of its own (GNUstep is never

@@ -41,6 +41,9 @@ enum AppKit {
     static let showsStateBy: ObjCSelector = "showsStateBy"
     static let imageSelector: ObjCSelector = "image"
     static let nameSelector: ObjCSelector = "name"
+    static let documentView: ObjCSelector = "documentView"
+    static let isFlipped: ObjCSelector = "isFlipped"
+    static let windows: ObjCSelector = "windows"
 
     static let viewClass = ObjCClass.named("NSView")!
     static let matrixClass = ObjCClass.named("NSMatrix") ?? viewClass
@@ -52,7 +55,11 @@ enum AppKit {
     static let sliderClass = ObjCClass.named("NSSlider")
     static let stepperClass = ObjCClass.named("NSStepper")
     static let popUpClass = ObjCClass.named("NSPopUpButton")
+    static let popUpCellClass = ObjCClass.named("NSPopUpButtonCell")
     static let buttonClass = ObjCClass.named("NSButton")
+    static let scrollViewClass = ObjCClass.named("NSScrollView")
+    static let scrollerClass = ObjCClass.named("NSScroller")
+    static let clipViewClass = ObjCClass.named("NSClipView")
     static let applicationClass = ObjCClass.named("NSApplication")
     static let windowClass = ObjCClass.named("NSWindow")
     /// Windows that are never pages: the app icon, menus, tool tips.

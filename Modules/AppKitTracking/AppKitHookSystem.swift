@@ -28,6 +28,10 @@ public final class AppKitHookSystem {
     /// Called with each page entered, its window and its node (tree files, pictures).
     public var onPageEnter: ((ObjCObject, AppKitNode) -> Void)?
 
+    private var scrolling: AppKitScrolling!
+    /// Watches the pages shown for impressions when the observer has impression rules.
+    private var impressions: AppKitImpressions?
+
     private var camera: AppKitSnapshots?
     /// Circle mode: the pages shown are pictured, then each page entered (docs/objc.md "Pictures").
     public private(set) var circleMode = false
@@ -43,7 +47,16 @@ public final class AppKitHookSystem {
         self.treeDirectory = treeDirectory
         camera = snapshots.map { AppKitSnapshots(clock: clock, send: $0) }
         pages = AppKitPages(clock: clock) { [unowned self] in self.observer.observe($0) }
+        scrolling = AppKitScrolling(clock: clock) { [unowned self] in self.observer.observe($0) }
+        impressions = (observer as? any ImpressionRules).map { rules in
+            AppKitImpressions(rules: rules, clock: clock, windows: { [unowned self] in self.pages.shownWindows }) { [unowned self] in
+                self.observer.observe($0)
+            }
+        }
+        pages.onLeave = { [unowned self] window in self.scrolling.pageLeft(window) }
         pages.onEnter = { [unowned self] window, node in
+            self.scrolling.pageEntered(window)
+            self.impressions?.pageEntered(node)
             if let treeDirectory = self.treeDirectory { AppKitTrees.write(page: node, window: window, directory: treeDirectory) }
             if self.circleMode { self.pictureSoon(window) }
             self.onPageEnter?(window, node)
@@ -96,29 +109,38 @@ public final class AppKitHookSystem {
             throw ObjCError(.unknownClass, subject: "NSApplication")
         }
         hooks.append(
-            try MethodHook(cls: application, selector: "sendAction:to:from:") { [unowned self] phase, call in
-                if phase == .before, let action = call.selector(at: 0) {
+            try MethodHook(cls: application, selector: "sendAction:to:from:", phases: [.before]) { [unowned self] _, call in
+                if let action = call.selector(at: 0) {
                     self.actionSent(action, to: call.object(at: 1), from: call.object(at: 2), application: call.receiver)
                 }
                 return false
             })
         hooks.append(
-            try MethodHook(cls: window, selector: "orderWindow:relativeTo:") { [unowned self] phase, call in
-                if phase == .after { self.windowOrdered(call.receiver, place: call.int32(at: 0)) }
+            try MethodHook(cls: window, selector: "orderWindow:relativeTo:", phases: [.after]) { [unowned self] _, call in
+                self.windowOrdered(call.receiver, place: call.int32(at: 0))
                 return false
             })
+        // Scrolling: the wheel reaches the scroll view (its scrollers' actions come through sendAction).
+        if let scrollView = AppKit.scrollViewClass {
+            hooks.append(
+                try MethodHook(cls: scrollView, selector: "scrollWheel:", phases: [.before]) { [unowned self] _, call in
+                    self.scrolling.moved(call.receiver)
+                    return false
+                })
+        }
         // Foreground and background: the app is activated and deactivated (docs/objc.md).
         hooks.append(
-            try MethodHook(cls: application, selector: "activateIgnoringOtherApps:") { [unowned self] phase, _ in
-                if phase == .after { self.activeChanged(true) }
+            try MethodHook(cls: application, selector: "activateIgnoringOtherApps:", phases: [.after]) { [unowned self] _, _ in
+                self.activeChanged(true)
                 return false
             })
         hooks.append(
-            try MethodHook(cls: application, selector: "deactivate") { [unowned self] phase, _ in
-                if phase == .after { self.activeChanged(false) }
+            try MethodHook(cls: application, selector: "deactivate", phases: [.after]) { [unowned self] _, _ in
+                self.activeChanged(false)
                 return false
             })
         started = true
+        impressions?.start()
         // The runtime calls the hooks for as long as the process runs: the system stays alive.
         _ = Unmanaged.passRetained(self)
         observer.observe(foregroundTime.interaction(.appStart, clock: clock))
@@ -127,6 +149,8 @@ public final class AppKitHookSystem {
     /// Leaves every page shown, reports `app_end` and puts the original methods back.
     public func stop() {
         guard started else { return }
+        impressions?.stop()
+        scrolling.restAll()
         pages.leaveAll()
         observer.observe(foregroundTime.interaction(.appEnd, clock: clock))
         for h in hooks { h.remove() }
@@ -139,12 +163,21 @@ public final class AppKitHookSystem {
     private func actionSent(_ action: ObjCSelector, to target: ObjCObject?, from sender: ObjCObject?, application: ObjCObject) {
         guard let sender else { return }
         let resolved = target ?? ((try? application.send(AppKit.targetForAction, action, nil, sender)) ?? nil)
+        // A scroller moving its scroll view (a knob drag, a click in the track): a scroll, not a click.
+        if let scroller = AppKit.scrollerClass, sender.isKind(of: scroller), let scrollView = AppKit.scrollViewClass,
+            let view = resolved, view.isKind(of: scrollView)
+        {
+            return scrolling.moved(view)
+        }
         let targetName = resolved?.className ?? "nil"
         var kind = Interaction.Kind.click
         var value: ControlValue?
         var node: AppKitNode
         let page: String
         if let menuItem = AppKit.menuItemClass, sender.isKind(of: menuItem) {
+            // An item of a pop-up button's menu tells its cell, and the pop-up then sends its own
+            // action (a `value_changed` with the choice): the item's hop is not the user's click.
+            if let cell = AppKit.popUpCellClass, let resolved, resolved.isKind(of: cell) { return }
             // A menu item or a key equivalent: the key window's page.
             node = AppKitNode(.menuItem(sender))
             let key = ((try? application.send(AppKit.keyWindow)) ?? nil) ?? ((try? application.send(AppKit.mainWindow)) ?? nil)
@@ -201,14 +234,9 @@ public final class AppKitHookSystem {
 
     // MARK: Foreground and background
 
-    /// Whether the app was active when last told; nil until it first was.
-    private var active: Bool?
-
     private func activeChanged(_ now: Bool) {
         guard started else { return }
-        defer { active = now }
-        guard let was = active, was != now else { return }
-        observer.observe(foregroundTime.interaction(now ? .appForeground : .appBackground, clock: clock))
+        if let change = foregroundTime.activity(now, clock: clock) { observer.observe(change) }
     }
 
     // MARK: Pages

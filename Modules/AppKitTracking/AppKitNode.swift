@@ -138,27 +138,17 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
 
     /// Rule 4 over the parent's objects, by class name, without a node per sibling.
     public func sameNameSiblingsBefore(name: String, parent: any ViewNode) -> Int {
-        let siblings: [ObjCObject]
-        let me: ObjCObject
         switch kind {
         case .view(let v):
             guard let p = parent as? AppKitNode, case .view(let superview) = p.kind else { return 0 }
-            siblings = AppKit.subviews(of: superview)
-            me = v
+            return superview.countOfClass(named: name, before: v, in: AppKit.subviewsSelector)
         case .menuItem(let item):
             guard let p = parent as? AppKitNode, case .menu(let menu) = p.kind else { return 0 }
-            siblings = AppKit.items(of: menu)
-            me = item
+            return menu.countOfClass(named: name, before: item, in: AppKit.itemArray)
         default:
             // A submenu is the one child of its item; pages and cells take no sibling count.
             return 0
         }
-        var count = 0
-        for s in siblings {
-            if s == me { return count }
-            if s.className == name { count += 1 }
-        }
-        return count
     }
 
     /// The visible label: `title` of buttons, menu items, boxes and windows; `stringValue` of a
@@ -188,6 +178,16 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
 
     public var ignoresTracking: Bool { id == "autotrack-ignore" }
 
+    /// Whether this node or an ancestor is ignored, found once: the hooks and the tracker both ask.
+    public var isInIgnoredView: Bool {
+        if let known = ignoredFound { return known }
+        let found = ignoresTracking || (parentNode?.isInIgnoredView ?? false)
+        ignoredFound = found
+        return found
+    }
+
+    private var ignoredFound: Bool?
+
     // MARK: KeyValueReadable
 
     /// The real `valueForKeyPath:` on the node's object, one key at a time: a key the object does
@@ -199,12 +199,16 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
 
     // MARK: TypedTextHolding
 
+    /// The keys of a text field's or text view's contents.
+    private static let textKeys: Set<String> = [
+        "stringValue", "objectValue", "attributedStringValue", "intValue", "doubleValue", "floatValue", "string", "textStorage",
+    ]
+
     /// A secure text field reveals nothing; an editable text field's and a text view's text are typed.
     public func typedText(forKey key: String) -> TypedText? {
         guard case .view(let v) = kind else { return nil }
         if v.isKind(of: AppKit.secureTextFieldClass) { return .password }
-        let textKeys: Set<String> = ["stringValue", "objectValue", "attributedStringValue", "intValue", "doubleValue", "floatValue", "string", "textStorage"]
-        guard textKeys.contains(key) else { return nil }
+        guard AppKitNode.textKeys.contains(key) else { return nil }
         if v.isKind(of: AppKit.textViewClass) { return .typed }
         if v.isKind(of: AppKit.textFieldClass), (try? v.bool(AppKit.isEditable)) == true { return .typed }
         return nil

@@ -1,19 +1,10 @@
 import AppKitTracking
-import ATLPClient
-import ATLPTLS
-import ATLPWire
 import CAutotrackObjCPreload
-import CommandSupport
-import EventModel
-import KVCConfig
 import ObjCRuntime
+import PreloadPipeline
 import ProgramLaunch
-import RemoteConfig
-import Reporters
-import SecureChannel
 import Synchronization
 import SystemCalls
-import Tracker
 
 /// The GNUstep preload library's start: its C constructor calls this before the program's `main`.
 ///
@@ -27,19 +18,17 @@ public func autotrackObjCPreloadStart() {
 }
 
 final class ObjCPreloadSession {
-    let pipeline: TrackingPipeline
+    let tracking: PreloadTracking
     let hooks: AppKitHookSystem
-    let snapshots: ATLPSnapshotSender?
     /// Keeps the `-[NSProcessInfo environment]` hook for the life of the process.
     let environmentHook: MethodHook?
 
     private static let current = Mutex<ObjCPreloadSession?>(nil)
     static let exitFlushTimeout: Duration = .seconds(2)
 
-    private init(pipeline: TrackingPipeline, hooks: AppKitHookSystem, snapshots: ATLPSnapshotSender?, environmentHook: MethodHook?) {
-        self.pipeline = pipeline
+    private init(tracking: PreloadTracking, hooks: AppKitHookSystem, environmentHook: MethodHook?) {
+        self.tracking = tracking
         self.hooks = hooks
-        self.snapshots = snapshots
         self.environmentHook = environmentHook
     }
 
@@ -51,7 +40,7 @@ final class ObjCPreloadSession {
         guard GNUstepProgram.isGNUstep(path: program) else { return }
         guard autotrack_objc_blocks_runtime_is_swifts() != 0 else {
             let found = String(cString: autotrack_objc_blocks_runtime_path())
-            printError(
+            PreloadTracking.printError(
                 "autotrack: _Block_copy resolves to \(found.isEmpty ? "no library" : found), not to Swift's \(GNUstepProgram.blocksRuntimeName): "
                     + "put \(GNUstepProgram.blocksRuntimeName) first in LD_PRELOAD (autotrack-agent run does); the program runs untracked")
             return
@@ -64,34 +53,16 @@ final class ObjCPreloadSession {
             atexit { ObjCPreloadSession.finish() }
             watchEndingSignals()
         } catch {
-            printError("autotrack: \(error); the program runs untracked")
+            PreloadTracking.printError("autotrack: \(error); the program runs untracked")
         }
     }
 
     private convenience init(settings: LaunchSettings, environment: [String: String]) throws(PreloadFailure) {
-        var plan = TrackingPlan()
-        if !settings.configFiles.isEmpty {
-            do {
-                plan = try TrackingPlan.load(files: settings.configFiles)
-            } catch {
-                throw PreloadFailure(error.problems.map(\.description).joined(separator: "; "))
-            }
-        }
-        let app: TrackedApp
-        var trackerSettings: TrackerSettings
-        do {
-            app = try TrackedApp(key: settings.appKey, version: settings.appVersion)
-            trackerSettings = try TrackerSettings().applying(environment: environment)
-        } catch {
-            throw PreloadFailure("\(error)")
-        }
-        if trackerSettings.dataDirectory == nil {
-            trackerSettings.dataDirectory = AgentDataDirectory.default(appKey: app.key, environment: environment)
-        }
-        let pipeline = try Self.pipeline(settings: settings, plan: plan, app: app, trackerSettings: trackerSettings)
+        let tracking = try PreloadTracking(
+            settings: settings, environment: environment, agent: "autotrack-objc-preload", label: "autotrack.objc-preload")
+        let pipeline = tracking.pipeline
         // Pictures go on a connection of their own, only in circle mode (docs/objc.md "Pictures").
-        let tracker = pipeline.tracker
-        let snapshots = pipeline.link?.snapshotSender(device: { tracker.identity.namedDevice })
+        let snapshots = tracking.snapshots
         let hooks = AppKitHookSystem(
             observer: pipeline.tracker, treeDirectory: settings.treeDirectory, snapshots: snapshots.map { sender in { sender.send($0) } })
         do {
@@ -107,56 +78,7 @@ final class ObjCPreloadSession {
             let setCircleMode = hooks.circleModeSetter
             refresher.onCircleModeChange { setCircleMode($0) }
         }
-        self.init(pipeline: pipeline, hooks: hooks, snapshots: snapshots, environmentHook: Self.hideSelfFromTasks())
-    }
-
-    private static func pipeline(
-        settings: LaunchSettings, plan: TrackingPlan, app: TrackedApp, trackerSettings: TrackerSettings
-    ) throws(PreloadFailure) -> TrackingPipeline {
-        guard !settings.collectors.isEmpty else {
-            let path = settings.out ?? "/dev/stderr"
-            do {
-                let reporter = try JSONLinesFileReporter(path: path)
-                return TrackingPipeline(plan: plan, app: app, settings: trackerSettings, label: "autotrack.objc-preload", reporter: reporter)
-            } catch {
-                throw PreloadFailure("\(path) cannot be written: \(error)")
-            }
-        }
-        var addresses: [SocketAddress] = []
-        for collector in settings.collectors {
-            do throws(UsageError) {
-                let address = try HostPort(collector)
-                addresses.append(SocketAddress(host: address.host, port: address.port))
-            } catch {
-                throw PreloadFailure("\(LaunchSettings.collectorKey): \(error)")
-            }
-        }
-        var security: SecureChannelFactory?
-        if settings.tls {
-            do throws(SecureChannelError) {
-                security = try TLSContext.client(trusting: settings.tlsAuthorityFile).channels
-            } catch {
-                throw PreloadFailure("cannot set up TLS: \(error); check \(LaunchSettings.tlsAuthorityKey)")
-            }
-        }
-        let hello = Hello(appKey: app.key, appVersion: app.version, agent: "autotrack-objc-preload", token: settings.token)
-        let link = CollectorLink(addresses: addresses, hello: hello, security: security)
-        let spool = settings.spoolDirectory
-        let shipping = link.shipping(
-            spool: spool, batchInterval: .milliseconds(100), backoff: Backoff(initial: .milliseconds(100), maximum: .seconds(5)))
-        let collectors = shipping.collectorsDescription
-        do {
-            return try TrackingPipeline(
-                plan: plan, app: app, settings: trackerSettings, label: "autotrack.objc-preload", link: link, shipping: shipping,
-                remoteConfig: true,
-                onUnreachable: { error in
-                    printError(
-                        "autotrack: the collector at \(collectors) cannot be reached (\(error)); the program runs on, and its events are "
-                            + "kept in the spool \(spool) and sent when a collector answers")
-                })
-        } catch {
-            throw PreloadFailure("the spool \(spool) cannot be used: \(error)")
-        }
+        self.init(tracking: tracking, hooks: hooks, environmentHook: Self.hideSelfFromTasks())
     }
 
     /// GNUstep's `NSProcessInfo` read the environment before this constructor ran, and `NSTask`
@@ -167,8 +89,8 @@ final class ObjCPreloadSession {
         // The answer without LD_PRELOAD, made once and kept (advice runs in a pool of its own, so
         // an autoreleased copy would be gone before the caller got it).
         nonisolated(unsafe) var kept: ObjCObject?
-        return try? MethodHook(cls: processInfo, selector: "environment") { phase, call in
-            guard phase == .after, let environment = call.objectResult else { return false }
+        return try? MethodHook(cls: processInfo, selector: "environment", phases: [.after]) { _, call in
+            guard let environment = call.objectResult else { return false }
             if kept == nil, let copy = (try? environment.send("mutableCopy")) ?? nil {
                 try? copy.sendVoid("removeObjectForKey:", ObjCObject.string(key))
                 kept = copy
@@ -190,54 +112,25 @@ final class ObjCPreloadSession {
     static func finish() {
         guard let session = current.withLock({ $0.take() }) else { return }
         session.hooks.stop()
-        session.finishReporting()
+        session.tracking.finish(within: exitFlushTimeout)
     }
 
-    /// After the hooks stopped: pictures given up, the tracker stopped, events drained.
-    private func finishReporting() {
-        // Pictures are not events: one still queued is lost, not waited for.
-        _ = snapshots?.close(timeout: .milliseconds(100))
-        pipeline.tracker.stop()
-        _ = pipeline.drain(deadline: ContinuousClock.now + Self.exitFlushTimeout)
-        pipeline.close()
-    }
-
-    /// The signals that end a program from outside (a session ending, `kill`, a service
-    /// manager), caught when the program left them at their default action, as the GTK preload
-    /// does (docs/gtk.md "Ending"): the session is finished as at exit, then the program dies of
-    /// the same signal. One the program handles or ignores stays the program's.
-    static let endingSignals = [SIGTERM, SIGINT, SIGHUP]
-
-    /// How long a signal's cleanup waits for the main thread to stop the hooks before it stops
-    /// them itself (the run loop may be busy in the app's own code).
-    static let hooksStopWait: Duration = .seconds(1)
-
+    /// The ending signals (PreloadEnding) finish the session as at exit, as the GTK preload does
+    /// (docs/gtk.md "Ending"): the hooks stop on the main thread, or after
+    /// `PreloadEnding.hooksStopWait` from the signal's thread (the run loop may be busy in the
+    /// app's own code); the rest on the signal's thread.
     private static func watchEndingSignals() {
-        let signals = endingSignals.filter(Posix.hasDefaultAction)
-        guard !signals.isEmpty, let (readFD, previous) = try? Posix.routeSignalsToPipe(signals) else { return }
-        Posix.startThread(name: "autotrack-end") {
-            let signal = Posix.awaitSignal(readFD)
-            guard signal != 0 else { return }
-            if let session = current.withLock({ $0.take() }) {
-                // The hooks by address (they are the main thread's; the session stays alive here).
-                let hooks = UInt(bitPattern: Unmanaged.passUnretained(session.hooks).toOpaque())
-                let stop = ClaimedWork {
-                    guard let pointer = UnsafeRawPointer(bitPattern: hooks) else { return }
-                    Unmanaged<AppKitHookSystem>.fromOpaque(pointer).takeUnretainedValue().stop()
-                }
-                MainThread.async { stop.runIfUnclaimed() }
-                stop.wait(within: hooksStopWait)
-                session.finishReporting()
+        PreloadEnding.watch {
+            guard let session = current.withLock({ $0.take() }) else { return }
+            // The hooks by address (they are the main thread's; the session stays alive here).
+            let hooks = UInt(bitPattern: Unmanaged.passUnretained(session.hooks).toOpaque())
+            let stop = ClaimedWork {
+                guard let pointer = UnsafeRawPointer(bitPattern: hooks) else { return }
+                Unmanaged<AppKitHookSystem>.fromOpaque(pointer).takeUnretainedValue().stop()
             }
-            Posix.unrouteSignals(previous, readFD: readFD)
-            Posix.dieOfSignal(signal)
+            MainThread.async { stop.runIfUnclaimed() }
+            stop.wait(within: PreloadEnding.hooksStopWait)
+            session.tracking.finish(within: exitFlushTimeout)
         }
     }
-}
-
-func printError(_ line: String) { Posix.writeToStandardError(line + "\n") }
-
-struct PreloadFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

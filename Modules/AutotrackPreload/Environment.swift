@@ -17,8 +17,4 @@ enum Environment {
         let kept = value.split(whereSeparator: { $0 == ":" || $0 == " " }).filter { !$0.contains("libAutotrackPreload") }
         Posix.setEnvironmentValue("LD_PRELOAD", to: kept.isEmpty ? nil : kept.joined(separator: ":"))
     }
-
-    static func printError(_ line: String) {
-        Posix.writeToStandardError(line + "\n")
-    }
 }

@@ -126,9 +126,38 @@ atr_status atr_send_cell_frame(atr_id matrix, long row, long column, atr_rect *r
         *result = (atr_rect){r.origin.x, r.origin.y, r.size.width, r.size.height};
     })
 }
+/// The key paths read so far as NSStrings, kept for the process: rules name few keys, and a key
+/// made afresh on every read is a string made, autoreleased and freed on every tracked click.
+enum { KEPT_KEYS = 64 };
+static struct { char *utf8; NSString *string; } keptKeys[KEPT_KEYS];
+static int keptKeyCount = 0;
+static pthread_mutex_t keptKeyLock = PTHREAD_MUTEX_INITIALIZER;
+
+static NSString *keyString(const char *path) {
+    pthread_mutex_lock(&keptKeyLock);
+    for (int i = 0; i < keptKeyCount; i++) {
+        if (strcmp(keptKeys[i].utf8, path) == 0) {
+            NSString *kept = keptKeys[i].string;
+            pthread_mutex_unlock(&keptKeyLock);
+            return kept;
+        }
+    }
+    NSString *made = [NSString stringWithUTF8String: path];
+    if (made != nil && keptKeyCount < KEPT_KEYS) {
+        char *copy = strdup(path);
+        if (copy != NULL) {
+            keptKeys[keptKeyCount].utf8 = copy;
+            keptKeys[keptKeyCount].string = [made retain];
+            keptKeyCount++;
+        }
+    }
+    pthread_mutex_unlock(&keptKeyLock);
+    return made;
+}
+
 atr_status atr_value_for_key_path(atr_id object, const char *path, atr_id *result) {
     id receiver = (id)object;
-    GUARDED(*result = [receiver valueForKeyPath: [NSString stringWithUTF8String: path]])
+    GUARDED(*result = [receiver valueForKeyPath: keyString(path)])
 }
 atr_status atr_raise(const char *name, const char *reason) {
     @try {
@@ -173,6 +202,72 @@ long atr_array_items(atr_id array, atr_id *items, long max) {
     long n = count < max ? count : max;
     if (n > 0) [a getObjects: (id *)items range: NSMakeRange(0, (NSUInteger)n)];
     return count;
+}
+/// GNUstep's `-[NSView subviews]` answers an autoreleased copy of the view's `_sub_views` array:
+/// a sibling count reads that array itself where it is there (an ivar of NSView, an object, an
+/// NSArray), and sends `subviews` elsewhere (another AppKit, a view class that overrides it).
+static ptrdiff_t subviewsOffset = -1;
+static Class viewClass = Nil;
+static IMP viewSubviews = NULL;
+
+static void findSubviewsIvar(void) {
+    static int looked = 0;
+    if (looked) return;
+    looked = 1;
+    viewClass = objc_lookUpClass("NSView");
+    if (viewClass == Nil) return;
+    Ivar ivar = class_getInstanceVariable(viewClass, "_sub_views");
+    const char *type = ivar ? ivar_getTypeEncoding(ivar) : NULL;
+    if (type != NULL && type[0] == '@') {
+        subviewsOffset = ivar_getOffset(ivar);
+        viewSubviews = class_getMethodImplementation(viewClass, @selector(subviews));
+    }
+}
+
+static id subviewsOf(id view) {
+    findSubviewsIvar();
+    if (subviewsOffset >= 0 && atr_is_kind(view, (atr_class)viewClass)
+        && class_getMethodImplementation(object_getClass(view), @selector(subviews)) == viewSubviews) {
+        id own = *(id *)((char *)view + subviewsOffset);
+        if (own == nil || atr_is_array(own)) return own;
+    }
+    return [view subviews];
+}
+
+long atr_same_class_before(atr_id object, atr_sel sel, atr_id child, const char *name) {
+    id receiver = (id)object;
+    if (receiver == nil || name == NULL) return 0;
+    long count = 0;
+    @try {
+        id array = sel_isEqual((SEL)sel, @selector(subviews)) ? subviewsOf(receiver)
+                                                                : LOOKUP(receiver, sel, id (*)(id, SEL))(receiver, (SEL)sel);
+        if (!atr_is_array(array)) return 0;
+        NSUInteger n = [(NSArray *)array count];
+        for (NSUInteger i = 0; i < n; i++) {
+            id item = [(NSArray *)array objectAtIndex: i];
+            if (item == (id)child) break;
+            if (strcmp(class_getName([item class]), name) == 0) count++;
+        }
+    } @catch (id e) {
+        keep(e);
+        return 0;
+    }
+    return count;
+}
+atr_status atr_send_rect_of_row(atr_id table, long row, atr_rect *result) {
+    id receiver = (id)table;
+    GUARDED({
+        NSRect r = [receiver rectOfRow: row];
+        *result = (atr_rect){r.origin.x, r.origin.y, r.size.width, r.size.height};
+    })
+}
+atr_status atr_table_visible_rows(atr_id table, long *first, long *count) {
+    id receiver = (id)table;
+    GUARDED({
+        NSRange rows = [receiver rowsInRect: [receiver visibleRect]];
+        *first = (long)rows.location;
+        *count = (long)rows.length;
+    })
 }
 atr_id atr_retain(atr_id object) { return [(id)object retain]; }
 void atr_release(atr_id object) { [(id)object release]; }
@@ -257,6 +352,22 @@ void atr_run_on_main_thread(void (*function)(void *), void *context) {
     [pool drain];
 }
 
+void atr_run_after(double seconds, void (*function)(void *), void *context) {
+    NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
+    ATRMainThreadCall *call = [[ATRMainThreadCall alloc] init];
+    call->function = function;
+    call->context = context;
+    @try {
+        // AppKit's two modes by their values: this library links Foundation only.
+        NSArray *modes = [NSArray arrayWithObjects: NSDefaultRunLoopMode, @"NSModalPanelRunLoopMode", @"NSEventTrackingRunLoopMode", nil];
+        [call performSelector: @selector(run) withObject: nil afterDelay: seconds inModes: modes];
+    } @catch (id e) {
+        keep(e);
+    }
+    [call release];
+    [pool drain];
+}
+
 // MARK: Method replacement
 
 typedef struct {
@@ -268,6 +379,8 @@ typedef struct {
     atr_advice advice;
     void *context;
     int live;
+    /// ATR_PHASE_BEFORE | ATR_PHASE_AFTER: the phases advice is called for.
+    int phases;
 } Hook;
 
 enum { MAX_HOOKS = 512 };
@@ -288,7 +401,7 @@ static Hook *findHook(id self, SEL cmd) {
 }
 
 static int advise(Hook *h, int phase, id self, SEL cmd, void **arguments, void *result) {
-    if (!h->live || adviceDepth > 0) return 0;
+    if (!h->live || adviceDepth > 0 || !(h->phases & (phase == 0 ? ATR_PHASE_BEFORE : ATR_PHASE_AFTER))) return 0;
     adviceDepth++;
     NSAutoreleasePool *pool = newPool();
     int skip = 0;
@@ -418,7 +531,7 @@ static int related(Class a, Class b) {
     return 0;
 }
 
-int atr_hook_install(atr_class cls, atr_sel sel, atr_advice advice, void *context) {
+int atr_hook_install(atr_class cls, atr_sel sel, atr_advice advice, void *context, int phases) {
     Method m = class_getInstanceMethod((Class)cls, (SEL)sel);
     if (m == NULL) return -1;
     int sig = atr_signature_of(method_getTypeEncoding(m));
@@ -437,7 +550,7 @@ int atr_hook_install(atr_class cls, atr_sel sel, atr_advice advice, void *contex
         m = class_getInstanceMethod((Class)cls, (SEL)sel);
     }
     int n = hookCount;
-    hooks[n] = (Hook){(Class)cls, (SEL)sel, method_getImplementation(m), m, (atr_signature)sig, advice, context, 1};
+    hooks[n] = (Hook){(Class)cls, (SEL)sel, method_getImplementation(m), m, (atr_signature)sig, advice, context, 1, phases};
     hookCount++;
     method_setImplementation(m, trampolines[sig]);
     pthread_mutex_unlock(&hookLock);

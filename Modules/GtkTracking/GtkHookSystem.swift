@@ -41,9 +41,8 @@ public final class GtkHookSystem {
     private var reportedInput = -1
     /// Switches the user clicked or activated, until their state is set (docs/gtk.md).
     private var armedSwitches: Set<UInt> = []
-    /// Foreground: some window of the app is active; nil until a window first was.
-    private var foreground: Bool?
-    /// The app's time in the foreground, for `app_background` and `app_end`.
+    /// The app's time in the foreground, for `app_background` and `app_end`, and whether some
+    /// window of the app was active when last checked.
     private var foregroundTime = ForegroundTime()
     private var activityCheckScheduled = false
     private(set) public var started = false
@@ -426,9 +425,7 @@ public final class GtkHookSystem {
         activityCheckScheduled = false
         guard started else { return }
         let active = GtkHookSystem.toplevels().contains { gtk_window_is_active($0.assumingMemoryBound(to: GtkWindow.self)) != 0 }
-        defer { foreground = active }
-        guard let was = foreground, was != active else { return }
-        observer.observe(foregroundTime.interaction(active ? .appForeground : .appBackground, clock: clock))
+        if let change = foregroundTime.activity(active, clock: clock) { observer.observe(change) }
     }
 
     // MARK: Helpers

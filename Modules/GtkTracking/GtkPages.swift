@@ -9,18 +9,15 @@ import ViewIdentity
 /// their stack shows them, and left when their stack shows another child or their window is
 /// unmapped; a page inside a page comes and goes with it.
 final class GtkPages {
-    private struct Visit {
+    private struct Place {
         /// Referenced while the visit lasts, so the leave event can still name it.
         let page: GObjectPointer
         let window: GObjectPointer
         /// The stack that shows it; nil for a window that is its own page.
         let stack: GObjectPointer?
-        let name: String
-        let enteredNanos: UInt64
     }
 
-    private var visits: [Visit] = []
-    private var counts: [String: Int] = [:]
+    private var pages = ShownPages<Place>()
     private let clock: any HookClock
     private let report: (Interaction) -> Void
     /// Called with each page entered (the tree writer).
@@ -32,12 +29,12 @@ final class GtkPages {
     }
 
     deinit {
-        for v in visits { g_object_unref(v.page) }
+        for v in pages.visits { g_object_unref(v.place.page) }
     }
 
     /// A window was mapped: enter the pages it shows, or the window itself.
     func windowMapped(_ window: GObjectPointer) {
-        guard !visits.contains(where: { $0.window == window }) else { return }
+        guard !pages.visits.contains(where: { $0.place.window == window }) else { return }
         let entered = enterPages(inside: window, window: window)
         if entered == 0 { enter(window, window: window, stack: nil) }
     }
@@ -54,9 +51,9 @@ final class GtkPages {
         guard let root = gtk_widget_get_root(widget) else { return }
         let window = UnsafeMutableRawPointer(root)
         if cgtk_is_window(window) != 0 { GtkWidgetNode.node(for: window).cachedHoldsPage = nil }
-        guard gtk_widget_get_mapped(widget) != 0, visits.contains(where: { $0.window == window }) else { return }
+        guard gtk_widget_get_mapped(widget) != 0, pages.visits.contains(where: { $0.place.window == window }) else { return }
         // The pages this stack showed, and whatever was inside them; a window that was its own page.
-        let shown = visits.filter { $0.stack == stack }.map(\.page)
+        let shown = pages.visits.filter { $0.place.stack == stack }.map(\.place.page)
         leave { v in
             v.stack == stack || (v.stack == nil && v.page == window)
                 || GtkWidgetNode.selfAndAncestors(of: v.page).dropFirst().contains { shown.contains($0) }
@@ -66,14 +63,14 @@ final class GtkPages {
             enter(page, window: window, stack: stack)
             enterPages(inside: page, window: window)
         }
-        if !visits.contains(where: { $0.window == window }) { enter(window, window: window, stack: nil) }
+        if !pages.visits.contains(where: { $0.place.window == window }) { enter(window, window: window, stack: nil) }
     }
 
     /// The pages shown now, outermost first, and the windows they are shown in.
     var shown: (pages: [GObjectPointer], windows: [GObjectPointer]) {
         var windows: [GObjectPointer] = []
-        for v in visits where !windows.contains(v.window) { windows.append(v.window) }
-        return (visits.map(\.page), windows)
+        for v in pages.visits where !windows.contains(v.place.window) { windows.append(v.place.window) }
+        return (pages.visits.map(\.place.page), windows)
     }
 
     /// Leaves every page (the process is ending).
@@ -87,11 +84,12 @@ final class GtkPages {
         // Bounded: a chain of dialogs is short, and a cycle GTK would refuse.
         for _ in 0..<8 {
             guard let parent = gtk_window_get_transient_for(w.assumingMemoryBound(to: GtkWindow.self)),
-                visits.contains(where: { $0.window == UnsafeMutableRawPointer(parent) })
+                pages.visits.contains(where: { $0.place.window == UnsafeMutableRawPointer(parent) })
             else { break }
             w = UnsafeMutableRawPointer(parent)
         }
-        return (visits.first { $0.window == w && $0.stack != nil } ?? visits.first { $0.window == w })?.name
+        let inWindow = pages.visits.filter { $0.place.window == w }
+        return (inWindow.first { $0.place.stack != nil } ?? inWindow.first)?.name
     }
 
     /// Enters the visible child of every stack inside `root` (not through hidden stack children).
@@ -121,34 +119,18 @@ final class GtkPages {
     }
 
     private func enter(_ page: GObjectPointer, window: GObjectPointer, stack: GObjectPointer?) {
-        guard !visits.contains(where: { $0.page == page }) else { return }
+        guard !pages.visits.contains(where: { $0.place.page == page }) else { return }
         let node = GtkWidgetNode.node(for: page)
-        let name = node.pathName
         g_object_ref(page)
-        visits.append(Visit(page: page, window: window, stack: stack, name: name, enteredNanos: clock.monotonicNanoseconds()))
-        counts[name, default: 0] += 1
-        report(
-            Interaction(
-                kind: .pageEnter, node: node, title: node.title, page: name, pageCount: counts[name],
-                timestamp: clock.wallMilliseconds()))
+        report(pages.enter(Place(page: page, window: window, stack: stack), node: node, clock: clock))
         onEnter?(node)
     }
 
-    private func leave(where matches: (Visit) -> Bool) {
+    /// Leaves the pages `matches` selects, innermost (last entered) first.
+    private func leave(where matches: (Place) -> Bool) {
         let now = clock.monotonicNanoseconds()
-        let leaving = Set(visits.indices.filter { matches(visits[$0]) })
-        guard !leaving.isEmpty else { return }
-        for i in visits.indices.reversed() where leaving.contains(i) {
-            let v = visits[i]
-            let node = GtkWidgetNode.node(for: v.page)
-            report(
-                Interaction(
-                    kind: .pageLeave, node: node, title: node.title,
-                    duration: Int64((now &- v.enteredNanos) / 1_000_000), page: v.name, pageCount: counts[v.name],
-                    timestamp: clock.wallMilliseconds()))
-        }
-        let left = visits.indices.filter { leaving.contains($0) }.map { visits[$0].page }
-        visits = visits.indices.filter { !leaving.contains($0) }.map { visits[$0] }
-        for page in left { g_object_unref(page) }
+        let left = pages.remove { matches($0.place) }
+        for v in left.reversed() { report(pages.leaving(v, node: GtkWidgetNode.node(for: v.place.page), now: now, clock: clock)) }
+        for v in left { g_object_unref(v.place.page) }
     }
 }

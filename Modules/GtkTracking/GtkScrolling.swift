@@ -25,12 +25,8 @@ final class GtkScrolling {
         /// The last offset seen, whoever moved it.
         var x: Double
         var y: Double
-        /// The streak since the last rest: where it began, the movement along each axis (sums of
-        /// absolute steps), the sign of the last step along each.
-        var moving = false
-        var startX = 0.0, startY = 0.0
-        var movedX = 0.0, movedY = 0.0
-        var lastStepX = 0.0, lastStepY = 0.0
+        /// The streak since the last rest; nil while the view is at rest.
+        var streak: ScrollStreak?
         var timer: guint = 0
         /// The largest share of the content height seen in this page visit; nil: none yet.
         var depth: Double?
@@ -86,19 +82,12 @@ final class GtkScrolling {
         let x = h.map { gtk_adjustment_get_value($0) } ?? 0
         let y = v.map { gtk_adjustment_get_value($0) } ?? 0
         defer { (watch.x, watch.y) = (x, y) }
-        if !watch.moving {
+        if watch.streak == nil {
             guard gate.allows(window) else { return }
-            watch.moving = true
-            (watch.startX, watch.startY) = (watch.x, watch.y)
-            (watch.movedX, watch.movedY) = (0, 0)
+            watch.streak = ScrollStreak(x: watch.x, y: watch.y)
             watch.depth = max(watch.depth ?? 0, GtkScrolling.share(v, at: watch.y))
         }
-        let stepX = x - watch.x
-        let stepY = y - watch.y
-        watch.movedX += abs(stepX)
-        watch.movedY += abs(stepY)
-        if stepX != 0 { watch.lastStepX = stepX }
-        if stepY != 0 { watch.lastStepY = stepY }
+        watch.streak?.step(toX: x, y: y)
         restartTimer(watch)
     }
 
@@ -114,7 +103,7 @@ final class GtkScrolling {
 
     /// Reports every view still moving as at rest now (the app is ending).
     func restAll() {
-        for watch in watches.values where watch.moving {
+        for watch in watches.values where watch.streak != nil {
             if watch.timer != 0 { g_source_remove(watch.timer) }
             watch.timer = 0
             rest(watch)
@@ -141,17 +130,10 @@ final class GtkScrolling {
 
     /// The streak ends: one `scroll` interaction, unless the widget is gone or nothing moved.
     private func rest(_ watch: Watch) {
-        watch.moving = false
-        guard let window = watch.node.widget, watch.movedX > 0 || watch.movedY > 0 else { return }
+        guard let streak = watch.streak else { return }
+        watch.streak = nil
+        guard let window = watch.node.widget, streak.moved else { return }
         let (_, v) = GtkScrolling.adjustments(of: window)
-        let direction: ScrollRest.Direction
-        if watch.movedY >= watch.movedX {
-            let net = watch.y - watch.startY
-            direction = (net != 0 ? net : watch.lastStepY) > 0 ? .down : .up
-        } else {
-            let net = watch.x - watch.startX
-            direction = (net != 0 ? net : watch.lastStepX) > 0 ? .right : .left
-        }
         let depth = max(watch.depth ?? 0, GtkScrolling.share(v, at: watch.y))
         watch.depth = depth
         let node = watch.node
@@ -161,9 +143,7 @@ final class GtkScrolling {
             kind: .scroll, node: node,
             eventCode: GtkEventCodes.code(sender: node, page: placement.codeController, signal: "value-changed"),
             title: nil, page: placement.page ?? placement.codeController, timestamp: clock.wallMilliseconds())
-        interaction.scrollRest = ScrollRest(
-            offsetX: Int(watch.x.rounded()), offsetY: Int(watch.y.rounded()), direction: direction,
-            depth: (depth * 10_000).rounded() / 10_000)
+        interaction.scrollRest = streak.rest(depth: depth)
         interaction.knownPath = location.path
         interaction.knownNodeTitle = .some(nil)
         report(interaction)

@@ -6,6 +6,8 @@
 public struct ForegroundTime: Sendable {
     /// Monotonic nanoseconds when the app last came to the foreground; nil while in the background.
     private var since: UInt64?
+    /// Whether the app's windows were active when `activity` was last told; nil until it was.
+    private var active: Bool?
 
     public init() {}
 
@@ -29,5 +31,14 @@ public struct ForegroundTime: Sendable {
             break
         }
         return interaction
+    }
+
+    /// The toolkit's hooks saw whether the app (one of its windows) is active now: the
+    /// `appForeground` or `appBackground` to report when that changed since it was last told;
+    /// nil when it did not, and the first time (the app's start is `appStart`'s).
+    public mutating func activity(_ now: Bool, clock: any HookClock) -> Interaction? {
+        defer { active = now }
+        guard let was = active, was != now else { return nil }
+        return interaction(now ? .appForeground : .appBackground, clock: clock)
     }
 }

@@ -76,21 +76,47 @@ enum Reflection {
         static let typedText = Shape(rawValue: 32)
     }
 
-    /// Per type: its shape. Types are few (those key paths meet), so the table stays small.
-    static let shapes = Mutex<[ObjectIdentifier: Shape]>([:])
-
-    static func shape(of value: Any) -> Shape {
-        let type = ObjectIdentifier(Swift.type(of: value))
-        if let known = shapes.withLock({ $0[type] }) { return known }
+    /// What a type is to a key path step: its shape, and how it answers keys itself
+    /// (`KeyValueReadable`) and says which keys reveal typed text (`TypedTextHolding`), as
+    /// functions that cast a value back to its own type: a cast to a concrete type is a check,
+    /// where a cast to a protocol looks the conformance up again, on every step of every read.
+    struct Kind: Sendable {
         var shape: Shape = []
-        if value is any OptionalUnwrapping { shape.insert(.optional) }
-        if value is JSONValue { shape.insert(.json) }
-        if value is any ViewNode { shape.insert(.node) }
-        if value is any KeyValueReadable { shape.insert(.readable) }
-        if value is JSONObject { shape.insert(.jsonObject) }
-        if value is any TypedTextHolding { shape.insert(.typedText) }
-        shapes.withLock { $0[type] = shape }
-        return shape
+        var answer: (@Sendable (Any, String) -> Any?)?
+        var typedText: (@Sendable (Any, String) -> TypedText?)?
+    }
+
+    /// Per type: its kind. Types are few (those key paths meet), so the table stays small.
+    static let kinds = Mutex<[ObjectIdentifier: Kind]>([:])
+
+    static func kind(of value: Any) -> Kind {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if let known = kinds.withLock({ $0[type] }) { return known }
+        var kind = Kind()
+        if value is any OptionalUnwrapping { kind.shape.insert(.optional) }
+        if value is JSONValue { kind.shape.insert(.json) }
+        if value is any ViewNode { kind.shape.insert(.node) }
+        if let readable = value as? any KeyValueReadable {
+            kind.shape.insert(.readable)
+            kind.answer = answer(of: readable)
+        }
+        if value is JSONObject { kind.shape.insert(.jsonObject) }
+        if let holder = value as? any TypedTextHolding {
+            kind.shape.insert(.typedText)
+            kind.typedText = typedText(of: holder)
+        }
+        kinds.withLock { $0[type] = kind }
+        return kind
+    }
+
+    static func shape(of value: Any) -> Shape { kind(of: value).shape }
+
+    private static func answer<T: KeyValueReadable>(of _: T) -> @Sendable (Any, String) -> Any? {
+        { value, key in (value as? T)?.value(forKey: key) }
+    }
+
+    private static func typedText<T: TypedTextHolding>(of _: T) -> @Sendable (Any, String) -> TypedText? {
+        { value, key in (value as? T)?.typedText(forKey: key) }
     }
 
     /// Unwraps any number of optional layers; nil when one of them is empty.
@@ -151,15 +177,14 @@ enum Reflection {
     /// Rules 3 to 10 on an unwrapped value that is not a view node.
     static func step(_ current: Any, _ part: KVCKeyPath.Part, readText: Bool = false) -> Result<Any, StepFailure> {
         let key = part.description
-        let shape = shape(of: current)
+        let kind = kind(of: current)
+        let shape = kind.shape
         if shape.contains(.json), let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
-        if shape.contains(.typedText), let holder = current as? any TypedTextHolding, let text = holder.typedText(forKey: key),
-            text == .password || !readText
-        {
+        if let typedText = kind.typedText, let text = typedText(current, key), text == .password || !readText {
             return .failure(StepFailure(found: text.refusal))
         }
-        if shape.contains(.readable), let readable = current as? any KeyValueReadable {
-            if let v = readable.value(forKey: key) { return .success(v) }
+        if let answer = kind.answer {
+            if let v = answer(current, key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))
         }
         if shape.contains(.jsonObject), let object = current as? JSONObject {

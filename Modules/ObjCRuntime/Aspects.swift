@@ -136,8 +136,9 @@ public enum Aspects {
         /// Per-object advice of a deallocated object goes with it.
         func watchDeallocation(of cls: ObjCClass) throws(ObjCError) {
             if deallocWatchers.keys.contains(where: { cls.isSubclass(of: $0) }) { return }
-            deallocWatchers[cls] = try MethodHook(cls: cls, selector: "dealloc", allowingForbidden: true) { [unowned self] phase, call in
-                if phase == .before { self.objectDeallocated(call.receiver) }
+            deallocWatchers[cls] = try MethodHook(cls: cls, selector: "dealloc", phases: [.before], allowingForbidden: true) {
+                [unowned self] _, call in
+                self.objectDeallocated(call.receiver)
                 return false
             }
         }

@@ -14,6 +14,15 @@ public enum MainThread {
             Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
         }, Unmanaged.passRetained(Work(body)).toOpaque())
     }
+
+    /// Runs `body` once, `seconds` from now, on the main run loop (also while a menu or a
+    /// scroller is tracked). Call on the main thread.
+    public static func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        atr_run_after(seconds, { context in
+            guard let context else { return }
+            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+        }, Unmanaged.passRetained(Work(body)).toOpaque())
+    }
 }
 
 /// A picture of a window's content, as PNG bytes.

@@ -71,13 +71,19 @@ public final class MethodHook {
     ]
 
     /// Replaces `selector` on `cls` (an inherited method is copied onto `cls` first, so only
-    /// `cls` and its subclasses are advised).
-    public convenience init(cls: ObjCClass, selector: ObjCSelector, advice: @escaping Advice) throws(ObjCError) {
-        try self.init(cls: cls, selector: selector, allowingForbidden: false, advice: advice)
+    /// `cls` and its subclasses are advised). `advice` is called in the `phases` given only: a
+    /// phase left out adds nothing to the hooked call (no pool, no call).
+    public convenience init(
+        cls: ObjCClass, selector: ObjCSelector, phases: [AdvicePhase] = [.before, .after], advice: @escaping Advice
+    ) throws(ObjCError) {
+        try self.init(cls: cls, selector: selector, phases: phases, allowingForbidden: false, advice: advice)
     }
 
     /// `allowingForbidden`: the runtime layer's own watch of `dealloc` (per-object aspects).
-    init(cls: ObjCClass, selector: ObjCSelector, allowingForbidden: Bool, advice: @escaping Advice) throws(ObjCError) {
+    init(
+        cls: ObjCClass, selector: ObjCSelector, phases: [AdvicePhase] = [.before, .after], allowingForbidden: Bool,
+        advice: @escaping Advice
+    ) throws(ObjCError) {
         let subject = "-[\(cls.name) \(selector.name)]"
         guard allowingForbidden || !MethodHook.forbidden.contains(selector.name) else { throw ObjCError(.forbidden, subject: subject) }
         guard let types = cls.methodTypes(selector) else { throw ObjCError(.unknownSelector, subject: subject) }
@@ -86,7 +92,9 @@ public final class MethodHook {
         self.selector = selector
         self.advice = advice
         // The trampoline holds the hook unretained; `remove()` or deinit takes it out first.
-        let n = atr_hook_install(cls.pointer, selector.pointer, MethodHook.trampolineAdvice, Unmanaged.passUnretained(self).toOpaque())
+        let mask = phases.reduce(Int32(0)) { $0 | ($1 == .before ? Int32(ATR_PHASE_BEFORE) : Int32(ATR_PHASE_AFTER)) }
+        let n = atr_hook_install(
+            cls.pointer, selector.pointer, MethodHook.trampolineAdvice, Unmanaged.passUnretained(self).toOpaque(), mask)
         switch n {
         case -1: throw ObjCError(.unknownSelector, subject: subject)
         case -2: throw ObjCError(.unsupportedSignature, subject: subject, reason: "(\(types))")

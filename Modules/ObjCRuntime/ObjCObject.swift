@@ -115,6 +115,21 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
         return ObjCRect(out)
     }
 
+    /// `-[NSTableView rectOfRow:]`.
+    public func rectOfRow(_ row: Int) throws(ObjCError) -> ObjCRect {
+        var out = atr_rect()
+        try ObjCError.check(atr_send_rect_of_row(pointer, row, &out), "rectOfRow:")
+        return ObjCRect(out)
+    }
+
+    /// The rows of a table inside its visible rect (`rowsInRect:` of `visibleRect`).
+    public func visibleRows() throws(ObjCError) -> Range<Int> {
+        var first = 0
+        var count = 0
+        try ObjCError.check(atr_table_visible_rows(pointer, &first, &count), "rowsInRect:")
+        return first..<(first + max(count, 0))
+    }
+
     /// The real `valueForKeyPath:`; a missing key is `ObjCError.Code.raised` with `NSUnknownKeyException`.
     public func value(forKeyPath path: String) throws(ObjCError) -> ObjCObject? {
         var out: atr_id?
@@ -157,6 +172,13 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
             count = buffer.withUnsafeMutableBufferPointer { atr_array_items(pointer, $0.baseAddress, count) }
         }
         return buffer.prefix(count).compactMap { ObjCObject($0) }
+    }
+
+    /// Of the array `[self selector]` answers, how many items before `child` have a class named
+    /// `name` (all of them when `child` is not there; 0 when the answer is no array or the send
+    /// raises): a sibling count in one call, nothing copied out.
+    public func countOfClass(named name: String, before child: ObjCObject, in selector: ObjCSelector) -> Int {
+        name.withCString { atr_same_class_before(pointer, selector.pointer, child.pointer, $0) }
     }
 
     /// An autoreleased `NSString`.

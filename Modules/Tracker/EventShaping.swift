@@ -17,6 +17,9 @@ public enum TrackerProps {
 
     /// Names a KVC rule's `keyName` may not take: the tracker's own props win over them.
     public static let reserved: Set<String> = [code, label, rules]
+
+    /// `reserved.contains(name)`, without hashing the name (asked for every value of every event).
+    static func isReserved(_ name: String) -> Bool { name == code || name == label || name == rules }
 }
 
 /// The app a tracker runs in: the key events are sent under and the version KVC rules are chosen by.
@@ -130,19 +133,21 @@ public struct EventShaper: Sendable {
         if let label = match.labels.first {
             event.props[TrackerProps.label] = .string(label)
         }
-        var ruleIDs: [String] = []
+        // The ids, comma-joined as they come (most events carry one).
+        var ruleIDs = ""
+        var ruleCount = 0
         var errors: [TrackEvent] = []
         for m in match.rules {
             switch m.result {
             case .success(let value):
                 // A rule without a key name (a studio definition) reads nothing: it names the event.
-                guard let keyName = m.rule.keyName else {
-                    ruleIDs.append(m.rule.id)
-                    continue
+                if let keyName = m.rule.keyName {
+                    guard !TrackerProps.isReserved(keyName) else { continue }
+                    event.props[keyName] = value.isScalar ? value : .string(value.jsonText)
                 }
-                guard !TrackerProps.reserved.contains(keyName) else { continue }
-                event.props[keyName] = value.isScalar ? value : .string(value.jsonText)
+                if ruleCount > 0 { ruleIDs.append(",") }
                 ruleIDs.append(m.rule.id)
+                ruleCount += 1
             case .failure(var record):
                 // The version as the app gave it, not as parsed (`1.2` stays `1.2`).
                 record.appKey = app.key
@@ -153,8 +158,8 @@ public struct EventShaper: Sendable {
                 errors.append(e)
             }
         }
-        if !ruleIDs.isEmpty {
-            event.props[TrackerProps.rules] = .string(ruleIDs.joined(separator: ","))
+        if ruleCount > 0 {
+            event.props[TrackerProps.rules] = .string(ruleIDs)
         }
         if errors.isEmpty { return [event] }
         errors.insert(event, at: 0)

@@ -16,6 +16,91 @@
 - (NSString *) order { return order; }
 @end
 
+/// The lists window's controller and delegate: the table's data source, what the rules read.
+@interface ListController : NSObject {
+@public
+    NSArray *names;
+}
+- (void) chose: (id)sender;
+- (NSString *) shop;
+@end
+
+@implementation ListController
+- (void) chose: (id)sender { }
+- (NSString *) shop { return @"shop-7"; }
+- (NSInteger) numberOfRowsInTableView: (NSTableView *)table { return (NSInteger)[names count]; }
+- (id) tableView: (NSTableView *)table objectValueForTableColumn: (NSTableColumn *)column row: (NSInteger)row {
+    return [names objectAtIndex: (NSUInteger)row];
+}
+@end
+
+/// A document view whose origin is at the top, as lists and feeds are laid out.
+@interface FlippedView : NSView
+@end
+@implementation FlippedView
+- (BOOL) isFlipped { return YES; }
+@end
+
+static NSButton *button(NSString *title, NSRect frame, id target);
+
+/// `control` (a slider, a stepper) from 0 to 10, sending `action` to `target`.
+static id ranged(id control, id target, SEL action) {
+    [control setMinValue: 0];
+    [control setMaxValue: 10];
+    [control setTarget: target];
+    [control setAction: action];
+    return control;
+}
+
+/// A pop-up of the three sizes, sending `action` to `target`.
+static NSPopUpButton *sizes(NSRect frame, id target, SEL action) {
+    NSPopUpButton *size = [[NSPopUpButton alloc] initWithFrame: frame pullsDown: NO];
+    [size addItemsWithTitles: [NSArray arrayWithObjects: @"Small", @"Medium", @"Large", nil]];
+    [size setTarget: target];
+    [size setAction: action];
+    return size;
+}
+
+static NSWindow *listsWindow(void) {
+    ListController *controller = [[ListController alloc] init];
+    NSMutableArray *names = [NSMutableArray array];
+    for (int i = 0; i < 40; i++) [names addObject: [NSString stringWithFormat: @"Item %d", i]];
+    controller->names = [names retain];
+    NSWindow *window = [[NSWindow alloc] initWithContentRect: NSMakeRect(100, 100, 440, 440)
+                                                   styleMask: NSTitledWindowMask backing: NSBackingStoreBuffered defer: NO];
+    [window setTitle: @"Fixture lists"];
+    [window setDelegate: (id)controller];
+    NSView *content = [window contentView];
+
+    NSScrollView *rows = [[NSScrollView alloc] initWithFrame: NSMakeRect(10, 170, 200, 260)];
+    [rows setHasVerticalScroller: YES];
+    NSTableView *table = [[NSTableView alloc] initWithFrame: NSMakeRect(0, 0, 180, 260)];
+    NSTableColumn *column = [[NSTableColumn alloc] initWithIdentifier: @"name"];
+    [column setWidth: 170];
+    [table addTableColumn: column];
+    [table setRowHeight: 20];
+    [table setDataSource: (id)controller];
+    [table setTarget: controller];
+    [table setAction: @selector(chose:)];
+    [rows setDocumentView: table];
+    [content addSubview: rows];
+
+    NSStepper *stepper = ranged([[NSStepper alloc] initWithFrame: NSMakeRect(230, 396, 20, 30)], controller, @selector(chose:));
+    [stepper setIncrement: 1];
+    [content addSubview: stepper];
+    [content addSubview: sizes(NSMakeRect(230, 356, 150, 24), controller, @selector(chose:))];
+
+    NSScrollView *feed = [[NSScrollView alloc] initWithFrame: NSMakeRect(230, 10, 200, 330)];
+    [feed setHasVerticalScroller: YES];
+    [feed setLineScroll: 40];
+    FlippedView *page = [[FlippedView alloc] initWithFrame: NSMakeRect(0, 0, 180, 900)];
+    [page addSubview: button(@"Top", NSMakeRect(10, 10, 150, 24), controller)];
+    [page addSubview: button(@"Promo", NSMakeRect(10, 700, 150, 24), controller)];
+    [feed setDocumentView: page];
+    [content addSubview: feed];
+    return window;
+}
+
 static NSButton *button(NSString *title, NSRect frame, id target) {
     NSButton *b = [[NSButton alloc] initWithFrame: frame];
     [b setTitle: title];
@@ -24,12 +109,18 @@ static NSButton *button(NSString *title, NSRect frame, id target) {
     return b;
 }
 
-int atrfixture_run(void) {
+int atrfixture_run(int lists) {
     NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
     [NSApplication sharedApplication];
     NSMenu *menu = [[NSMenu alloc] initWithTitle: @"Fixture"];
     [menu addItemWithTitle: @"Quit" action: @selector(terminate:) keyEquivalent: @"q"];
     [NSApp setMainMenu: menu];
+    if (lists) {
+        [listsWindow() makeKeyAndOrderFront: nil];
+        [NSApp run];
+        [pool drain];
+        return 0;
+    }
 
     FormController *controller = [[FormController alloc] init];
     controller->order = @"order-42";
@@ -43,18 +134,8 @@ int atrfixture_run(void) {
     [gift setButtonType: NSSwitchButton];
     [content addSubview: gift];
 
-    NSSlider *slider = [[NSSlider alloc] initWithFrame: NSMakeRect(10, 180, 200, 24)];
-    [slider setMinValue: 0];
-    [slider setMaxValue: 10];
-    [slider setTarget: controller];
-    [slider setAction: @selector(changed:)];
-    [content addSubview: slider];
-
-    NSPopUpButton *size = [[NSPopUpButton alloc] initWithFrame: NSMakeRect(10, 140, 150, 24) pullsDown: NO];
-    [size addItemsWithTitles: [NSArray arrayWithObjects: @"Small", @"Medium", @"Large", nil]];
-    [size setTarget: controller];
-    [size setAction: @selector(changed:)];
-    [content addSubview: size];
+    [content addSubview: ranged([[NSSlider alloc] initWithFrame: NSMakeRect(10, 180, 200, 24)], controller, @selector(changed:))];
+    [content addSubview: sizes(NSMakeRect(10, 140, 150, 24), controller, @selector(changed:))];
 
     NSTextField *name = [[NSTextField alloc] initWithFrame: NSMakeRect(10, 100, 200, 24)];
     [name setEditable: YES];

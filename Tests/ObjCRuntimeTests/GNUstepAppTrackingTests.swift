@@ -606,4 +606,123 @@ import ViewIdentity
         let stored = try sqlite(h.db, "SELECT props FROM events").joined(separator: "\n")
         #expect(!stored.contains("hunter2"))
     }
+
+    /// The fixture's lists window (`--lists`): a table's rows clicked (`list_item_click` on the row
+    /// `[0, row]`, a rule reading the page's controller through the row's ancestors), a stepper and
+    /// a pop-up (`value_changed`, without the pop-up menu's own hop), the wheel and a scroller
+    /// moving scroll views (`scroll` at rest, with offset, direction and depth), and impressions of
+    /// the rows in view and of a button below the fold once scrolled into view, each once.
+    @Test func tablesSteppersPopUpsScrollingAndImpressionsOnAnAppKitApp() throws {
+        let h = try Harness("gnustep-lists")
+        defer { h.stop() }
+        let v = "ListController-NSView-"
+        let rowsPath = v + "NSScrollView-NSClipView-NSTableView-NSTableRow&0-0-0-0-0-0:"
+        let promoPath = v + "NSScrollView-NSClipView-FlippedView-NSButton&0-0-1-0-0-1"
+        let config = try h.config(
+            """
+            {"rules": [
+              {"id": "promo", "appKey": "lists", "appVersion": "*", "viewEvent": "Impression",
+               "viewPath": "\(promoPath)", "keyPath": "title", "keyName": "promo"},
+              {"id": "rows", "appKey": "lists", "appVersion": "*", "viewEvent": "Impression",
+               "viewPath": "\(rowsPath)*"},
+              {"id": "shop", "appKey": "lists", "appVersion": "*", "viewEvent": "ListItemClick",
+               "viewPath": "\(rowsPath)*", "keyPath": "parent.parent.parent.parent.parent.shop", "keyName": "shop"}
+            ]}
+            """)
+        let fixture = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/objc-fixture-app").path
+        let app = try TrackedApp(
+            program: fixture, appKey: "lists", display: h.display, collector: h.address, directory: h.dir, config: config,
+            arguments: ["--lists"])
+        let page = try WidgetTree.wait(directory: app.trees, page: "ListController")
+        let window = try app.window(for: page, on: h.display, titled: "Fixture lists")
+        func frame(_ path: String) throws -> [Int] {
+            try #require(try page.node("path", v + path)["frame"] as? [NSNumber]).map(\.intValue)
+        }
+        let table = try frame("NSScrollView-NSClipView-NSTableView&0-0-0-0-0")
+        let rowsClip = try frame("NSScrollView-NSClipView&0-0-0-0")
+        let rowHeight = Double(table[3]) / 40
+        // The rows at least half inside the table's clip view, as the first look finds them.
+        let inView = (0..<40).filter { row in
+            let top = Double(row) * rowHeight
+            return (min(top + rowHeight, Double(rowsClip[3])) - top) / rowHeight >= 0.5
+        }
+        let shownRows = try Self.stored(h.db, atLeast: { events in
+            Set(events.filter { $0["type"] as? String == "impression" }.compactMap { $0["path"] as? String }).count >= inView.count
+        })
+        // Row 3 clicked, the stepper's upper half, then the pop-up's second item (pressed, moved to, released).
+        try h.display.xdotool([
+            "mousemove", "--window", window, String(table[0] + 40), String(table[1] + Int(rowHeight * 3.4)),
+            "mousedown", "1", "sleep", "0.15", "mouseup", "1",
+        ])
+        Thread.sleep(forTimeInterval: 0.3)
+        let stepper = try frame("NSStepper&0-0-0")
+        try h.display.xdotool([
+            "mousemove", "--window", window, String(stepper[0] + stepper[2] / 2), String(stepper[1] + stepper[3] / 4),
+            "mousedown", "1", "sleep", "0.15", "mouseup", "1",
+        ])
+        Thread.sleep(forTimeInterval: 0.3)
+        let popUp = try WidgetTree.center(try page.node("path", v + "NSPopUpButton&0-0-0"))
+        try h.display.xdotool([
+            "mousemove", "--window", window, String(popUp.x), String(popUp.y), "mousedown", "1", "sleep", "0.4",
+            "mousemove", "--window", window, String(popUp.x), String(popUp.y + 24), "sleep", "0.3", "mouseup", "1",
+        ])
+        Thread.sleep(forTimeInterval: 0.5)
+        // The feed: 12 wheel steps down (its line scroll is 40 px), at rest, then 12 back up.
+        let feed = try frame("NSScrollView&0-0-1")
+        let feedClip = try frame("NSScrollView-NSClipView&0-0-1-0")
+        let inFeed = [String(feed[0] + feed[2] / 2), String(feed[1] + feed[3] / 2)]
+        try h.display.xdotool(["mousemove", "--window", window] + inFeed + ["click", "--repeat", "12", "--delay", "40", "5"])
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["path"] as? String == promoPath && $0["type"] as? String == "impression" } })
+        try h.display.xdotool(["mousemove", "--window", window] + inFeed + ["click", "--repeat", "12", "--delay", "40", "4"])
+        _ = try Self.stored(h.db, atLeast: { $0.filter { $0["type"] as? String == "scroll" }.count >= 2 })
+        // The scroller's knob (at the top again) dragged down.
+        let scroller = try frame("NSScrollView-NSScroller&0-0-1-0")
+        let knob = String(scroller[0] + scroller[2] / 2)
+        try h.display.xdotool(
+            ["mousemove", "--window", window, knob, String(scroller[1] + 30), "mousedown", "1", "sleep", "0.2"]
+                + [60, 100, 150].flatMap { ["mousemove", "--window", window, knob, String(scroller[1] + $0), "sleep", "0.1"] }
+                + ["sleep", "0.1", "mouseup", "1"])
+        _ = try Self.stored(h.db, atLeast: { $0.filter { $0["type"] as? String == "scroll" }.count >= 3 })
+        try h.display.xdotool(["key", "alt+q"])
+        #expect(try app.process.waitForExit(within: 30) == 0, "stderr: \(app.process.standardError.suffix(2000))")
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "app_end" } })
+        let names = events.map { "\($0["type"] ?? "?") \($0["name"] ?? "?") \($0["path"] ?? "")" }
+        func props(_ e: [String: Any]?) -> [String: Any] { e?["props"] as? [String: Any] ?? [:] }
+
+        // The rows in view, each once, before any input.
+        let firstRows = shownRows.filter { $0["type"] as? String == "impression" }.compactMap { $0["path"] as? String }
+        #expect(firstRows == inView.map { rowsPath + String($0) }, "\(names)")
+        let row = try #require(events.first { $0["type"] as? String == "list_item_click" }, "\(names)")
+        #expect(row["path"] as? String == rowsPath + "3" && row["name"] as? String == "ListController#ListController#chose:")
+        #expect(props(row)["indexPath"] as? String == "0:3" && props(row)["shop"] as? String == "shop-7", "\(row)")
+        let stepped = try #require(events.first { $0["path"] as? String == v + "NSStepper&0-0-0" }, "\(names)")
+        #expect(stepped["type"] as? String == "value_changed" && (props(stepped)["value"] as? NSNumber)?.intValue == 1)
+        let chosen = try #require(events.first { $0["path"] as? String == v + "NSPopUpButton&0-0-0" }, "\(names)")
+        #expect(chosen["type"] as? String == "value_changed")
+        #expect((props(chosen)["selectedIndex"] as? NSNumber)?.intValue == 1 && props(chosen)["title"] as? String == "Medium")
+        #expect(!names.contains { $0.contains("_popUpItemAction:") || $0.contains("_doScroll:") }, "\(names)")
+
+        let scrolls = events.filter { $0["type"] as? String == "scroll" }
+        #expect(scrolls.count == 3, "\(names)")
+        #expect(scrolls.allSatisfy { $0["path"] as? String == v + "NSScrollView&0-0-1" && $0["name"] as? String == "ListController#NSScrollView#scroll" })
+        func offsetY(_ e: [String: Any]) -> Int {
+            let text = props(e)["offset"] as? String ?? ""
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Int])?.last ?? -1
+        }
+        let down = scrolls[0]
+        let depth = (props(down)["depth"] as? NSNumber)?.doubleValue ?? -1
+        #expect(props(down)["direction"] as? String == "down" && offsetY(down) > 300, "\(down)")
+        #expect(abs(depth - Double(offsetY(down) + feedClip[3]) / 900) < 0.01, "\(down)")
+        if scrolls.count == 3 {
+            #expect(props(scrolls[1])["direction"] as? String == "up" && offsetY(scrolls[1]) == 0, "\(scrolls[1])")
+            // The depth is the largest seen in the visit: it stays after scrolling back.
+            #expect((props(scrolls[1])["depth"] as? NSNumber)?.doubleValue == depth)
+            #expect(props(scrolls[2])["direction"] as? String == "down" && offsetY(scrolls[2]) > 0, "\(scrolls[2])")
+        }
+        let promos = events.filter { $0["type"] as? String == "impression" && $0["path"] as? String == promoPath }
+        #expect(promos.count == 1, "\(names)")
+        #expect(props(promos.first)["promo"] as? String == "Promo" && promos.first?["name"] as? String == "ListController#NSButton#impression")
+        let impressionPaths = events.filter { $0["type"] as? String == "impression" }.compactMap { $0["path"] as? String }
+        #expect(Set(impressionPaths).count == impressionPaths.count, "each element once per visit: \(impressionPaths)")
+    }
 }

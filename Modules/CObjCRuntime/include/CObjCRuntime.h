@@ -77,6 +77,14 @@ long atr_array_count(atr_id array);
 atr_id atr_array_at(atr_id array, long index);
 /// Up to `max` items of an NSArray into `items`; how many the array holds (-1: not an array).
 long atr_array_items(atr_id array, atr_id *items, long max);
+/// Of the array `[object sel]` answers, how many items before `child` have a class (`-class`)
+/// named `name` (all of them when `child` is not there; 0 when the answer is not an array or
+/// the send raises). One call for a whole sibling count, no array copied out.
+long atr_same_class_before(atr_id object, atr_sel sel, atr_id child, const char *name);
+/// `-[NSTableView rectOfRow:]` of row `row`.
+atr_status atr_send_rect_of_row(atr_id table, long row, atr_rect *result);
+/// The rows of `table` inside its visible rect (`rowsInRect:` of `visibleRect`): the first and how many.
+atr_status atr_table_visible_rows(atr_id table, long *first, long *count);
 atr_id atr_retain(atr_id object);
 void atr_release(atr_id object);
 /// PNG bytes of the window's content view drawn now (malloc'd, the caller frees), NULL on failure;
@@ -87,6 +95,9 @@ uint8_t *atr_window_png(atr_id window, const atr_rect *blanked, size_t count, si
 void atr_free(void *bytes);
 /// Runs `function(context)` on the main thread at its run loop's next turn (from any thread).
 void atr_run_on_main_thread(void (*function)(void *context), void *context);
+/// Calls `function(context)` once, `seconds` from now, on this thread's run loop (the main
+/// thread's: call it there), in the default, modal and event-tracking modes, inside a pool.
+void atr_run_after(double seconds, void (*function)(void *context), void *context);
 
 /// AppKit's `NSWindowOut` as this AppKit defines it (GNUstep: 2, Apple: 0).
 int atr_window_out(void);
@@ -118,7 +129,10 @@ int atr_signature_of(const char *types);
 /// of its signature; the trampoline calls `advice` and the original implementation. Returns a
 /// hook number ≥ 0, or -1 when the class has no such method, -2 when the signature has no
 /// trampoline, -3 when `cls` or a superclass already has this selector hooked.
-int atr_hook_install(atr_class cls, atr_sel sel, atr_advice advice, void *context);
+/// `phases`: which calls of `advice` the hook makes (`ATR_PHASE_BEFORE`, `ATR_PHASE_AFTER`, or both);
+/// a phase not asked for costs the hooked call nothing (no pool, no call).
+enum { ATR_PHASE_BEFORE = 1, ATR_PHASE_AFTER = 2 };
+int atr_hook_install(atr_class cls, atr_sel sel, atr_advice advice, void *context, int phases);
 /// The original implementation is put back.
 void atr_hook_remove(int hook);
 /// Calls the original implementation of hook `hook` (for "instead" advice that still wants it).
