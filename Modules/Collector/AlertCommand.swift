@@ -12,6 +12,8 @@ public struct AlertCommand: Command {
     public static let help = """
         USAGE: autotrack-collector alert --db DB --kvc-errors N --within DURATION [--app K] [--version V]
                                          [--format text|json] [--exec CMD] [--exec-timeout DURATION]
+               autotrack-collector alert --db DB --definitions [--app K] [--format text|json]
+                                         [--exec CMD] [--exec-timeout DURATION]
 
         Counts each rule's kvc_error events (the agent's records of a key path that no longer
         resolves) whose corrected time is in the last DURATION before now, per app and rule id,
@@ -27,10 +29,19 @@ public struct AlertCommand: Command {
         arguments; 3 the database could not be read, or CMD could not start, exited non-zero or
         outran --exec-timeout (the rules are printed all the same). docs/collector.md describes it.
 
+        With --definitions, checks every published definition (rule) instead: it is broken in
+        its app's newest version it covers when that version has interactions of its kind on its
+        page but none it counts, or that version's newest picture of its page has no element it
+        selects (docs/studio.md). Prints one line per broken definition with the drift check's
+        suggested path, or "no definition is broken ..."; exits 1 when one is (CMD, if given,
+        reads {"definitions":N,"now":MS,"app":null,"broken":[{"app","rule","name","appVersion",
+        "count","pageInteractions","inPicture","viewPaths":[...],"suggestion":P|null}]}).
+
         OPTIONS:
           --db DB            the database: a SQLite file (default ./autotrack.sqlite) or a
                              postgres:// URI; it must exist
           --kvc-errors N     the threshold, a whole number from 1
+          --definitions      check the definitions instead (no --kvc-errors, --within, --version)
           --within D         the window before now: 1h, 30m, 90s, 500ms, 2d, or whole milliseconds
           --app KEY          only this app key's errors
           --version V        only errors of this app version (the HELLO's, compared as text)
@@ -43,6 +54,7 @@ public struct AlertCommand: Command {
           autotrack-collector alert --db autotrack.sqlite --kvc-errors 1000 --within 1h
             no rule reached 1000 kvc errors in the last 1h
           autotrack-collector alert --db autotrack.sqlite --kvc-errors 1 --within 1d --exec 'cat > alert.json'
+          autotrack-collector alert --db autotrack.sqlite --definitions
 
         """
 
@@ -54,9 +66,23 @@ public struct AlertCommand: Command {
     public var json: Bool
     public var exec: String?
     public var execTimeout: Duration
+    /// `--definitions`: the definitions' check instead of the kvc errors' (`threshold` and the
+    /// window are then 0 and unused).
+    public var definitions: Bool
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        let database = try arguments.option("db") ?? "./autotrack.sqlite"
+        if arguments.flag("definitions") {
+            try self.init(definitionsWith: &arguments, database: database)
+        } else {
+            try self.init(kvcErrorsWith: &arguments, database: database)
+        }
+    }
+
+    /// The rest of the kvc errors' check's options (`--db` is read).
+    init(kvcErrorsWith arguments: inout Arguments, database: String) throws(UsageError) {
+        self.database = database
+        definitions = false
         let thresholdText = try arguments.requiredOption("kvc-errors")
         guard let n = Int(thresholdText), n >= 1 else {
             throw UsageError("--kvc-errors '\(thresholdText)' is not a whole number from 1; give the count that should alert, e.g. 10")
@@ -68,12 +94,17 @@ public struct AlertCommand: Command {
         let format = try arguments.option("format") ?? "text"
         guard format == "text" || format == "json" else { throw UsageError("--format '\(format)' is not one of text, json") }
         json = format == "json"
-        exec = try arguments.option("exec")
+        (exec, execTimeout) = try Self.execOptions(&arguments)
+        try arguments.finish()
+    }
+
+    /// `--exec` and `--exec-timeout`: the command (nil when not given) and its time limit.
+    static func execOptions(_ arguments: inout Arguments) throws(UsageError) -> (String?, Duration) {
+        let exec = try arguments.option("exec")
         if exec?.isEmpty == true { throw UsageError("--exec needs a command; give e.g. --exec 'mail -s alert owners@example.com'") }
         let timeoutText = try arguments.option("exec-timeout")
         if timeoutText != nil, exec == nil { throw UsageError("--exec-timeout needs --exec (a command to bound)") }
-        execTimeout = .milliseconds(try timeoutText.map { t throws(UsageError) in try Self.duration(t, option: "exec-timeout") } ?? 30_000)
-        try arguments.finish()
+        return (exec, .milliseconds(try timeoutText.map { t throws(UsageError) in try Self.duration(t, option: "exec-timeout") } ?? 30_000))
     }
 
     /// A positive duration no longer than events' whole time span.
@@ -91,6 +122,7 @@ public struct AlertCommand: Command {
     static let notDelivered = ExitCode(3)
 
     public func run(io: any OutputStreams) -> ExitCode {
+        if definitions { return runDefinitions(io: io) }
         let now = Posix.wallClockMillis()
         var window = filter
         window.since = max(EventTime.earliest, now - withinMilliseconds)
@@ -102,6 +134,11 @@ public struct AlertCommand: Command {
         let document = alert.json.jsonText + "\n"
         if json { io.out(document) } else { for line in alert.lines(within: withinText) { io.print(line) } }
         guard !alert.rules.isEmpty else { return .success }
+        return deliver(document, io: io)
+    }
+
+    /// Exit 1 when there is no `--exec` or CMD took `document` and exited 0; `notDelivered` otherwise.
+    func deliver(_ document: String, io: any OutputStreams) -> ExitCode {
         guard let exec else { return .failure }
         do throws(PosixError) {
             switch try Posix.runShellCommand(exec, input: Array(document.utf8), timeout: execTimeout) {

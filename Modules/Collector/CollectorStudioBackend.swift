@@ -45,17 +45,8 @@ public final class CollectorStudioBackend: StudioBackend {
         }
     }
 
-    /// Versions in version order (`1.2.0` before `1.10.0`), the ones that do not parse after, by text.
-    static func versionOrder(_ versions: Set<String>) -> [String] {
-        versions.sorted { a, b in
-            switch (AppVersion(a), AppVersion(b)) {
-            case (let x?, let y?): return x != y ? x < y : a < b
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return a < b
-            }
-        }
-    }
+    /// Versions in version order (`AppVersion.ordered`).
+    static func versionOrder(_ versions: Set<String>) -> [String] { AppVersion.ordered(versions) }
 
     private func eventVersions() throws(StudioError) -> [String: Set<String>] {
         var last = catalog.withLock { $0.lastSeq }
@@ -165,6 +156,17 @@ public final class CollectorStudioBackend: StudioBackend {
         try unavailable { () throws(StoreError) in
             try store.scrollDepth(appKey: appKey, appVersion: appVersion, page: page, since: range.since, until: range.until)
         }
+    }
+
+    public func health(rule: JSONValue) throws(StudioError) -> RuleHealth {
+        let rule = try Self.rule(rule)
+        let health = try unavailable { () throws(StoreError) in try store.definitionHealth(rule, pictures: pictures) }
+        return RuleHealth(
+            versions: health.versions.map {
+                RuleHealth.Version(
+                    appVersion: $0.appVersion, count: $0.count, inPicture: $0.inPicture, status: $0.status.rawValue, suggestion: $0.suggestion,
+                    snapshot: $0.picture)
+            })
     }
 
     /// A store failure as the studio answers it: 503, try again.

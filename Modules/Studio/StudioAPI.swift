@@ -71,6 +71,10 @@ final class StudioAPI: Sendable {
                 let (_, rule) = try find(id: k[0], app: request.queryValue("app"), in: try backend.ruleSets())
                 return ok(Self.json(try backend.counts(rule: rule, range: try range(request))))
             }),
+            (.get, ["rules", "*", "health"], { [self] k throws(StudioError) in
+                let (_, rule) = try find(id: k[0], app: request.queryValue("app"), in: try backend.ruleSets())
+                return ok(Self.json(try backend.health(rule: rule)))
+            }),
         ]
         var pathServed = false
         for route in routes where route.pattern.count == segments.count {
@@ -288,6 +292,19 @@ final class StudioAPI: Sendable {
             let picture = try backend.snapshot(id: newest.id)
         else { return [] }
         return selection.paths(in: try tree(of: picture))
+    }
+
+    static func json(_ health: RuleHealth) -> JSONValue {
+        [
+            "versions": .array(
+                health.versions.map { v in
+                    [
+                        "appVersion": .string(v.appVersion), "count": .int(Int64(v.count)), "inPicture": .bool(v.inPicture),
+                        "status": .string(v.status), "suggestion": v.suggestion.map(JSONValue.string) ?? .null,
+                        "snapshot": v.snapshot.map(JSONValue.int) ?? .null,
+                    ]
+                })
+        ]
     }
 
     static func json(_ counts: RuleCounts) -> JSONValue {

@@ -44,6 +44,8 @@ public protocol StudioBackend: Sendable {
     /// How far down people get on `page` of `appKey` (only `appVersion`'s when given) in `range`:
     /// its visits, those that scrolled, and those that reached each quarter (docs/studio.md "Scroll depth").
     func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth
+    /// `rule`'s health per app version over every stored event and picture of its app (`RuleHealth`).
+    func health(rule: JSONValue) throws(StudioError) -> RuleHealth
 }
 
 extension StudioBackend {
@@ -52,6 +54,11 @@ extension StudioBackend {
         -> ScrollDepth
     {
         throw StudioError(.unavailable, "this back end does not count scroll depth")
+    }
+
+    /// A back end that does not check definitions says so (503).
+    public func health(rule: JSONValue) throws(StudioError) -> RuleHealth {
+        throw StudioError(.unavailable, "this back end does not check definitions' health")
     }
 }
 

@@ -20,7 +20,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from studio_browser import chromium, failure  # noqa: E402
+from studio_browser import chromium, console_errors, failure  # noqa: E402
 
 ROW = "GtkBox(home)-GtkScrolledWindow-GtkViewport-GtkListBox-GtkListBoxRow&0-0-0-0-0:"
 DETAIL_SHARE = "GtkBox(detail)-GtkFrame-GtkBox-GtkBox-GtkButton&0-0-0-0-1"
@@ -560,9 +560,7 @@ def main():
         for name in args.tasks.split(","):
             seen[name] = TASKS[name](s)
             # The page's own errors; the refusals a task provokes on purpose are none.
-            expected = EXPECTED_REFUSALS.get(name, [])
-            errors += [e["message"] for e in driver.get_log("browser")
-                       if e.get("level") == "SEVERE" and not any(x in e["message"] for x in expected)]
+            errors += console_errors(driver, EXPECTED_REFUSALS.get(name, []))
         seen["consoleErrors"] = errors
         print(json.dumps(seen))
         return 0
