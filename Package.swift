@@ -81,7 +81,7 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/studio.html"), .embedInCode("Resources/login.html"), .embedInCode("Resources/studio.css"),
                 .embedInCode("Resources/favicon.svg"), .embedInCode("Resources/studio-api.js"), .embedInCode("Resources/studio-pages.js"),
-                .embedInCode("Resources/studio-picture.js"), .embedInCode("Resources/studio-definitions.js"),
+                .embedInCode("Resources/studio-picture.js"), .embedInCode("Resources/studio-definitions.js"), .embedInCode("Resources/studio-insights.js"),
                 .embedInCode("Resources/studio-main.js"),
             ]),
         .testTarget(
@@ -113,7 +113,7 @@ let package = Package(
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
-            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "TestSupport"],
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "Studio", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["BenchmarkSupport", "Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],

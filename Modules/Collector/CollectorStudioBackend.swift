@@ -10,7 +10,7 @@ import Synchronization
 /// `SnapshotStore`, rules through the same publish as `rules publish` (KVCConfig's codec checks
 /// them), counting through `Definitions` (`definitionCounts`, `heatmap`).
 public final class CollectorStudioBackend: StudioBackend {
-    let store: any RuleStore & ReportStore
+    let store: any CollectorStore
     let pictures: any SnapshotStore
     /// The app keys and versions seen in events, and the last event `seq` read for them: each
     /// `apps()` reads only the events stored since.
@@ -21,7 +21,7 @@ public final class CollectorStudioBackend: StudioBackend {
     static let catalogBatch = 50_000
     static let catalogBatchesPerCall = 20
 
-    public init(store: any RuleStore & ReportStore, pictures: any SnapshotStore) {
+    public init(store: any CollectorStore, pictures: any SnapshotStore) {
         self.store = store
         self.pictures = pictures
     }
@@ -170,7 +170,7 @@ public final class CollectorStudioBackend: StudioBackend {
     }
 
     /// A store failure as the studio answers it: 503, try again.
-    private func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
+    func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
         do throws(StoreError) {
             return try body()
         } catch {

@@ -71,6 +71,13 @@ final class StudioAPI: Sendable {
                 let (_, rule) = try find(id: k[0], app: request.queryValue("app"), in: try backend.ruleSets())
                 return ok(Self.json(try backend.counts(rule: rule, range: try range(request))))
             }),
+            (.post, ["insights", "*"], { [self] k throws(StudioError) in
+                guard let kind = StudioInsight(rawValue: k[0]) else {
+                    throw StudioError(.notFound, "no insight '\(k[0])'; there are \(StudioInsight.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                let body = try object(request)
+                return ok(try backend.insight(kind, body: body, range: try range(body)))
+            }),
             (.get, ["rules", "*", "health"], { [self] k throws(StudioError) in
                 let (_, rule) = try find(id: k[0], app: request.queryValue("app"), in: try backend.ruleSets())
                 return ok(Self.json(try backend.health(rule: rule)))
@@ -336,6 +343,27 @@ final class StudioAPI: Sendable {
         let until = try instant("until")
         let since = try instant("since") ?? defaultSince()
         if let until, until <= since { throw StudioError(.badRequest, "until must be after since (it is exclusive)") }
+        return StudioTimeRange(since: since, until: until)
+    }
+
+    /// `since`/`until` of an insight's body, as `range(_:)` reads them from a query (a number
+    /// of ms or a `YYYY-MM-DD` string); `"since": null` is the whole history.
+    private func range(_ body: JSONValue) throws(StudioError) -> StudioTimeRange {
+        func instant(_ name: String) throws(StudioError) -> Int64? {
+            switch body[name] {
+            case nil, .null?: return nil
+            case .int(let t)?: return t
+            case .string(let text)?:
+                guard let t = TimeArgument.instant(text) else {
+                    throw StudioError(.badRequest, "\(name) '\(text)' is not a time: give ms since the epoch or YYYY-MM-DD")
+                }
+                return t
+            case let other?: throw StudioError(.badRequest, "\(name) is \(other.jsonText): give ms since the epoch or YYYY-MM-DD")
+            }
+        }
+        let until = try instant("until")
+        let since = body["since"] == .null ? nil : try instant("since") ?? defaultSince()
+        if let until, let since, until <= since { throw StudioError(.badRequest, "until must be after since (it is exclusive)") }
         return StudioTimeRange(since: since, until: until)
     }
 

@@ -15,7 +15,7 @@ enum StudioAssets {
     /// framework; classic scripts share one global scope, so each file may use what an earlier one declares).
     static let javaScript = [
         PackageResources.studio_api_js, PackageResources.studio_pages_js, PackageResources.studio_picture_js,
-        PackageResources.studio_definitions_js, PackageResources.studio_main_js,
+        PackageResources.studio_definitions_js, PackageResources.studio_insights_js, PackageResources.studio_main_js,
     ].map(text).joined(separator: "\n")
 
     /// `/favicon.svg`: a circled dot, the studio's mark.

@@ -505,6 +505,7 @@ async function loadDefinitions() {
   const list = $("definitions");
   list.replaceChildren();
   $("no-definitions").hidden = state.rules.length > 0;
+  fillInsightChoices();
   const since = thirtyDaysSince();
   await Promise.all(state.rules.map(async (rule) => {
     const item = el("li", { "data-rule": rule.id });

@@ -42,6 +42,7 @@ function start() {
     drawHeatmap().catch(failed);
     schedulePreview();
   });
+  wireInsights();
   $("logout").addEventListener("submit", (event) => { event.preventDefault(); logout(); });
   $("versions").addEventListener("change", () => { state.version = $("versions").value; loadSnapshots().catch(failed); });
   $("circle-on").addEventListener("click", () => setCircle(Number($("circle-minutes").value)).catch(failed));

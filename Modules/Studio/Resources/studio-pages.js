@@ -111,6 +111,7 @@ async function loadSnapshots() {
     ? (await api("GET", "/api/snapshots?app=" + encodeURIComponent(state.app.appKey))).snapshots : answer.snapshots;
   showCircleLife();
   const pages = (await api("GET", "/api/pages?app=" + encodeURIComponent(state.app.appKey))).pages;
+  state.pageNames = pages.map((p) => p.page);
   // The refresh while circling keeps the thumbnails when nothing new came (images are not cached).
   const shown = JSON.stringify([state.version, pages]);
   if (same && state.pagesShown === shown && state.snapshots.length > 0) return;
