@@ -178,7 +178,7 @@ let package = Package(
             name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
-            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "EventModel", "SQLiteStore", "CGtk", "GtkTracking"],
             path: "Tests/GtkTrackingTests"),
         // WebKitGTK 6 for the web view test's own sample app (docs/gtk.md "Web views"); the tracking links no WebKit.
         .systemLibrary(name: "CWebKitGtk", path: "Modules/CWebKitGtk", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),

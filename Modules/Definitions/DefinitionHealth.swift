@@ -14,7 +14,9 @@ public struct DefinitionHealth: Sendable, Hashable {
         /// interaction says otherwise.
         case ok
         /// The version has interactions of the definition's kind on its page but none it counts,
-        /// or the version's newest picture of its page has no element it selects.
+        /// or the version's newest picture of its page has no element it selects, or every element
+        /// its patterns match there is another view than the one they matched before (their ids
+        /// differ) and the drift check finds that view elsewhere.
         case broken
         /// Neither interactions of its kind on its page nor a picture of its page in this version.
         case unseen
@@ -26,8 +28,8 @@ public struct DefinitionHealth: Sendable, Hashable {
         public var count: Int
         /// The version's stored events of the definition's kind on its pages (any element).
         public var pageInteractions: Int
-        /// Whether the version's newest picture of the definition's page has an element it selects
-        /// (false without a picture).
+        /// Whether the version's newest picture of the definition's page has an element it selects:
+        /// a node one of its patterns matches whose role fits its event (false without a picture).
         public var inPicture: Bool
         /// The picture looked at, nil when the version has none of the page.
         public var picture: Int64?
@@ -102,6 +104,7 @@ extension ReportStore {
                 }
             }
             var inPicture = false
+            var movedAway = false
             var suggestion: String?
             if !trees.isEmpty {
                 let drift = PathDrift(trees: trees, baseline: baseline)
@@ -111,11 +114,15 @@ extension ReportStore {
                     one.alsoViewPaths = []
                     return drift.check(one)
                 }
-                inPicture = checks.contains { $0.status == .ok }
+                // An element it selects: a node one of its patterns matches whose role fits its event.
+                inPicture = checks.contains { $0.matches > 0 }
                 let known = Set(rule.viewPaths.map(\.text))
-                suggestion = checks.lazy.compactMap { $0.suggestion?.viewPath }.first { !known.contains($0) }
+                suggestion = checks.lazy.filter { $0.status == .broken }.compactMap { $0.suggestion?.viewPath }.first { !known.contains($0) }
+                // Every pattern matches other views than the baseline's (their ids say so) and the
+                // view is found elsewhere: broken though something still matches.
+                movedAway = checks.allSatisfy { $0.status == .broken } && suggestion != nil
             }
-            let broken = (interactions > 0 && count == 0) || (!trees.isEmpty && !inPicture)
+            let broken = (interactions > 0 && count == 0) || (!trees.isEmpty && !inPicture) || movedAway
             let status: DefinitionHealth.Status = broken ? .broken : (count > 0 || inPicture ? .ok : .unseen)
             if status == .ok, inPicture { baseline = trees }
             out.append(
