@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Interactions", targets: ["Interactions"]),
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "KVCConfig", targets: ["KVCConfig"]),
+        .library(name: "SourceInventory", targets: ["SourceInventory"]),
         .library(name: "Matching", targets: ["Matching"]),
         .library(name: "ATLPWire", targets: ["ATLPWire"]),
         .library(name: "ATLPClient", targets: ["ATLPClient"]),
@@ -64,6 +65,8 @@ let package = Package(
         // The UIKit-shaped object model and its hooks (aspects on typed hook points).
         .target(name: "Hooks", dependencies: ["EventModel", "SystemCalls", "ViewIdentity", "Interactions"], path: "Modules/Hooks"),
         .target(name: "KVCConfig", dependencies: ["EventModel", "ViewIdentity"], path: "Modules/KVCConfig"),
+        // The inventory of a Swift source tree (classes, actions, properties) for `inventory` and `check`.
+        .target(name: "SourceInventory", dependencies: ["KVCConfig"], path: "Modules/SourceInventory"),
         .target(name: "Matching", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/Matching"),
         // ATLP/1 by role: the wire format alone (no sockets), the client, the server.
         .target(name: "ATLPWire", dependencies: ["EventModel"], path: "Modules/ATLPWire"),
@@ -131,7 +134,7 @@ let package = Package(
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
         .target(
             name: "Tracker",
-            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "Matching", "SystemCalls"],
+            dependencies: ["EventModel", "Reporters", "ViewIdentity", "Interactions", "KVCConfig", "Matching", "SystemCalls"],
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
@@ -150,7 +153,7 @@ let package = Package(
         .target(
             name: "AgentCommands",
             dependencies: [
-                "EventModel", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
+                "EventModel", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "SourceInventory", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
                 "EventStore", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
@@ -197,7 +200,9 @@ let package = Package(
         .testTarget(
             name: "HooksTests", dependencies: ["Hooks", "Interactions", "Reporters", "Tracker", "DemoShop", "EventModel", "KVCConfig", "ViewIdentity"],
             path: "Tests/HooksTests"),
-        .testTarget(name: "KVCConfigTests", dependencies: ["KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/KVCConfigTests"),
+        .testTarget(
+            name: "KVCConfigTests", dependencies: ["KVCConfig", "SourceInventory", "EventModel", "ViewIdentity", "TestSupport"],
+            path: "Tests/KVCConfigTests"),
         .testTarget(name: "MatchingTests", dependencies: ["Matching", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"], path: "Tests/MatchingTests"),
         .testTarget(
             name: "TransportTests",
@@ -344,6 +349,10 @@ for target in package.targets where target.type != .system && target.name != "CS
 
 // Modules whose imports say what they are: each file imports the modules whose members it uses,
 // and only imports that show in public API are `public import`.
-for target in package.targets where ["ViewIdentity", "Interactions", "Hooks", "Matching"].contains(target.name) {
+for target in package.targets where [
+    "EventModel", "SystemCalls", "ViewIdentity", "Interactions", "Hooks", "Matching", "SourceInventory", "Reporters", "ATLPWire",
+    "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "HTTPServer", "ConnectionLoop", "RemoteConfig", "ProgramLaunch",
+    "PNGImage", "GtkShop", "DemoShop",
+].contains(target.name) {
     target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }

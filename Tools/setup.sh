@@ -44,6 +44,8 @@ command -v gtk4-widget-factory >/dev/null 2>&1 || need "unmodified GTK 4 apps to
 # looks its functions up in apps that embed it.
 pkg-config --exists webkitgtk-6.0 2>/dev/null || need "web views (the web view test's sample app)" libwebkitgtk-6.0-dev
 command -v python3 >/dev/null 2>&1 || need "the demo's driver" python3
+# readelf and nm: the linkage test reads what the injected libraries link (docs/architecture.md).
+{ command -v readelf >/dev/null 2>&1 && command -v nm >/dev/null 2>&1; } || need "the linkage test" binutils
 # curl: a real HTTP client for the HTTP server's tests (docs/http-server.md).
 command -v curl >/dev/null 2>&1 || need "the HTTP server's tests" curl
 # Headless Chromium: the report's browser test opens the HTML report in it (docs/reports.md).

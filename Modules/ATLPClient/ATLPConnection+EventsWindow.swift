@@ -1,5 +1,5 @@
-import ATLPWire
-import EventModel
+public import ATLPWire
+public import EventModel
 
 /// One `EVENTS` request for `ATLPConnection.sendEvents(window:next:acknowledged:)`, encoded once
 /// when made: a caller may prepare its requests before it starts sending (a benchmark's clock).

@@ -1,7 +1,7 @@
-import ATLPWire
-import EventModel
-import SecureChannel
-import SystemCalls
+public import ATLPWire
+public import EventModel
+public import SecureChannel
+public import SystemCalls
 
 /// A synchronous ATLP/1 client connection for one-off requests (`rules publish`, `CONFIG`,
 /// `PING`, tests): blocking calls with timeouts, used by one thread at a time — a thread

@@ -1,6 +1,6 @@
-import ATLPWire
-import SecureChannel
-import SystemCalls
+public import ATLPWire
+public import SecureChannel
+public import SystemCalls
 
 extension ATLPConnection {
     /// How long one-off client commands (`rules publish`) keep retrying a collector that refuses

@@ -1,6 +1,6 @@
 import ATLPWire
 import Dispatch
-import EventModel
+public import EventModel
 import Foundation
 import Synchronization
 import SystemCalls

@@ -1,6 +1,6 @@
-import ATLPWire
-import SecureChannel
-import SystemCalls
+public import ATLPWire
+public import SecureChannel
+public import SystemCalls
 
 /// How an `EventShipper` batches, spools and delivers.
 public struct EventShipperConfiguration: Sendable {

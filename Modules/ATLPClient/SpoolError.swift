@@ -1,4 +1,4 @@
-import SystemCalls
+public import SystemCalls
 
 /// Why an event was not taken into the spool. The caller keeps the event; nothing is
 /// dropped behind its back.

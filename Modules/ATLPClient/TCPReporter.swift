@@ -1,5 +1,5 @@
-import EventModel
-import Reporters
+public import EventModel
+public import Reporters
 
 /// The reporter plugin point's network end: each event goes to an `EventShipper` (disk
 /// spool, batches, acknowledged delivery to a collector over ATLP/1).

@@ -1,5 +1,5 @@
-import ATLPWire
-import SystemCalls
+public import ATLPWire
+public import SystemCalls
 
 /// Why a client-side exchange failed: a system call, an `ERR` from the collector, a reply
 /// that breaks the protocol, a timeout, or the peer closing.

@@ -1,4 +1,4 @@
-import ATLPWire
+public import ATLPWire
 
 /// Counters of a running server, for logs and tests.
 public struct ATLPServerStatistics: Sendable, Hashable {

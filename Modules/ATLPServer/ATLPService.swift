@@ -1,7 +1,8 @@
-import ATLPWire
+public import ATLPWire
 import ConnectionLoop
-import SecureChannel
-import SystemCalls
+public import SecureChannel
+public import SystemCalls
+import Synchronization
 
 /// An ATLP/1 server: one I/O thread multiplexing non-blocking sockets with epoll (poll
 /// where epoll is missing), and a small pool of worker threads for handler calls.

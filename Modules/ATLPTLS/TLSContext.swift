@@ -1,5 +1,5 @@
 import COpenSSL
-import SecureChannel
+public import SecureChannel
 import Synchronization
 
 /// An OpenSSL context: the certificate and key of a server, or the trusted authorities of a

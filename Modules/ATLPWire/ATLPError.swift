@@ -1,3 +1,4 @@
+import EventModel
 /// The error codes of docs/wire.md §2, and whether each one closes the connection.
 public enum ATLPErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case badFrame = "bad-frame"

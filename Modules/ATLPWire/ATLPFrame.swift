@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// One ATLP/1 frame: a verb (`A`–`Z`) and an optional JSON object body (docs/wire.md §1).
 public struct ATLPFrame: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// The handler's answer: one frame, or an error.
 public enum ATLPReply: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// The request codec both ends share (docs/wire.md §2): the server decodes a request's body
 /// with `init(verb:body:)`, the client encodes it with `frame` (or, for `EVENTS` over events

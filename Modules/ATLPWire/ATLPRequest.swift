@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A request the handler answers, with its body's required fields checked by the server.
 public enum ATLPRequest: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// The collector's `ACK` of an `EVENTS` batch.
 public struct BatchAck: Sendable, Hashable {

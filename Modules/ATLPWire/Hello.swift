@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A `HELLO` body, checked: `protocol` is 1 and `appKey` a non-empty string.
 public struct Hello: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// An `EVENTS` request as the server reads it (`ATLPRequest.events(payload:)`): the events read
 /// straight from the frame's bytes and validated as they were read. A handler answers it with

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// The collector's `RULES` answer to `CONFIG` (docs/wire.md §2): the rules with their etag (and the
 /// app's sampling rate when the collector has one), or only the etag when the client's is current.

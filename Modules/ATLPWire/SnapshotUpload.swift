@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A `SNAPSHOT` request body (docs/wire.md §2): one page as the user saw it, a PNG of the
 /// window and its view tree, sent while circle mode is on. The app key and version are the

@@ -1,5 +1,6 @@
 import CommandSupport
 import KVCConfig
+import SourceInventory
 
 /// `autotrack-agent inventory`: the classes and action methods of Swift sources, for `check`.
 public struct InventoryCommand: Command {

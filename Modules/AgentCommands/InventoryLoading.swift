@@ -1,5 +1,6 @@
 import Foundation
 import KVCConfig
+import SourceInventory
 
 /// The inventory at `path`: an inventory file (JSON or plist), or the inventory built from a
 /// directory of Swift sources. On failure, the lines to print on standard error, each after

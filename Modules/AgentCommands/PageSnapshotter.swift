@@ -7,7 +7,7 @@ import ViewIdentity
 /// hands a snapshot of each page entered to `send` (docs/agent.md "Snapshots"): the simulated
 /// shop's picture drawn from its frames, and its tree with `props`. An observer in front of the
 /// tracker, as `PageTreeWriter` is, so DemoShop and Hooks know nothing of it.
-final class PageSnapshotter: MethodHookingObserver {
+final class PageSnapshotter: InteractionRelay {
     let next: any InteractionObserver
     private let isOn: () -> Bool
     private let send: (PageSnapshot) -> Void
@@ -34,6 +34,4 @@ final class PageSnapshotter: MethodHookingObserver {
         next.observe(interaction)
     }
 
-    func hooksStarted(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStarted(in: aspects) }
-    func hooksStopped(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStopped(in: aspects) }
 }

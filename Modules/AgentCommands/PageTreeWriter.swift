@@ -8,7 +8,7 @@ import ViewIdentity
 /// again overwrites its file, so the folder holds each page as it was last entered.
 ///
 /// Writes on the thread that delivers interactions (the demo's own, never the concurrency pool).
-final class PageTreeWriter: MethodHookingObserver {
+final class PageTreeWriter: InteractionRelay {
     let next: any InteractionObserver
     let directory: String
     /// The first write that failed, to report after the session.
@@ -26,8 +26,6 @@ final class PageTreeWriter: MethodHookingObserver {
         next.observe(interaction)
     }
 
-    func hooksStarted(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStarted(in: aspects) }
-    func hooksStopped(in aspects: AspectRegistry) { (next as? any MethodHookingObserver)?.hooksStopped(in: aspects) }
 
     private func write(_ node: any ViewNode, page: String?) {
         let name = ViewTree.fileName(page: page ?? node.pathName)

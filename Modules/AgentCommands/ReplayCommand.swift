@@ -1,7 +1,7 @@
 import ATLPWire
-import Collector
 import CommandSupport
 import Foundation
+import Hooks
 import KVCConfig
 import RemoteConfig
 import SystemCalls

@@ -1,5 +1,4 @@
 import ATLPClient
-import Collector
 import ATLPWire
 import CommandSupport
 import EventModel

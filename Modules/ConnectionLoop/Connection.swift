@@ -1,5 +1,5 @@
-import SecureChannel
-import SystemCalls
+package import SecureChannel
+package import SystemCalls
 
 /// One client connection as its loop's I/O thread sees it: the socket, the phase, the requests
 /// read and not yet answered, the output not yet sent, the clocks, and the protocol's own state.

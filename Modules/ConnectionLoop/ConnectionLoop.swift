@@ -1,5 +1,6 @@
-import SecureChannel
-import SystemCalls
+package import SecureChannel
+package import SystemCalls
+import Synchronization
 
 /// One I/O thread's loop over a listening socket (epoll, or poll where epoll is missing): accept,
 /// read, hand bytes to the protocol, write answers, enforce the limits every protocol shares, and
@@ -165,7 +166,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
 
     private func admit(_ fd: Int32, _ peer: SocketAddress) {
         let crowded = (openPerAddress[peer.host] ?? 0) >= settings.maxConnectionsPerAddress
-        let full = logic.makeRoom(full: openCount >= settings.maxConnections, crowded: crowded, loop: self)
+        let full = logic.admission.makeRoom(full: openCount >= settings.maxConnections, crowded: crowded, loop: self)
         let isRefusal = full || crowded
         let cause = RefusalCause.limit(full: full, crowded: crowded, host: peer.host)
         if isRefusal && (refusals >= settings.maxRefusals || security != nil) {
@@ -184,7 +185,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
         try? Posix.setNoDelay(fd)
         let now = clock.now
         let c = Connection<P>(
-            id: nextID, fd: fd, peer: peer, state: logic.makeState(peer: peer, now: now), channel: channel, now: now,
+            id: nextID, fd: fd, peer: peer, state: logic.decoder.makeState(peer: peer, now: now), channel: channel, now: now,
             isRefusal: isRefusal)
         nextID += 1
         do {
@@ -199,24 +200,24 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
             // Answered like any closing error: the refusal, then a drained half-close, so a client
             // that already sent its request reads the reason instead of a reset.
             refusals += 1
-            c.output = logic.refusal(cause)
-            logic.countRefusal()
+            c.output = logic.admission.refusal(cause)
+            logic.admission.countRefusal()
             flush(c)
             return
         }
         openPerAddress[peer.host, default: 0] += 1
-        logic.opened(c, loop: self)
+        logic.admission.opened(c, loop: self)
     }
 
     /// Tells a plain client why in one write (best effort, never blocking), then closes at once.
     private func refuseAtOnce(_ fd: Int32, _ cause: RefusalCause) {
         if security == nil {
-            let bytes = logic.refusal(cause)
+            let bytes = logic.admission.refusal(cause)
             _ = try? bytes.withUnsafeBytes { try Posix.send(fd, $0) }
         }
         Posix.shutdownWrite(fd)
         Posix.close(fd)
-        logic.countRefusal()
+        logic.admission.countRefusal()
     }
 
     // MARK: reading
@@ -229,7 +230,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
         case .lingering: return true
         case .finishing: return false
         case .reading:
-            return c.pendingCount < settings.maxPendingRequests && c.unsentCount < settings.maxOutputBytes && logic.hasRoom(c)
+            return c.pendingCount < settings.maxPendingRequests && c.unsentCount < settings.maxOutputBytes && logic.decoder.hasRoom(c)
         }
     }
 
@@ -261,22 +262,22 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
                 let first = c.bytesRead == 0
                 c.bytesRead += n
                 if c.isLingering { continue }  // discarding until EOF
-                if first && logic.refusesFirstByte(readBuffer[0], on: c, loop: self) { return }
+                if first && logic.decoder.refusesFirstByte(readBuffer[0], on: c, loop: self) { return }
                 guard let channel = c.channel else {
-                    readBuffer.withUnsafeBytes { logic.received(UnsafeRawBufferPointer(rebasing: $0[0..<n]), on: c, loop: self) }
-                    logic.advance(c, loop: self)
+                    readBuffer.withUnsafeBytes { logic.decoder.received(UnsafeRawBufferPointer(rebasing: $0[0..<n]), on: c, loop: self) }
+                    logic.responder.advance(c, loop: self)
                     continue
                 }
                 do {
                     try channel.receive(readBuffer[0..<n])
                     let plaintext = try channel.readPlaintext()
-                    plaintext.withUnsafeBytes { logic.received($0, on: c, loop: self) }
+                    plaintext.withUnsafeBytes { logic.decoder.received($0, on: c, loop: self) }
                     c.output.append(contentsOf: channel.takeCiphertext())  // handshake answers
                 } catch {
                     close(c)  // a failed handshake or a damaged record: nothing can be answered
                     return
                 }
-                logic.advance(c, loop: self)
+                logic.responder.advance(c, loop: self)
                 if c.unsentCount > 0 {
                     flush(c)
                     guard connections[c.id] != nil else { return }
@@ -293,7 +294,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
     /// it is answered and sent, then our side shuts down.
     private func endOfStream(_ c: Connection<P>) {
         c.finish()
-        logic.advance(c, loop: self)
+        logic.responder.advance(c, loop: self)
         finishIfDone(c)
     }
 
@@ -324,7 +325,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
             guard let c = connections[id] else { continue }
             touched.append(c)
             c.answering = false
-            logic.answered(answer, on: c, loop: self)
+            logic.responder.answered(answer, on: c, loop: self)
         }
     }
 
@@ -363,7 +364,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
             if c.waitsOnClient { c.waitingSince = clock.now }
             finishIfDone(c)
         }
-        if !c.answering { logic.advance(c, loop: self) }  // the next request may wait for this
+        if !c.answering { logic.responder.advance(c, loop: self) }  // the next request may wait for this
     }
 
     /// Closes a finishing connection once everything it read is answered and sent: shut down our
@@ -371,10 +372,18 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
     /// answer into a reset.
     package func finishIfDone(_ c: Connection<P>) {
         guard case .finishing = c.phase, !c.answering, c.pendingCount == 0, c.unsentCount == 0 else { return }
-        if logic.answersBufferedRequest(c, loop: self) { return }  // complete requests still buffered come first
+        if logic.responder.answersBufferedRequest(c, loop: self) { return }  // complete requests still buffered come first
         Posix.shutdownWrite(c.fd)
         c.phase = .lingering(until: clock.now + settings.lingerTime)
         touched.append(c)
+    }
+
+    /// Closes `c` after one write of `bytes` (through its channel), best effort and never
+    /// blocking: the reason for an eviction a client may read, or may not.
+    package func close(_ c: Connection<P>, after bytes: [UInt8]) {
+        queue(bytes, on: c)
+        if c.unsentCount > 0 { _ = try? Posix.sendPending(c.fd, &c.output, offset: &c.outputOffset) }
+        close(c)
     }
 
     package func close(_ c: Connection<P>) {
@@ -387,24 +396,24 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
         }
         let host = c.peer.host
         if let n = openPerAddress[host] { openPerAddress[host] = n > 1 ? n - 1 : nil }
-        logic.closed(c, loop: self)
+        logic.admission.closed(c, loop: self)
     }
 
     // MARK: deadlines and stopping
 
     private func sweep(_ now: ContinuousClock.Instant) {
-        logic.sweepBegins(now: now, loop: self)
+        logic.deadlines.sweepBegins(now: now, loop: self)
         for c in Array(connections.values) where connections[c.id] === c {
             if case .lingering(let until) = c.phase {
                 if now >= until { close(c) }
                 continue
             }
             if let idle = settings.idleTimeout, !c.answering, c.pendingCount == 0, now - c.lastActivity >= idle {
-                logic.closingIdle(c)
+                logic.deadlines.closingIdle(c)
                 close(c)
                 continue
             }
-            logic.sweep(c, now: now, loop: self)
+            logic.deadlines.sweep(c, now: now, loop: self)
         }
     }
 
@@ -417,7 +426,7 @@ package final class ConnectionLoop<P: ConnectionProtocol> {
             listening = false
         }
         for c in Array(connections.values) {
-            if logic.closesAtStop(c) {
+            if logic.deadlines.closesAtStop(c) {
                 close(c)
                 continue
             }

@@ -1,4 +1,4 @@
-import SystemCalls
+package import SystemCalls
 
 /// The `epoll(7)` poller: the kernel keeps the interest set, a wait costs what is ready.
 package final class EpollPoller: Poller {

@@ -1,6 +1,7 @@
-import SecureChannel
+package import SecureChannel
 import Synchronization
-import SystemCalls
+package import SystemCalls
+import Dispatch
 
 /// A server's life around its `ConnectionLoop`: binds and listens, starts the I/O thread and the
 /// workers, stops gracefully, or runs until SIGINT/SIGTERM. The ATLP and HTTP services wrap one.

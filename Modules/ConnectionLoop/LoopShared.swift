@@ -1,5 +1,5 @@
-import Dispatch
-import Synchronization
+package import Dispatch
+package import Synchronization
 
 /// State a loop's I/O thread, its workers and its service's public API share; every member is
 /// Sendable by itself (atomics, mutexes, a semaphore).

@@ -1,4 +1,4 @@
-import SystemCalls
+package import SystemCalls
 
 /// Readiness of many fds, keyed by our own ids: `epoll` on Linux (cost independent of the
 /// number of quiet connections), `poll` elsewhere or when epoll is unavailable.

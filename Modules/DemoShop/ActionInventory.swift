@@ -1,4 +1,4 @@
-import Hooks
+public import Hooks
 import ViewIdentity
 
 /// The actions each class of a running UI implements, by class name: the inventory that a

@@ -1,5 +1,5 @@
-import Hooks
-import Interactions
+public import Hooks
+public import Interactions
 import ViewIdentity
 
 /// Runs the demo shop under hooks: builds the app in its own aspect registry, starts a

@@ -1,4 +1,4 @@
-import Hooks
+public import Hooks
 
 /// The demo shop: an application with one window showing a navigation stack that starts at home.
 ///

@@ -1,4 +1,5 @@
-import Hooks
+public import Hooks
+import Interactions
 
 /// A product's page: image (tap to zoom), name, price, favourite, share, size, quantity, add to cart.
 ///

@@ -1,5 +1,6 @@
-import Hooks
-import ViewIdentity
+public import Hooks
+public import ViewIdentity
+import Interactions
 
 /// The home page: an "in stock only" switch above a table of products.
 public final class HomeViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {

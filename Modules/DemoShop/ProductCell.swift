@@ -1,4 +1,4 @@
-import Hooks
+public import Hooks
 
 /// A row of the home list: favourite button, name label, share button (in that order in its content view).
 public final class ProductCell: UITableViewCell {

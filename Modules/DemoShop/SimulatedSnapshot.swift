@@ -1,6 +1,6 @@
 import EventModel
 import PNGImage
-import ViewIdentity
+public import ViewIdentity
 
 /// Snapshots of the simulated shop's pages (docs/agent.md "Snapshots"). The model has no layout,
 /// so frames come from a simple one, and the picture draws them: each node is a box as wide as its

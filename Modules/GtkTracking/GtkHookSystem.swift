@@ -60,7 +60,7 @@ public final class GtkHookSystem {
         pages = GtkPages(clock: clock) { [unowned self] in self.observer.observe($0) }
         trees = treeDirectory.map { GtkTreeWriter(directory: $0) }
         camera = snapshots.map { GtkSnapshots(clock: clock, ignorePatterns: { [unowned self] in self.ignorePatterns() }, send: $0) }
-        impressions = (observer as? any ImpressionRules).map { rules in
+        impressions = observer.offered((any ImpressionRules).self).map { rules in
             GtkImpressions(rules: rules, clock: clock) { [unowned self] in self.observer.observe($0) }
         }
         scrolling = GtkScrolling(gate: gate, clock: clock) { [unowned self] in self.observer.observe($0) }

@@ -1,6 +1,7 @@
 import ConnectionLoop
 public import SecureChannel
 public import SystemCalls
+import Synchronization
 
 /// An HTTP/1.1 server on our own system-call layer: one I/O thread multiplexing non-blocking
 /// sockets with epoll, and a small pool of worker threads calling the handler.

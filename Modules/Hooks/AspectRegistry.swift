@@ -154,6 +154,8 @@ public final class AspectRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The tracked methods hooked here, by source (Tracking/MethodTracking.swift).
+    let methodTracking = Mutex<[ObjectIdentifier: MethodTracking.Attachment]>([:])
     /// Registered advices, read without the lock so unhooked calls cost one atomic load.
     private let adviceCount = Atomic<Int>(0)
     private let diagnostics: @Sendable (AspectFailure) -> Void

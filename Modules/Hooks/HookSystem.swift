@@ -5,8 +5,8 @@ import Synchronization
 /// does into `Interaction`s for one observer, without the app's code calling anything.
 ///
 /// `start()` installs every `InteractionHook` of `HookSystem.hooks` in `aspects` (as swizzling
-/// would on iOS), then tells an observer that is a `MethodHookingObserver` (`hooksStarted(in:)`,
-/// where a tracker hooks its plan's methods); `stop()` removes them and tells that observer. Each hook is one file under `Tracking/`: target-action
+/// would on iOS), then the methods the observer's `TrackedMethodSource` tracks
+/// (Tracking/MethodTracking.swift); `stop()` removes them. Each hook is one file under `Tracking/`: target-action
 /// (proxies, and `sendAction` for targets added before the start), lists, scrolls, pages, the app.
 ///
 /// Instances are independent: tests give each its own `AspectRegistry` and clock.
@@ -29,6 +29,8 @@ public final class HookSystem: @unchecked Sendable {
     /// Watches the views on screen for impressions when the observer has impression rules
     /// (Tracking/ImpressionTracking.swift); nil when it cannot have any.
     let impressions: ImpressionWatcher?
+    /// What the observer tracks beyond interactions; nil when it tracks no methods.
+    let methodSource: (any TrackedMethodSource)?
 
     struct State {
         var tokens: [AspectToken] = []
@@ -46,8 +48,13 @@ public final class HookSystem: @unchecked Sendable {
         self.observer = observer
         self.aspects = aspects
         self.clock = clock
-        impressions = (observer as? any ImpressionRules).map { rules in
+        impressions = observer.offered((any ImpressionRules).self).map { rules in
             ImpressionWatcher(rules: rules, clock: clock) { observer.observe($0) }
+        }
+        methodSource = observer.offered((any TrackedMethodSource).self)
+        methodSource?.onTrackedMethodsChange { [weak self] in
+            guard let self, self.isRunning, let source = self.methodSource else { return }
+            MethodTracking.sync(source, in: self.aspects)
         }
     }
 
@@ -73,7 +80,7 @@ public final class HookSystem: @unchecked Sendable {
             throw error
         }
         state.withLock { $0.tokens += tokens }
-        (observer as? any MethodHookingObserver)?.hooksStarted(in: aspects)
+        if let methodSource { MethodTracking.attach(methodSource, to: aspects) }
     }
 
     /// Removes the advice; proxies already placed stay silent from now on.
@@ -86,7 +93,7 @@ public final class HookSystem: @unchecked Sendable {
             return (t, was)
         }
         for t in tokens { t.remove() }
-        if wasRunning { (observer as? any MethodHookingObserver)?.hooksStopped(in: aspects) }
+        if wasRunning, let methodSource { MethodTracking.detach(methodSource, from: aspects) }
     }
 
     /// Advice on `point` that hands the call to `body` while this system exists; with `condition`,

@@ -1,9 +1,9 @@
 import ATLPClient
-import ATLPWire
+public import ATLPWire
 import EventModel
-import SecureChannel
-import SystemCalls
-import Tracker
+public import SecureChannel
+public import SystemCalls
+public import Tracker
 
 /// The collector as a tracker's rules source: one short ATLP/1 connection per request,
 /// `HELLO` then `CONFIG {"etag":E}`, answered by `RULES` (docs/wire.md §2). Blocking, with

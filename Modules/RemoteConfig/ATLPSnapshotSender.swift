@@ -1,12 +1,13 @@
 import ATLPClient
-import ATLPWire
+public import ATLPWire
 import Dispatch
 import EventModel
 import Foundation
-import SecureChannel
-import SystemCalls
+public import SecureChannel
+public import SystemCalls
 import Synchronization
-import ViewIdentity
+public import ViewIdentity
+import Tracker
 
 /// Ships page snapshots to the collector (docs/agent.md "Snapshots"): `SNAPSHOT` frames on an
 /// ATLP/1 connection of its own, on a thread of its own, so the UI thread only hands a snapshot

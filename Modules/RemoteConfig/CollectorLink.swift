@@ -1,7 +1,7 @@
-import ATLPClient
-import ATLPWire
-import SecureChannel
-import SystemCalls
+public import ATLPClient
+public import ATLPWire
+public import SecureChannel
+public import SystemCalls
 
 /// The collectors an agent talks to, as whom and over what: every connection of a tracking
 /// pipeline (events, rules, snapshots) and of `send` is made from one link, so they all say the

@@ -1,8 +1,8 @@
-import ATLPClient
+public import ATLPClient
 import EventModel
-import KVCConfig
-import Reporters
-import Tracker
+public import KVCConfig
+public import Reporters
+public import Tracker
 
 /// A tracker wired to where its events go, the one way every agent does it (`demo`, `replay`,
 /// the GTK preload library): tracker → reporting system (its own thread) → consent gate →

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 import SystemCalls
 
 /// Prints each event as one line: wire-form JSON, or a short human-readable summary.

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 import Synchronization
 
 /// Keeps every event in memory, in arrival order: the test kit of the reporter plugin point.

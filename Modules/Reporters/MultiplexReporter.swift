@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Fans each event out to several reporters; one that throws never keeps the event from the others.
 public struct MultiplexReporter: Reporter {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Drops every event: the default before a reporting system is bootstrapped, and the baseline of benchmarks.
 public struct NoOpReporter: Reporter {

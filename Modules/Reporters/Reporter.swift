@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Where events go: the one extension point for delivery (console, file, TCP, memory...).
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-import EventModel
+public import EventModel
 import Synchronization
 import SystemCalls
 

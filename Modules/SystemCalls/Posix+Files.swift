@@ -1,9 +1,9 @@
-import CSystemCalls
+package import CSystemCalls
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 extension Posix {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
-import CSystemCalls
+package import CSystemCalls
 import Synchronization
 
 /// The child `runChild` waits for, so its signal handler can pass SIGTERM and SIGINT on; 0 when none.

@@ -1,5 +1,4 @@
 import EventModel
-import Hooks
 import Interactions
 import KVCConfig
 import Reporters
@@ -18,7 +17,7 @@ import ViewIdentity
 /// (`track(name:props:)`), consent, sampling, click debounce and rage clicks, and rules from the
 /// collector swapped in while the app runs (`startRemoteConfig(source:)`). Nothing here knows a
 /// toolkit: UIKit-model hooks and the GTK adapter feed the same tracker.
-public final class Tracker: MethodHookingObserver, Sendable {
+public final class Tracker: InteractionObserver, Sendable {
     /// How much a tracker has done.
     public struct Statistics: Sendable, Hashable {
         public var interactions = 0
@@ -75,8 +74,8 @@ public final class Tracker: MethodHookingObserver, Sendable {
     private let state: Mutex<State>
     /// Held while a plan is swapped in and its methods hooked, so swaps happen one at a time, in order.
     private let loading = Mutex(())
-    /// The plan's tracked methods hooked in the registries this tracker observes (MethodTracking.swift).
-    let methodHooks = Mutex(MethodHooks())
+    /// The plan's tracked methods the hooks refused, and who to tell of a plan swap (MethodTracking.swift).
+    let methodRefusals = Mutex(MethodRefusals())
     /// Told after every plan swap: the hook systems watching impressions (Tracker+Impressions.swift).
     let impressionListeners = Mutex<[@Sendable () -> Void]>([])
 
@@ -331,7 +330,7 @@ public final class Tracker: MethodHookingObserver, Sendable {
                 s.etag = rules.etag
                 s.sampleRate = rules.sampleRate ?? 1
             }
-            syncMethodHooks()
+            trackedMethodsChanged()
             impressionRulesChanged()
             return true
         }
@@ -356,22 +355,9 @@ public final class Tracker: MethodHookingObserver, Sendable {
                     s.sampleRate = 1
                 }
             }
-            syncMethodHooks()
+            trackedMethodsChanged()
             impressionRulesChanged()
         }
-    }
-
-    /// Hooks the plan's tracked methods in a registry a hook system reporting here has just started in.
-    public func hooksStarted(in aspects: AspectRegistry) {
-        loading.withLock { _ in
-            attachMethodHooks(to: aspects)
-            syncMethodHooks()
-        }
-    }
-
-    /// Unhooks the plan's tracked methods from that registry.
-    public func hooksStopped(in aspects: AspectRegistry) {
-        loading.withLock { _ in detachMethodHooks(from: aspects) }
     }
 
     /// Reports a refused rule set (docs/agent.md "config_rejected").

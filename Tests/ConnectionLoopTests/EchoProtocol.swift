@@ -15,8 +15,10 @@ struct EchoStatistics: Sendable {
 
 /// A tiny line protocol to test the loop with: each line is answered by a worker with the same
 /// line, `big:N` with N bytes of `b` and a line end, `quit` with `bye` and a close. A line longer
-/// than `maxLine` stops reading (the protocol's bound on undecoded bytes).
-final class EchoProtocol: ConnectionProtocol {
+/// than `maxLine` stops reading (the protocol's bound on undecoded bytes). Small enough to be its
+/// own four parts.
+final class EchoProtocol: ConnectionProtocol, ConnectionDecoder, ConnectionResponder, ConnectionAdmission, ConnectionDeadlines {
+    typealias P = EchoProtocol
     struct State {
         var buffer: [UInt8] = []
     }
@@ -30,6 +32,11 @@ final class EchoProtocol: ConnectionProtocol {
     init(shared: LoopShared<[UInt8], EchoStatistics>) {
         self.shared = shared
     }
+
+    var decoder: EchoProtocol { self }
+    var responder: EchoProtocol { self }
+    var admission: EchoProtocol { self }
+    var deadlines: EchoProtocol { self }
 
     func makeState(peer: SocketAddress, now: ContinuousClock.Instant) -> State { State() }
 

@@ -2,6 +2,7 @@ import EventModel
 import Testing
 
 @testable import KVCConfig
+@testable import SourceInventory
 
 /// Mangled documents and sources: every one gives problems or a plan, never a crash or a hang.
 @Suite struct HostileInputTests {

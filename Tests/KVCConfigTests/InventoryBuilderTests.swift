@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KVCConfig
+@testable import SourceInventory
 
 @Suite struct InventoryBuilderTests {
     static let home = #"""

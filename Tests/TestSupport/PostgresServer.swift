@@ -52,6 +52,41 @@ public final class PostgresServer: @unchecked Sendable {
         }
     }
 
+    /// A hot standby of `primary`: `pg_basebackup -R` over the primary's socket (streaming, so
+    /// the standby starts from what the primary has committed) into a temporary directory of its
+    /// own, started on its own port. It is read-only and replays what the primary commits.
+    private init(standbyOf primary: PostgresServer) throws {
+        bin = primary.bin
+        runAsPostgres = primary.runAsPostgres
+        var template = Array("/tmp/atpg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw PostgresServerError("mkdtemp failed: errno \(errno)") }
+        directory = URL(fileURLWithPath: String(cString: made))
+        port = primary.port == 59_999 ? 50_000 : primary.port + 1
+        if runAsPostgres {
+            try Self.run(URL(fileURLWithPath: "/bin/chown"), ["postgres:", directory.path], within: 30)
+        }
+        do {
+            try command(
+                "pg_basebackup",
+                ["-D", dataPath, "-R", "-X", "stream", "-c", "fast", "-h", primary.directory.path, "-p", String(primary.port), "-U", "postgres"],
+                within: 120)
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Starts a hot standby of this server (streaming replication, as `pg_basebackup -R` sets it up).
+    public func startStandby() throws -> PostgresServer { try PostgresServer(standbyOf: self) }
+
+    /// Whether this standby has replayed everything `primary` has written so far.
+    public func hasReplayed(_ primary: PostgresServer) throws -> Bool {
+        guard let lsn = try primary.psql("SELECT pg_current_wal_lsn()", database: "postgres").first else { return false }
+        let answer = try psql("SELECT pg_last_wal_replay_lsn() >= '\(lsn)'::pg_lsn", database: "postgres")
+        return answer.first == "t"
+    }
+
     deinit { stop() }
 
     /// One server for the whole test process, started at its first use and stopped when the

@@ -1,4 +1,5 @@
 import EventModel
+import Hooks
 import Testing
 import Tracker
 import ViewIdentity

@@ -1,6 +1,4 @@
-import Hooks
-import Interactions
-import Reporters
+public import Interactions
 import Synchronization
 
 /// The process-wide installation: hooks on `AspectRegistry.shared`, once, as an app does at launch.
@@ -28,12 +26,6 @@ public enum Autotracker {
             throw AutotrackerError.refused(error)
         }
         return hooks
-    }
-
-    /// Installs the default observer: every interaction is reported through `reporting` as a wire event.
-    @discardableResult
-    public static func install(reporting: ReportingSystem = .shared, session: String? = nil) throws(AutotrackerError) -> HookSystem {
-        try install(observer: ReportingObserver(reporting: reporting, session: session))
     }
 
     /// The installed hook system, if any.

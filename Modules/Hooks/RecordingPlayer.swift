@@ -1,6 +1,5 @@
 import EventModel
-import Hooks
-import Interactions
+public import Interactions
 import ViewIdentity
 
 /// Runs a recorded session: turns each recorded interaction into the `Interaction` the hooks would

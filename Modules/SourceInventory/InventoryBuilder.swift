@@ -1,4 +1,5 @@
 import Foundation
+public import KVCConfig
 
 /// Builds an inventory from Swift sources, best effort: per class (and extension), the methods that can
 /// be actions, as selector-style names.

@@ -1,6 +1,6 @@
-import EventModel
-import Foundation
-import ViewIdentity
+public import EventModel
+public import Foundation
+public import ViewIdentity
 
 /// A recorded app session: the screens shown (view trees) and the interactions on them, in order
 /// (docs/recording-format.md). `replay` runs it through the same pipeline as a live app.
