@@ -31,21 +31,11 @@ public struct PictureSelection: Sendable {
     }
 
     /// The selected nodes' paths, in tree order (depth first, parents before children).
-    public func paths(in tree: JSONValue) -> [String] {
-        var selected: [String] = []
-        var stack: [JSONValue] = [tree]
-        var visited = 0
-        // Bounded: a tree is finite, but a hostile one need not be small.
-        while let node = stack.popLast(), visited < 1_000_000 {
-            visited += 1
-            if let path = node["path"]?.stringValue, let canonical = try? ViewPath(canonical: path), patterns.contains(where: { $0.matches(canonical) }),
-                shows(node)
-            {
-                selected.append(path)
-            }
-            if let children = node["children"]?.arrayValue { stack.append(contentsOf: children.reversed()) }
-        }
-        return selected
+    public func paths(in tree: JSONValue) -> [String] { paths(in: PictureNodes(tree)) }
+
+    /// The same over a tree read once (`PictureNodes`): a picture's tree serves many rules.
+    public func paths(in nodes: PictureNodes) -> [String] {
+        nodes.nodes.filter { n in patterns.contains(where: { $0.matches(n.canonical) }) && shows(n.node) }.map(\.path)
     }
 
     private func shows(_ node: JSONValue) -> Bool {
@@ -62,5 +52,37 @@ public struct PictureSelection: Sendable {
         case .bool, .int, .double: return value.jsonText
         default: return nil
         }
+    }
+}
+
+/// A picture's nodes with a path, each path read once, in tree order (depth first, parents before
+/// children); at most a million nodes are visited (a tree is finite, but a hostile one need not be small).
+public struct PictureNodes: Sendable {
+    struct Node: Sendable {
+        let path: String
+        let canonical: ViewPath
+        let node: JSONValue
+    }
+
+    let nodes: [Node]
+
+    public init(_ tree: JSONValue) {
+        var out: [Node] = []
+        var stack: [JSONValue] = [tree]
+        var visited = 0
+        while let node = stack.popLast(), visited < 1_000_000 {
+            visited += 1
+            if let path = node["path"]?.stringValue, let canonical = try? ViewPath(canonical: path) {
+                // Children are not kept with their parent: each node's own fields are what a rule compares.
+                var own = node
+                if case .object(var o) = own {
+                    o["children"] = nil
+                    own = .object(o)
+                }
+                out.append(Node(path: path, canonical: canonical, node: own))
+            }
+            if let children = node["children"]?.arrayValue { stack.append(contentsOf: children.reversed()) }
+        }
+        nodes = out
     }
 }

@@ -20,6 +20,9 @@ final class StudioAPI: Sendable {
     /// changes), the view events a definition of an element selects; not page enters and leaves,
     /// impressions, scrolls or the agents' own records (`kvc_error`).
     static let heatmapEvents = ["ButtonClick", "ListItemClick", "ViewTap", "ValueChanged"]
+    /// Pictures' nodes read for `selects`, by picture id; emptied when it holds `readTreesKept`.
+    let readTrees = Mutex<[Int64: PictureNodes]>([:])
+    static let readTreesKept = 16
     /// The longest circle mode one request turns on: a day.
     static let maxCircleMinutes: Int64 = 1440
 
@@ -252,6 +255,19 @@ final class StudioAPI: Sendable {
         return tree
     }
 
+    /// The nodes of picture `snapshot`'s tree, read once per picture: a picture never changes
+    /// under its id, and the definitions listed with a page ask for the same one again and again.
+    private func nodes(of snapshot: StudioSnapshot) throws(StudioError) -> PictureNodes {
+        let id = snapshot.summary.id
+        if let known = readTrees.withLock({ $0[id] }) { return known }
+        let nodes = PictureNodes(try tree(of: snapshot))
+        readTrees.withLock { cache in
+            if cache.count >= Self.readTreesKept { cache.removeAll() }
+            cache[id] = nodes
+        }
+        return nodes
+    }
+
     private func snapshotID(_ text: String) throws(StudioError) -> Int64 {
         guard let id = Int64(text), id > 0 else { throw StudioError(.notFound, "'\(text)' is not a picture id (a whole number)") }
         return id
@@ -295,10 +311,11 @@ final class StudioAPI: Sendable {
     /// The paths `rule` selects in the newest picture of its app and page (none without one).
     private func selects(_ rule: JSONValue) throws(StudioError) -> [String] {
         guard let selection = PictureSelection(rule: rule), let page = selection.page, let app = rule["appKey"]?.stringValue,
-            let newest = try backend.snapshots(appKey: app, appVersion: nil).first(where: { $0.page == page }),
-            let picture = try backend.snapshot(id: newest.id)
+            let newest = try backend.snapshots(appKey: app, appVersion: nil).first(where: { $0.page == page })
         else { return [] }
-        return selection.paths(in: try tree(of: picture))
+        if let known = readTrees.withLock({ $0[newest.id] }) { return selection.paths(in: known) }
+        guard let picture = try backend.snapshot(id: newest.id) else { return [] }
+        return selection.paths(in: try nodes(of: picture))
     }
 
     static func json(_ health: RuleHealth) -> JSONValue {

@@ -82,13 +82,17 @@ final class FakeStudioBackend: StudioBackend {
     func selected(by rule: JSONValue, in range: StudioTimeRange) -> [Interaction] {
         let texts = [rule["viewPath"]?.stringValue ?? ""] + (rule["alsoViewPaths"]?.arrayValue ?? []).compactMap(\.stringValue)
         let patterns = texts.compactMap { try? PathPattern($0) }
+        let app = rule["appKey"]?.stringValue, event = rule["viewEvent"]?.stringValue
         return state.withLock { $0.interactions }.filter { e in
-            guard !patterns.isEmpty, let path = try? ViewPath(canonical: e.path) else { return false }
+            guard !patterns.isEmpty, e.appKey == app, e.viewEvent == event else { return false }
+            // An exact pattern's text is the path it names (the fake's paths have no aliases).
+            let exact = texts.contains(e.path)
+            guard exact || texts.contains(where: { $0.contains("*") }), let path = try? ViewPath(canonical: e.path) else { return false }
             // Content is the title, or the value collected under the rule's keyName (as RuleEventMatcher).
             let content = rule["content"]?.stringValue
             let value = rule["keyName"]?.stringValue.flatMap { e.values[$0] }
             return e.appKey == rule["appKey"]?.stringValue && e.viewEvent == rule["viewEvent"]?.stringValue
-                && patterns.contains(where: { $0.matches(path) })
+                && (exact || patterns.contains(where: { $0.matches(path) }))
                 && (content == nil || content == e.title || (value != nil && content == value))
                 && (range.since.map { e.time >= $0 } ?? true) && (range.until.map { e.time < $0 } ?? true)
         }
@@ -124,9 +128,10 @@ final class FakeStudioBackend: StudioBackend {
     /// Per version of the app's interactions: what the rule counts there; ok where it counts,
     /// unseen elsewhere (the fake keeps no picture check: `DefinitionHealth`'s tests use real stores).
     func health(rule: JSONValue) throws(StudioError) -> RuleHealth {
-        let all = state.withLock { $0.interactions }.filter { $0.appKey == rule["appKey"]?.stringValue }
         var versions: [String] = []
-        for e in all where !versions.contains(e.appVersion) { versions.append(e.appVersion) }
+        for e in state.withLock({ $0.interactions }) where e.appKey == rule["appKey"]?.stringValue && !versions.contains(e.appVersion) {
+            versions.append(e.appVersion)
+        }
         let selected = selected(by: rule, in: StudioTimeRange())
         return RuleHealth(
             versions: versions.sorted().map { v in
