@@ -146,6 +146,19 @@ struct StudioReleaseTests {
         #expect(seen["funnel"]?.arrayValue == actors, "page \(seen["funnel"]?.jsonText ?? "?"), funnel \(cli.out)")
         #expect(actors.first == 1)
         #expect(seen["funnelBars"] == 2)
+        // Its trend per day is report --rule's days; its retention table is retention --format json's.
+        let report = try Self.collector(["report", "--db", collector.db, "--rule", "toggle", "--format", "json"])
+        var days: [String: JSONValue] = [:]
+        for d in try JSONValue.parse(report.out)["days"]?.arrayValue ?? [] { days[d["day"]?.stringValue ?? ""] = d["events"] }
+        let shownDays = (seen["trendDays"]?.objectValue.map { Array($0) } ?? []).filter { $0.value != 0 }
+        #expect(Dictionary(uniqueKeysWithValues: shownDays.map { ($0.key, $0.value) }) == days, "page \(seen["trendDays"]?.jsonText ?? "?"), report \(report.out)")
+        #expect(seen["trendTotal"] == 3)
+        let retention = try Self.collector([
+            "retention", "--db", collector.db, "--app", Self.app, "--start", "rule:toggle", "--return", "rule:check", "--by", "device",
+            "--format", "json",
+        ])
+        #expect((seen["retention"]?["cohorts"]?.arrayValue ?? []).first?["actors"] == 1, "\(seen["retention"]?.jsonText ?? "?")")
+        #expect(try JSONValue.parse(retention.out) == seen["retention"], "page \(seen["retention"]?.jsonText ?? "?"), retention \(retention.out)")
 
         // 2.0, a release that swapped togglebutton1 and togglebutton3: its picture and its clicks.
         let moved = Self.swapped(treeObject, "togglebutton1", "togglebutton3")

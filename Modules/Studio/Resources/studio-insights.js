@@ -77,6 +77,7 @@ function insightBody() {
     body.start = $("retention-start").value.trim();
     body.return = $("retention-return").value.trim();
     body.period = $("retention-period").value;
+    body.by = $("retention-by").value;
   }
   return body;
 }

@@ -128,6 +128,27 @@ def define(s):
     seen["funnelBars"] = len(s.d.find_elements(By.CSS_SELECTOR, "#insight-chart svg rect.bar"))
     s.js("document.getElementById('insights').scrollIntoView()")
     s.shot("5-funnel")
+    # The first definition's trend per day, and a retention table from the first to the second.
+    s.step = "the trend"
+    s.d.find_element(By.ID, "insight-trend").click()
+    Select(s.d.find_element(By.ID, "trend-rule")).select_by_value(plan["controls"][0]["id"])
+    Select(s.d.find_element(By.ID, "trend-interval")).select_by_value("day")
+    s.click("insight-run")
+    s.until("the trend drawn", lambda: s.d.find_element(By.ID, "insight-state").get_attribute("data-state") == "done"
+            and s.d.find_elements(By.CSS_SELECTOR, "#insight-chart svg polyline"))
+    seen["trendTotal"] = int(s.d.find_element(By.CSS_SELECTOR, "#insight-table tr.total td.num").text)
+    seen["trendDays"] = {tr.get_attribute("data-period"): int(tr.find_element(By.CSS_SELECTOR, "td.num").text)
+                         for tr in s.d.find_elements(By.CSS_SELECTOR, "#insight-table tr[data-period]")}
+    s.step = "the retention"
+    s.d.find_element(By.ID, "insight-retention").click()
+    for field, control in [("retention-start", plan["controls"][0]), ("retention-return", plan["controls"][1])]:
+        s.d.find_element(By.ID, field).clear()
+        s.d.find_element(By.ID, field).send_keys(control["id"])
+    Select(s.d.find_element(By.ID, "retention-by")).select_by_value("device")
+    s.click("insight-run")
+    s.until("the retention drawn", lambda: s.d.find_element(By.ID, "insight-state").get_attribute("data-state") == "done"
+            and s.d.find_element(By.ID, "insight-chart").get_attribute("data-answer").startswith('{"period"'))
+    seen["retention"] = json.loads(s.d.find_element(By.ID, "insight-chart").get_attribute("data-answer"))
     return seen
 
 
