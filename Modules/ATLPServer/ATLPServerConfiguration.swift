@@ -17,8 +17,7 @@ public struct ATLPServerConfiguration: Sendable, Hashable {
 
     /// How many times its size a large frame holds in memory while it is answered: the frame,
     /// its picture's base64 text parsed out of it, the picture decoded, and the store's copy of
-    /// it (SQLite and libpq copy a bound value): five frames' worth measured
-    /// at the peak of one 15 MiB snapshot.
+    /// it (SQLite and libpq copy a bound value); snapshot-memory-bench checks the peak.
     public static let largeFrameCopies = 5
     /// A connection with nothing to do and no bytes moved for this long is closed.
     public var idleTimeout: Duration

@@ -302,7 +302,7 @@ private func ii(_ a: inout UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ x: U
 ///
 /// Read from memory on purpose: written as immediates, LLVM reassociates each step's sum so
 /// that the constant is added after the round function, one more addition on the chain every
-/// step waits on (measured: 677 against 558 MB/s). The `@inline(never)` initializer keeps the
+/// step waits on (md5-bench, docs/performance.md). The `@inline(never)` initializer keeps the
 /// values out of the optimizer's sight.
 private let md5RoundConstants: [UInt32] = makeRoundConstants()
 
