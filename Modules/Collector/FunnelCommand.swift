@@ -85,10 +85,18 @@ public struct FunnelCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let result = readStore(database, command: "autotrack-collector funnel", io: io, { store throws(StoreError) in
-            try store.funnel(
-                definition, filter: filter, rules: try store.publishedRules(ids: definition.steps.compactMap(\.ruleID), appKey: filter.appKey))
+            try Self.result(of: definition, filter: filter, in: store)
         }) else { return .failure }
         format.write(result, database: database, filter: filter, io: io)
         return .success
+    }
+
+    /// The funnel's answer over `store`, its rule steps read from the published rules: what
+    /// `funnel` prints and the studio's funnel insight shows.
+    static func result(of definition: FunnelDefinition, filter: EventFilter, in store: any CollectorStore) throws(StoreError)
+        -> FunnelResult
+    {
+        try store.funnel(
+            definition, filter: filter, rules: try store.publishedRules(ids: definition.steps.compactMap(\.ruleID), appKey: filter.appKey))
     }
 }

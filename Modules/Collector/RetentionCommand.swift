@@ -75,11 +75,19 @@ public struct RetentionCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let result = readStore(database, command: "autotrack-collector retention", io: io, { store throws(StoreError) in
-            try store.retention(
-                definition, filter: filter,
-                rules: try store.publishedRules(ids: [definition.start, definition.returning].compactMap(\.ruleID), appKey: filter.appKey))
+            try Self.result(of: definition, filter: filter, in: store)
         }) else { return .failure }
         format.write(result, database: database, filter: filter, io: io)
         return .success
+    }
+
+    /// The retention table over `store`, its rule kinds read from the published rules: what
+    /// `retention` prints and the studio's retention insight shows.
+    static func result(of definition: RetentionDefinition, filter: EventFilter, in store: any CollectorStore)
+        throws(StoreError) -> RetentionResult
+    {
+        try store.retention(
+            definition, filter: filter,
+            rules: try store.publishedRules(ids: [definition.start, definition.returning].compactMap(\.ruleID), appKey: filter.appKey))
     }
 }
