@@ -26,7 +26,7 @@ extension CollectorStudioBackend {
         }
         guard text.contains(":") else { return .rule(text) }
         do throws(UsageError) {
-            return try EventFilterOptions.kind(text, option: field)
+            return try EventFilterOptions.kind(text, named: field)
         } catch {
             throw StudioError(.badRequest, error.message)
         }

@@ -49,19 +49,23 @@ struct EventFilterOptions {
     /// Parses `TYPE:NAME` given to `--option`; the type must be a wire event type, or `rule`
     /// (`rule:ID`: a published rule's events).
     static func kind(_ text: String, option declaration: Option) throws(UsageError) -> EventKind {
-        let option = declaration.name
+        try kind(text, named: "--" + declaration.name)
+    }
+
+    /// Parses `TYPE:NAME` given as `what` (an option, `--step`, or a field of a studio request).
+    static func kind(_ text: String, named option: String) throws(UsageError) -> EventKind {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
-            throw UsageError("--\(option) '\(text)' is not TYPE:NAME (e.g. page_enter:HomeViewController)")
+            throw UsageError("\(option) '\(text)' is not TYPE:NAME (e.g. page_enter:HomeViewController)")
         }
         let type = String(text[..<colon])
         if type == EventKind.ruleType {
             // rule:ID, the events a published rule selects (Definitions' RuleEvents).
             guard colon != text.index(before: text.endIndex) else {
-                throw UsageError("--\(option) '\(text)' names no rule; give rule:ID with the id of a published rule")
+                throw UsageError("\(option) '\(text)' names no rule; give rule:ID with the id of a published rule")
             }
         } else if EventType(rawValue: type) == nil {
             throw UsageError(
-                "--\(option) '\(text)': '\(type)' is not an event type; use one of "
+                "\(option) '\(text)': '\(type)' is not an event type; use one of "
                     + EventType.allCases.map(\.rawValue).joined(separator: ", ") + ", or rule:ID for a published rule's events")
         }
         return EventKind(type: type, name: String(text[text.index(after: colon)...]))
