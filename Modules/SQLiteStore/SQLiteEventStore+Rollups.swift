@@ -44,7 +44,7 @@ extension SQLiteEventStore {
                     // them again. What this transaction learns of the tables is for it alone (the
                     // worker's memory is emptied by its commit: RollupMemory.swift).
                     var memory = RollupMemory()
-                    while try Self.advanceRollups(db, part, limit: RollupWorker.chunk, memory: &memory) == RollupWorker.chunk {}
+                    while try Self.advanceRollups(db, part, limit: StoreTuning.rollupChunk, memory: &memory) == StoreTuning.rollupChunk {}
                     // What is left of this app, counted once when its rebuild starts or resumes here.
                     if counted != appKey {
                         let left = try db.scalar("SELECT COUNT(*) AS n FROM events WHERE +app_key = \(appKey) AND seq >= \(from)", as: Int.self)
@@ -188,7 +188,7 @@ extension SQLiteEventStore {
         if watermark >= target { return true }
         if !rollupWorkers.isEmpty {
             for part in RollupPart.allCases {
-                while try advanceRollups(part, limit: RollupWorker.chunk) == RollupWorker.chunk, try rollupPositions(part).watermark < target {}
+                while try advanceRollups(part, limit: StoreTuning.rollupChunk) == StoreTuning.rollupChunk, try rollupPositions(part).watermark < target {}
             }
             return true
         }

@@ -255,12 +255,32 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, window: Int, ro
     let requests = eventsRequests(perConnection)
     let before = cpuByThreadKind()
     let sent = sendOverATLP(perConnection, prepared: requests, to: address, window: window)
+    let lastACK = ContinuousClock.now
     let after = cpuByThreadKind()
+    // What a person with `sqlite3` counts in `events` one second after the last ACK, the
+    // collector still running.
+    Posix.sleep(lastACK + .seconds(1) - ContinuousClock.now)
+    let outside = outsideCount(db)
     collector.stop()
     // Threads that ended during the run are not counted: the collector's live until `stop`.
     print("  CPU µs per event until the last ACK (threads of this process): \(cpuPerEvent(from: before, to: after, events: total))")
+    print("  `sqlite3 \(db.split(separator: "/").last!) 'SELECT count(*) FROM events'` 1 s after the last ACK: \(outside) of \(total) acknowledged")
     let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
     return (Double(total) / Benchmark.seconds(sent.elapsed), stored)
+}
+
+/// `SELECT count(*) FROM events` by the `sqlite3` program, as an outside reader (-1: it failed).
+func outsideCount(_ db: String) -> Int {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sqlite3", "-readonly", db, "SELECT count(*) FROM events"]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return -1 }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
 }
 
 // MARK: the old build
