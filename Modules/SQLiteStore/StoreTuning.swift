@@ -27,13 +27,13 @@ enum StoreTuning {
 
     /// Events per rollup transaction, at most. Keeps the memory of one transaction's events
     /// (`RollupEvent`s, a few hundred bytes each) bounded.
-    static let rollupChunk = 20_000
+    static let rollupChunk = 100_000
 
     /// How often a round of rollup transactions starts, at most, unless the last came full. Each
     /// key changed in a round costs one upsert whatever its events, so a longer period costs
     /// fewer upserts per event; keeps the rollups' lag behind `events` at about this plus one
     /// round's work (reports never wait for it: they apply what is left themselves).
-    static let rollupPeriod = Duration.milliseconds(250)
+    static let rollupPeriod = Duration.seconds(1)
 
     /// The nice value of the background threads (`ingest-store`, the rollup workers). Keeps the
     /// appends (whose `ACK`s agents wait for) ahead when they compete for the processor; an idle
