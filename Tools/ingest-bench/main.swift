@@ -55,6 +55,7 @@ let agentWindow = EventShipperConfiguration.defaultWindow
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N] [--quick]
                         [--old-collector PATH] [--sustain SECONDS] [--without-rollups] [--rounds N]
+                        [--kill-loop N --collector PATH]
     Durable events/s into the collector (EmbeddedCollector, SQLite, ACK once durable) over real
     TCP, beside rsyslog (imtcp -> omfile sync="on") fed the same events, in one run.
       --events N        events in the load (default 200000; --quick: 20000)
@@ -75,9 +76,15 @@ let usage = """
       --rounds N        the burst N times (default 1), the collector and rsyslog alternately first,
                         each round's ratio printed, then their median, least and greatest: on a
                         shared machine one round's ratio moves by a third either way
+      --kill-loop N     instead: `serve` (the binary --collector PATH) killed with SIGKILL N times at
+                        random moments while the load is sent (unacknowledged batches resent); then
+                        every acknowledged event must be in events and in the rollups exactly once
+      --collector PATH  the autotrack-collector binary for --kill-loop (swift build -c release
+                        --product autotrack-collector: .build/release/autotrack-collector)
     example: swift run -c release ingest-bench --events 20000 --window 1
     example: swift run -c release ingest-bench --quick --rounds 3
     example: swift run -c release ingest-bench --sustain 10 --sustain-rate 20000
+    example: swift run -c release ingest-bench --events 100000 --kill-loop 5 --collector .build/release/autotrack-collector
     """
 
 struct Settings {
@@ -95,6 +102,9 @@ struct Settings {
     var withoutRollups = false
     /// How many times the burst runs, alternately before and after rsyslog.
     var rounds = 1
+    /// SIGKILLs of `serve` for `--kill-loop` (0: not run), and its binary.
+    var killLoop = 0
+    var collector: String?
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -112,6 +122,8 @@ struct Settings {
             case "--sustain-replay": s.sustainReplay = true
             case "--without-rollups": s.withoutRollups = true
             case "--rounds": s.rounds = arguments.count(after: option)
+            case "--kill-loop": s.killLoop = arguments.count(after: option)
+            case "--collector": s.collector = arguments.value(after: option, "a path")
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
             }
@@ -600,6 +612,13 @@ print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.see
     + "\(settings.connections) connections, batches of \(settings.batch), a window of \(settings.window) batches in flight per connection "
     + "(the agent's: \(agentWindow)), ACK once the batch is durable (in the ingest log)")
 print("load average before: \(Benchmark.loadAverage())")
+
+if settings.killLoop > 0 {
+    guard let binary = settings.collector else { fail("--kill-loop needs --collector PATH (an autotrack-collector binary)") }
+    killLoop(binary, perConnection, total: total, kills: settings.killLoop, window: settings.window)
+    print("load average after: \(Benchmark.loadAverage())")
+    exit(0)
+}
 
 if let rate = settings.sustainRate {
     sustain(
