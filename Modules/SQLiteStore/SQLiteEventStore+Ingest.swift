@@ -66,18 +66,18 @@ extension SQLiteEventStore {
     /// Stops (`true`) or resumes the thread that stores logged batches in `events`, and the
     /// appends' storing for `StoreTuning.maxStoreLag` unless `appendsKeepTheLagBound`: for tests
     /// of what reads, restarts and crashes find while batches wait in the log.
-    package func pauseIngestStoring(_ paused: Bool, appendsKeepTheLagBound: Bool = false) {
+    func pauseIngestStoring(_ paused: Bool, appendsKeepTheLagBound: Bool = false) {
         ingest?.paused.store(paused, ordering: .relaxed)
         ingest?.lagBoundPaused.store(paused && !appendsKeepTheLagBound, ordering: .relaxed)
         ingest?.wakeStoring()
     }
 
     /// Logged batches not yet stored in `events` (for tests).
-    package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
+    var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
 
     /// Lookups in `events` the dedup made so far, and whether its filter of stored keys answers
     /// yet (for tests).
-    package var dedupLookups: (count: Int, filterBuilt: Bool) {
+    var dedupLookups: (count: Int, filterBuilt: Bool) {
         ingest?.writer.withLock { ($0.dedup.lookups, $0.dedup.filter != nil) } ?? (0, false)
     }
 

@@ -283,16 +283,7 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, window: Int, ro
 
 /// `SELECT count(*) FROM events` by the `sqlite3` program, as an outside reader (-1: it failed).
 func outsideCount(_ db: String) -> Int {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", "-readonly", db, "SELECT count(*) FROM events"]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return -1 }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    sqlite3(db, "SELECT count(*) FROM events").first.flatMap { Int($0) } ?? -1
 }
 
 // MARK: the old build
