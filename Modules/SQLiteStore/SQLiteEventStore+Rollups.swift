@@ -180,9 +180,9 @@ extension SQLiteEventStore {
     /// every acknowledged event. A writable store applies what the workers have not yet, itself,
     /// file by file (`chunk` per transaction, appends going on between). A read-only store
     /// cannot: it waits for the collector writing the files to pass that event with both
-    /// watermarks, and returns false (read the events) when the lower watermark stands still for
-    /// a second (no collector running; a loaded collector can pause a few hundred milliseconds
-    /// between chunks) or after 5 s.
+    /// watermarks, and returns false (read the events) at once when no collector owns the ingest
+    /// journal, when the lower watermark stands still for `StoreTuning.watermarkStallBound` (a
+    /// collector that stopped applying), or after 5 s.
     func rollupsCurrent() throws(StoreError) -> Bool {
         var (watermark, target) = try rollupPositions()
         if watermark >= target { return true }
@@ -193,11 +193,16 @@ extension SQLiteEventStore {
             return true
         }
         if watermarkStalled.load(ordering: .relaxed) { return false }
+        // Nobody owns the ingest journal: no collector runs to move the watermark.
+        if (try? IngestLog.isOwned(database: path)) == false {
+            watermarkStalled.store(true, ordering: .relaxed)
+            return false
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
         var moved = clock.now
         while watermark < target {
-            if clock.now - moved > .seconds(1) {
+            if clock.now - moved > StoreTuning.watermarkStallBound {
                 watermarkStalled.store(true, ordering: .relaxed)
                 return false
             }

@@ -35,6 +35,12 @@ enum StoreTuning {
     /// round's work (reports never wait for it: they apply what is left themselves).
     static let rollupPeriod = Duration.seconds(1)
 
+    /// How long a read-only reader beside a running collector waits for the watermark to move
+    /// before it takes the rollups for unkept and reads the events. Keeps such a reader on the
+    /// rollups: three rounds (`rollupPeriod`), so a round's pause never passes for a stop. (With
+    /// no collector running, one that owns the ingest journal, it reads the events at once.)
+    static let watermarkStallBound = rollupPeriod * 3
+
     /// The nice value of the background threads (`ingest-store`, the rollup workers). Keeps the
     /// appends (whose `ACK`s agents wait for) ahead when they compete for the processor; an idle
     /// processor runs the background threads at full speed.
