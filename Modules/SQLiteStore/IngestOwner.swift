@@ -118,8 +118,8 @@ final class IngestOwner: Sendable {
         ending.starting()
         Posix.startThread(name: "ingest-store") { [weak store, self] in
             defer { ending.ended() }
-            // Behind the appends, as the rollup workers are: a read stores what is left itself.
-            try? Posix.setCurrentThreadNice(StoreTuning.backgroundNice)
+            // At the appends' priority, not the derived data's: `events` must follow every ACK
+            // within a second, and the appends wait for this thread's lock when it stores.
             let clock = ContinuousClock()
             var roundStart = clock.now
             var pause = Duration.milliseconds(10)

@@ -41,9 +41,10 @@ enum StoreTuning {
     /// no collector running, one that owns the ingest journal, it reads the events at once.)
     static let watermarkStallBound = rollupPeriod * 3
 
-    /// The nice value of the background threads (`ingest-store`, the rollup workers). Keeps the
-    /// appends (whose `ACK`s agents wait for) ahead when they compete for the processor; an idle
-    /// processor runs the background threads at full speed.
+    /// The nice value of the derived data's threads (the rollup workers, the filter build). Keeps
+    /// the appends (whose `ACK`s agents wait for) and the `ingest-store` thread (which holds the
+    /// lock the appends take to store, so it runs at their priority) ahead when they compete for
+    /// the processor; an idle processor runs these threads at full speed.
     static let backgroundNice: Int32 = 5
 
     // MARK: SQLite
