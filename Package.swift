@@ -361,7 +361,7 @@ for target in package.targets where target.type != .system && target.name != "CS
 for target in package.targets where [
     "EventModel", "SystemCalls", "ViewIdentity", "Interactions", "Hooks", "Matching", "SourceInventory", "Reporters", "ATLPWire",
     "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "HTTPServer", "ConnectionLoop", "RemoteConfig", "ProgramLaunch",
-    "PNGImage", "GtkShop", "DemoShop",
+    "PNGImage", "GtkShop", "DemoShop", "EventStore", "StoreSQL", "SQLiteStore", "PostgresStore", "CommandSupport", "AgentCommands",
 ].contains(target.name) {
     target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }

@@ -1,4 +1,4 @@
-import CommandSupport
+public import CommandSupport
 import SystemCalls
 
 /// The `autotrack-agent` tool: every subcommand, in the order `--help` lists them.

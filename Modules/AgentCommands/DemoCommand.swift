@@ -1,5 +1,5 @@
 import ATLPWire
-import CommandSupport
+public import CommandSupport
 import DemoShop
 import Foundation
 import Interactions
@@ -7,6 +7,7 @@ import KVCConfig
 import RemoteConfig
 import SystemCalls
 import Tracker
+import Hooks
 
 /// `autotrack-agent demo`: the demo shop's scripted session, end to end, with the example configuration.
 public struct DemoCommand: Command {

@@ -1,4 +1,4 @@
-import KVCConfig
+public import KVCConfig
 
 /// The demo shop's example tracking configuration, embedded so that `demo` runs from any
 /// directory with no files; `Examples/` holds the same documents byte for byte (a test checks).

@@ -1,4 +1,4 @@
-import CommandSupport
+public import CommandSupport
 import EventModel
 import Foundation
 import KVCConfig

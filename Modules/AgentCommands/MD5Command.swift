@@ -1,5 +1,5 @@
-import CommandSupport
-import Foundation
+public import CommandSupport
+public import Foundation
 import ViewIdentity
 
 /// `autotrack-agent md5`: the MD5 digest of a text, a file or standard input, in lowercase hex.

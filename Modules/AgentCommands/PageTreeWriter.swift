@@ -2,6 +2,7 @@ import Foundation
 import Hooks
 import Interactions
 import ViewIdentity
+import EventModel
 
 /// Passes every interaction on, and writes each page's view tree (JSON, docs/viewpath.md §1) to
 /// `directory/<page>.json` when the page is entered, the controller at its root. A page entered

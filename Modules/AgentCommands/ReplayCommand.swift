@@ -1,5 +1,5 @@
 import ATLPWire
-import CommandSupport
+public import CommandSupport
 import Foundation
 import Hooks
 import KVCConfig

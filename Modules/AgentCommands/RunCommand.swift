@@ -1,5 +1,5 @@
 import ATLPClient
-import CommandSupport
+public import CommandSupport
 import Foundation
 import KVCConfig
 import ProgramLaunch

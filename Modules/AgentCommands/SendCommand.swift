@@ -1,6 +1,6 @@
 import ATLPClient
 import ATLPWire
-import CommandSupport
+public import CommandSupport
 import EventModel
 import Foundation
 import RemoteConfig

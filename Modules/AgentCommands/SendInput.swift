@@ -1,5 +1,5 @@
-import EventModel
-import Foundation
+public import EventModel
+public import Foundation
 
 /// One line of an NDJSON event stream (docs/wire.md §3), read and checked.
 public enum EventLine: Sendable, Hashable {

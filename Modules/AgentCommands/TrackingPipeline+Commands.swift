@@ -3,6 +3,7 @@ import EventModel
 import KVCConfig
 import RemoteConfig
 import Tracker
+import ATLPWire
 
 /// What `demo` and `replay` run: the one tracking pipeline (RemoteConfig's `TrackingPipeline`)
 /// to collectors, with the commands' batching and backoff, and the lines they print about it.

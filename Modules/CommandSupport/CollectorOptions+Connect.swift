@@ -1,6 +1,6 @@
 import ATLPTLS
-import SecureChannel
-import SystemCalls
+public import SecureChannel
+public import SystemCalls
 
 extension CollectorOptions {
     /// The socket addresses of every `--to`, in order.

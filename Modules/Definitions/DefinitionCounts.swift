@@ -1,4 +1,4 @@
-public import Analytics
+import Analytics
 public import EventStore
 public import KVCConfig
 

@@ -1,3 +1,4 @@
+import EventModel
 /// What the analytics (module `Analytics`) need from a store: one streamed scan. Every funnel,
 /// retention table and report figure is computed from it in Swift, once for every store, so
 /// SQLite and PostgreSQL give the same answers by construction.

@@ -1,3 +1,4 @@
+import EventModel
 /// A device and a user seen together in one stored event: the device is linked to the user (the
 /// moment of sign-in).
 public struct DeviceLink: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// One `EVENTS` frame's worth of events, with who sent it (from the connection's `HELLO`).
 public struct EventBatch: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Which stored events a report or query covers; every member narrows, nil means all.
 public struct EventFilter: Sendable, Hashable {

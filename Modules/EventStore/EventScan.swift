@@ -1,3 +1,4 @@
+import EventModel
 /// One event type and name, as a funnel step or a retention event names it (`TYPE:NAME`).
 public struct EventKind: Sendable, Hashable, CustomStringConvertible {
     /// The wire type (`click`, `page_enter`, ...).

@@ -1,3 +1,4 @@
+import EventModel
 /// How many events of one app, app version, UTC day, type, canonical path and title were stored:
 /// what counting a definition (a rule's events, a snapshot's heatmap) reads
 /// (`ReportStore.pathDayCounts`).

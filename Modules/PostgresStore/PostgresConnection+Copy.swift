@@ -1,4 +1,5 @@
 import CLibPQ
+import Synchronization
 
 // COPY FROM STDIN through libpq (PQputCopyData / PQputCopyEnd / PQgetResult): the bulk path of
 // the group commit (PostgresCopyInsert). Like PostgresConnection.swift, the only place these

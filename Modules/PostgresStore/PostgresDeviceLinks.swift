@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import StoreSQL
 
 /// Identity merge's table (`device_links`, migration 4), as SQLite's (docs/schema.md): one row per

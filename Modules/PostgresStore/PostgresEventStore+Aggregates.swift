@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import StoreSQL
 
 /// The report's behaviour figures from the aggregate tables plus the tail (PostgresAggregates.swift),

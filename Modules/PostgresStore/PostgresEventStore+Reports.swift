@@ -1,5 +1,5 @@
 import EventModel
-import EventStore
+public import EventStore
 import StoreSQL
 
 // The report queries mean what the SQLite store's mean, row for row: text sorted by bytes

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import StoreSQL
 
 /// Snapshots and circle mode (migrations 2 and 8; docs/schema.md). The PNG travels as a binary `bytea`

@@ -1,5 +1,5 @@
 import EventModel
-import EventStore
+public import EventStore
 import Foundation
 import StoreSQL
 

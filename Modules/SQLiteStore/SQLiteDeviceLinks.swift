@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import StoreSQL
 
 /// Identity merge's table (`device_links`, schema migration 7, docs/schema.md): one row per app

@@ -1,4 +1,4 @@
-import EventStore
+package import EventStore
 import StoreSQL
 import Synchronization
 import SystemCalls

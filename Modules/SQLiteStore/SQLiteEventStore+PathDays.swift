@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import StoreSQL
 
 extension SQLiteEventStore {

@@ -1,6 +1,7 @@
-import EventStore
+public import EventStore
 import Foundation
 import StoreSQL
+import Synchronization
 
 /// The rollup tables (schema migration 5, SQLiteRollups.swift): rebuilding them, and answering a
 /// filter from them.

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 import StoreSQL
 
 /// Snapshots and circle mode (migrations 6 and 13; docs/schema.md).

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 extension EventFilter {
     /// The filter as conditions on `events` (or the table aliased `table`): app key, version, and

@@ -1,5 +1,5 @@
-import EventModel
-import EventStore
+public import EventModel
+public import EventStore
 
 // The event rows both stores read from `events`, decoded by column name: one spelling of which
 // column holds what.

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 /// A prune (`CollectorStore.prune`) as statements, written once for both stores: the rows stored
 /// before `before` (of one app, or of every app) are deleted table by table

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 /// A publish (`CollectorStore.publish`) as statements, written once for both stores: for every
 /// app key among the rules (and those named besides), that app's rule set is replaced by the
