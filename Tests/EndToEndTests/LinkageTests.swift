@@ -28,6 +28,15 @@ import TestSupport
         for module in Self.collectorSide + ["GtkTracking"] { #expect(!linked.holds(module), "holds \(module)") }
         for library in Self.serverLibraries + ["libgtk", "libgdk"] { #expect(!linked.needs(library), "needs \(library)") }
     }
+
+    @Test func theAgentLinksNoCollectorStoreOrStudio() throws {
+        let linked = try Linked(library: "autotrack-agent")
+        #expect(linked.holds("AgentCommands") && linked.holds("Tracker"))
+        for module in ["SourceInventory", "Hooks", "DemoShop"] { #expect(linked.holds(module), "lacks \(module)") }
+        let collectorOnly = Self.collectorSide.filter { !["Hooks", "DemoShop", "SourceInventory", "AgentCommands", "PathDrift"].contains($0) }
+        for module in collectorOnly { #expect(!linked.holds(module), "holds \(module)") }
+        for library in ["libsqlite3", "libpq"] { #expect(!linked.needs(library), "needs \(library)") }
+    }
 }
 
 /// One built library's dynamic dependencies and the Swift modules it holds code of.
