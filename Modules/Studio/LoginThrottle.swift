@@ -10,7 +10,7 @@ import Synchronization
 /// The global ceiling: once `globalLimit` wrong tokens arrived within `window` from all
 /// addresses together, an address that sent a wrong one within `window` gets no further check
 /// until that one is `window` old. An address with no wrong token on record is always checked,
-/// so no amount of guessing elsewhere locks a right token out; sessions already open are never
+/// so no amount of guessing elsewhere locks a right token out; logins already open are never
 /// affected.
 final class LoginThrottle: Sendable {
     private struct Entry {

@@ -38,13 +38,13 @@ public struct StudioHandler: HTTPHandler {
     public static let cookieName = "autotrack_studio"
 
     let configuration: Configuration
-    let sessions: StudioSessions
+    let logins: StudioLogins
     let throttle = LoginThrottle()
     let api: StudioAPI
 
     public init(backend: any StudioBackend, configuration: Configuration) {
         self.configuration = configuration
-        sessions = StudioSessions(lifetime: configuration.sessionLifetime, clock: configuration.clock)
+        logins = StudioLogins(lifetime: configuration.sessionLifetime, clock: configuration.clock)
         api = StudioAPI(backend: backend, clock: configuration.clock)
     }
 
@@ -87,7 +87,7 @@ public struct StudioHandler: HTTPHandler {
 
     /// The request's valid session id, if its cookie names one.
     private func session(of request: HTTPRequest) -> String? {
-        guard let id = request.cookie(Self.cookieName), sessions.isValid(id) else { return nil }
+        guard let id = request.cookie(Self.cookieName), logins.isValid(id) else { return nil }
         return id
     }
 
@@ -219,7 +219,7 @@ public struct StudioHandler: HTTPHandler {
         }
         guard let token, !token.isEmpty else { return refuse(StudioError(.badRequest, "give the admin token")) }
         if let (error, retryAfter) = checkToken(token, from: request) { return refuse(error, retryAfter: retryAfter) }
-        let (id, _) = sessions.start()
+        let (id, _) = logins.start()
         var cookie = "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(configuration.sessionLifetime / 1000)"
         if request.isSecure { cookie += "; Secure" }
         var response: HTTPResponse = isForm ? .redirect(to: "/") : .json(#"{"session":"started"}"#)
@@ -233,7 +233,7 @@ public struct StudioHandler: HTTPHandler {
         guard Self.isJSON(request) else {
             return Self.json(StudioError(.unsupportedMediaType, "log out with 'Content-Type: application/json' (the studio's Log out button)"))
         }
-        if let id = request.cookie(Self.cookieName) { sessions.end(id) }
+        if let id = request.cookie(Self.cookieName) { logins.end(id) }
         var response: HTTPResponse = .json(#"{"session":"ended"}"#)
         response.headers.add(
             "Set-Cookie", "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0\(request.isSecure ? "; Secure" : "")")

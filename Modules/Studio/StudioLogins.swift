@@ -1,16 +1,16 @@
 import Synchronization
 
-/// The studio's login sessions: random ids (the cookie's value) with the time each ends.
+/// The studio's logins: random ids (the cookie's value) with the time each ends.
 ///
 /// Sessions live in this process only: a restarted collector asks for the token again. They end
 /// `lifetime` after login (absolute, not sliding, so a stolen cookie is worth a bounded time),
 /// on logout, or when `capacity` newer ones pushed them out.
-public final class StudioSessions: Sendable {
+public final class StudioLogins: Sendable {
     public let lifetime: Int64
     public let capacity: Int
     private let clock: @Sendable () -> Int64
     /// id → when it ends (ms since the epoch).
-    private let sessions = Mutex<[String: Int64]>([:])
+    private let logins = Mutex<[String: Int64]>([:])
 
     /// `lifetime` in ms (default 12 hours).
     public init(lifetime: Int64 = 12 * 3_600_000, capacity: Int = 1000, clock: @escaping @Sendable () -> Int64) {
@@ -19,7 +19,7 @@ public final class StudioSessions: Sendable {
         self.clock = clock
     }
 
-    /// A new session; returns its id (64 hex digits from the system's random generator) and end.
+    /// A new login; returns its id (64 hex digits from the system's random generator) and end.
     public func start() -> (id: String, expires: Int64) {
         var generator = SystemRandomNumberGenerator()
         var id = ""
@@ -30,7 +30,7 @@ public final class StudioSessions: Sendable {
         }
         let now = clock()
         let expires = now + lifetime
-        sessions.withLock { table in
+        logins.withLock { table in
             table = table.filter { $0.value > now }
             if table.count >= capacity, let oldest = table.min(by: { $0.value < $1.value })?.key { table[oldest] = nil }
             table[id] = expires
@@ -38,10 +38,10 @@ public final class StudioSessions: Sendable {
         return (id, expires)
     }
 
-    /// Whether `id` names a session that has not ended.
+    /// Whether `id` names a login that has not ended.
     public func isValid(_ id: String) -> Bool {
         let now = clock()
-        return sessions.withLock { table in
+        return logins.withLock { table in
             guard let expires = table[id] else { return false }
             if expires <= now {
                 table[id] = nil
@@ -53,6 +53,6 @@ public final class StudioSessions: Sendable {
 
     /// Ends `id` (logout).
     public func end(_ id: String) {
-        _ = sessions.withLock { $0.removeValue(forKey: id) }
+        _ = logins.withLock { $0.removeValue(forKey: id) }
     }
 }
