@@ -53,11 +53,12 @@ import ViewIdentity
             }
         }
 
-        /// The tree of `page` as written (newer than `since`, when given); a failure says the app's
-        /// standard error.
+        /// The tree of `page` as written (newer than `since`, when given), within 60 s: a GNUstep
+        /// app's first start for a new HOME (its defaults, fonts, `gdnc`) can take tens of seconds
+        /// on a loaded 2-core machine while other suites run. A failure says the app's standard error.
         func tree(_ page: String, newerThan since: Date? = nil) throws -> WidgetTree {
             do {
-                return try WidgetTree.wait(directory: trees, page: page, newerThan: since)
+                return try WidgetTree.wait(directory: trees, page: page, newerThan: since, within: 60)
             } catch {
                 throw HarnessFailure("\(error); the app's stderr: \(process.standardError.suffix(3000))")
             }
