@@ -249,6 +249,36 @@ import ViewIdentity
         #expect(!names.contains { $0.contains("GSKVO") || $0.contains("NSKVONotifying") }, "\(names)")
     }
 
+    /// TextEdit's document (its own `NSScrollView` subclass, `ScalingScrollView`): typing 80
+    /// lines scrolls it by itself (the text view follows the insertion point: no `scroll`), and 6
+    /// wheel steps up are one `scroll` at rest, `up`, with the depth 1 of the bottom it started from.
+    @Test func textEditScrollsByTheWheelNotByTyping() throws {
+        let h = try Harness("gnustep-textedit-scroll")
+        defer { h.stop() }
+        let app = try TrackedApp(program: Self.textEdit, appKey: "textedit", display: h.display, collector: h.address, directory: h.dir, config: nil)
+        let page = try app.tree("DocumentWindowController")
+        let window = try app.window(for: page, on: h.display, titled: "Untitled")
+        try h.display.xdotool(["windowfocus", window])
+        Thread.sleep(forTimeInterval: 0.3)
+        try h.display.xdotool(["type", "--delay", "2", (1...80).map { "line \($0)\n" }.joined()])
+        // Longer than a rest (300 ms): a scroll of the typing would be stored by now.
+        Thread.sleep(forTimeInterval: 1)
+        let path = "DocumentWindowController-NSView-ScalingScrollView&0-0-0"
+        let c = try WidgetTree.center(try page.node("path", path))
+        try h.display.xdotool(["mousemove", "--window", window, String(c.x), String(c.y), "click", "--repeat", "6", "--delay", "40", "4"])
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "scroll" } })
+        Thread.sleep(forTimeInterval: 0.5)
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "scroll" } })
+        let scrolls = events.filter { $0["type"] as? String == "scroll" }
+        #expect(scrolls.count == 1, "\(events.map { $0["name"] ?? "?" })")
+        let scroll = try #require(scrolls.first)
+        let props = scroll["props"] as? [String: Any] ?? [:]
+        #expect(scroll["path"] as? String == path && scroll["name"] as? String == "DocumentWindowController#ScalingScrollView#scroll")
+        #expect(props["direction"] as? String == "up" && (props["depth"] as? NSNumber)?.doubleValue == 1, "\(props)")
+        let offset = (try? JSONSerialization.jsonObject(with: Data((props["offset"] as? String ?? "").utf8)) as? [Int]) ?? []
+        #expect(offset.count == 2 && offset[1] > 0, "\(props)")
+    }
+
     /// The newest snapshot of `page` the collector stored, waited for.
     static func snapshot(_ collector: EmbeddedCollector, page: String, within seconds: Double = 30) throws -> (Snapshot, WidgetTree) {
         guard let store = collector.store as? any SnapshotStore else { throw HarnessFailure("the collector's store keeps no snapshots") }
