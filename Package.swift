@@ -80,7 +80,14 @@ let package = Package(
         // HTTP/1.1 (the studio's server) on the same system-call layer and TLS plug-in as ATLP.
         .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel", "ConnectionLoop"], path: "Modules/HTTPServer"),
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
-        .target(name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio"),
+        .target(
+            name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio",
+            resources: [
+                .embedInCode("Resources/studio.html"), .embedInCode("Resources/login.html"), .embedInCode("Resources/studio.css"),
+                .embedInCode("Resources/favicon.svg"), .embedInCode("Resources/studio-api.js"), .embedInCode("Resources/studio-pages.js"),
+                .embedInCode("Resources/studio-picture.js"), .embedInCode("Resources/studio-definitions.js"), .embedInCode("Resources/studio-insights.js"),
+                .embedInCode("Resources/studio-main.js"),
+            ]),
         .testTarget(
             name: "StudioTests",
             dependencies: ["Studio", "HTTPServer", "EventModel", "EventStore", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
@@ -106,11 +113,11 @@ let package = Package(
         .target(name: "Analytics", dependencies: ["EventStore", "EventModel"], path: "Modules/Analytics"),
         // Definitions (KVC rules) counted over stored events, also backwards: previews, heatmaps, rule steps.
         .target(
-            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics", "Interactions"],
+            name: "Definitions", dependencies: ["EventStore", "EventModel", "KVCConfig", "ViewIdentity", "Analytics", "Interactions", "PathDrift"],
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
-            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "TestSupport"],
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "Studio", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["BenchmarkSupport", "Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
@@ -183,7 +190,7 @@ let package = Package(
             name: "gtk-bench", dependencies: ["BenchmarkSupport", "CGtk", "GtkTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel"],
             path: "Tools/gtk-bench"),
         .testTarget(
-            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "CGtk", "GtkTracking"],
+            name: "GtkTrackingTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "ViewIdentity", "EventStore", "EventModel", "SQLiteStore", "CGtk", "GtkTracking"],
             path: "Tests/GtkTrackingTests"),
         // WebKitGTK 6 for the web view test's own sample app (docs/gtk.md "Web views"); the tracking links no WebKit.
         .systemLibrary(name: "CWebKitGtk", path: "Modules/CWebKitGtk", pkgConfig: "webkitgtk-6.0", providers: [.apt(["libwebkitgtk-6.0-dev"])]),

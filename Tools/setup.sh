@@ -53,6 +53,8 @@ command -v chromium >/dev/null 2>&1 || need "the HTML report's browser test" chr
 # The studio's browser test drives that Chromium through Selenium with Debian's matching driver
 # (Tests/StudioTests/browser): nothing downloads a browser. Debian's python3 runs the driver.
 command -v chromedriver >/dev/null 2>&1 || need "the studio's browser test (WebDriver)" chromium-driver
+# Node.js: the studio's script files pass `node --check` (StudioFilesTests); nothing is installed from npm.
+command -v node >/dev/null 2>&1 || need "the studio script's syntax check" nodejs
 /usr/bin/python3 -c "import selenium" >/dev/null 2>&1 || need "the studio's browser test (Selenium)" python3-selenium
 # rsyslog: ingest-bench's baseline (imtcp -> omfile with sync="on"), started by the bench itself
 # with its own configuration, never as the system's service.

@@ -3,7 +3,7 @@ import Dispatch
 public import EventModel
 import Foundation
 import Synchronization
-import SystemCalls
+public import SystemCalls
 
 /// The client that loses nothing: events go to a disk spool on `enqueue`, are cut into
 /// batches, sent over one connection with a window of batches in flight, and deleted from
@@ -13,20 +13,19 @@ import SystemCalls
 ///
 /// One thread of its own does all the network work; `enqueue` only appends to a file.
 /// The thread runs until `close(timeout:)`: call it (it also releases the spool folder).
-public final class EventShipper: Sendable {
+public final class EventShipper: BackgroundService {
     public let configuration: EventShipperConfiguration
     private let state: Mutex<ShipperState>
-    private let wakeup = DispatchSemaphore(value: 0)
-    private let stopSignal = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
+    /// The delivery thread: woken by a batch sealed, a flush or a stop.
+    private let worker = ServiceThread(threadName: "atlp-shipper")
     private let onProgress: (@Sendable (ShipperStatistics) -> Void)?
     private let onUnreachable: (@Sendable (TransportError) -> Void)?
 
     struct ShipperState {
         var spool: Spool
         var statistics = ShipperStatistics()
-        var stopping = false
-        var stopped = false
+        /// `close` was called: `enqueue` refuses from now on.
+        var closed = false
         /// `discardUnsent()` was called; the delivery thread, which knows what is in flight, drops the rest.
         var discardRequested = false
         /// `flush` callers waiting for the delivery thread's next step (an ACK, a halt); each is
@@ -49,12 +48,7 @@ public final class EventShipper: Sendable {
         self.onUnreachable = onUnreachable
         let spool = try Spool(directory: configuration.spoolDirectory, maxBytes: configuration.maxSpoolBytes)
         state = Mutex(ShipperState(spool: spool))
-        let thread = Thread { [self] in
-            deliver()
-            exited.signal()
-        }
-        thread.name = "atlp-shipper"
-        thread.start()
+        worker.start { [self] thread in deliver(on: thread) }
     }
 
     /// Takes one event. When this returns, the event is in the spool file: it survives a
@@ -78,7 +72,7 @@ public final class EventShipper: Sendable {
         let limit = configuration.maxFrame - 128  // room for `EVENTS {"batch":...,"sentAt":...,"events":[...]}`
         let cut = try state.withLock { (s) throws(SpoolError) -> Bool in
             do throws(SpoolError) {
-                guard !s.stopping else { throw SpoolError(.closed, "the shipper to \(configuration.collectorsDescription) is closed") }
+                guard !s.closed else { throw SpoolError(.closed, "the shipper to \(configuration.collectorsDescription) is closed") }
                 guard json.count <= limit else {
                     throw SpoolError(
                         .eventTooLarge, "an event of \(json.count) bytes does not fit in a frame of \(configuration.maxFrame) bytes")
@@ -95,7 +89,7 @@ public final class EventShipper: Sendable {
                 throw error
             }
         }
-        if cut { wakeup.signal() }
+        if cut { worker.wake() }
     }
 
     /// Cuts the open batch and waits until everything enqueued so far is acknowledged;
@@ -130,7 +124,7 @@ public final class EventShipper: Sendable {
             s.statistics.flushes += 1
             _ = try s.spool.seal()
         }
-        wakeup.signal()
+        worker.wake()
         while true {
             let waiter = DispatchSemaphore(value: 0)
             let (done, giveUpAt) = state.withLock { s -> (Bool?, ContinuousClock.Instant?) in
@@ -168,17 +162,27 @@ public final class EventShipper: Sendable {
     public func close(timeout: Duration = .seconds(5)) -> Bool {
         let delivered = timeout > .zero ? flush(timeout: timeout) : false
         let first = state.withLock { s -> Bool in
-            defer { s.stopping = true }
-            return !s.stopping
+            defer { s.closed = true }
+            return !s.closed
         }
         if first {
-            stopSignal.signal()
-            wakeup.signal()
-            exited.wait()
+            // What is in flight stays in the spool: the thread only closes its connection. Its
+            // reads are bounded by the ACK timeout, so the hour is never reached.
+            worker.requestStop(grace: .zero)
+            _ = worker.waitUntilStopped(timeout: .seconds(3600))
             state.withLock { $0.spool.release() }  // the next shipper may take the folder
         }
         return delivered || statistics.pendingEvents == 0
     }
+
+    package var serviceName: String { "event shipper" }
+
+    /// Started by `init`.
+    package func start() {}
+
+    /// `close(timeout: grace)`: what is not acknowledged by then stays in the spool.
+    @discardableResult
+    package func stop(grace: Duration) -> Bool { close(timeout: grace) }
 
     /// Drops every event not yet sent (the user withdrew consent): the open segment and the sealed
     /// batches not in flight. The delivery thread does it, since only it knows which batches are
@@ -186,13 +190,13 @@ public final class EventShipper: Sendable {
     public func discardUnsent() {
         let threadGone = state.withLock { s -> Bool in
             s.discardRequested = true
-            return s.statistics.halted || s.stopping
+            return s.statistics.halted || s.closed
         }
         if threadGone {
             discardIfRequested(inFlight: 0)
             wakeFlushes()
         }
-        wakeup.signal()
+        worker.wake()
     }
 
     private func discardIfRequested(inFlight: Int) {
@@ -229,8 +233,6 @@ public final class EventShipper: Sendable {
 
     // MARK: the delivery thread
 
-    private var stopping: Bool { state.withLock { $0.stopping } }
-
     private func record(_ error: some Error, halt: Bool = false) {
         state.withLock { s in
             s.statistics.lastError = "\(error)"
@@ -238,7 +240,7 @@ public final class EventShipper: Sendable {
         }
     }
 
-    private func deliver() {
+    private func deliver(on thread: ServiceThread) {
         var link: ShipperLink?
         /// Failed attempts in a row, over every collector.
         var failures = 0
@@ -254,15 +256,15 @@ public final class EventShipper: Sendable {
                 onUnreachable?(error)
             }
             current = (current + 1) % configuration.addresses.count
-            if failures % configuration.addresses.count == 0 { pause(failures / configuration.addresses.count) }
+            if failures % configuration.addresses.count == 0 { backOff(failures / configuration.addresses.count, thread) }
         }
-        while !stopping {
+        while !thread.isStopping {
             discardIfRequested(inFlight: link?.inFlight.count ?? 0)
             wakeFlushes()
             sealIfDue()
             if link == nil {
                 guard state.withLock({ !$0.spool.sealed.isEmpty }) else {
-                    _ = wakeup.wait(timeout: .now() + waitTime())
+                    _ = thread.pause(for: waitTime())
                     continue
                 }
                 let address = configuration.addresses[current]
@@ -285,7 +287,7 @@ public final class EventShipper: Sendable {
                 }
             }
             guard let current = link else { continue }
-            switch step(current) {
+            switch step(current, thread) {
             case .ok:
                 break
             case .drop(let error, let backoff):
@@ -309,7 +311,7 @@ public final class EventShipper: Sendable {
     }
 
     /// Fills the window, then waits for one answer (or for work when nothing is in flight).
-    private func step(_ link: ShipperLink) -> StepResult {
+    private func step(_ link: ShipperLink, _ thread: ServiceThread) -> StepResult {
         discardIfRequested(inFlight: link.inFlight.count)
         while link.inFlight.count < configuration.window {
             let next = state.withLock { s -> SpooledBatch? in link.inFlight.nextToSend(sealed: s.spool.sealed) }
@@ -330,7 +332,7 @@ public final class EventShipper: Sendable {
             link.inFlight.sent(batch)
         }
         if link.inFlight.isEmpty {
-            _ = wakeup.wait(timeout: .now() + waitTime())
+            _ = thread.pause(for: waitTime())
             return .ok
         }
         let reply: ATLPFrame
@@ -484,17 +486,16 @@ public final class EventShipper: Sendable {
         }
     }
 
-    private func waitTime() -> DispatchTimeInterval {
+    private func waitTime() -> Duration {
         let since = state.withLock { $0.spool.openSince }
         var wait = configuration.batchInterval
         if let since { wait = max(.milliseconds(1), configuration.batchInterval - (ContinuousClock.now - since)) }
-        return .milliseconds(Int(min(wait, .seconds(1)).milliseconds))
+        return min(wait, .seconds(1))
     }
 
-    private func pause(_ failures: Int) {
-        let delay = configuration.backoff.delay(afterFailures: failures)
-        if stopSignal.wait(timeout: .now() + .milliseconds(Int(delay.milliseconds))) == .success {
-            stopSignal.signal()  // keep the stop visible to the loop's other waits
-        }
+    /// Waits out the backoff after `failures` rounds of failures; new events do not shorten it, a stop does.
+    private func backOff(_ failures: Int, _ thread: ServiceThread) {
+        let until = ContinuousClock.now + configuration.backoff.delay(afterFailures: failures)
+        while ContinuousClock.now < until, thread.pause(for: until - ContinuousClock.now) {}
     }
 }

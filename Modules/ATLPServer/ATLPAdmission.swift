@@ -54,7 +54,7 @@ final class ATLPAdmission: ConnectionAdmission {
         for _ in 0..<(context.beforeHelloOrder.count - context.beforeHelloHead) {
             let id = context.beforeHelloOrder[context.beforeHelloHead]
             context.beforeHelloHead += 1
-            guard let c = loop.connections[id], c.state.session == nil, !c.isRefusal else { continue }
+            guard let c = loop.connections[id], c.state.client == nil, !c.isRefusal else { continue }
             guard !c.answering else {
                 context.beforeHelloOrder.append(id)  // about to say HELLO: look again later
                 continue
@@ -79,13 +79,13 @@ final class ATLPAdmission: ConnectionAdmission {
     func closed(_ c: ServerConnection, loop: ATLPLoop) {
         context.waitingForMemory.remove(c.id)
         responder.releaseLargeFrame(c, c.state.largeFrameBytes, loop)
-        if c.state.session == nil { context.beforeHello -= 1 }
+        if c.state.client == nil { context.beforeHello -= 1 }
         let open = loop.openCount
         context.count { $0.open = open }
-        let session = c.state.session
+        let client = c.state.client
         let peer = c.state.peer
         let handler = context.handler
-        loop.workers.submit { handler.closed(session: session, peer: peer) }
+        loop.workers.submit { handler.closed(client: client, peer: peer) }
     }
 
 }

@@ -10,7 +10,7 @@ struct ATLPConnectionState {
     /// The peer's address as text, for the handler and the log.
     let peer: String
     /// The accepted `HELLO`; nil until then.
-    var session: Session?
+    var client: ConnectedClient?
     var decoder: FrameDecoder
     /// Its `HELLO` was held back at least once (its address failed authentication recently).
     var throttled = false

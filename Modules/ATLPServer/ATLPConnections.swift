@@ -101,7 +101,7 @@ final class ATLPContext {
             beforeHelloHead = 0
         }
         if beforeHelloOrder.count - beforeHelloHead > 2 * beforeHello + 1024 {
-            beforeHelloOrder = beforeHelloOrder[beforeHelloHead...].filter { loop.connections[$0]?.state.session == nil }
+            beforeHelloOrder = beforeHelloOrder[beforeHelloHead...].filter { loop.connections[$0]?.state.client == nil }
             beforeHelloHead = 0
         }
     }

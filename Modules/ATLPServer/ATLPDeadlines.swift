@@ -29,7 +29,7 @@ final class ATLPDeadlines: ConnectionDeadlines {
     func sweep(_ c: ServerConnection, now: ContinuousClock.Instant, loop: ATLPLoop) {
         if c.state.throttled && !c.answering { responder.advance(c, loop: loop) }  // a held-back HELLO whose wait may be over
         guard loop.connections[c.id] != nil, c.isReading else { return }
-        if c.state.session == nil && c.waitsOnClient && now - c.acceptedAt >= context.configuration.helloTimeout {
+        if c.state.client == nil && c.waitsOnClient && now - c.acceptedAt >= context.configuration.helloTimeout {
             context.count { $0.helloTimedOut += 1 }
             context.answerAndFinish(
                 c, ATLPError(.helloRequired, "no HELLO within \(context.configuration.helloTimeout); a connection starts with HELLO"), loop)

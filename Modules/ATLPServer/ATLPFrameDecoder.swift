@@ -79,14 +79,14 @@ final class ATLPFrameDecoder: ConnectionDecoder {
     /// budget has room (one frame always fits); refuses it when no `HELLO` is on its way.
     private func admitLargeFrame(_ c: ServerConnection, _ loop: ATLPLoop) -> Bool {
         guard let length = c.state.decoder.waitingLargeFrame else { return false }
-        guard c.state.session != nil else {
+        guard c.state.client != nil else {
             if !c.answering && c.pendingCount == 0 {
                 c.enqueue(
                     .framingError(
                         ATLPError(
                             .frameTooLarge,
                             "a SNAPSHOT of \(length) bytes before a HELLO was accepted; frames above "
-                                + "\(context.configuration.maxFrame) bytes are taken only on a session")))
+                                + "\(context.configuration.maxFrame) bytes are taken only after a HELLO")))
                 c.finish()
                 c.answersBuffered = false
             }

@@ -21,7 +21,7 @@ final class ATLPResponder: ConnectionResponder {
         guard !c.answering, c.unsentCount < context.configuration.maxOutputBytes else { return }
         decoder.extractFrames(c, loop)
         guard c.pendingCount > 0 else { return }
-        if c.state.session == nil && !context.unauthorized.admit(c.peer.host, now: loop.clock.now) {
+        if c.state.client == nil && !context.unauthorized.admit(c.peer.host, now: loop.clock.now) {
             // Its address failed authentication recently: this HELLO waits (the sweep retries).
             if !c.state.throttled {
                 c.state.throttled = true
@@ -32,10 +32,10 @@ final class ATLPResponder: ConnectionResponder {
         guard let item = c.popItem() else { return }
         if case .payload(let p) = item, p.count > context.configuration.maxFrame { c.state.answeringLargeFrame = p.count }
         let processor = context.processor
-        let session = c.state.session
+        let client = c.state.client
         let id = c.id
         let peer = c.state.peer
-        loop.answer(c) { processor.process(item, session: session, connectionID: id, peer: peer) }
+        loop.answer(c) { processor.process(item, client: client, connectionID: id, peer: peer) }
     }
 
     /// While finishing: complete requests still buffered are answered before our side shuts down.
@@ -51,12 +51,12 @@ final class ATLPResponder: ConnectionResponder {
         c.state.answeringLargeFrame = 0
         let host = c.peer.host
         if outcome.failedAuthentication { context.unauthorized.failed(host, now: loop.clock.now) }
-        if c.state.session == nil && outcome.session != nil {
+        if c.state.client == nil && outcome.client != nil {
             if outcome.authenticated { context.unauthorized.succeeded(host) }
             context.beforeHello -= 1
             context.compactBeforeHello(loop)
         }
-        c.state.session = outcome.session
+        c.state.client = outcome.client
         context.queue(outcome.bytes, on: c, loop)
         c.lastActivity = loop.clock.now
         if let code = outcome.error { context.count { $0.errors[code, default: 0] += 1 } }

@@ -8,11 +8,11 @@ enum InboundItem: Sendable {
     case framingError(ATLPError)
 }
 
-/// What answering one item produced: the bytes to send, the session after it (nil until a
+/// What answering one item produced: the bytes to send, the client after it (nil until a
 /// `HELLO` is accepted), whether to close.
 struct Outcome: Sendable {
     var bytes: [UInt8]
-    var session: Session?
+    var client: ConnectedClient?
     var close: Bool
     /// The ERR code sent, for the statistics.
     var error: ATLPErrorCode? = nil
@@ -33,57 +33,57 @@ struct RequestProcessor: Sendable {
     /// The largest `SNAPSHOT` payload, announced in `WELCOME` as `maxSnapshot`.
     let maxSnapshotFrame: Int
 
-    /// Answers `item` for a connection whose `HELLO` was accepted as `session` (nil: not yet):
+    /// Answers `item` for a connection whose `HELLO` was accepted as `client` (nil: not yet):
     /// the frame is read, a `HELLO` welcomed, `PING` and `BYE` answered here, and every other
     /// request decoded by ATLPWire's codec and answered by the handler.
-    func process(_ item: InboundItem, session: Session?, connectionID: UInt64, peer: String) -> Outcome {
+    func process(_ item: InboundItem, client: ConnectedClient?, connectionID: UInt64, peer: String) -> Outcome {
         let payload: [UInt8]
         let verb: String
         let frame: ATLPFrame
         do {
-            (payload, verb) = try Self.payload(of: item, session: session)
+            (payload, verb) = try Self.payload(of: item, client: client)
             // EVENTS, the bulk of the traffic, is read straight from the bytes (below).
             frame = verb == "EVENTS" ? ATLPFrame(verb: verb, body: nil) : ATLPFrame(verb: verb, body: try ATLPFrame.body(of: payload, verb: verb))
         } catch {
-            return fail(error, session: session)
+            return fail(error, client: client)
         }
-        guard let session else { return welcome(frame, connectionID: connectionID, peer: peer) }
+        guard let client else { return welcome(frame, connectionID: connectionID, peer: peer) }
         let reply: ATLPReply
         switch frame.verb {
-        case "PING": return Outcome(bytes: ATLPFrame(verb: "PONG").encoded, session: session, close: false)
-        case "BYE": return Outcome(bytes: ATLPFrame(verb: "BYE").encoded, session: session, close: true)
-        case "PUBLISH" where !session.isAdmin:
-            return fail(ATLPError(.forbidden, "PUBLISH needs a connection whose HELLO carried the admin token"), session: session)
+        case "PING": return Outcome(bytes: ATLPFrame(verb: "PONG").encoded, client: client, close: false)
+        case "BYE": return Outcome(bytes: ATLPFrame(verb: "BYE").encoded, client: client, close: true)
+        case "PUBLISH" where !client.isAdmin:
+            return fail(ATLPError(.forbidden, "PUBLISH needs a connection whose HELLO carried the admin token"), client: client)
         case "EVENTS":
             do throws(ATLPError) {
-                reply = handler.handle(events: try ATLPRequest.events(payload: payload), session: session)
+                reply = handler.handle(events: try ATLPRequest.events(payload: payload), client: client)
             } catch {
-                return fail(error, session: session)
+                return fail(error, client: client)
             }
         default:
             let request: ATLPRequest
             do {
                 request = try ATLPRequest(verb: frame.verb, body: frame.body ?? JSONObject())
             } catch {
-                return fail(error, session: session)
+                return fail(error, client: client)
             }
-            reply = handler.handle(request, session: session)
+            reply = handler.handle(request, client: client)
         }
         var code: ATLPErrorCode?
         if case .error(let c, _) = reply { code = c }
-        return Outcome(bytes: reply.wireBytes, session: session, close: code?.closesConnection ?? false, error: code)
+        return Outcome(bytes: reply.wireBytes, client: client, close: code?.closesConnection ?? false, error: code)
     }
 
     /// The item's payload and verb, the verb allowed in this phase (`HELLO` first, and once)
     /// before its body is parsed; a framing error is thrown as it came.
-    private static func payload(of item: InboundItem, session: Session?) throws(ATLPError) -> ([UInt8], String) {
+    private static func payload(of item: InboundItem, client: ConnectedClient?) throws(ATLPError) -> ([UInt8], String) {
         let payload: [UInt8]
         switch item {
         case .framingError(let error): throw error
         case .payload(let p): payload = p
         }
         let verb = try ATLPFrame.verb(of: payload)
-        switch (session, verb) {
+        switch (client, verb) {
         case (nil, let v) where v != "HELLO":
             throw ATLPError(.helloRequired, "\(v) before HELLO: the first frame must be HELLO {\"protocol\":1,\"appKey\":...}")
         case (.some, "HELLO"):
@@ -93,25 +93,25 @@ struct RequestProcessor: Sendable {
         return (payload, verb)
     }
 
-    /// The answer to a `HELLO`: `WELCOME` and the new session, or `unauthorized`.
+    /// The answer to a `HELLO`: `WELCOME` and the new client, or `unauthorized`.
     private func welcome(_ frame: ATLPFrame, connectionID: UInt64, peer: String) -> Outcome {
         let hello: Hello
         do {
             hello = try Hello(body: frame.body ?? JSONObject())
         } catch {
-            return fail(error, session: nil)
+            return fail(error, client: nil)
         }
         switch handler.hello(hello, peer: peer) {
         case .accept(let admin, let authenticated):
-            let accepted = Session(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
+            let accepted = ConnectedClient(connectionID: connectionID, peer: peer, hello: hello, isAdmin: admin)
             let welcome = Welcome(protocolVersion: 1, maxFrame: maxFrame, maxSnapshot: maxSnapshotFrame).frame
-            return Outcome(bytes: welcome.encoded, session: accepted, close: false, authenticated: authenticated)
+            return Outcome(bytes: welcome.encoded, client: accepted, close: false, authenticated: authenticated)
         case .unauthorized(let message):
-            return fail(ATLPError(.unauthorized, message), session: nil)
+            return fail(ATLPError(.unauthorized, message), client: nil)
         }
     }
 
-    private func fail(_ error: ATLPError, session: Session?) -> Outcome {
-        Outcome(bytes: error.frame.encoded, session: session, close: error.code.closesConnection, error: error.code)
+    private func fail(_ error: ATLPError, client: ConnectedClient?) -> Outcome {
+        Outcome(bytes: error.frame.encoded, client: client, close: error.code.closesConnection, error: error.code)
     }
 }

@@ -8,20 +8,20 @@
 public protocol ATLPHandler: Sendable {
     /// Accepts or refuses a well-formed `HELLO` (protocol 1, an `appKey`).
     func hello(_ hello: Hello, peer: String) -> HelloDecision
-    /// Answers one request of an accepted session.
-    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply
+    /// Answers one request of an accepted client.
+    func handle(_ request: ATLPRequest, client: ConnectedClient) -> ATLPReply
     /// Answers an `EVENTS` request whose events the server read straight from the frame's bytes;
-    /// by default as `handle(events.request, session:)`, with the events as generic values.
-    func handle(events: IncomingEvents, session: Session) -> ATLPReply
+    /// by default as `handle(events.request, client:)`, with the events as generic values.
+    func handle(events: IncomingEvents, client: ConnectedClient) -> ATLPReply
     /// Called once per connection when it closes, for bookkeeping; default does nothing.
-    func closed(session: Session?, peer: String)
+    func closed(client: ConnectedClient?, peer: String)
 }
 
 extension ATLPHandler {
-    public func closed(session: Session?, peer: String) {}
+    public func closed(client: ConnectedClient?, peer: String) {}
 
-    public func handle(events: IncomingEvents, session: Session) -> ATLPReply {
-        handle(events.request, session: session)
+    public func handle(events: IncomingEvents, client: ConnectedClient) -> ATLPReply {
+        handle(events.request, client: client)
     }
 }
 

@@ -8,9 +8,7 @@ import KVCConfig
 public struct CheckCommand: Command {
     public static let name = "check"
     public static let abstract = "checks tracking configuration against the code's classes and actions"
-    public static let help = """
-        USAGE: autotrack-agent check --config FILE [--config FILE ...] (--inventory FILE|DIR | --tree-dir DIR)
-
+    public static let discussion = """
         Loads every configuration file (JSON or XML plist: event tables, labelled screens and
         events, KVC rules), merges them, and compares them with an inventory of the code
         ({"Class": ["action:", ...]}, as `autotrack-agent inventory` writes; a directory is
@@ -18,7 +16,7 @@ public struct CheckCommand: Command {
         GTK app wrote (`autotrack-agent run --tree-dir DIR -- PROGRAM`, its windows shown; the
         trees in Examples/gtk-shop-trees are such a run of autotrack-gtk-shop), whose
         pages, windows and widgets' event-code targets are the classes and whose views the KVC
-        rules must match.
+        rules must match. Give --inventory or --tree-dir, not both.
 
         Prints one line per problem on standard output, sorted by class and action, and exits 1:
           missing-class Class: configured at FILE: KEYPATH, but the inventory has no such class
@@ -31,20 +29,17 @@ public struct CheckCommand: Command {
         With no problem, prints one summary line starting "ok:" and exits 0.
         A configuration or inventory that cannot be loaded: each error (file, key path, expected,
         found) on standard error, exit 1. A usage error exits 2.
-
-        OPTIONS:
-          --config FILE      a configuration document; repeat for several (they merge)
-          --inventory PATH   the inventory JSON, or a directory of Swift sources
-          --tree-dir DIR     instead of --inventory: the trees `run --tree-dir DIR` wrote
-          -h, --help         show this help
-
-        EXAMPLE:
-          autotrack-agent inventory Modules/DemoShop > inventory.json
-          autotrack-agent check --config Examples/shop-events.json --config Examples/shop-labels.plist \\
-              --config Examples/shop-rules.json --inventory inventory.json
-          autotrack-agent check --config Examples/gtk-shop-events.json --config Examples/gtk-shop-rules.json \\
-              --tree-dir Examples/gtk-shop-trees
-
+        """
+    static let config = AgentOptions.config.required()
+    static let inventory = Option.single("inventory", "FILE|DIR", help: "the inventory JSON, or a directory of Swift sources")
+    static let treeDir = Option.single("tree-dir", "DIR", help: "instead of --inventory: the trees `run --tree-dir DIR` wrote")
+    public static let optionGroups = [OptionGroup([config, inventory, treeDir])]
+    public static let examples = """
+        autotrack-agent inventory Modules/DemoShop > inventory.json
+        autotrack-agent check --config Examples/shop-events.json --config Examples/shop-labels.plist \\
+            --config Examples/shop-rules.json --inventory inventory.json
+        autotrack-agent check --config Examples/gtk-shop-events.json --config Examples/gtk-shop-rules.json \\
+            --tree-dir Examples/gtk-shop-trees
         """
 
     let configs: [String]
@@ -56,10 +51,9 @@ public struct CheckCommand: Command {
     let source: Source
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        configs = try arguments.options("config")
-        guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
-        let inventory = try arguments.option("inventory")
-        let trees = try arguments.option("tree-dir")
+        configs = try arguments.values(Self.config)
+        let inventory = try arguments.value(Self.inventory)
+        let trees = try arguments.value(Self.treeDir)
         switch (inventory, trees) {
         case (let i?, nil): source = .inventory(i)
         case (nil, let t?): source = .trees(t)

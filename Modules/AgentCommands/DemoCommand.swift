@@ -14,11 +14,7 @@ import Tracker
 public struct DemoCommand: Command {
     public static let name = "demo"
     public static let abstract = "runs the demo shop's scripted session through hooks, the plan and TCP, and shows the report"
-    public static let help = """
-        USAGE: autotrack-agent demo [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--config FILE ...]
-                                    [--format table|json|csv|html] [--timeout SECONDS] [--tree-dir DIR]
-                                    [--config-refresh SECONDS] [--db FILE] [--snapshots] [--debug]
-
+    public static let discussion = """
         Runs the simulated shop app (DemoShop) through its scripted session: launch, a favourite
         tap, a product page, size and quantity changes, an image tap, add to cart, back, a scroll
         that reuses cells, share, a second product page, the in-stock switch, background and
@@ -48,39 +44,35 @@ public struct DemoCommand: Command {
         that matched and the values read, or the nearest rule and where its path differs
         (docs/agent.md "Debug mode").
         Exit status 0 when every event was acknowledged, 1 otherwise, 2 for a usage error.
-
-        OPTIONS:
-          --to HOST:PORT      ship to this collector instead of an embedded one; repeat it to
-                              give collectors to fail over to, in order
-          --token TOKEN       the collector's ingest token (with --to); also $AUTOTRACK_INGEST_TOKEN
-          --tls               with --to: speak TLS; the collector's certificate must name the
-                              --to address and come from an authority the system trusts...
-          --tls-ca FILE       ...or from this one (PEM); implies --tls
-          --config FILE       a configuration document; repeat for several (default: the examples)
-          --format FORMAT     the report's format without --to: table (default), json, csv, html
-          --timeout SECONDS   how long to wait for acknowledgements (default 30)
-          --tree-dir DIR      write each page's view tree to DIR/<page>.json as it is entered
-                              (the input of `autotrack-agent drift`); DIR is created if needed
-          --db FILE           without --to: keep the embedded collector's database at FILE
-                              (created when absent), for 'autotrack-collector report --db FILE'
-          --snapshots         send a snapshot of each page entered, as in circle mode
-          --debug             one line per interaction on standard error: the rules that matched
-                              and the values read, or the nearest rule and where its path differs
-          --config-refresh SECONDS
-                              how often the tracker asks the collector for rules (default 60)
-          -h, --help          show this help
-
-        EXAMPLES:
-          autotrack-agent demo
-          autotrack-agent demo --tree-dir trees
-          autotrack-agent demo --snapshots --db demo.sqlite
-          autotrack-agent demo --debug --format json
-          autotrack-agent demo --debug --config Examples/shop-privacy.json --format csv
-          autotrack-agent demo --config-refresh 5 --format json
-          autotrack-agent demo --db demo.sqlite
-          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
-          autotrack-agent demo --to 127.0.0.1:7070
-
+        """
+    static let to = CollectorOptions.to.described(
+        "ship to this collector instead of an embedded one; more are failover, tried in order when one does not answer")
+    static let token = AgentOptions.ingestToken.described("with --to: the collector's ingest token")
+    static let config = AgentOptions.config.described("a configuration document; several merge (default: the examples)")
+    static let format = Option.single("format", "FORMAT", help: "the report's format without --to: table, json, csv, html", default: "table")
+    static let treeDir = Option.single(
+        "tree-dir", "DIR",
+        help: "write each page's view tree to DIR/<page>.json as it is entered (the input of `autotrack-agent drift`); DIR is created if needed")
+    static let db = Option.single(
+        "db", "FILE",
+        help: "without --to: keep the embedded collector's database at FILE (created when absent), for 'autotrack-collector report --db FILE'")
+    static let snapshots = Option.flag("snapshots", help: "send a snapshot of each page entered, as in circle mode")
+    static let configRefresh = Option.single(
+        "config-refresh", "SECONDS", help: "how often the tracker asks the collector for rules", default: "60")
+    public static let optionGroups = [
+        OptionGroup([token, config, format, AgentOptions.timeout, treeDir, db, snapshots, AgentOptions.debug, configRefresh]),
+        CollectorOptions.group(to: to),
+    ]
+    public static let examples = """
+        autotrack-agent demo
+        autotrack-agent demo --tree-dir trees
+        autotrack-agent demo --snapshots --db demo.sqlite
+        autotrack-agent demo --debug --format json
+        autotrack-agent demo --debug --config Examples/shop-privacy.json --format csv
+        autotrack-agent demo --config-refresh 5 --format json
+        autotrack-agent demo --db demo.sqlite
+        autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
+        autotrack-agent demo --to 127.0.0.1:7070
         """
 
     /// The `--to` collectors (none: the embedded one) and TLS.
@@ -98,28 +90,24 @@ public struct DemoCommand: Command {
     public init(arguments: inout Arguments) throws(UsageError) {
         collectors = try CollectorOptions(arguments: &arguments)
         let external = !collectors.addresses.isEmpty
-        token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
-        configs = try arguments.options("config")
-        let formatText = try arguments.option("format")
-        if let formatText {
-            guard let f = ReportFormat(rawValue: formatText) else {
-                throw UsageError(
-                    "--format takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
-            }
-            guard !external else {
-                throw UsageError(
-                    "--format shapes the embedded collector's report; with --to, run 'autotrack-collector report' on that collector's database")
-            }
-            format = f
-        } else {
-            format = .table
+        token = try arguments.value(Self.token)
+        configs = try arguments.values(Self.config)
+        let formatGiven = arguments.contains(Self.format)
+        let formatText = try arguments.value(defaulted: Self.format)
+        guard let f = ReportFormat(rawValue: formatText) else {
+            throw UsageError("--format takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
         }
-        timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
-        treeDir = try arguments.option("tree-dir")
-        configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400) ?? 60
-        database = try arguments.option("db")
-        snapshots = arguments.flag("snapshots")
-        debug = arguments.flag("debug")
+        guard !(formatGiven && external) else {
+            throw UsageError(
+                "--format shapes the embedded collector's report; with --to, run 'autotrack-collector report' on that collector's database")
+        }
+        format = f
+        timeout = try arguments.double(defaulted: AgentOptions.timeout, in: 0.1...3600)
+        treeDir = try arguments.value(Self.treeDir)
+        configRefresh = try arguments.double(defaulted: Self.configRefresh, in: 0.01...86_400)
+        database = try arguments.value(Self.db)
+        snapshots = arguments.isSet(Self.snapshots)
+        debug = arguments.isSet(AgentOptions.debug)
         if database != nil, external {
             throw UsageError("--db keeps the embedded collector's database; with --to, the database is that collector's")
         }

@@ -8,11 +8,7 @@ import PathDrift
 public struct DriftCommand: Command {
     public static let name = "drift"
     public static let abstract = "finds the KVC rules a new build's view trees break, and suggests the new viewPath"
-    public static let help = """
-        USAGE: autotrack-agent drift --config FILE [--config FILE ...] --trees PATH [--trees PATH ...]
-                                     [--baseline PATH ...] [--app-key KEY] [--app-version VERSION]
-                                     [--inventory FILE|DIR] [--format table|json] [--fix OUT.json]
-
+    public static let discussion = """
         Reads the configuration (JSON or XML plist) and the view trees of the new build (JSON, one
         page per file, as `autotrack-agent demo --tree-dir DIR` writes them; a PATH is a tree file or
         a directory of them). For every KVC rule in range (of --app-key; whose appVersion range holds
@@ -42,22 +38,21 @@ public struct DriftCommand: Command {
 
         EXIT STATUS: 0 no rule broken (and nothing missing from the inventory); 1 something
         broken, or a file that cannot be read (the error says which); 2 usage error.
-
-        OPTIONS:
-          --config FILE          a configuration document; repeat for several (they merge)
-          --trees PATH           the new build's trees: a file or a directory; repeat for several
-          --baseline PATH        the old build's trees, the same way
-          --app-key KEY          only rules of this app key
-          --app-version VERSION  only rules whose appVersion range holds for VERSION (such as 1.2.0)
-          --inventory PATH       an inventory JSON, or a directory of Swift sources
-          --format FORMAT        table (default) or json
-          --fix OUT.json         write the rules with the suggested viewPaths to OUT.json
-          -h, --help             show this help
-
-        EXAMPLE:
-          autotrack-agent drift --config Examples/shop-rules.json --trees Examples/drift/new \\
-              --baseline Examples/drift/old --app-key shop --app-version 1.2.0 --fix fixed-rules.json
-
+        """
+    static let config = AgentOptions.config.required()
+    static let trees = Option.repeatable(
+        "trees", "PATH", help: "the new build's trees: a file or a directory", required: true,
+        missing: "missing required option --trees PATH (the new build's tree files or directories)")
+    static let baseline = Option.repeatable("baseline", "PATH", help: "the old build's trees, the same way")
+    static let inventory = Option.single("inventory", "FILE|DIR", help: "an inventory JSON, or a directory of Swift sources")
+    static let format = Option.single("format", "FORMAT", help: "table or json", default: "table")
+    static let fix = Option.single("fix", "OUT.json", help: "write the rules with the suggested viewPaths to OUT.json")
+    public static let optionGroups = [
+        OptionGroup([config, trees, baseline, AgentOptions.appKey, AgentOptions.appVersion, inventory, format, fix])
+    ]
+    public static let examples = """
+        autotrack-agent drift --config Examples/shop-rules.json --trees Examples/drift/new \\
+            --baseline Examples/drift/old --app-key shop --app-version 1.2.0 --fix fixed-rules.json
         """
 
     enum Format: String, CaseIterable {
@@ -74,22 +69,18 @@ public struct DriftCommand: Command {
     let fix: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        configs = try arguments.options("config")
-        guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
-        trees = try arguments.options("trees")
-        guard !trees.isEmpty else {
-            throw UsageError("missing required option --trees PATH (the new build's tree files or directories)")
-        }
-        baseline = try arguments.options("baseline")
-        appKey = try arguments.option("app-key")
-        appVersion = try arguments.appVersionOption()
-        inventory = try arguments.option("inventory")
-        let formatText = try arguments.option("format") ?? "table"
+        configs = try arguments.values(Self.config)
+        trees = try arguments.values(Self.trees)
+        baseline = try arguments.values(Self.baseline)
+        appKey = try arguments.value(AgentOptions.appKey)
+        appVersion = try arguments.appVersion(AgentOptions.appVersion)
+        inventory = try arguments.value(Self.inventory)
+        let formatText = try arguments.value(defaulted: Self.format)
         guard let f = Format(rawValue: formatText) else {
             throw UsageError("option --format takes \(Format.allCases.map(\.rawValue).joined(separator: " or ")), not '\(formatText)'")
         }
         format = f
-        fix = try arguments.option("fix")
+        fix = try arguments.value(Self.fix)
         try arguments.finish()
     }
 

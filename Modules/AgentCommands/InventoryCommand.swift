@@ -6,9 +6,7 @@ import SourceInventory
 public struct InventoryCommand: Command {
     public static let name = "inventory"
     public static let abstract = "lists, per class, the action methods found in Swift sources (for check)"
-    public static let help = """
-        USAGE: autotrack-agent inventory PATH [PATH ...]
-
+    public static let discussion = """
         Reads every .swift file under each PATH (a directory, searched recursively, skipping
         hidden folders such as .build; or a single file) and prints the inventory as JSON:
         one class per line, classes and actions sorted, ending in a newline:
@@ -22,13 +20,11 @@ public struct InventoryCommand: Command {
         compiler; see docs/config.md.
 
         Exits 1 (message on standard error) when a PATH cannot be read.
-
-        OPTIONS:
-          -h, --help   show this help
-
-        EXAMPLE:
-          autotrack-agent inventory Modules/DemoShop > inventory.json
-
+        """
+    public static let optionGroups: [OptionGroup] = []
+    public static let positionals = "PATH [PATH ...]"
+    public static let examples = """
+        autotrack-agent inventory Modules/DemoShop > inventory.json
         """
 
     let paths: [String]

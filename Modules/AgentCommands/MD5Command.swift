@@ -6,29 +6,24 @@ import ViewIdentity
 public struct MD5Command: Command {
     public static let name = "md5"
     public static let abstract = "prints the MD5 digest (lowercase hex) of a text, a file or standard input"
-    public static let help = """
-        USAGE: autotrack-agent md5 TEXT
-               autotrack-agent md5 --file PATH
-               autotrack-agent md5 -
-
+    public static let discussion = """
         Prints the RFC 1321 MD5 digest in lowercase hex on one line: of the UTF-8 bytes of TEXT
         (no newline added), of the file at PATH, or of standard input ('-'). Files and standard
         input are read in 1 MiB pieces, so any size works in little memory. A viewId is the md5
         of a canonical path.
 
-        OPTIONS:
-          --file PATH   digest the file at PATH
-          -h, --help    show this help
         A TEXT that starts with '-' goes after '--': autotrack-agent md5 -- -x
 
         EXIT STATUS: 0 printed; 1 unreadable file or input; 2 usage error.
-
-        EXAMPLES:
-          autotrack-agent md5 abc
-          900150983cd24fb0d6963f7d28e17f72
-          autotrack-agent md5 --file Examples/events.ndjson
-          printf abc | autotrack-agent md5 -
-
+        """
+    static let file = Option.single("file", "PATH", help: "digest the file at PATH")
+    public static let optionGroups = [OptionGroup([file])]
+    public static let usage = [Usage(options: [], arguments: "TEXT"), Usage(options: [file.required()]), Usage(options: [], arguments: "-")]
+    public static let examples = """
+        autotrack-agent md5 abc
+        900150983cd24fb0d6963f7d28e17f72
+        autotrack-agent md5 --file Examples/events.ndjson
+        printf abc | autotrack-agent md5 -
         """
 
     /// Where the bytes come from.
@@ -41,7 +36,7 @@ public struct MD5Command: Command {
     let source: Source
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        let file = try arguments.option("file")
+        let file = try arguments.value(Self.file)
         let rest = try arguments.positionals()
         switch (file, rest.count) {
         case (let path?, 0):

@@ -9,10 +9,7 @@ import ViewIdentity
 public struct MatchCommand: Command {
     public static let name = "match"
     public static let abstract = "shows which KVC rules match a view of a view tree, and the values they read"
-    public static let help = """
-        USAGE: autotrack-agent match --config FILE [--config FILE ...] --tree FILE --id ID --event VIEW_EVENT
-                                     [--app-key KEY] [--app-version VERSION]
-
+    public static let discussion = """
         Loads and merges the configuration files (JSON or XML plist), reads the view tree (JSON,
         docs/viewpath.md §1), takes the node whose "id" is ID, and matches it against every KVC rule for
         VIEW_EVENT: the node's path against each rule's viewPath pattern, its "title" against the
@@ -28,20 +25,16 @@ public struct MatchCommand: Command {
 
         A configuration, tree or id that cannot be used: the error on standard error, exit 1. A
         usage error (a missing option, an unknown view event, a malformed --app-version) exits 2.
-
-        OPTIONS:
-          --config FILE          a configuration document; repeat for several (they merge)
-          --tree FILE            a view tree JSON file
-          --id ID                the "id" of the node that the event happened on
-          --event VIEW_EVENT     \(ViewEvent.allCases.map(\.rawValue).joined(separator: ", "))
-          --app-key KEY          only rules of this app key
-          --app-version VERSION  only rules whose appVersion range holds for VERSION (such as 1.2.0)
-          -h, --help             show this help
-
-        EXAMPLE:
-          autotrack-agent match --config Examples/shop-rules.json --tree Examples/home-tree.json \\
-              --id fav --event ButtonClick --app-key shop --app-version 1.4.0
-
+        """
+    static let config = AgentOptions.config.required()
+    static let tree = Option.single("tree", "FILE", help: "a view tree JSON file", required: true)
+    static let id = Option.single("id", "ID", help: "the \"id\" of the node that the event happened on", required: true)
+    static let event = Option.single(
+        "event", "VIEW_EVENT", help: ViewEvent.allCases.map(\.rawValue).joined(separator: ", "), required: true)
+    public static let optionGroups = [OptionGroup([config, tree, id, event, AgentOptions.appKey, AgentOptions.appVersion])]
+    public static let examples = """
+        autotrack-agent match --config Examples/shop-rules.json --tree Examples/home-tree.json \\
+            --id fav --event ButtonClick --app-key shop --app-version 1.4.0
         """
 
     let configs: [String]
@@ -52,17 +45,16 @@ public struct MatchCommand: Command {
     let appVersion: AppVersion?
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        configs = try arguments.options("config")
-        guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
-        tree = try arguments.requiredOption("tree")
-        id = try arguments.requiredOption("id")
-        let event = try arguments.requiredOption("event")
+        configs = try arguments.values(Self.config)
+        tree = try arguments.required(Self.tree)
+        id = try arguments.required(Self.id)
+        let event = try arguments.required(Self.event)
         guard let viewEvent = ViewEvent(rawValue: event) else {
             throw UsageError("unknown view event '\(event)' for --event; use one of \(ViewEvent.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self.viewEvent = viewEvent
-        appKey = try arguments.option("app-key")
-        appVersion = try arguments.appVersionOption()
+        appKey = try arguments.value(AgentOptions.appKey)
+        appVersion = try arguments.appVersion(AgentOptions.appVersion)
         try arguments.finish()
     }
 

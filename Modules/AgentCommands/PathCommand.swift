@@ -7,33 +7,28 @@ import ViewIdentity
 public struct PathCommand: Command {
     public static let name = "path"
     public static let abstract = "prints the viewPath and viewId of every node of a view tree that has an id"
-    public static let help = """
-        USAGE: autotrack-agent path --tree FILE [--id ID]
-
+    public static let discussion = """
         Reads a view tree (JSON, see docs/viewpath.md §1) and prints, for every node that has an
         "id", in document order, one compact JSON object per line:
           {"id":…,"canonical":…,"xpath":…,"viewId":…}
 
-        OPTIONS:
-          --tree FILE   the view tree JSON file (required)
-          --id ID       print only the node whose id is ID
-          -h, --help    show this help
-
         EXIT STATUS: 0 printed; 1 unreadable file, bad tree (the error names the node) or
         unknown id; 2 usage error.
-
-        EXAMPLE:
-          autotrack-agent path --tree Examples/home-tree.json --id fav
-          {"id":"fav","canonical":"HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-0","xpath":"HomeViewController[0]/UIView[0]/UITableView[0]/ProductCell[0:2]/UITableViewCellContentView[0]/UIButton[0]","viewId":"8f5099e51bf92eb87b2ba62b98ccf912"}
-
+        """
+    static let tree = Option.single("tree", "FILE", help: "the view tree JSON file", required: true)
+    static let id = Option.single("id", "ID", help: "print only the node whose id is ID")
+    public static let optionGroups = [OptionGroup([tree, id])]
+    public static let examples = """
+        autotrack-agent path --tree Examples/home-tree.json --id fav
+        {"id":"fav","canonical":"HomeViewController-UIView-UITableView-ProductCell-UITableViewCellContentView-UIButton&0-0-0-0:2-0-0","xpath":"HomeViewController[0]/UIView[0]/UITableView[0]/ProductCell[0:2]/UITableViewCellContentView[0]/UIButton[0]","viewId":"8f5099e51bf92eb87b2ba62b98ccf912"}
         """
 
     let treeFile: String
     let id: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        treeFile = try arguments.requiredOption("tree")
-        id = try arguments.option("id")
+        treeFile = try arguments.required(Self.tree)
+        id = try arguments.value(Self.id)
         try arguments.finish()
     }
 

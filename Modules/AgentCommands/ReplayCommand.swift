@@ -11,12 +11,7 @@ import Tracker
 public struct ReplayCommand: Command {
     public static let name = "replay"
     public static let abstract = "runs a recording (view trees and interactions) through the plan to a collector"
-    public static let help = """
-        USAGE: autotrack-agent replay --recording FILE --config FILE [--config FILE ...]
-                                      --to HOST:PORT [--to HOST:PORT ...] [--tls [--tls-ca FILE]]
-                                      [--app-key KEY] [--app-version VERSION] [--token TOKEN]
-                                      [--spool DIR] [--timeout SECONDS]
-
+    public static let discussion = """
         Reads a recording (docs/recording-format.md: the screens as view trees, and the
         taps, selections, value changes, gestures, scrolls and page enters/leaves on them),
         checks all of it, then plays it through the same pipeline as a live app: each
@@ -29,26 +24,21 @@ public struct ReplayCommand: Command {
         A recording that names its session replays to the same event ids, so replaying it
         twice stores it once. Exit status 0 when every event was acknowledged, 1 otherwise
         (the reason on standard error), 2 for a usage error.
-
-        OPTIONS:
-          --recording FILE      the recording (JSON)
-          --config FILE         a configuration document; repeat for several (they merge)
-          --to HOST:PORT        the collector; repeat it to give collectors to fail over to, in order
-          --tls                 speak TLS; the collector's certificate must name the --to address
-                                and come from an authority the system trusts...
-          --tls-ca FILE         ...or from this one (PEM); implies --tls
-          --app-key KEY         override the recording's appKey
-          --app-version VERSION override the recording's appVersion
-          --token TOKEN         the collector's ingest token; also $AUTOTRACK_INGEST_TOKEN
-          --spool DIR           the spool folder (default: a temporary one, removed when all is acknowledged)
-          --timeout SECONDS     how long to wait for acknowledgements (default 30)
-          -h, --help            show this help
-
-        EXAMPLE:
-          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
-          autotrack-agent replay --recording Examples/recording.json --config Examples/shop-events.json \\
-              --config Examples/shop-labels.plist --config Examples/shop-rules.json --to 127.0.0.1:7070
-
+        """
+    static let recording = Option.single("recording", "FILE", help: "the recording (JSON)", required: true)
+    static let config = AgentOptions.config.required()
+    static let appKey = Option.single("app-key", "KEY", help: "override the recording's appKey")
+    static let appVersion = Option.single("app-version", "VERSION", help: "override the recording's appVersion")
+    static let spool = Option.single(
+        "spool", "DIR", help: "the spool folder (default: a temporary one, removed when all is acknowledged)")
+    public static let optionGroups = [
+        OptionGroup([recording, config, appKey, appVersion, AgentOptions.ingestToken, spool, AgentOptions.timeout]),
+        CollectorOptions.group(requiringAddress: true),
+    ]
+    public static let examples = """
+        autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
+        autotrack-agent replay --recording Examples/recording.json --config Examples/shop-events.json \\
+            --config Examples/shop-labels.plist --config Examples/shop-rules.json --to 127.0.0.1:7070
         """
 
     let recordingPath: String
@@ -62,16 +52,15 @@ public struct ReplayCommand: Command {
     let timeout: Double
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        recordingPath = try arguments.requiredOption("recording")
-        configs = try arguments.options("config")
-        guard !configs.isEmpty else { throw UsageError("missing required option --config FILE (give it once per file)") }
+        recordingPath = try arguments.required(Self.recording)
+        configs = try arguments.values(Self.config)
         collectors = try CollectorOptions(arguments: &arguments)
         try collectors.requireAddress()
-        appKey = try arguments.option("app-key")
-        appVersion = try arguments.option("app-version")
-        token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
-        spool = try arguments.option("spool")
-        timeout = try arguments.doubleOption("timeout", in: 0.1...3600) ?? 30
+        appKey = try arguments.value(Self.appKey)
+        appVersion = try arguments.value(Self.appVersion)
+        token = try arguments.value(AgentOptions.ingestToken)
+        spool = try arguments.value(Self.spool)
+        timeout = try arguments.double(defaulted: AgentOptions.timeout, in: 0.1...3600)
         try arguments.finish()
     }
 

@@ -12,11 +12,7 @@ import Tracker
 public struct RunCommand: Command {
     public static let name = "run"
     public static let abstract = "runs a GTK 4 or GNUstep program with codeless tracking loaded into it (LD_PRELOAD)"
-    public static let help = """
-        USAGE: autotrack-agent run [--to HOST:PORT ... [--token TOKEN] [--tls [--tls-ca FILE]]] [--app-key K] [--app-version V]
-                                   [--config FILE ...] [--config-refresh SECONDS] [--spool DIR] [--tree-dir DIR] [--out FILE]
-                                   [--snapshots] [--debug] -- PROGRAM [ARGS ...]
-
+    public static let discussion = """
         Runs PROGRAM with the Autotrack preload library (libAutotrackPreload.so, found beside this
         tool or at $AUTOTRACK_PRELOAD_LIBRARY) loaded into it. Its constructor hooks GTK's signals
         process-wide, so what the user does in the application (clicks, toggles, switches,
@@ -53,34 +49,31 @@ public struct RunCommand: Command {
         A PROGRAM that is neither a GTK 4 nor a GNUstep application runs untouched, with
         one line on standard error saying nothing is tracked. The exit status is PROGRAM's (128+N
         when signal N ended it); 2 for a usage error, 1 when PROGRAM cannot be started.
-
-        OPTIONS:
-          --to HOST:PORT      ship to this collector; repeat it to give collectors to fail over
-                              to, in order
-          --token TOKEN       the collector's ingest token (with --to); also $AUTOTRACK_INGEST_TOKEN
-          --tls               with --to: speak TLS; the collector's certificate must name the
-                              --to address and come from an authority the system trusts...
-          --tls-ca FILE       ...or from this one (PEM); implies --tls
-          --app-key K         the key events are sent under (default: PROGRAM's file name)
-          --app-version V     the app's version, numbers joined by dots (default \(LaunchSettings.defaultAppVersion))
-          --config FILE       a configuration document; repeat for several (default: none)
-          --spool DIR         the spool directory (default: ~/.local/state/autotrack/spool/<app key>)
-          --tree-dir DIR      write each entered page's widget tree into DIR
-          --out FILE          without --to: the NDJSON file (default: standard error)
-          --snapshots         with --to: send a snapshot of each page shown, as in circle mode
-          --debug             one line per interaction on standard error: the rules that matched
-                              and the values read, or the nearest rule and where its path differs
-          --config-refresh SECONDS
-                              how often the tracker asks the collector (--to) for rules (default 60)
-          -h, --help          show this help
-
-        EXAMPLES:
-          autotrack-agent run --out events.ndjson -- gtk4-widget-factory
-          autotrack-agent run --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 \\
-              --config Examples/gtk-shop-rules.json --tree-dir trees -- autotrack-gtk-shop
-          autotrack-agent run --to 127.0.0.1:7070 --app-key shop --snapshots -- autotrack-gtk-shop
-          autotrack-agent run --debug --config Examples/gtk-shop-rules.json --out events.ndjson -- autotrack-gtk-shop
-
+        """
+    static let to = CollectorOptions.to.described(
+        "ship to this collector; more are failover, tried in order when one does not answer")
+    static let token = AgentOptions.ingestToken.described("with --to: the collector's ingest token")
+    static let appKey = Option.single("app-key", "K", help: "the key events are sent under (default: PROGRAM's file name)")
+    static let appVersion = Option.single(
+        "app-version", "V", help: "the app's version, numbers joined by dots", default: LaunchSettings.defaultAppVersion)
+    static let config = AgentOptions.config.described("a configuration document; several merge (default: none)")
+    static let spool = Option.single("spool", "DIR", help: "the spool directory (default: ~/.local/state/autotrack/spool/<app key>)")
+    static let treeDir = Option.single("tree-dir", "DIR", help: "write each entered page's widget tree into DIR")
+    static let out = Option.single("out", "FILE", help: "without --to: the NDJSON file (default: standard error)")
+    static let snapshots = Option.flag("snapshots", help: "with --to: send a snapshot of each page shown, as in circle mode")
+    static let configRefresh = Option.single(
+        "config-refresh", "SECONDS", help: "how often the tracker asks the collector (--to) for rules (default 60)")
+    public static let optionGroups = [
+        OptionGroup([token, appKey, appVersion, config, configRefresh, spool, treeDir, out, snapshots, AgentOptions.debug]),
+        CollectorOptions.group(to: to),
+    ]
+    public static let positionals = "-- PROGRAM [ARGS ...]"
+    public static let examples = """
+        autotrack-agent run --out events.ndjson -- gtk4-widget-factory
+        autotrack-agent run --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 \\
+            --config Examples/gtk-shop-rules.json --tree-dir trees -- autotrack-gtk-shop
+        autotrack-agent run --to 127.0.0.1:7070 --app-key shop --snapshots -- autotrack-gtk-shop
+        autotrack-agent run --debug --config Examples/gtk-shop-rules.json --out events.ndjson -- autotrack-gtk-shop
         """
 
     let settings: LaunchSettings
@@ -89,16 +82,16 @@ public struct RunCommand: Command {
     public init(arguments: inout Arguments) throws(UsageError) {
         let collectors = try CollectorOptions(arguments: &arguments)
         let shipping = !collectors.addresses.isEmpty
-        let token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
-        let appKey = try arguments.option("app-key")
-        let appVersion = try arguments.option("app-version") ?? LaunchSettings.defaultAppVersion
-        let configs = try arguments.options("config")
-        let spool = try arguments.option("spool")
-        let trees = try arguments.option("tree-dir")
-        let out = try arguments.option("out")
-        let configRefresh = try arguments.doubleOption("config-refresh", in: 0.01...86_400)
-        let snapshots = arguments.flag("snapshots")
-        let debug = arguments.flag("debug")
+        let token = try arguments.value(Self.token)
+        let appKey = try arguments.value(Self.appKey)
+        let appVersion = try arguments.value(defaulted: Self.appVersion)
+        let configs = try arguments.values(Self.config)
+        let spool = try arguments.value(Self.spool)
+        let trees = try arguments.value(Self.treeDir)
+        let out = try arguments.value(Self.out)
+        let configRefresh = try arguments.double(Self.configRefresh, in: 0.01...86_400)
+        let snapshots = arguments.isSet(Self.snapshots)
+        let debug = arguments.isSet(AgentOptions.debug)
         if out != nil, shipping { throw UsageError("--out names the NDJSON file used without --to; give one of them") }
         if snapshots, !shipping { throw UsageError("--snapshots sends snapshots to the collector: give it with --to HOST:PORT") }
         program = try arguments.positionals()

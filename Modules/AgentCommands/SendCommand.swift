@@ -10,11 +10,7 @@ import SystemCalls
 public struct SendCommand: Command {
     public static let name = "send"
     public static let abstract = "ships NDJSON events to a collector through a disk spool (exactly once)"
-    public static let help = """
-        USAGE: autotrack-agent send --to HOST:PORT [--to HOST:PORT ...] --app-key KEY --app-version VERSION
-                                    [--spool DIR] [--token TOKEN] [--timeout SECONDS]
-                                    [--batch-events N] [--tls [--tls-ca FILE]] [--strict] [FILE | -]
-
+    public static let discussion = """
         Reads events, one JSON object per line (docs/wire.md §3), from FILE or standard input ('-',
         the default), and ships them to the collector over ATLP/1. Each valid event is written to
         a disk spool first; it leaves the spool only when the collector's ACK covers it (the ACK
@@ -38,29 +34,26 @@ public struct SendCommand: Command {
         (a full disk, the file-size limit of 'ulimit -f'); 2 for a usage error. Invalid lines do
         not change the exit status, except with --strict: then an input with no valid event
         (empty, or every line invalid) exits 1; without it, that is noted on standard error.
-
-        OPTIONS:
-          --to HOST:PORT        the collector (e.g. 127.0.0.1:7070; [::1]:7070 for IPv6); give it
-                                again for more collectors: delivery stays on one while it answers
-                                and fails over to the next when it does not
-          --app-key KEY         the app the events belong to (sent in HELLO)
-          --app-version VERSION the app's version (sent in HELLO)
-          --spool DIR           the spool folder (default: a folder per app key under
-                                $XDG_CACHE_HOME or ~/.cache, else the temporary folder:
-                                autotrack/spool/KEY). One send per spool at a time.
-          --token TOKEN         the collector's ingest token; also $AUTOTRACK_INGEST_TOKEN
-          --timeout SECONDS     give up when nothing is acknowledged for this long (default 60)
-          --batch-events N      events per batch (default 500)
-          --tls                 speak TLS; the collector's certificate must name the --to address
-                                and come from an authority the system trusts...
-          --tls-ca FILE         ...or from this one (PEM); implies --tls
-          --strict              exit 1 when the input holds no valid event (empty or all invalid)
-          -h, --help            show this help
-
-        EXAMPLE:
-          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
-          autotrack-agent send --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 Examples/events.ndjson
-
+        """
+    static let appKey = Option.single(
+        "app-key", "KEY", help: "the app the events belong to (sent in HELLO)", required: true)
+    static let appVersion = Option.single("app-version", "VERSION", help: "the app's version (sent in HELLO)", required: true)
+    static let spool = Option.single(
+        "spool", "DIR",
+        help: "the spool folder (default: a folder per app key under $XDG_CACHE_HOME or ~/.cache, else the temporary folder: "
+            + "autotrack/spool/KEY). One send per spool at a time.")
+    static let timeout = Option.single(
+        "timeout", "SECONDS", help: "give up when nothing is acknowledged for this long", default: "60")
+    static let batchEvents = Option.single("batch-events", "N", help: "events per batch", default: "500")
+    static let strict = Option.flag("strict", help: "exit 1 when the input holds no valid event (empty or all invalid)")
+    public static let optionGroups = [
+        OptionGroup([appKey, appVersion, spool, AgentOptions.ingestToken, timeout, batchEvents, strict]),
+        CollectorOptions.group(requiringAddress: true),
+    ]
+    public static let positionals = "[FILE | -]"
+    public static let examples = """
+        autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite &
+        autotrack-agent send --to 127.0.0.1:7070 --app-key shop --app-version 1.2.0 Examples/events.ndjson
         """
 
     /// The collectors, first one first, and TLS.
@@ -77,15 +70,15 @@ public struct SendCommand: Command {
     public init(arguments: inout Arguments) throws(UsageError) {
         collectors = try CollectorOptions(arguments: &arguments)
         try collectors.requireAddress()
-        appKey = try arguments.requiredOption("app-key")
-        appVersion = try arguments.requiredOption("app-version")
+        appKey = try arguments.required(Self.appKey)
+        appVersion = try arguments.required(Self.appVersion)
         guard !appKey.isEmpty else { throw UsageError("--app-key is empty; give the key the collector knows the app by") }
         guard !appVersion.isEmpty else { throw UsageError("--app-version is empty; give the app's version, e.g. 1.2.0") }
-        token = try arguments.option("token") ?? ProcessInfo.processInfo.environment["AUTOTRACK_INGEST_TOKEN"]
-        timeout = try arguments.doubleOption("timeout", in: 0.1...86_400) ?? 60
-        batchEvents = try arguments.intOption("batch-events", in: 1...100_000) ?? 500
-        spool = try arguments.option("spool") ?? SendCommand.defaultSpool(appKey: appKey)
-        strict = arguments.flag("strict")
+        token = try arguments.value(AgentOptions.ingestToken)
+        timeout = try arguments.double(defaulted: Self.timeout, in: 0.1...86_400)
+        batchEvents = try arguments.int(defaulted: Self.batchEvents, in: 1...100_000)
+        spool = try arguments.value(Self.spool) ?? SendCommand.defaultSpool(appKey: appKey)
+        strict = arguments.isSet(Self.strict)
         let rest = try arguments.positionals()
         guard rest.count <= 1 else { throw UsageError("give one input FILE (or - for standard input), not \(rest.count)") }
         input = rest.first ?? "-"

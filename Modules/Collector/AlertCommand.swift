@@ -9,10 +9,7 @@ import SystemCalls
 public struct AlertCommand: Command {
     public static let name = "alert"
     public static let abstract = "exits 1 and lists the rules with at least N kvc errors in a recent window, for cron or CI"
-    public static let help = """
-        USAGE: autotrack-collector alert --db DB --kvc-errors N --within DURATION [--app K] [--version V]
-                                         [--format text|json] [--exec CMD] [--exec-timeout DURATION]
-
+    public static let discussion = """
         Counts each rule's kvc_error events (the agent's records of a key path that no longer
         resolves) whose corrected time is in the last DURATION before now, per app and rule id,
         all versions together. A rule is over when its count is N or more. Prints one line per
@@ -27,23 +24,39 @@ public struct AlertCommand: Command {
         arguments; 3 the database could not be read, or CMD could not start, exited non-zero or
         outran --exec-timeout (the rules are printed all the same). docs/collector.md describes it.
 
-        OPTIONS:
-          --db DB            the database: a SQLite file (default ./autotrack.sqlite) or a
-                             postgres:// URI; it must exist
-          --kvc-errors N     the threshold, a whole number from 1
-          --within D         the window before now: 1h, 30m, 90s, 500ms, 2d, or whole milliseconds
-          --app KEY          only this app key's errors
-          --version V        only errors of this app version (the HELLO's, compared as text)
-          --format FORMAT    text (default) or json (the document --exec reads, also when no rule is over)
-          --exec CMD         a shell command to run when some rule is over, the JSON on its stdin
-          --exec-timeout D   how long CMD may run before it is killed (default 30s)
-
-        EXAMPLE:
-          autotrack-agent demo --db autotrack.sqlite
-          autotrack-collector alert --db autotrack.sqlite --kvc-errors 1000 --within 1h
-            no rule reached 1000 kvc errors in the last 1h
-          autotrack-collector alert --db autotrack.sqlite --kvc-errors 1 --within 1d --exec 'cat > alert.json'
-
+        With --definitions, checks every published definition (rule) instead: it is broken in
+        its app's newest version it covers when that version has interactions of its kind on its
+        page but none it counts, or that version's newest picture of its page has no element it
+        selects (docs/studio.md). Prints one line per broken definition with the drift check's
+        suggested path, or "no definition is broken ..."; exits 1 when one is (CMD, if given,
+        reads {"definitions":N,"now":MS,"app":null,"broken":[{"app","rule","name","appVersion",
+        "count","pageInteractions","inPicture","viewPaths":[...],"suggestion":P|null}]}).
+        """
+    static let db = Option.single(
+        "db", "DB", help: "the database: a SQLite file or a postgres:// URI; it must exist", default: "./autotrack.sqlite")
+    static let kvcErrors = Option.single("kvc-errors", "N", help: "the threshold, a whole number from 1", required: true)
+    static let within = Option.single(
+        "within", "DURATION", help: "the window before now: 1h, 30m, 90s, 500ms, 2d, or whole milliseconds", required: true)
+    static let definitionsFlag = Option.flag(
+        "definitions", help: "check the published definitions instead (no --kvc-errors, --within, --version)")
+    static let app = Option.single("app", "KEY", help: "only this app key's errors (or definitions)")
+    static let version = Option.single("version", "V", help: "only errors of this app version (the HELLO's, compared as text)")
+    static let format = Option.single(
+        "format", "FORMAT", help: "text or json (the document --exec reads, also when no rule is over)", default: "text")
+    static let exec = Option.single("exec", "CMD", help: "a shell command to run when some rule is over, the JSON on its stdin")
+    static let execTimeout = Option.single(
+        "exec-timeout", "DURATION", help: "how long CMD may run before it is killed", default: "30s")
+    public static let optionGroups = [OptionGroup([db, kvcErrors, within, definitionsFlag, app, version, format, exec, execTimeout])]
+    public static let usage = [
+        Usage(options: [db, kvcErrors, within, app, version, format, exec, execTimeout]),
+        Usage(options: [db, definitionsFlag, app, format, exec, execTimeout]),
+    ]
+    public static let examples = """
+        autotrack-agent demo --db autotrack.sqlite
+        autotrack-collector alert --db autotrack.sqlite --kvc-errors 1000 --within 1h
+          no rule reached 1000 kvc errors in the last 1h
+        autotrack-collector alert --db autotrack.sqlite --kvc-errors 1 --within 1d --exec 'cat > alert.json'
+        autotrack-collector alert --db autotrack.sqlite --definitions
         """
 
     public var database: String
@@ -54,26 +67,44 @@ public struct AlertCommand: Command {
     public var json: Bool
     public var exec: String?
     public var execTimeout: Duration
+    /// `--definitions`: the definitions' check instead of the kvc errors' (`threshold` and the
+    /// window are then 0 and unused).
+    public var definitions: Bool
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
-        let thresholdText = try arguments.requiredOption("kvc-errors")
+        let database = try arguments.value(defaulted: Self.db)
+        if arguments.isSet(Self.definitionsFlag) {
+            try self.init(definitionsWith: &arguments, database: database)
+        } else {
+            try self.init(kvcErrorsWith: &arguments, database: database)
+        }
+    }
+
+    /// The rest of the kvc errors' check's options (`--db` is read).
+    init(kvcErrorsWith arguments: inout Arguments, database: String) throws(UsageError) {
+        self.database = database
+        definitions = false
+        let thresholdText = try arguments.required(Self.kvcErrors)
         guard let n = Int(thresholdText), n >= 1 else {
             throw UsageError("--kvc-errors '\(thresholdText)' is not a whole number from 1; give the count that should alert, e.g. 10")
         }
         threshold = n
-        withinText = try arguments.requiredOption("within")
-        withinMilliseconds = try Self.duration(withinText, option: "within")
-        filter = EventFilter(appKey: try arguments.option("app"), appVersion: try arguments.option("version"))
-        let format = try arguments.option("format") ?? "text"
+        withinText = try arguments.required(Self.within)
+        withinMilliseconds = try Self.duration(withinText, option: Self.within.name)
+        filter = EventFilter(appKey: try arguments.value(Self.app), appVersion: try arguments.value(Self.version))
+        let format = try arguments.value(defaulted: Self.format)
         guard format == "text" || format == "json" else { throw UsageError("--format '\(format)' is not one of text, json") }
         json = format == "json"
-        exec = try arguments.option("exec")
-        if exec?.isEmpty == true { throw UsageError("--exec needs a command; give e.g. --exec 'mail -s alert owners@example.com'") }
-        let timeoutText = try arguments.option("exec-timeout")
-        if timeoutText != nil, exec == nil { throw UsageError("--exec-timeout needs --exec (a command to bound)") }
-        execTimeout = .milliseconds(try timeoutText.map { t throws(UsageError) in try Self.duration(t, option: "exec-timeout") } ?? 30_000)
+        (exec, execTimeout) = try Self.execOptions(&arguments)
         try arguments.finish()
+    }
+
+    /// `--exec` and `--exec-timeout`: the command (nil when not given) and its time limit.
+    static func execOptions(_ arguments: inout Arguments) throws(UsageError) -> (String?, Duration) {
+        let exec = try arguments.value(Self.exec)
+        if exec?.isEmpty == true { throw UsageError("--exec needs a command; give e.g. --exec 'mail -s alert owners@example.com'") }
+        if arguments.contains(Self.execTimeout), exec == nil { throw UsageError("--exec-timeout needs --exec (a command to bound)") }
+        return (exec, .milliseconds(try Self.duration(try arguments.value(defaulted: Self.execTimeout), option: Self.execTimeout.name)))
     }
 
     /// A positive duration no longer than events' whole time span.
@@ -91,6 +122,7 @@ public struct AlertCommand: Command {
     static let notDelivered = ExitCode(3)
 
     public func run(io: any OutputStreams) -> ExitCode {
+        if definitions { return runDefinitions(io: io) }
         let now = Posix.wallClockMillis()
         var window = filter
         window.since = max(EventTime.earliest, now - withinMilliseconds)
@@ -102,6 +134,11 @@ public struct AlertCommand: Command {
         let document = alert.json.jsonText + "\n"
         if json { io.out(document) } else { for line in alert.lines(within: withinText) { io.print(line) } }
         guard !alert.rules.isEmpty else { return .success }
+        return deliver(document, io: io)
+    }
+
+    /// Exit 1 when there is no `--exec` or CMD took `document` and exited 0; `notDelivered` otherwise.
+    func deliver(_ document: String, io: any OutputStreams) -> ExitCode {
         guard let exec else { return .failure }
         do throws(PosixError) {
             switch try Posix.runShellCommand(exec, input: Array(document.utf8), timeout: execTimeout) {

@@ -7,9 +7,7 @@ import SystemCalls
 public struct CircleCommand: Command {
     public static let name = "circle"
     public static let abstract = "turns circle mode (agents sending page snapshots) on or off for an app"
-    public static let help = """
-        USAGE: autotrack-collector circle --db FILE|URI --app KEY --minutes M
-
+    public static let discussion = """
         Circle mode is how the studio gets pictures of an app: while it is on for an app key, the
         collectors on this database answer that app's agents' CONFIG with "snapshots":true, and
         the agents send a snapshot (a PNG and the view tree) of the page they show and of each
@@ -17,19 +15,21 @@ public struct CircleCommand: Command {
         notices within a second), or off with --minutes 0. Prints 'circle mode for app KEY on
         until TIME (M minutes)' with TIME in UTC, ISO 8601, or 'circle mode for app KEY off'.
         Snapshots can hold personal data on the screen: keep circle mode short.
-
-        OPTIONS:
-          --db FILE|URI   the collector's database: an SQLite file or a postgresql:// URI (required;
-                          an older file is migrated, as serve does)
-          --app KEY       the app key
-          --minutes M     how long from now, 1 to 1440 (a day); 0 turns it off
-
-        EXAMPLE:
-          autotrack-agent demo --db shop.sqlite
-          autotrack-collector circle --db shop.sqlite --app shop --minutes 30
-          autotrack-collector circle --db shop.sqlite --app shop --minutes 0
-            circle mode for app shop off
-
+        """
+    static let db = Option.single(
+        "db", "FILE|URI", help: "the collector's database: an SQLite file or a postgresql:// URI (an older file is migrated, as serve does)",
+        required: true, missing: "circle needs --db FILE or --db postgresql://... (the collector's database)")
+    static let app = Option.single(
+        "app", "KEY", help: "the app key", required: true, missing: "circle needs --app KEY (the app key whose agents send snapshots)")
+    static let minutes = Option.single(
+        "minutes", "M", help: "how long from now, 1 to 1440 (a day); 0 turns it off", required: true,
+        missing: "circle needs --minutes M: how long circle mode stays on (1 to 1440), or 0 to turn it off")
+    public static let optionGroups = [OptionGroup([db, app, minutes])]
+    public static let examples = """
+        autotrack-agent demo --db shop.sqlite
+        autotrack-collector circle --db shop.sqlite --app shop --minutes 30
+        autotrack-collector circle --db shop.sqlite --app shop --minutes 0
+          circle mode for app shop off
         """
 
     public var database: String
@@ -37,17 +37,11 @@ public struct CircleCommand: Command {
     public var minutes: Int
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        guard let db = try arguments.option("db"), !db.isEmpty else {
-            throw UsageError("circle needs --db FILE or --db postgresql://... (the collector's database)")
-        }
+        guard let db = try arguments.value(Self.db), !db.isEmpty else { throw Self.db.missingError }
         database = db
-        guard let app = try arguments.option("app"), !app.isEmpty else {
-            throw UsageError("circle needs --app KEY (the app key whose agents send snapshots)")
-        }
+        guard let app = try arguments.value(Self.app), !app.isEmpty else { throw Self.app.missingError }
         appKey = app
-        guard let m = try arguments.intOption("minutes", in: 0...1440) else {
-            throw UsageError("circle needs --minutes M: how long circle mode stays on (1 to 1440), or 0 to turn it off")
-        }
+        guard let m = try arguments.int(Self.minutes, in: 0...1440) else { throw Self.minutes.missingError }
         minutes = m
         try arguments.finish()
     }

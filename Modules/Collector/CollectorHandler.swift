@@ -34,78 +34,78 @@ public struct CollectorHandler: ATLPHandler {
         access.decide(hello)
     }
 
-    public func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+    public func handle(_ request: ATLPRequest, client: ConnectedClient) -> ATLPReply {
         switch request {
         case .events(let label, let events, let sentAt):
-            return handle(events: IncomingEvents(batch: label, events: EventList(events), sentAt: sentAt), session: session)
-        case .config(let body): return config(clientEtag: body["etag"]?.stringValue, session: session)
-        case .publish(let rules, let sampleRate): return publish(rules, sampleRate: sampleRate ?? 1, session: session)
-        case .snapshot(let upload): return storeSnapshot(upload, session: session)
+            return handle(events: IncomingEvents(batch: label, events: EventList(events), sentAt: sentAt), client: client)
+        case .config(let body): return config(clientEtag: body["etag"]?.stringValue, client: client)
+        case .publish(let rules, let sampleRate): return publish(rules, sampleRate: sampleRate ?? 1, client: client)
+        case .snapshot(let upload): return storeSnapshot(upload, client: client)
         }
     }
 
     /// Stores an `EVENTS` batch; `ACK` after the commit.
-    public func handle(events request: IncomingEvents, session: Session) -> ATLPReply {
+    public func handle(events request: IncomingEvents, client: ConnectedClient) -> ATLPReply {
         let label = request.batch
         let batch = EventBatch(
-            appKey: session.appKey, appVersion: session.appVersion, agent: session.hello.agent, label: label.jsonText,
+            appKey: client.appKey, appVersion: client.appVersion, agent: client.hello.agent, label: label.jsonText,
             sentAt: request.sentAt, eventList: request.events)
         do throws(StoreError) {
             // append returns after COMMIT: the ACK below is only ever sent for a durable batch.
             let outcome = try store.append(batch)
             return .ack(batch: label, stored: outcome.stored, duplicates: outcome.duplicates, rejected: outcome.rejected)
         } catch {
-            log?("EVENTS from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
+            log?("EVENTS from \(LogText.escaped(client.peer)) (\(LogText.escaped(client.appKey))) not stored: \(LogText.escaped("\(error)"))")
             // No ACK: the client keeps the batch and sends it again after reconnecting.
             return unavailable("could not store this batch (\(error.code)); keep it and resend later")
         }
     }
 
-    /// `RULES` for the session's app and version; only the etag when the client's is current.
+    /// `RULES` for the client's app and version; only the etag when the client's is current.
     /// Both carry `"snapshots":true` while circle mode is on: the flag is not part of the etag.
-    private func config(clientEtag: String?, session: Session) -> ATLPReply {
+    private func config(clientEtag: String?, client: ConnectedClient) -> ATLPReply {
         do throws(StoreError) {
-            let set = try store.ruleSet(appKey: session.appKey)
+            let set = try store.ruleSet(appKey: client.appKey)
             // After the rules: a store that cannot answer fails the CONFIG once, not twice.
-            let snapshots = circleModes.isOn(appKey: session.appKey)
-            let answer = answers.answer(.init(appKey: session.appKey, appVersion: session.appVersion), set: set) {
-                RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: session.appVersion)
+            let snapshots = circleModes.isOn(appKey: client.appKey)
+            let answer = answers.answer(.init(appKey: client.appKey, appVersion: client.appVersion), set: set) {
+                RuleSelection(rules: set.map(parsed.rules) ?? [], sampleRate: set?.sampleRate ?? 1, appVersion: client.appVersion)
             }
             if clientEtag == answer.etag { return .rulesUnchanged(etag: answer.etag, snapshots: snapshots) }
             return answer.rules(snapshots: snapshots)
         } catch {
-            log?("CONFIG from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) failed: \(LogText.escaped("\(error)"))")
+            log?("CONFIG from \(LogText.escaped(client.peer)) (\(LogText.escaped(client.appKey))) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not read its rules (\(error.code)); try again later")
         }
     }
 
-    /// Stores a `SNAPSHOT` under the session's app key and version; `ACK {"snapshot":S}`.
-    private func storeSnapshot(_ upload: SnapshotUpload, session: Session) -> ATLPReply {
+    /// Stores a `SNAPSHOT` under the client's app key and version; `ACK {"snapshot":S}`.
+    private func storeSnapshot(_ upload: SnapshotUpload, client: ConnectedClient) -> ATLPReply {
         guard let snapshots = store as? any SnapshotStore else {
             return .error(.unknownVerb, "this collector's store keeps no snapshots")
         }
-        guard access.acceptsUnaskedSnapshots || circleModes.isOn(appKey: session.appKey) else {
-            let app = LogText.escaped(session.appKey)
+        guard access.acceptsUnaskedSnapshots || circleModes.isOn(appKey: client.appKey) else {
+            let app = LogText.escaped(client.appKey)
             return .error(
                 .forbidden,
                 "this collector takes snapshots of \(app) only while circle mode is on for it (the studio's circle mode, or 'autotrack-collector circle --db DB --app \(app) --minutes 30'), or from agents an operator allowed with 'serve --accept-snapshots'; this one was not stored"
             )
         }
         let snapshot = Snapshot(
-            appKey: session.appKey, appVersion: session.appVersion ?? "", page: upload.page,
+            appKey: client.appKey, appVersion: client.appVersion ?? "", page: upload.page,
             capturedAt: upload.capturedAt, receivedAt: Posix.wallClockMillis(), width: upload.width, height: upload.height,
             png: upload.png, tree: JSONValue.object(upload.tree).jsonText, device: upload.device)
         do throws(StoreError) {
             return .snapshotStored(id: try snapshots.storeSnapshot(snapshot))
         } catch {
-            log?("SNAPSHOT from \(LogText.escaped(session.peer)) (\(LogText.escaped(session.appKey))) not stored: \(LogText.escaped("\(error)"))")
+            log?("SNAPSHOT from \(LogText.escaped(client.peer)) (\(LogText.escaped(client.appKey))) not stored: \(LogText.escaped("\(error)"))")
             return unavailable("could not store this snapshot (\(error.code)); send it again later")
         }
     }
 
-    private func publish(_ values: [JSONValue], sampleRate: Double, session: Session) -> ATLPReply {
+    private func publish(_ values: [JSONValue], sampleRate: Double, client: ConnectedClient) -> ATLPReply {
         // The server answers `forbidden` before we are called; this keeps the rule true if it ever does not.
-        guard session.isAdmin else { return .error(.forbidden, "PUBLISH needs a HELLO carrying the admin token") }
+        guard client.isAdmin else { return .error(.forbidden, "PUBLISH needs a HELLO carrying the admin token") }
         let rules: [KVCRule]
         do throws(ConfigError) {
             rules = try KVCRule.rules(json: values, source: "PUBLISH")
@@ -118,7 +118,7 @@ public struct CollectorHandler: ATLPHandler {
         do throws(StoreError) {
             return .published(stored: try store.publish(rules.map(StoredRule.init), sampleRate: sampleRate))
         } catch {
-            log?("PUBLISH from \(LogText.escaped(session.peer)) failed: \(LogText.escaped("\(error)"))")
+            log?("PUBLISH from \(LogText.escaped(client.peer)) failed: \(LogText.escaped("\(error)"))")
             return unavailable("could not store the rules (\(error.code)); nothing was published, try again later")
         }
     }

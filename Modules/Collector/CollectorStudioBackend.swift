@@ -10,7 +10,7 @@ import Synchronization
 /// `SnapshotStore`, rules through the same publish as `rules publish` (KVCConfig's codec checks
 /// them), counting through `Definitions` (`definitionCounts`, `heatmap`).
 public final class CollectorStudioBackend: StudioBackend {
-    let store: any RuleStore & ReportStore
+    let store: any CollectorStore
     let pictures: any SnapshotStore
     /// The app keys and versions seen in events, and the last event `seq` read for them: each
     /// `apps()` reads only the events stored since.
@@ -21,7 +21,7 @@ public final class CollectorStudioBackend: StudioBackend {
     static let catalogBatch = 50_000
     static let catalogBatchesPerCall = 20
 
-    public init(store: any RuleStore & ReportStore, pictures: any SnapshotStore) {
+    public init(store: any CollectorStore, pictures: any SnapshotStore) {
         self.store = store
         self.pictures = pictures
     }
@@ -45,17 +45,8 @@ public final class CollectorStudioBackend: StudioBackend {
         }
     }
 
-    /// Versions in version order (`1.2.0` before `1.10.0`), the ones that do not parse after, by text.
-    static func versionOrder(_ versions: Set<String>) -> [String] {
-        versions.sorted { a, b in
-            switch (AppVersion(a), AppVersion(b)) {
-            case (let x?, let y?): return x != y ? x < y : a < b
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return a < b
-            }
-        }
-    }
+    /// Versions in version order (`AppVersion.ordered`).
+    static func versionOrder(_ versions: Set<String>) -> [String] { AppVersion.ordered(versions) }
 
     private func eventVersions() throws(StudioError) -> [String: Set<String>] {
         var last = catalog.withLock { $0.lastSeq }
@@ -167,8 +158,19 @@ public final class CollectorStudioBackend: StudioBackend {
         }
     }
 
+    public func health(rule: JSONValue) throws(StudioError) -> RuleHealth {
+        let rule = try Self.rule(rule)
+        let health = try unavailable { () throws(StoreError) in try store.definitionHealth(rule, pictures: pictures) }
+        return RuleHealth(
+            versions: health.versions.map {
+                RuleHealth.Version(
+                    appVersion: $0.appVersion, count: $0.count, inPicture: $0.inPicture, status: $0.status.rawValue, suggestion: $0.suggestion,
+                    snapshot: $0.picture)
+            })
+    }
+
     /// A store failure as the studio answers it: 503, try again.
-    private func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
+    func unavailable<T>(_ body: () throws(StoreError) -> T) throws(StudioError) -> T {
         do throws(StoreError) {
             return try body()
         } catch {

@@ -7,10 +7,7 @@ import EventStore
 public struct ExportCommand: Command {
     public static let name = "export"
     public static let abstract = "writes stored events as NDJSON (accepted by autotrack-agent send) or CSV, streamed"
-    public static let help = """
-        USAGE: autotrack-collector export [--db DB] [--format ndjson|csv] [--type TYPE ... | --rule ID]
-                                          [--app K] [--since T] [--until T] [--version V]
-
+    public static let discussion = """
         Writes the stored events the filters select to standard output in storage order, one at a
         time (memory stays constant however many there are). ndjson: one event per line exactly as
         its wire form (docs/wire.md §3: id, ts as sent, type, name, ...), so
@@ -18,22 +15,19 @@ public struct ExportCommand: Command {
         seq,app_key,app_version,id,ts,time,type,name,page,path,view_id,session,user,device,duration,props,actor
         (time is the corrected time; props is JSON; actor is whom analyses by user count the event
         for: its user, else the one user its device is linked to, else its device; text cells that
-        a spreadsheet would run as a formula get a leading '). --rule ID writes only the events the published rule ID selects
-        (its app, version range, view event, path pattern and content), whenever they were
-        stored, also before the rule was published.
-
-        OPTIONS:
-          --db FILE        the database (default ./autotrack.sqlite); it must exist
-          --format FORMAT  ndjson (default) or csv
-          --type TYPE      only events of this type; repeat for several
-          --rule ID        only the events of the published rule ID (autotrack-collector rules list)
-        \(EventFilterOptions.help)
-
-        EXAMPLE:
-          autotrack-agent demo --db autotrack.sqlite
-          autotrack-collector export --db autotrack.sqlite --app shop --since 2026-11-01 --type click > clicks.ndjson
-          autotrack-collector export --db autotrack.sqlite --rule home-open-product --format csv > open-product.csv
-
+        a spreadsheet would run as a formula get a leading '). --rule ID writes only the events the
+        published rule ID selects (its app, version range, view event, path pattern and content),
+        whenever they were stored, also before the rule was published; it does not go with --type.
+        """
+    static let db = Option.single("db", "FILE", help: "the database; it must exist", default: "./autotrack.sqlite")
+    static let format = Option.single("format", "FORMAT", help: "ndjson or csv", default: "ndjson")
+    static let type = Option.repeatable("type", "TYPE", help: "only events of this type")
+    static let rule = Option.single("rule", "ID", help: "only the events of the published rule ID (autotrack-collector rules list)")
+    public static let optionGroups = [OptionGroup([db, format, type, rule]), EventFilterOptions.group()]
+    public static let examples = """
+        autotrack-agent demo --db autotrack.sqlite
+        autotrack-collector export --db autotrack.sqlite --app shop --since 2026-11-01 --type click > clicks.ndjson
+        autotrack-collector export --db autotrack.sqlite --rule home-open-product --format csv > open-product.csv
         """
 
     enum Format: String, CaseIterable { case ndjson, csv }
@@ -45,13 +39,13 @@ public struct ExportCommand: Command {
     var format: Format
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
-        let formatText = try arguments.option("format") ?? "ndjson"
+        database = try arguments.value(defaulted: Self.db)
+        let formatText = try arguments.value(defaulted: Self.format)
         guard let f = Format(rawValue: formatText) else { throw UsageError("--format '\(formatText)' is not ndjson or csv") }
         format = f
         query = EventQuery(types: try Self.types(&arguments))
         query.filter = try EventFilterOptions(arguments: &arguments).filter
-        rule = try arguments.option("rule")
+        rule = try arguments.value(Self.rule)
         if rule != nil, !query.types.isEmpty {
             throw UsageError("--rule and --type do not go together: a rule's events are of its view event's type")
         }
@@ -60,7 +54,7 @@ public struct ExportCommand: Command {
 
     /// Reads `--type` options; each must be a wire event type.
     static func types(_ arguments: inout Arguments) throws(UsageError) -> [String] {
-        let types = try arguments.options("type")
+        let types = try arguments.values(Self.type)
         for t in types where EventType(rawValue: t) == nil {
             throw UsageError("--type '\(t)' is not an event type; use one of \(EventType.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -8,11 +8,7 @@ import EventStore
 public struct FunnelCommand: Command {
     public static let name = "funnel"
     public static let abstract = "counts the actors that reach each step of a funnel, in order, within a time window"
-    public static let help = """
-        USAGE: autotrack-collector funnel --db DB --app K --step TYPE:NAME|rule:ID --step TYPE:NAME|rule:ID [...]
-                                          [--within DURATION] [--by user|device|session] [--format table|json|html]
-                                          [--since T] [--until T] [--version V]
-
+    public static let discussion = """
         An actor reaches step k when it has events matching steps 1..k in that order (by corrected
         time, ties by storage order) with step k no later than --within after step 1. An actor is
         a person (--by user: the event's user, else its device, a device seen with exactly one
@@ -22,25 +18,26 @@ public struct FunnelCommand: Command {
         path pattern and content), also those stored before the rule was published. JSON:
         {"by":"user","withinMs":3600000,"steps":[{"step":"TYPE:NAME","actors":N,"conversion":0.42},...]}
         docs/reports.md describes the computation.
-
-        OPTIONS:
-          --db FILE        the database (default ./autotrack.sqlite); it must exist
-          --step STEP      a step: TYPE:NAME, an event type (click, page_enter, ...) and name, or
-                           rule:ID, a published rule's events; give two or more, in order
-          --within D       the window from step 1: 1h (default), 30m, 90s, 500ms, 2d, or whole milliseconds
-                           (at most 2932896d, the span of all valid event times)
-          --by KIND        user (default: people, with identity merge), device or session
-          --format FORMAT  table (default), json or html
-        \(EventFilterOptions.help)
-                           (--app is required)
-
-        EXAMPLE:
-          autotrack-agent demo --db autotrack.sqlite
-          autotrack-collector funnel --db autotrack.sqlite --app shop \\
-              --step page_enter:HomeViewController --step click:BUY --within 30m --format json
-          autotrack-collector funnel --db autotrack.sqlite --app shop \\
-              --step page_enter:EVENT_HOME_ENTER_PAGE --step rule:home-open-product --step rule:gift-cart-product
-
+        """
+    static let db = Option.single("db", "FILE", help: "the database; it must exist", default: "./autotrack.sqlite")
+    static let step = Option.repeatable(
+        "step", "STEP",
+        help: "a step: TYPE:NAME, an event type (click, page_enter, ...) and name, or rule:ID, a published rule's events; "
+            + "give two or more, in order")
+    static let within = Option.single(
+        "within", "D",
+        help: "the window from step 1: 1h, 30m, 90s, 500ms, 2d, or whole milliseconds (at most 2932896d, the span of all valid "
+            + "event times)", default: "1h")
+    static let by = Option.single("by", "KIND", help: "user (people, with identity merge), device or session", default: "user")
+    public static let optionGroups = [
+        OptionGroup([db, step.required(), within, by, AnalyticsFormat.option]), EventFilterOptions.group(requireApp: true),
+    ]
+    public static let examples = """
+        autotrack-agent demo --db autotrack.sqlite
+        autotrack-collector funnel --db autotrack.sqlite --app shop \\
+            --step page_enter:HomeViewController --step click:BUY --within 30m --format json
+        autotrack-collector funnel --db autotrack.sqlite --app shop \\
+            --step page_enter:EVENT_HOME_ENTER_PAGE --step rule:home-open-product --step rule:gift-cart-product
         """
 
     public var database: String
@@ -49,9 +46,9 @@ public struct FunnelCommand: Command {
     var format: AnalyticsFormat
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        database = try arguments.value(defaulted: Self.db)
         definition = try Self.definition(&arguments)!
-        format = try AnalyticsFormat(try arguments.option("format"))
+        format = try AnalyticsFormat(try arguments.value(defaulted: AnalyticsFormat.option))
         filter = try EventFilterOptions(arguments: &arguments, requireApp: true).filter
         try arguments.finish()
     }
@@ -59,11 +56,13 @@ public struct FunnelCommand: Command {
     /// Reads `--step` (two or more), `--within` and `--by`; nil when no `--step` is given and
     /// they are optional (`report`).
     static func definition(_ arguments: inout Arguments, optional: Bool = false) throws(UsageError) -> FunnelDefinition? {
-        let stepTexts = try arguments.options("step")
-        let withinText = try arguments.option("within")
-        let byText = try arguments.option("by")
+        let stepTexts = try arguments.values(Self.step)
+        let withinGiven = arguments.contains(Self.within)
+        let withinText = try arguments.value(defaulted: Self.within)
+        let byGiven = arguments.contains(Self.by)
+        let byText = try arguments.value(defaulted: Self.by)
         if stepTexts.isEmpty, optional {
-            if withinText != nil || byText != nil { throw UsageError("--within and --by need --step (a funnel)") }
+            if withinGiven || byGiven { throw UsageError("--within and --by need --step (a funnel)") }
             return nil
         }
         guard stepTexts.count >= 2 else {
@@ -71,18 +70,14 @@ public struct FunnelCommand: Command {
         }
         guard stepTexts.count <= 64 else { throw UsageError("a funnel has at most 64 steps (got \(stepTexts.count))") }
         var steps: [EventKind] = []
-        for t in stepTexts { steps.append(try EventFilterOptions.kind(t, option: "step")) }
-        var within: Int64 = 3_600_000
-        if let withinText {
-            guard let w = TimeArgument.duration(withinText) else {
-                throw UsageError("--within '\(withinText)' is not a duration; give e.g. 1h, 30m, 90s, 500ms, 2d or milliseconds")
-            }
-            guard w <= EventTime.longestDuration else {
-                throw UsageError(
-                    "--within '\(withinText)' is longer than \(EventTime.longestDuration) ms (2932896d), the span of all the times "
-                        + "events can have (1970 to 9999); give a shorter window")
-            }
-            within = w
+        for t in stepTexts { steps.append(try EventFilterOptions.kind(t, option: Self.step)) }
+        guard let within = TimeArgument.duration(withinText) else {
+            throw UsageError("--within '\(withinText)' is not a duration; give e.g. 1h, 30m, 90s, 500ms, 2d or milliseconds")
+        }
+        guard within <= EventTime.longestDuration else {
+            throw UsageError(
+                "--within '\(withinText)' is longer than \(EventTime.longestDuration) ms (2932896d), the span of all the times "
+                    + "events can have (1970 to 9999); give a shorter window")
         }
         return FunnelDefinition(
             steps: steps, withinMilliseconds: within, by: try EventFilterOptions.actorKind(byText, allowed: ActorKind.allCases))
@@ -90,10 +85,18 @@ public struct FunnelCommand: Command {
 
     public func run(io: any OutputStreams) -> ExitCode {
         guard let result = readStore(database, command: "autotrack-collector funnel", io: io, { store throws(StoreError) in
-            try store.funnel(
-                definition, filter: filter, rules: try store.publishedRules(ids: definition.steps.compactMap(\.ruleID), appKey: filter.appKey))
+            try Self.result(of: definition, filter: filter, in: store)
         }) else { return .failure }
         format.write(result, database: database, filter: filter, io: io)
         return .success
+    }
+
+    /// The funnel's answer over `store`, its rule steps read from the published rules: what
+    /// `funnel` prints and the studio's funnel insight shows.
+    static func result(of definition: FunnelDefinition, filter: EventFilter, in store: any CollectorStore) throws(StoreError)
+        -> FunnelResult
+    {
+        try store.funnel(
+            definition, filter: filter, rules: try store.publishedRules(ids: definition.steps.compactMap(\.ruleID), appKey: filter.appKey))
     }
 }

@@ -6,9 +6,7 @@ import Foundation
 public struct PruneCommand: Command {
     public static let name = "prune"
     public static let abstract = "deletes events older than a date, in small transactions"
-    public static let help = """
-        USAGE: autotrack-collector prune --db FILE|URI --before DATE [--app KEY] [--chunk ROWS]
-
+    public static let discussion = """
         Deletes the events whose time (the corrected time, docs/schema.md) is before DATE, and
         the rejected events and batch records received before it, and the snapshots (page
         pictures for the studio) captured before it; only app KEY's with --app.
@@ -18,18 +16,19 @@ public struct PruneCommand: Command {
         pruned from the events left (docs/schema.md "Rollup tables"), in transactions of 5,000
         events, printing its progress on stderr; reports read the events until that is done.
         Nothing else is changed (published rules stay).
-
-        OPTIONS:
-          --db FILE|URI   the database: an SQLite file or a postgresql:// URI (required: no default,
-                          so a mistyped command never prunes ./autotrack.sqlite)
-          --before DATE   YYYY-MM-DD (midnight UTC) or an ISO 8601 time (2026-01-31T12:00:00Z)
-          --app KEY       only this app key's rows
-          --chunk ROWS    rows per transaction (default 10000)
-
-        EXAMPLE:
-          autotrack-agent demo --db autotrack.sqlite
-          autotrack-collector prune --db autotrack.sqlite --before 2026-01-01 --app shop
-
+        """
+    static let db = Option.single(
+        "db", "FILE|URI", help: "the database: an SQLite file or a postgresql:// URI (no default, so a mistyped command never prunes ./autotrack.sqlite)",
+        required: true, missing: "prune needs --db FILE or --db postgresql://... (the database to prune)")
+    static let before = Option.single(
+        "before", "DATE", help: "YYYY-MM-DD (midnight UTC) or an ISO 8601 time (2026-01-31T12:00:00Z)", required: true,
+        missing: "prune needs --before DATE (YYYY-MM-DD, or an ISO 8601 time such as 2026-01-31T12:00:00Z)")
+    static let app = Option.single("app", "KEY", help: "only this app key's rows")
+    static let chunk = Option.single("chunk", "ROWS", help: "rows per transaction", default: "10000")
+    public static let optionGroups = [OptionGroup([db, before, app, chunk])]
+    public static let examples = """
+        autotrack-agent demo --db autotrack.sqlite
+        autotrack-collector prune --db autotrack.sqlite --before 2026-01-01 --app shop
         """
 
     public var database: String
@@ -39,19 +38,15 @@ public struct PruneCommand: Command {
     public var chunk: Int
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        guard let db = try arguments.option("db"), !db.isEmpty else {
-            throw UsageError("prune needs --db FILE or --db postgresql://... (the database to prune)")
-        }
+        guard let db = try arguments.value(Self.db), !db.isEmpty else { throw Self.db.missingError }
         database = db
-        guard let text = try arguments.option("before") else {
-            throw UsageError("prune needs --before DATE (YYYY-MM-DD, or an ISO 8601 time such as 2026-01-31T12:00:00Z)")
-        }
+        let text = try arguments.required(Self.before)
         guard let date = Self.date(text) else {
             throw UsageError("--before '\(text)' is not a date; give YYYY-MM-DD or an ISO 8601 time such as 2026-01-31T12:00:00Z")
         }
         before = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        appKey = try arguments.option("app")
-        chunk = try arguments.intOption("chunk", in: 1...1_000_000) ?? 10_000
+        appKey = try arguments.value(Self.app)
+        chunk = try arguments.int(defaulted: Self.chunk, in: 1...1_000_000)
         try arguments.finish()
     }
 

@@ -8,20 +8,15 @@ import Foundation
 public struct ReportCommand: Command {
     public static let name = "report"
     public static let abstract = "summarizes a collector database: events, pages, rule coverage, KVC errors, rejected events"
-    public static let help = """
-        USAGE: autotrack-collector report [--db FILE] [--format table|json|csv|html] [--out FILE]
-                                          [--app K] [--since T] [--until T] [--version V] [--rule ID]
-                                          [--step TYPE:NAME --step TYPE:NAME ... [--within D] [--by KIND]]
-                                          [--start TYPE:NAME --return TYPE:NAME [--period P] [--periods N] [--retention-by KIND]]
-
+    public static let discussion = """
         Reads the database that 'serve' writes, without changing it (a file that is not an
-        Autotrack database is refused, and --out may not name the database or its -wal, -shm or -journal file), and prints: events
-        per day with unique actors, devices and sessions; events by type and by name; pages
-        with enter and leave counts, mean and p50/p90 dwell time, and the most frequent next
-        page; rage clicks by view; per published rule, the events its view path covers and the
-        values read under its key name; kvc_error counts per rule and app version; rejected
-        events by reason; and, when asked, a funnel (as 'funnel') and a retention table (as
-        'retention'). docs/reports.md describes every figure and format.
+        Autotrack database is refused, and --out may not name the database or its -wal, -shm or
+        -journal file), and prints: events per day with unique actors, devices and sessions;
+        events by type and by name; pages with enter and leave counts, mean and p50/p90 dwell
+        time, and the most frequent next page; rage clicks by view; per published rule, the events
+        its view path covers and the values read under its key name; kvc_error counts per rule and
+        app version; rejected events by reason; and, when asked, a funnel (as 'funnel') and a
+        retention table (as 'retention'). docs/reports.md describes every figure and format.
         CSV cells that a spreadsheet would run as a formula are prefixed with '.
 
         --rule ID restricts the report to the events the published rule ID selects (its app,
@@ -29,28 +24,26 @@ public struct ReportCommand: Command {
         before the rule was published: every section then counts those events only (rejected
         events, duplicates and batches belong to no rule and are 0). The funnel and retention
         sections are not restricted: give them rule:ID steps.
-
-        The database is only read, never changed: a file that is not an Autotrack database is
-        refused, and --out may not name the database itself or its -wal, -shm or -journal file. CSV cells that a spreadsheet
-        would run as a formula are prefixed with '.
-
-        OPTIONS:
-          --db FILE|URI    the database (default ./autotrack.sqlite), or a postgresql:// URI; it must exist
-          --format FORMAT  table (default), json, csv or html (one self-contained file with charts)
-          --rule ID        only the events of the published rule ID (autotrack-collector rules list)
-          --out FILE       write the report to FILE instead of standard output
-        \(EventFilterOptions.help)
-          --step, --within, --by                     a funnel section, as 'funnel' takes them
-          --start, --return, --period, --periods     a retention section, as 'retention' takes them
-          --retention-by KIND                        the retention's actor: user (default) or device
-
-        EXAMPLE:
-          autotrack-agent demo --db shop.sqlite
-          autotrack-collector report --db shop.sqlite --format html --out report.html \\
-              --since 2026-11-01 --step page_enter:HomeViewController --step click:BUY \\
-              --start app_start:launch --return app_start:launch
-          autotrack-collector report --db shop.sqlite --rule home-open-product --format json --out open-product.json
-
+        """
+    static let db = Option.single(
+        "db", "FILE|URI", help: "the database, or a postgresql:// URI; it must exist", default: "./autotrack.sqlite")
+    static let format = Option.single(
+        "format", "FORMAT", help: "table, json, csv or html (one self-contained file with charts)", default: "table")
+    static let rule = ExportCommand.rule
+    static let out = Option.single("out", "FILE", help: "write the report to FILE instead of standard output")
+    public static let optionGroups = [
+        OptionGroup([db, format, rule, out]), EventFilterOptions.group(),
+        OptionGroup("FUNNEL SECTION (as 'funnel' takes them)", [FunnelCommand.step, FunnelCommand.within, FunnelCommand.by]),
+        OptionGroup(
+            "RETENTION SECTION (as 'retention' takes them)",
+            [RetentionCommand.start, RetentionCommand.returning, RetentionCommand.period, RetentionCommand.periods, RetentionCommand.retentionBy]),
+    ]
+    public static let examples = """
+        autotrack-agent demo --db shop.sqlite
+        autotrack-collector report --db shop.sqlite --format html --out report.html \\
+            --since 2026-11-01 --step page_enter:HomeViewController --step click:BUY \\
+            --start app_start:launch --return app_start:launch
+        autotrack-collector report --db shop.sqlite --rule home-open-product --format json --out open-product.json
         """
 
     public var database: String
@@ -63,18 +56,18 @@ public struct ReportCommand: Command {
     public var rule: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
-        let formatText = try arguments.option("format") ?? "table"
+        database = try arguments.value(defaulted: Self.db)
+        let formatText = try arguments.value(defaulted: Self.format)
         guard let f = ReportFormat(rawValue: formatText) else {
             throw UsageError(
                 "--format '\(formatText)' is not one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         format = f
-        output = try arguments.option("out")
+        output = try arguments.value(Self.out)
         filter = try EventFilterOptions(arguments: &arguments).filter
-        rule = try arguments.option("rule")
+        rule = try arguments.value(Self.rule)
         funnel = try FunnelCommand.definition(&arguments, optional: true)
-        retention = try RetentionCommand.definition(&arguments, optional: true, byOption: "retention-by")
+        retention = try RetentionCommand.definition(&arguments, optional: true, by: RetentionCommand.retentionBy)
         try arguments.finish()
         if let output { try refuseOutput(output, over: database) }
     }

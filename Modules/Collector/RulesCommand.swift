@@ -11,11 +11,7 @@ import SystemCalls
 public struct RulesCommand: Command {
     public static let name = "rules"
     public static let abstract = "publishes KVC rule files to a collector, or lists the published rules"
-    public static let help = """
-        USAGE: autotrack-collector rules publish FILE... --to HOST:PORT [--to HOST:PORT ...] --token TOKEN
-                                                 [--sample-rate R] [--tls [--tls-ca FILE]]
-               autotrack-collector rules list [--db FILE] [--app KEY]
-
+    public static let discussion = """
         publish  loads the files (JSON or XML plist, docs/config.md), merges them, checks every rule,
                  and sends the rules in one PUBLISH over ATLP/1 with a HELLO carrying the admin
                  token. For each app key among the rules, the collector replaces that app's rules
@@ -26,24 +22,27 @@ public struct RulesCommand: Command {
                  on one PostgreSQL database share their rules, so one publish reaches them all).
         list     prints a table of the rules published in a database, with each app's
                  sampling rate; the database is only read.
-
-        OPTIONS:
-          --to HOST:PORT   the collector to publish to; repeat it for others to try in order
-          --tls            speak TLS; the collector's certificate must name the --to address
-                           and come from an authority the system trusts...
-          --tls-ca FILE    ...or from this one (PEM); implies --tls
-          --token TOKEN    the collector's admin token (also $AUTOTRACK_ADMIN_TOKEN)
-          --timeout SECS   give up on a silent collector after this long (default 10)
-          --sample-rate R  the share of devices (0 to 1) whose events the apps send (default 1:
-                           all); agents pick devices by a hash of their id (docs/wire.md)
-          --db FILE|URI    for list: the database (default ./autotrack.sqlite), or a postgresql:// URI
-          --app KEY        for list: only this app key's rules
-
-        EXAMPLES:
-          autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite --admin-token "$ADMIN" &
-          autotrack-collector rules publish Examples/shop-rules.json --to 127.0.0.1:7070 --token "$ADMIN"
-          autotrack-collector rules list --db shop.sqlite
-
+        """
+    static let to = CollectorOptions.to.described("for publish: the collector to publish to; more are tried in order when one cannot be reached")
+    static let token = Option.single(
+        "token", "TOKEN", help: "for publish: the collector's admin token",
+        missing: "rules publish needs --token TOKEN (the collector's --admin-token)", environment: "AUTOTRACK_ADMIN_TOKEN")
+    static let timeout = Option.single("timeout", "SECS", help: "for publish: give up on a silent collector after this long", default: "10")
+    static let sampleRate = Option.single(
+        "sample-rate", "R",
+        help: "for publish: the share of devices (0 to 1) whose events the apps send (default 1: all); agents pick devices by a "
+            + "hash of their id (docs/wire.md)")
+    static let db = Option.single("db", "FILE|URI", help: "for list: the database, or a postgresql:// URI", default: "./autotrack.sqlite")
+    static let app = Option.single("app", "KEY", help: "for list: only this app key's rules")
+    public static let optionGroups = [OptionGroup([token, timeout, sampleRate, db, app]), CollectorOptions.group(to: to)]
+    public static let usage = [
+        Usage("publish FILE...", options: [to.required(), token.required(), timeout, sampleRate, CollectorOptions.tls, CollectorOptions.authority]),
+        Usage("list", options: [db, app]),
+    ]
+    public static let examples = """
+        autotrack-collector serve --listen 127.0.0.1:7070 --db shop.sqlite --admin-token "$ADMIN" &
+        autotrack-collector rules publish Examples/shop-rules.json --to 127.0.0.1:7070 --token "$ADMIN"
+        autotrack-collector rules list --db shop.sqlite
         """
 
     /// What to do.
@@ -56,29 +55,30 @@ public struct RulesCommand: Command {
 
     public init(arguments: inout Arguments) throws(UsageError) {
         let to = try CollectorOptions(arguments: &arguments)
-        let token = try arguments.option("token")
-        let timeout = try arguments.doubleOption("timeout", in: 0.1...3600)
-        let sampleRate = try arguments.doubleOption("sample-rate", in: StoredRuleSet.sampleRates)
-        let db = try arguments.option("db")
-        let app = try arguments.option("app")
+        let tokenGiven = arguments.contains(Self.token)
+        let token = try arguments.value(Self.token)
+        let timeoutGiven = arguments.contains(Self.timeout)
+        let timeout = try arguments.double(defaulted: Self.timeout, in: 0.1...3600)
+        let sampleRate = try arguments.double(Self.sampleRate, in: StoredRuleSet.sampleRates)
+        let dbGiven = arguments.contains(Self.db)
+        let db = try arguments.value(defaulted: Self.db)
+        let app = try arguments.value(Self.app)
         var rest = try arguments.positionals()
         guard !rest.isEmpty else { throw UsageError("say what to do: 'rules publish FILE...' or 'rules list'") }
         let verb = rest.removeFirst()
         switch verb {
         case "publish":
-            if db != nil || app != nil { throw UsageError("--db and --app belong to 'rules list'; publish sends to --to") }
+            if dbGiven || app != nil { throw UsageError("--db and --app belong to 'rules list'; publish sends to --to") }
             guard !rest.isEmpty else { throw UsageError("rules publish needs at least one rule file") }
             guard !to.addresses.isEmpty else { throw UsageError("rules publish needs --to HOST:PORT (the collector)") }
-            guard let token = token ?? ProcessInfo.processInfo.environment["AUTOTRACK_ADMIN_TOKEN"], !token.isEmpty else {
-                throw UsageError("rules publish needs --token TOKEN (the collector's --admin-token)")
-            }
-            action = .publish(files: rest, to: to, token: token, timeout: timeout ?? 10, sampleRate: sampleRate)
+            guard let token, !token.isEmpty else { throw Self.token.missingError }
+            action = .publish(files: rest, to: to, token: token, timeout: timeout, sampleRate: sampleRate)
         case "list":
-            if !to.addresses.isEmpty || token != nil || timeout != nil || sampleRate != nil {
+            if !to.addresses.isEmpty || tokenGiven || timeoutGiven || sampleRate != nil {
                 throw UsageError("--to, --token, --timeout, --sample-rate and --tls belong to 'rules publish'")
             }
             if let extra = rest.first { throw UsageError("rules list takes no file ('\(extra)'); use --db FILE") }
-            action = .list(database: db ?? "./autotrack.sqlite", appKey: app)
+            action = .list(database: db, appKey: app)
         default:
             throw UsageError("unknown rules action '\(verb)'; use 'publish' or 'list'")
         }

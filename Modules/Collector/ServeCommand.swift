@@ -9,13 +9,7 @@ import SystemCalls
 public struct ServeCommand: Command {
     public static let name = "serve"
     public static let abstract = "receives events over ATLP/1 into SQLite and serves published rules"
-    public static let help = """
-        USAGE: autotrack-collector serve [--listen HOST:PORT] [--db FILE|URI] [--max-frame BYTES]
-                                         [--max-snapshot-frame BYTES] [--idle-timeout SECONDS] [--ingest-token TOKEN] [--admin-token TOKEN]
-                                         [--durability full|normal] [--tls-cert FILE --tls-key FILE]
-                                         [--ready-file PATH] [--studio HOST:PORT] [--accept-snapshots]
-                                         [--accept-ingest-loss]
-
+    public static let discussion = """
         Listens for agents speaking ATLP/1 and stores their events in an SQLite database
         (WAL). A batch is acknowledged only once committed; repeated event ids are dropped
         and counted; invalid events are kept with their reason. CONFIG returns the published
@@ -30,40 +24,52 @@ public struct ServeCommand: Command {
         An older SQLite database is migrated when it opens; the report rollups a migration or
         an interrupted prune left to rebuild are rebuilt while it serves, on a thread of its
         own, with about ten progress lines per app on stderr (reports read the events meanwhile).
-
-        OPTIONS:
-          --listen HOST:PORT      address to listen on (default 127.0.0.1:7070; [::1]:7070 for IPv6)
-          --db FILE|URI           the database, created when absent (default ./autotrack.sqlite), or a
-                                  postgresql:// URI that several collectors may share (docs/schema.md)
-          --max-frame BYTES       largest frame payload accepted (default 1048576)
-          --max-snapshot-frame BYTES
-                                  largest SNAPSHOT payload accepted after HELLO, a page picture
-                                  and its tree (default 16777216; never below --max-frame)
-          --idle-timeout SECONDS  close connections idle this long (default 60)
-          --ingest-token TOKEN    HELLO must carry this token (or the admin token); also $AUTOTRACK_INGEST_TOKEN
-          --admin-token TOKEN     a HELLO carrying it may PUBLISH rules; also $AUTOTRACK_ADMIN_TOKEN.
-                                  Without it nobody can publish.
-          --ready-file PATH       once listening, write HOST:PORT to PATH (atomically: a temporary
-                                  file renamed), so a script can wait for the file before connecting
-          --durability MODE       full (default): a commit survives power loss before its ACK;
-                                  normal: survives a crash of the collector only, faster on slow disks
-          --tls-cert FILE         serve TLS (1.2 or later) with this certificate (PEM; a chain may follow)
-          --tls-key FILE          ...and this private key (PEM); give both or neither. Plain TCP otherwise
-          --studio HOST:PORT      also serve the studio (pictures of the apps, definitions, heatmaps)
-                                  over HTTP there, HTTPS with the TLS files; needs --admin-token
-          --accept-snapshots      store the pictures agents started with --snapshots send unasked;
-                                  without it a SNAPSHOT is stored only while circle mode is on for its app
-          --accept-ingest-loss    start although the ingest log (FILE-ingest) lost acknowledged batches
-                                  or cannot be read: store what it still holds, keep the damaged files
-                                  aside, say what was lost. Without it serve refuses, saying the same
-
-        EXAMPLE:
-          autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
-              --ingest-token "$INGEST" --admin-token "$ADMIN" &
-          autotrack-agent demo --to 127.0.0.1:7070 --token "$INGEST"
-          autotrack-collector serve --listen 127.0.0.1:0 --db studio.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:0 \\
-              --accept-snapshots &
-
+        """
+    static let listen = Option.single("listen", "HOST:PORT", help: "address to listen on; [::1]:7070 for IPv6", default: "127.0.0.1:7070")
+    static let db = Option.single(
+        "db", "FILE|URI", help: "the database, created when absent, or a postgresql:// URI that several collectors may share (docs/schema.md)",
+        default: "./autotrack.sqlite")
+    static let maxFrame = Option.single("max-frame", "BYTES", help: "largest frame payload accepted", default: "1048576")
+    static let maxSnapshotFrame = Option.single(
+        "max-snapshot-frame", "BYTES", help: "largest SNAPSHOT payload accepted after HELLO, a page picture and its tree (never below --max-frame)",
+        default: "16777216")
+    static let idleTimeout = Option.single("idle-timeout", "SECONDS", help: "close connections idle this long", default: "60")
+    static let ingestToken = Option.single(
+        "ingest-token", "TOKEN", help: "HELLO must carry this token (or the admin token)", environment: "AUTOTRACK_INGEST_TOKEN")
+    static let adminToken = Option.single(
+        "admin-token", "TOKEN", help: "a HELLO carrying it may PUBLISH rules; without it nobody can publish", environment: "AUTOTRACK_ADMIN_TOKEN")
+    static let readyFile = Option.single(
+        "ready-file", "PATH",
+        help: "once listening, write HOST:PORT to PATH (atomically: a temporary file renamed), so a script can wait for the file before connecting")
+    static let durability = Option.single(
+        "durability", "MODE",
+        help: "full: a commit survives power loss before its ACK;\nnormal: survives a crash of the collector only, faster on slow disks",
+        default: "full")
+    static let tlsCertificate = Option.single(
+        "tls-cert", "FILE", help: "serve TLS (1.2 or later) with this certificate (PEM; a chain may follow)")
+    static let tlsKey = Option.single("tls-key", "FILE", help: "...and this private key (PEM); give both or neither. Plain TCP otherwise")
+    static let studio = Option.single(
+        "studio", "HOST:PORT",
+        help: "also serve the studio (pictures of the apps, definitions, heatmaps) over HTTP there, HTTPS with the TLS files; needs --admin-token")
+    static let acceptSnapshots = Option.flag(
+        "accept-snapshots",
+        help: "store the pictures agents started with --snapshots send unasked; without it a SNAPSHOT is stored only while circle mode is on for its app")
+    static let acceptIngestLoss = Option.flag(
+        "accept-ingest-loss",
+        help: "start although the ingest log (FILE-ingest) lost acknowledged batches or cannot be read: store what it still holds, "
+            + "keep the damaged files aside, say what was lost. Without it serve refuses, saying the same")
+    public static let optionGroups = [
+        OptionGroup([
+            listen, db, maxFrame, maxSnapshotFrame, idleTimeout, ingestToken, adminToken, readyFile, durability, tlsCertificate, tlsKey,
+            studio, acceptSnapshots, acceptIngestLoss,
+        ])
+    ]
+    public static let examples = """
+        autotrack-collector serve --listen 127.0.0.1:7070 --db events.sqlite --ready-file ready \\
+            --ingest-token "$INGEST" --admin-token "$ADMIN" &
+        autotrack-agent demo --to 127.0.0.1:7070 --token "$INGEST"
+        autotrack-collector serve --listen 127.0.0.1:0 --db studio.sqlite --admin-token "$ADMIN" --studio 127.0.0.1:0 \\
+            --accept-snapshots &
         """
 
     public var listen: HostPort
@@ -73,34 +79,33 @@ public struct ServeCommand: Command {
     public var readyFile: String?
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        listen = try HostPort(try arguments.option("listen") ?? "127.0.0.1:7070")
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        listen = try HostPort(try arguments.value(defaulted: Self.listen))
+        database = try arguments.value(defaulted: Self.db)
         guard !database.isEmpty else { throw UsageError("--db needs a file path") }
-        let maxFrame = try arguments.intOption("max-frame", in: 64...(1 << 30)) ?? (1 << 20)
-        let maxSnapshotFrame = try arguments.intOption("max-snapshot-frame", in: 64...(1 << 30)) ?? (16 << 20)
-        let idle = try arguments.doubleOption("idle-timeout", in: 0.1...86_400) ?? 60
-        let environment = ProcessInfo.processInfo.environment
-        let ingest = try arguments.option("ingest-token") ?? environment["AUTOTRACK_INGEST_TOKEN"]
-        let admin = try arguments.option("admin-token") ?? environment["AUTOTRACK_ADMIN_TOKEN"]
+        let maxFrame = try arguments.int(defaulted: Self.maxFrame, in: 64...(1 << 30))
+        let maxSnapshotFrame = try arguments.int(defaulted: Self.maxSnapshotFrame, in: 64...(1 << 30))
+        let idle = try arguments.double(defaulted: Self.idleTimeout, in: 0.1...86_400)
+        let ingest = try arguments.value(Self.ingestToken)
+        let admin = try arguments.value(Self.adminToken)
         if let ingest, ingest.isEmpty { throw UsageError("--ingest-token must not be empty; leave it out to accept any agent") }
         if let admin, admin.isEmpty { throw UsageError("--admin-token must not be empty; leave it out to refuse every PUBLISH") }
-        readyFile = try arguments.option("ready-file")
+        readyFile = try arguments.value(Self.readyFile)
         if readyFile?.isEmpty == true { throw UsageError("--ready-file needs a file path") }
-        let durabilityText = try arguments.option("durability") ?? "full"
+        let durabilityText = try arguments.value(defaulted: Self.durability)
         guard let durability = StoreOptions.Durability(rawValue: durabilityText) else {
             throw UsageError("--durability '\(durabilityText)' is not full or normal")
         }
-        let tlsCertificate = try arguments.option("tls-cert")
-        let tlsKey = try arguments.option("tls-key")
+        let tlsCertificate = try arguments.value(Self.tlsCertificate)
+        let tlsKey = try arguments.value(Self.tlsKey)
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw UsageError("give --tls-cert and --tls-key together (the certificate and its private key)")
         }
-        let studio = try arguments.option("studio").map { text throws(UsageError) in try HostPort(text) }
+        let studio = try arguments.value(Self.studio).map { text throws(UsageError) in try HostPort(text) }
         if studio != nil, admin == nil {
             throw UsageError("--studio needs --admin-token (the studio's login); or set $AUTOTRACK_ADMIN_TOKEN")
         }
-        let acceptIngestLoss = arguments.flag("accept-ingest-loss")
-        let acceptSnapshots = arguments.flag("accept-snapshots")
+        let acceptIngestLoss = arguments.isSet(Self.acceptIngestLoss)
+        let acceptSnapshots = arguments.isSet(Self.acceptSnapshots)
         try arguments.finish()
         options = EmbeddedCollector.Options(
             listen: SocketAddress(host: listen.host, port: listen.port),

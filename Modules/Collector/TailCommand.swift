@@ -7,29 +7,23 @@ import SystemCalls
 public struct TailCommand: Command {
     public static let name = "tail"
     public static let abstract = "follows the events stored from now on, as NDJSON, until Ctrl-C"
-    public static let help = """
-        USAGE: autotrack-collector tail [--db DB] [--type TYPE ...] [--app K] [--since T] [--until T] [--version V]
-                                        [--from-start] [--limit N] [--timeout SECONDS] [--interval MS]
-
+    public static let discussion = """
         Prints each event stored after it starts (with --from-start: every stored event first),
         one NDJSON line each in storage order, as 'export' writes them, while 'serve' (or any
         collector on the same database) stores them. It asks the store for new events every
         --interval milliseconds on its own thread, and stops on SIGINT (Ctrl-C) or SIGTERM,
         after --limit events, or after --timeout seconds, whichever comes first.
-
-        OPTIONS:
-          --db FILE          the database (default ./autotrack.sqlite); it must exist
-          --type TYPE        only events of this type; repeat for several
-          --from-start       print the events already stored first
-          --limit N          stop after N events
-          --timeout SECONDS  stop after this long (default: never)
-          --interval MS      how often to look for new events (default 500, 10 to 60000)
-        \(EventFilterOptions.help)
-
-        EXAMPLE:
-          autotrack-agent demo --db autotrack.sqlite
-          autotrack-collector tail --db autotrack.sqlite --app shop --type click --timeout 5
-
+        """
+    static let fromStart = Option.flag("from-start", help: "print the events already stored first")
+    static let limit = Option.single("limit", "N", help: "stop after N events")
+    static let timeout = Option.single("timeout", "SECONDS", help: "stop after this long (default: never)")
+    static let interval = Option.single("interval", "MS", help: "how often to look for new events, 10 to 60000", default: "500")
+    public static let optionGroups = [
+        OptionGroup([ExportCommand.db, ExportCommand.type, fromStart, limit, timeout, interval]), EventFilterOptions.group(),
+    ]
+    public static let examples = """
+        autotrack-agent demo --db autotrack.sqlite
+        autotrack-collector tail --db autotrack.sqlite --app shop --type click --timeout 5
         """
 
     public var database: String
@@ -40,13 +34,13 @@ public struct TailCommand: Command {
     public var intervalMilliseconds: Int
 
     public init(arguments: inout Arguments) throws(UsageError) {
-        database = try arguments.option("db") ?? "./autotrack.sqlite"
+        database = try arguments.value(defaulted: ExportCommand.db)
         query = EventQuery(types: try ExportCommand.types(&arguments))
         query.filter = try EventFilterOptions(arguments: &arguments).filter
-        fromStart = arguments.flag("from-start")
-        limit = try arguments.intOption("limit", in: 1...Int.max)
-        timeoutSeconds = try arguments.doubleOption("timeout", in: 0...31_536_000)
-        intervalMilliseconds = try arguments.intOption("interval", in: 10...60_000) ?? 500
+        fromStart = arguments.isSet(Self.fromStart)
+        limit = try arguments.int(Self.limit, in: 1...Int.max)
+        timeoutSeconds = try arguments.double(Self.timeout, in: 0...31_536_000)
+        intervalMilliseconds = try arguments.int(defaulted: Self.interval, in: 10...60_000)
         try arguments.finish()
     }
 

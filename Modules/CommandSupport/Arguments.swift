@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A command-line argument that cannot be used as given.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
@@ -5,14 +7,21 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The arguments of one command, consumed as options and positionals are read.
+/// The arguments of one command, consumed as the command reads its declared options and then
+/// its positionals.
 ///
 /// Options are `--name value` or `--name=value`; `--` ends options; a lone `-` is a positional
-/// (standard input).
+/// (standard input). A command reads only through its `Option` declarations; given `declared`
+/// (as `CommandGroup` does), reading an option not among them is a programming error.
 public struct Arguments: Sendable {
     private var items: [String]
+    /// The command's declarations by name; nil: any declaration may be read (a test's arguments).
+    private let declared: [String: Option]?
 
-    public init(_ items: [String]) { self.items = items }
+    public init(_ items: [String], declared: [Option]? = nil) {
+        self.items = items
+        self.declared = declared.map { Dictionary($0.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
+    }
 
     /// True when `--help` or `-h` appears before `--`.
     public var containsHelpFlag: Bool {
@@ -23,8 +32,135 @@ public struct Arguments: Sendable {
         return false
     }
 
+    /// Throws for the first `--option` before `--` that is not declared (the value of a declared
+    /// option, `--token --x`, is not one), naming it and the declared option it is closest to.
+    public func refuseUndeclaredOptions() throws(UsageError) {
+        guard let declared else { return }
+        var i = 0
+        while i < items.count {
+            let a = items[i]
+            if a == "--" { return }
+            i += 1
+            guard a.hasPrefix("--") else { continue }
+            let name = String(a.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            guard let option = declared[name] else {
+                let spelled = "--" + name
+                let near = declared.keys.filter { Self.distance($0, name) <= 2 }.min { Self.distance($0, name) < Self.distance($1, name) }
+                throw UsageError("unknown option '\(spelled)'" + (near.map { "; did you mean --\($0)?" } ?? ""))
+            }
+            if option.kind != .flag, !a.contains("=") { i += 1 }
+        }
+    }
+
+    /// Edits (insert, delete, replace) between two names, for "did you mean".
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        guard !x.isEmpty else { return y.count }
+        var row = Array(0...y.count)
+        for i in 1...x.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in 1..<(y.count + 1) {
+                let above = row[j]
+                row[j] = min(above + 1, row[j - 1] + 1, diagonal + (x[i - 1] == y[j - 1] ? 0 : 1))
+                diagonal = above
+            }
+        }
+        return row[y.count]
+    }
+
+    private func check(_ option: Option, _ kinds: Option.Kind...) {
+        precondition(declared == nil || declared?[option.name]?.kind == option.kind, "--\(option.name) is read but not declared by the command")
+        precondition(kinds.contains(option.kind), "--\(option.name) is read as \(kinds), declared as \(option.kind)")
+    }
+
+    /// Every value given to a repeatable option, in order; none of a required one is its usage error.
+    public mutating func values(_ option: Option) throws(UsageError) -> [String] {
+        check(option, .repeatable)
+        let values = try take(option.name)
+        if values.isEmpty, option.isRequired { throw option.missingError }
+        return values
+    }
+
+    /// The value given to a single option, else its environment variable's, else its declared
+    /// default, else nil.
+    public mutating func value(_ option: Option) throws(UsageError) -> String? {
+        check(option, .single)
+        return try takeOne(option.name) ?? option.environment.flatMap(Posix.environmentValue) ?? option.defaultValue
+    }
+
+    /// The value given to a single option that declares a default, else the default.
+    public mutating func value(defaulted option: Option) throws(UsageError) -> String {
+        precondition(option.defaultValue != nil, "--\(option.name) declares no default")
+        return try value(option)!
+    }
+
+    /// The value of a required option; its absence is a usage error saying the declaration's `missing`.
+    public mutating func required(_ option: Option) throws(UsageError) -> String {
+        check(option, .single)
+        guard let v = try takeOne(option.name) else { throw option.missingError }
+        return v
+    }
+
+    /// Whether a flag is given.
+    public mutating func isSet(_ option: Option) -> Bool {
+        check(option, .flag)
+        var found = false
+        var i = 0
+        while i < items.count {
+            if items[i] == "--" { break }
+            if items[i] == "--\(option.name)" {
+                items.remove(at: i)
+                found = true
+                continue
+            }
+            i += 1
+        }
+        return found
+    }
+
+    /// A whole number within `range`: the value given, else the declared default, else nil.
+    public mutating func int(_ option: Option, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = try value(option) else { return nil }
+        guard let v = Int(text), range.contains(v) else {
+            throw UsageError("option --\(option.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return v
+    }
+
+    /// A whole number within `range` of an option that declares a default: the value given, else the default.
+    public mutating func int(defaulted option: Option, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        precondition(option.defaultValue.flatMap { Int($0) }.map(range.contains) == true, "--\(option.name) declares no default in range")
+        return try int(option, in: range)!
+    }
+
+    /// A number (may have a fraction) within `range`: the value given, else the declared default, else nil.
+    public mutating func double(_ option: Option, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = try value(option) else { return nil }
+        guard let v = Double(text), range.contains(v) else {
+            throw UsageError("option --\(option.name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return v
+    }
+
+    /// A number within `range` of an option that declares a default: the value given, else the default.
+    public mutating func double(defaulted option: Option, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+        precondition(option.defaultValue.flatMap { Double($0) }.map(range.contains) == true, "--\(option.name) declares no default in range")
+        return try double(option, in: range)!
+    }
+
+    /// Whether `option` is given (before `--`), without taking it: for an option whose absence
+    /// matters beside its default, such as one that belongs with another.
+    public func contains(_ option: Option) -> Bool {
+        for a in items {
+            if a == "--" { return false }
+            if a == "--\(option.name)" || a.hasPrefix("--\(option.name)=") { return true }
+        }
+        return false
+    }
+
     /// Removes and returns every value of `--name`.
-    public mutating func options(_ name: String) throws(UsageError) -> [String] {
+    private mutating func take(_ name: String) throws(UsageError) -> [String] {
         var values: [String] = []
         var i = 0
         while i < items.count {
@@ -49,50 +185,10 @@ public struct Arguments: Sendable {
     }
 
     /// Removes and returns the value of `--name`, which may be given at most once.
-    public mutating func option(_ name: String) throws(UsageError) -> String? {
-        let all = try options(name)
+    private mutating func takeOne(_ name: String) throws(UsageError) -> String? {
+        let all = try take(name)
         if all.count > 1 { throw UsageError("option --\(name) is given \(all.count) times; give it once") }
         return all.first
-    }
-
-    /// Like `option`, but required.
-    public mutating func requiredOption(_ name: String) throws(UsageError) -> String {
-        guard let v = try option(name) else { throw UsageError("missing required option --\(name)") }
-        return v
-    }
-
-    /// Removes `--name` and tells whether it was there.
-    public mutating func flag(_ name: String) -> Bool {
-        var found = false
-        var i = 0
-        while i < items.count {
-            if items[i] == "--" { break }
-            if items[i] == "--\(name)" {
-                items.remove(at: i)
-                found = true
-                continue
-            }
-            i += 1
-        }
-        return found
-    }
-
-    /// An integer option within `range`.
-    public mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = try option(name) else { return nil }
-        guard let v = Int(text), range.contains(v) else {
-            throw UsageError("option --\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return v
-    }
-
-    /// A number option (may have a fraction) within `range`.
-    public mutating func doubleOption(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
-        guard let text = try option(name) else { return nil }
-        guard let v = Double(text), range.contains(v) else {
-            throw UsageError("option --\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return v
     }
 
     /// Removes and returns what is left; an unknown `--option` among it is an error.
@@ -111,18 +207,6 @@ public struct Arguments: Sendable {
         }
         items = []
         return out
-    }
-
-    /// The first `--option` before `--` whose name is not among `known` (names without dashes),
-    /// so an unknown option is reported before any error it causes (`--too` before a missing `--to`).
-    public func firstUnknownOption(known: Set<String>) -> String? {
-        for a in items {
-            if a == "--" { return nil }
-            guard a.hasPrefix("--") else { continue }
-            let name = a.dropFirst(2).split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            if !known.contains(name) { return a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a }
-        }
-        return nil
     }
 
     /// Checks that nothing is left over.

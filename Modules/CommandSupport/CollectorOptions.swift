@@ -21,12 +21,28 @@ public struct CollectorOptions: Sendable, Hashable {
         self.tls = tls
     }
 
+    /// `--to HOST:PORT`, repeatable: the collectors in order.
+    public static let to = Option.repeatable(
+        "to", "HOST:PORT",
+        help: "the collector (e.g. 127.0.0.1:7070; [::1]:7070 for IPv6); more are failover, tried in order when one does not answer",
+        missing: "missing required option --to")
+    /// `--tls`: TLS, trusting the system's authorities.
+    public static let tls = Option.flag(
+        "tls", help: "with --to: speak TLS; the collector's certificate must name the --to address and come from an authority the system trusts...")
+    /// `--tls-ca FILE`: TLS, trusting this authority.
+    public static let authority = Option.single("tls-ca", "FILE", help: "...or from this one (PEM); implies --tls")
+
+    /// The group as a command takes it; `requiringAddress` when it cannot run without `--to`.
+    public static func group(requiringAddress: Bool = false, to: Option = to) -> OptionGroup {
+        OptionGroup("COLLECTOR OPTIONS", [requiringAddress ? to.required() : to, tls, authority])
+    }
+
     /// Takes `--to` (repeatable), `--tls` and `--tls-ca FILE` (which implies `--tls`) from `arguments`.
     /// TLS without any `--to` is a usage error, since there is nothing to connect to.
     public init(arguments: inout Arguments) throws(UsageError) {
-        addresses = try arguments.options("to").map { (text) throws(UsageError) -> HostPort in try HostPort(text) }
-        let authority = try arguments.option("tls-ca")
-        if arguments.flag("tls") || authority != nil {
+        addresses = try arguments.values(Self.to).map { (text) throws(UsageError) -> HostPort in try HostPort(text) }
+        let authority = try arguments.value(Self.authority)
+        if arguments.isSet(Self.tls) || authority != nil {
             if authority?.isEmpty == true { throw UsageError("--tls-ca needs the path of a PEM file") }
             tls = ClientTLS(authorityFile: authority)
         } else {
@@ -39,7 +55,7 @@ public struct CollectorOptions: Sendable, Hashable {
 
     /// A usage error naming the option when no `--to` was given (commands that cannot run without one).
     public func requireAddress() throws(UsageError) {
-        guard !addresses.isEmpty else { throw UsageError("missing required option --to") }
+        guard !addresses.isEmpty else { throw Self.to.missingError }
     }
 
     /// The addresses as the command line gave them, for messages: `127.0.0.1:7070, 127.0.0.1:7071`.

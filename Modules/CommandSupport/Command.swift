@@ -56,18 +56,39 @@ public final class CapturedStreams: OutputStreams {
     public var standardError: String { text.withLock { $0.err } }
 }
 
-/// A command of a command-line tool, in argument-parser's shape without the package.
+/// A command of a command-line tool, in argument-parser's shape without the package: its options
+/// are declared once (`optionGroups`), the parser reads them through the declarations, and
+/// `--help` is generated from them around the prose the command writes (`discussion`, `examples`).
 public protocol Command {
     /// The word that selects it, e.g. `path`.
     static var name: String { get }
     /// One line: what it does.
     static var abstract: String { get }
-    /// Usage, options and at least one example, printed by `--help`.
-    static var help: String { get }
+    /// What `--help` says between the usage and the options: what it does, its output, its exit status.
+    static var discussion: String { get }
+    /// Every option it takes, its own first, then the groups it shares with other commands.
+    static var optionGroups: [OptionGroup] { get }
+    /// What follows the options in the usage line (`[FILE | -]`); empty when nothing does.
+    static var positionals: String { get }
+    /// The usage line's forms; by default one, with every option and `positionals`.
+    static var usage: [Usage] { get }
+    /// Command lines (and indented output under them) that run as printed, for `--help`.
+    static var examples: String { get }
     /// Parses arguments; a `UsageError` is printed with a hint to `--help` and exits 2.
     init(arguments: inout Arguments) throws(UsageError)
     /// Does the work.
     func run(io: any OutputStreams) -> ExitCode
+}
+
+extension Command {
+    public static var positionals: String { "" }
+    public static var usage: [Usage] { [Usage(options: options, arguments: positionals)] }
+
+    /// Every declared option, in the order of `optionGroups`.
+    public static var options: [Option] { optionGroups.flatMap(\.options) }
+
+    /// The `--help` text, as the tool named `tool` prints it.
+    public static func help(tool: String) -> String { HelpText.render(self, tool: tool) }
 }
 
 /// A command-line tool: a name and its subcommands.
@@ -102,7 +123,7 @@ public struct CommandGroup {
         }
         if first == "--help" || first == "-h" || first == "help" {
             if first == "help", argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) {
-                io.out(c.help)
+                io.out(c.help(tool: name))
             } else {
                 io.out(help)
             }
@@ -116,32 +137,26 @@ public struct CommandGroup {
             io.printError("\(name): unknown command '\(first)'. Run '\(name) --help' for the list of commands.")
             return .usage
         }
-        let given = Arguments(Array(argv.dropFirst()))
-        var args = given
+        var args = Arguments(Array(argv.dropFirst()), declared: type.options)
         if args.containsHelpFlag {
-            io.out(type.help)
+            io.out(type.help(tool: name))
             return .success
         }
         do {
+            // An option the command does not declare is refused before it parses, so it is named
+            // rather than an error it causes (a misspelt `--too` makes `--to` missing).
+            try args.refuseUndeclaredOptions()
             let command = try type.init(arguments: &args)
             return command.run(io: io)
         } catch {
-            // An unknown option is the likelier cause of any parse error (a misspelt `--too` makes
-            // `--to` missing), so it is named first.
-            let message = given.firstUnknownOption(known: Self.optionNames(in: type.help)).map { "unknown option '\($0)'" }
-            io.printError("\(name) \(type.name): \(message ?? error.message)")
+            io.printError("\(name) \(type.name): \(error.message)")
             io.printError("Run '\(name) \(type.name) --help' for usage.")
             return .usage
         }
     }
-}
 
-extension CommandGroup {
-    /// The option names (without dashes) that a command's help text mentions: its declared options.
-    static func optionNames(in help: String) -> Set<String> {
-        let words = help.split { !($0.isLetter || $0.isNumber || $0 == "-") }
-        return Set(words.filter { $0.hasPrefix("--") && $0.count > 2 }.map { String($0.dropFirst(2)) })
-    }
+    /// The `--help` of `command` as this tool prints it.
+    public func help(of command: any Command.Type) -> String { command.help(tool: name) }
 }
 
 extension String {

@@ -4,7 +4,7 @@ import ViewIdentity
 
 /// The events a rule selects ("a definition's events", docs/reports.md "Definitions"): the
 /// stored interactions of its app whose version its range holds, whose type is its view
-/// event's, whose canonical path its pattern matches and, when it has `content`, whose
+/// event's, whose canonical path one of its patterns matches and, when it has `content`, whose
 /// `props.title` or collected value (`props[keyName]`) equals it, whenever they were stored
 /// (before the rule existed too).
 ///
@@ -25,10 +25,11 @@ public struct RuleEvents: Sendable, Hashable {
     /// True when the rule's range holds the app version an event's HELLO named.
     public func holds(appVersion: String?) -> Bool { rule.appVersion.holds(versionText: appVersion) }
 
-    /// True when `path` (canonical text) matches the rule's pattern; false for text that is no path.
+    /// True when `path` (canonical text) matches one of the rule's patterns (`viewPath`, then
+    /// `alsoViewPaths`: an event is selected once however many match); false for text that is no path.
     public func matches(path: String) -> Bool {
         guard let parsed = try? ViewPath(canonical: path) else { return false }
-        return rule.viewPath.matches(parsed)
+        return rule.viewPaths.contains { $0.matches(parsed) }
     }
 }
 

@@ -212,7 +212,7 @@ struct DocumentReader {
     // MARK: §3 KVC rules
 
     static let ruleFields = [
-        "id", "name", "appKey", "appVersion", "viewEvent", "viewPath", "keyPath", "keyName", "content", "readText",
+        "id", "name", "appKey", "appVersion", "viewEvent", "viewPath", "alsoViewPaths", "keyPath", "keyName", "content", "readText",
     ]
 
     mutating func readRules(_ root: JSONObject) {
@@ -264,10 +264,12 @@ struct DocumentReader {
         let range = readVersionRange(o, at: rpath)
         let event = readViewEvent(o, at: rpath)
         let pattern = readViewPattern(o, at: rpath)
+        let also = readAlsoViewPaths(o, at: rpath)
         guard let read = readKeyPath(o, at: rpath), let extras = readRuleExtras(o, at: rpath) else { return nil }
-        guard let id, let appKey, let range, let event, let pattern, read.valid else { return nil }
+        guard let id, let appKey, let range, let event, let pattern, let also, read.valid else { return nil }
         return KVCRule(
-            id: id, name: extras.name, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern, keyPath: read.keyPath,
+            id: id, name: extras.name, appKey: appKey, appVersion: range, viewEvent: event, viewPath: pattern,
+            alsoViewPaths: also.filter { $0 != pattern }, keyPath: read.keyPath,
             keyName: read.keyName, content: extras.content, readText: extras.readText, location: location(rpath))
     }
 
@@ -303,6 +305,32 @@ struct DocumentReader {
             problem(.badViewPath, rpath.key("viewPath"), expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
             return nil
         }
+    }
+
+    /// The optional `alsoViewPaths`: an array of view path patterns, each once (a repeat is dropped);
+    /// nil when it is malformed (its problem recorded).
+    mutating func readAlsoViewPaths(_ o: JSONObject, at rpath: DocumentPath) -> [PathPattern]? {
+        guard let v = o["alsoViewPaths"] else { return [] }
+        let at = rpath.key("alsoViewPaths")
+        guard case .array(let items) = v else {
+            problem(.wrongType, at, expected: "an array of view path patterns (docs/viewpath.md §3)", found: Self.describe(v))
+            return nil
+        }
+        var out: [PathPattern] = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let t) = item else {
+                problem(.wrongType, at.index(i), expected: "a view path pattern (docs/viewpath.md §3)", found: Self.describe(item))
+                return nil
+            }
+            do throws(ViewPathParseError) {
+                let p = try PathPattern(t)
+                if !out.contains(p) { out.append(p) }
+            } catch {
+                problem(.badViewPath, at.index(i), expected: "a view path pattern (docs/viewpath.md §3)", found: error.description)
+                return nil
+            }
+        }
+        return out
     }
 
     /// The key path and the name its value is reported under: both or neither (a rule without

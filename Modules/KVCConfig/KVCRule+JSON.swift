@@ -10,6 +10,7 @@ extension KVCRule {
         o["appVersion"] = .string(appVersion.text)
         o["viewEvent"] = .string(viewEvent.rawValue)
         o["viewPath"] = .string(viewPath.text)
+        if !alsoViewPaths.isEmpty { o["alsoViewPaths"] = .array(alsoViewPaths.map { .string($0.text) }) }
         if let keyPath, let keyName {
             o["keyPath"] = .string(keyPath.text)
             o["keyName"] = .string(keyName)

@@ -62,6 +62,13 @@ public struct KVCRule: Sendable, Hashable {
     public var appVersion: VersionRange
     public var viewEvent: ViewEvent
     public var viewPath: PathPattern
+    /// More elements the rule selects besides `viewPath` (a studio definition that survived a
+    /// release, or two buttons that mean the same): an event is the rule's when any of its patterns
+    /// matches, counted once. The back end counts them all (docs/studio.md); the tracker reads the
+    /// key path and names the rule on `viewPath`'s events only.
+    public var alsoViewPaths: [PathPattern]
+    /// `viewPath` first, then `alsoViewPaths`.
+    public var viewPaths: [PathPattern] { [viewPath] + alsoViewPaths }
     /// What to read; nil exactly when `keyName` is nil (a rule that reads nothing).
     public var keyPath: KVCKeyPath?
     /// The property name the value is reported under; nil exactly when `keyPath` is nil.
@@ -76,7 +83,7 @@ public struct KVCRule: Sendable, Hashable {
     /// `keyPath` and `keyName` are both given or both nil (the reader reports one without the other).
     public init(
         id: String, name: String? = nil, appKey: String, appVersion: VersionRange, viewEvent: ViewEvent, viewPath: PathPattern,
-        keyPath: KVCKeyPath?, keyName: String?, content: String? = nil, readText: Bool = false,
+        alsoViewPaths: [PathPattern] = [], keyPath: KVCKeyPath?, keyName: String?, content: String? = nil, readText: Bool = false,
         location: ConfigLocation = ConfigLocation(file: "", keyPath: "")
     ) {
         precondition((keyPath == nil) == (keyName == nil), "a rule has both keyPath and keyName, or neither")
@@ -86,6 +93,7 @@ public struct KVCRule: Sendable, Hashable {
         self.appVersion = appVersion
         self.viewEvent = viewEvent
         self.viewPath = viewPath
+        self.alsoViewPaths = alsoViewPaths
         self.keyPath = keyPath
         self.keyName = keyName
         self.content = content

@@ -143,9 +143,10 @@ public struct PathDrift {
         return sameBytes(root.name, page)
     }
 
-    /// Same id, or same non-empty title, where the baseline node has them.
+    /// Same id where both nodes have one (ids decide: two buttons with one title and their own
+    /// ids are two views); else the same non-empty title, where the baseline node has one.
     static func sameIdentity(_ node: TreeNode, _ reference: TreeNode) -> Bool {
-        if let id = reference.id, node.id == id { return true }
+        if let id = reference.id, let other = node.id { return id == other }
         if let title = reference.title, !title.isEmpty, node.title == title { return true }
         return false
     }

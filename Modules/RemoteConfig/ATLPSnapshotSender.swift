@@ -18,7 +18,7 @@ import Tracker
 /// counted; the next page entered brings a newer one.
 ///
 /// With several collectors they are tried in order, as the shipper fails over.
-public final class ATLPSnapshotSender: Sendable {
+public final class ATLPSnapshotSender: BackgroundService {
     /// What the sender has done.
     public struct Statistics: Sendable, Hashable {
         /// Snapshots the collector acknowledged, and the id of the last one.
@@ -47,21 +47,20 @@ public final class ATLPSnapshotSender: Sendable {
     private struct SenderState {
         var queue: [PageSnapshot] = []
         var busy = false
-        var stopping = false
         var statistics = Statistics()
         /// Callers of `flush` waiting for the queue to empty, each woken once.
         var idleWaiters: [DispatchSemaphore] = []
         var isIdle: Bool { queue.isEmpty && !busy }
 
         /// The waiters to wake when the queue is empty and nothing is being sent (taken out).
-        mutating func waitersToWake() -> [DispatchSemaphore] {
+        mutating func waitersToWake(stopping: Bool) -> [DispatchSemaphore] {
             guard isIdle || stopping else { return [] }
             defer { idleWaiters = [] }
             return idleWaiters
         }
     }
-    private let wakeup = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
+    /// The sender's thread: woken by each snapshot queued, it sends until the queue is empty.
+    private let worker: ServiceThread
 
     /// Starts the sender's thread; `timeout` bounds each connect and answer; `device` names the
     /// sender in each `SNAPSHOT` (the tracker's device id).
@@ -75,21 +74,17 @@ public final class ATLPSnapshotSender: Sendable {
         self.timeout = timeout
         self.security = security
         self.device = device
-        let thread = Thread { [self] in
-            Thread.current.name = ATLPSnapshotSender.threadName
-            run()
-            exited.signal()
-        }
-        thread.name = ATLPSnapshotSender.threadName
-        thread.start()
+        worker = ServiceThread(threadName: ATLPSnapshotSender.threadName)
+        worker.start { [self] thread in run(on: thread) }
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// Queues `snapshot` for sending; returns at once.
     public func send(_ snapshot: PageSnapshot) {
+        let stopping = worker.isStopping
         let queued = state.withLock { s -> Bool in
-            guard !s.stopping else { return false }
+            guard !stopping else { return false }
             if let i = s.queue.firstIndex(where: { $0.page == snapshot.page }) {
                 s.queue[i] = snapshot
                 s.statistics.dropped += 1
@@ -102,7 +97,7 @@ public final class ATLPSnapshotSender: Sendable {
             s.queue.append(snapshot)
             return true
         }
-        if queued { wakeup.signal() }
+        if queued { worker.wake() }
     }
 
     /// Waits until every queued snapshot was sent or given up, at most `timeout`; true when so.
@@ -126,25 +121,29 @@ public final class ATLPSnapshotSender: Sendable {
     /// Stops the thread (what is still queued is dropped), waiting at most `timeout`.
     @discardableResult
     public func close(timeout: Duration = .seconds(2)) -> Bool {
-        let running = state.withLock { s in
-            defer { s.stopping = true }
-            return !s.stopping
-        }
-        guard running else { return true }
-        wakeup.signal()
-        return exited.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success
+        worker.requestStop(grace: timeout)
+        return worker.waitUntilStopped(timeout: timeout)
     }
 
-    private func run() {
+    package var serviceName: String { "snapshot sender" }
+
+    /// Started by `init`.
+    package func start() {}
+
+    @discardableResult
+    package func stop(grace: Duration) -> Bool { close(timeout: grace) }
+
+    private func run(on thread: ServiceThread) {
         var connection: ATLPConnection?
         /// Since when every collector refuses the connection (nil: the last attempt connected).
         var refusedSince: ContinuousClock.Instant?
         defer { connection?.close() }
         while true {
-            wakeup.wait()
+            // Woken by `send` and by a stop; the hour only bounds a wait nothing ends.
+            let goOn = thread.pause(for: .seconds(3600))
             // Bounded by the queue, which holds at most `queueLimit`.
-            while let next = state.withLock({ s -> PageSnapshot? in
-                guard !s.stopping, !s.queue.isEmpty else { return nil }
+            while goOn, let next = state.withLock({ s -> PageSnapshot? in
+                guard !thread.isStopping, !s.queue.isEmpty else { return nil }
                 s.busy = true
                 return s.queue.removeFirst()
             }) {
@@ -159,13 +158,14 @@ public final class ATLPSnapshotSender: Sendable {
                         s.statistics.failed += 1
                         s.statistics.lastError = error.description
                     }
-                    return s.waitersToWake()
+                    return s.waitersToWake(stopping: thread.isStopping)
                 }
                 for waiter in idle { waiter.signal() }
             }
             // Stopping: what is still queued is dropped, and nobody waits for it.
-            for waiter in state.withLock({ $0.waitersToWake() }) { waiter.signal() }
-            if state.withLock({ $0.stopping }) { return }
+            let stopping = thread.isStopping
+            for waiter in state.withLock({ $0.waitersToWake(stopping: stopping) }) { waiter.signal() }
+            if stopping { return }
         }
     }
 
@@ -233,7 +233,7 @@ public final class ATLPSnapshotSender: Sendable {
             if allRefused, refusedSince == nil { refusedSince = ContinuousClock.now }
             rounds += 1
             let wait = backoff.delay(afterFailures: rounds)
-            guard allRefused, ContinuousClock.now + wait < deadline, !state.withLock({ $0.stopping }) else { return .failure(last!) }
+            guard allRefused, ContinuousClock.now + wait < deadline, !worker.isStopping else { return .failure(last!) }
             Posix.sleep(wait)
         }
     }

@@ -30,7 +30,7 @@ public final class TrackingPipeline {
     ) throws(SpoolError) {
         let shipper = try EventShipper(configuration: shipping, onUnreachable: onUnreachable)
         self.init(
-            plan: plan, app: app, session: session, settings: settings, label: label, reporter: TCPReporter(shipper: shipper),
+            plan: plan, app: app, session: session, settings: settings, label: label, reporter: SpooledATLPReporter(shipper: shipper),
             shipper: shipper, link: link, remoteConfig: remoteConfig)
     }
 

@@ -20,6 +20,9 @@ final class StudioAPI: Sendable {
     /// changes), the view events a definition of an element selects; not page enters and leaves,
     /// impressions, scrolls or the agents' own records (`kvc_error`).
     static let heatmapEvents = ["ButtonClick", "ListItemClick", "ViewTap", "ValueChanged"]
+    /// Pictures' nodes read for `selects`, by picture id; emptied when it holds `readTreesKept`.
+    let readTrees = Mutex<[Int64: PictureNodes]>([:])
+    static let readTreesKept = 16
     /// The longest circle mode one request turns on: a day.
     static let maxCircleMinutes: Int64 = 1440
 
@@ -70,6 +73,17 @@ final class StudioAPI: Sendable {
             (.get, ["rules", "*", "counts"], { [self] k throws(StudioError) in
                 let (_, rule) = try find(id: k[0], app: request.queryValue("app"), in: try backend.ruleSets())
                 return ok(Self.json(try backend.counts(rule: rule, range: try range(request))))
+            }),
+            (.post, ["insights", "*"], { [self] k throws(StudioError) in
+                guard let kind = StudioInsight(rawValue: k[0]) else {
+                    throw StudioError(.notFound, "no insight '\(k[0])'; there are \(StudioInsight.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                let body = try object(request)
+                return ok(try backend.insight(kind, body: body, range: try range(body)))
+            }),
+            (.get, ["rules", "*", "health"], { [self] k throws(StudioError) in
+                let (_, rule) = try find(id: k[0], app: request.queryValue("app"), in: try backend.ruleSets())
+                return ok(Self.json(try backend.health(rule: rule)))
             }),
         ]
         var pathServed = false
@@ -241,6 +255,19 @@ final class StudioAPI: Sendable {
         return tree
     }
 
+    /// The nodes of picture `snapshot`'s tree, read once per picture: a picture never changes
+    /// under its id, and the definitions listed with a page ask for the same one again and again.
+    private func nodes(of snapshot: StudioSnapshot) throws(StudioError) -> PictureNodes {
+        let id = snapshot.summary.id
+        if let known = readTrees.withLock({ $0[id] }) { return known }
+        let nodes = PictureNodes(try tree(of: snapshot))
+        readTrees.withLock { cache in
+            if cache.count >= Self.readTreesKept { cache.removeAll() }
+            cache[id] = nodes
+        }
+        return nodes
+    }
+
     private func snapshotID(_ text: String) throws(StudioError) -> Int64 {
         guard let id = Int64(text), id > 0 else { throw StudioError(.notFound, "'\(text)' is not a picture id (a whole number)") }
         return id
@@ -284,10 +311,24 @@ final class StudioAPI: Sendable {
     /// The paths `rule` selects in the newest picture of its app and page (none without one).
     private func selects(_ rule: JSONValue) throws(StudioError) -> [String] {
         guard let selection = PictureSelection(rule: rule), let page = selection.page, let app = rule["appKey"]?.stringValue,
-            let newest = try backend.snapshots(appKey: app, appVersion: nil).first(where: { $0.page == page }),
-            let picture = try backend.snapshot(id: newest.id)
+            let newest = try backend.snapshots(appKey: app, appVersion: nil).first(where: { $0.page == page })
         else { return [] }
-        return selection.paths(in: try tree(of: picture))
+        if let known = readTrees.withLock({ $0[newest.id] }) { return selection.paths(in: known) }
+        guard let picture = try backend.snapshot(id: newest.id) else { return [] }
+        return selection.paths(in: try nodes(of: picture))
+    }
+
+    static func json(_ health: RuleHealth) -> JSONValue {
+        [
+            "versions": .array(
+                health.versions.map { v in
+                    [
+                        "appVersion": .string(v.appVersion), "count": .int(Int64(v.count)), "inPicture": .bool(v.inPicture),
+                        "status": .string(v.status), "suggestion": v.suggestion.map(JSONValue.string) ?? .null,
+                        "snapshot": v.snapshot.map(JSONValue.int) ?? .null,
+                    ]
+                })
+        ]
     }
 
     static func json(_ counts: RuleCounts) -> JSONValue {
@@ -319,6 +360,27 @@ final class StudioAPI: Sendable {
         let until = try instant("until")
         let since = try instant("since") ?? defaultSince()
         if let until, until <= since { throw StudioError(.badRequest, "until must be after since (it is exclusive)") }
+        return StudioTimeRange(since: since, until: until)
+    }
+
+    /// `since`/`until` of an insight's body, as `range(_:)` reads them from a query (a number
+    /// of ms or a `YYYY-MM-DD` string); `"since": null` is the whole history.
+    private func range(_ body: JSONValue) throws(StudioError) -> StudioTimeRange {
+        func instant(_ name: String) throws(StudioError) -> Int64? {
+            switch body[name] {
+            case nil, .null?: return nil
+            case .int(let t)?: return t
+            case .string(let text)?:
+                guard let t = TimeArgument.instant(text) else {
+                    throw StudioError(.badRequest, "\(name) '\(text)' is not a time: give ms since the epoch or YYYY-MM-DD")
+                }
+                return t
+            case let other?: throw StudioError(.badRequest, "\(name) is \(other.jsonText): give ms since the epoch or YYYY-MM-DD")
+            }
+        }
+        let until = try instant("until")
+        let since = body["since"] == .null ? nil : try instant("since") ?? defaultSince()
+        if let until, let since, until <= since { throw StudioError(.badRequest, "until must be after since (it is exclusive)") }
         return StudioTimeRange(since: since, until: until)
     }
 

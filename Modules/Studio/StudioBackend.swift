@@ -44,6 +44,18 @@ public protocol StudioBackend: Sendable {
     /// How far down people get on `page` of `appKey` (only `appVersion`'s when given) in `range`:
     /// its visits, those that scrolled, and those that reached each quarter (docs/studio.md "Scroll depth").
     func scrollDepth(appKey: String, appVersion: String?, page: String, range: StudioTimeRange) throws(StudioError) -> ScrollDepth
+    /// `rule`'s health per app version over every stored event and picture of its app (`RuleHealth`).
+    func health(rule: JSONValue) throws(StudioError) -> RuleHealth
+    /// `POST /api/insights/{kind}` (`trend`, `funnel`, `retention`; docs/studio.md "Insights"):
+    /// `body` as the page sent it, `range` its `since`/`until`; the answer is what the command
+    /// line prints for the same question (`funnel --format json`, `retention --format json`),
+    /// computed by the same code. `badRequest` for a question that is not one.
+    func insight(_ kind: StudioInsight, body: JSONValue, range: StudioTimeRange) throws(StudioError) -> JSONValue
+}
+
+/// The insights the studio draws.
+public enum StudioInsight: String, Sendable, CaseIterable {
+    case trend, funnel, retention
 }
 
 extension StudioBackend {
@@ -52,6 +64,16 @@ extension StudioBackend {
         -> ScrollDepth
     {
         throw StudioError(.unavailable, "this back end does not count scroll depth")
+    }
+
+    /// A back end without analytics says so (503).
+    public func insight(_ kind: StudioInsight, body: JSONValue, range: StudioTimeRange) throws(StudioError) -> JSONValue {
+        throw StudioError(.unavailable, "this back end does not compute insights")
+    }
+
+    /// A back end that does not check definitions says so (503).
+    public func health(rule: JSONValue) throws(StudioError) -> RuleHealth {
+        throw StudioError(.unavailable, "this back end does not check definitions' health")
     }
 }
 

@@ -140,6 +140,13 @@ extension Posix {
         return .exited(exitStatus(status))
     }
 
+    /// The exit status of the child `pid` if it has ended (then it is reaped), nil while it runs.
+    package static func exitStatusIfEnded(_ pid: pid_t) throws(PosixError) -> Int32? {
+        var status: Int32 = 0
+        guard try check("waitpid(\(pid))", { waitpid(pid, &status, WNOHANG) }) == pid else { return nil }
+        return exitStatus(status)
+    }
+
     /// Sends `signal` to the process `pid` (a negative `pid`: to its process group).
     package static func sendSignal(_ signal: Int32, to pid: pid_t) throws(PosixError) {
         _ = try check("kill(\(pid), \(signal))") { kill(pid, signal) }

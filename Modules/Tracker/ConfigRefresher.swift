@@ -14,7 +14,7 @@ import SystemCalls
 /// Each answer also says whether circle mode is on (docs/agent.md "Snapshots"); while it is, the
 /// source is asked every `circleModeInterval` instead, so the studio sees pages as they come, and
 /// a change is told to the `onCircleModeChange` listeners. A failed request turns it off.
-public final class ConfigRefresher: Sendable {
+public final class ConfigRefresher: BackgroundService {
     /// What the refresher has done.
     public struct Statistics: Sendable, Hashable {
         /// Requests answered (with rules or `unchanged`).
@@ -36,11 +36,10 @@ public final class ConfigRefresher: Sendable {
     private let source: any RulesSource
     private let directory: String?
     private weak let tracker: Tracker?
-    private let wakeup = DispatchSemaphore(value: 0)
-    private let exited = DispatchSemaphore(value: 0)
     private let firstAttempt = DispatchGroup()
-    private let state = Mutex<(statistics: Statistics, stopping: Bool, started: Bool, refusedEtag: String?)>(
-        (Statistics(), false, false, nil))
+    private let state = Mutex<(statistics: Statistics, refusedEtag: String?)>((Statistics(), nil))
+    /// The refresher's thread: asks, then pauses for the interval (less when woken).
+    private let worker: ServiceThread
     private let circle = Mutex<(on: Bool, listeners: [@Sendable (Bool) -> Void])>((false, []))
 
     /// How often the source is asked while circle mode is on (at most `interval`).
@@ -74,40 +73,28 @@ public final class ConfigRefresher: Sendable {
         self.interval = interval
         self.directory = directory
         firstAttempt.enter()
+        worker = ServiceThread(threadName: ConfigRefresher.threadName)
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    func start() {
-        let first = state.withLock { s in
-            defer { s.started = true }
-            return !s.started
-        }
-        guard first else { return }
-        let thread = Thread { [self] in
-            run()
-            exited.signal()
-        }
-        thread.name = ConfigRefresher.threadName
-        thread.start()
-    }
+    package var serviceName: String { "rules refresher" }
+
+    package func start() { worker.start { [self] thread in run(on: thread) } }
+
+    /// Stops the thread, waiting at most `grace` for a request in progress.
+    @discardableResult
+    package func stop(grace: Duration) -> Bool { stop(timeout: grace) }
 
     /// Asks the source again now instead of at the end of the interval.
-    public func refreshSoon() { wakeup.signal() }
+    public func refreshSoon() { worker.wake() }
 
     /// Stops the thread, waiting at most `timeout` for a request in progress.
     @discardableResult
     public func stop(timeout: Duration = .seconds(5)) -> Bool {
-        let running = state.withLock { s in
-            defer { s.stopping = true }
-            return s.started && !s.stopping
-        }
-        guard running else { return true }
-        wakeup.signal()
-        return exited.wait(timeout: .now() + .milliseconds(Int(timeout.wholeMilliseconds))) == .success
+        worker.requestStop(grace: timeout)
+        return worker.waitUntilStopped(timeout: timeout)
     }
-
-    private var stopping: Bool { state.withLock { $0.stopping } }
 
     /// Waits until the first request at start was answered or failed, at most `timeout`; true
     /// when it was. (A command that runs a scripted session waits, so its events do not depend
@@ -121,30 +108,21 @@ public final class ConfigRefresher: Sendable {
     public static let threadName = "autotrack-conf"
 
     /// Whether the caller runs on this refresher's own thread.
-    public var isCurrentThread: Bool {
-        let me = Posix.currentThreadID()
-        return thread.withLock { $0 == me }
-    }
+    public var isCurrentThread: Bool { worker.isCurrent }
 
-    private let thread = Mutex<UInt?>(nil)
-
-    private func run() {
-        thread.withLock { $0 = Posix.currentThreadID() }
-        // Named from inside: on Linux a name set before `start` does not reach the system thread.
-        Thread.current.name = ConfigRefresher.threadName
+    private func run(on thread: ServiceThread) {
         var first = true
         // The group must be left on every path (a stop before the first request included).
         defer { if first { firstAttempt.leave() } }
         loadFromDisk()
         // Also ends when the tracker is gone (released without `stop`).
-        while !stopping, tracker != nil {
+        while !thread.isStopping, tracker != nil {
             refreshOnce()
             if first {
                 firstAttempt.leave()
                 first = false
             }
-            let wait = circleMode ? min(interval, ConfigRefresher.circleModeInterval) : interval
-            _ = wakeup.wait(timeout: .now() + .milliseconds(Int(max(1, wait.wholeMilliseconds))))
+            guard thread.pause(for: circleMode ? min(interval, ConfigRefresher.circleModeInterval) : interval) else { break }
         }
     }
 

@@ -114,7 +114,7 @@ private func files(_ contents: [String: String]) -> String {
     @Test func helpHasUsageOptionsAndExample() {
         let (code, out, _) = run(["check", "--help"])
         #expect(code == .success)
-        for s in ["USAGE: autotrack-agent check", "--config FILE", "--inventory", "EXAMPLE:", "missing-action -[Class action:]"] {
+        for s in ["USAGE: autotrack-agent check", "--config FILE", "--inventory", "EXAMPLES:", "missing-action -[Class action:]"] {
             #expect(out.contains(s))
         }
     }

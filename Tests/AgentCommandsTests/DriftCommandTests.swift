@@ -133,8 +133,8 @@ import TestSupport
     }
 
     @Test func theHelpExampleRunsAsPrinted() throws {
-        let help = DriftCommand.help
-        let example = try #require(help.components(separatedBy: "EXAMPLE:\n").last)
+        let help = AgentCLI.group.help(of: DriftCommand.self)
+        let example = try #require(help.components(separatedBy: "EXAMPLES:\n").last)
             .replacingOccurrences(of: "\\\n", with: " ")
         var words = example.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
         #expect(words.first == "autotrack-agent" && words.dropFirst().first == "drift")

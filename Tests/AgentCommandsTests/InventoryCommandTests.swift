@@ -56,6 +56,6 @@ import TestSupport
         let (code, out, _) = run(["inventory", "--help"])
         #expect(code == .success)
         #expect(out.contains("USAGE: autotrack-agent inventory PATH"))
-        #expect(out.contains("EXAMPLE:"))
+        #expect(out.contains("EXAMPLES:"))
     }
 }

@@ -188,6 +188,6 @@ import TestSupport
         let io = CapturedStreams()
         #expect(AgentCLI.group.main(["send", "--help"], io: io) == .success)
         #expect(io.standardOutput.contains("USAGE: autotrack-agent send"))
-        #expect(io.standardOutput.contains("EXAMPLE:"))
+        #expect(io.standardOutput.contains("EXAMPLES:"))
     }
 }

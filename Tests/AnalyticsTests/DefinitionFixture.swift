@@ -114,6 +114,6 @@ enum DefinitionFixture {
             guard let keyName = rule.keyName, let v = e.event.props[keyName], (v.stringValue ?? v.jsonText) == content else { return false }
         }
         guard let parsed = try? ViewPath(canonical: path) else { return false }
-        return rule.viewPath.matches(parsed)
+        return rule.viewPaths.contains { $0.matches(parsed) }
     }
 }

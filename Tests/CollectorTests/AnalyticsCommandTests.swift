@@ -167,10 +167,12 @@ import Testing
 
     /// Each new command's help example (its `autotrack-collector` line), run as printed against a
     /// database of known content at the path it names.
-    @Test(arguments: [FunnelCommand.help, RetentionCommand.help, ExportCommand.help, TailCommand.help])
+    @Test(arguments: ([FunnelCommand.self, RetentionCommand.self, ExportCommand.self, TailCommand.self] as [any Command.Type]).map {
+        CollectorCLI.group.help(of: $0)
+    })
     func helpExamplesRunAsPrinted(help: String) throws {
         let store = try Self.database()
-        let example = try #require(help.components(separatedBy: "EXAMPLE:\n").last)
+        let example = try #require(help.components(separatedBy: "EXAMPLES:\n").last)
             .replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("autotrack-collector ") } ?? ""
         var words = example.split(separator: " ").map(String.init)

@@ -201,11 +201,11 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
     @Test func aRepeatedConfigIsAnsweredWithTheBytesEncodedOnceUntilAPublishChangesThem() throws {
         let path = Fixtures.temporaryDirectory("collector").appendingPathComponent("events.sqlite").path
         let handler = CollectorHandler(store: try SQLiteEventStore(path: path), access: CollectorAccess(adminToken: "a"))
-        let admin = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop", token: "a"), isAdmin: true)
-        let app = Session(connectionID: 2, peer: "127.0.0.1:2", hello: Hello(appKey: "shop", appVersion: "1.5.0"), isAdmin: false)
-        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*")], sampleRate: nil), session: admin)
-        let first = handler.handle(.config(JSONObject()), session: app)
-        let second = handler.handle(.config(JSONObject()), session: app)
+        let admin = ConnectedClient(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop", token: "a"), isAdmin: true)
+        let app = ConnectedClient(connectionID: 2, peer: "127.0.0.1:2", hello: Hello(appKey: "shop", appVersion: "1.5.0"), isAdmin: false)
+        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*")], sampleRate: nil), client: admin)
+        let first = handler.handle(.config(JSONObject()), client: app)
+        let second = handler.handle(.config(JSONObject()), client: app)
         guard case .encoded(let frame, let bytes) = first, case .encoded(_, let again) = second else {
             Issue.record("CONFIG answered without its cached encoding: \(first)")
             return
@@ -213,10 +213,10 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
         #expect(bytes == frame.encoded && again == bytes)
         #expect(frame.verb == "RULES" && frame["rules"]?.arrayValue?.count == 1)
         let etag = try #require(frame["etag"]?.stringValue)
-        #expect(handler.handle(.config(JSONObject([("etag", .string(etag))])), session: app) == .rulesUnchanged(etag: etag))
+        #expect(handler.handle(.config(JSONObject([("etag", .string(etag))])), client: app) == .rulesUnchanged(etag: etag))
         // A publish changes the stored set: the next CONFIG is made anew.
-        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*"), rule("r2", appKey: "shop", version: "*")], sampleRate: nil), session: admin)
-        let after = handler.handle(.config(JSONObject([("etag", .string(etag))])), session: app).wireFrame
+        _ = handler.handle(.publish(rules: [rule("r1", appKey: "shop", version: "*"), rule("r2", appKey: "shop", version: "*")], sampleRate: nil), client: admin)
+        let after = handler.handle(.config(JSONObject([("etag", .string(etag))])), client: app).wireFrame
         #expect(after["rules"]?.arrayValue?.count == 2)
         #expect(after["etag"]?.stringValue != etag)
     }
@@ -230,9 +230,9 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
         let logged = Mutex<[String]>([])
         let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
         let forged = "shop\n2026-01-01 collector: admin token is hunter2\u{1B}[2K\r\u{202E}"
-        let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: forged), isAdmin: true)
-        _ = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), session: session)
-        _ = handler.handle(.config(JSONObject()), session: session)
+        let client = ConnectedClient(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: forged), isAdmin: true)
+        _ = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), client: client)
+        _ = handler.handle(.config(JSONObject()), client: client)
         let lines = logged.withLock { $0 }
         #expect(lines.count == 2)
         for line in lines {
@@ -249,8 +249,8 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
         store.close()  // Every write now fails, as on a full disk.
         let logged = Mutex<[String]>([])
         let handler = CollectorHandler(store: store, log: { line in logged.withLock { $0.append(line) } })
-        let session = Session(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop"), isAdmin: true)
-        let reply = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), session: session)
+        let client = ConnectedClient(connectionID: 1, peer: "127.0.0.1:1", hello: Hello(appKey: "shop"), isAdmin: true)
+        let reply = handler.handle(.events(batch: 1, events: [event("a")], sentAt: nil), client: client)
         guard case .error(let code, let message) = reply else {
             Issue.record("expected an ERR, got \(reply)")
             return
@@ -264,7 +264,7 @@ func rule(_ id: String, appKey: String, version: String) -> JSONValue {
         #expect(logged.withLock { $0.count } == 1)
         #expect(logged.withLock { $0.first?.contains("not stored") } == true)
 
-        guard case .error(let c2, _) = handler.handle(.config(JSONObject()), session: session) else {
+        guard case .error(let c2, _) = handler.handle(.config(JSONObject()), client: client) else {
             Issue.record("CONFIG on a closed store was answered")
             return
         }

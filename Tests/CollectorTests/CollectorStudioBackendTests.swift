@@ -109,7 +109,7 @@ import TestSupport
             ).json
         }
         let events = [
-            // Session a: two visits of page 3 (depth 0.6, then 0.3 and 1), a page 1 visit between.
+            // ConnectedClient a: two visits of page 3 (depth 0.6, then 0.3 and 1), a page 1 visit between.
             event(.pageEnter, page: "GtkBox(page3)", session: "a"),
             event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.4),
             event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.6),
@@ -119,7 +119,7 @@ import TestSupport
             event(.pageEnter, page: "GtkBox(page3)", session: "a"),
             event(.scroll, page: "GtkBox(page3)", session: "a", depth: 0.3),
             event(.scroll, page: "GtkBox(page3)", session: "a", depth: 1),
-            // Session b: a visit with no scroll; session c: a scroll whose visit began earlier.
+            // ConnectedClient b: a visit with no scroll; session c: a scroll whose visit began earlier.
             event(.pageEnter, page: "GtkBox(page3)", session: "b"),
             event(.scroll, page: "GtkBox(page3)", session: "c", depth: 0.8),
         ]

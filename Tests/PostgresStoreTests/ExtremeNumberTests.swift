@@ -138,9 +138,9 @@ import TestSupport
         let (store, db) = try Self.database(backend)
         defer { store.close() }
         let handler = CollectorHandler(store: store)
-        let session = Session(connectionID: 1, peer: "test", hello: Hello(appKey: "shop", appVersion: "1.0"), isAdmin: false)
-        let admin = Session(connectionID: 0, peer: "test", hello: Hello(appKey: "shop"), isAdmin: true)
-        #expect(handler.handle(.publish(rules: Self.rules, sampleRate: nil), session: admin) == .published(stored: Self.rules.count))
+        let client = ConnectedClient(connectionID: 1, peer: "test", hello: Hello(appKey: "shop", appVersion: "1.0"), isAdmin: false)
+        let admin = ConnectedClient(connectionID: 0, peer: "test", hello: Hello(appKey: "shop"), isAdmin: true)
+        #expect(handler.handle(.publish(rules: Self.rules, sampleRate: nil), client: admin) == .published(stored: Self.rules.count))
         var ids = 0
         var rejected = 0
         for (i, v) in Self.values.enumerated() {
@@ -149,7 +149,7 @@ import TestSupport
             for (b, sentAt) in [v, normal - 5_000, nil].enumerated() {
                 let events = Self.events(v, normal: normal, ids: &ids)
                 let label: JSONValue = b == 0 ? .int(v) : .string("b-\(v)-\(b)")
-                let reply = handler.handle(.events(batch: label, events: events, sentAt: sentAt), session: session)
+                let reply = handler.handle(.events(batch: label, events: events, sentAt: sentAt), client: client)
                 let refused = events.filter(Self.outOfRange).count
                 rejected += refused
                 #expect(reply == .ack(batch: label, stored: events.count - refused, duplicates: 0, rejected: refused), "v = \(v)")
@@ -211,10 +211,10 @@ import TestSupport
         #expect(try store.totals(.all).events == rows.count)
         // New events beside the old ones: the same actor, view, session and page.
         let handler = CollectorHandler(store: store)
-        let session = Session(connectionID: 1, peer: "test", hello: Hello(appKey: "shop", appVersion: "1.0"), isAdmin: false)
+        let client = ConnectedClient(connectionID: 1, peer: "test", hello: Hello(appKey: "shop", appVersion: "1.0"), isAdmin: false)
         var ids = 0
         let events = Self.events(TestEvents.time, normal: TestEvents.time + 1_000, ids: &ids)
-        let reply = handler.handle(.events(batch: 1, events: events, sentAt: nil), session: session)
+        let reply = handler.handle(.events(batch: 1, events: events, sentAt: nil), client: client)
         #expect(reply == .ack(batch: 1, stored: events.count, duplicates: 0, rejected: 0))
         Self.expectEveryAnalysisRuns(db)
     }

@@ -78,17 +78,28 @@ final class FakeStudioBackend: StudioBackend {
         }
     }
 
-    func counts(rule: JSONValue, range: StudioTimeRange) throws(StudioError) -> RuleCounts {
-        let pattern = try? PathPattern(rule["viewPath"]?.stringValue ?? "")
-        let selected = state.withLock { $0.interactions }.filter { e in
-            guard let pattern, let path = try? ViewPath(canonical: e.path) else { return false }
+    /// The interactions `rule` selects in `range` (its `viewPath` or one of its `alsoViewPaths`).
+    func selected(by rule: JSONValue, in range: StudioTimeRange) -> [Interaction] {
+        let texts = [rule["viewPath"]?.stringValue ?? ""] + (rule["alsoViewPaths"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let patterns = texts.compactMap { try? PathPattern($0) }
+        let app = rule["appKey"]?.stringValue, event = rule["viewEvent"]?.stringValue
+        return state.withLock { $0.interactions }.filter { e in
+            guard !patterns.isEmpty, e.appKey == app, e.viewEvent == event else { return false }
+            // An exact pattern's text is the path it names (the fake's paths have no aliases).
+            let exact = texts.contains(e.path)
+            guard exact || texts.contains(where: { $0.contains("*") }), let path = try? ViewPath(canonical: e.path) else { return false }
             // Content is the title, or the value collected under the rule's keyName (as RuleEventMatcher).
             let content = rule["content"]?.stringValue
             let value = rule["keyName"]?.stringValue.flatMap { e.values[$0] }
-            return e.appKey == rule["appKey"]?.stringValue && e.viewEvent == rule["viewEvent"]?.stringValue && pattern.matches(path)
+            return e.appKey == rule["appKey"]?.stringValue && e.viewEvent == rule["viewEvent"]?.stringValue
+                && (exact || patterns.contains(where: { $0.matches(path) }))
                 && (content == nil || content == e.title || (value != nil && content == value))
                 && (range.since.map { e.time >= $0 } ?? true) && (range.until.map { e.time < $0 } ?? true)
         }
+    }
+
+    func counts(rule: JSONValue, range: StudioTimeRange) throws(StudioError) -> RuleCounts {
+        let selected = selected(by: rule, in: range)
         var byDay: [UTCDay: Int] = [:]
         var byTitle: [String: Int] = [:]
         let keyName = rule["keyName"]?.stringValue
@@ -112,6 +123,21 @@ final class FakeStudioBackend: StudioBackend {
             counts[e.path, default: 0] += 1
         }
         return counts
+    }
+
+    /// Per version of the app's interactions: what the rule counts there; ok where it counts,
+    /// unseen elsewhere (the fake keeps no picture check: `DefinitionHealth`'s tests use real stores).
+    func health(rule: JSONValue) throws(StudioError) -> RuleHealth {
+        var versions: [String] = []
+        for e in state.withLock({ $0.interactions }) where e.appKey == rule["appKey"]?.stringValue && !versions.contains(e.appVersion) {
+            versions.append(e.appVersion)
+        }
+        let selected = selected(by: rule, in: StudioTimeRange())
+        return RuleHealth(
+            versions: versions.sorted().map { v in
+                let n = selected.filter { $0.appVersion == v }.count
+                return RuleHealth.Version(appVersion: v, count: n, inPicture: false, status: n > 0 ? "ok" : "unseen", suggestion: nil, snapshot: nil)
+            })
     }
 
     /// The fake keeps no page or scroll events: no visit, none scrolled.

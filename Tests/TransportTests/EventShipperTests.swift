@@ -362,14 +362,14 @@ func tempSpool() -> String {
         let handler = TestHandler()
         let (server, address) = try startServer(handler, maxFrame: 1 << 20)
         defer { server.stop() }
-        let reporter = try TCPReporter(configuration: shipperConfiguration(address, spool: tempSpool()), flushTimeout: .seconds(30))
+        let reporter = try SpooledATLPReporter(configuration: shipperConfiguration(address, spool: tempSpool()), flushTimeout: .seconds(30))
         defer { reporter.shipper.close(timeout: .zero) }
         try reporter.report(event("r1"))
         try reporter.report(event("r2"))
         try reporter.flush()
         #expect(handler.stored == 2)
 
-        let nowhere = try TCPReporter(
+        let nowhere = try SpooledATLPReporter(
             configuration: shipperConfiguration(try freePort(), spool: tempSpool()), flushTimeout: .milliseconds(50))
         defer { nowhere.shipper.close(timeout: .zero) }
         try nowhere.report(event("r3"))

@@ -61,7 +61,7 @@ final class TestHandler: ATLPHandler {
         return .accept(admin: false, authenticated: token != nil)
     }
 
-    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+    func handle(_ request: ATLPRequest, client: ConnectedClient) -> ATLPReply {
         switch request {
         case .events(let batch, let events, let sentAt):
             entered.withLock { $0 += 1 }
@@ -103,7 +103,7 @@ final class TestHandler: ATLPHandler {
         }
     }
 
-    func closed(session: Session?, peer: String) {
+    func closed(client: ConnectedClient?, peer: String) {
         state.withLock { $0.closedConnections += 1 }
     }
 

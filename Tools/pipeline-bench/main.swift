@@ -24,7 +24,7 @@ import TestSupport
 /// A handler that acknowledges every batch without storing it: what the transport costs alone.
 struct AcknowledgeOnly: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
-    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+    func handle(_ request: ATLPRequest, client: ConnectedClient) -> ATLPReply {
         if case .events(let batch, let events, _) = request {
             return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
         }

@@ -18,7 +18,7 @@ import SystemCalls
 
 struct WelcomeAll: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
-    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply { .error(.badRequest, "probe server answers HELLO only") }
+    func handle(_ request: ATLPRequest, client: ConnectedClient) -> ATLPReply { .error(.badRequest, "probe server answers HELLO only") }
 }
 
 ToolArguments(

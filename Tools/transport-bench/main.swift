@@ -41,7 +41,7 @@ let shipperEvents = quick ? 50_000 : 300_000
 /// A handler that only acknowledges: no validation, no storage.
 struct AckOnly: ATLPHandler {
     func hello(_ hello: Hello, peer: String) -> HelloDecision { .accept(admin: false) }
-    func handle(_ request: ATLPRequest, session: Session) -> ATLPReply {
+    func handle(_ request: ATLPRequest, client: ConnectedClient) -> ATLPReply {
         guard case .events(let batch, let events, _) = request else { return .error(.badRequest, "bench takes EVENTS only") }
         return .ack(batch: batch, stored: events.count, duplicates: 0, rejected: 0)
     }

@@ -20,7 +20,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from studio_browser import chromium, failure  # noqa: E402
+from studio_browser import chromium, console_errors, failure  # noqa: E402
 
 
 def main():
@@ -150,7 +150,7 @@ def main():
             time.sleep(0.2)
             driver.save_screenshot(args.screenshot)
             seen["screenshot"] = args.screenshot
-        seen["consoleErrors"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        seen["consoleErrors"] = console_errors(driver)
         print(json.dumps(seen))
         return 0
     except (TimeoutException, WebDriverException, RuntimeError, KeyError) as error:

@@ -3,7 +3,7 @@ public import Reporters
 
 /// The reporter plugin point's network end: each event goes to an `EventShipper` (disk
 /// spool, batches, acknowledged delivery to a collector over ATLP/1).
-public struct TCPReporter: Reporter {
+public struct SpooledATLPReporter: Reporter {
     public let shipper: EventShipper
     /// How long `flush()` waits for acknowledgements before throwing.
     public var flushTimeout: Duration

@@ -1,5 +1,5 @@
 /// An accepted connection: who it is and what it may do.
-public struct Session: Sendable, Hashable {
+public struct ConnectedClient: Sendable, Hashable {
     /// Unique per server run; stable for the connection's life.
     public var connectionID: UInt64
     /// `ip:port` of the client (`[ip]:port` for IPv6).
