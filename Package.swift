@@ -147,7 +147,7 @@ let package = Package(
             name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Interactions", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
         .target(name: "PNGImage", path: "Modules/PNGImage"),
         .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], path: "Tests/PNGImageTests"),
-        .target(name: "CommandSupport", dependencies: ["SystemCalls"], path: "Modules/CommandSupport"),
+        .target(name: "CommandSupport", dependencies: ["SystemCalls", "SecureChannel", "ATLPTLS"], path: "Modules/CommandSupport"),
         // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
         .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
         .testTarget(name: "PathDriftTests", dependencies: ["PathDrift", "KVCConfig", "ViewIdentity", "EventModel", "TestSupport"], path: "Tests/PathDriftTests"),
@@ -155,7 +155,7 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "SourceInventory", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "EventStore", "Collector", "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
+                "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 

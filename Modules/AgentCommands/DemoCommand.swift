@@ -1,8 +1,6 @@
 import ATLPWire
-import Collector
 import CommandSupport
 import DemoShop
-import EventStore
 import Foundation
 import Interactions
 import KVCConfig
@@ -22,7 +20,8 @@ public struct DemoCommand: Command {
         labels, KVC values read from the live views, kvc_error records) and TCP (ATLP/1) to a
         collector, as app "\(DemoConfiguration.appKey)" version \(DemoConfiguration.appVersion).
 
-        Without --to, it starts a collector inside this process on a loopback port with a
+        Without --to, it starts its own collector (autotrack-collector serve, found beside this
+        program or at $AUTOTRACK_COLLECTOR) on a loopback port with a
         temporary database (or the database FILE given with --db, which is kept), runs the session, waits until every event is acknowledged, and
         prints the collector's report (docs/reports.md) on standard output; the one-line
         summary goes to standard error. With --to, it ships to that collector and prints the
@@ -79,7 +78,8 @@ public struct DemoCommand: Command {
     let collectors: CollectorOptions
     let token: String?
     let configs: [String]
-    let format: ReportFormat
+    /// `autotrack-collector report --format`'s value.
+    let format: String
     let timeout: Double
     let treeDir: String?
     let configRefresh: Double
@@ -94,14 +94,14 @@ public struct DemoCommand: Command {
         configs = try arguments.values(Self.config)
         let formatGiven = arguments.contains(Self.format)
         let formatText = try arguments.value(defaulted: Self.format)
-        guard let f = ReportFormat(rawValue: formatText) else {
-            throw UsageError("--format takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
+        guard Self.reportFormats.contains(formatText) else {
+            throw UsageError("--format takes \(Self.reportFormats.joined(separator: ", ")), not '\(formatText)'")
         }
         guard !(formatGiven && external) else {
             throw UsageError(
                 "--format shapes the embedded collector's report; with --to, run 'autotrack-collector report' on that collector's database")
         }
-        format = f
+        format = formatText
         timeout = try arguments.double(defaulted: AgentOptions.timeout, in: 0.1...3600)
         treeDir = try arguments.value(Self.treeDir)
         configRefresh = try arguments.double(defaulted: Self.configRefresh, in: 0.01...86_400)
@@ -127,21 +127,20 @@ public struct DemoCommand: Command {
         var keepScratch = false
         defer { if !keepScratch { scratch.remove() } }
 
-        // The collector: the given one, or one in this process.
-        var embedded: EmbeddedCollector?
+        // The collector: the given one, or its own (`serve` as a child, on a loopback port).
+        var embedded: DemoCollector?
+        let db = database ?? scratch.path + "/demo.sqlite"
         guard var connections = collectors.connections(command: "autotrack-agent demo", io: io) else { return .failure }
         if collectors.addresses.isEmpty {
             // Its own collector takes the pictures --snapshots asks for (serve's --accept-snapshots).
-            let collector = EmbeddedCollector(
-                dbPath: database ?? scratch.path + "/demo.sqlite", access: CollectorAccess(acceptsUnaskedSnapshots: snapshots)
-            ) { line in io.printError("autotrack-agent demo: collector: \(line)") }
             do {
-                connections.addresses = [try collector.start()]
+                let collector = try DemoCollector(database: db, acceptsSnapshots: snapshots, scratch: scratch.path)
+                connections.addresses = [collector.address]
+                embedded = collector
             } catch {
-                io.printError("autotrack-agent demo: the embedded collector did not start: \(error)")
+                io.printError("autotrack-agent demo: its collector did not start: \(error)")
                 return .failure
             }
-            embedded = collector
         }
         defer { embedded?.stop() }
 
@@ -175,11 +174,11 @@ public struct DemoCommand: Command {
             }
             return .failure
         }
-        guard let collector = embedded, let store = collector.store else {
+        guard let collector = embedded else {
             io.print(summary)
             return .success
         }
-        guard printReport(plan: plan, store: store, io: io) else { return .failure }
+        guard printReport(plan: plan, collector: collector, database: db, scratch: scratch.path, io: io) else { return .failure }
         io.printError(summary)
         return .success
     }
@@ -261,20 +260,36 @@ public struct DemoCommand: Command {
         return true
     }
 
-    /// Publishes the plan's rules to the embedded collector (so its report shows their coverage)
-    /// and prints the report; false, said on standard error, when reading it failed.
-    private func printReport(plan: TrackingPlan, store: any CollectorStore, io: any OutputStreams) -> Bool {
+    /// The formats of `autotrack-collector report --format` (AgentCommandsTests checks them against it).
+    static let reportFormats = ["table", "json", "csv", "html"]
+
+    /// Publishes the plan's rules to the demo's collector (so its report shows their coverage),
+    /// stops it, and prints `autotrack-collector report` of its database; false, said on standard
+    /// error, when that failed.
+    private func printReport(
+        plan: TrackingPlan, collector: DemoCollector, database db: String, scratch: String, io: any OutputStreams
+    ) -> Bool {
         do {
-            _ = try store.publish(plan.rules.map(StoredRule.init), sampleRate: 1)
-            var report = try CollectorReport(store: store)
+            try collector.publish(plan.rules.map(\.json))
+        } catch {
+            io.printError("autotrack-agent demo: publishing the plan's rules to its collector failed: \(error)")
+            return false
+        }
+        guard collector.stop() == 0 else {
+            io.printError("autotrack-agent demo: its collector did not stop cleanly:\n\(collector.logTail)")
+            return false
+        }
+        switch collector.report(database: db, format: format, scratch: scratch) {
+        case .failure(let error):
+            io.printError("autotrack-agent demo: \(error)")
+            return false
+        case .success(var text):
             // A temporary database is gone when demo exits: name no path that will not exist.
-            if database == nil { report.database = "a temporary database, removed on exit (give --db FILE to keep it)" }
-            let text = format.renderer.render(report)
+            if database == nil {
+                text = text.replacingOccurrences(of: db, with: "a temporary database, removed on exit (give --db FILE to keep it)")
+            }
             io.out(text.hasSuffix("\n") ? text : text + "\n")
             return true
-        } catch {
-            io.printError("autotrack-agent demo: reading the embedded collector's report failed: \(error)")
-            return false
         }
     }
 }

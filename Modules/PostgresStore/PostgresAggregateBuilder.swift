@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import StoreSQL
 import Synchronization
@@ -18,6 +19,7 @@ final class PostgresAggregateBuilder: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// True while this builder holds the builder lock (for tests and messages).
     private let leading = Atomic<Bool>(false)
+    private let ending = WorkerEnding()
 
     init(uri: String, setup: [String], interval: Double = 0.25, chunk: Int64 = 20_000) {
         self.uri = uri
@@ -32,13 +34,27 @@ final class PostgresAggregateBuilder: Sendable {
 
     /// Starts the thread; it runs until `stop`.
     func start() {
-        let thread = Thread { [self] in run() }
+        ending.starting()
+        let thread = Thread { [self] in
+            run()
+            ending.ended()
+        }
         thread.name = "autotrack-pg-aggregates"
         thread.start()
     }
 
     /// Asks the thread to end; it closes its connection (freeing the lock) within `interval`.
     func stop() { stopped.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Asks the thread to end and waits up to `grace` for it; returns whether it ended.
+    @discardableResult
+    func stop(grace: Duration) -> Bool {
+        stop()
+        return ending.wait(timeout: grace)
+    }
+
+    /// Waits until the thread has ended (at once when it never started).
+    func wait() { ending.wait() }
 
     private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 

@@ -30,7 +30,7 @@ public final class PostgresEventStore: CollectorStore {
     private let commits = GroupCommit<PostgresPendingBatch, BatchOutcome, StoreError>(maxCommits: maxCommits)
     /// Group commits that run at once, each on its own pooled connection, so one's round trip
     /// and execution overlap another's WAL flush (PostgreSQL flushes concurrent commits
-    /// together). With one at a time the database sat idle between commits (docs/performance.md).
+    /// together), so the database never sits idle between commits.
     static let maxCommits = 4
     /// True for the `--db` values this store takes: `postgresql://…` or `postgres://…` URIs.
     public static func accepts(_ location: String) -> Bool {

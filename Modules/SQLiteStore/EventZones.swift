@@ -8,8 +8,8 @@ import StoreSQL
 /// app's latest row while the two stay within a quarter hour and 65,536 `seq`s, so traffic in
 /// time order adds a row per quarter hour and app, however many small batches it comes in.
 ///
-/// It replaces the index `events_corrected_ts (app_key, corrected_ts)`, which every INSERT wrote
-/// at a random place (measured: 15–18% of the ATLP workers' instructions). A query bounded in
+/// It stands in for an index on `(app_key, corrected_ts)`, which every INSERT would write at a
+/// random place. A query bounded in
 /// time reads the map (a row per quarter hour and app, and one per commit with a late event),
 /// and then only the `seq` ranges whose times meet its range: rowid ranges, which SQLite steps
 /// without a scan. Traffic arrives close to its

@@ -76,7 +76,7 @@ final class IngestLog {
             // Its pages are written once and freed once stored, never read again but at open:
             // SQLite's 2 MiB, not a writer's 32 MiB of cache (which would fill, never to be read).
             try db.execute("PRAGMA cache_size = -2048")
-            try db.execute("PRAGMA wal_autocheckpoint = \(SQLiteEventStore.checkpointPages)")
+            try db.execute("PRAGMA wal_autocheckpoint = \(StoreTuning.checkpointPages)")
             try db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS log (

@@ -8,7 +8,7 @@ import SystemCalls
 ///
 /// Written (`pwrite`, no sync) once a batch is durable and before its `ACK` goes, so it is never
 /// ahead of what the log made durable; a process crash keeps it (the kernel has it). The storing
-/// thread syncs it at most once a round (`IngestOwner.period`), so after a power loss it may be
+/// thread syncs it at most once a round (`StoreTuning.storePeriod`), so after a power loss it may be
 /// up to a round behind the log: a loss of the log's tail in the same power loss as the mark's
 /// last round goes unseen, and nothing else does.
 ///

@@ -23,9 +23,13 @@ final class IngestOwner: Sendable {
     /// Batches logged and not yet stored, and how far `events` is.
     let backlog: Mutex<Backlog>
     private let wake = DispatchSemaphore(value: 0)
+    private let ending = WorkerEnding()
     private let stopped = Atomic<Bool>(false)
     /// Set by tests: the thread stores nothing (reads and appends far behind still do).
     let paused = Atomic<Bool>(false)
+    /// Set by tests with `paused`: appends store nothing either for `StoreTuning.maxStoreLag`
+    /// (only for `maxWaitingEvents`), so batches stay in the journal however long they wait.
+    let lagBoundPaused = Atomic<Bool>(false)
     /// Set by the first append, which starts building the filter of stored keys: a store that
     /// never appends (`prune`, `rebuild-rollups`) never reads every key.
     let filterStarted = Atomic<Bool>(false)
@@ -42,6 +46,8 @@ final class IngestOwner: Sendable {
         let position: Int64
         let batch: PendingBatch
         let outcome: BatchOutcome
+        /// When it was queued (logged, or read back from the journal at open).
+        var queuedAt = ContinuousClock.now
     }
 
     struct Backlog: ~Copyable {
@@ -53,16 +59,15 @@ final class IngestOwner: Sendable {
         var logged: Int64
         /// Valid events waiting (for the bound on memory).
         var events = 0
-        /// How fast appends arrive (for telling a burst).
-        var rate = AppendRate()
-    }
 
-    /// Events waiting beyond which an append stores waiting batches itself before logging its
-    /// own: the backlog's memory stays bounded (~300 bytes an event) however far behind the
-    /// thread is.
-    static let maxWaitingEvents = 262_144
-    /// Batches per transaction of `events`, at most.
-    static let batchesPerStore = 64
+        /// Whether an append must store waiting batches before logging its own: the oldest
+        /// waited longer than `StoreTuning.maxStoreLag` (unless `lagBound` is off), or more than
+        /// `maxWaitingEvents` wait.
+        func mustStoreFirst(now: ContinuousClock.Instant, lagBound: Bool) -> Bool {
+            guard let oldest = waiting.first else { return false }
+            return events > StoreTuning.maxWaitingEvents || (lagBound && now - oldest.queuedAt > StoreTuning.maxStoreLag)
+        }
+    }
 
     /// The log's lock, which keeps the acknowledged mark (`IngestMark`).
     let lock: IngestLock
@@ -88,15 +93,14 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// Queues logged batches, in log order, to be stored: just logged (`arriving`: they count in
-    /// the appends' rate), or read back from the log at open.
-    func queue(_ logged: [Logged], arriving: Bool) {
+    /// Queues logged batches, in log order, to be stored: just logged, or read back from the
+    /// log at open.
+    func queue(_ logged: [Logged]) {
         backlog.withLock { b in
             for l in logged {
                 b.waiting.append(l)
                 b.events += l.batch.validCount
             }
-            if arriving { b.rate.logged(logged.reduce(0) { $0 + $1.batch.validCount }, at: .now) }
             b.logged = max(b.logged, logged.last?.position ?? b.logged)
         }
     }
@@ -109,49 +113,27 @@ final class IngestOwner: Sendable {
     /// Wakes the storing thread: batches wait.
     func wakeStoring() { wake.signal() }
 
-    /// How often the thread stores what waits, at most (from the start of one round to the
-    /// next), unless its last transaction came full (more wait: the next follows at once). As for
-    /// the rollup workers: fewer, larger transactions cost less per event (one sync each), and the
-    /// thread keeps off the processor while a burst of appends runs; reads never wait for it.
-    static let period = Duration.milliseconds(250)
-
-    /// Appends faster than this (events a second) are a burst: more than four times what the
-    /// rollup workers sustain (~45,000 a second on this project's benchmark machine), so storing
-    /// them now would not keep the derived tables current; it would only take the processor from
-    /// the appends, whose `ACK`s wait for it. The log holds the burst and the thread stores it
-    /// once the appends slow down (`deferringForBurst`, over windows of `AppendRate.window`); the
-    /// rollup workers wait for the end of it too. Four times, not two: a steady load whose
-    /// batches arrive together after a stall of the disk must not pass for a burst (the rounds
-    /// it would skip add to the lag).
-    static let burstRate = 200_000
-    /// `burstRate`, unless a test set another (`SQLiteEventStore.setIngestBurstRate`).
-    let burstRate = Atomic<Int>(IngestOwner.burstRate)
-    /// Events waiting beyond which the thread stores even during a burst: the bound at which
-    /// the appends store too (`maxWaitingEvents`), so the log holds a burst of up to that many
-    /// events (~80 MB of waiting rows) with the processor left to the appends; a longer one is
-    /// stored while it goes on, at the pace of storing.
-    static let maxDeferredEvents = maxWaitingEvents
-
     /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
+        ending.starting()
         Posix.startThread(name: "ingest-store") { [weak store, self] in
-            // Behind the appends, as the rollup workers are: a read stores what is left itself.
-            try? Posix.setCurrentThreadNice(RollupWorker.nice)
+            defer { ending.ended() }
+            // At the appends' priority, not the derived data's: `events` must follow every ACK
+            // within a second, and the appends wait for this thread's lock when it stores.
             let clock = ContinuousClock()
             var roundStart = clock.now
             var pause = Duration.milliseconds(10)
             while !stopped.load(ordering: .relaxed) {
-                _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + Self.period - clock.now).waitNanoseconds))
+                _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + StoreTuning.storePeriod - clock.now).waitNanoseconds))
                 roundStart = clock.now
                 lock.syncMark()
                 if stopped.load(ordering: .relaxed) { return }
                 if paused.load(ordering: .relaxed) { continue }
-                if deferringForBurst() { continue }
                 guard let store else { return }
                 do throws(StoreError) {
-                    // Again at once while transactions come full, unless a burst began meanwhile.
-                    while try store.storeLogged(limit: Self.batchesPerStore) == Self.batchesPerStore, !stopped.load(ordering: .relaxed),
-                        !deferringForBurst()
+                    // Again at once while transactions come full.
+                    while try store.storeLogged(limit: StoreTuning.batchesPerStore) == StoreTuning.batchesPerStore,
+                        !stopped.load(ordering: .relaxed)
                     {}
                     pause = .milliseconds(10)
                 } catch {
@@ -164,25 +146,22 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// Whether the appends come as a burst now: faster than `burstRate` over the last whole
-    /// window of `AppendRate`. The storing thread and the rollup workers ask before each round.
-    var isBursting: Bool {
-        let rate = burstRate.load(ordering: .relaxed)
-        return backlog.withLock { $0.rate.exceeds(rate, at: .now) }
-    }
-
-    /// Whether this round leaves what waits in the log: a burst goes on and fewer than
-    /// `maxDeferredEvents` wait.
-    private func deferringForBurst() -> Bool {
-        let waiting = backlog.withLock { $0.events }
-        return waiting > 0 && waiting < Self.maxDeferredEvents && isBursting
-    }
-
-    /// Ends the thread (after the transaction it is in, if any).
+    /// Ends the thread (after the transaction it is in, if any), without waiting.
     func stop() {
         stopped.store(true, ordering: .relaxed)
         wake.signal()
     }
+
+    /// Ends the thread and waits up to `grace` for it; returns whether it ended. What it has
+    /// not stored stays in the journal, for `close` (or the next owner) to store.
+    @discardableResult
+    func stop(grace: Duration) -> Bool {
+        stop()
+        return ending.wait(timeout: grace)
+    }
+
+    /// Waits until the thread has ended (at once when it never started).
+    func wait() { ending.wait() }
 
     /// Closes the log (its lock goes: another store may own it). Idempotent.
     func close() {

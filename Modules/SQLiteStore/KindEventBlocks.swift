@@ -6,10 +6,9 @@ import StoreSQL
 /// (`kind, first_ts, first_seq`), its last's time and seq, how many, and the entries packed in
 /// one BLOB (`KindEventEntry.append`).
 ///
-/// Why: a funnel or a retention table reads every event of a few kinds in a time range, and
-/// with one row per event SQLite's stepping alone (~150 ns a row) was most of a funnel over a
-/// million events (docs/performance.md); a block is one step for hundreds of events, decoded
-/// here in a few nanoseconds each. The entries stay exact: blocks of one kind never overlap,
+/// Why: a funnel or a retention table reads every event of a few kinds in a time range; with one
+/// row per event SQLite's stepping would be most of its cost, and a block is one step for
+/// hundreds of events, decoded here in a few nanoseconds each. The entries stay exact: blocks of one kind never overlap,
 /// and a reader filters the entries of a block that crosses a bound of its range.
 ///
 /// Writing (`add`): a chunk's events of one kind, sorted, go into the block that covers each
@@ -18,8 +17,8 @@ import StoreSQL
 /// decoded), then fill new blocks; any other block that takes entries is decoded, merged and
 /// written again, split into equal parts when past `maxEntries`.
 enum KindEventBlocks {
-    /// Entries per block at most (chosen by measurement, docs/performance.md: the funnel's reads
-    /// against the rollup worker's cost of rewriting a block an event lands in).
+    /// Entries per block at most: the funnel's reads (fewer, larger blocks) against the cost of
+    /// rewriting a block an event lands in (smaller blocks).
     static let maxEntries = 256
 
     /// A stored block as the writer reads it.

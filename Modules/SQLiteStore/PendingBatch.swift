@@ -156,7 +156,7 @@ final class PendingBatch: Sendable {
     }
 
     /// Events per INSERT: one statement for many rows costs SQLite's statement machine and our
-    /// binding less than one each (measured: ATLP worker CPU per event, `ingest-bench`); at most
+    /// binding less than one each; at most
     /// this many statement texts are prepared (the last of a batch has fewer rows).
     static let eventsPerInsert = 32
     /// The INSERTs of 1 … `eventsPerInsert` rows, prepared on first use, found without hashing.

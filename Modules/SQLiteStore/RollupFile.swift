@@ -9,11 +9,9 @@ import SystemCalls
 ///
 /// Why files of their own: SQLite has one write lock per file. With the rollups in the events'
 /// file, the rollup worker's transactions and the appends took turns: an append waited for a
-/// chunk, and the worker could not use the processor while an append waited for its fsync. Now
-/// each file has its own lock, and the workers apply rollups while appends commit. Why two: one
-/// worker thread applying every table could not keep up with half the collector's rate (~1 core
-/// of work per event stream at 43,000 events/s, docs/performance.md); two workers, each writing
-/// its own file under its own lock, apply at once on two processors.
+/// chunk, and the worker could not use the processor while an append waited for its fsync. Each
+/// file has its own lock, so the workers apply rollups while appends commit. Two files: two
+/// workers, each writing its own file under its own lock, apply at once on two processors.
 ///
 /// The rollups are derived from the events, so their files are written with
 /// `synchronous = NORMAL` (no fsync per transaction). Each file keeps its own watermark (and
@@ -193,9 +191,7 @@ enum RollupFile {
 /// One of the two rollups files: which tables it holds and where it lives. Each has a worker
 /// thread of its own (`RollupWorker`), a connection and lock of its own, a watermark and a
 /// rebuild backlog of its own, and applies its own share of every event (`RollupUpdate.apply`).
-/// The tables are shared out so the two workers cost about the same per event (the profile of
-/// one worker, docs/performance.md: kind events 22%, click runs 19%, page enters 7% against
-/// distinct ids 10%, dwell 8%, counts 5%, each worker reading the events too).
+/// The tables are shared out so the two workers cost about the same per event.
 package enum RollupPart: Int, CaseIterable, Sendable {
     /// `PATH-rollups`, attached as `rollups`: the rows per event of the funnels and retention
     /// (`rollup_kind_events` and the numbers it uses) and the click runs.

@@ -11,7 +11,7 @@ struct RollupText {
 /// one made into a `String` once and numbered from 0: a chunk repeats the same app key,
 /// version, type, name, page, path and ids over and over, and making (checking the UTF-8 of,
 /// allocating, later freeing) a string per column of every event, then hashing each text again
-/// in every table's grouping, was a fifth of the workers' time (callgrind).
+/// in every table's grouping, would cost more than the tables' statements.
 ///
 /// An open-addressing table (at most half full) over a hash of the bytes with a random seed
 /// per table (per chunk), so texts cannot be chosen ahead to collide. Every text is what

@@ -482,8 +482,7 @@ final class SQLiteStatement: SQLRow {
 
 /// Values to bind, their text's UTF-8 in one buffer: a batch's event rows, built once by the
 /// worker that decoded them and bound from there (`SQLiteDatabase.run(_:_:values:)`) instead of
-/// as an array of `SQLValue`s per row, each text a Swift string that SQLite then copied
-/// (measured: binding was a tenth of the ATLP workers' CPU, docs/performance.md).
+/// as an array of `SQLValue`s per row, each text a Swift string that SQLite then copies.
 struct SQLiteValueBuffer: Sendable {
     enum Value: Sendable {
         case null

@@ -59,29 +59,25 @@ extension SQLiteEventStore {
         dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
         let owner = IngestOwner(
             log: log, logID: logID, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
-        owner.queue(recovered, arriving: false)
+        owner.queue(recovered)
         return owner
     }
 
-    /// Stops (`true`) or resumes the thread that stores logged batches in `events`: for tests of
-    /// what reads, restarts and crashes find while batches wait in the log.
-    package func pauseIngestStoring(_ paused: Bool) {
+    /// Stops (`true`) or resumes the thread that stores logged batches in `events`, and the
+    /// appends' storing for `StoreTuning.maxStoreLag` unless `appendsKeepTheLagBound`: for tests
+    /// of what reads, restarts and crashes find while batches wait in the log.
+    func pauseIngestStoring(_ paused: Bool, appendsKeepTheLagBound: Bool = false) {
         ingest?.paused.store(paused, ordering: .relaxed)
+        ingest?.lagBoundPaused.store(paused && !appendsKeepTheLagBound, ordering: .relaxed)
         ingest?.wakeStoring()
     }
 
-    /// Sets the append rate (events a second) above which the `ingest-store` thread defers
-    /// storing as during a burst (`IngestOwner.burstRate` by default): for tests of both sides of it.
-    package func setIngestBurstRate(_ eventsPerSecond: Int) {
-        ingest?.burstRate.store(eventsPerSecond, ordering: .relaxed)
-    }
-
     /// Logged batches not yet stored in `events` (for tests).
-    package var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
+    var batchesWaitingInLog: Int { ingest?.backlog.withLock { $0.waiting.count } ?? 0 }
 
     /// Lookups in `events` the dedup made so far, and whether its filter of stored keys answers
     /// yet (for tests).
-    package var dedupLookups: (count: Int, filterBuilt: Bool) {
+    var dedupLookups: (count: Int, filterBuilt: Bool) {
         ingest?.writer.withLock { ($0.dedup.lookups, $0.dedup.filter != nil) } ?? (0, false)
     }
 
@@ -109,9 +105,12 @@ extension SQLiteEventStore {
         if !owner.filterStarted.load(ordering: .relaxed), owner.filterStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             startFilterBuild(owner)
         }
-        // Bounded memory: far behind, the appending threads store waiting batches themselves.
-        while owner.backlog.withLock({ $0.events }) > IngestOwner.maxWaitingEvents {
-            _ = try storeLogged(limit: IngestOwner.batchesPerStore)
+        // `events` within 1 s of every ACK, and bounded memory: behind, the appending threads
+        // store waiting batches themselves (`StoreTuning.maxStoreLag`), so the ACKs go at the
+        // pace of storing.
+        let lagBound = !owner.lagBoundPaused.load(ordering: .relaxed)
+        while owner.backlog.withLock({ $0.mustStoreFirst(now: .now, lagBound: lagBound) }) {
+            if try storeLogged(limit: StoreTuning.batchesPerStore) == 0 { break }
         }
         // Never acknowledged without the disk to store it, and what waits, in `events`.
         try owner.diskReserve.check(recordBytes: mine.record.count, waitingEvents: owner.backlog.withLock { $0.events }, database: path)
@@ -165,7 +164,7 @@ extension SQLiteEventStore {
         switch result {
         case .failure(let error): return group.map { _ in .failure(error) }
         case .success(let logged):
-            owner.queue(logged, arriving: true)
+            owner.queue(logged)
             let number = owner.logSync?.committed() ?? 0
             return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number, position: $0.position)) }
         }
@@ -232,7 +231,7 @@ extension SQLiteEventStore {
         if let owner = ingest {
             let target = owner.backlog.withLock { $0.logged }
             while owner.backlog.withLock({ $0.applied }) < target {
-                if try storeLogged(limit: IngestOwner.batchesPerStore) == 0 { break }
+                if try storeLogged(limit: StoreTuning.batchesPerStore) == 0 { break }
             }
             return
         }
@@ -291,7 +290,7 @@ extension SQLiteEventStore {
     func startFilterBuild(_ owner: IngestOwner) {
         let path = path
         Posix.startThread(name: "ingest-filter") { [weak owner] in
-            try? Posix.setCurrentThreadNice(RollupWorker.nice)
+            try? Posix.setCurrentThreadNice(StoreTuning.backgroundNice)
             guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
             var after: Int64 = 0
             while true {

@@ -15,8 +15,7 @@ extension SQLiteEventStore {
         try ingestCurrent()
         do throws(SQLiteError) {
             let db = try SQLiteDatabase(path: path, mode: .readOnly)
-            // Pages through read(2): a fresh map faults on each page and is unmapped at close
-            // (measured: the funnel's rows slower mapped, as for the index path).
+            // Pages through read(2): a fresh map faults on each page and is unmapped at close.
             try db.execute("PRAGMA mmap_size = 0")
             try db.execute("BEGIN")  // one snapshot for every kind
             defer { try? db.execute("COMMIT") }
@@ -40,8 +39,7 @@ extension SQLiteEventStore {
                 return
             }
             // Merged in time order, ties by seq: each kind's rows already are. Each kind is read
-            // whole first (one cursor at a time keeps SQLite's pages and ours in cache; stepping
-            // the cursors side by side and counting the funnel as rows came measured slower),
+            // whole first (one cursor at a time keeps SQLite's pages and ours in cache),
             // then the kinds' rows are merged (`ActorEvent.merge`).
             var rows: [[ActorEvent]] = []
             for c in cursors {

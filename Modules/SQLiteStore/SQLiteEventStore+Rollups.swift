@@ -44,7 +44,7 @@ extension SQLiteEventStore {
                     // them again. What this transaction learns of the tables is for it alone (the
                     // worker's memory is emptied by its commit: RollupMemory.swift).
                     var memory = RollupMemory()
-                    while try Self.advanceRollups(db, part, limit: RollupWorker.chunk, memory: &memory) == RollupWorker.chunk {}
+                    while try Self.advanceRollups(db, part, limit: StoreTuning.rollupChunk, memory: &memory) == StoreTuning.rollupChunk {}
                     // What is left of this app, counted once when its rebuild starts or resumes here.
                     if counted != appKey {
                         let left = try db.scalar("SELECT COUNT(*) AS n FROM events WHERE +app_key = \(appKey) AND seq >= \(from)", as: Int.self)
@@ -180,24 +180,29 @@ extension SQLiteEventStore {
     /// every acknowledged event. A writable store applies what the workers have not yet, itself,
     /// file by file (`chunk` per transaction, appends going on between). A read-only store
     /// cannot: it waits for the collector writing the files to pass that event with both
-    /// watermarks, and returns false (read the events) when the lower watermark stands still for
-    /// a second (no collector running; a loaded collector can pause a few hundred milliseconds
-    /// between chunks) or after 5 s.
+    /// watermarks, and returns false (read the events) at once when no collector owns the ingest
+    /// journal, when the lower watermark stands still for `StoreTuning.watermarkStallBound` (a
+    /// collector that stopped applying), or after 5 s.
     func rollupsCurrent() throws(StoreError) -> Bool {
         var (watermark, target) = try rollupPositions()
         if watermark >= target { return true }
         if !rollupWorkers.isEmpty {
             for part in RollupPart.allCases {
-                while try advanceRollups(part, limit: RollupWorker.chunk) == RollupWorker.chunk, try rollupPositions(part).watermark < target {}
+                while try advanceRollups(part, limit: StoreTuning.rollupChunk) == StoreTuning.rollupChunk, try rollupPositions(part).watermark < target {}
             }
             return true
         }
         if watermarkStalled.load(ordering: .relaxed) { return false }
+        // Nobody owns the ingest journal: no collector runs to move the watermark.
+        if (try? IngestLog.isOwned(database: path)) == false {
+            watermarkStalled.store(true, ordering: .relaxed)
+            return false
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
         var moved = clock.now
         while watermark < target {
-            if clock.now - moved > .seconds(1) {
+            if clock.now - moved > StoreTuning.watermarkStallBound {
                 watermarkStalled.store(true, ordering: .relaxed)
                 return false
             }

@@ -99,15 +99,9 @@ public final class SQLiteEventStore: CollectorStore {
                     sql: "PRAGMA journal_mode = WAL")
             }
             try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
-            // A checkpoint copies every page changed since the last one into the file, with an
-            // fsync: at SQLite's 1,000 pages one ran about every other commit here, copying the
-            // same index and rollup pages again each time. 64 MiB of log first.
-            try connection.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
-            // A batch's SAVEPOINT and every statement that may fail halfway keep the original of
-            // each page they change in a journal of their own, to roll back to: in a temporary
-            // file that was one 4 KiB write system call per page (measured: 1.3 per stored event
-            // and 3 per rolled-up event, more than the log itself). In memory it is a copy; it
-            // holds at most one batch's or one rollup chunk's pages, and is freed at its end.
+            try connection.execute("PRAGMA wal_autocheckpoint = \(StoreTuning.checkpointPages)")
+            // Statement journals (the originals of the pages a statement or savepoint changes)
+            // in memory: at most one batch's or one rollup chunk's pages, freed at its end.
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("PRAGMA foreign_keys = ON")
             try connection.attachRollups(of: path, writable: true)
@@ -132,9 +126,7 @@ public final class SQLiteEventStore: CollectorStore {
                 let kib = other == part ? SQLiteDatabase.writerCacheKiB : 256
                 try db.execute("PRAGMA \(other.schema).cache_size = -\(kib)")
             }
-            // As for the events' log: at SQLite's 1,000 pages a checkpoint (two fsyncs) ran
-            // several times per chunk, copying the same rollup pages again each time.
-            try db.execute("PRAGMA wal_autocheckpoint = \(Self.checkpointPages)")
+            try db.execute("PRAGMA wal_autocheckpoint = \(StoreTuning.checkpointPages)")
             return db
         } catch {
             throw error.storeError
@@ -144,9 +136,6 @@ public final class SQLiteEventStore: CollectorStore {
     public func schemaVersion() throws(StoreError) -> Int {
         try locked { db throws(SQLiteError) in try db.scalar("PRAGMA user_version", as: Int.self) ?? 0 }
     }
-
-    /// The pages of write-ahead log after which a commit checkpoints it into the file.
-    static let checkpointPages = 16_384
 
     /// The schema version this build writes.
     public static var currentSchemaVersion: Int { Int(Schema.currentVersion) }
@@ -225,7 +214,7 @@ public final class SQLiteEventStore: CollectorStore {
     public func close() {
         if let ingest {
             ingest.stop()
-            while (try? storeLogged(limit: IngestOwner.batchesPerStore)) ?? 0 > 0 {}
+            while (try? storeLogged(limit: StoreTuning.batchesPerStore)) ?? 0 > 0 {}
         }
         for worker in rollupWorkers { _ = worker.close() }
         // Before the store's own connection, so that one closes last and removes the WAL.

@@ -5,8 +5,7 @@ import StoreSQL
 
 /// One stored event as the rollup tables see it. A class: a chunk hands the same events to each
 /// table's grouping (by app and version, by type, by sequence …), and copying a value of nine
-/// texts cost nine reference counts each time (a tenth of the worker's time, `perf`); a reference
-/// costs one. Each text comes with its number in the chunk (`RollupTexts`, `ids`): the
+/// texts costs nine reference counts each time; a reference costs one. Each text comes with its number in the chunk (`RollupTexts`, `ids`): the
 /// groupings key on those.
 final class RollupEvent: Sendable {
     let seq: Int64
@@ -43,8 +42,8 @@ final class RollupEvent: Sendable {
         var device: Int32
     }
 
-    /// The event of a row of `columns`, read by position (a lookup by name per column was a
-    /// tenth of the workers' time, callgrind); each text through `texts`.
+    /// The event of a row of `columns`, read by position (no lookup by name per column); each
+    /// text through `texts`.
     init(row r: SQLiteStatement, texts: inout RollupTexts) throws(SQLDecodingError) {
         func required(_ i: Int32, _ name: String) throws(SQLDecodingError) -> RollupText {
             guard let t = texts.text(r.bytes(i)) else { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }

@@ -19,7 +19,7 @@ enum Schema {
         "rollup_transitions", "rollup_click_runs", "rollup_view_pages",
     ]
 
-    // Indexes cost every insert (measured: three more on `events` halved the store's rate), and
+    // Indexes cost every insert, and
     // ingest runs all day while reports run now and then and scan anyway. So `events` keeps
     // only the dedup key, and its time order is a map of one row per commit (migration 11);
     // docs/schema.md shows indexes to add for other queries.

@@ -9,9 +9,8 @@ extension EventFilter {
         var all: [SQLQuery] = []
         if let appKey {
             // SQLite, without a time range: `+` keeps the planner from reading the app's rows
-            // through an index led by `app_key` (the dedup key's; `events_corrected_ts` before
-            // migration 11), which visits the table one random page per row (measured: a
-            // 1,000,000-event scan took 27 times as long as reading the table). With a range the
+            // through an index led by `app_key` (the dedup key's), which visits the table one
+            // random page per row instead of reading it in order. With a range the
             // app and time lead into the partial index `events_kvc_errors`; SQLite's other ranged
             // queries read seq ranges from the zone map (SQLiteStore's `ZonedFilter`, which asks
             // for the app's condition without the range, so with `+`).

@@ -1,4 +1,4 @@
-import AgentCommands
+@testable import AgentCommands
 import Collector
 import CommandSupport
 import EventModel
@@ -8,6 +8,11 @@ import Testing
 import TestSupport
 
 @Suite struct DemoCommandTests {
+    /// `demo --format` takes what `autotrack-collector report --format` takes, which it runs.
+    @Test func theDemosFormatsAreTheReportsFormats() {
+        #expect(DemoCommand.reportFormats == ReportFormat.allCases.map(\.rawValue))
+    }
+
     @Test func theExamplesFolderHoldsTheBuiltInConfigurationByteForByte() throws {
         for d in DemoConfiguration.documents {
             let url = Fixtures.repositoryRoot.appendingPathComponent("Examples/\(d.file)")

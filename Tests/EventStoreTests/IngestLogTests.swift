@@ -57,33 +57,26 @@ import TestSupport
         #expect(try sqlite(path, "SELECT COUNT(*), COUNT(DISTINCT app_key || '|' || id) FROM events") == ["14|14"])
     }
 
-    /// What the `ingest-store` thread and the rollup workers did while a fresh store took appends
-    /// of 5 events back to back for a second, its burst rate `burstRate`. At 400 ms another thread
-    /// stores what waits then, as a read would. Returns the batches appended; the events the
-    /// thread stored before that; the events appended after it, and those of them the thread
-    /// stored; the rollups' watermark when the appends stopped; then (waiting at most 10 s, no
-    /// read that stores) the events stored and whether the rollups hold them all.
-    static func appendingSteadily(burstRate: Int?, _ name: String) throws -> (
-        batches: Int, storedBefore: Int, appendedAfter: Int, storedAfter: Int, rolledUp: Int64, storedAtLast: Int, rolledUpAtLast: Bool
-    ) {
-        let path = temporaryDatabase(name)
+    /// Steady appends are stored in `events` and rolled up as they come, while they go on: at
+    /// half-way another thread stores what waits then, as a read would; after it, the thread
+    /// stores the later appends without any read. (Bounded by its own clocks, about 3 s and at
+    /// most 25.)
+    @Test func steadyAppendsAreStoredAndRolledUpWhileTheyGoOn() throws {
+        let path = temporaryDatabase("ingest-steady")
         let store = try SQLiteEventStore(path: path)
         defer { store.close() }
-        if let burstRate { store.setIngestBurstRate(burstRate) }
         let clock = ContinuousClock()
         let halfWayAt = clock.now + .milliseconds(400)
         let appendUntil = clock.now + .seconds(1)
         var batches = 0
-        // At half-way: the events the thread had stored, and the batches then waiting, which
-        // another thread stores while the appends go on.
         var halfWay: (byThread: Int, waiting: Int)?
         let storedByOther = DispatchSemaphore(value: 0)
         while clock.now < appendUntil && batches < 2000 {
-            _ = try store.append(batch("b\(batches)-", 5))
+            _ = try store.append(Self.batch("b\(batches)-", 5))
             batches += 1
             if halfWay == nil && clock.now >= halfWayAt {
                 let waiting = store.batchesWaitingInLog
-                halfWay = (try eventsInTable(path), waiting)
+                halfWay = (try Self.eventsInTable(path), waiting)
                 Posix.startThread(name: "test-read") {
                     _ = try? store.storeLogged(limit: waiting)
                     storedByOther.signal()
@@ -92,38 +85,48 @@ import TestSupport
         }
         let half = try #require(halfWay)
         #expect(storedByOther.wait(timeout: .now() + 10) == .success)
-        let storedAfter = try eventsInTable(path) - half.byThread - 5 * half.waiting
-        let rolledUp = try store.rollupPositions().watermark
+        let appendedAfter = 5 * (batches - half.waiting) - half.byThread
+        let storedAfter = try Self.eventsInTable(path) - half.byThread - 5 * half.waiting
+        #expect(appendedAfter >= 50)
+        #expect(storedAfter > 0, "the thread left steady appends in the log")
         let deadline = clock.now + .seconds(10)
         while store.batchesWaitingInLog > 0 && clock.now < deadline { Posix.sleep(.milliseconds(20)) }
-        let stored = try eventsInTable(path)
+        let stored = try Self.eventsInTable(path)
+        #expect(stored == 5 * batches, "the thread did not store every acknowledged event")
         while try store.rollupPositions().watermark < Int64(stored) && clock.now < deadline { Posix.sleep(.milliseconds(20)) }
-        return (
-            batches, half.byThread, 5 * (batches - half.waiting) - half.byThread, storedAfter, rolledUp, stored,
-            try store.rollupPositions().watermark == Int64(stored)
-        )
+        #expect(try store.rollupPositions().watermark == Int64(stored), "the rollups did not follow")
     }
 
-    /// Appends faster than the burst rate stay in the log while they go on (the thread keeps off
-    /// the processor the `ACK`s need), and what is stored meanwhile waits for the rollups; both
-    /// follow once the appends stop. Slower appends are stored and rolled up as they come.
-    /// (Bounded by its own clocks, about 3 s and at most 45; no `timeLimit`, which counts from
-    /// when the test is queued: beside the whole suite on two cores it waited 165 s to run.)
-    @Test func theStoringThreadAndTheRollupsLeaveABurstUntilItEnds() throws {
-        // One event a second: every append is a burst.
-        let burst = try Self.appendingSteadily(burstRate: 1, "ingest-burst")
-        #expect(burst.appendedAfter >= 50)
-        #expect(burst.storedAfter < burst.appendedAfter / 4, "the thread stored a burst while it went on")
-        #expect(burst.rolledUp <= Int64(burst.storedBefore), "the rollups applied events stored during a burst")
-        #expect(burst.storedAtLast == 5 * burst.batches, "the thread did not store the burst once it ended")
-        #expect(burst.rolledUpAtLast, "the rollups did not catch up once the burst ended")
-        // The default rate (200,000 a second): a few thousand events a second are no burst.
-        let steady = try Self.appendingSteadily(burstRate: nil, "ingest-steady")
-        #expect(steady.appendedAfter >= 50)
-        #expect(steady.storedAfter > 0, "the thread left steady appends in the log")
-        #expect(steady.rolledUp > Int64(steady.storedBefore), "the rollups waited for steady appends")
-        #expect(steady.storedAtLast == 5 * steady.batches)
-        #expect(steady.rolledUpAtLast)
+    /// `events` follows the `ACK`s at any rate: when the oldest acknowledged batch has waited in
+    /// the journal longer than `StoreTuning.maxStoreLag` (here: the storing thread paused), the
+    /// next append stores what waits before it is acknowledged, so an outside reader's count is
+    /// never more than that span of storing behind. No burst is left in the journal.
+    @Test func anAppendStoresWhatWaitedTooLongBeforeItsACK() throws {
+        let path = temporaryDatabase("ingest-lag")
+        let store = try SQLiteEventStore(path: path)
+        defer { store.close() }
+        store.pauseIngestStoring(true, appendsKeepTheLagBound: true)
+        #expect(try store.append(Self.batch("a", 30)) == BatchOutcome(stored: 30))
+        #expect(try store.append(Self.batch("b", 20)) == BatchOutcome(stored: 20))
+        #expect(try Self.eventsInTable(path) == 0, "acknowledged just now: they may wait in the journal")
+        Posix.sleep(StoreTuning.maxStoreLag + .milliseconds(50))
+        #expect(try store.append(Self.batch("c", 10)) == BatchOutcome(stored: 10))
+        #expect(try Self.eventsInTable(path) >= 50, "an append left batches older than the bound in the journal")
+        // Appends back to back with nobody else storing: the last append began at `started.last`,
+        // and batch `i` was queued before append `i + 1` began; so every batch queued more than
+        // the bound before the last began is in the table once it returns.
+        let clock = ContinuousClock()
+        let until = clock.now + .milliseconds(800)
+        var started: [ContinuousClock.Instant] = []
+        while clock.now < until && started.count < 400 {
+            started.append(clock.now)
+            _ = try store.append(Self.batch("d\(started.count)-", 5))
+        }
+        let counted = try Self.eventsInTable(path)
+        let last = try #require(started.last)
+        let i = try #require(started.indices.dropLast().last { last - started[$0 + 1] > StoreTuning.maxStoreLag })
+        #expect(counted >= 60 + 5 * (i + 1), "\(counted) in events; \(60 + 5 * (i + 1)) acknowledged longer than the bound before")
+        store.pauseIngestStoring(false)
     }
 
     /// A store on `path` opened after another stored `first` there and closed.

@@ -3,6 +3,7 @@ import EventModel
 import EventStore
 import Foundation
 import SQLiteStore
+import Synchronization
 import Testing
 import TestSupport
 
@@ -76,6 +77,36 @@ import TestSupport
             #expect(counts.reduce(0) { $0 + $1.count } == (i + 1) * 30)
             #expect(try store.activity(EventFilter(appKey: "shop")) == (try store.scannedActivity(EventFilter(appKey: "shop"))))
         }
+    }
+
+    /// `events` holds every acknowledged event at its `ACK`, for a person with `psql` (no read
+    /// of the store's first), from several appending threads at once; the aggregates follow.
+    @Test(.timeLimit(.minutes(3))) func psqlCountsEveryAcknowledgedEventAtItsACK() throws {
+        let server = try PostgresServer.shared()
+        let uri = try server.createDatabase()
+        let store = try PostgresEventStore(uri: uri)
+        defer { store.close() }
+        let acknowledged = Mutex(0)
+        let problems = ErrorList()
+        DispatchQueue.concurrentPerform(iterations: 4) { t in
+            for b in 0..<10 {
+                let events = (0..<50).map { TestEvents.json("t\(t)-\(b)-\($0)", type: "click", name: "buy") }
+                do {
+                    let outcome = try store.append(EventBatch(appKey: "shop", events: events))
+                    let after = acknowledged.withLock { n in
+                        n += outcome.stored
+                        return n
+                    }
+                    // Every event acknowledged so far, this batch's included, is in the table now.
+                    let counted = Int(try server.psql(uri: uri, "SELECT count(*) FROM events").first ?? "") ?? -1
+                    if counted < after { problems.append("psql counted \(counted) after \(after) acknowledged") }
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+        }
+        #expect(problems.all.isEmpty, "\(problems.all.prefix(3))")
+        #expect(try server.psql(uri: uri, "SELECT count(*), count(DISTINCT id) FROM events") == ["2000|2000"])
     }
 
     /// Two collectors: one builds. When its session dies (backend terminated) or it stops (the

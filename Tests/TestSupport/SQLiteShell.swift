@@ -18,6 +18,13 @@ public func sqlite(_ path: String, _ sql: String) throws -> [String] {
     return try shell(path, sql)
 }
 
+/// Runs `sql` with the `sqlite3` shell against the database as it is on disk at this moment,
+/// without waiting for anything (`sqlite` waits for the ingest log first): what a person
+/// querying the file beside a running collector sees.
+public func sqliteAsFound(_ path: String, _ sql: String) throws -> [String] {
+    try shell(path, sql)
+}
+
 private func shell(_ path: String, _ sql: String) throws -> [String] {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")

@@ -55,6 +55,7 @@ let agentWindow = EventShipperConfiguration.defaultWindow
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N] [--quick]
                         [--old-collector PATH] [--sustain SECONDS] [--without-rollups] [--rounds N]
+                        [--kill-loop N --collector PATH]
     Durable events/s into the collector (EmbeddedCollector, SQLite, ACK once durable) over real
     TCP, beside rsyslog (imtcp -> omfile sync="on") fed the same events, in one run.
       --events N        events in the load (default 200000; --quick: 20000)
@@ -66,8 +67,9 @@ let usage = """
       --old-collector PATH  also run this autotrack-collector binary (an earlier build, e.g. a49f2e4)
                         as a second baseline (default $AUTOTRACK_OLD_COLLECTOR; none: skipped)
       --sustain SECONDS then load a fresh collector at half its rate this long: rollup lag, memory
-      --sustain-rate N  the sustained load at N events/s instead, and no burst nor rsyslog before it
-                        (before/after runs of two builds at the same rate; 60 s unless --sustain)
+      --sustain-rate N  the sustained load at N events/s instead, and no burst before it (before/after
+                        runs of two builds at the same rate; 60 s unless --sustain), then rsyslog
+                        fed at the same rate as long: the rate it reached and its largest lag
       --sustain-replay  each round of the sustained load sends the same sessions at the same times
                         (new event ids only: every enter and click late); default: new sessions a
                         week later each round, as traffic goes on
@@ -75,9 +77,15 @@ let usage = """
       --rounds N        the burst N times (default 1), the collector and rsyslog alternately first,
                         each round's ratio printed, then their median, least and greatest: on a
                         shared machine one round's ratio moves by a third either way
+      --kill-loop N     instead: `serve` (the binary --collector PATH) killed with SIGKILL N times at
+                        random moments while the load is sent (unacknowledged batches resent); then
+                        every acknowledged event must be in events and in the rollups exactly once
+      --collector PATH  the autotrack-collector binary for --kill-loop (swift build -c release
+                        --product autotrack-collector: .build/release/autotrack-collector)
     example: swift run -c release ingest-bench --events 20000 --window 1
     example: swift run -c release ingest-bench --quick --rounds 3
     example: swift run -c release ingest-bench --sustain 10 --sustain-rate 20000
+    example: swift run -c release ingest-bench --events 100000 --kill-loop 5 --collector .build/release/autotrack-collector
     """
 
 struct Settings {
@@ -95,6 +103,9 @@ struct Settings {
     var withoutRollups = false
     /// How many times the burst runs, alternately before and after rsyslog.
     var rounds = 1
+    /// SIGKILLs of `serve` for `--kill-loop` (0: not run), and its binary.
+    var killLoop = 0
+    var collector: String?
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -112,6 +123,8 @@ struct Settings {
             case "--sustain-replay": s.sustainReplay = true
             case "--without-rollups": s.withoutRollups = true
             case "--rounds": s.rounds = arguments.count(after: option)
+            case "--kill-loop": s.killLoop = arguments.count(after: option)
+            case "--collector": s.collector = arguments.value(after: option, "a path")
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
             }
@@ -255,12 +268,23 @@ func collectorRate(_ perConnection: [[[JSONValue]]], total: Int, window: Int, ro
     let requests = eventsRequests(perConnection)
     let before = cpuByThreadKind()
     let sent = sendOverATLP(perConnection, prepared: requests, to: address, window: window)
+    let lastACK = ContinuousClock.now
     let after = cpuByThreadKind()
+    // What a person with `sqlite3` counts in `events` one second after the last ACK, the
+    // collector still running.
+    Posix.sleep(lastACK + .seconds(1) - ContinuousClock.now)
+    let outside = outsideCount(db)
     collector.stop()
     // Threads that ended during the run are not counted: the collector's live until `stop`.
     print("  CPU µs per event until the last ACK (threads of this process): \(cpuPerEvent(from: before, to: after, events: total))")
+    print("  `sqlite3 \(db.split(separator: "/").last!) 'SELECT count(*) FROM events'` 1 s after the last ACK: \(outside) of \(total) acknowledged")
     let stored = (try? SQLiteEventStore(path: db, options: StoreOptions(access: .existing)).totals(.all).events) ?? -1
     return (Double(total) / Benchmark.seconds(sent.elapsed), stored)
+}
+
+/// `SELECT count(*) FROM events` by the `sqlite3` program, as an outside reader (-1: it failed).
+func outsideCount(_ db: String) -> Int {
+    sqlite3(db, "SELECT count(*) FROM events").first.flatMap { Int($0) } ?? -1
 }
 
 // MARK: the old build
@@ -491,7 +515,10 @@ final class LineCounter {
     }
 }
 
-func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: Int) -> Double {
+/// The rate rsyslog writes the load at, as fast as it takes it (`sustain`: nil), or paced at
+/// `sustain.rate` events/s for `sustain.seconds` (the load repeated as often as needed), when it
+/// prints the rate reached and how far the file fell behind what was sent.
+func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: Int, sustain: (rate: Double, seconds: Int)? = nil) -> Double {
     let dir = temporaryDirectory("rsyslog")
     defer { try? FileManager.default.removeItem(at: dir) }
     let work = dir.appendingPathComponent("work")
@@ -541,6 +568,10 @@ func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: In
     let frames = perConnection.map(syslogFrames)
     let address = SocketAddress(host: "127.0.0.1", port: port)
     let counter = LineCounter(logFile)
+    if let sustain {
+        let counts = perConnection.map { $0.map(\.count) }
+        return rsyslogSustained(frames, counts, to: address, counter, rate: sustain.rate, seconds: sustain.seconds, process)
+    }
     let failures = Mutex<[String]>([])
     let start = ContinuousClock.now
     onThreads(frames.count) { c in
@@ -569,6 +600,66 @@ func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: In
     return Double(total) / Benchmark.seconds(elapsed)
 }
 
+/// rsyslog fed `frames` (one list per connection, repeated; `counts` their events) at `rate`
+/// events/s for `seconds`:
+/// every 100 ms the lines in its file against the lines sent; prints the rate reached, the
+/// largest lag (the time since the last line written was sent) and the time to write the rest
+/// once sending stopped. Returns the rate reached.
+func rsyslogSustained(
+    _ frames: [[[UInt8]]], _ counts: [[Int]], to address: SocketAddress, _ counter: LineCounter, rate: Double, seconds: Int, _ process: Process
+) -> Double {
+    let senders = frames.count
+    let perBatch = Double(counts.joined().reduce(0, +)) / Double(max(1, counts.joined().count))
+    let batchesPerSecond = rate / perBatch / Double(senders)
+    let start = ContinuousClock.now + .milliseconds(100)
+    let end = start + .seconds(seconds)
+    // Lines sent so far and when each 500th was sent, for the lag.
+    let sentAt = Mutex<[(lines: Int, at: ContinuousClock.Instant)]>([])
+    let sentLines = Atomic<Int>(0)
+    let failures = Mutex<[String]>([])
+    let group = DispatchGroup()
+    for c in 0..<senders {
+        group.enter()
+        Thread {
+            defer { group.leave() }
+            do throws(PosixError) {
+                let fd = try Posix.socket(address)
+                defer { Posix.close(fd) }
+                try Posix.connect(fd, address, timeout: .seconds(10))
+                var n = 0
+                while true {
+                    let due = start + .seconds((Double(n) + Double(c) / Double(senders)) / batchesPerSecond)
+                    if due >= end { return }
+                    if due > ContinuousClock.now { Posix.sleep(due - ContinuousClock.now) }
+                    try Posix.sendAll(fd, frames[c][n % frames[c].count])
+                    let lines = counts[c][n % counts[c].count]
+                    let total = sentLines.wrappingAdd(lines, ordering: .relaxed).newValue
+                    sentAt.withLock { $0.append((total, ContinuousClock.now)) }
+                    n += 1
+                }
+            } catch {
+                failures.withLock { $0.append("connection \(c): \(error)") }
+            }
+        }.start()
+    }
+    var largestLag = 0.0
+    while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        let written = counter.update()
+        let now = ContinuousClock.now
+        // The lag: since the first send whose lines are not all written yet.
+        let pending = sentAt.withLock { s in s.first { $0.lines > written }?.at }
+        if let pending { largestLag = max(largestLag, Benchmark.seconds(now - pending)) }
+    }
+    if let f = failures.withLock({ $0.first }) { fail("an rsyslog client failed: \(f)") }
+    let sent = sentLines.load(ordering: .relaxed)
+    let stopped = ContinuousClock.now
+    let waitUntil = stopped + .seconds(120)
+    while counter.update() < sent, ContinuousClock.now < waitUntil, process.isRunning { Thread.sleep(forTimeInterval: 0.005) }
+    let reached = Double(counter.lines) / Benchmark.seconds(ContinuousClock.now - start)
+    print("rsyslog sustained (sync=\"on\"): \(counter.lines) of \(sent) lines written in \(Benchmark.fixed(Benchmark.seconds(ContinuousClock.now - start), 1)) s = \(String(format: "%.0f", reached)) events/s (asked \(String(format: "%.0f", rate))); largest lag \(Benchmark.fixed(largestLag, 2)) s; the rest written \(Benchmark.fixed(Benchmark.seconds(ContinuousClock.now - stopped), 2)) s after the last send")
+    return reached
+}
+
 // MARK: the run
 
 let settings = Settings.parse(Array(CommandLine.arguments.dropFirst()))
@@ -581,10 +672,18 @@ print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.see
     + "(the agent's: \(agentWindow)), ACK once the batch is durable (in the ingest log)")
 print("load average before: \(Benchmark.loadAverage())")
 
+if settings.killLoop > 0 {
+    guard let binary = settings.collector else { fail("--kill-loop needs --collector PATH (an autotrack-collector binary)") }
+    killLoop(binary, perConnection, total: total, kills: settings.killLoop, window: settings.window)
+    print("load average after: \(Benchmark.loadAverage())")
+    exit(0)
+}
+
 if let rate = settings.sustainRate {
-    sustain(
-        perConnection, rate: rate, seconds: settings.sustain > 0 ? settings.sustain : 60, batchSize: settings.batch, window: settings.window,
-        replay: settings.sustainReplay)
+    let seconds = settings.sustain > 0 ? settings.sustain : 60
+    sustain(perConnection, rate: rate, seconds: seconds, batchSize: settings.batch, window: settings.window, replay: settings.sustainReplay)
+    // The baseline at the same rate, in the same run.
+    if let rsyslogd = findRsyslogd() { _ = rsyslogRate(rsyslogd, perConnection, total: total, sustain: (rate, seconds)) }
     print("load average after: \(Benchmark.loadAverage())")
     exit(0)
 }

@@ -1,5 +1,4 @@
 import ATLPTLS
-import CommandSupport
 import SecureChannel
 import SystemCalls
 

@@ -1,0 +1,56 @@
+/// The SQLite store's tuning constants, in one place, each with the invariant it keeps. None
+/// depends on the machine: each bounds a time, a memory or a transaction's size.
+enum StoreTuning {
+    // MARK: the ingest journal and `events`
+
+    /// How often the `ingest-store` thread stores what waits in the ingest journal, at most (from
+    /// the start of one round to the next), unless its last transaction came full (more wait: the
+    /// next follows at once). Keeps: a logged batch waits at most this long for a round to start.
+    static let storePeriod = Duration.milliseconds(100)
+
+    /// Age of the oldest batch waiting in the journal beyond which an append stores waiting
+    /// batches itself before logging its own. Keeps `events` within 1 s of every `ACK` at any
+    /// rate: the `ACK`s slow to the rate at which `events` is written, so what waits is never
+    /// more than this much of storing's work, and the `ingest-store` thread or the next appends
+    /// store it within another such span.
+    static let maxStoreLag = Duration.milliseconds(250)
+
+    /// Events waiting beyond which an append stores waiting batches itself before logging its
+    /// own, whatever their age. Keeps the backlog's memory bounded (~300 bytes an event).
+    static let maxWaitingEvents = 262_144
+
+    /// Batches per transaction of `events`, at most. Keeps a read that stores what waits
+    /// (`ingestCurrent`) from holding the connection for longer than one such transaction.
+    static let batchesPerStore = 64
+
+    // MARK: derived data (the rollups)
+
+    /// Events per rollup transaction, at most. Keeps the memory of one transaction's events
+    /// (`RollupEvent`s, a few hundred bytes each) bounded.
+    static let rollupChunk = 100_000
+
+    /// How often a round of rollup transactions starts, at most, unless the last came full. Each
+    /// key changed in a round costs one upsert whatever its events, so a longer period costs
+    /// fewer upserts per event; keeps the rollups' lag behind `events` at about this plus one
+    /// round's work (reports never wait for it: they apply what is left themselves).
+    static let rollupPeriod = Duration.seconds(1)
+
+    /// How long a read-only reader beside a running collector waits for the watermark to move
+    /// before it takes the rollups for unkept and reads the events. Keeps such a reader on the
+    /// rollups: three rounds (`rollupPeriod`), so a round's pause never passes for a stop. (With
+    /// no collector running, one that owns the ingest journal, it reads the events at once.)
+    static let watermarkStallBound = rollupPeriod * 3
+
+    /// The nice value of the derived data's threads (the rollup workers, the filter build). Keeps
+    /// the appends (whose `ACK`s agents wait for) and the `ingest-store` thread (which holds the
+    /// lock the appends take to store, so it runs at their priority) ahead when they compete for
+    /// the processor; an idle processor runs these threads at full speed.
+    static let backgroundNice: Int32 = 5
+
+    // MARK: SQLite
+
+    /// The pages of write-ahead log after which a commit checkpoints it into the file. Keeps the
+    /// checkpoints (each copies every page changed since the last, with an fsync) from rewriting
+    /// the same index and rollup pages every few commits.
+    static let checkpointPages = 16_384
+}
