@@ -1,5 +1,6 @@
 import Interactions
 import ObjCRuntime
+import Synchronization
 import ViewIdentity
 
 /// Impressions in an AppKit app (docs/objc.md "Impressions"): while the observer has impression
@@ -39,7 +40,16 @@ final class AppKitImpressions {
         guard !listening else { return }
         listening = true
         let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
-        watcher.rules.onImpressionRulesChange {
+        // Told on the config refresher's thread after every swap of rules: the main thread is
+        // asked (through the Objective-C runtime) only when the names to watch changed.
+        let rules = watcher.rules
+        let known = Mutex(rules.impressionElementNames)
+        rules.onImpressionRulesChange {
+            let names = rules.impressionElementNames
+            guard known.withLock({ k in
+                defer { k = names }
+                return k != names
+            }) else { return }
             MainThread.async {
                 guard let me = UnsafeMutableRawPointer(bitPattern: address) else { return }
                 Unmanaged<AppKitImpressions>.fromOpaque(me).takeUnretainedValue().rulesChanged()

@@ -339,6 +339,9 @@ int atr_window_out(void) { return NSWindowOut; }
 @end
 
 void atr_run_on_main_thread(void (*function)(void *), void *context) {
+    // A thread GNUstep did not start (the config refresher's, a signal's) is registered first:
+    // without it, its pool is no pool and what it autoreleases leaks (GNUstep says so).
+    GSRegisterCurrentThread();
     NSAutoreleasePool *pool = [[NSAutoreleasePool alloc] init];
     ATRMainThreadCall *call = [[ATRMainThreadCall alloc] init];
     call->function = function;

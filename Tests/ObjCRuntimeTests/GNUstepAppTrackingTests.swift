@@ -53,6 +53,17 @@ import ViewIdentity
             }
         }
 
+        /// The tree of `page` as written (newer than `since`, when given), within 60 s: a GNUstep
+        /// app's first start for a new HOME (its defaults, fonts, `gdnc`) can take tens of seconds
+        /// on a loaded 2-core machine while other suites run. A failure says the app's standard error.
+        func tree(_ page: String, newerThan since: Date? = nil) throws -> WidgetTree {
+            do {
+                return try WidgetTree.wait(directory: trees, page: page, newerThan: since, within: 60)
+            } catch {
+                throw HarnessFailure("\(error); the app's stderr: \(process.standardError.suffix(3000))")
+            }
+        }
+
         /// The X window showing the page whose tree is `tree` (same size as its root's frame).
         func window(for tree: WidgetTree, on display: VirtualDisplay, titled title: String) throws -> String {
             guard let frame = tree.root["frame"] as? [NSNumber], frame.count == 4 else { throw HarnessFailure("the page has no frame") }
@@ -152,7 +163,7 @@ import ViewIdentity
             ]}
             """)
         let app = try TrackedApp(program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: config)
-        let page = try WidgetTree.wait(directory: app.trees, page: "EMController")
+        let page = try app.tree("EMController")
         let window = try app.window(for: page, on: h.display, titled: "EdenMath")
         let sevenNode = try page.node("path", seven)
         #expect(sevenNode["title"] as? String == "7")
@@ -205,7 +216,7 @@ import ViewIdentity
         defer { h.stop() }
         let config = try h.config(#"{"rules": []}"#)
         let app = try TrackedApp(program: Self.textEdit, appKey: "textedit", display: h.display, collector: h.address, directory: h.dir, config: config)
-        let page = try WidgetTree.wait(directory: app.trees, page: "DocumentWindowController")
+        let page = try app.tree("DocumentWindowController")
         let window = try app.window(for: page, on: h.display, titled: "Untitled")
         try h.display.xdotool(["windowfocus", window])
         Thread.sleep(forTimeInterval: 0.3)
@@ -236,6 +247,36 @@ import ViewIdentity
         #expect(leaves.count == 2, "\(names)")
         #expect(leaves.allSatisfy { $0["path"] as? String == "DocumentWindowController&0" && $0["duration"] is Int }, "\(names)")
         #expect(!names.contains { $0.contains("GSKVO") || $0.contains("NSKVONotifying") }, "\(names)")
+    }
+
+    /// TextEdit's document (its own `NSScrollView` subclass, `ScalingScrollView`): typing 80
+    /// lines scrolls it by itself (the text view follows the insertion point: no `scroll`), and 6
+    /// wheel steps up are one `scroll` at rest, `up`, with the depth 1 of the bottom it started from.
+    @Test func textEditScrollsByTheWheelNotByTyping() throws {
+        let h = try Harness("gnustep-textedit-scroll")
+        defer { h.stop() }
+        let app = try TrackedApp(program: Self.textEdit, appKey: "textedit", display: h.display, collector: h.address, directory: h.dir, config: nil)
+        let page = try app.tree("DocumentWindowController")
+        let window = try app.window(for: page, on: h.display, titled: "Untitled")
+        try h.display.xdotool(["windowfocus", window])
+        Thread.sleep(forTimeInterval: 0.3)
+        try h.display.xdotool(["type", "--delay", "2", (1...80).map { "line \($0)\n" }.joined()])
+        // Longer than a rest (300 ms): a scroll of the typing would be stored by now.
+        Thread.sleep(forTimeInterval: 1)
+        let path = "DocumentWindowController-NSView-ScalingScrollView&0-0-0"
+        let c = try WidgetTree.center(try page.node("path", path))
+        try h.display.xdotool(["mousemove", "--window", window, String(c.x), String(c.y), "click", "--repeat", "6", "--delay", "40", "4"])
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "scroll" } })
+        Thread.sleep(forTimeInterval: 0.5)
+        let events = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "scroll" } })
+        let scrolls = events.filter { $0["type"] as? String == "scroll" }
+        #expect(scrolls.count == 1, "\(events.map { $0["name"] ?? "?" })")
+        let scroll = try #require(scrolls.first)
+        let props = scroll["props"] as? [String: Any] ?? [:]
+        #expect(scroll["path"] as? String == path && scroll["name"] as? String == "DocumentWindowController#ScalingScrollView#scroll")
+        #expect(props["direction"] as? String == "up" && (props["depth"] as? NSNumber)?.doubleValue == 1, "\(props)")
+        let offset = (try? JSONSerialization.jsonObject(with: Data((props["offset"] as? String ?? "").utf8)) as? [Int]) ?? []
+        #expect(offset.count == 2 && offset[1] > 0, "\(props)")
     }
 
     /// The newest snapshot of `page` the collector stored, waited for.
@@ -346,7 +387,7 @@ import ViewIdentity
         let app = try TrackedApp(
             program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: nil,
             options: ["--config-refresh", "1"], environment: ["AUTOTRACK_DATA_DIR": data.path])
-        let page = try WidgetTree.wait(directory: app.trees, page: "EMController")
+        let page = try app.tree("EMController")
         let window = try app.window(for: page, on: h.display, titled: "EdenMath")
         let five = try #require(page.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == "5" })
         let path = try #require(five["path"] as? String)
@@ -392,7 +433,7 @@ import ViewIdentity
         let h = try Harness("gnustep-ink")
         defer { h.stop() }
         let app = try TrackedApp(program: Self.application("Ink"), appKey: "ink", display: h.display, collector: h.address, directory: h.dir, config: nil)
-        let page = try WidgetTree.wait(directory: app.trees, page: "NSWindowController")
+        let page = try app.tree("NSWindowController")
         #expect(page.nodes.contains { $0["type"] as? String == "NSTextView" })
         let window = try app.window(for: page, on: h.display, titled: "Untitled")
         try h.display.xdotool(["windowfocus", window])
@@ -417,7 +458,7 @@ import ViewIdentity
         defer { h.stop() }
         let app = try TrackedApp(
             program: Self.application("CurrencyConverter"), appKey: "currency", display: h.display, collector: h.address, directory: h.dir, config: nil)
-        let page = try WidgetTree.wait(directory: app.trees, page: "NSWindow")
+        let page = try app.tree("NSWindow")
         let labels = page.nodes.compactMap { $0["title"] as? String }
         #expect(labels.contains("EUROs to convert:") && labels.contains("Exchange rate per 1 EURO:"), "\(labels)")
         let window = try app.window(for: page, on: h.display, titled: "CurrencyConverter")
@@ -456,7 +497,7 @@ import ViewIdentity
             """)
         let app = try TrackedApp(
             program: Self.application("Calculator"), appKey: "calculator", display: h.display, collector: h.address, directory: h.dir, config: config)
-        let page = try WidgetTree.wait(directory: app.trees, page: "CalcFace")
+        let page = try app.tree("CalcFace")
         let window = try app.window(for: page, on: h.display, titled: "Calculator")
         let keys = try ["7", "+", "2", "="].map { title in
             try #require(page.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == title }, "no \(title) key")
@@ -489,7 +530,7 @@ import ViewIdentity
         let h = try Harness("gnustep-signal-\(signal)")
         defer { h.stop() }
         let eden = try TrackedApp(program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir, config: nil)
-        _ = try WidgetTree.wait(directory: eden.trees, page: "EMController")
+        _ = try eden.tree("EMController")
         _ = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "page_enter" } })
         // The program: the child `autotrack-agent run` started.
         let agentPID = eden.process.process.processIdentifier
@@ -511,12 +552,12 @@ import ViewIdentity
         let eden = try TrackedApp(
             program: Self.edenMath, appKey: "edenmath", display: h.display, collector: h.address, directory: h.dir.appendingPathComponent("eden"),
             config: nil)
-        let edenPage = try WidgetTree.wait(directory: eden.trees, page: "EMController")
+        let edenPage = try eden.tree("EMController")
         let edenWindow = try eden.window(for: edenPage, on: h.display, titled: "EdenMath")
         let calc = try TrackedApp(
             program: Self.application("Calculator"), appKey: "calculator", display: h.display, collector: h.address,
             directory: h.dir.appendingPathComponent("calc"), config: nil)
-        let calcPage = try WidgetTree.wait(directory: calc.trees, page: "CalcFace")
+        let calcPage = try calc.tree("CalcFace")
         let calcWindow = try calc.window(for: calcPage, on: h.display, titled: "Calculator")
         func edenEvents(_ type: String) -> ([[String: Any]]) -> Bool {
             { $0.contains { $0["appKey"] as? String == "edenmath" && $0["type"] as? String == type } }
@@ -559,7 +600,7 @@ import ViewIdentity
             """)
         let fixture = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/objc-fixture-app").path
         let app = try TrackedApp(program: fixture, appKey: "form", display: h.display, collector: h.address, directory: h.dir, config: config)
-        let page = try WidgetTree.wait(directory: app.trees, page: "FormController")
+        let page = try app.tree("FormController")
         let window = try app.window(for: page, on: h.display, titled: "Fixture form")
         func node(_ path: String) throws -> [String: Any] { try page.node("path", v + path) }
         try app.click(try node("NSButton&0-0-0"), window: window, on: h.display)
@@ -633,7 +674,7 @@ import ViewIdentity
         let app = try TrackedApp(
             program: fixture, appKey: "lists", display: h.display, collector: h.address, directory: h.dir, config: config,
             arguments: ["--lists"])
-        let page = try WidgetTree.wait(directory: app.trees, page: "ListController")
+        let page = try app.tree("ListController")
         let window = try app.window(for: page, on: h.display, titled: "Fixture lists")
         func frame(_ path: String) throws -> [Int] {
             try #require(try page.node("path", v + path)["frame"] as? [NSNumber]).map(\.intValue)
