@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "AutotrackPreload",
             dependencies: [
-                "CAutotrackPreload", "CGtk", "GtkTracking", "PreloadPipeline", "ProgramLaunch", "Tracker", "RemoteConfig", "ATLPClient",
+                "CAutotrackPreload", "CGtk", "GtkTracking", "PreloadPipeline", "ProgramLaunch",
                 "SystemCalls",
             ],
             path: "Modules/AutotrackPreload"),
@@ -323,8 +323,8 @@ package.targets += [
     .target(
         name: "AutotrackObjCPreload",
         dependencies: [
-            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "PreloadPipeline", "ProgramLaunch", "Tracker", "RemoteConfig",
-            "ATLPClient", "SystemCalls",
+            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "PreloadPipeline", "ProgramLaunch",
+            "SystemCalls",
         ],
         path: "Modules/AutotrackObjCPreload"),
     // Runs the runtime layer's and the Aspects' cases in a process of its own (GNUstep is never

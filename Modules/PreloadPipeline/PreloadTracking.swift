@@ -9,7 +9,6 @@ public import RemoteConfig
 import Reporters
 import SecureChannel
 import SystemCalls
-import Glibc
 import Tracker
 
 /// Why a preload library could not start tracking; said on standard error, and the program runs untracked.
