@@ -33,7 +33,7 @@ let package = Package(
         .library(name: "Collector", targets: ["Collector"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "Tracker", targets: ["Tracker"]),
-        .library(name: "RemoteConfig", targets: ["RemoteConfig"]),
+        .library(name: "AgentPipeline", targets: ["AgentPipeline"]),
         .library(name: "DemoShop", targets: ["DemoShop"]),
         .library(name: "PNGImage", targets: ["PNGImage"]),
         .library(name: "CommandSupport", targets: ["CommandSupport"]),
@@ -139,9 +139,9 @@ let package = Package(
             path: "Modules/Tracker"),
         // The collector as a tracker's source of rules (CONFIG over ATLP/1).
         .target(
-            name: "RemoteConfig",
+            name: "AgentPipeline",
             dependencies: ["EventModel", "ViewIdentity", "Tracker", "Reporters", "KVCConfig", "ATLPWire", "ATLPClient", "SecureChannel", "SystemCalls"],
-            path: "Modules/RemoteConfig"),
+            path: "Modules/AgentPipeline"),
         // The simulated shop app the demo drives, built on the Hooks object model.
         .target(
             name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Interactions", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
@@ -155,7 +155,7 @@ let package = Package(
             name: "AgentCommands",
             dependencies: [
                 "EventModel", "ViewIdentity", "Interactions", "Hooks", "KVCConfig", "SourceInventory", "Matching", "ATLPWire", "ATLPClient", "SystemCalls",
-                "Tracker", "RemoteConfig", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
+                "Tracker", "AgentPipeline", "DemoShop", "CommandSupport", "PathDrift", "ProgramLaunch",
             ],
             path: "Modules/AgentCommands"),
 
@@ -172,7 +172,7 @@ let package = Package(
         .target(
             name: "PreloadPipeline",
             dependencies: [
-                "ProgramLaunch", "Tracker", "RemoteConfig", "KVCConfig", "Reporters", "EventModel", "ATLPClient", "ATLPWire", "ATLPTLS",
+                "ProgramLaunch", "Tracker", "AgentPipeline", "KVCConfig", "Reporters", "EventModel", "ATLPClient", "ATLPWire", "ATLPTLS",
                 "SecureChannel", "CommandSupport", "SystemCalls",
             ],
             path: "Modules/PreloadPipeline"),
@@ -225,12 +225,12 @@ let package = Package(
             dependencies: ["Tracker", "DemoShop", "Reporters", "Interactions", "Hooks", "KVCConfig", "EventModel", "ViewIdentity", "TestSupport"],
             path: "Tests/TrackerTests"),
         .testTarget(
-            name: "RemoteConfigTests",
+            name: "AgentPipelineTests",
             dependencies: [
-                "RemoteConfig", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "ATLPClient", "DemoShop", "Hooks",
+                "AgentPipeline", "Tracker", "Collector", "ViewIdentity", "EventStore", "SystemCalls", "ATLPWire", "ATLPClient", "DemoShop", "Hooks",
                 "KVCConfig", "Reporters", "EventModel", "AgentCommands", "CommandSupport", "TestSupport",
             ],
-            path: "Tests/RemoteConfigTests"),
+            path: "Tests/AgentPipelineTests"),
         .testTarget(
             name: "CollectorTests",
             dependencies: [
@@ -360,7 +360,7 @@ for target in package.targets where target.type != .system && target.name != "CS
 // and only imports that show in public API are `public import`.
 for target in package.targets where [
     "EventModel", "SystemCalls", "ViewIdentity", "Interactions", "Hooks", "Matching", "SourceInventory", "Reporters", "ATLPWire",
-    "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "HTTPServer", "ConnectionLoop", "RemoteConfig", "ProgramLaunch",
+    "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "HTTPServer", "ConnectionLoop", "AgentPipeline", "ProgramLaunch",
     "PNGImage", "GtkShop", "DemoShop", "EventStore", "StoreSQL", "SQLiteStore", "PostgresStore", "CommandSupport", "AgentCommands",
 ].contains(target.name) {
     target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]

@@ -4,7 +4,7 @@ import DemoShop
 import Foundation
 import Interactions
 import KVCConfig
-import RemoteConfig
+import AgentPipeline
 import SystemCalls
 import Tracker
 import Hooks
@@ -147,7 +147,7 @@ public struct DemoCommand: Command {
 
         // The scripted session runs on a manual clock from now: waits take no real time, dwell
         // times are exact; the tracker's time rules read the same clock.
-        let clock = ManualHookClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let clock = ManualInteractionClock(wallMilliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let spool = scratch.path + "/spool"
         let link = CollectorLink(
             addresses: connections.addresses,
@@ -197,7 +197,7 @@ public struct DemoCommand: Command {
 
     /// The demo app's tracking pipeline to `link`, on `clock`, asking the collector for rules.
     private func startPipeline(
-        plan: TrackingPlan, link: CollectorLink, spool: String, clock: ManualHookClock, dataDirectory: String, io: any OutputStreams
+        plan: TrackingPlan, link: CollectorLink, spool: String, clock: ManualInteractionClock, dataDirectory: String, io: any OutputStreams
     ) -> TrackingPipeline? {
         do {
             let app = try TrackedApp(key: DemoConfiguration.appKey, version: DemoConfiguration.appVersion)
@@ -216,7 +216,7 @@ public struct DemoCommand: Command {
 
     /// Runs the scripted session into the pipeline's tracker, writing page trees (`--tree-dir`)
     /// and sending snapshots (circle mode, `--snapshots`) on the way; false, said on standard error, on failure.
-    private func runSession(pipeline: TrackingPipeline, link: CollectorLink, clock: ManualHookClock, io: any OutputStreams) -> Bool {
+    private func runSession(pipeline: TrackingPipeline, link: CollectorLink, clock: ManualInteractionClock, io: any OutputStreams) -> Bool {
         var treeWriter: PageTreeWriter?
         if let treeDir {
             do {

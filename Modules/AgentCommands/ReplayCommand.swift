@@ -3,7 +3,7 @@ public import CommandSupport
 import Foundation
 import Hooks
 import KVCConfig
-import RemoteConfig
+import AgentPipeline
 import SystemCalls
 import Tracker
 

@@ -3,7 +3,7 @@ import ATLPWire
 public import CommandSupport
 import EventModel
 import Foundation
-import RemoteConfig
+import AgentPipeline
 import SystemCalls
 
 /// `autotrack-agent send`: ships an NDJSON file of events to a collector, reliably, exactly once.

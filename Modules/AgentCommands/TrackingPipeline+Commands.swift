@@ -1,11 +1,11 @@
 import ATLPClient
 import EventModel
 import KVCConfig
-import RemoteConfig
+import AgentPipeline
 import Tracker
 import ATLPWire
 
-/// What `demo` and `replay` run: the one tracking pipeline (RemoteConfig's `TrackingPipeline`)
+/// What `demo` and `replay` run: the one tracking pipeline (AgentPipeline's `TrackingPipeline`)
 /// to collectors, with the commands' batching and backoff, and the lines they print about it.
 extension TrackingPipeline {
     /// Events go to `link`'s collectors (the first that answers); batches are cut every 50 ms and

@@ -18,7 +18,7 @@ import ViewIdentity
 /// Create, `start()` and use on the main thread. The original implementations always run.
 public final class AppKitHookSystem {
     public let observer: any InteractionObserver
-    public let clock: any HookClock
+    public let clock: any InteractionClock
     /// Where each entered page's tree is written (view-tree JSON with frames); nil writes none.
     public let treeDirectory: String?
     private var hooks: [MethodHook] = []
@@ -39,7 +39,7 @@ public final class AppKitHookSystem {
     /// `snapshots` receives each picture taken in circle mode, on the main thread; it must not
     /// block. Without it none are taken.
     public init(
-        observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil,
+        observer: any InteractionObserver, clock: any InteractionClock = SystemInteractionClock(), treeDirectory: String? = nil,
         snapshots: ((PageSnapshot) -> Void)? = nil
     ) {
         self.observer = observer

@@ -24,7 +24,7 @@ final class AppKitImpressions {
     /// The class names of `watcher.elementNames` (a page's name without its alias).
     private var typeNames: Set<String> = []
 
-    init(rules: any ImpressionRules, clock: any HookClock, windows: @escaping () -> [ObjCObject], report: @escaping (Interaction) -> Void) {
+    init(rules: any ImpressionRules, clock: any InteractionClock, windows: @escaping () -> [ObjCObject], report: @escaping (Interaction) -> Void) {
         watcher = ImpressionWatcher(rules: rules, clock: clock, report: report)
         self.windows = windows
     }

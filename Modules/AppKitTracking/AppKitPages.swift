@@ -7,13 +7,13 @@ import ViewIdentity
 final class AppKitPages {
     /// The window of each visit, retained while the visit lasts.
     private var pages = ShownPages<ObjCObject>()
-    private let clock: any HookClock
+    private let clock: any InteractionClock
     private let report: (Interaction) -> Void
     var onEnter: ((ObjCObject, AppKitNode) -> Void)?
     /// Called with each window whose page is being left, before its `page_leave`.
     var onLeave: ((ObjCObject) -> Void)?
 
-    init(clock: any HookClock, report: @escaping (Interaction) -> Void) {
+    init(clock: any InteractionClock, report: @escaping (Interaction) -> Void) {
         self.clock = clock
         self.report = report
     }

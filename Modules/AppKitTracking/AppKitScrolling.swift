@@ -34,11 +34,11 @@ final class AppKitScrolling {
         }
     }
 
-    private let clock: any HookClock
+    private let clock: any InteractionClock
     private let report: (Interaction) -> Void
     private var watches: [UInt: Watch] = [:]
 
-    init(clock: any HookClock, report: @escaping (Interaction) -> Void) {
+    init(clock: any InteractionClock, report: @escaping (Interaction) -> Void) {
         self.clock = clock
         self.report = report
     }

@@ -8,9 +8,9 @@ import ViewIdentity
 /// PNG's pixels (top-left origin).
 final class AppKitSnapshots {
     private let send: (PageSnapshot) -> Void
-    private let clock: any HookClock
+    private let clock: any InteractionClock
 
-    init(clock: any HookClock, send: @escaping (PageSnapshot) -> Void) {
+    init(clock: any InteractionClock, send: @escaping (PageSnapshot) -> Void) {
         self.clock = clock
         self.send = send
     }

@@ -14,16 +14,16 @@ import SystemCalls
 /// the AppKit hooks with a tracker that ships to the collector (or writes NDJSON).
 @_cdecl("autotrack_objc_preload_start")
 public func autotrackObjCPreloadStart() {
-    ObjCPreloadSession.start()
+    InjectedObjCTracking.start()
 }
 
-final class ObjCPreloadSession {
+final class InjectedObjCTracking {
     let tracking: PreloadTracking
     let hooks: AppKitHookSystem
     /// Keeps the `-[NSProcessInfo environment]` hook for the life of the process.
     let environmentHook: MethodHook?
 
-    private static let current = Mutex<ObjCPreloadSession?>(nil)
+    private static let current = Mutex<InjectedObjCTracking?>(nil)
     static let exitFlushTimeout: Duration = .seconds(2)
 
     private init(tracking: PreloadTracking, hooks: AppKitHookSystem, environmentHook: MethodHook?) {
@@ -47,10 +47,10 @@ final class ObjCPreloadSession {
         }
         let settings = LaunchSettings(environment: env, program: program)
         do {
-            try current.withLock { (slot: inout ObjCPreloadSession?) throws(PreloadFailure) in
-                slot = try ObjCPreloadSession(settings: settings, environment: env)
+            try current.withLock { (slot: inout InjectedObjCTracking?) throws(PreloadFailure) in
+                slot = try InjectedObjCTracking(settings: settings, environment: env)
             }
-            atexit { ObjCPreloadSession.finish() }
+            atexit { InjectedObjCTracking.finish() }
             watchEndingSignals()
         } catch {
             PreloadTracking.printError("autotrack: \(error); the program runs untracked")

@@ -13,17 +13,17 @@ import SystemCalls
 /// GTK hooks with a tracker that ships to the collector (or writes NDJSON), flushing at exit.
 @_cdecl("autotrack_preload_start")
 public func autotrackPreloadStart() {
-    PreloadSession.start()
+    InjectedTracking.start()
 }
 
 /// What the preload runs in a tracked program: the tracking pipeline (tracker, reporting,
 /// consent gate, shipper; PreloadPipeline's, as every preload's) and the GTK hooks.
-final class PreloadSession {
+final class InjectedTracking {
     let tracking: PreloadTracking
     let hooks: GtkHookSystem
 
     /// The session of this process, taken (once) at exit.
-    private static let current = Mutex<PreloadSession?>(nil)
+    private static let current = Mutex<InjectedTracking?>(nil)
     /// How long exit waits for the collector's acknowledgements (docs/gtk.md).
     static let exitFlushTimeout: Duration = .seconds(2)
 
@@ -45,10 +45,10 @@ final class PreloadSession {
         }
         let settings = LaunchSettings(environment: env, program: program)
         do {
-            try current.withLock { (slot: inout PreloadSession?) throws(PreloadFailure) in
-                slot = try PreloadSession(settings: settings, environment: env)
+            try current.withLock { (slot: inout InjectedTracking?) throws(PreloadFailure) in
+                slot = try InjectedTracking(settings: settings, environment: env)
             }
-            atexit { PreloadSession.finish() }
+            atexit { InjectedTracking.finish() }
             watchEndingSignals()
         } catch {
             PreloadTracking.printError("autotrack: \(error); the program runs untracked")

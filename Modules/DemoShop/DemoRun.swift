@@ -5,11 +5,11 @@ import ViewIdentity
 /// Runs the demo shop under hooks: builds the app in its own aspect registry, starts a
 /// `HookSystem` for the observer first, then performs script steps.
 ///
-/// With a `ManualHookClock` (the default) waits only move the clock, so a whole run takes
+/// With a `ManualInteractionClock` (the default) waits only move the clock, so a whole run takes
 /// milliseconds and its timestamps and dwell times are exact.
 public final class DemoRun {
     public let aspects: AspectRegistry
-    public let clock: any HookClock
+    public let clock: any InteractionClock
     public let hooks: HookSystem
     /// Built by the first step (or `perform(.launch)`).
     public private(set) var app: DemoShopApp?
@@ -17,7 +17,7 @@ public final class DemoRun {
 
     /// A run whose waits call `wait(milliseconds)` (sleep for real time, advance for a manual clock).
     public init(
-        observer: any InteractionObserver, clock: any HookClock, aspects: AspectRegistry = AspectRegistry(),
+        observer: any InteractionObserver, clock: any InteractionClock, aspects: AspectRegistry = AspectRegistry(),
         wait: @escaping (Int64) -> Void
     ) {
         self.aspects = aspects
@@ -27,7 +27,7 @@ public final class DemoRun {
     }
 
     /// A run on a manual clock: waits advance it, nothing sleeps.
-    public convenience init(observer: any InteractionObserver, clock: ManualHookClock = ManualHookClock(), aspects: AspectRegistry = AspectRegistry()) {
+    public convenience init(observer: any InteractionObserver, clock: ManualInteractionClock = ManualInteractionClock(), aspects: AspectRegistry = AspectRegistry()) {
         self.init(observer: observer, clock: clock, aspects: aspects, wait: { clock.advance(milliseconds: $0) })
     }
 

@@ -11,7 +11,7 @@ import ViewIdentity
 /// here blocks: the observer should hand events to its own thread, as the tracker does.
 public final class GtkHookSystem {
     public let observer: any InteractionObserver
-    public let clock: any HookClock
+    public let clock: any InteractionClock
     /// Where each entered page's widget tree is written (docs/gtk.md "Trees"); nil writes none.
     public let treeDirectory: String?
 
@@ -50,7 +50,7 @@ public final class GtkHookSystem {
     /// `snapshots` receives each snapshot taken in circle mode, on the GTK thread; it must not
     /// block. Without it none are taken.
     public init(
-        observer: any InteractionObserver, clock: any HookClock = SystemHookClock(), treeDirectory: String? = nil,
+        observer: any InteractionObserver, clock: any InteractionClock = SystemInteractionClock(), treeDirectory: String? = nil,
         snapshots: ((PageSnapshot) -> Void)? = nil
     ) {
         self.observer = observer

@@ -27,7 +27,7 @@ final class GtkImpressions {
     /// Whether a widget type is one of `typeNames`, by GType as first met (cleared when the rules change).
     private var typeWatched: [GType: Bool] = [:]
 
-    init(rules: any ImpressionRules, clock: any HookClock, report: @escaping (Interaction) -> Void) {
+    init(rules: any ImpressionRules, clock: any InteractionClock, report: @escaping (Interaction) -> Void) {
         watcher = ImpressionWatcher(rules: rules, clock: clock, report: report)
     }
 

@@ -18,12 +18,12 @@ final class GtkPages {
     }
 
     private var pages = ShownPages<Place>()
-    private let clock: any HookClock
+    private let clock: any InteractionClock
     private let report: (Interaction) -> Void
     /// Called with each page entered (the tree writer).
     var onEnter: ((GtkWidgetNode) -> Void)?
 
-    init(clock: any HookClock, report: @escaping (Interaction) -> Void) {
+    init(clock: any InteractionClock, report: @escaping (Interaction) -> Void) {
         self.clock = clock
         self.report = report
     }

@@ -39,7 +39,7 @@ final class GtkScrolling {
     }
 
     private let gate: GtkInputGate
-    private let clock: any HookClock
+    private let clock: any InteractionClock
     private let report: (Interaction) -> Void
     /// The watched scrolled windows by their widget's address.
     private var watches: [UInt: Watch] = [:]
@@ -47,7 +47,7 @@ final class GtkScrolling {
     /// may be reused by another adjustment once the first is finalized).
     private var byAdjustment: [UInt: Watch] = [:]
 
-    init(gate: GtkInputGate, clock: any HookClock, report: @escaping (Interaction) -> Void) {
+    init(gate: GtkInputGate, clock: any InteractionClock, report: @escaping (Interaction) -> Void) {
         self.gate = gate
         self.clock = clock
         self.report = report

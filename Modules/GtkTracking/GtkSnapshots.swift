@@ -11,7 +11,7 @@ import ViewIdentity
 /// block (the sender ships it on a thread of its own).
 final class GtkSnapshots {
     private let send: (PageSnapshot) -> Void
-    private let clock: any HookClock
+    private let clock: any InteractionClock
     /// The plan's `ignore` patterns now (they change with remote rules): covered views are blanked.
     private let ignorePatterns: () -> [IgnorePattern]
     /// The frame each page was last taken at, so one paint gives one snapshot of a page however
@@ -31,7 +31,7 @@ final class GtkSnapshots {
     /// What blanked frames are painted with: an opaque mid grey.
     private static let blankColor = GdkRGBA(red: 0.62, green: 0.62, blue: 0.62, alpha: 1)
 
-    init(clock: any HookClock, ignorePatterns: @escaping () -> [IgnorePattern] = { [] }, send: @escaping (PageSnapshot) -> Void) {
+    init(clock: any InteractionClock, ignorePatterns: @escaping () -> [IgnorePattern] = { [] }, send: @escaping (PageSnapshot) -> Void) {
         self.clock = clock
         self.ignorePatterns = ignorePatterns
         self.send = send

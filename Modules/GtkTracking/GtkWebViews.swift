@@ -16,12 +16,12 @@ import ViewIdentity
 final class GtkWebViews {
     static let handlerName = "autotrack"
 
-    private let clock: any HookClock
+    private let clock: any InteractionClock
     private let report: (Interaction) -> Void
     /// The page an interaction inside `node` counts on (the hook system's rule).
     private let pageOf: (ViewPlacement, GtkWidgetNode) -> String
 
-    init(clock: any HookClock, pageOf: @escaping (ViewPlacement, GtkWidgetNode) -> String, report: @escaping (Interaction) -> Void) {
+    init(clock: any InteractionClock, pageOf: @escaping (ViewPlacement, GtkWidgetNode) -> String, report: @escaping (Interaction) -> Void) {
         self.clock = clock
         self.pageOf = pageOf
         self.report = report

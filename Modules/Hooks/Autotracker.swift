@@ -10,7 +10,7 @@ public enum Autotracker {
     /// Starts hooking every UI object of the process for `observer`; allowed once per process.
     @discardableResult
     public static func install(
-        observer: any InteractionObserver, clock: any HookClock = SystemHookClock()
+        observer: any InteractionObserver, clock: any InteractionClock = SystemInteractionClock()
     ) throws(AutotrackerError) -> HookSystem {
         let hooks = HookSystem(observer: observer, aspects: .shared, clock: clock)
         let ok = system.withLock { current in

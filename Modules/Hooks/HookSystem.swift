@@ -24,7 +24,7 @@ public final class HookSystem: @unchecked Sendable {
     }
 
     public let aspects: AspectRegistry
-    public let clock: any HookClock
+    public let clock: any InteractionClock
     let observer: any InteractionObserver
     /// Watches the views on screen for impressions when the observer has impression rules
     /// (Tracking/ImpressionTracking.swift); nil when it cannot have any.
@@ -44,7 +44,7 @@ public final class HookSystem: @unchecked Sendable {
     let state = Mutex(State())
 
     /// A hook system reporting to `observer`, hooking objects of `aspects`, timing with `clock`.
-    public init(observer: any InteractionObserver, aspects: AspectRegistry = .current, clock: any HookClock = SystemHookClock()) {
+    public init(observer: any InteractionObserver, aspects: AspectRegistry = .current, clock: any InteractionClock = SystemInteractionClock()) {
         self.observer = observer
         self.aspects = aspects
         self.clock = clock

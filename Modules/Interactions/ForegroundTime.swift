@@ -18,7 +18,7 @@ public struct ForegroundTime: Sendable {
     /// start the foreground time; `appBackground` and `appEnd` carry it as `duration` (ms) and end
     /// it. An `appEnd` in the background carries 0: that foreground time went with `appBackground`,
     /// so the durations of one run add up to its time in the foreground.
-    public mutating func interaction(_ kind: Interaction.Kind, clock: any HookClock) -> Interaction {
+    public mutating func interaction(_ kind: Interaction.Kind, clock: any InteractionClock) -> Interaction {
         let now = clock.monotonicNanoseconds()
         var interaction = Interaction(kind: kind, timestamp: clock.wallMilliseconds())
         switch kind {
@@ -36,7 +36,7 @@ public struct ForegroundTime: Sendable {
     /// The toolkit's hooks saw whether the app (one of its windows) is active now: the
     /// `appForeground` or `appBackground` to report when that changed since it was last told;
     /// nil when it did not, and the first time (the app's start is `appStart`'s).
-    public mutating func activity(_ now: Bool, clock: any HookClock) -> Interaction? {
+    public mutating func activity(_ now: Bool, clock: any InteractionClock) -> Interaction? {
         defer { active = now }
         guard let was = active, was != now else { return nil }
         return interaction(now ? .appForeground : .appBackground, clock: clock)

@@ -9,7 +9,7 @@ public import ViewIdentity
 /// with each element and its visible fraction. An element is known by its view path (row index
 /// included), so a list row that scrolls out and back is the same element; `pageEntered` starts a
 /// new visit of a page, after which its elements are reported again. Times come from the hooks'
-/// clock, so tests step a `ManualHookClock` instead of sleeping. UI thread only.
+/// clock, so tests step a `ManualInteractionClock` instead of sleeping. UI thread only.
 public final class ImpressionWatcher {
     /// How much of an element must be visible: half of its area.
     public static let minimumFraction = 0.5
@@ -17,7 +17,7 @@ public final class ImpressionWatcher {
     public static let minimumMilliseconds: UInt64 = 500
 
     public let rules: any ImpressionRules
-    public let clock: any HookClock
+    public let clock: any InteractionClock
     private let report: (Interaction) -> Void
     /// Elements half visible at the last look and selected, by path: since when (monotonic ns).
     private var visibleSince: [String: UInt64] = [:]
@@ -29,7 +29,7 @@ public final class ImpressionWatcher {
     public private(set) var impressions = 0
 
     /// `report` receives each impression, on the UI thread.
-    public init(rules: any ImpressionRules, clock: any HookClock, report: @escaping (Interaction) -> Void) {
+    public init(rules: any ImpressionRules, clock: any InteractionClock, report: @escaping (Interaction) -> Void) {
         self.rules = rules
         self.clock = clock
         self.report = report

@@ -21,7 +21,7 @@ public struct ShownPages<Place> {
     public init() {}
 
     /// Enters the page `node` (named by its `pathName`) kept as `place`; returns its `page_enter`.
-    public mutating func enter(_ place: Place, node: any ViewNode, clock: any HookClock) -> Interaction {
+    public mutating func enter(_ place: Place, node: any ViewNode, clock: any InteractionClock) -> Interaction {
         let name = node.pathName
         visits.append(Visit(place: place, name: name, enteredNanos: clock.monotonicNanoseconds()))
         counts[name, default: 0] += 1
@@ -38,7 +38,7 @@ public struct ShownPages<Place> {
 
     /// The `page_leave` of `visit` (taken out with `remove`), as `node` at `now` (monotonic
     /// nanoseconds): the name it was entered with, its count, its dwell.
-    public func leaving(_ visit: Visit, node: any ViewNode, now: UInt64, clock: any HookClock) -> Interaction {
+    public func leaving(_ visit: Visit, node: any ViewNode, now: UInt64, clock: any InteractionClock) -> Interaction {
         Interaction(
             kind: .pageLeave, node: node, title: node.title, duration: Int64((now &- visit.enteredNanos) / 1_000_000),
             page: visit.name, pageCount: counts[visit.name], timestamp: clock.wallMilliseconds())

@@ -5,7 +5,7 @@ import CommandSupport
 import EventModel
 import KVCConfig
 public import ProgramLaunch
-public import RemoteConfig
+public import AgentPipeline
 import Reporters
 import SecureChannel
 import SystemCalls

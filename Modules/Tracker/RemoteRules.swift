@@ -63,7 +63,7 @@ public enum RulesAnswer: Sendable, Hashable {
 }
 
 /// Where a tracker's remote rules come from: the collector over ATLP (`ATLPRulesSource` in the
-/// RemoteConfig module), or a test's fake. Called on the refresher's own thread; may block.
+/// AgentPipeline module), or a test's fake. Called on the refresher's own thread; may block.
 public protocol RulesSource: Sendable {
     /// Asks for the rules of this app, telling the etag of the set in use (nil: none yet).
     func fetch(etag: String?) throws -> RulesAnswer

@@ -10,7 +10,7 @@ import ViewIdentity
 /// `observe` runs synchronously on the thread that delivers the interaction (the UI thread): it
 /// reads KVC values from the live node at once, since a reused cell shows other data a moment
 /// later, then only submits to the reporting system, which delivers on its own queue.
-/// Timestamps are the interaction's, from the hooks' injectable `HookClock`.
+/// Timestamps are the interaction's, from the hooks' injectable `InteractionClock`.
 ///
 /// Around the plan (docs/agent.md "SDK"): who (`device`, `identify(user:)`, `reset()`, super
 /// properties), when (sessions rotated after `sessionTimeout` and at app start), custom events

@@ -7,7 +7,7 @@ import SystemCalls
 /// command (`demo --config-refresh`) can build one and hand it to `Tracker.init`.
 ///
 /// Every time rule (sessions, debounce, rage clicks, refresh) reads `clock`, so tests inject a
-/// `ManualHookClock` and get exact results without sleeping.
+/// `ManualInteractionClock` and get exact results without sleeping.
 public struct TrackerSettings: Sendable {
     /// How often the remote configuration is asked for (`CONFIG`); also asked at start and on
     /// return to the foreground. Default 60 s.
@@ -27,7 +27,7 @@ public struct TrackerSettings: Sendable {
     /// plus the app's own, registered once here or later with `Tracker.register(superProperties:)`.
     public var superProperties: JSONObject = JSONObject()
     /// The clock of every time rule and of `track(name:props:)` timestamps.
-    public var clock: any HookClock = SystemHookClock()
+    public var clock: any InteractionClock = SystemInteractionClock()
 
     /// Debug mode (docs/agent.md "Debug mode"): receives one line (no newline) per interaction
     /// with the rules that matched or the nearest rule; nil (the default) is off.

@@ -10,7 +10,7 @@ import ATLPWire
 
 /// The collector's side of remote configuration and event time (docs/wire.md): `CONFIG` with
 /// an etag, `PUBLISH` with a sampling rate, `EVENTS` with `sentAt`.
-@Suite struct RemoteConfigTests {
+@Suite struct AgentPipelineTests {
     func config(_ c: ATLPConnection, etag: String? = nil) throws -> ATLPFrame {
         var body = JSONObject()
         if let etag { body["etag"] = .string(etag) }

@@ -22,7 +22,7 @@ import ViewIdentity
         let memory = MemoryReporter()
         let reporting = ReportingSystem([memory])
         let observer = ReportingObserver(reporting: reporting, ids: EventIDGenerator(prefix: "demo"), session: "s1")
-        let clock = ManualHookClock(wallMilliseconds: 1_700_000_000_000)
+        let clock = ManualInteractionClock(wallMilliseconds: 1_700_000_000_000)
         let session = DemoRun(observer: observer, clock: clock)
         var narrated: [String] = []
         try session.run { i, step in narrated.append("\(i) \(step)") }

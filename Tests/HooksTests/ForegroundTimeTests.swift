@@ -10,7 +10,7 @@ import Testing
     /// The demo shop launched at 0 ms on a manual clock, reporting to a recorder.
     static func launched() throws -> (InteractionRecorder, DemoRun) {
         let recorder = InteractionRecorder()
-        let session = DemoRun(observer: recorder, clock: ManualHookClock(wallMilliseconds: 0))
+        let session = DemoRun(observer: recorder, clock: ManualInteractionClock(wallMilliseconds: 0))
         try session.perform(.launch)
         return (recorder, session)
     }

@@ -18,7 +18,7 @@ import ViewIdentity
         let reporting: ReportingSystem
         let tracker: Tracker
         let run: DemoRun
-        let clock = ManualHookClock(wallMilliseconds: 1_000_000)
+        let clock = ManualInteractionClock(wallMilliseconds: 1_000_000)
 
         init(rules: String) throws {
             let plan = try ConfigLoader.parse(text: rules, file: "rules.json")

@@ -7,7 +7,7 @@ import Testing
 @Suite struct PageTests {
     @Test func pagesReportEnterAndLeaveWithExactDwellAndCounts() throws {
         let recorder = InteractionRecorder()
-        let clock = ManualHookClock(wallMilliseconds: 5_000)
+        let clock = ManualInteractionClock(wallMilliseconds: 5_000)
         let session = DemoRun(observer: recorder, clock: clock)
         for step: DemoStep in [
             .launch, .wait(milliseconds: 1234), .selectRow(0), .wait(milliseconds: 42), .back, .wait(milliseconds: 10),
@@ -79,7 +79,7 @@ import Testing
 @Suite struct AppLifecycleTests {
     @Test func coldStartBackgroundAndForeground() throws {
         let recorder = InteractionRecorder()
-        let clock = ManualHookClock(wallMilliseconds: 0)
+        let clock = ManualInteractionClock(wallMilliseconds: 0)
         let session = DemoRun(observer: recorder, clock: clock)
         try session.perform(.launch)
         try session.perform(.wait(milliseconds: 10))

@@ -17,7 +17,7 @@ import ViewIdentity
     }
 
     @Test func markedViewsAndTypedTextStayOutOfTheTree() throws {
-        let session = DemoRun(observer: InteractionRecorder(), clock: ManualHookClock(wallMilliseconds: 0))
+        let session = DemoRun(observer: InteractionRecorder(), clock: ManualInteractionClock(wallMilliseconds: 0))
         try session.perform(.launch)
         try session.perform(.selectRow(0))
         let page = try #require(session.app?.detail)

@@ -49,7 +49,7 @@ final class InteractionRecorder: InteractionObserver {
 /// A hook system on a registry and manual clock of its own, with a recorder.
 struct HookRig {
     let aspects = AspectRegistry(diagnostics: { _ in })
-    let clock = ManualHookClock(wallMilliseconds: 1_000_000)
+    let clock = ManualInteractionClock(wallMilliseconds: 1_000_000)
     let recorder = InteractionRecorder()
     let hooks: HookSystem
 

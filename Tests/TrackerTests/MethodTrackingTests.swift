@@ -30,7 +30,7 @@ extension HookPoint where Instance == LoginView, Arguments == (LoginView, String
         let memory = MemoryReporter()
         let reporting = ReportingSystem([memory], label: "method-tracking")
         var settings = TrackerSettings()
-        settings.clock = ManualHookClock(wallMilliseconds: 5_000)
+        settings.clock = ManualInteractionClock(wallMilliseconds: 5_000)
         let tracker = Tracker(
             plan: plan, app: try TrackedApp(key: "shop", version: "1.0"), reporting: reporting, session: "m", settings: settings)
         return (tracker, reporting, memory)
@@ -40,7 +40,7 @@ extension HookPoint where Instance == LoginView, Arguments == (LoginView, String
     private func started(_ tracker: Tracker) throws -> (AspectRegistry, HookSystem) {
         let aspects = AspectRegistry(diagnostics: { _ in })
         aspects.declare(LoginView.self)
-        let hooks = HookSystem(observer: tracker, aspects: aspects, clock: ManualHookClock())
+        let hooks = HookSystem(observer: tracker, aspects: aspects, clock: ManualInteractionClock())
         try hooks.start()
         return (aspects, hooks)
     }

@@ -81,7 +81,7 @@ import Tracker
             reporting = ReportingSystem([memory], label: "remote-rules-tests")
             var plan = try ConfigLoader.parse(text: RemoteRulesTests.local, file: "events.json")
             try plan.merge(try ConfigLoader.parse(text: RemoteRulesTests.localRules, file: "rules.json"))
-            let clock = ManualHookClock(wallMilliseconds: 1_000_000)
+            let clock = ManualInteractionClock(wallMilliseconds: 1_000_000)
             var settings = TrackerSettings()
             settings.clock = clock
             settings.dataDirectory = directory

@@ -25,7 +25,7 @@ import Tracker
         let gate: ConsentGate
         let reporting: ReportingSystem
         let tracker: Tracker
-        let clock = ManualHookClock(wallMilliseconds: 1_000_000)
+        let clock = ManualInteractionClock(wallMilliseconds: 1_000_000)
         let session: DemoRun
 
         init(

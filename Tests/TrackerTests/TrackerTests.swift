@@ -49,7 +49,7 @@ import ViewIdentity
             if let given { plan = given }
             reporting = ReportingSystem([memory], label: "tracker-tests")
             tracker = Tracker(plan: plan, app: try TrackedApp(key: "shop", version: "1.2.0"), reporting: reporting, session: "t")
-            session = DemoRun(observer: tracker, clock: ManualHookClock(wallMilliseconds: 1_000_000))
+            session = DemoRun(observer: tracker, clock: ManualInteractionClock(wallMilliseconds: 1_000_000))
         }
 
         func perform(_ steps: DemoStep...) throws {

@@ -7,7 +7,7 @@ import EventModel
 import Foundation
 import Hooks
 import KVCConfig
-import RemoteConfig
+import AgentPipeline
 import Reporters
 import TestSupport
 import Testing

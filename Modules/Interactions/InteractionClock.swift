@@ -4,7 +4,7 @@ import SystemCalls
 /// Time as the hooks read it: wall time for timestamps, a monotonic count for durations.
 ///
 /// Injected so that tests (and the demo's scripted session) assert exact dwell times.
-public protocol HookClock: Sendable {
+public protocol InteractionClock: Sendable {
     /// Milliseconds since the Unix epoch, for `ts`.
     func wallMilliseconds() -> Int64
     /// Nanoseconds from an arbitrary start that never goes backwards, for durations.
@@ -12,7 +12,7 @@ public protocol HookClock: Sendable {
 }
 
 /// The real clocks: `CLOCK_REALTIME` and `ContinuousClock`.
-public struct SystemHookClock: HookClock {
+public struct SystemInteractionClock: InteractionClock {
     private let origin = ContinuousClock.now
 
     public init() {}
@@ -26,7 +26,7 @@ public struct SystemHookClock: HookClock {
 }
 
 /// A clock that moves only when told: wall and monotonic time advance together.
-public final class ManualHookClock: HookClock {
+public final class ManualInteractionClock: InteractionClock {
     private let state: Mutex<(wall: Int64, mono: UInt64)>
 
     /// Starts at `wallMilliseconds` since the epoch (monotonic time starts at 0).

@@ -3,7 +3,7 @@ import Collector
 import EventModel
 import EventStore
 import Foundation
-import RemoteConfig
+import AgentPipeline
 import SystemCalls
 import TestSupport
 import Testing

@@ -4,7 +4,7 @@ import Collector
 import EventModel
 import Foundation
 import KVCConfig
-import RemoteConfig
+import AgentPipeline
 import SystemCalls
 import TestSupport
 import Testing
