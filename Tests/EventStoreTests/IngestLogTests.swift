@@ -116,11 +116,16 @@ import TestSupport
         // and batch `i` was queued before append `i + 1` began; so every batch queued more than
         // the bound before the last began is in the table once it returns.
         let clock = ContinuousClock()
-        let until = clock.now + .milliseconds(800)
+        let begin = clock.now
         var started: [ContinuousClock.Instant] = []
-        while clock.now < until && started.count < 400 {
-            started.append(clock.now)
+        // Until an append begins twice the bound after the second one began, however fast or slow
+        // the disk (bounded by a count and 30 s): then some batch was queued more than the bound
+        // before the last append began.
+        while started.count < 20_000, clock.now - begin < .seconds(30) {
+            let now = clock.now
+            started.append(now)
             _ = try store.append(Self.batch("d\(started.count)-", 5))
+            if started.count >= 3, now - started[1] > StoreTuning.maxStoreLag * 2 { break }
         }
         let counted = try Self.eventsInTable(path)
         let last = try #require(started.last)
