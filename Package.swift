@@ -117,7 +117,7 @@ let package = Package(
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
-            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "Studio", "TestSupport"],
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "Studio", "SystemCalls", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["BenchmarkSupport", "Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],
@@ -146,7 +146,7 @@ let package = Package(
         .target(
             name: "DemoShop", dependencies: ["EventModel", "ViewIdentity", "Interactions", "Hooks", "PNGImage"], path: "Modules/DemoShop"),
         .target(name: "PNGImage", path: "Modules/PNGImage"),
-        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage"], path: "Tests/PNGImageTests"),
+        .testTarget(name: "PNGImageTests", dependencies: ["PNGImage", "TestSupport"], path: "Tests/PNGImageTests"),
         .target(name: "CommandSupport", dependencies: ["SystemCalls", "SecureChannel", "ATLPTLS"], path: "Modules/CommandSupport"),
         // Rules a new build breaks, and where their views went: trees of two builds, scored candidates.
         .target(name: "PathDrift", dependencies: ["EventModel", "ViewIdentity", "KVCConfig"], path: "Modules/PathDrift"),
@@ -259,7 +259,7 @@ let package = Package(
         // What every benchmark shares (clocks, rounds, medians, load average, ratios, output): not a product.
         .target(name: "BenchmarkSupport", dependencies: ["SystemCalls"], path: "Tools/BenchmarkSupport"),
         .executableTarget(name: "json-bench", dependencies: ["BenchmarkSupport", "EventModel"], path: "Tools/json-bench"),
-        .executableTarget(name: "md5-bench", dependencies: ["BenchmarkSupport", "ViewIdentity"], path: "Tools/md5-bench"),
+        .executableTarget(name: "md5-bench", dependencies: ["BenchmarkSupport", "SystemCalls", "ViewIdentity"], path: "Tools/md5-bench"),
         .executableTarget(name: "viewpath-bench", dependencies: ["BenchmarkSupport", "ViewIdentity"], path: "Tools/viewpath-bench"),
         .executableTarget(name: "hooks-bench", dependencies: ["BenchmarkSupport", "Interactions", "Hooks", "Reporters", "Tracker"], path: "Tools/hooks-bench"),
         .executableTarget(

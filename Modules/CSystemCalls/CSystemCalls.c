@@ -80,6 +80,16 @@ int csc_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
 #endif
 }
 
+int csc_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+#else
+    (void)actions;
+    (void)path;
+    return ENOSYS;
+#endif
+}
+
 void csc_name_thread(const char *name) {
     char shortName[16];
     strncpy(shortName, name, 15);

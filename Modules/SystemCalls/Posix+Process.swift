@@ -21,11 +21,13 @@ extension Posix {
     /// actions, whatever this process inherited or ignores (a test runner may block SIGTERM; the
     /// agent ignores SIGXFSZ). `standardInput`, when given, becomes the child's fd 0;
     /// `newProcessGroup` makes the child lead a process group of its own (so `kill(-pid, …)`
-    /// reaches everything it starts). `standardOutput`, when given, becomes both its fd 1 and 2;
-    /// `closeFromThree` closes every other descriptor in the child, ours without `FD_CLOEXEC` too.
+    /// reaches everything it starts). `standardOutput`, when given, becomes its fd 1, and its fd 2
+    /// too unless `standardError` is given; `closeFromThree` closes every other descriptor in the
+    /// child, ours without `FD_CLOEXEC` too. `workingDirectory`, when given, is the child's.
     package static func spawn(
         _ executable: String, arguments: [String], environment: [String: String]?, defaultSignals: [Int32],
-        standardInput: Int32? = nil, standardOutput: Int32? = nil, closeFromThree: Bool = false, newProcessGroup: Bool = false
+        standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil, closeFromThree: Bool = false,
+        newProcessGroup: Bool = false, workingDirectory: String? = nil
     ) throws(PosixError) -> pid_t {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -37,13 +39,15 @@ extension Posix {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, 0) }
-        if let standardOutput {
-            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-            posix_spawn_file_actions_adddup2(&actions, standardOutput, 2)
-        }
+        if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput, 1) }
+        if let errors = standardError ?? standardOutput { posix_spawn_file_actions_adddup2(&actions, errors, 2) }
         if closeFromThree {
             let rc = csc_spawn_close_from(&actions, 3)
             guard rc == 0 else { throw PosixError("posix_spawn_file_actions_addclosefrom_np(\(executable))", errno: rc) }
+        }
+        if let workingDirectory {
+            let rc = csc_spawn_chdir(&actions, workingDirectory)
+            guard rc == 0 else { throw PosixError("posix_spawn_file_actions_addchdir_np(\(workingDirectory))", errno: rc) }
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

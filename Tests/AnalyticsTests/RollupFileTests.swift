@@ -2,6 +2,7 @@ import EventModel
 import EventStore
 import Foundation
 @testable import SQLiteStore
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -43,16 +44,16 @@ import Testing
         defer { store.close() }
         store.pauseRollupWorker(true)
         // A sqlite3 shell holds the rollups file's write lock until its input ends.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = ["-cmd", "ATTACH '\(path)-rollups' AS rollups", path]
         let input = Pipe(), output = Pipe()
-        shell.standardInput = input
-        shell.standardOutput = output
-        try shell.run()
+        let shell = try ChildProgram(
+            "/usr/bin/sqlite3", arguments: ["-cmd", "ATTACH '\(path)-rollups' AS rollups", path],
+            standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor))
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         defer {
             try? input.fileHandleForWriting.close()
-            shell.waitUntilExit()
+            _ = shell.stop(within: .seconds(30))
         }
         input.fileHandleForWriting.write(Data("BEGIN; UPDATE rollups.rollup_watermark SET seq = seq; SELECT 'locked';\n".utf8))
         let answer = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)

@@ -3,6 +3,7 @@ import CommandSupport
 import EventModel
 import EventStore
 import SQLiteStore
+import SystemCalls
 import Foundation
 import TestSupport
 import Testing
@@ -111,17 +112,13 @@ func collector(_ args: [String]) -> (code: ExitCode, out: String, err: String) {
         let directory = Fixtures.temporaryDirectory("cli-fifo")
         let fifo = directory.appendingPathComponent("report.fifo").path
         let copy = directory.appendingPathComponent("copy.txt").path
-        let mkfifo = try Process.run(URL(fileURLWithPath: "/usr/bin/mkfifo"), arguments: [fifo])
-        mkfifo.waitUntilExit()
-        try #require(mkfifo.terminationStatus == 0)
+        try #require(try runProgram("/usr/bin/mkfifo", [fifo], timeout: 30).status == 0)
         // A reader at the other end: `cat` waits for a writer, copies what it writes, and ends
         // when it closes; killed after 20 s whatever happened (SIGKILL: a child of the test
         // process may inherit SIGTERM blocked).
-        let reader = try Process.run(
-            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "exec timeout -s KILL 20 cat \"$0\" > \"$1\"", fifo, copy])
+        let reader = try ChildProgram("/bin/sh", arguments: ["-c", "exec timeout -s KILL 20 cat \"$0\" > \"$1\"", fifo, copy])
         let r = collector("report", "--db", store.path, "--format", "json", "--out", fifo)
-        let deadline = Date().addingTimeInterval(30)
-        while reader.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = reader.waitForExit(within: .seconds(30))
         #expect(r.code == .success)
         // Still the FIFO (Foundation has no type of its own for one), not a regular file.
         #expect(try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType == .typeUnknown)

@@ -35,52 +35,19 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: chromium), "no \(chromium): run Tools/setup.sh (it installs Debian's chromium)")
         let (html, _) = try Self.report()
         let profile = Fixtures.temporaryDirectory("chromium-profile")
-        let run = try BoundedProcess.run(
+        let run = try runProgram(
             chromium,
             [
                 "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)",
                 "--enable-logging=stderr", "--v=0", "--dump-dom", html.absoluteString,
-            ], seconds: 120)
-        #expect(run.status == 0, "chromium exited \(run.status): \(run.err)")
+            ], timeout: 120)
+        #expect(run.status == 0, "chromium exited \(run.status): \(run.errors)")
         // Console messages (script errors, SVG attributes it rejected) are logged as CONSOLE lines.
-        let console = run.err.split(separator: "\n").filter { $0.contains("CONSOLE") }
+        let console = run.errors.split(separator: "\n").filter { $0.contains("CONSOLE") }
         #expect(console.isEmpty, "console: \(console.joined(separator: "\n"))")
-        for id in Self.sections { #expect(run.out.contains("id=\"\(id)\""), "section \(id) missing from the rendered DOM") }
-        #expect(run.out.contains("<polyline"))
-        #expect(run.out.contains("class=\"retention\""))
-        #expect(run.out.contains("rect class=\"funnel\""))
-    }
-}
-
-/// Runs a program with a deadline: killed (and reported) when it runs longer.
-enum BoundedProcess {
-    struct Result {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
-    static func run(_ path: String, _ arguments: [String], seconds: Double) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let dir = Fixtures.temporaryDirectory("process")
-        let outURL = dir.appendingPathComponent("out"), errURL = dir.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        p.standardOutput = try FileHandle(forWritingTo: outURL)
-        p.standardError = try FileHandle(forWritingTo: errURL)
-        try p.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while p.isRunning, Date() < deadline { Posix.sleep(.milliseconds(50)) }
-        if p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
-            return Result(status: -1, out: "", err: "killed after \(seconds) s")
-        }
-        p.waitUntilExit()
-        return Result(
-            status: p.terminationStatus, out: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            err: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        for id in Self.sections { #expect(run.output.contains("id=\"\(id)\""), "section \(id) missing from the rendered DOM") }
+        #expect(run.output.contains("<polyline"))
+        #expect(run.output.contains("class=\"retention\""))
+        #expect(run.output.contains("rect class=\"funnel\""))
     }
 }

@@ -16,15 +16,12 @@ let collectorBinary = Fixtures.repositoryRoot.appendingPathComponent(".build/deb
             FileManager.default.isExecutableFile(atPath: collectorBinary.path),
             "the collector binary \(collectorBinary.path) is missing: run `swift build` first (Tools/test.sh does)")
         let db = Fixtures.temporaryDirectory("serve").appendingPathComponent("events.sqlite").path
-        let process = Process()
-        process.executableURL = collectorBinary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", db, "--ingest-token", "in", "--admin-token", "ad"]
         let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProgram(
+            collectorBinary.path, arguments: ["serve", "--listen", "127.0.0.1:0", "--db", db, "--ingest-token", "in", "--admin-token", "ad"],
+            standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor), standardError: .discarded)
+        try out.fileHandleForWriting.close()
+        defer { _ = process.stop(within: .seconds(10)) }
 
         // The first two lines, read on a thread of their own, waited for at most 30 s.
         let lines = LockedLines()
@@ -52,14 +49,7 @@ let collectorBinary = Fixtures.repositoryRoot.appendingPathComponent(".build/deb
         c.close()
 
         process.terminate()  // SIGTERM
-        let exited = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            process.waitUntilExit()
-            exited.signal()
-        }
-        #expect(exited.wait(timeout: .now() + 30) == .success)
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(process.waitForExit(within: .seconds(30)) == .exited(0))
         let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(rest.contains("stopped after 1 connection and "))
         // Closed cleanly: the WAL was checkpointed into the file and removed.
@@ -83,13 +73,10 @@ final class LockedLines: Sendable {
             "the collector binary \(collectorBinary.path) is missing: run `swift build` first (Tools/test.sh does)")
         let dir = Fixtures.temporaryDirectory("serve-ready")
         let ready = dir.appendingPathComponent("ready").path
-        let process = Process()
-        process.executableURL = collectorBinary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("e.sqlite").path, "--ready-file", ready]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProgram(
+            collectorBinary.path, arguments: ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("e.sqlite").path, "--ready-file", ready],
+            standardOutput: .discarded, standardError: .discarded)
+        defer { _ = process.stop(within: .seconds(10)) }
         // At most 30 s, in 300 steps of 0.1 s.
         var text: String?
         for _ in 0..<300 where text == nil {
@@ -102,8 +89,7 @@ final class LockedLines: Sendable {
         let c = try ATLPConnection(to: SocketAddress(host: "127.0.0.1", port: port), hello: Hello(appKey: "shop"))
         c.close()
         process.terminate()
-        for _ in 0..<300 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(!process.isRunning)
+        #expect(process.waitForExit(within: .seconds(30)) != nil)
         #expect(!FileManager.default.fileExists(atPath: ready))
     }
 }

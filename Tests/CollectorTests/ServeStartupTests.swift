@@ -23,15 +23,8 @@ import Testing
         defer { holder.stop() }
         let db = dir.appendingPathComponent("events.sqlite").path
         // As a child process: serve in this process would route signals that other tests' serve uses.
-        let process = Process()
-        process.executableURL = collectorBinary
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(taken.port)", "--db", db]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<300 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
-        if process.isRunning { process.terminate() }
-        #expect(process.terminationStatus == 1)
+        let run = try runProgram(collectorBinary.path, ["serve", "--listen", "127.0.0.1:\(taken.port)", "--db", db], timeout: 30)
+        #expect(run.status == 1, "stderr: \(run.errors)")
         #expect(!FileManager.default.fileExists(atPath: db))
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
     }

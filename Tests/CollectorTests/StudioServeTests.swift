@@ -9,15 +9,7 @@ import TestSupport
 @Suite struct StudioServeTests {
     /// `curl` trusting `ca`; the status line's code and the response headers.
     static func curl(_ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        p.arguments = ["-s", "-D", "-", "-o", "/dev/null", "--max-time", "20"] + arguments
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProgram("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "--max-time", "20"] + arguments, timeout: 60).output
     }
 
     @Test(.timeLimit(.minutes(3))) func studioSpeaksHTTPSWithTheCollectorsCertificate() throws {

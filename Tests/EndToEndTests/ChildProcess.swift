@@ -25,7 +25,7 @@ struct HarnessError: Error, CustomStringConvertible {
 /// every wait polls with a deadline.
 final class ChildProcess: Sendable {
     let label: String
-    let process: Process
+    let process: ChildProgram
     private let buffers = OutputBuffers()
 
     /// The write end of standard input, when the process was started with `pipeStandardInput`.
@@ -40,29 +40,35 @@ final class ChildProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw HarnessError(description: "\(executable.path) is missing: build first with `swift build --build-tests`")
         }
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
-        if let workingDirectory { p.currentDirectoryURL = workingDirectory }
-        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let outPipe = Pipe()
         let errPipe = Pipe()
-        p.standardOutput = outPipe
-        p.standardError = errPipe
+        let input: ChildProgram.Stream
+        var inputPipe: Pipe?
+        var inputFile: FileHandle?
         if pipeStandardInput {
             let pipe = Pipe()
-            p.standardInput = pipe
-            standardInput = pipe.fileHandleForWriting
+            inputPipe = pipe
+            input = .descriptor(pipe.fileHandleForReading.fileDescriptor)
         } else if let stdin {
-            p.standardInput = try FileHandle(forReadingFrom: stdin)
-            standardInput = nil
+            let file = try FileHandle(forReadingFrom: stdin)
+            inputFile = file
+            input = .descriptor(file.fileDescriptor)
         } else {
-            p.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            standardInput = nil
+            input = .discarded
         }
-        process = p
-        label = ([executable.lastPathComponent] + arguments).joined(separator: " ")
-        try p.run()
+        process = try ChildProgram(
+            executable.path, arguments: arguments,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            workingDirectory: workingDirectory?.path, standardInput: input,
+            standardOutput: .descriptor(outPipe.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(errPipe.fileHandleForWriting.fileDescriptor))
+        // The child has its ends now: ours are closed, so the readers see the end of its output.
+        try outPipe.fileHandleForWriting.close()
+        try errPipe.fileHandleForWriting.close()
+        try inputPipe?.fileHandleForReading.close()
+        try inputFile?.close()
+        standardInput = inputPipe?.fileHandleForWriting
+        label = process.label
         startReader(outPipe.fileHandleForReading, isOut: true)
         startReader(errPipe.fileHandleForReading, isOut: false)
     }
@@ -87,12 +93,10 @@ final class ChildProcess: Sendable {
 
     var standardOutput: String { buffers.state.withLock { String(decoding: $0.out, as: UTF8.self) } }
     var standardError: String { buffers.state.withLock { String(decoding: $0.err, as: UTF8.self) } }
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Sends `signal` (SIGKILL by default) if the process still runs.
-    func kill(_ signal: Int32 = SIGKILL) {
-        if process.isRunning { try? Posix.sendSignal(signal, to: process.processIdentifier) }
-    }
+    func kill(_ signal: Int32 = SIGKILL) { process.send(signal) }
 
     /// Waits until standard output holds a complete line, and returns the first one.
     func firstLine(within seconds: Double) throws -> String {
@@ -128,8 +132,8 @@ final class ChildProcess: Sendable {
     func waitForExit(within seconds: Double) throws -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if !process.isRunning, buffers.state.withLock({ $0.closed == 2 }) {
-                return process.terminationStatus
+            if let ended = process.ended, buffers.state.withLock({ $0.closed == 2 }) {
+                return ended.shellStatus
             }
             Thread.sleep(forTimeInterval: 0.01)
         }

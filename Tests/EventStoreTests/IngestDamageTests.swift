@@ -25,7 +25,7 @@ import TestSupport
             try ChildTest.killed(
                 "loggingChild", variable: IngestLogTests.childVariable, value: path, marker: IngestLogTests.marker),
             "the child never appended")
-        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(child.ended == .signalled(SIGKILL))
         return path
     }
 
@@ -54,26 +54,24 @@ import TestSupport
     static func serve(_ path: String, _ extra: [String] = []) throws -> (status: Int32, err: String, listened: Bool) {
         let binary = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/autotrack-collector")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "run `swift build` first (Tools/test.sh does)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", path] + extra
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let process = try ChildProgram(
+            binary.path, arguments: ["serve", "--listen", "127.0.0.1:0", "--db", path] + extra,
+            standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(err.fileHandleForWriting.fileDescriptor))
+        try out.fileHandleForWriting.close()
+        try err.fileHandleForWriting.close()
         // The first line, or the end of output: bounded by the process's life and a 30 s watch.
         let watch = Thread {
-            Thread.sleep(forTimeInterval: 30)
-            if process.isRunning { process.terminate() }
+            if process.waitForExit(within: .seconds(30)) == nil { process.terminate() }
         }
         watch.start()
         let first = out.fileHandleForReading.availableData
         let listened = String(decoding: first, as: UTF8.self).hasPrefix("listening on ")
-        if process.isRunning { process.terminate() }
+        process.terminate()
         let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, errText, listened)
+        return (process.waitForExit().shellStatus, errText, listened)
     }
 
     static func missingCount(in message: String) -> Int? {

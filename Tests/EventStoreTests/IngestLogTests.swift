@@ -220,7 +220,7 @@ import TestSupport
         let path = temporaryDatabase("ingest-killed")
         let child = try #require(
             try ChildTest.killed("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
-        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(child.ended == .signalled(SIGKILL))
         #expect(try Self.eventsInTable(path) == 0, "killed before storing any batch in events")
 
         // Nobody owns the log: a reader cannot count the 400 acknowledged events, and says how to fix it.
@@ -250,7 +250,7 @@ import TestSupport
     @Test(.timeLimit(.minutes(3)))
     func aLogLeftByAnotherDatabaseIsRefusedAndAnEmptyOneTakenOver() throws {
         let path = temporaryDatabase("ingest-foreign")
-        let child = try #require(
+        _ = try #require(
             try ChildTest.killed("loggingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let refused = #expect(throws: StoreError.self) { try SQLiteEventStore(path: path) }

@@ -155,7 +155,7 @@ import TestSupport
         let path = temporaryDatabase("logsync-killed")
         let child = try #require(
             try ChildTest.killed("appendingChild", variable: Self.childVariable, value: path, marker: Self.marker), "the child never appended")
-        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(child.ended == .signalled(SIGKILL))
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "killed with its log not checkpointed away")
 
         let store = try SQLiteEventStore(path: path)

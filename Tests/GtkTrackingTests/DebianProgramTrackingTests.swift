@@ -74,7 +74,7 @@ struct DebianProgramTrackingTests {
                 let data = FileHandle(forReadingAtPath: "/proc/\(pid)/task/\(pid)/children")?.readDataToEndOfFile() ?? Data()
                 return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int32($0) }
             }
-            let top = process.process.processIdentifier
+            let top = process.pid
             let below = children(top).flatMap { [$0] + children($0) }
             for pid in below.reversed() { try? Posix.sendSignal(SIGTERM, to: pid) }
             if below.isEmpty { process.kill(SIGTERM) }

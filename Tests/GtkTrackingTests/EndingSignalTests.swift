@@ -14,7 +14,7 @@ struct EndingSignalTests {
     static func program(of agent: GUIProcess) throws -> pid_t {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            let children = "/proc/\(agent.process.processIdentifier)/task/\(agent.process.processIdentifier)/children"
+            let children = "/proc/\(agent.pid)/task/\(agent.pid)/children"
             if let text = try? String(contentsOfFile: children, encoding: .utf8), let pid = text.split(separator: " ").first.flatMap({ pid_t($0) }) {
                 return pid
             }

@@ -45,7 +45,7 @@ struct GtkConfigCheckTests {
         let good = try Self.check([
             "--config", Built.example("gtk-shop-events.json"), "--config", Built.example("gtk-shop-rules.json"), "--tree-dir", trees.path,
         ])
-        #expect(good.process.terminationStatus == 0, "stdout: \(good.standardOutput) stderr: \(good.standardError)")
+        #expect(good.exitStatus == 0, "stdout: \(good.standardOutput) stderr: \(good.standardError)")
         #expect(good.standardOutput.hasPrefix("ok: 3 classes, 3 actions and 10 rules in 2 files match the 2 trees of \(trees.path)"))
 
         // Entries that match nothing: a page the shop does not have, an action its button does
@@ -72,7 +72,7 @@ struct GtkConfigCheckTests {
             """.utf8
         ).write(to: rules)
         let dead = try Self.check(["--config", events.path, "--config", rules.path, "--tree-dir", trees.path])
-        #expect(dead.process.terminationStatus == 1)
+        #expect(dead.exitStatus == 1)
         #expect(
             dead.standardOutput.split(separator: "\n").map(String.init) == [
                 "missing-class GtkBox(checkout): configured at \(events.path): GtkBox(checkout), but the inventory has no such class",
@@ -86,9 +86,9 @@ struct GtkConfigCheckTests {
         let empty = dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let none = try Self.check(["--config", events.path, "--tree-dir", empty.path])
-        #expect(none.process.terminationStatus == 1)
+        #expect(none.exitStatus == 1)
         #expect(none.standardError.contains("no tree (*.json) in \(empty.path)"), "\(none.standardError)")
         let both = try Self.check(["--config", events.path, "--tree-dir", trees.path, "--inventory", events.path])
-        #expect(both.process.terminationStatus == 2)
+        #expect(both.exitStatus == 2)
     }
 }

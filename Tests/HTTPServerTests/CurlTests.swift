@@ -10,16 +10,9 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3))) struct CurlTests {
     /// Runs curl with `arguments`; its standard output.
     func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--silent", "--show-error", "--max-time", "10", "--http1.1"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "curl \(arguments) exited \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        let run = try runProgram("/usr/bin/env", ["curl", "--silent", "--show-error", "--max-time", "10", "--http1.1"] + arguments, timeout: 60)
+        #expect(run.status == 0, "curl \(arguments) exited \(run.status): \(run.errors)")
+        return run.output
     }
 
     @Test func curlReusesTheConnectionPostsAndAsksForHeads() throws {

@@ -533,7 +533,7 @@ import ViewIdentity
         _ = try eden.tree("EMController")
         _ = try Self.stored(h.db, atLeast: { $0.contains { $0["type"] as? String == "page_enter" } })
         // The program: the child `autotrack-agent run` started.
-        let agentPID = eden.process.process.processIdentifier
+        let agentPID = eden.process.pid
         let children = try String(contentsOfFile: "/proc/\(agentPID)/task/\(agentPID)/children", encoding: .utf8)
         let program = try #require(children.split(separator: " ").first.flatMap { pid_t($0) }, "run started no program")
         try Posix.sendSignal(signal, to: program)

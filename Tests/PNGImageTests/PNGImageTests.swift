@@ -1,5 +1,6 @@
 import Foundation
 import PNGImage
+import TestSupport
 import Testing
 
 /// PNG files from `RGBImage`, decoded by an independent reader: Python's zlib (which checks the
@@ -38,18 +39,9 @@ struct PNGImageTests {
             open(sys.argv[2], 'wb').write(out)
             print(width, height)
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, file.path, raw.path]
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard p.terminationStatus == 0 else { throw DecodeFailure(message: "python3 could not read the PNG: \(problem)") }
+        let run = try runProgram("/usr/bin/env", ["python3", "-c", script, file.path, raw.path], timeout: 60)
+        let text = run.output
+        guard run.status == 0 else { throw DecodeFailure(message: "python3 could not read the PNG: \(run.errors)") }
         let size = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard size.count == 2 else { throw DecodeFailure(message: "python3 printed \(text)") }
         return (size[0], size[1], Array(try Data(contentsOf: raw)))

@@ -16,16 +16,8 @@ import TestSupport
 
     /// `node --check FILE`: its exit status and what it said.
     static func nodeCheck(_ file: URL) throws -> (status: Int32, message: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["node", "--check", file.path]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, message)
+        let run = try runProgram("/usr/bin/env", ["node", "--check", file.path], timeout: 60)
+        return (run.status, run.output + run.errors)
     }
 
     @Test(.timeLimit(.minutes(5))) func eachScriptAndTheServedOnePassNodesSyntaxCheck() throws {

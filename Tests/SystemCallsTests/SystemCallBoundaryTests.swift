@@ -120,4 +120,29 @@ import Testing
         #expect(report.isEmpty, "system calls in tests (use Posix, adding what is missing):\n\(report.joined(separator: "\n"))")
         #expect(listedWithout.isEmpty, "listed as calling the C library but no longer do (drop them from the list): \(listedWithout)")
     }
+
+    /// Foundation's `Process.run()` on Linux reads past a buffer while it lists `/proc/self/fd`
+    /// and now and then crashes the process that calls it (a whole test run, once). Every program
+    /// is started through `SystemCalls.ChildProgram` (or `Posix.spawn`), in tests and tools too.
+    @Test func noSourceStartsAProgramThroughFoundationsProcess() throws {
+        let files = Self.swiftFiles(under: "Modules") + Self.swiftFiles(under: "Apps") + Self.swiftFiles(under: "Tools")
+            + Self.swiftFiles(under: "Tests")
+        let pattern = try NSRegularExpression(pattern: #"(?<![\w.])(Foundation\.)?Process(\(\)|\.run\(|\s*[,)\]{]|$)"#)
+        var report: [String] = []
+        for file in files where file != "Tests/SystemCallsTests/SystemCallBoundaryTests.swift" {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                var code = String(line)
+                if let comment = code.range(of: "//") { code = String(code[..<comment.lowerBound]) }
+                code = code.replacingOccurrences(of: #""([^"\\]|\\.)*""#, with: "\"\"", options: .regularExpression)
+                if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    report.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(report.isEmpty, "Foundation's Process (use ChildProgram or runProgram):\n\(report.joined(separator: "\n"))")
+        #expect(
+            pattern.firstMatch(in: "let p = Process()", range: NSRange(location: 0, length: 17)) != nil,
+            "the scan finds a Process")
+    }
 }

@@ -1,6 +1,5 @@
 public import EventModel
 import Foundation
-import Synchronization
 
 /// Runs Tests/StudioTests/browser/studio_driver.py (Selenium over Debian's chromium and
 /// chromium-driver, installed by Tools/setup.sh) against a studio, bounded in time, and returns
@@ -28,48 +27,13 @@ public enum BrowserDriver {
     }
 
     static func run(script: String, arguments: [String], timeout: Double) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes on their own threads, so a chatty driver never blocks on a full pipe.
-        let output = PipeReader(out.fileHandleForReading)
-        let errors = PipeReader(err.fileHandleForReading)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        process.waitUntilExit()
-        let text = output.text()
+        // Output goes to files (runProgram), so a chatty driver never blocks on a full pipe, and a
+        // browser a killed driver left behind holds nothing open that we wait on.
+        let run = try runProgram("/usr/bin/python3", [script] + arguments, timeout: timeout)
+        let text = run.output
         let line = text.split(separator: "\n").last.map(String.init) ?? ""
         return Outcome(
-            exitCode: process.terminationStatus, seen: (try? JSONValue.parse(line)) ?? .object(JSONObject([("unparsed", .string(text))])),
-            stderr: errors.text())
-    }
-
-    /// Collects what a pipe delivers until it closes (or 5 s after asked, should a browser left
-    /// behind by a killed driver hold it open).
-    final class PipeReader: Sendable {
-        private let data = Mutex(Data())
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread.detachNewThread { [self] in
-                let bytes = handle.readDataToEndOfFile()
-                self.data.withLock { $0 = bytes }
-                self.done.signal()
-            }
-        }
-
-        func text() -> String {
-            _ = done.wait(timeout: .now() + 5)
-            return String(decoding: data.withLock { $0 }, as: UTF8.self)
-        }
+            exitCode: run.status, seen: (try? JSONValue.parse(line)) ?? .object(JSONObject([("unparsed", .string(text))])),
+            stderr: run.errors)
     }
 }

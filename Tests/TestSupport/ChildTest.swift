@@ -7,15 +7,13 @@ public enum ChildTest {
     /// Starts this binary running only the test `name`, with `variable` set to `value`, and
     /// returns it once its standard output printed `marker`; nil (the child killed) when it
     /// exited or went 600 reads without printing it.
-    public static func start(_ name: String, variable: String, value: String, marker: String) throws -> Process? {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--testing-library", "swift-testing", "--filter", name]
-        child.environment = ProcessInfo.processInfo.environment.merging([variable: value]) { $1 }
+    package static func start(_ name: String, variable: String, value: String, marker: String) throws -> ChildProgram? {
         let output = Pipe()
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try ChildProgram(
+            CommandLine.arguments[0], arguments: ["--testing-library", "swift-testing", "--filter", name],
+            environment: ProcessInfo.processInfo.environment.merging([variable: value]) { $1 },
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor), standardError: .discarded)
+        try output.fileHandleForWriting.close()
         var seen = ""
         let reader = output.fileHandleForReading
         for _ in 0..<600 where !seen.contains(marker) {  // bounded: 600 reads
@@ -24,8 +22,7 @@ public enum ChildTest {
             seen += String(decoding: data, as: UTF8.self)
         }
         guard seen.contains(marker) else {
-            if child.isRunning { child.terminate() }
-            child.waitUntilExit()
+            _ = child.stop(within: .seconds(10))
             return nil
         }
         return child
@@ -33,10 +30,10 @@ public enum ChildTest {
 
     /// `start`s the child and, once it printed `marker`, kills it (`SIGKILL`: no cleanup runs)
     /// and waits for it to end; nil when it never printed the marker.
-    public static func killed(_ name: String, variable: String, value: String, marker: String) throws -> Process? {
+    package static func killed(_ name: String, variable: String, value: String, marker: String) throws -> ChildProgram? {
         guard let child = try start(name, variable: variable, value: value, marker: marker) else { return nil }
-        try Posix.sendSignal(SIGKILL, to: child.processIdentifier)
-        child.waitUntilExit()
+        child.send(SIGKILL)
+        child.waitForExit()
         return child
     }
 }

@@ -26,17 +26,12 @@ public func sqliteAsFound(_ path: String, _ sql: String) throws -> [String] {
 }
 
 private func shell(_ path: String, _ sql: String) throws -> [String] {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     let attach = [("-rollups", "rollups"), ("-rollups-pages", "rollup_pages")].flatMap { suffix, schema in
         FileManager.default.fileExists(atPath: path + suffix)
             ? ["-cmd", "ATTACH '\((path + suffix).replacingOccurrences(of: "'", with: "''"))' AS \(schema)"] : []
     }
-    p.arguments = attach + [path, sql]
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    try p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    let run = try runProgram("/usr/bin/sqlite3", attach + [path, sql], timeout: 60)
+    // What the shell complains of goes where it always went: the test's own standard error.
+    if !run.standardError.isEmpty { FileHandle.standardError.write(run.standardError) }
+    return run.output.split(separator: "\n").map(String.init)
 }

@@ -58,19 +58,13 @@ public struct TestCertificate {
     }
 
     private static func openssl(_ arguments: [String]) throws {
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl"] + arguments
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else {
+        let openssl = try runProgram("/usr/bin/env", ["openssl"] + arguments, timeout: 60)
+        guard openssl.status == 0 else {
             throw CocoaError(
                 .fileWriteUnknown,
                 userInfo: [
                     NSLocalizedDescriptionKey:
-                        "openssl \(arguments[0]) exited \(openssl.terminationStatus); install the openssl command (Tools/setup.sh)"
+                        "openssl \(arguments[0]) exited \(openssl.status); install the openssl command (Tools/setup.sh)"
                 ])
         }
     }

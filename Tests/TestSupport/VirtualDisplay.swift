@@ -14,7 +14,7 @@ public struct HarnessFailure: Error, CustomStringConvertible {
 public final class VirtualDisplay {
     /// `:93`.
     public let name: String
-    private let server: Process
+    private let server: ChildProgram
     private let number: Int
     private var released = false
     /// Display numbers this process has claimed: suites run in parallel, and two of them picking
@@ -36,12 +36,9 @@ public final class VirtualDisplay {
                 !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)"),
                 VirtualDisplay.claimed.withLock({ $0.insert(n).inserted })
             else { continue }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: xvfb)
-            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try ChildProgram(
+                xvfb, arguments: [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+                standardOutput: .discarded, standardError: .discarded)
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline, p.isRunning, !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
                 Thread.sleep(forTimeInterval: 0.02)
@@ -52,7 +49,7 @@ public final class VirtualDisplay {
                 number = n
                 return
             }
-            if p.isRunning { p.terminate() }
+            _ = p.stop(within: .seconds(5))
             VirtualDisplay.claimed.withLock { _ = $0.remove(n) }
         }
         throw HarnessFailure("no free X display between :90 and :189 accepted Xvfb")
@@ -83,9 +80,7 @@ public final class VirtualDisplay {
         }
         guard server.isRunning else { return }
         server.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while server.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if server.isRunning { try? Posix.sendSignal(SIGKILL, to: server.processIdentifier) }
+        _ = server.stop(within: .seconds(5))
     }
 
     /// The environment a program on this display runs with: `DISPLAY` set, Wayland unset.
@@ -141,10 +136,10 @@ public final class VirtualDisplay {
 
 /// A program under test with its output in files (a GUI program may print much); killed when dropped.
 public final class GUIProcess {
-    public let process: Process
+    package let process: ChildProgram
     private let outFile: URL
     private let errFile: URL
-    public let label: String
+    public var label: String { process.label }
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -157,20 +152,20 @@ public final class GUIProcess {
         guard FileManager.default.createFile(atPath: outFile.path, contents: nil),
             FileManager.default.createFile(atPath: errFile.path, contents: nil)
         else { throw HarnessFailure("cannot create output files in \(dir.path); check $TMPDIR") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.environment = environment
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = try FileHandle(forWritingTo: outFile)
-        p.standardError = try FileHandle(forWritingTo: errFile)
-        label = ([URL(fileURLWithPath: executable).lastPathComponent] + arguments).joined(separator: " ")
-        process = p
-        try p.run()
+        let out = try FileHandle(forWritingTo: outFile)
+        let err = try FileHandle(forWritingTo: errFile)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process = try ChildProgram(
+            executable, arguments: arguments, environment: environment, standardOutput: .descriptor(out.fileDescriptor),
+            standardError: .descriptor(err.fileDescriptor))
     }
 
     deinit {
         kill()
+        _ = process.waitForExit(within: .seconds(5))
         try? FileManager.default.removeItem(at: outFile)
         try? FileManager.default.removeItem(at: errFile)
     }
@@ -178,21 +173,22 @@ public final class GUIProcess {
     public var standardOutput: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
     public var standardError: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
     public var isRunning: Bool { process.isRunning }
+    /// Its process id.
+    public var pid: Int32 { process.pid }
+    /// Its exit status (128 + the signal when one ended it); nil while it runs.
+    public var exitStatus: Int32? { process.ended?.shellStatus }
 
-    public func kill(_ signal: Int32 = SIGKILL) {
-        if process.isRunning { try? Posix.sendSignal(signal, to: process.processIdentifier) }
-    }
+    public func kill(_ signal: Int32 = SIGKILL) { process.send(signal) }
 
-    /// Waits for the exit; kills the process and throws past the deadline.
+    /// Waits for the exit: its status (128 + the signal when one ended it); kills the process
+    /// and throws past the deadline.
     @discardableResult
     public func waitForExit(within seconds: Double) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
+        guard let ending = process.waitForExit(within: .milliseconds(Int64(seconds * 1000))) else {
             kill()
             throw HarnessFailure("\(label): still running after \(seconds) s (killed); stderr: \(standardError.suffix(2000))")
         }
-        return process.terminationStatus
+        return ending.shellStatus
     }
 }
 

@@ -33,7 +33,7 @@ import TestSupport
         let child = try #require(
             try ChildTest.killed("spoolingChild", variable: Self.childVariable, value: "\(spool)|\(address.port)", marker: Self.marker),
             "the child never spooled")
-        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(child.ended == .signalled(SIGKILL))
         for _ in 0..<20 { gate.signal() }
 
         let shipper = try EventShipper(configuration: shipperConfiguration(address, spool: spool))

@@ -101,4 +101,17 @@ public enum Benchmark {
     public static func complain(_ text: String) {
         Posix.writeToStandardError(text + "\n")
     }
+
+    /// Runs `executable` with `arguments` (not counting its name) and `environment` as a child,
+    /// SIGTERM and SIGINT passed on to it, and exits with its status: a benchmark starting itself
+    /// again (under `xvfb-run`, say). `name` is the benchmark's, for the complaint when it cannot.
+    public static func exitRunning(_ executable: String, _ arguments: [String], environment: [String: String], name: String) -> Never {
+        do {
+            let program = executable.split(separator: "/").last.map(String.init) ?? executable
+            exit(try Posix.runChild(executable, arguments: [program] + arguments, environment: environment, defaultSignals: [SIGPIPE, SIGINT, SIGTERM]))
+        } catch {
+            complain("\(name): cannot start \(executable) (\(error)); install xvfb or set DISPLAY")
+            exit(1)
+        }
+    }
 }

@@ -27,17 +27,9 @@ ToolArguments(
 
 if ProcessInfo.processInfo.environment["DISPLAY"] == nil, ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
     // No display: start again under a virtual one.
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-    p.arguments = ["-a", CommandLine.arguments[0]] + CommandLine.arguments.dropFirst()
-    do {
-        try p.run()
-    } catch {
-        Benchmark.complain("gtk-bench: no DISPLAY and xvfb-run cannot start (\(error)); install xvfb or set DISPLAY")
-        exit(1)
-    }
-    p.waitUntilExit()
-    exit(p.terminationStatus)
+    Benchmark.exitRunning(
+        "/usr/bin/xvfb-run", ["-a", CommandLine.arguments[0]] + CommandLine.arguments.dropFirst(),
+        environment: ProcessInfo.processInfo.environment, name: "gtk-bench")
 }
 guard gtk_init_check() != 0 else {
     Benchmark.complain("gtk-bench: cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")

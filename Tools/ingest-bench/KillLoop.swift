@@ -5,6 +5,7 @@ import EventModel
 import Foundation
 import Synchronization
 import SystemCalls
+import TestSupport
 
 // `--kill-loop N`: the real `serve` (a binary, `--collector PATH`) killed with SIGKILL N times at
 // random moments (100–700 ms after each start: while senders send the load over ATLP, and after,
@@ -15,17 +16,16 @@ import SystemCalls
 // 300 s in all.
 
 /// `serve` on `listen` with the database `db`; its process and port, from its first line.
-func startServe(_ binary: String, db: String, listen: String) -> (process: Process, port: UInt16) {
+func startServe(_ binary: String, db: String, listen: String) -> (process: ChildProgram, port: UInt16) {
     let deadline = ContinuousClock.now + .seconds(10)
     while true {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--listen", listen, "--db", db]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process: ChildProgram
         do {
-            try process.run()
+            process = try ChildProgram(
+                binary, arguments: ["serve", "--listen", listen, "--db", db],
+                standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor), standardError: .discarded)
+            try output.fileHandleForWriting.close()
         } catch {
             fail("cannot start \(binary): \(error); give --collector the path of a built autotrack-collector")
         }
@@ -33,7 +33,7 @@ func startServe(_ binary: String, db: String, listen: String) -> (process: Proce
         while let byte = try? output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("listening on "), let port = text.split(separator: ":").last.flatMap({ UInt16($0) }) { return (process, port) }
-        process.waitUntilExit()
+        process.waitForExit()
         // The port of the collector just killed may still be taken for a moment.
         if ContinuousClock.now > deadline { fail("\(binary) serve did not start within 10 s (first line: '\(text)')") }
         Posix.sleep(.milliseconds(50))
@@ -43,18 +43,14 @@ func startServe(_ binary: String, db: String, listen: String) -> (process: Proce
 /// The `sqlite3` program's output lines for `sql` on `db` (the rollups files attached as
 /// docs/schema.md says).
 func sqlite3(_ db: String, _ sql: String) -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
+    let arguments = [
         "sqlite3", "-cmd", "ATTACH '\(db)-rollups' AS rollups", "-cmd", "ATTACH '\(db)-rollups-pages' AS rollup_pages", db, sql,
     ]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { fail("cannot run sqlite3: \(error); Tools/setup.sh installs it") }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    do {
+        return try runProgram("/usr/bin/env", arguments, timeout: 300).output.split(separator: "\n").map(String.init)
+    } catch {
+        fail("cannot run sqlite3: \(error); Tools/setup.sh installs it")
+    }
 }
 
 func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, kills: Int, window: Int) {
@@ -100,8 +96,8 @@ func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, ki
     while killed < kills {
         // While the senders send, and after (the background store, the rollups' flushes).
         Posix.sleep(.milliseconds(Int.random(in: 100...700, using: &generator)))
-        try? Posix.sendSignal(SIGKILL, to: serve.process.processIdentifier)
-        serve.process.waitUntilExit()
+        serve.process.send(SIGKILL)
+        serve.process.waitForExit()
         killed += 1
         serve = startServe(binary, db: db, listen: "127.0.0.1:\(address.port)")
     }
@@ -116,7 +112,7 @@ func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, ki
     guard sent == total else { fail("the senders got ACKs for \(sent) of \(total) events within 300 s") }
     // Every acknowledged event once in `events`, as a person counts it, after a clean stop.
     serve.process.terminate()
-    serve.process.waitUntilExit()
+    serve.process.waitForExit()
     let counted = sqlite3(db, "SELECT COUNT(*) || '|' || COUNT(DISTINCT app_key || '/' || id) FROM events")
     // The derived data: a collector once more, until both files' watermarks reach the last event.
     serve = startServe(binary, db: db, listen: "127.0.0.1:0")
@@ -127,7 +123,7 @@ func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, ki
         Posix.sleep(.milliseconds(200))
     }
     serve.process.terminate()
-    serve.process.waitUntilExit()
+    serve.process.waitForExit()
     let rolledUp = sqlite3(db, "SELECT SUM(events) FROM rollup_events")
     print("kill loop: \(killed) SIGKILLs of serve in \(Benchmark.fixed(Benchmark.seconds(elapsed), 1)) s; \(sent) events acknowledged")
     print("  in events (sqlite3, count | distinct): \(counted.joined()); in the rollups (SUM(rollup_events.events)): \(rolledUp.joined())")

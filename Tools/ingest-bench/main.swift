@@ -293,19 +293,19 @@ func outsideCount(_ db: String) -> Int {
 func oldCollectorRate(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, window: Int) -> (rate: Double, stored: Int) {
     let dir = temporaryDirectory("old-collector")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("events.sqlite").path]
     let output = Pipe()
-    process.standardOutput = output
+    let process: ChildProgram
     do {
-        try process.run()
+        process = try ChildProgram(
+            binary, arguments: ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("events.sqlite").path],
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor))
+        try output.fileHandleForWriting.close()
     } catch {
         fail("cannot start \(binary): \(error); give --old-collector the path of a built autotrack-collector")
     }
     defer {
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
     }
     // Its first line: "listening on HOST:PORT".
     var line: [UInt8] = []
@@ -539,21 +539,21 @@ func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: In
     } catch {
         fail("cannot write \(conf): \(error)")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: rsyslogd)
-    process.arguments = ["-n", "-f", conf, "-i", dir.appendingPathComponent("rsyslogd.pid").path]
     let output = dir.appendingPathComponent("rsyslogd.out").path
     FileManager.default.createFile(atPath: output, contents: nil)
-    process.standardError = FileHandle(forWritingAtPath: output)
-    process.standardOutput = FileHandle(forWritingAtPath: output)
+    let process: ChildProgram
     do {
-        try process.run()
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        defer { try? log.close() }
+        process = try ChildProgram(
+            rsyslogd, arguments: ["-n", "-f", conf, "-i", dir.appendingPathComponent("rsyslogd.pid").path],
+            standardOutput: .descriptor(log.fileDescriptor), standardError: .descriptor(log.fileDescriptor))
     } catch {
         fail("cannot start \(rsyslogd): \(error)")
     }
     defer {
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
     }
     // rsyslogd writes the port it listens on once imtcp is up.
     var port: UInt16?
@@ -606,7 +606,7 @@ func rsyslogRate(_ rsyslogd: String, _ perConnection: [[[JSONValue]]], total: In
 /// largest lag (the time since the last line written was sent) and the time to write the rest
 /// once sending stopped. Returns the rate reached.
 func rsyslogSustained(
-    _ frames: [[[UInt8]]], _ counts: [[Int]], to address: SocketAddress, _ counter: LineCounter, rate: Double, seconds: Int, _ process: Process
+    _ frames: [[[UInt8]]], _ counts: [[Int]], to address: SocketAddress, _ counter: LineCounter, rate: Double, seconds: Int, _ process: ChildProgram
 ) -> Double {
     let senders = frames.count
     let perBatch = Double(counts.joined().reduce(0, +)) / Double(max(1, counts.joined().count))

@@ -6,6 +6,7 @@
 // keeps its best round: a burst of someone else's load then lowers one round, not one side.
 import BenchmarkSupport
 import Foundation
+import SystemCalls
 import ViewIdentity
 
 ToolArguments(
@@ -62,19 +63,18 @@ func openSSLThroughput(size: Int) throws(OpenSSLProblem) -> Double {
     guard let path = openSSLPath else {
         throw .missing("openssl is not installed (looked in /usr/bin, /usr/local/bin, /bin)")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = ["speed", "-elapsed", "-seconds", String(openSSLSeconds), "-bytes", String(size), "md5"]
     let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
+    let process: ChildProgram
     do {
-        try process.run()
+        process = try ChildProgram(
+            path, arguments: ["speed", "-elapsed", "-seconds", String(openSSLSeconds), "-bytes", String(size), "md5"],
+            standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor), standardError: .discarded)
+        try out.fileHandleForWriting.close()
     } catch {
-        throw .cannotRun("could not run \(path): \(error.localizedDescription)")
+        throw .cannotRun("could not run \(path): \(error)")
     }
     let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.waitForExit()
     let text = String(decoding: data, as: UTF8.self)
     // "type  64 bytes" then "md5  123.45k" (1000s of bytes per second).
     let lines = text.split(separator: "\n")

@@ -32,26 +32,14 @@ if environment["DISPLAY"] == nil || environment["OBJC_BENCH_BLOCKS"] == nil {
     let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     let blocks = maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } }
         .first { $0.hasSuffix("/libBlocksRuntime.so") }
-    let p = Process()
     var env = environment
     env["OBJC_BENCH_BLOCKS"] = "1"
     if let blocks { env["LD_PRELOAD"] = blocks }
-    p.environment = env
     if environment["DISPLAY"] == nil {
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
-        p.arguments = ["-a", CommandLine.arguments[0]] + CommandLine.arguments.dropFirst()
-    } else {
-        p.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        p.arguments = Array(CommandLine.arguments.dropFirst())
+        Benchmark.exitRunning(
+            "/usr/bin/xvfb-run", ["-a", CommandLine.arguments[0]] + CommandLine.arguments.dropFirst(), environment: env, name: "objc-bench")
     }
-    do {
-        try p.run()
-    } catch {
-        Benchmark.complain("objc-bench: cannot start again under xvfb-run (\(error)); install xvfb or set DISPLAY")
-        exit(1)
-    }
-    p.waitUntilExit()
-    exit(p.terminationStatus)
+    Benchmark.exitRunning("/proc/self/exe", Array(CommandLine.arguments.dropFirst()), environment: env, name: "objc-bench")
 }
 guard atrbench_setup() == 1, let buttonPointer = atrbench_button() else {
     Benchmark.complain("objc-bench: cannot make the AppKit window on \(environment["DISPLAY"] ?? "")")

@@ -49,23 +49,26 @@ func run(connections: Int, each: Int) -> (peak: Int, rest: Int) {
     let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("snapshot-memory-\(UUID().uuidString.prefix(8))")
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: collector)
-    process.arguments = ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("events.sqlite").path, "--accept-snapshots"]
     let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { fail("cannot start \(collector): \(error); build it first (swift build -c release)") }
+    let process: ChildProgram
+    do {
+        process = try ChildProgram(
+            collector, arguments: ["serve", "--listen", "127.0.0.1:0", "--db", dir.appendingPathComponent("events.sqlite").path, "--accept-snapshots"],
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor), standardError: .discarded)
+        try output.fileHandleForWriting.close()
+    } catch {
+        fail("cannot start \(collector): \(error); build it first (swift build -c release)")
+    }
     defer {
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
     }
     var line: [UInt8] = []
     while let byte = try? output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
     guard let port = String(decoding: line, as: UTF8.self).split(separator: ":").last.flatMap({ UInt16($0) }) else {
         fail("\(collector) did not say where it listens: \(String(decoding: line, as: UTF8.self))")
     }
-    let pid = process.processIdentifier
+    let pid = process.pid
     Posix.sleep(.milliseconds(500))
     let idle = anonymousMiB(pid) ?? 0
     let peak = Atomic<Int>(idle)

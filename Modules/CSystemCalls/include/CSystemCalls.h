@@ -44,6 +44,11 @@ int csc_lock_held(int fd);
 /// the error number (0: added; `ENOSYS` where the C library lacks it).
 int csc_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/// Adds "change to the directory `path`" to a spawn's file actions
+/// (`posix_spawn_file_actions_addchdir_np`, glibc 2.29+, which needs `_GNU_SOURCE`); returns the
+/// error number (0: added; `ENOSYS` where the C library lacks it).
+int csc_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
 /// Names the calling thread (`pthread_setname_np`; Linux keeps the first 15 bytes).
 void csc_name_thread(const char *name);
 
