@@ -12,6 +12,12 @@ package enum ProgramEnding: Sendable, Equatable {
     /// This signal ended it.
     case signalled(Int32)
 
+    /// What a `waitpid` status says.
+    package init(waitStatus status: Int32) {
+        let signal = status & 0x7F
+        self = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    }
+
     /// As a shell reports it: the exit status, or 128 + the signal.
     package var shellStatus: Int32 {
         switch self {
@@ -89,10 +95,7 @@ package final class ChildProgram: Sendable {
         ending.withLock { ending in
             if ending == nil {
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    let signal = status & 0x7F
-                    ending = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
-                }
+                if waitpid(pid, &status, WNOHANG) == pid { ending = ProgramEnding(waitStatus: status) }
             }
             return ending
         }

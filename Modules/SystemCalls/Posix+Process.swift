@@ -74,10 +74,7 @@ extension Posix {
     }
 
     /// A `waitpid` status as a shell reports it: the exit status, or 128 + the signal that ended it.
-    package static func exitStatus(_ status: Int32) -> Int32 {
-        let signalled = status & 0x7F
-        return signalled == 0 ? (status >> 8) & 0xFF : 128 + signalled
-    }
+    package static func exitStatus(_ status: Int32) -> Int32 { ProgramEnding(waitStatus: status).shellStatus }
 
     /// Waits for the child `pid` to end: its exit status, or 128 + the signal that ended it (as a shell reports it).
     package static func waitForExit(_ pid: pid_t) throws(PosixError) -> Int32 {

@@ -5,8 +5,6 @@ import SystemCalls
 public struct ProgramOutput: Sendable {
     /// Its exit status, or 128 + the signal that ended it (as a shell reports it).
     public var status: Int32
-    /// Whether a signal ended it.
-    public var signalled: Bool
     public var standardOutput: Data
     public var standardError: Data
     public var output: String { String(decoding: standardOutput, as: UTF8.self) }
@@ -51,7 +49,5 @@ public func runProgram(
         throw HarnessFailure(
             "\(child.label): still running after \(timeout) s (killed); stderr: \(String(decoding: errors, as: UTF8.self).suffix(2000))")
     }
-    var signalled = false
-    if case .signalled = ending { signalled = true }
-    return ProgramOutput(status: ending.shellStatus, signalled: signalled, standardOutput: output, standardError: errors)
+    return ProgramOutput(status: ending.shellStatus, standardOutput: output, standardError: errors)
 }
