@@ -2,7 +2,6 @@ import ATLPServer
 import ATLPTLS
 import EventModel
 import EventStore
-import Foundation
 import HTTPServer
 import PostgresStore
 import SecureChannel
@@ -58,9 +57,20 @@ public final class EmbeddedCollector: Sendable {
     public let dbPath: String
     public let options: Options
     private let log: (@Sendable (String) -> Void)?
-    private let state = Mutex<(store: (any CollectorStore)?, server: ATLPService?)>((nil, nil))
-    /// The studio's HTTP server, made with the ATLP server when `options.studio` is set.
-    private let studioServer = Mutex<HTTPService?>(nil)
+    /// The parts once made (`prepare`), nil before and after a start that failed.
+    private let parts = Mutex<Parts?>(nil)
+
+    /// What runs: the store, the servers, and the group that starts and stops them
+    /// (CollectorServices.swift says in which order and why).
+    private struct Parts: Sendable {
+        let store: any CollectorStore
+        let server: ATLPService
+        let studio: HTTPService?
+        let group: ServiceGroup
+    }
+
+    /// How long `stop` gives the services together (each server also bounds its own drain).
+    static let stopGrace = Duration.seconds(30)
 
     /// A collector on `listen` (default `127.0.0.1:0`, an ephemeral port) writing to `dbPath`.
     /// `log` receives a line for each failure a client cannot see in full (a failed commit), and
@@ -78,85 +88,65 @@ public final class EmbeddedCollector: Sendable {
         self.log = log
     }
 
-    /// Opens the database (creating and migrating it), then listens; returns the bound address.
-    /// Calling it again while running returns the same address.
+    /// Opens the database (creating and migrating it), then starts the store's work, the ATLP
+    /// server and the studio, in that order; returns the ATLP server's bound address. Calling it
+    /// again while running returns the same address. A part that cannot start stops those
+    /// started before it, so a later `start()` may try again.
     @discardableResult
     public func start() throws(CollectorStartError) -> SocketAddress {
-        let server = try prepare()
-        var failure: CollectorStartError
-        do throws(PosixError) {
-            let address = try server.start()
-            do throws(CollectorStartError) {
-                try startStudio()
-                return address
-            } catch {
-                failure = error
-            }
+        let parts = try prepare()
+        do {
+            try parts.group.start(grace: Self.stopGrace)
         } catch {
-            failure = CollectorStartError(listen: options.listen, error)
+            self.parts.withLock { $0 = nil }
+            throw (error as? CollectorStartError) ?? CollectorStartError(listen: options.listen, PosixError("\(error)", errno: EINVAL))
         }
-        server.stop()
-        // Forget the servers that could not bind, so a later start() may try again.
-        studioServer.withLock { s in
-            s?.stop()
-            s = nil
+        guard let address = parts.server.address else {
+            throw CollectorStartError(listen: options.listen, PosixError("the collector was stopped; create a new one", errno: EINVAL))
         }
-        let store = state.withLock { s -> (any CollectorStore)? in
-            defer { s = (nil, nil) }
-            return s.store
-        }
-        store?.close()
-        throw failure
-    }
-
-    /// Binds and starts the studio's server, when there is one.
-    private func startStudio() throws(CollectorStartError) {
-        guard let studio = studioServer.withLock({ $0 }), let address = options.studio else { return }
-        do throws(PosixError) {
-            try studio.start()
-        } catch {
-            throw CollectorStartError(listen: address, error)
-        }
+        return address
     }
 
     /// Runs as a service: starts, calls `onStart` with the bound address, blocks until SIGINT
     /// or SIGTERM, then stops gracefully (answers what was read, closes) and returns.
     public func run(onStart: (SocketAddress) -> Void) throws(CollectorStartError) {
-        let server = try prepare()
+        let address = try start()
         defer { stop() }
-        // The studio binds first, so `studioAddress` is known when `onStart` prints addresses.
-        try startStudio()
+        let signals: SignalWaiter
         do throws(PosixError) {
-            try server.run(onStart: onStart)
+            signals = try SignalWaiter([SIGINT, SIGTERM])
         } catch {
             throw CollectorStartError(listen: options.listen, error)
         }
+        defer { signals.cancel() }
+        onStart(address)
+        signals.wait()
     }
 
-    /// Stops listening, lets requests already read finish, closes connections, then closes the
-    /// database (checkpointing its WAL). Safe to call twice.
+    /// Stops the studio, then the ATLP server (no new connections; requests already read are
+    /// answered), then the store (what its journal holds goes into `events`, its WAL is
+    /// checkpointed, it closes). Safe to call twice.
     public func stop() {
-        let (store, server) = state.withLock { ($0.store, $0.server) }
-        studioServer.withLock { $0 }?.stop()
-        server?.stop()
-        // stop() returns once no handler call runs, so nothing uses the store any more.
-        store?.close()
+        guard let parts = parts.withLock({ $0 }) else { return }
+        for late in parts.group.stop(grace: Self.stopGrace) {
+            log?("warning: the \(late) had not stopped \(Self.stopGrace) after the stop began; its threads were left to the process's exit")
+        }
     }
 
     /// The bound address while running.
-    public var address: SocketAddress? { state.withLock { $0.server }?.address }
+    public var address: SocketAddress? { parts.withLock { $0 }?.server.address }
 
     /// The store, once started (closed after `stop()`): tests read what was stored through it.
-    public var store: (any CollectorStore)? { state.withLock { $0.store } }
+    public var store: (any CollectorStore)? { parts.withLock { $0 }?.store }
 
     /// The studio's bound address while running (with `options.studio`).
-    public var studioAddress: SocketAddress? { studioServer.withLock { $0 }?.address }
+    public var studioAddress: SocketAddress? { parts.withLock { $0 }?.studio?.address }
 
     /// The server's counters, once started.
-    public var statistics: ATLPServerStatistics? { state.withLock { $0.server }?.statistics }
+    public var statistics: ATLPServerStatistics? { parts.withLock { $0 }?.server.statistics }
 
-    private func prepare() throws(CollectorStartError) -> ATLPService {
-        if let server = state.withLock({ $0.server }) { return server }
+    private func prepare() throws(CollectorStartError) -> Parts {
+        if let parts = parts.withLock({ $0 }) { return parts }
         let store: any CollectorStore
         do throws(StoreError) {
             store = try openStore(
@@ -182,25 +172,34 @@ public final class EmbeddedCollector: Sendable {
         let server = ATLPService(
             configuration: configuration, handler: CollectorHandler(store: store, access: options.access, log: log),
             security: security, log: log)
-        if let studio = options.studio {
+        var services: [any BackgroundService] = [StoreService(store, log: log), ListeningService(server, listen: options.listen)]
+        var studio: HTTPService?
+        if let address = options.studio {
             do throws(CollectorStartError) {
-                try makeStudio(at: studio, store: store, security: security)
+                let made = try makeStudio(at: address, store: store, security: security)
+                services.append(ListeningService(made, listen: address))
+                studio = made
             } catch {
                 store.close()
                 throw error
             }
         }
-        return state.withLock { s in
-            if let existing = s.server { return existing }
-            s = (store, server)
-            Self.rebuildRollups(store, log: log)
-            return server
+        let made = Parts(store: store, server: server, studio: studio, group: ServiceGroup(services))
+        let (kept, lost) = parts.withLock { p -> (Parts, Bool) in
+            if let existing = p { return (existing, true) }
+            p = made
+            return (made, false)
         }
+        // Another start made the parts meanwhile: this one's store goes.
+        if lost { store.close() }
+        return kept
     }
 
     /// The studio's server on `address`, over `store`'s pictures and rules, with the ATLP
     /// server's TLS; its login is the admin token.
-    private func makeStudio(at address: SocketAddress, store: any CollectorStore, security: SecureChannelFactory?) throws(CollectorStartError) {
+    private func makeStudio(at address: SocketAddress, store: any CollectorStore, security: SecureChannelFactory?) throws(CollectorStartError)
+        -> HTTPService
+    {
         guard options.access.adminToken != nil else {
             throw CollectorStartError(studio: "the studio's login is the admin token; give --admin-token")
         }
@@ -211,29 +210,9 @@ public final class EmbeddedCollector: Sendable {
         let handler = StudioHandler(
             backend: CollectorStudioBackend(store: store, pictures: pictures),
             configuration: StudioHandler.Configuration(isAdminToken: { access.isAdmin(token: $0) }))
-        let server = HTTPService(
+        return HTTPService(
             configuration: HTTPServerConfiguration(host: address.host, port: address.port, maxBodyBytes: 1 << 20), handler: handler,
             security: security)
-        studioServer.withLock { $0 = server }
-    }
-
-    /// Rebuilds the store's rollups that wait (after a schema migration or a prune) on a thread
-    /// of its own while the collector serves: appends go on between its short transactions, and
-    /// reports read the events until it is done. Logs about ten lines per app; stops quietly
-    /// when the store closes.
-    private static func rebuildRollups(_ store: any CollectorStore, log: (@Sendable (String) -> Void)?) {
-        let thread = Thread {
-            var lines = RollupProgressLines()
-            do throws(StoreError) {
-                try store.rebuildRollups { p in
-                    if let line = lines.line(p) { log?(line) }
-                }
-            } catch {
-                if error.code != .closed { log?("could not rebuild the report rollups (reports read the events meanwhile): \(LogText.escaped("\(error)"))") }
-            }
-        }
-        thread.name = "autotrack-rollups"
-        thread.start()
     }
 }
 

@@ -1,7 +1,6 @@
 package import SecureChannel
 import Synchronization
 package import SystemCalls
-import Dispatch
 
 /// A server's life around its `ConnectionLoop`: binds and listens, starts the I/O thread and the
 /// workers, stops gracefully, or runs until SIGINT/SIGTERM. The ATLP and HTTP services wrap one.
@@ -12,6 +11,8 @@ package final class LoopService<P: ConnectionProtocol>: Sendable {
     private let name: String
     private let what: String
     private let lifecycle = Mutex<Lifecycle>(.idle)
+    /// Runs the loop (`<name>-io`), then stops the workers and closes the wakeup pipe.
+    private let io: ServiceThread
 
     private enum Lifecycle {
         case idle, running(SocketAddress), stopped
@@ -22,6 +23,7 @@ package final class LoopService<P: ConnectionProtocol>: Sendable {
         self.name = name
         self.what = what
         self.shared = LoopShared(statistics: statistics)
+        io = ServiceThread(threadName: "\(name)-io")
     }
 
     /// Binds `host`:`port`, listens, and starts `workerThreads` workers and the I/O thread, which
@@ -73,13 +75,13 @@ package final class LoopService<P: ConnectionProtocol>: Sendable {
         shared.listenerFD.store(fd, ordering: .releasing)
         let workers = ThreadPool(threads: workerThreads, name: "\(name)-worker")
         let shared = self.shared
-        Posix.startThread(name: "\(name)-io") {
+        io.start { _ in
+            // The loop ends on `stopRequested` (the wakeup pipe wakes it), not on the thread's stop.
             serve(fd, wake.read, workers)
             workers.stopAndWait()
             Posix.close(wake.read)
             shared.wakeFD.store(-1, ordering: .releasing)
             Posix.close(wake.write)
-            shared.finished.signal()
         }
         return bound
     }
@@ -103,8 +105,8 @@ package final class LoopService<P: ConnectionProtocol>: Sendable {
         shared.stopRequested.store(true, ordering: .releasing)
         let fd = shared.wakeFD.load(ordering: .acquiring)
         if fd >= 0 { Posix.wake(fd) }
-        shared.finished.wait()
-        shared.finished.signal()  // later callers of stop() return at once
+        // Bounded by the loop's own `stopGracePeriod`.
+        io.waitUntilStopped()
     }
 
     /// Runs as a service: `start` (listening first, so a port in use is the error reported even

@@ -1,7 +1,7 @@
 import EventStore
-import Foundation
 import StoreSQL
 import Synchronization
+import SystemCalls
 
 /// The thread that keeps the aggregate tables up to date, in every collector that serves
 /// (`StoreOptions.Access.create`); only one of them builds at a time.
@@ -14,14 +14,13 @@ import Synchronization
 final class PostgresAggregateBuilder: Sendable {
     private let uri: String
     private let setup: [String]
-    private let interval: Double
+    private let interval: Duration
     private let chunk: Int64
-    private let stopped = Atomic<Bool>(false)
     /// True while this builder holds the builder lock (for tests and messages).
     private let leading = Atomic<Bool>(false)
-    private let ending = WorkerEnding()
+    private let thread = ServiceThread(threadName: "pg-aggregates")
 
-    init(uri: String, setup: [String], interval: Double = 0.25, chunk: Int64 = 20_000) {
+    init(uri: String, setup: [String], interval: Duration = .milliseconds(250), chunk: Int64 = 20_000) {
         self.uri = uri
         // A builder commit lost in a database crash loses its watermark with it: the next step
         // adds the same events again. So its commits need not wait for the disk.
@@ -30,38 +29,31 @@ final class PostgresAggregateBuilder: Sendable {
         self.chunk = chunk
     }
 
+    /// How long a closing store waits for the builder to finish the step it is in. Keeps a
+    /// close from returning while the builder still writes; a step still running past it is
+    /// left as a crash leaves it (its transaction rolls back with the session, the watermark
+    /// with it).
+    static let stopGrace = Duration.seconds(10)
+
     var isLeading: Bool { leading.load(ordering: .sequentiallyConsistent) }
 
     /// Starts the thread; it runs until `stop`.
     func start() {
-        ending.starting()
-        let thread = Thread { [self] in
-            run()
-            ending.ended()
-        }
-        thread.name = "autotrack-pg-aggregates"
-        thread.start()
+        thread.start { [self] thread in run(thread) }
     }
 
-    /// Asks the thread to end; it closes its connection (freeing the lock) within `interval`.
-    func stop() { stopped.store(true, ordering: .sequentiallyConsistent) }
-
-    /// Asks the thread to end and waits up to `grace` for it; returns whether it ended.
+    /// Asks the thread to end and waits up to `grace` for it (it closes its connection, freeing
+    /// the lock, after the step it is in); returns whether it ended.
     @discardableResult
     func stop(grace: Duration) -> Bool {
-        stop()
-        return ending.wait(timeout: grace)
+        thread.requestStop(grace: grace)
+        return thread.waitUntilStopped(timeout: grace)
     }
 
-    /// Waits until the thread has ended (at once when it never started).
-    func wait() { ending.wait() }
-
-    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
-
-    private func run() {
+    private func run(_ thread: ServiceThread) {
         var connection: PostgresConnection?
         var leader = false
-        while !isStopped {
+        repeat {
             do throws(PostgresError) {
                 if connection == nil {
                     let c = try PostgresConnection(uri: uri, applicationName: "autotrack-aggregates")
@@ -74,7 +66,7 @@ final class PostgresAggregateBuilder: Sendable {
                         leading.store(leader, ordering: .sequentiallyConsistent)
                     }
                     if leader {
-                        while !isStopped, try PostgresAggregates.buildStep(c, chunk: chunk) != nil {}
+                        while !thread.isStopping, try PostgresAggregates.buildStep(c, chunk: chunk) != nil {}
                     }
                 }
             } catch {
@@ -84,8 +76,7 @@ final class PostgresAggregateBuilder: Sendable {
                 leader = false
                 leading.store(false, ordering: .sequentiallyConsistent)
             }
-            Thread.sleep(forTimeInterval: interval)
-        }
+        } while thread.pause(for: interval)
         leading.store(false, ordering: .sequentiallyConsistent)
         connection = nil
     }

@@ -72,7 +72,7 @@ public final class PostgresEventStore: CollectorStore {
         builder?.start()
     }
 
-    deinit { builder?.stop() }
+    deinit { builder?.stop(grace: PostgresAggregateBuilder.stopGrace) }
 
     public func schemaVersion() throws(StoreError) -> Int {
         try withConnection { c throws(PostgresError) in try PostgresSchema.version(c) ?? 0 }
@@ -173,7 +173,7 @@ public final class PostgresEventStore: CollectorStore {
 
     /// Closes the pool's connections; later calls throw `.closed`. Idempotent.
     public func close() {
-        builder?.stop()
+        builder?.stop(grace: PostgresAggregateBuilder.stopGrace)
         pool.close()
     }
 

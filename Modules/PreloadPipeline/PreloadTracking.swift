@@ -165,7 +165,8 @@ public enum PreloadEnding {
     public static func watch(_ finish: @escaping @Sendable () -> Void) {
         let caught = signals.filter(Posix.hasDefaultAction)
         guard !caught.isEmpty, let (readFD, previous) = try? Posix.routeSignalsToPipe(caught) else { return }
-        Posix.startThread(name: "autotrack-end") {
+        // Lives as long as the process: it waits for a signal, and a stop is the signal's.
+        ServiceThread(threadName: "autotrack-end").start { _ in
             let signal = Posix.awaitSignal(readFD)
             guard signal != 0 else { return }
             finish()

@@ -5,7 +5,7 @@ import SystemCalls
 
 /// Delivers events to reporters on a queue of its own, so reporting never slows or breaks the app.
 ///
-/// `submit` only appends to a buffer; a serial `DispatchQueue` owned by the system drains it and
+/// `submit` only appends to a buffer; a `WorkQueue` (one thread of the system's own, as every background thread of the agent) drains it and
 /// calls every reporter in turn (one queue hop per burst of events, not per event). A reporter that throws is announced once through `diagnostics` and keeps receiving
 /// events (it may recover); the others are never affected. When more than `capacity` events
 /// wait, new ones are dropped and counted rather than growing memory without bound.
@@ -48,11 +48,12 @@ public final class ReportingSystem: Sendable {
     /// How long the queue waits after the first event of a burst before draining, so that a burst
     /// costs one wake-up of the queue's thread (a wake-up costs the app thread more than the event).
     public let coalescing: Duration
-    private let queue: DispatchQueue
+    /// Delivers on a thread of its own, in order (a `WorkQueue`).
+    private let queue: WorkQueue
     private let state = Mutex(State())
     private let diagnostics: @Sendable (ReporterFailure) -> Void
 
-    /// A system delivering to `reporters`, in order, on a queue labelled `label`.
+    /// A system delivering to `reporters`, in order, on a thread named `label`.
     public init(
         _ reporters: [any Reporter], capacity: Int = 100_000, coalescing: Duration = .milliseconds(2),
         label: String = "autotrack.reporting",
@@ -61,7 +62,7 @@ public final class ReportingSystem: Sendable {
         self.reporters = reporters
         self.capacity = max(1, capacity)
         self.coalescing = coalescing
-        self.queue = DispatchQueue(label: label)
+        self.queue = WorkQueue(threadName: label)
         self.diagnostics = diagnostics
     }
 
@@ -82,7 +83,7 @@ public final class ReportingSystem: Sendable {
         }
         if schedule {
             if coalescing > .zero {
-                queue.asyncAfter(deadline: .now() + .nanoseconds(coalescing.waitNanoseconds)) { self.drain() }
+                queue.async(after: coalescing) { self.drain() }
             } else {
                 queue.async { self.drain() }
             }

@@ -1,4 +1,3 @@
-import Dispatch
 import EventStore
 import Synchronization
 import SystemCalls
@@ -22,9 +21,10 @@ final class IngestOwner: Sendable {
     private let logFile: WriteAheadLogFile?
     /// Batches logged and not yet stored, and how far `events` is.
     let backlog: Mutex<Backlog>
-    private let wake = DispatchSemaphore(value: 0)
-    private let ending = WorkerEnding()
-    private let stopped = Atomic<Bool>(false)
+    /// Stores logged batches in `events` (`start`).
+    private let storing = ServiceThread(threadName: "ingest-store")
+    /// The threads that built filters of stored keys (`startFilterBuild`).
+    private let filterBuilds = Mutex<[ServiceThread]>([])
     /// Set by tests: the thread stores nothing (reads and appends far behind still do).
     let paused = Atomic<Bool>(false)
     /// Set by tests with `paused`: appends store nothing either for `StoreTuning.maxStoreLag`
@@ -111,61 +111,58 @@ final class IngestOwner: Sendable {
     }
 
     /// Wakes the storing thread: batches wait.
-    func wakeStoring() { wake.signal() }
+    func wakeStoring() { storing.wake() }
 
     /// Starts the thread that stores logged batches in `events` for `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
-        ending.starting()
-        Posix.startThread(name: "ingest-store") { [weak store, self] in
-            defer { ending.ended() }
+        storing.start { [weak store, self] thread in
             // At the appends' priority, not the derived data's: `events` must follow every ACK
             // within a second, and the appends wait for this thread's lock when it stores.
             let clock = ContinuousClock()
             var roundStart = clock.now
             var pause = Duration.milliseconds(10)
-            while !stopped.load(ordering: .relaxed) {
-                _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + StoreTuning.storePeriod - clock.now).waitNanoseconds))
+            while true {
+                let going = thread.pause(for: roundStart + StoreTuning.storePeriod - clock.now)
                 roundStart = clock.now
                 lock.syncMark()
-                if stopped.load(ordering: .relaxed) { return }
+                guard going else { return }
                 if paused.load(ordering: .relaxed) { continue }
                 guard let store else { return }
                 do throws(StoreError) {
                     // Again at once while transactions come full.
-                    while try store.storeLogged(limit: StoreTuning.batchesPerStore) == StoreTuning.batchesPerStore,
-                        !stopped.load(ordering: .relaxed)
-                    {}
+                    while try store.storeLogged(limit: StoreTuning.batchesPerStore) == StoreTuning.batchesPerStore, !thread.isStopping {}
                     pause = .milliseconds(10)
                 } catch {
                     if error.code == .closed { return }
                     // Busy or full: again after a pause (reads meanwhile try themselves and say why).
-                    Posix.sleep(pause)
+                    guard thread.pause(for: pause) else { return }
                     pause = min(pause * 2, .seconds(2))
                 }
             }
         }
     }
 
-    /// Ends the thread (after the transaction it is in, if any), without waiting.
-    func stop() {
-        stopped.store(true, ordering: .relaxed)
-        wake.signal()
+    /// Starts a thread building the dedup's filter (`SQLiteEventStore.startFilterBuild`); it
+    /// stops with the storing thread.
+    func startFilterBuild(_ body: @escaping @Sendable (ServiceThread) -> Void) {
+        let thread = ServiceThread(threadName: "ingest-filter")
+        filterBuilds.withLock { $0.append(thread) }
+        thread.start(running: body)
     }
 
-    /// Ends the thread and waits up to `grace` for it; returns whether it ended. What it has
-    /// not stored stays in the journal, for `close` (or the next owner) to store.
+    /// Ends the threads after the transaction each is in, waiting up to `grace` for them;
+    /// returns whether they ended. What is not stored stays in the journal, for `close` (or the
+    /// next owner) to store.
     @discardableResult
     func stop(grace: Duration) -> Bool {
-        stop()
-        return ending.wait(timeout: grace)
+        let threads = [storing] + filterBuilds.withLock { $0 }
+        for thread in threads { thread.requestStop(grace: grace) }
+        return threads.allSatisfy { $0.waitUntilStopped(timeout: max(.zero, grace)) }
     }
-
-    /// Waits until the thread has ended (at once when it never started).
-    func wait() { ending.wait() }
 
     /// Closes the log (its lock goes: another store may own it). Idempotent.
     func close() {
-        stop()
+        stop(grace: StoreTuning.workerStopGrace)
         let applied = backlog.withLock { $0.applied }
         let (log, lookup) = writer.withLock { w -> (IngestLog?, SQLiteDatabase?) in
             defer { w.log = nil }
@@ -177,7 +174,4 @@ final class IngestOwner: Sendable {
         logFile?.close()
         lock.release()
     }
-
-    /// True once stopped (closing).
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
 }

@@ -289,12 +289,12 @@ extension SQLiteEventStore {
     /// read-only connection, 65,536 per read; then it answers instead of the one in use.
     func startFilterBuild(_ owner: IngestOwner) {
         let path = path
-        Posix.startThread(name: "ingest-filter") { [weak owner] in
+        owner.startFilterBuild { [weak owner] thread in
             try? Posix.setCurrentThreadNice(StoreTuning.backgroundNice)
             guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
             var after: Int64 = 0
             while true {
-                guard let owner, !owner.isStopped else { return }
+                guard let owner, !thread.isStopping else { return }
                 var hashes: [UInt64] = []
                 var last = after
                 var appKey: [UInt8] = []

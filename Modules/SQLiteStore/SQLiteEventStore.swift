@@ -213,7 +213,7 @@ public final class SQLiteEventStore: CollectorStore {
     /// the log, for the next owner).
     public func close() {
         if let ingest {
-            ingest.stop()
+            ingest.stop(grace: StoreTuning.workerStopGrace)
             while (try? storeLogged(limit: StoreTuning.batchesPerStore)) ?? 0 > 0 {}
         }
         for worker in rollupWorkers { _ = worker.close() }

@@ -17,24 +17,21 @@ import SystemCalls
 /// it. A report never waits for the worker: it applies what is left itself first
 /// (`rollupsCurrent`), so its answers hold every event stored.
 ///
-/// Lifecycle: `start(store)`, `stop(grace:)` (ends after the transaction it is in), `wait()`
-/// (until the thread has ended); the thread also ends when the store closes or is released.
+/// Lifecycle: `start(store)`, `stop(grace:)` (ends after the transaction it is in, and waits for
+/// that); the thread also ends when the store closes or is released.
 final class RollupWorker: Sendable {
-    private struct Flags {
-        var stopped = false
-        var paused = false
-    }
     /// The rollups file it keeps.
     let part: RollupPart
     /// Its thread's name: `rollups-kinds`, `rollups-pages` (`top -H`, `perf`, `ingest-bench`).
-    var threadName: String { "rollups-\(part)" }
+    var threadName: String { thread.threadName }
     /// The connection that writes that file (`SQLiteEventStore.advanceRollups`): the file has a
     /// write lock of its own (RollupFile.swift), which appends on the store's connection never
     /// wait for, nor the other file's worker. nil once closed.
     let connection: Mutex<SQLiteDatabase?>
-    private let flags = Mutex(Flags())
-    private let wake = DispatchSemaphore(value: 0)
-    private let ending = WorkerEnding()
+    /// Applies the rollups (`start`), named `threadName`.
+    private let thread: ServiceThread
+    /// Set by tests: applies nothing until cleared (`pause`).
+    private let paused = Atomic<Bool>(false)
     /// What the chunks learnt of the rollup tables (RollupMemory.swift); only used under the
     /// lock of `connection`, so this lock is never contended.
     private let memory = Mutex(RollupMemory())
@@ -42,6 +39,7 @@ final class RollupWorker: Sendable {
     init(_ part: RollupPart, connection: sending SQLiteDatabase) {
         self.part = part
         self.connection = Mutex(connection)
+        thread = ServiceThread(threadName: "rollups-\(part)")
     }
 
     /// The memory, moved out (an empty one left): a chunk gives it back after its COMMIT.
@@ -60,23 +58,18 @@ final class RollupWorker: Sendable {
 
     /// Starts the thread over `store`, which it does not keep alive.
     func start(_ store: SQLiteEventStore) {
-        ending.starting()
-        Posix.startThread(name: threadName) { [weak store, self] in
-            defer { ending.ended() }
+        thread.start { [weak store, self] thread in
             // Failing leaves it at the process's priority: slower ingest under load, still correct.
             try? Posix.setCurrentThreadNice(StoreTuning.backgroundNice)
             let clock = ContinuousClock()
             var roundStart = clock.now
-            while true {
-                _ = wake.wait(timeout: .now() + .nanoseconds((roundStart + StoreTuning.rollupPeriod - clock.now).waitNanoseconds))
+            while thread.pause(for: roundStart + StoreTuning.rollupPeriod - clock.now) {
                 roundStart = clock.now
-                let f = flags.withLock { $0 }
-                if f.stopped { return }
-                if f.paused { continue }
+                if paused.load(ordering: .relaxed) { continue }
                 guard let store else { return }
                 do throws(StoreError) {
                     while try store.advanceRollups(part, limit: StoreTuning.rollupChunk) == StoreTuning.rollupChunk,
-                        !flags.withLock({ $0.stopped || $0.paused })
+                        !thread.isStopping, !paused.load(ordering: .relaxed)
                     {}
                 } catch {
                     // Closed: done. Anything else (another process holding the write lock past
@@ -87,27 +80,19 @@ final class RollupWorker: Sendable {
         }
     }
 
-    /// Ends the thread (after the chunk it is applying, if any), without waiting.
-    func stop() {
-        flags.withLock { $0.stopped = true }
-        wake.signal()
-    }
-
-    /// Ends the thread and waits up to `grace` for it; returns whether it ended. What it has
-    /// not applied stays behind the watermark, for the next worker (or a report) to apply.
+    /// Ends the thread after the chunk it is applying, waiting up to `grace` for it; returns
+    /// whether it ended. What it has not applied stays behind the watermark, for the next worker
+    /// (or a report) to apply.
     @discardableResult
     func stop(grace: Duration) -> Bool {
-        stop()
-        return ending.wait(timeout: grace)
+        thread.requestStop(grace: grace)
+        return thread.waitUntilStopped(timeout: grace)
     }
-
-    /// Waits until the thread has ended (at once when it never started).
-    func wait() { ending.wait() }
 
     /// Stops the thread and takes its connection away (later chunks throw `closed`); returns it,
     /// to be released by the caller outside the lock (its deinit closes the handle).
     func close() -> SQLiteDatabase? {
-        stop()
+        stop(grace: StoreTuning.workerStopGrace)
         return connection.withLock { c -> SQLiteDatabase? in
             defer { c = nil }
             return c
@@ -116,7 +101,7 @@ final class RollupWorker: Sendable {
 
     /// Stops applying (`true`) until resumed: for tests of answers while the rollups lag.
     func pause(_ paused: Bool) {
-        flags.withLock { $0.paused = paused }
-        wake.signal()
+        self.paused.store(paused, ordering: .relaxed)
+        thread.wake()
     }
 }

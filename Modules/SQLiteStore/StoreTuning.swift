@@ -47,6 +47,14 @@ enum StoreTuning {
     /// the processor; an idle processor runs these threads at full speed.
     static let backgroundNice: Int32 = 5
 
+    // MARK: stopping
+
+    /// How long `close` waits for each background thread (storing, the filter build, the rollup
+    /// workers) to finish the transaction it is in. Keeps a close from running beside them; a
+    /// thread still busy past it (a disk that stalls) is left as a crash would leave it: what it
+    /// had not committed is in the journal, or behind the rollups' watermark.
+    static let workerStopGrace = Duration.seconds(10)
+
     // MARK: SQLite
 
     /// The pages of write-ahead log after which a commit checkpoints it into the file. Keeps the

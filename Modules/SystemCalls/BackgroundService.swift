@@ -8,8 +8,9 @@ import Synchronization
 package protocol BackgroundService: AnyObject, Sendable {
     /// What the service is, for logs and for a stop that ran out of time ("event shipper").
     var serviceName: String { get }
-    /// Starts the work on threads of its own; a second call does nothing.
-    func start()
+    /// Starts the work on threads of its own; a second call does nothing. Throws when it cannot
+    /// (an address that will not bind): nothing of it then runs.
+    func start() throws
     /// Finishes what the service holds within `grace`, gives up the rest, and waits for its
     /// threads to return; true when they did in time. A service never started, or stopped
     /// already, returns true at once.
@@ -28,10 +29,19 @@ package final class ServiceGroup: Sendable {
         self.services = services
     }
 
-    /// Starts every service, in order; a second call does nothing.
-    package func start() {
+    /// Starts every service, in order; a second call does nothing. When one cannot start, those
+    /// started before it are stopped (the last first, within `grace`) and its error is thrown.
+    package func start(grace: Duration = .seconds(10)) throws {
         guard started.withLock({ s in defer { s = true }; return !s }) else { return }
-        for service in services { service.start() }
+        for (i, service) in services.enumerated() {
+            do {
+                try service.start()
+            } catch {
+                let deadline = ContinuousClock.now + grace
+                for earlier in services[..<i].reversed() { earlier.stop(grace: max(.zero, deadline - ContinuousClock.now)) }
+                throw error
+            }
+        }
     }
 
     /// Stops every service, the last started first, each with what is left of `grace`; returns

@@ -49,8 +49,7 @@ package final class ServiceThread: Sendable {
     /// Waits `interval` (at least a millisecond), less when woken; false when a stop was asked for.
     package func pause(for interval: Duration) -> Bool {
         guard !isStopping else { return false }
-        let nanoseconds = max(1_000_000, interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        _ = wakeup.wait(timeout: .now() + .nanoseconds(max(1_000_000, interval.waitNanoseconds)))
         return !isStopping
     }
 
@@ -70,11 +69,20 @@ package final class ServiceThread: Sendable {
 
     /// Waits until the body has returned, at most `timeout`; true when it did (or never started).
     package func waitUntilStopped(timeout: Duration) -> Bool {
+        waitForExit(until: .now() + .nanoseconds(max(0, timeout.waitNanoseconds)))
+    }
+
+    /// Waits until the body has returned, however long that takes: for a body whose stop is
+    /// bounded by its own deadlines (a server's drain).
+    package func waitUntilStopped() {
+        _ = waitForExit(until: .distantFuture)
+    }
+
+    private func waitForExit(until deadline: DispatchTime) -> Bool {
         let (started, current) = state.withLock { ($0.started, $0.threadID == Posix.currentThreadID()) }
         // Never started: nothing runs. Its own thread cannot wait for itself.
         guard started, !current else { return true }
-        let nanoseconds = max(0, timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        guard exited.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success else { return false }
+        guard exited.wait(timeout: deadline) == .success else { return false }
         exited.signal()  // a second wait returns at once too
         return true
     }

@@ -1,6 +1,6 @@
-import Dispatch
 import EventModel
 import Foundation
+import SystemCalls
 
 /// Who the events are about, as the agent keeps it in `identity.json` of its data directory:
 /// an anonymous `device` id drawn once, the signed-in `user` the app set, and the consent switch.
@@ -65,11 +65,11 @@ public struct AgentIdentity: Sendable, Hashable {
     }
 }
 
-/// Writes identity changes to the data directory on a serial queue of its own, in order, so
+/// Writes identity changes to the data directory on a thread of its own (a `WorkQueue`), in order, so
 /// `identify`, `reset` and the consent switch return at once on the app's thread.
 final class IdentityWriter: Sendable {
     let directory: String?
-    private let queue = DispatchQueue(label: "autotrack.identity")
+    private let queue = WorkQueue(threadName: "autotrack-ident")
 
     init(directory: String?) { self.directory = directory }
 
@@ -86,7 +86,7 @@ final class IdentityWriter: Sendable {
     }
 
     /// Waits until every save queued so far is on disk (tests, and before the process exits).
-    func wait() { queue.sync {} }
+    func wait() { queue.sync(timeout: .seconds(10)) }
 }
 
 /// One line on standard error for what the agent cannot do but the app must not notice.

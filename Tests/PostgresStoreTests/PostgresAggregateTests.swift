@@ -149,7 +149,7 @@ import TestSupport
         _ = try leader()
         // The leading collector stops building (as when its process exits): the other takes over.
         let before = try leader()
-        stores[before].builder!.stop()
+        stores[before].builder!.stop(grace: .seconds(10))
         try poll("the other collector to lead", within: 20) { stores[1 - before].builder!.isLeading }
         try appendAndWaitForTheAggregates()
         #expect(try stores[1 - before].totals(.all).events == 150)

@@ -55,25 +55,63 @@ import Testing
         let serviceName: String
         let log: Log
         let overstays: Bool
-        init(_ name: String, log: Log, overstays: Bool = false) {
+        let refuses: Bool
+        init(_ name: String, log: Log, overstays: Bool = false, refuses: Bool = false) {
             serviceName = name
             self.log = log
             self.overstays = overstays
+            self.refuses = refuses
         }
-        func start() { log.append("start \(serviceName)") }
+        func start() throws {
+            if refuses { throw PosixError("\(serviceName) cannot start", errno: EADDRINUSE) }
+            log.append("start \(serviceName)")
+        }
         func stop(grace: Duration) -> Bool {
             log.append("stop \(serviceName)")
             return !overstays
         }
     }
 
-    @Test func aGroupStartsInOrderAndStopsInTheReverseOrder() {
+    @Test func aGroupStartsInOrderAndStopsInTheReverseOrder() throws {
         let log = Log()
         let group = ServiceGroup([Recorder("store", log: log), Recorder("server", log: log, overstays: true), Recorder("studio", log: log)])
-        group.start()
-        group.start()
+        try group.start()
+        try group.start()
         let late = group.stop(grace: .seconds(1))
         #expect(log.lines.withLock { $0 } == ["start store", "start server", "start studio", "stop studio", "stop server", "stop store"])
         #expect(late == ["server"])
+    }
+
+    @Test func aServiceThatCannotStartStopsThoseStartedBeforeIt() {
+        let log = Log()
+        let group = ServiceGroup([
+            Recorder("store", log: log), Recorder("rebuild", log: log), Recorder("server", log: log, refuses: true), Recorder("studio", log: log),
+        ])
+        #expect(throws: PosixError.self) { try group.start() }
+        #expect(log.lines.withLock { $0 } == ["start store", "start rebuild", "stop rebuild", "stop store"])
+    }
+
+    @Test func aWorkQueueRunsJobsInOrderOnOneThreadAndSyncWaitsForTheDelayedOnes() {
+        let queue = WorkQueue(threadName: "test-queue")
+        let log = Log()
+        queue.async(after: .milliseconds(40)) { log.append("late") }
+        for i in 0..<50 { queue.async { log.append("\(i)") } }
+        #expect(queue.sync(timeout: .seconds(10)))
+        #expect(log.lines.withLock { $0 } == (0..<50).map { "\($0)" } + ["late"])
+        let threads = Mutex<Set<UInt>>([])
+        for _ in 0..<20 { queue.async { threads.withLock { _ = $0.insert(Posix.currentThreadID()) } } }
+        #expect(queue.sync(timeout: .seconds(10)))
+        #expect(threads.withLock { $0.count } == 1)
+        #expect(!threads.withLock { $0.contains(Posix.currentThreadID()) })
+    }
+
+    @Test func aStoppedWorkQueueRunsWhatWaitedAndThenRunsJobsOnTheCaller() {
+        let queue = WorkQueue(threadName: "test-queue")
+        let log = Log()
+        queue.async(after: .seconds(30)) { log.append("delayed") }
+        #expect(queue.stop(grace: .seconds(10)))
+        #expect(log.lines.withLock { $0 } == ["delayed"])
+        queue.async { log.append("after") }
+        #expect(log.lines.withLock { $0 } == ["delayed", "after"])
     }
 }

@@ -145,4 +145,26 @@ import Testing
             pattern.firstMatch(in: "let p = Process()", range: NSRange(location: 0, length: 17)) != nil,
             "the scan finds a Process")
     }
+
+    /// One shape for every background thread of the modules: a `ServiceThread` (or a
+    /// `ThreadPool`'s), never Foundation's `Thread`, a Dispatch queue or a bare `startThread`.
+    @Test func everyModuleThreadIsAServiceThread() throws {
+        let pattern = try NSRegularExpression(pattern: #"(?<![\w.])(Thread\s*(\(|\{|\.detachNewThread)|DispatchQueue\s*\(|DispatchQueue\.global|Posix\.startThread\()"#)
+        let allowed: Set = ["Modules/SystemCalls/ServiceThread.swift", "Modules/SystemCalls/ThreadPool.swift"]
+        var report: [String] = []
+        for file in Self.swiftFiles(under: "Modules") + Self.swiftFiles(under: "Apps") where !allowed.contains(file) {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                var code = String(line)
+                if let comment = code.range(of: "//") { code = String(code[..<comment.lowerBound]) }
+                if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    report.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(report.isEmpty, "threads started another way (use ServiceThread, WorkQueue or a BackgroundService):\n\(report.joined(separator: "\n"))")
+        for sample in ["let t = Thread { }", "DispatchQueue(label: \"x\")", "Posix.startThread(name: \"x\") {"] {
+            #expect(pattern.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil, "the scan finds \(sample)")
+        }
+    }
 }
