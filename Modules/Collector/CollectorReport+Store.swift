@@ -14,7 +14,7 @@ extension CollectorReport {
     }
 
     /// Computes the report from `store` over the events `filter` selects, with a handful of
-    /// aggregate queries.
+    /// rollup queries.
     ///
     /// Rule coverage counts the events each rule selects (Definitions' `RuleEvents`: app key,
     /// version range, type, path pattern, content), each distinct stored path tried once.

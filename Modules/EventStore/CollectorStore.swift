@@ -1,7 +1,7 @@
 /// What the collector needs from a database: every store (SQLite, PostgreSQL) implements it. It
 /// is the sum of the small protocols a caller takes when it needs only one part: `EventIngest`
 /// (append), `RuleStore` (published rule sets), `EventSource` (the stored events),
-/// `ReportStore` (report aggregates), `AnalyticsStore` (scans, actor events, device links,
+/// `ReportStore` (report rollups), `AnalyticsStore` (scans, actor events, device links,
 /// rollups); `SnapshotStore` stands beside it. What stays here is the store's lifecycle.
 ///
 /// Every method may block (disk, network): call them from threads of your own, never from the

@@ -1,4 +1,4 @@
-/// The aggregates a report and the studio's definition counts read (`report`, `Definitions`):
+/// The rollups a report and the studio's definition counts read (`report`, `Definitions`):
 /// part of `CollectorStore`. Every method may block: call them from threads of your own.
 ///
 /// Guarantees every implementation keeps (docs/schema.md):

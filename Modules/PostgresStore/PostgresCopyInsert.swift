@@ -44,7 +44,7 @@ enum PostgresCopyInsert {
             INSERT INTO batches (app_key, app_version, agent, batch, stored, duplicates, rejected, received_at, sent_at)
             SELECT app_key, app_version, agent, batch, valid, 0, rejected, received_at, sent_at FROM bat ORDER BY b
         ), ingesting AS MATERIALIZED (
-            SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock))
+            SELECT pg_advisory_xact_lock_shared(\(PostgresRollups.ingestLock))
         )
         SELECT nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass))
         FROM ingesting, generate_series(1, (SELECT sum(valid) FROM bat)::int)

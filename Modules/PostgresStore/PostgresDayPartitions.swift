@@ -80,13 +80,13 @@ final class PostgresDayPartitions: Sendable {
             RETURN true;
         END $$;
 
-        SELECT autotrack_event_day(d) FROM (SELECT DISTINCT \(PostgresAggregates.day("corrected_ts")) AS d FROM events_unpartitioned) AS days;
+        SELECT autotrack_event_day(d) FROM (SELECT DISTINCT \(PostgresRollups.day("corrected_ts")) AS d FROM events_unpartitioned) AS days;
         INSERT INTO events SELECT * FROM events_unpartitioned;
         INSERT INTO event_ids (app_key, id, seq) SELECT app_key, id, seq FROM events_unpartitioned;
         DROP TABLE events_unpartitioned;
         CREATE INDEX events_seq_order ON events (seq);
         CREATE INDEX events_corrected_ts ON events (app_key, corrected_ts);
-        \(PostgresAggregates.sourceView)
+        \(PostgresRollups.sourceView)
         """
 
     /// Days this collector knows have their partition (or belong to `events_other`).

@@ -65,14 +65,14 @@ extension DeviceLinks {
         return merged().map { DeviceLink(appKey: T.encode($0.appKey), device: T.encode($0.device), user: T.encode($0.user)) }
     }
 
-    /// A `WITH` clause defining `merged_digests (dh, uh)`: per merged device, the aggregates' digest
-    /// of its actor id (`PostgresAggregates.idRows`: app key and id) and of its user's. The
-    /// aggregates keep actors as sent; a count joins this to merge them.
+    /// A `WITH` clause defining `merged_digests (dh, uh)`: per merged device, the rollups' digest
+    /// of its actor id (`PostgresRollups.idRows`: app key and id) and of its user's. The
+    /// rollups keep actors as sent; a count joins this to merge them.
     func digestsClause() -> SQLQuery {
         let links = stored
         return """
             WITH merged_digests AS (
-                SELECT \(raw: PostgresAggregates.digest("a", "d")) AS dh, \(raw: PostgresAggregates.digest("a", "u")) AS uh
+                SELECT \(raw: PostgresRollups.digest("a", "d")) AS dh, \(raw: PostgresRollups.digest("a", "u")) AS uh
                 FROM unnest(\(PostgresTextArray(links.map(\.appKey)))::text[], \(PostgresTextArray(links.map(\.device)))::text[],
                             \(PostgresTextArray(links.map(\.user)))::text[]) AS l(a, d, u)
             )

@@ -29,9 +29,9 @@ extension PostgresEventStore {
                 : "WITH gone AS (\(delete) RETURNING 1) SELECT count(*) AS n FROM gone"
             return try withConnection { c throws(PostgresError) in try c.execute(counted).first("n", as: Int.self) ?? 0 }
         }
-        // The aggregates counted the deleted events: they start over from the first event left
+        // The rollups counted the deleted events: they start over from the first event left
         // (the builder, or `rebuildRollups`, adds them again; reports read the events meanwhile).
-        if outcome.events > 0 { try withConnection { c throws(PostgresError) in try PostgresAggregates.reset(c) } }
+        if outcome.events > 0 { try withConnection { c throws(PostgresError) in try PostgresRollups.reset(c) } }
         return outcome
     }
 }

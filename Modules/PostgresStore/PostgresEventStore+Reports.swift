@@ -18,8 +18,8 @@ extension PostgresEventStore {
                 apps: try r["apps"])
         }
         let rows: [StoreTotals]
-        if let aggregates = PostgresAggregateFilter(filter) {
-            rows = try readAggregated(aggregates, { a in
+        if let rollups = PostgresRollupFilter(filter) {
+            rows = try readRolledUp(rollups, { a in
                 """
                 WITH c AS MATERIALIZED (SELECT app_key, events FROM \(a.counts()))
                 SELECT (SELECT COALESCE(SUM(events), 0) FROM c) AS events, \(others), (SELECT COUNT(DISTINCT app_key) FROM c) AS apps
@@ -45,13 +45,13 @@ extension PostgresEventStore {
     }
 
     /// The rows of the statement `build` makes over what the count reports read (`source`,
-    /// aliased `e`), each read by `row`: the aggregates plus the tail when `filter`'s bounds are
-    /// whole days, else the events themselves in the aggregates' columns.
+    /// aliased `e`), each read by `row`: the rollups plus the tail when `filter`'s bounds are
+    /// whole days, else the events themselves in the rollups' columns.
     func readCounts<T>(
         _ filter: EventFilter, _ build: (_ source: SQLQuery) -> SQLQuery, row: (PostgresRow) throws(SQLDecodingError) -> T
     ) throws(StoreError) -> [T] {
-        if let a = PostgresAggregateFilter(filter) { return try readAggregated(a, { a in build(a.counts()) }, row: row) }
-        return try read(build("(\(PostgresAggregates.countRows("agg_source\(filter.postgresWhere())"))) AS e"), row)
+        if let a = PostgresRollupFilter(filter) { return try readRolledUp(a, { a in build(a.counts()) }, row: row) }
+        return try read(build("(\(PostgresRollups.countRows("agg_source\(filter.postgresWhere())"))) AS e"), row)
     }
 
     public func pageActivity(_ filter: EventFilter) throws(StoreError) -> [PageActivity] {
@@ -114,7 +114,7 @@ extension PostgresEventStore {
         }
     }
 
-    /// One GROUP BY: over the aggregates plus the tail when the bounds are whole days and no
+    /// One GROUP BY: over the rollups plus the tail when the bounds are whole days and no
     /// prop value is asked for, else over `events` (`corrected_ts` range through
     /// `events_corrected_ts` when the filter names an app and a range); types and paths are
     /// passed as array parameters.
@@ -139,8 +139,8 @@ extension PostgresEventStore {
                 appKey: try r["app_key"], appVersion: try r["app_version"], day: try r["day"], type: try r["type"],
                 path: try r["path"], title: try r["title"], value: try r["v"], count: try r["n"])
         }
-        if query.valueKey == nil, let aggregates = PostgresAggregateFilter(query.filter) {
-            return try readAggregated(aggregates, { a in
+        if query.valueKey == nil, let rollups = PostgresRollupFilter(query.filter) {
+            return try readRolledUp(rollups, { a in
                 statement(source: a.counts(), day: "day", title: "title", value: "NULL::text", count: "SUM(events)", [])
             }, row: count)
         }
@@ -151,7 +151,7 @@ extension PostgresEventStore {
         }
         return try read(
             statement(
-                source: "events", day: PostgresAggregates.day("corrected_ts"),
+                source: "events", day: PostgresRollups.day("corrected_ts"),
                 title: "CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END", value: value, count: "COUNT(*)",
                 query.filter.stored.conditions(dialect: .postgres)),
             count)

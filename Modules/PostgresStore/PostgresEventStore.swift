@@ -20,8 +20,8 @@ public final class PostgresEventStore: CollectorStore {
     /// What `storeSnapshot` keeps (`StoreOptions.snapshotBytes`).
     let snapshotBytes: StoreOptions.SnapshotBytes
     private let pool: PostgresPool
-    /// Keeps the aggregate tables up to date while this store serves (`.create`); nil otherwise.
-    let builder: PostgresAggregateBuilder?
+    /// Keeps the rollup tables up to date while this store serves (`.create`); nil otherwise.
+    let builder: PostgresRollupBuilder?
     /// The statements a group commit writes with.
     let ingest: PostgresIngest
     /// The day partitions this collector made sure of.
@@ -50,7 +50,7 @@ public final class PostgresEventStore: CollectorStore {
         // normal: a commit may be lost if the database server crashes (not when a collector does).
         if options.durability == .normal { setup.append("SET synchronous_commit = off") }
         pool = PostgresPool(uri: uri, setup: setup)
-        builder = options.access == .create ? PostgresAggregateBuilder(uri: uri, setup: setup) : nil
+        builder = options.access == .create ? PostgresRollupBuilder(uri: uri, setup: setup) : nil
         let location = self.location
         do throws(PostgresError) {
             try PostgresConnection.validate(uri: uri)
@@ -72,7 +72,7 @@ public final class PostgresEventStore: CollectorStore {
         builder?.start()
     }
 
-    deinit { builder?.stop(grace: PostgresAggregateBuilder.stopGrace) }
+    deinit { builder?.stop(grace: PostgresRollupBuilder.stopGrace) }
 
     public func schemaVersion() throws(StoreError) -> Int {
         try withConnection { c throws(PostgresError) in try PostgresSchema.version(c) ?? 0 }
@@ -173,7 +173,7 @@ public final class PostgresEventStore: CollectorStore {
 
     /// Closes the pool's connections; later calls throw `.closed`. Idempotent.
     public func close() {
-        builder?.stop(grace: PostgresAggregateBuilder.stopGrace)
+        builder?.stop(grace: PostgresRollupBuilder.stopGrace)
         pool.close()
     }
 

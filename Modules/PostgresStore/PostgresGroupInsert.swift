@@ -14,7 +14,7 @@ import EventStore
 /// Every group inserts its events in one global order (app key, then id, byte order), so two
 /// groups never wait for each other in a cycle: no deadlock between collectors. `seq` is still
 /// arrival order: it is drawn for the rows in batch order before they are inserted in key order.
-/// The `seq`s are drawn under `PostgresAggregates.ingestLock` (shared), which the aggregate
+/// The `seq`s are drawn under `PostgresRollups.ingestLock` (shared), which the rollup
 /// builder takes exclusively to learn how far every drawn `seq` is settled.
 enum PostgresGroupInsert {
     static let name = "autotrack_group_insert"
@@ -28,7 +28,7 @@ enum PostgresGroupInsert {
                 WITH ORDINALITY AS t(b, id, ts, type, name, page, path, view_id, session, duration, props, user_id,
                                      device_id, corrected_ts, rank, ord)
         ), ingesting AS MATERIALIZED (
-            SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock))
+            SELECT pg_advisory_xact_lock_shared(\(PostgresRollups.ingestLock))
         ), numbered AS MATERIALIZED (
             SELECT ev.*, nextval((SELECT pg_get_serial_sequence('events', 'seq')::regclass)) AS seq FROM ev, ingesting ORDER BY ev.ord
         ), ids AS (

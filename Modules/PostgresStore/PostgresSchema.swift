@@ -105,7 +105,7 @@ enum PostgresSchema {
             until       bigint NOT NULL
         );
         """,
-        // 3: the aggregate tables (PostgresAggregates.swift, docs/postgres.md): what a report
+        // 3: the rollup tables (PostgresRollups.swift, docs/postgres.md): what a report
         // reads instead of the events, built from the events up to `agg_state.watermark` by one
         // collector at a time. `h` is a digest of a row's text key (md5 of the key as a row), so
         // no text of any length makes an index row too large; `v` is the app version, none as ''.
@@ -116,7 +116,7 @@ enum PostgresSchema {
         );
         INSERT INTO agg_state (watermark) VALUES (0);
 
-        \(PostgresAggregates.sourceView)
+        \(PostgresRollups.sourceView)
 
         CREATE TABLE agg_events (
             day bigint NOT NULL, h uuid NOT NULL,
@@ -177,8 +177,8 @@ enum PostgresSchema {
         PostgresDayPartitions.migration,
         // 6: the devices that sent an event without a user (PostgresDeviceLinks.swift).
         PostgresDeviceLinks.anonymousMigration,
-        // 7: distinct ids per day counted as the builder adds them (PostgresAggregates.swift).
-        PostgresAggregates.idCountsMigration,
+        // 7: distinct ids per day counted as the builder adds them (PostgresRollups.swift).
+        PostgresRollups.idCountsMigration,
         // 8: the device that sent a snapshot and the names of pages, as SQLite's migration 13.
         """
         ALTER TABLE snapshots ADD COLUMN device text;

@@ -136,7 +136,7 @@ import Testing
 
 extension IdentityMergeTests {
     /// RollupTests' seeded traffic (shared devices, devices of one person, late batches) on both
-    /// stores: the report's figures read from SQLite's rollups or PostgreSQL's aggregates equal
+    /// stores: the report's figures read from SQLite's rollups or PostgreSQL's rollups equal
     /// one scan of the events, identity merge included.
     @Test(arguments: FixtureStore.allCases) func summariesEqualTheScanWithMergedDevices(_ kind: FixtureStore) throws {
         let store = try kind.make()

@@ -203,8 +203,8 @@ import TestSupport
             try store.rebuildRollups { _ in }
         case .postgres:
             // Under the ingest lock, as every group insert: the builder's watermark waits for it.
-            try PostgresServer.shared().psql(uri: db, "SELECT pg_advisory_xact_lock_shared(\(PostgresAggregates.ingestLock)); " + insert)
-            // The aggregates take them in too (a step that failed would throw here).
+            try PostgresServer.shared().psql(uri: db, "SELECT pg_advisory_xact_lock_shared(\(PostgresRollups.ingestLock)); " + insert)
+            // The rollups take them in too (a step that failed would throw here).
             try store.rebuildRollups { _ in }
             #expect(try store.activity(.all) == (try store.scannedActivity(.all)))
         }

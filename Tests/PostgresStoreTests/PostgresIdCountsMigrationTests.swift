@@ -13,7 +13,7 @@ import TestSupport
         let server = try PostgresServer.shared()
         let uri = try server.createDatabase()
         try PostgresEventStore(uri: uri).close()
-        // `.existing`: no builder thread; the aggregates are brought up to date below.
+        // `.existing`: no builder thread; the rollups are brought up to date below.
         let store = try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing))
         defer { store.close() }
         var traffic = ShopTraffic(users: 30, days: 3, seed: 11)
@@ -30,7 +30,7 @@ import TestSupport
         #expect(kept.contains { $0.contains("|t|") } && kept.contains { $0.contains("|f|") }, "per version and across versions")
         _ = try server.psql(uri: uri, "DROP TABLE agg_id_counts")
         let connection = try PostgresConnection(uri: uri)
-        try connection.executeScript(PostgresAggregates.idCountsMigration)
+        try connection.executeScript(PostgresRollups.idCountsMigration)
         #expect(try server.psql(uri: uri, query) == kept)
     }
 }

@@ -7,9 +7,9 @@
 // group insert (median of --rounds rounds). Then it stores N seeded shop events (ShopTraffic,
 // as analytics-bench) through `append` from 4 threads and measures, each a ratio to one
 // `SELECT count(*) FROM events` in the same run (median of --rounds runs):
-//   - building the aggregates over every event (what the builder does behind the watermark);
+//   - building the rollups over every event (what the builder does behind the watermark);
 //   - the whole `report` (CollectorReport: totals, events, pages, paths, trend, distinct actors,
-//     dwell, next page, rage clicks), all time and 7 whole days, from the aggregates;
+//     dwell, next page, rage clicks), all time and 7 whole days, from the rollups;
 //   - the same report with 10,000 events after the watermark (the tail read raw).
 //
 //   swift run -c release pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-batch N]
@@ -34,7 +34,7 @@ let usage = """
     (--ingest-events per path and round, default 200,000, --quick 50,000; from --ingest-threads
     threads, default 4, in batches of --ingest-batch events, default 500), then
     (unless --ingest-only) N seeded shop events (default 1,000,000; --quick 100,000): ingest,
-    the aggregates' build, and the whole report as a ratio to SELECT count(*) FROM events. Starts
+    the rollups' build, and the whole report as a ratio to SELECT count(*) FROM events. Starts
     and stops its own PostgreSQL server (Debian's postgresql package, installed by Tools/setup.sh).
     example: swift run -c release pg-bench --quick --ingest-only
     """
@@ -258,7 +258,7 @@ do {
     }
     print("median of \(settings.rounds) rounds")
     line("SELECT count(*) FROM events (baseline)", countTime)
-    line("building the aggregates over every event", build)
+    line("building the rollups over every event", build)
     line("report (whole CollectorReport), all time", reportTime)
     line("report, 7 whole days", weekTime)
     line("report, all time, 10,000 events after the watermark", tailTime)

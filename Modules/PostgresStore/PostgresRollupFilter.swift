@@ -2,12 +2,12 @@ import EventStore
 import StoreSQL
 
 /// An `EventFilter` whose time bounds are whole UTC days (or absent), as conditions (`SQLQuery`
-/// fragments, values bound where they appear) on the aggregate tables and on the tail (the
+/// fragments, values bound where they appear) on the rollup tables and on the tail (the
 /// events after the watermark).
-struct PostgresAggregateFilter {
+struct PostgresRollupFilter {
     /// The filter, text in its stored form (`EventFilter.stored`).
     let filter: EventFilter
-    /// The watermark of the snapshot the statement runs in (`PostgresEventStore.readAggregated`).
+    /// The watermark of the snapshot the statement runs in (`PostgresEventStore.readRolledUp`).
     var watermark: Int64 = 0
 
     var appKey: String? { filter.appKey }
@@ -15,14 +15,14 @@ struct PostgresAggregateFilter {
     var since: Int64? { filter.since }
     var until: Int64? { filter.until }
 
-    /// Nil when a bound is not a UTC midnight: the aggregates count whole days only.
+    /// Nil when a bound is not a UTC midnight: the rollups count whole days only.
     init?(_ filter: EventFilter) {
         if let s = filter.since, !UTCDay.isStart(s) { return nil }
         if let u = filter.until, !UTCDay.isStart(u) { return nil }
         self.filter = filter.stored
     }
 
-    /// Conditions on an aggregate table: its app key, its version column (`app_version`, or `v`
+    /// Conditions on a rollup table: its app key, its version column (`app_version`, or `v`
     /// where no version is stored as ''), and the days in range (`firstDay` at or after the first
     /// day, `lastDay` before the day after the range; nil leaves the days out). `extra` joins them.
     func table(version: String = "v", firstDay: String? = "day", lastDay: String? = "day", _ extra: SQLQuery...) -> SQLQuery {
@@ -55,7 +55,7 @@ struct PostgresAggregateFilter {
         """
         (SELECT app_key, app_version, day, type, name, page, path, title, events, dwell_count, dwell_sum
          FROM agg_events\(table(version: "app_version"))
-         UNION ALL \(PostgresAggregates.countRows(tail()))) AS e
+         UNION ALL \(PostgresRollups.countRows(tail()))) AS e
         """
     }
 }

@@ -9,18 +9,18 @@ import TestSupport
 
 @testable import PostgresStore
 
-/// The aggregate tables: reports read them plus the events after the watermark, and give what
+/// The rollup tables: reports read them plus the events after the watermark, and give what
 /// the events give at every watermark; one collector builds them, another takes over.
-@Suite struct PostgresAggregateTests {
+@Suite struct PostgresRollupTests {
     /// Shop traffic stored in shuffled batches (late events land between earlier ones), some
     /// without an app version: at each watermark, from none to all, every report from the
-    /// aggregates equals the same report from the events (the scan, and the SQLite store).
-    @Test(.timeLimit(.minutes(5))) func reportsFromTheAggregatesEqualTheEventsAtEveryWatermark() throws {
+    /// rollups equals the same report from the events (the scan, and the SQLite store).
+    @Test(.timeLimit(.minutes(5))) func reportsFromTheRollupsEqualTheEventsAtEveryWatermark() throws {
         let uri = try PostgresServer.shared().createDatabase()
         try PostgresEventStore(uri: uri).close()
         // `.existing`: no builder thread; this test moves the watermark itself.
         let pg = try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing))
-        let sqlite = try SQLiteEventStore(path: Fixtures.temporaryDirectory("pg-aggregates").appendingPathComponent("e.sqlite").path)
+        let sqlite = try SQLiteEventStore(path: Fixtures.temporaryDirectory("pg-rollups").appendingPathComponent("e.sqlite").path)
         defer { pg.close(); sqlite.close() }
         var traffic = ShopTraffic(users: 40, days: 4, seed: 7)
         var batches: [[JSONValue]] = []
@@ -59,7 +59,7 @@ import TestSupport
                 #expect(try pg.pathDayCounts(days) == (try sqlite.pathDayCounts(days)))
             }
             steps += 1
-        } while try PostgresAggregates.buildStep(connection, chunk: 700) != nil && steps < 20
+        } while try PostgresRollups.buildStep(connection, chunk: 700) != nil && steps < 20
         #expect(steps > 3)
         #expect(try PostgresServer.shared().psql(uri: uri, "SELECT watermark = (SELECT max(seq) FROM events) FROM agg_state") == ["t"])
     }
@@ -80,7 +80,7 @@ import TestSupport
     }
 
     /// `events` holds every acknowledged event at its `ACK`, for a person with `psql` (no read
-    /// of the store's first), from several appending threads at once; the aggregates follow.
+    /// of the store's first), from several appending threads at once; the rollups follow.
     @Test(.timeLimit(.minutes(3))) func psqlCountsEveryAcknowledgedEventAtItsACK() throws {
         let server = try PostgresServer.shared()
         let uri = try server.createDatabase()
@@ -117,11 +117,11 @@ import TestSupport
         let stores = try (0..<2).map { _ in try PostgresEventStore(uri: uri) }
         defer { stores.forEach { $0.close() } }
         var next = 0
-        func appendAndWaitForTheAggregates() throws {
+        func appendAndWaitForTheRollups() throws {
             let events = (0..<50).map { n in TestEvents.json("e-\(next)-\(n)") }
             next += 1
             _ = try stores[next % 2].append(EventBatch(appKey: "shop", events: events))
-            try poll("the aggregates to reach the last event", within: 20) {
+            try poll("the rollups to reach the last event", within: 20) {
                 try server.psql(uri: uri, "SELECT watermark >= (SELECT max(seq) FROM events) FROM agg_state") == ["t"]
             }
         }
@@ -134,10 +134,10 @@ import TestSupport
             }
             return found!
         }
-        try appendAndWaitForTheAggregates()
+        try appendAndWaitForTheRollups()
         let first = try leader()
         // The builder's backend killed: the lock goes with its session.
-        let lock = PostgresAggregates.builderLock
+        let lock = PostgresRollups.builderLock
         let killed = try server.psql(
             uri: uri,
             """
@@ -145,13 +145,13 @@ import TestSupport
             WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND classid = \(lock >> 32) AND objid = \(lock & 0xFFFF_FFFF) AND objsubid = 1 AND granted
             """)
         #expect(killed == ["1"])
-        try appendAndWaitForTheAggregates()
+        try appendAndWaitForTheRollups()
         _ = try leader()
         // The leading collector stops building (as when its process exits): the other takes over.
         let before = try leader()
         stores[before].builder!.stop(grace: .seconds(10))
         try poll("the other collector to lead", within: 20) { stores[1 - before].builder!.isLeading }
-        try appendAndWaitForTheAggregates()
+        try appendAndWaitForTheRollups()
         #expect(try stores[1 - before].totals(.all).events == 150)
         _ = first
     }

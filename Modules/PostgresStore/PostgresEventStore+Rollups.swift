@@ -1,14 +1,14 @@
 public import EventStore
 import StoreSQL
 
-/// The report's behaviour figures from the aggregate tables plus the tail (PostgresAggregates.swift),
-/// and bringing the aggregates up to date on demand.
+/// The report's behaviour figures from the rollup tables plus the tail (PostgresRollups.swift),
+/// and bringing the rollups up to date on demand.
 extension PostgresEventStore {
-    /// Adds every event after the watermark to the aggregates (the builder thread's work, done
+    /// Adds every event after the watermark to the rollups (the builder thread's work, done
     /// here and now: `prune`, benchmarks), then returns. Calls `progress` after each chunk.
     public func rebuildRollups(progress: (RollupProgress) -> Void) throws(StoreError) {
         var done = 0
-        while let added = try withConnection({ c throws(PostgresError) in try PostgresAggregates.buildStep(c, chunk: 50_000) }) {
+        while let added = try withConnection({ c throws(PostgresError) in try PostgresRollups.buildStep(c, chunk: 50_000) }) {
             done += added
             progress(RollupProgress(appKey: "", replayed: done, total: done))
         }
@@ -16,15 +16,15 @@ extension PostgresEventStore {
 
     /// The rows of the statement `build` makes from `filter`, each read by `row`, in one
     /// repeatable-read snapshot whose watermark the filter carries (its tail is planned with the value).
-    func readAggregated<T>(
-        _ filter: PostgresAggregateFilter, _ build: (PostgresAggregateFilter) -> SQLQuery,
+    func readRolledUp<T>(
+        _ filter: PostgresRollupFilter, _ build: (PostgresRollupFilter) -> SQLQuery,
         row: (PostgresRow) throws(SQLDecodingError) -> T
     ) throws(StoreError) -> [T] {
         try withConnection { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> [T] in
                 try c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 var a = filter
-                a.watermark = try PostgresAggregates.watermark(c)
+                a.watermark = try PostgresRollups.watermark(c)
                 return try c.execute(build(a)).decode(row)
             }
         }
@@ -34,7 +34,7 @@ extension PostgresEventStore {
     /// whose bounds are whole days and whose app version is not the empty text (the tables key a
     /// missing version as ''); nil otherwise (the analytics then scan).
     public func activityRollup(_ filter: EventFilter) throws(StoreError) -> ActivityRollup? {
-        guard filter.appVersion != "", let f = PostgresAggregateFilter(filter) else { return nil }
+        guard filter.appVersion != "", let f = PostgresRollupFilter(filter) else { return nil }
         let links = try deviceLinks(appKey: filter.appKey)
         let rows = try withConnection(retryOnStale: true) { c throws(PostgresError) in
             try c.transaction { () throws(PostgresError) -> ActivityRows in
@@ -42,7 +42,7 @@ extension PostgresEventStore {
                 // Distinct ids are counted in memory, not in sorted runs on disk.
                 try c.execute("SET LOCAL work_mem = '64MB'")
                 var a = f
-                a.watermark = try PostgresAggregates.watermark(c)
+                a.watermark = try PostgresRollups.watermark(c)
                 let reader = ActivityReader(c: c, a: a, links: links)
                 var rows = ActivityRows()
                 rows.days = try reader.days()
@@ -64,12 +64,12 @@ extension PostgresEventStore {
     }
 }
 
-/// The reads of one `activityRollup`, each one statement over the aggregates plus the tail, in
+/// The reads of one `activityRollup`, each one statement over the rollups plus the tail, in
 /// the caller's snapshot.
 private struct ActivityReader {
     let c: PostgresConnection
     /// Its watermark set to the snapshot's.
-    var a: PostgresAggregateFilter
+    var a: PostgresRollupFilter
     let links: DeviceLinks
 
     func read<T>(_ query: SQLQuery, _ row: (PostgresRow) throws(SQLDecodingError) -> T) throws(PostgresError) -> [T] {
@@ -100,8 +100,8 @@ private struct ActivityReader {
             """
             \(links.digestsClause()),
             t AS MATERIALIZED (
-                SELECT DISTINCT day, kind, \(raw: PostgresAggregates.digest("app_key", "id")) AS h
-                FROM (\(PostgresAggregates.idRows(a.tail()))) AS i),
+                SELECT DISTINCT day, kind, \(raw: PostgresRollups.digest("app_key", "id")) AS h
+                FROM (\(PostgresRollups.idRows(a.tail()))) AS i),
             c AS MATERIALIZED (
                 SELECT day, kind, n FROM agg_id_counts\(counts)
                 UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),
@@ -127,7 +127,7 @@ private struct ActivityReader {
         return try read(
             """
             SELECT page, bucket, SUM(n) AS n FROM (SELECT page, bucket, leaves AS n FROM agg_dwell_buckets\(a.table())
-                                                   UNION ALL SELECT page, \(raw: PostgresAggregates.bucket("duration")), 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d) AS x
+                                                   UNION ALL SELECT page, \(raw: PostgresRollups.bucket("duration")), 1 FROM (\(PostgresRollups.dwellRows(a.tail()))) AS d) AS x
             GROUP BY page, bucket ORDER BY page COLLATE "C", bucket
             """
         ) { r throws(SQLDecodingError) in (page: try r["page", as: String.self], first: try r["bucket", as: Int64.self], leaves: try r["n", as: Int.self]) }
@@ -140,8 +140,8 @@ private struct ActivityReader {
             """
             SELECT duration, SUM(n) AS n FROM (
                 SELECT duration, leaves AS n FROM agg_dwell\(a.table("page = \(p)", "bucket = \(bucket)"))
-                UNION ALL SELECT duration, 1 FROM (\(PostgresAggregates.dwellRows(a.tail()))) AS d
-                          WHERE page = \(p) AND \(raw: PostgresAggregates.bucket("duration")) = \(bucket)
+                UNION ALL SELECT duration, 1 FROM (\(PostgresRollups.dwellRows(a.tail()))) AS d
+                          WHERE page = \(p) AND \(raw: PostgresRollups.bucket("duration")) = \(bucket)
             ) AS x GROUP BY duration ORDER BY duration
             """
         ) { r throws(SQLDecodingError) in (duration: try r["duration", as: Int64.self], leaves: try r["n", as: Int.self]) }
@@ -150,7 +150,7 @@ private struct ActivityReader {
     func transitions() throws(PostgresError) -> [ActivityRollup.Transition] {
         return try read(
             """
-            WITH new AS MATERIALIZED (\(PostgresAggregates.enterRows(a.tail(timed: false)))), \(PostgresAggregates.transitionDelta(new: "new"))
+            WITH new AS MATERIALIZED (\(PostgresRollups.enterRows(a.tail(timed: false)))), \(PostgresRollups.transitionDelta(new: "new"))
             SELECT from_page, to_page, SUM(n) AS n FROM (
                 SELECT from_page, to_page, n FROM agg_transitions\(a.table(firstDay: "from_day", lastDay: "to_day"))
                 UNION ALL SELECT from_page, to_page, n FROM delta\(a.table(version: "v", firstDay: "from_day", lastDay: "to_day"))
@@ -164,7 +164,7 @@ private struct ActivityReader {
             """
             SELECT DISTINCT ON (view) view, page FROM (
                 SELECT view, first_seq AS seq, page FROM agg_view_pages\(a.table())
-                UNION ALL SELECT view, seq, page FROM (\(PostgresAggregates.viewPageRows(a.tail()))) AS p
+                UNION ALL SELECT view, seq, page FROM (\(PostgresRollups.viewPageRows(a.tail()))) AS p
             ) AS x ORDER BY view, seq
             """
         ) { r throws(SQLDecodingError) in (view: try r["view", as: String.self], page: try r["page", as: String.self]) }
@@ -174,7 +174,7 @@ private struct ActivityReader {
 extension PostgresEventStore {
     /// The click bursts of `a`'s range: the stored runs wholly inside it, and the runs made again
     /// from the clicks of the runs a bound cuts and of the tail's sequences (`special`).
-    private func bursts(_ a: PostgresAggregateFilter) -> SQLQuery {
+    private func bursts(_ a: PostgresRollupFilter) -> SQLQuery {
         let clicks = "h, t, seq, app_key, v, actor, view"
         var cut: [SQLQuery] = []
         for bound in [a.since, a.until].compactMap({ $0 }) {
@@ -187,11 +187,11 @@ extension PostgresEventStore {
         let aggClicks = SQLQuery.where(["h IN (SELECT h FROM special)"] + a.times("t"))
         let tailClicks = SQLQuery.where(a.times("t"))
         return """
-            WITH tc AS MATERIALIZED (\(PostgresAggregates.clickRows(a.tail(timed: false)))),
+            WITH tc AS MATERIALIZED (\(PostgresRollups.clickRows(a.tail(timed: false)))),
             special AS MATERIALIZED (SELECT h FROM tc\(cutRuns))
             SELECT view, app_key, actor, clicks FROM agg_runs\(inner)
             UNION ALL
-            SELECT view, app_key, actor, clicks FROM (\(PostgresAggregates.runs(
+            SELECT view, app_key, actor, clicks FROM (\(PostgresRollups.runs(
                 "SELECT \(raw: clicks) FROM agg_clicks\(aggClicks) UNION ALL SELECT \(raw: clicks) FROM tc\(tailClicks)"))) AS r
             """
     }

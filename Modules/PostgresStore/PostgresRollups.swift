@@ -1,7 +1,7 @@
 import EventStore
 import StoreSQL
 
-/// The aggregate tables (schema migration 3, docs/postgres.md "Aggregates"): what each holds,
+/// The rollup tables (schema migration 3, docs/postgres.md "Rollups"): what each holds,
 /// as rows derived from a relation shaped like the view `agg_source` (one row per event), and
 /// how a step of the builder adds the events after the watermark to them.
 ///
@@ -13,20 +13,20 @@ import StoreSQL
 /// and `agg_clicks` hold each sequence's page enters and clicks (narrow rows), and a chunk's
 /// sequences are recomputed whole: their transitions before and after (a signed delta, so late
 /// events land between their neighbours), their runs replaced.
-enum PostgresAggregates {
+enum PostgresRollups {
     /// Held (`pg_advisory_xact_lock_shared`) by every group insert from before it draws `seq`s
     /// until it commits; the builder takes it exclusively for an instant, so every `seq` drawn
     /// before that instant is committed or rolled back: the watermark never passes a `seq` that
     /// may still appear.
     static let ingestLock: Int64 = 0x61_7574_6f69_6e67
-    /// Held (`pg_advisory_xact_lock`) by every transaction that changes the aggregate tables
+    /// Held (`pg_advisory_xact_lock`) by every transaction that changes the rollup tables
     /// (a builder step, a prune): they never interleave.
     static let writeLock: Int64 = 0x61_7574_6f61_6767
     /// Held (`pg_try_advisory_lock`, session level) by the one collector that builds; freed by
     /// PostgreSQL when that collector's session ends, however it ends.
     static let builderLock: Int64 = 0x61_7574_6f62_6c64
 
-    /// Every table the builder fills, emptied together when the aggregates start over.
+    /// Every table the builder fills, emptied together when the rollups start over.
     static let tables = [
         "agg_events", "agg_ids", "agg_dwell", "agg_dwell_buckets", "agg_view_pages", "agg_enters", "agg_transitions", "agg_clicks",
         "agg_runs", "agg_id_counts",
@@ -46,7 +46,7 @@ enum PostgresAggregates {
             UNION ALL SELECT day, kind, app_key, true, '', count(DISTINCT h) FROM agg_ids GROUP BY day, kind, app_key;
         """
 
-    /// One row per event in the columns the aggregates are made of (`v`: the version, none as
+    /// One row per event in the columns the rollups are made of (`v`: the version, none as
     /// ''; `t`: the corrected time; `day`: its UTC day; `title`: `props.title` when a string).
     static let sourceView = """
         CREATE VIEW agg_source AS
@@ -190,8 +190,8 @@ enum PostgresAggregates {
     }
 
     /// Adds the events after the watermark, up to `chunk` `seq`s of them and no further than
-    /// `safeSequence`, to the aggregate tables and moves the watermark, in one transaction.
-    /// Returns how many events it added, nil when the aggregates were up to date.
+    /// `safeSequence`, to the rollup tables and moves the watermark, in one transaction.
+    /// Returns how many events it added, nil when the rollups were up to date.
     @discardableResult
     static func buildStep(_ c: PostgresConnection, chunk: Int64) throws(PostgresError) -> Int? {
         guard let safe = try safeSequence(c) else { return nil }
@@ -209,7 +209,7 @@ enum PostgresAggregates {
         }
     }
 
-    /// Adds the rows of temporary table `agg_chunk` to every aggregate table.
+    /// Adds the rows of temporary table `agg_chunk` to every rollup table.
     private static func addChunk(_ c: PostgresConnection) throws(PostgresError) {
         try c.execute(
             """
@@ -282,7 +282,7 @@ enum PostgresAggregates {
             """)
     }
 
-    /// Empties the aggregate tables and sets the watermark to 0: the builder starts over from the
+    /// Empties the rollup tables and sets the watermark to 0: the builder starts over from the
     /// first event (after a prune), while reports read the events after the watermark meanwhile.
     static func reset(_ c: PostgresConnection) throws(PostgresError) {
         try c.transaction { () throws(PostgresError) in

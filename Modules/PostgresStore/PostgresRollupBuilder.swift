@@ -3,7 +3,7 @@ import StoreSQL
 import Synchronization
 import SystemCalls
 
-/// The thread that keeps the aggregate tables up to date, in every collector that serves
+/// The thread that keeps the rollup tables up to date, in every collector that serves
 /// (`StoreOptions.Access.create`); only one of them builds at a time.
 ///
 /// Every `interval` it tries `pg_try_advisory_lock(builderLock)` on a connection of its own;
@@ -11,14 +11,14 @@ import SystemCalls
 /// left. When that collector dies or its connection breaks, PostgreSQL frees the lock with the
 /// session, and another collector's builder takes it at its next try. The correctness of the
 /// tables does not rest on the lock (every step holds `writeLock`): it only keeps the others idle.
-final class PostgresAggregateBuilder: Sendable {
+final class PostgresRollupBuilder: Sendable {
     private let uri: String
     private let setup: [String]
     private let interval: Duration
     private let chunk: Int64
     /// True while this builder holds the builder lock (for tests and messages).
     private let leading = Atomic<Bool>(false)
-    private let thread = ServiceThread(threadName: "pg-aggregates")
+    private let thread = ServiceThread(threadName: "pg-rollups")
 
     init(uri: String, setup: [String], interval: Duration = .milliseconds(250), chunk: Int64 = 20_000) {
         self.uri = uri
@@ -56,17 +56,17 @@ final class PostgresAggregateBuilder: Sendable {
         repeat {
             do throws(PostgresError) {
                 if connection == nil {
-                    let c = try PostgresConnection(uri: uri, applicationName: "autotrack-aggregates")
+                    let c = try PostgresConnection(uri: uri, applicationName: "autotrack-rollups")
                     for statement in setup { try c.execute(SQLQuery(raw: statement)) }
                     connection = c
                 }
                 if let c = connection {
                     if !leader {
-                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresAggregates.builderLock)) AS locked").first("locked", as: Bool.self) == true
+                        leader = try c.execute("SELECT pg_try_advisory_lock(\(PostgresRollups.builderLock)) AS locked").first("locked", as: Bool.self) == true
                         leading.store(leader, ordering: .sequentiallyConsistent)
                     }
                     if leader {
-                        while !thread.isStopping, try PostgresAggregates.buildStep(c, chunk: chunk) != nil {}
+                        while !thread.isStopping, try PostgresRollups.buildStep(c, chunk: chunk) != nil {}
                     }
                 }
             } catch {
