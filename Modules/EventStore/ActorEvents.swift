@@ -310,7 +310,7 @@ struct ByteKeyNumbering {
 
     /// Reads the slot where each of `keys` starts its search, all before any is compared: the
     /// reads do not wait for one another, so a batch's cache misses overlap instead of coming one
-    /// after the other (what a lookup per row costs: measured, most of the numbering's time).
+    /// after the other.
     mutating func touch(_ keys: UnsafeBufferPointer<InlineKey>) {
         let mask = slots.count - 1
         var any: UInt64 = 0

@@ -40,7 +40,7 @@ public final class PostgresEventStore: CollectorStore {
     /// Connects to `uri` (a libpq URI: `postgresql://user@host:5432/db`, `postgresql:///db?host=/run/postgresql`),
     /// then, as `options.access` says, creates and migrates the schema (`.create`, `.existing`) or
     /// checks that it is current and opens every connection read-only (`.readOnly`). `ingest`
-    /// chooses how groups are written (benchmarks compare them; the default is the fastest measured).
+    /// chooses how groups are written (`pg-bench` compares them, docs/performance.md).
     public init(uri: String, options: StoreOptions = StoreOptions(), ingest: PostgresIngest = .copy) throws(StoreError) {
         location = DatabaseURI.redacted(uri)
         self.ingest = ingest

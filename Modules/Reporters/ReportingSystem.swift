@@ -1,7 +1,7 @@
 import Dispatch
 public import EventModel
 import Synchronization
-import SystemCalls
+public import SystemCalls
 
 /// Delivers events to reporters on a queue of its own, so reporting never slows or breaks the app.
 ///
@@ -12,7 +12,7 @@ import SystemCalls
 ///
 /// Like swift-log's `LoggingSystem`: `bootstrap` sets the process-wide `shared` instance once;
 /// tests create their own instances and never touch it.
-public final class ReportingSystem: Sendable {
+public final class ReportingSystem: BackgroundService {
     /// Counters since the system started.
     public struct Statistics: Sendable, Hashable {
         public var submitted = 0
@@ -139,6 +139,16 @@ public final class ReportingSystem: Sendable {
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    package var serviceName: String { "reporting system" }
+
+    /// Started by the first event (or `flush`).
+    package func start() { queue.start() }
+
+    /// Delivers what waits (a burst's coalescing cut short), then ends the thread, within
+    /// `grace`; events submitted later are delivered on the caller's thread.
+    @discardableResult
+    package func stop(grace: Duration) -> Bool { queue.stop(grace: grace) }
 
     private func deliver(_ event: TrackEvent) {
         var delivered = true

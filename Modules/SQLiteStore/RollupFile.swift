@@ -36,8 +36,7 @@ enum RollupFile {
     /// refilled from every stored event (`check`; a read-only reader reads the events meanwhile).
     /// A file made before layouts were recorded reads 0, which is layout 1. Layout 3: the tables
     /// shared out to two files (`RollupPart`), and `rollup_kind_events` in blocks of events
-    /// (KindEventBlocks.swift) instead of one row per event. (Layout 2 was either change alone,
-    /// in builds that never left development.)
+    /// (KindEventBlocks.swift).
     static let layout: Int64 = 3
 
     /// The layout of a file whose `user_version` reads `recorded`.

@@ -314,7 +314,7 @@ enum Schema {
         // 9: the devices that sent an event without a user (SQLiteDeviceLinks.swift).
         DeviceLinkTable.anonymousMigration,
         // 10: the rollup tables move to a file of their own, attached as `rollups` (RollupFile.swift),
-        // so the rollup worker no longer takes the events' write lock. Emptied there first: a
+        // so the rollup workers never take the events' write lock. Emptied there first: a
         // crash after that file committed and before this one did runs this again.
         RollupFile.tables.map { t in "DELETE FROM rollups.\(t); INSERT INTO rollups.\(t) SELECT * FROM main.\(t); DROP TABLE main.\(t);" }
             .joined(separator: "\n"),
