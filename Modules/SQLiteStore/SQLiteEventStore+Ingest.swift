@@ -11,7 +11,7 @@ extension SQLiteEventStore {
     /// set aside and made anew with what it still holds; `notices` gets what was done.
     static func ownIngestLog(
         _ path: String, _ options: StoreOptions, _ db: SQLiteDatabase, notices: inout [String]
-    ) throws(StoreError) -> IngestOwner? {
+    ) throws(StoreError) -> IngestJournal? {
         guard options.access != .readOnly else { return nil }
         let logID: String
         do throws(SQLiteError) {
@@ -45,22 +45,22 @@ extension SQLiteEventStore {
         } catch {
             throw error.storeError
         }
-        var recovered: [IngestOwner.Logged] = []
+        var recovered: [IngestJournal.Logged] = []
         for r in recovery.records {
             let batch = PendingBatch(r.batch, receivedAt: r.receivedAt)
             dedup.register(batch, position: r.position)
             var outcome = batch.refusals
             outcome.stored = r.stored
             outcome.duplicates = r.duplicates
-            recovered.append(IngestOwner.Logged(position: r.position, batch: batch, outcome: outcome))
+            recovered.append(IngestJournal.Logged(position: r.position, batch: batch, outcome: outcome))
         }
         recovery.log = nil
         // Sized for twice what is stored: a larger one is built when it fills.
         dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
-        let owner = IngestOwner(
+        let journal = IngestJournal(
             log: log, logID: logID, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
-        owner.queue(recovered)
-        return owner
+        journal.queue(recovered)
+        return journal
     }
 
     /// Stops (`true`) or resumes the thread that stores logged batches in `events`, and the
@@ -99,75 +99,21 @@ extension SQLiteEventStore {
     /// Keys a filter of stored keys is sized for at least (~5 MiB).
     static let minimumFilterKeys = 4 << 20
 
-    /// Logs `mine` with the group that commits with it and returns its counts once the log
-    /// holds it durably.
-    func appendThroughLog(_ mine: LogRequest, _ owner: IngestOwner) throws(StoreError) -> BatchOutcome {
-        if !owner.filterStarted.load(ordering: .relaxed), owner.filterStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
-            startFilterBuild(owner)
+    /// Logs `mine` (`IngestJournal.log`) once `events` is within the journal's bounds: behind,
+    /// the appending threads store waiting batches themselves (`StoreTuning.maxStoreLag`,
+    /// `maxWaitingEvents`), so the `ACK`s go at the pace of storing and `events` stays within 1 s
+    /// of every one.
+    func appendThroughLog(_ mine: IngestJournal.LogRequest, _ journal: IngestJournal) throws(StoreError) -> BatchOutcome {
+        if !journal.filterStarted.load(ordering: .relaxed),
+            journal.filterStarted.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        {
+            startFilterBuild(journal)
         }
-        // `events` within 1 s of every ACK, and bounded memory: behind, the appending threads
-        // store waiting batches themselves (`StoreTuning.maxStoreLag`), so the ACKs go at the
-        // pace of storing.
-        let lagBound = !owner.lagBoundPaused.load(ordering: .relaxed)
-        while owner.backlog.withLock({ $0.mustStoreFirst(now: .now, lagBound: lagBound) }) {
+        let lagBound = !journal.lagBoundPaused.load(ordering: .relaxed)
+        while journal.backlog.withLock({ $0.mustStoreFirst(now: .now, lagBound: lagBound) }) {
             if try storeLogged(limit: StoreTuning.batchesPerStore) == 0 { break }
         }
-        // Never acknowledged without the disk to store it, and what waits, in `events`.
-        try owner.diskReserve.check(recordBytes: mine.record.count, waitingEvents: owner.backlog.withLock { $0.events }, database: path)
-        let path = path
-        let logged = try commits.submit(mine) { group in Self.log(group, owner, path) }.get()
-        try owner.logSync?.waitUntilDurable(through: logged.group)
-        try owner.acknowledge(through: logged.position)
-        return logged.outcome
-    }
-
-    /// A batch to log: its rows, and its record in the log (`LoggedBatch`).
-    struct LogRequest: Sendable {
-        let batch: PendingBatch
-        let record: [UInt8]
-    }
-
-    /// A batch in a logged group: its counts, and the group's number for `SharedLogSync`.
-    struct LoggedBatchResult: Sendable {
-        var outcome: BatchOutcome
-        var group: UInt64
-        /// The batch's position in the log.
-        var position: Int64
-    }
-
-    /// Counts and logs `group` in one transaction of the log; queues its batches to be stored.
-    private static func log(_ group: [LogRequest], _ owner: IngestOwner, _ path: String) -> [Result<LoggedBatchResult, StoreError>] {
-        let applied = owner.backlog.withLock { $0.applied }
-        let result = owner.writer.withLock { w -> Result<[IngestOwner.Logged], StoreError> in
-            guard let log = w.log else { return .failure(StoreError(.closed, "the database \(path) was closed")) }
-            let first = w.nextPosition
-            do throws(SQLiteError) {
-                w.dedup.prune(through: applied)
-                var logged: [IngestOwner.Logged] = []
-                var records: [(position: Int64, record: [UInt8], outcome: BatchOutcome)] = []
-                for (i, request) in group.enumerated() {
-                    let (batch, record) = (request.batch, request.record)
-                    let position = first + Int64(i)
-                    var outcome = batch.refusals
-                    (outcome.stored, outcome.duplicates) = try w.dedup.count(batch, position: position)
-                    logged.append(IngestOwner.Logged(position: position, batch: batch, outcome: outcome))
-                    records.append((position, record, outcome))
-                }
-                try log.append(records, deletingThrough: applied)
-                w.nextPosition = first + Int64(group.count)
-                return .success(logged)
-            } catch {
-                w.dedup.forget(from: first)
-                return .failure(error.storeError)
-            }
-        }
-        switch result {
-        case .failure(let error): return group.map { _ in .failure(error) }
-        case .success(let logged):
-            owner.queue(logged)
-            let number = owner.logSync?.committed() ?? 0
-            return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number, position: $0.position)) }
-        }
+        return try journal.log(mine, database: path)
     }
 
     /// Stores the first `limit` logged batches waiting in `events`, in one transaction that also
@@ -175,40 +121,35 @@ extension SQLiteEventStore {
     /// the `ingest-store` thread, by reads catching up, and by appends far behind; one at a time
     /// (the store's connection lock), in log order.
     func storeLogged(limit: Int) throws(StoreError) -> Int {
-        guard let owner = ingest else { return 0 }
+        guard let journal = ingest else { return 0 }
         let result: Result<Int, SQLiteError>? = connection.withLock { c in
             guard let db = c else { return nil }
-            let batches = owner.backlog.withLock { b in Array(b.waiting.prefix(limit)) }
-            guard let last = batches.last else { return .success(0) }
             do throws(SQLiteError) {
-                try db.beginWritingEvents()
-                do throws(SQLiteError) {
-                    var zones = EventZones.Recorder()
-                    var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
-                    for logged in batches {
-                        try logged.batch.write(to: db, lastSeq: &lastSeq, zones: &zones, acknowledged: logged.outcome)
-                    }
-                    try zones.write(to: db)
-                    try db.run("UPDATE ingest_applied SET position = \(last.position)")
-                    try db.execute("COMMIT")
-                } catch {
-                    try? db.execute("ROLLBACK")
-                    throw error
-                }
+                return .success(
+                    try journal.drain(limit: limit) { (batches, last) throws(SQLiteError) in
+                        try db.beginWritingEvents()
+                        do throws(SQLiteError) {
+                            var zones = EventZones.Recorder()
+                            var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
+                            for logged in batches {
+                                try logged.batch.write(to: db, lastSeq: &lastSeq, zones: &zones, acknowledged: logged.outcome)
+                            }
+                            try zones.write(to: db)
+                            try db.run("UPDATE ingest_applied SET position = \(last)")
+                            try db.execute("COMMIT")
+                        } catch {
+                            try? db.execute("ROLLBACK")
+                            throw error
+                        }
+                    })
             } catch {
                 return .failure(error)
             }
-            owner.backlog.withLock { b in
-                b.waiting.removeFirst(batches.count)
-                b.applied = last.position
-                b.events -= batches.reduce(0) { $0 + $1.batch.validCount }
-            }
-            return .success(batches.count)
         }
         guard let result else { throw StoreError(.closed, "the database \(path) was closed") }
         do throws(SQLiteError) {
             let stored = try result.get()
-            if stored > 0 { maybeRebuildFilter(owner) }
+            if stored > 0 { maybeRebuildFilter(journal) }
             return stored
         } catch {
             throw StoreError(
@@ -228,9 +169,9 @@ extension SQLiteEventStore {
     /// `funnel`, …) waits at its first read only: it counts every event acknowledged before that,
     /// and its later reads do not each wait for the owner's next round (up to 250 ms under load).
     func ingestCurrent() throws(StoreError) {
-        if let owner = ingest {
-            let target = owner.backlog.withLock { $0.logged }
-            while owner.backlog.withLock({ $0.applied }) < target {
+        if let journal = ingest {
+            let target = journal.backlog.withLock { $0.logged }
+            while journal.backlog.withLock({ $0.applied }) < target {
                 if try storeLogged(limit: StoreTuning.batchesPerStore) == 0 { break }
             }
             return
@@ -274,27 +215,27 @@ extension SQLiteEventStore {
 
     /// Builds a larger filter of stored keys on a thread of its own when the one in use is full,
     /// or the first one when none is built yet (`building` set at open).
-    private func maybeRebuildFilter(_ owner: IngestOwner) {
-        let start = owner.writer.withLock { w -> Bool in
+    private func maybeRebuildFilter(_ journal: IngestJournal) {
+        let start = journal.writer.withLock { w -> Bool in
             if w.dedup.building == nil, w.dedup.filterFull, let filter = w.dedup.filter {
                 w.dedup.startBuilding(capacity: filter.capacity * 4)
                 return true
             }
             return false
         }
-        if start { startFilterBuild(owner) }
+        if start { startFilterBuild(journal) }
     }
 
     /// Reads every stored key into the filter being built, on a thread of its own and a
     /// read-only connection, 65,536 per read; then it answers instead of the one in use.
-    func startFilterBuild(_ owner: IngestOwner) {
+    func startFilterBuild(_ journal: IngestJournal) {
         let path = path
-        owner.startFilterBuild { [weak owner] thread in
+        journal.startFilterBuild { [weak journal] thread in
             try? Posix.setCurrentThreadNice(StoreTuning.backgroundNice)
             guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
             var after: Int64 = 0
             while true {
-                guard let owner, !thread.isStopping else { return }
+                guard let journal, !thread.isStopping else { return }
                 var hashes: [UInt64] = []
                 var last = after
                 var appKey: [UInt8] = []
@@ -312,7 +253,7 @@ extension SQLiteEventStore {
                 } catch {
                     return  // the store closed or the file went: the filter stays unbuilt, lookups stay exact
                 }
-                owner.writer.withLock { w in
+                journal.writer.withLock { w in
                     w.dedup.addBuilt(hashes)
                     if hashes.isEmpty { w.dedup.finishBuilding() }
                 }

@@ -15,11 +15,9 @@ public final class SQLiteEventStore: CollectorStore {
     public var location: String { path }
     /// nil once closed.
     let connection: Mutex<SQLiteDatabase?>
-    /// Batches waiting for the next group commit to the ingest log, one commit at a time.
-    let commits = GroupCommit<LogRequest, LoggedBatchResult, StoreError>(maxCommits: 1)
-    /// The ingest log, when this store owns it (IngestLog.swift, IngestOwner.swift, SQLiteEventStore+Ingest.swift):
+    /// The ingest log, when this store owns it (IngestLog.swift, IngestJournal.swift, SQLiteEventStore+Ingest.swift):
     /// a writable store does unless another owns it already; only the owner appends.
-    let ingest: IngestOwner?
+    let ingest: IngestJournal?
     /// Opened with `StoreAccess.readOnly`.
     let readOnly: Bool
     /// A read-only store waited for the log's owner once, at its first read (`ingestCurrent`).
@@ -167,7 +165,7 @@ public final class SQLiteEventStore: CollectorStore {
                 "another store owns the ingest log of \(path) (\(path)\(IngestLog.lockSuffix) is locked: a collector is running on this database); append through it, or stop it first")
         }
         let now = Self.nowMilliseconds()
-        let mine = LogRequest(batch: PendingBatch(batch, receivedAt: now), record: LoggedBatch.encode(batch, receivedAt: now))
+        let mine = IngestJournal.LogRequest(batch: PendingBatch(batch, receivedAt: now), record: LoggedBatch.encode(batch, receivedAt: now))
         return try appendThroughLog(mine, ingest)
     }
 

@@ -2,9 +2,11 @@ import EventStore
 import Synchronization
 import SystemCalls
 
-/// What a store that owns the ingest log (IngestLog.swift) keeps: the log and the dedup under one
-/// lock (the group commit's), the batches logged but not yet stored in `events`, and the thread
-/// that stores them.
+/// The ingest journal of a store that owns the ingest log (IngestLog.swift): the log and the
+/// dedup under one lock (the group commit's), the batches logged but not yet stored in `events`,
+/// and the thread that stores them. Its API is two calls: `log(batch)` returns once the batch is
+/// durable and may be acknowledged; `drain(limit:)` hands the batches waiting, in log order, to
+/// whoever stores them in `events`.
 ///
 /// An append is acknowledged once its batch is durable in the log: the dedup counts its
 /// duplicates, the group commit writes the group's records in one transaction of the log, and
@@ -13,7 +15,9 @@ import SystemCalls
 /// transaction moving `ingest_applied` past what it stored. Every read of the store first brings
 /// `events` up to every batch logged when it started (`SQLiteEventStore.ingestCurrent`), so an
 /// answer counts every acknowledged event, as before.
-final class IngestOwner: Sendable {
+final class IngestJournal: Sendable {
+    /// Batches waiting for the next group commit to the log, one commit at a time.
+    let commits = GroupCommit<LogRequest, LoggedBatchResult, StoreError>(maxCommits: 1)
     /// The log and the dedup, used by the group commit's leader (one at a time).
     let writer: Mutex<Writer>
     /// The log's syncs, shared by the groups that committed meanwhile; nil at `Durability.normal`.
@@ -93,8 +97,8 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// Queues logged batches, in log order, to be stored: just logged, or read back from the
-    /// log at open.
+    /// Queues logged batches, in log order, to be stored: just logged (`log`), or read back from
+    /// the log at open.
     func queue(_ logged: [Logged]) {
         backlog.withLock { b in
             for l in logged {
@@ -105,9 +109,86 @@ final class IngestOwner: Sendable {
         }
     }
 
-    /// Moves the acknowledged mark to `position`, durable in the log now, before its `ACK`.
-    func acknowledge(through position: Int64) throws(StoreError) {
-        try lock.acknowledge(through: position, logID: logID, at: Posix.wallClockMillis())
+
+    // MARK: log(batch) → durable
+
+    /// A batch to log: its rows, and its record in the log (`LoggedBatch`).
+    struct LogRequest: Sendable {
+        let batch: PendingBatch
+        let record: [UInt8]
+    }
+
+    /// A batch in a logged group: its counts, and the group's number for `SharedLogSync`.
+    struct LoggedBatchResult: Sendable {
+        var outcome: BatchOutcome
+        var group: UInt64
+        /// The batch's position in the log.
+        var position: Int64
+    }
+
+    /// Logs `request` with the group that commits with it (`commits`) and returns its counts once
+    /// the log holds it durably and the acknowledged mark is past it: what may be acknowledged.
+    /// Refused (`full`) while the disk lacks the space to store it and what waits in `events`.
+    func log(_ request: LogRequest, database path: String) throws(StoreError) -> BatchOutcome {
+        try diskReserve.check(recordBytes: request.record.count, waitingEvents: backlog.withLock { $0.events }, database: path)
+        let logged = try commits.submit(request) { group in logGroup(group, database: path) }.get()
+        try logSync?.waitUntilDurable(through: logged.group)
+        try lock.acknowledge(through: logged.position, logID: logID, at: Posix.wallClockMillis())
+        return logged.outcome
+    }
+
+    /// Counts and logs `group` in one transaction of the log; queues its batches to be stored.
+    private func logGroup(_ group: [LogRequest], database path: String) -> [Result<LoggedBatchResult, StoreError>] {
+        let applied = backlog.withLock { $0.applied }
+        let result = writer.withLock { w -> Result<[Logged], StoreError> in
+            guard let log = w.log else { return .failure(StoreError(.closed, "the database \(path) was closed")) }
+            let first = w.nextPosition
+            do throws(SQLiteError) {
+                w.dedup.prune(through: applied)
+                var logged: [Logged] = []
+                var records: [(position: Int64, record: [UInt8], outcome: BatchOutcome)] = []
+                for (i, request) in group.enumerated() {
+                    let (batch, record) = (request.batch, request.record)
+                    let position = first + Int64(i)
+                    var outcome = batch.refusals
+                    (outcome.stored, outcome.duplicates) = try w.dedup.count(batch, position: position)
+                    logged.append(Logged(position: position, batch: batch, outcome: outcome))
+                    records.append((position, record, outcome))
+                }
+                try log.append(records, deletingThrough: applied)
+                w.nextPosition = first + Int64(group.count)
+                return .success(logged)
+            } catch {
+                w.dedup.forget(from: first)
+                return .failure(error.storeError)
+            }
+        }
+        switch result {
+        case .failure(let error): return group.map { _ in .failure(error) }
+        case .success(let logged):
+            queue(logged)
+            let number = logSync?.committed() ?? 0
+            return logged.map { .success(LoggedBatchResult(outcome: $0.outcome, group: number, position: $0.position)) }
+        }
+    }
+
+    // MARK: drain
+
+    /// Hands the first `limit` batches waiting, in log order, and the position of the last, to
+    /// `store`, which stores them in `events` and moves `ingest_applied` to that position in one
+    /// transaction; once it returns they leave the backlog (their memory with them). Returns how
+    /// many it handed (0: none waited). One drain at a time: the caller holds the store's
+    /// connection.
+    func drain<E: Error>(limit: Int, _ store: (_ batches: [Logged], _ through: Int64) throws(E) -> Void) throws(E) -> Int {
+        let batches = backlog.withLock { b in Array(b.waiting.prefix(limit)) }
+        guard let last = batches.last else { return 0 }
+        try store(batches, last.position)
+        backlog.withLock { b in
+            b.waiting.removeFirst(batches.count)
+            b.applied = last.position
+            b.events -= batches.reduce(0) { $0 + $1.batch.validCount }
+        }
+        return batches.count
     }
 
     /// Wakes the storing thread: batches wait.
