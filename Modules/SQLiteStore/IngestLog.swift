@@ -192,7 +192,7 @@ final class IngestLog {
             throw StoreError(.unavailable, "cannot read the ingest log \(path): \(error)")
         }
         do throws(SQLiteError) {
-            let db = try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false)
+            let db = try SQLiteDatabase(path: path, mode: .readOnly)
             guard try db.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'log'", as: Int.self) == 1 else { return nil }
             return try db.scalar(lastPositionQuery, as: Int64.self)
         } catch where error.isDamage {

@@ -413,7 +413,7 @@ package enum RollupPart: Int, CaseIterable, Sendable {
         """
 }
 
-extension SQLiteDatabase {
+extension RollupFile {
     /// Attaches both rollups files of the database at `path` (`RollupPart`). A writable
     /// connection creates each when absent and writes it without an fsync per transaction; it
     /// makes the tables of a file at this build's layout (`RollupFile.layout`) when absent. A
@@ -424,10 +424,10 @@ extension SQLiteDatabase {
     /// another layout (one the collector has not made anew yet), its tables are made empty among
     /// the connection's temporary ones (a read-only connection can attach nothing writable) with
     /// its watermark at 0, so reports read the events.
-    func attachRollups(of path: String, writable: Bool) throws(SQLiteError) {
+    static func attach(to db: SQLiteDatabase, database path: String, writable: Bool) throws(SQLiteError) {
         for part in RollupPart.allCases {
             do throws(SQLiteError) {
-                try attachRollups(part, of: path, writable: writable)
+                try attach(part, to: db, database: path, writable: writable)
             } catch where error.isDamage {
                 var named = error
                 named.file = part.path(of: path)
@@ -440,59 +440,59 @@ extension SQLiteDatabase {
         }
     }
 
-    /// Attaches the rollups file of `part` (see `attachRollups(of:writable:)`).
-    private func attachRollups(_ part: RollupPart, of path: String, writable: Bool) throws(SQLiteError) {
+    /// Attaches the rollups file of `part` (see `attach(to:database:writable:)`).
+    private static func attach(_ part: RollupPart, to db: SQLiteDatabase, database path: String, writable: Bool) throws(SQLiteError) {
         let file = part.path(of: path)
         if writable {
             // An attached file is opened as the main one was: without "create" for an existing
             // database, so a missing rollups file is created on its own first.
             if !FileManager.default.fileExists(atPath: file) { _ = try SQLiteDatabase(path: file, mode: .readWriteCreate) }
-            try run("ATTACH DATABASE \(file) AS \(raw: part.schema)")
-            let journal = try scalar(SQLQuery(raw: "PRAGMA \(part.schema).journal_mode = WAL"), as: String.self)
+            try db.run("ATTACH DATABASE \(file) AS \(raw: part.schema)")
+            let journal = try db.scalar(SQLQuery(raw: "PRAGMA \(part.schema).journal_mode = WAL"), as: String.self)
             guard journal?.lowercased() == "wal" else {
                 throw SQLiteError(
                     code: SQLiteCode.error, message: "could not switch \(file) to WAL", sql: "PRAGMA \(part.schema).journal_mode = WAL")
             }
-            try execute("PRAGMA \(part.schema).synchronous = NORMAL")
+            try db.execute("PRAGMA \(part.schema).synchronous = NORMAL")
             // Migration 10 to run (a database before schema 10, a new one too) moves the
             // tables into layout 1's: a `PATH-rollups` of another is emptied for it first.
-            let schemaVersion = try scalar("PRAGMA main.user_version", as: Int64.self) ?? 0
-            if part == .kinds, schemaVersion < 10, RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != 1 {
-                try transaction { () throws(SQLiteError) in
-                    try dropRollupTables(part)
-                    try execute("PRAGMA \(part.schema).user_version = 0")
+            let schemaVersion = try db.scalar("PRAGMA main.user_version", as: Int64.self) ?? 0
+            if part == .kinds, schemaVersion < 10, layout(recorded: try layoutRecorded(part, on: db)) != 1 {
+                try db.transaction { () throws(SQLiteError) in
+                    try dropTables(part, on: db)
+                    try db.execute("PRAGMA \(part.schema).user_version = 0")
                 }
             }
-            switch try rollupsLayoutRecorded(part) {
-            case RollupFile.layout: try transaction { () throws(SQLiteError) in try execute(part.definition) }
+            switch try layoutRecorded(part, on: db) {
+            case layout: try db.transaction { () throws(SQLiteError) in try db.execute(part.definition) }
             // New, or made before layouts were recorded: layout 1, which migration 10 fills.
-            case 0 where part == .kinds: try transaction { () throws(SQLiteError) in try execute(RollupFile.firstLayout) }
+            case 0 where part == .kinds: try db.transaction { () throws(SQLiteError) in try db.execute(firstLayout) }
             // Another layout (a new `PATH-rollups-pages` too): `RollupFile.check` makes it anew.
             default: break
             }
         } else if FileManager.default.fileExists(atPath: file) {
-            try run("ATTACH DATABASE \("file:\(Self.uriEscaped(file))?mode=ro") AS \(raw: part.schema)")
+            try db.run("ATTACH DATABASE \("file:\(uriEscaped(file))?mode=ro") AS \(raw: part.schema)")
             // Another layout's tables cannot answer.
-            if RollupFile.layout(recorded: try rollupsLayoutRecorded(part)) != RollupFile.layout {
-                try run("DETACH DATABASE \(raw: part.schema)")
-                try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
+            if layout(recorded: try layoutRecorded(part, on: db)) != layout {
+                try db.run("DETACH DATABASE \(raw: part.schema)")
+                try db.execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
             }
         } else {
-            try execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
+            try db.execute(part.definition.replacingOccurrences(of: "\(part.schema).", with: "temp."))
         }
     }
 
     /// Drops every table of the attached rollups file of `part` (their indexes go with them).
-    func dropRollupTables(_ part: RollupPart) throws(SQLiteError) {
-        let tables = try query("SELECT name FROM \(raw: part.schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+    static func dropTables(_ part: RollupPart, on db: SQLiteDatabase) throws(SQLiteError) {
+        let tables = try db.query("SELECT name FROM \(raw: part.schema).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
             r throws(SQLDecodingError) in try r.decode("name", as: String.self)
         }
-        for table in tables { try execute("DROP TABLE \(part.schema).\"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
+        for table in tables { try db.execute("DROP TABLE \(part.schema).\"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"") }
     }
 
     /// The `user_version` of the attached rollups file of `part` (`RollupFile.layout`).
-    func rollupsLayoutRecorded(_ part: RollupPart) throws(SQLiteError) -> Int64 {
-        try scalar("PRAGMA \(raw: part.schema).user_version", as: Int64.self) ?? 0
+    static func layoutRecorded(_ part: RollupPart, on db: SQLiteDatabase) throws(SQLiteError) -> Int64 {
+        try db.scalar("PRAGMA \(raw: part.schema).user_version", as: Int64.self) ?? 0
     }
 
     /// `path` as the path part of a `file:` URI (`%`, `?` and `#` escaped).
@@ -510,31 +510,27 @@ extension SQLiteDatabase {
     }
 }
 
-extension SQLiteDatabase {
+extension RollupFile {
     /// `BEGIN IMMEDIATE` for the events' file alone: IMMEDIATE takes the write lock of every
     /// attached file, the rollups' too, so an append would wait for the rollup worker's chunk.
     /// A write that changes nothing takes the events' lock up front instead, so a busy file
     /// fails here (after the busy timeout) rather than halfway through a batch.
-    func beginWritingEvents() throws(SQLiteError) {
-        try execute("BEGIN")
-        do throws(SQLiteError) {
-            try run("UPDATE main.batches SET seq = seq WHERE 0")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+    static func beginWritingEvents(on db: SQLiteDatabase) throws(SQLiteError) {
+        try db.beginWriting(lockingWith: "UPDATE main.batches SET seq = seq WHERE 0")
     }
 
     /// `BEGIN IMMEDIATE` for the rollups file of `part` alone (see `beginWritingEvents`): a
     /// rollup worker's transaction never waits for an append's, nor for the other worker's.
-    func beginWritingRollups(_ part: RollupPart) throws(SQLiteError) {
-        try execute("BEGIN")
-        do throws(SQLiteError) {
-            try run("UPDATE \(raw: part.schema).\(raw: part.watermark) SET seq = seq WHERE 0")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+    static func beginWriting(_ part: RollupPart, on db: SQLiteDatabase) throws(SQLiteError) {
+        try db.beginWriting(lockingWith: "UPDATE \(raw: part.schema).\(raw: part.watermark) SET seq = seq WHERE 0")
+    }
+
+    /// A read-only connection to the events' database at `path` with its rollups files attached
+    /// (reports read the rollup tables by their plain names).
+    static func openReader(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        try attach(to: db, database: path, writable: false)
+        return db
     }
 }
 
@@ -550,7 +546,7 @@ extension RollupFile {
             let file = part.path(of: path)
             guard FileManager.default.fileExists(atPath: file) else { continue }
             do throws(SQLiteError) {
-                let db = try SQLiteDatabase(path: file, mode: .readWriteExisting, attachingRollups: false)
+                let db = try SQLiteDatabase(path: file, mode: .readWriteExisting)
                 _ = try db.scalar("SELECT COUNT(*) FROM sqlite_master", as: Int.self)
                 continue
             } catch where error.isDamage {
@@ -585,9 +581,9 @@ extension RollupFile {
         for part in RollupPart.allCases {
             let schema = part.schema
             // (0, a file made before layouts were recorded, is layout 1: never this build's.)
-            if layout(recorded: try db.rollupsLayoutRecorded(part)) != layout {
+            if layout(recorded: try layoutRecorded(part, on: db)) != layout {
                 try db.transaction { () throws(SQLiteError) in
-                    try db.dropRollupTables(part)
+                    try dropTables(part, on: db)
                     try db.execute(part.definition)
                     // PRAGMA takes no parameters; the value is our own integer.
                     try db.execute("PRAGMA \(schema).user_version = \(layout)")

@@ -97,13 +97,11 @@ final class SQLiteDatabase {
     /// `cache`, which finalizes it.
     private var hot: [SQLiteStatement?] = []
 
-    /// `attachingRollups`: a read-only connection to the events' database attaches its rollups
-    /// file; one to another file (the ingest log) does not.
-    init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000, attachingRollups: Bool = true) throws(SQLiteError) {
+    init(path: String, mode: SQLiteOpenMode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         _ = Self.configured
         var db: OpaquePointer?
         // NOMUTEX: the owner serializes access with its own lock, so SQLite's would be a second one.
-        // URI: a read-only connection attaches the rollups file as `file:PATH?mode=ro` (RollupFile.swift).
+        // URI: a connection may attach a file read-only as `file:PATH?mode=ro` (RollupFile.swift).
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         switch mode {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -131,10 +129,6 @@ final class SQLiteDatabase {
             // own cache, bigger than SQLite's 2 MiB but bounded, so a collector's memory levels
             // off (`ingest-bench --sustain`); pages beyond it are read through the memory map.
             try execute("PRAGMA cache_size = -\(Self.writerCacheKiB)")
-        } else if attachingRollups {
-            // Reports read the rollup tables by their plain names (RollupFile.swift); a writable
-            // store attaches the file itself once it knows the database is ours.
-            try attachRollups(of: path, writable: false)
         }
     }
 
@@ -329,6 +323,39 @@ final class SQLiteDatabase {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// `BEGIN`, then `write` (one that changes nothing) to take the write lock of the files it
+    /// names only, up front: with files attached, IMMEDIATE would take every file's. A busy file
+    /// fails here (after the busy timeout) rather than halfway through the transaction.
+    func beginWriting(lockingWith write: SQLQuery) throws(SQLiteError) {
+        try execute("BEGIN")
+        do throws(SQLiteError) {
+            try run(write)
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Each row of `hot` with `values` bound, as `row` reads it.
+    func query<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
+        var rows: [T] = []
+        try stream(hot, values) { r throws(SQLDecodingError) in
+            rows.append(try row(r))
+            return true
+        }
+        return rows
+    }
+
+    /// The first row of `hot` with `values` bound, as `row` reads it; nil when there is none.
+    func first<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> T? {
+        var found: T?
+        try stream(hot, values) { r throws(SQLDecodingError) in
+            found = try row(r)
+            return false
+        }
+        return found
     }
 
     fileprivate func error(_ rc: Int32, _ sql: String) -> SQLiteError {

@@ -46,14 +46,14 @@ extension SQLiteEventStore {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         try ingestCurrent()
         do throws(SQLiteError) {
-            let db = try SQLiteDatabase(path: path, mode: .readOnly)
+            let db = try RollupFile.openReader(path)
             // Read pages with read(2), not through the readers' memory map: this index range is
             // a few thousand pages spread over the file, and a fresh map faults on each of them
             // and is unmapped at close.
             try db.execute("PRAGMA mmap_size = 0")
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
-            let onlyApp = try db.singleAppKey()
+            let onlyApp = try Self.singleAppKey(db)
             if let key = query.filter.appKey, let onlyApp, !key.utf8.elementsEqual(onlyApp.utf8) { return }
             // With one app key stored, the filter's key (if any) is that one: no condition.
             var filter = query.filter
@@ -100,7 +100,7 @@ extension SQLiteEventStore {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         try ingestCurrent()
         do throws(SQLiteError) {
-            let db = try SQLiteDatabase(path: path, mode: .readOnly)
+            let db = try RollupFile.openReader(path)
             try db.stream(query, each)
         } catch {
             throw error.storeError
@@ -108,12 +108,12 @@ extension SQLiteEventStore {
     }
 }
 
-extension SQLiteDatabase {
-    /// The app key of every stored event when there is exactly one, else nil (none stored, or
-    /// several): the first and last key of an index on `app_key`, two lookups.
-    func singleAppKey() throws(SQLiteError) -> String? {
-        guard let first = try scalar("SELECT min(app_key) AS app_key FROM events", as: String?.self) ?? nil,
-            let last = try scalar("SELECT max(app_key) AS app_key FROM events", as: String?.self) ?? nil,
+extension SQLiteEventStore {
+    /// The app key of every stored event in `db` when there is exactly one, else nil (none
+    /// stored, or several): the first and last key of an index on `app_key`, two lookups.
+    static func singleAppKey(_ db: SQLiteDatabase) throws(SQLiteError) -> String? {
+        guard let first = try db.scalar("SELECT min(app_key) AS app_key FROM events", as: String?.self) ?? nil,
+            let last = try db.scalar("SELECT max(app_key) AS app_key FROM events", as: String?.self) ?? nil,
             first.utf8.elementsEqual(last.utf8)  // bytes, as SQLite compares them (not String's ==)
         else { return nil }
         return first

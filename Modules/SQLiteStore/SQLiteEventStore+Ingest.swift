@@ -41,7 +41,7 @@ extension SQLiteEventStore {
         let logged = max(applied, recovery.records.last?.position ?? applied)
         var dedup: IngestDedup
         do throws(SQLiteError) {
-            dedup = IngestDedup(lookup: try SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false))
+            dedup = IngestDedup(lookup: try SQLiteDatabase(path: path, mode: .readOnly))
         } catch {
             throw error.storeError
         }
@@ -127,7 +127,7 @@ extension SQLiteEventStore {
             do throws(SQLiteError) {
                 return .success(
                     try journal.drain(limit: limit) { (batches, last) throws(SQLiteError) in
-                        try db.beginWritingEvents()
+                        try RollupFile.beginWritingEvents(on: db)
                         do throws(SQLiteError) {
                             var zones = EventZones.Recorder()
                             var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
@@ -232,7 +232,7 @@ extension SQLiteEventStore {
         let path = path
         journal.startFilterBuild { [weak journal] thread in
             try? Posix.setCurrentThreadNice(StoreTuning.backgroundNice)
-            guard let db = try? SQLiteDatabase(path: path, mode: .readOnly, attachingRollups: false) else { return }
+            guard let db = try? SQLiteDatabase(path: path, mode: .readOnly) else { return }
             var after: Int64 = 0
             while true {
                 guard let journal, !thread.isStopping else { return }

@@ -14,7 +14,7 @@ extension SQLiteEventStore {
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         try ingestCurrent()
         do throws(SQLiteError) {
-            let db = try SQLiteDatabase(path: path, mode: .readOnly)
+            let db = try RollupFile.openReader(path)
             // Pages through read(2): a fresh map faults on each page and is unmapped at close.
             try db.execute("PRAGMA mmap_size = 0")
             try db.execute("BEGIN")  // one snapshot for every kind

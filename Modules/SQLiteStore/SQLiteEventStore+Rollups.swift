@@ -126,7 +126,7 @@ extension SQLiteEventStore {
         let result: Result<Int, SQLiteError>? = worker.connection.withLock { c in
             guard let db = c else { return nil }
             do throws(SQLiteError) {
-                try db.beginWritingRollups(part)
+                try RollupFile.beginWriting(part, on: db)
                 do throws(SQLiteError) {
                     // What earlier chunks learnt of the rollup tables, moved out: a chunk that
                     // fails leaves none. The file's data_version, read holding its write lock,

@@ -79,7 +79,9 @@ public final class SQLiteEventStore: CollectorStore {
                 case .existing: .readWriteExisting
                 case .readOnly: .readOnly
                 }
-            connection = try SQLiteDatabase(path: path, mode: mode)
+            // A reader reads the rollup tables by their plain names; a writable store attaches
+            // the files itself once it knows the database is ours.
+            connection = mode == .readOnly ? try RollupFile.openReader(path) : try SQLiteDatabase(path: path, mode: mode)
             // Refuse a foreign or newer file before anything (WAL, a migration) changes it.
             problem = try Schema.problem(connection, creating: options.access == .create, migrating: migrating)
         } catch {
@@ -102,7 +104,7 @@ public final class SQLiteEventStore: CollectorStore {
             // in memory: at most one batch's or one rollup chunk's pages, freed at its end.
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("PRAGMA foreign_keys = ON")
-            try connection.attachRollups(of: path, writable: true)
+            try RollupFile.attach(to: connection, database: path, writable: true)
             try Schema.migrate(connection)
             try RollupFile.check(connection)
         } catch {
@@ -119,7 +121,7 @@ public final class SQLiteEventStore: CollectorStore {
             let db = try SQLiteDatabase(path: path, mode: .readWriteExisting)
             try db.execute("PRAGMA main.cache_size = -2048")
             try db.execute("PRAGMA temp_store = MEMORY")
-            try db.attachRollups(of: path, writable: true)
+            try RollupFile.attach(to: db, database: path, writable: true)
             for other in RollupPart.allCases {
                 let kib = other == part ? SQLiteDatabase.writerCacheKiB : 256
                 try db.execute("PRAGMA \(other.schema).cache_size = -\(kib)")

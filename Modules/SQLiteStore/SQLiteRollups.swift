@@ -675,26 +675,3 @@ func groupedInOrder<Key: Hashable, Value>(_ pairs: some Sequence<(Key, Value)>) 
     }
     return groups
 }
-
-/// The rollup workers' reads: `HotStatement`s, no SQL text built per run.
-extension SQLiteDatabase {
-    /// Each row of `hot` with `values` bound, as `row` reads it.
-    func query<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
-        var rows: [T] = []
-        try stream(hot, values) { r throws(SQLDecodingError) in
-            rows.append(try row(r))
-            return true
-        }
-        return rows
-    }
-
-    /// The first row of `hot` with `values` bound, as `row` reads it; nil when there is none.
-    func first<T>(_ hot: HotStatement, _ values: [SQLValue], _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> T? {
-        var found: T?
-        try stream(hot, values) { r throws(SQLDecodingError) in
-            found = try row(r)
-            return false
-        }
-        return found
-    }
-}
