@@ -17,9 +17,6 @@ extension PostgresConnection {
 }
 
 extension PostgresLink {
-    /// Bytes handed to libpq per `PQputCopyData` call.
-    private static let chunk = 1 << 20
-
     func copyIn(_ sql: String, _ data: [UInt8]) throws(PostgresError) -> Int {
         guard let start = PQexec(handle, sql) else {
             throw PostgresError(code: .connection, message: Self.message(PQerrorMessage(handle)), statement: sql)
@@ -34,7 +31,7 @@ extension PostgresLink {
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let n = min(Self.chunk, buffer.count - offset)
+                let n = min(PostgresTuning.copyChunk, buffer.count - offset)
                 let sent = UnsafeRawPointer(base + offset).withMemoryRebound(to: CChar.self, capacity: n) {
                     PQputCopyData(handle, $0, Int32(n))
                 }

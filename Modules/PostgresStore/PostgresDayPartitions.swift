@@ -5,7 +5,7 @@ import Synchronization
 /// `events` partitioned by the UTC day of the corrected time (schema migration 5,
 /// docs/postgres.md "Day partitions"), so `prune` drops whole days.
 ///
-/// - Each day from `daysBack` days before today to `daysAhead` after gets its own partition
+/// - Each day from `PostgresTuning.partitionDaysBack` days before today to `partitionDaysAhead` after gets its own partition
 ///   `events_YYYYMMDD`, created by the first group that stores an event of that day
 ///   (`autotrack_event_day`, under an advisory lock, so collectors create it once). Any other
 ///   day (a clock years off) goes to the default partition `events_other`: no client can make
@@ -19,8 +19,6 @@ import Synchronization
 final class PostgresDayPartitions: Sendable {
     /// The advisory lock that serializes creating and dropping partitions.
     static let lock: Int64 = 0x61_7574_6f70_7274
-    static let daysBack = 400
-    static let daysAhead = 2
 
     /// Migration 5: the partitioned table, filled from the old one in the migration's
     /// transaction (days in the window get their partitions first), the old table dropped.
@@ -69,7 +67,7 @@ final class PostgresDayPartitions: Sendable {
             low bigint := d * \(UTCDay.milliseconds);
             high bigint := (d + 1) * \(UTCDay.milliseconds);
         BEGIN
-            IF d < today - \(daysBack) OR d > today + \(daysAhead) THEN RETURN false; END IF;
+            IF d < today - \(PostgresTuning.partitionDaysBack) OR d > today + \(PostgresTuning.partitionDaysAhead) THEN RETURN false; END IF;
             part := 'events_' || to_char(to_timestamp(d * 86400) AT TIME ZONE 'UTC', 'YYYYMMDD');
             PERFORM pg_advisory_xact_lock(\(lock));
             IF to_regclass(part) IS NOT NULL THEN RETURN true; END IF;

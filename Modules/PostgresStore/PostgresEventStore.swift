@@ -8,7 +8,7 @@ import StoreSQL
 /// Each collector keeps a pool of connections. Batches are written by group commit: batches that
 /// arrive while commits run wait, and the next commit writes all of them in one transaction, the
 /// events by `COPY` (`PostgresCopyInsert`; `PostgresGroupInsert` when an id is already stored);
-/// up to `maxCommits` commits run at once. Nobody returns before the
+/// up to `PostgresTuning.maxCommits` commits run at once. Nobody returns before the
 /// commit that holds its batch. Exactly once across collectors rests on the primary key `(app_key, id)` of `event_ids`,
 /// not on anything a collector remembers, so a collector may die at any moment.
 ///
@@ -26,12 +26,8 @@ public final class PostgresEventStore: CollectorStore {
     let ingest: PostgresIngest
     /// The day partitions this collector made sure of.
     let partitions = PostgresDayPartitions()
-    /// Batches waiting for the next group commit, and the commits running (`maxCommits` at once).
-    private let commits = GroupCommit<PostgresPendingBatch, BatchOutcome, StoreError>(maxCommits: maxCommits)
-    /// Group commits that run at once, each on its own pooled connection, so one's round trip
-    /// and execution overlap another's WAL flush (PostgreSQL flushes concurrent commits
-    /// together), so the database never sits idle between commits.
-    static let maxCommits = 4
+    /// Batches waiting for the next group commit, and the commits running (`PostgresTuning.maxCommits` at once).
+    private let commits = GroupCommit<PostgresPendingBatch, BatchOutcome, StoreError>(maxCommits: PostgresTuning.maxCommits)
     /// True for the `--db` values this store takes: `postgresql://…` or `postgres://…` URIs.
     public static func accepts(_ location: String) -> Bool {
         location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
@@ -72,7 +68,7 @@ public final class PostgresEventStore: CollectorStore {
         builder?.start()
     }
 
-    deinit { builder?.stop(grace: PostgresRollupBuilder.stopGrace) }
+    deinit { builder?.stop(grace: PostgresTuning.rollupStopGrace) }
 
     public func schemaVersion() throws(StoreError) -> Int {
         try withConnection { c throws(PostgresError) in try PostgresSchema.version(c) ?? 0 }
@@ -173,7 +169,7 @@ public final class PostgresEventStore: CollectorStore {
 
     /// Closes the pool's connections; later calls throw `.closed`. Idempotent.
     public func close() {
-        builder?.stop(grace: PostgresRollupBuilder.stopGrace)
+        builder?.stop(grace: PostgresTuning.rollupStopGrace)
         pool.close()
     }
 

@@ -20,7 +20,7 @@ final class PostgresRollupBuilder: Sendable {
     private let leading = Atomic<Bool>(false)
     private let thread = ServiceThread(threadName: "pg-rollups")
 
-    init(uri: String, setup: [String], interval: Duration = .milliseconds(250), chunk: Int64 = 20_000) {
+    init(uri: String, setup: [String], interval: Duration = PostgresTuning.rollupInterval, chunk: Int64 = PostgresTuning.rollupChunk) {
         self.uri = uri
         // A builder commit lost in a database crash loses its watermark with it: the next step
         // adds the same events again. So its commits need not wait for the disk.
@@ -28,12 +28,6 @@ final class PostgresRollupBuilder: Sendable {
         self.interval = interval
         self.chunk = chunk
     }
-
-    /// How long a closing store waits for the builder to finish the step it is in. Keeps a
-    /// close from returning while the builder still writes; a step still running past it is
-    /// left as a crash leaves it (its transaction rolls back with the session, the watermark
-    /// with it).
-    static let stopGrace = Duration.seconds(10)
 
     var isLeading: Bool { leading.load(ordering: .sequentiallyConsistent) }
 
