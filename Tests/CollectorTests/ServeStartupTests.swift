@@ -1,6 +1,9 @@
 import Collector
 import CommandSupport
+import EventModel
+import EventStore
 import Foundation
+import SQLiteStore
 import SystemCalls
 import TestSupport
 import Testing
@@ -27,6 +30,37 @@ import Testing
         #expect(run.status == 1, "stderr: \(run.errors)")
         #expect(!FileManager.default.fileExists(atPath: db))
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+    }
+
+    /// The collector's parts start as one group (store, ATLP server, studio): a studio whose
+    /// port is taken stops the ATLP server and the store started before it, so the port and the
+    /// database are free for the next try, which starts.
+    @Test func aPartThatCannotStartStopsThePartsStartedBeforeIt() throws {
+        let dir = Fixtures.temporaryDirectory("serve-group")
+        let holder = EmbeddedCollector(dbPath: dir.appendingPathComponent("holder.sqlite").path)
+        let taken = try holder.start()
+        defer { holder.stop() }
+        let db = dir.appendingPathComponent("events.sqlite").path
+        // A port free a moment ago, for the ATLP server of both tries.
+        let probe = EmbeddedCollector(dbPath: dir.appendingPathComponent("probe.sqlite").path)
+        let free = try probe.start()
+        probe.stop()
+        var options = EmbeddedCollector.Options(listen: free, access: CollectorAccess(adminToken: "admin"))
+        options.studio = SocketAddress(host: "127.0.0.1", port: taken.port)
+        let collector = EmbeddedCollector(dbPath: db, options: options)
+        #expect(throws: CollectorStartError.self) { try collector.start() }
+        #expect(collector.address == nil)
+        #expect(collector.store == nil)
+        // The store let its ingest log go: another store owns it and appends.
+        let other = try SQLiteEventStore(path: db)
+        #expect(try other.append(EventBatch(appKey: "group", appVersion: nil, events: [TestEvents.json("e1")])).stored == 1)
+        other.close()
+        // Nothing listens on the ATLP server's port: the next start binds it again, and the studio.
+        options.studio = SocketAddress(host: "127.0.0.1", port: 0)
+        let again = EmbeddedCollector(dbPath: db, options: options)
+        #expect(try again.start() == free)
+        #expect(again.studioAddress != nil)
+        again.stop()
     }
 
     @Test func reportOnAMissingDatabaseSaysItDoesNotExist() {
