@@ -1,5 +1,5 @@
 import Dispatch
-import EventModel
+public import EventModel
 import Foundation
 
 /// Who the events are about, as the agent keeps it in `identity.json` of its data directory:
