@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["SystemCalls", "SecureChannel", "ConnectionLoop"], path: "Modules/HTTPServer"),
         // The studio (docs/studio.md): its HTTP API, login and page, over a back-end protocol the collector implements.
         .target(
-            name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer"], path: "Modules/Studio",
+            name: "Studio", dependencies: ["EventModel", "EventStore", "ViewIdentity", "Analytics", "HTTPServer", "SystemCalls"], path: "Modules/Studio",
             resources: [
                 .embedInCode("Resources/studio.html"), .embedInCode("Resources/login.html"), .embedInCode("Resources/studio.css"),
                 .embedInCode("Resources/favicon.svg"), .embedInCode("Resources/studio-api.js"), .embedInCode("Resources/studio-pages.js"),
@@ -90,7 +90,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "StudioTests",
-            dependencies: ["Studio", "HTTPServer", "EventModel", "EventStore", "ViewIdentity", "Analytics", "PNGImage", "TestSupport"],
+            dependencies: ["Studio", "HTTPServer", "EventModel", "EventStore", "ViewIdentity", "Analytics", "PNGImage", "SystemCalls", "TestSupport"],
             path: "Tests/StudioTests", exclude: ["browser"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "TestSupport"],
@@ -129,7 +129,7 @@ let package = Package(
             name: "Collector",
             dependencies: [
                 "EventModel", "ATLPWire", "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "SystemCalls", "EventStore",
-                "SQLiteStore", "PostgresStore", "KVCConfig", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer",
+                "SQLiteStore", "PostgresStore", "KVCConfig", "CommandSupport", "Analytics", "Definitions", "Studio", "HTTPServer", "ViewIdentity",
             ],
             path: "Modules/Collector"),
         // Turns hooked interactions into configured events: the plan, matching, KVC values, reporters.
@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "AutotrackPreload",
             dependencies: [
-                "CAutotrackPreload", "CGtk", "GtkTracking", "PreloadPipeline", "ProgramLaunch",
+                "CAutotrackPreload", "CGtk", "GtkTracking", "PreloadPipeline", "ProgramLaunch", "AgentPipeline", "KVCConfig", "Tracker",
                 "SystemCalls",
             ],
             path: "Modules/AutotrackPreload"),
@@ -235,14 +235,14 @@ let package = Package(
             name: "CollectorTests",
             dependencies: [
                 "Collector", "CommandSupport", "EventStore", "SQLiteStore", "EventModel", "KVCConfig", "ATLPWire", "ATLPClient",
-                "SystemCalls", "Studio", "TestSupport",
+                "SystemCalls", "Studio", "Analytics", "Definitions", "TestSupport",
             ],
             path: "Tests/CollectorTests"),
         .testTarget(
             name: "AgentCommandsTests",
             dependencies: [
                 "AgentCommands", "Collector", "CommandSupport", "EventStore", "EventModel", "SQLiteStore", "ProgramLaunch", "Tracker",
-                "KVCConfig", "TestSupport",
+                "KVCConfig", "SystemCalls", "ViewIdentity", "TestSupport",
             ],
             path: "Tests/AgentCommandsTests"),
         .testTarget(
@@ -323,7 +323,7 @@ package.targets += [
     .target(
         name: "AutotrackObjCPreload",
         dependencies: [
-            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "PreloadPipeline", "ProgramLaunch",
+            "CAutotrackObjCPreload", "ObjCRuntime", "AppKitTracking", "PreloadPipeline", "ProgramLaunch", "AgentPipeline", "Tracker",
             "SystemCalls",
         ],
         path: "Modules/AutotrackObjCPreload"),
@@ -342,7 +342,7 @@ package.targets += [
         linkerSettings: gnustepLinking + [.linkedLibrary("gnustep-gui")]),
     .executableTarget(
         name: "objc-bench",
-        dependencies: ["BenchmarkSupport", "CObjCBench", "ObjCRuntime", "AppKitTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel"],
+        dependencies: ["BenchmarkSupport", "CObjCBench", "ObjCRuntime", "AppKitTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel", "ViewIdentity"],
         path: "Tools/objc-bench"),
     .testTarget(
         name: "ObjCRuntimeTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "EventStore", "ViewIdentity"],
@@ -356,12 +356,10 @@ for target in package.targets where target.type != .system && target.name != "CS
     target.swiftSettings = settings
 }
 
-// Modules whose imports say what they are: each file imports the modules whose members it uses,
-// and only imports that show in public API are `public import`.
-for target in package.targets where [
-    "EventModel", "SystemCalls", "ViewIdentity", "Interactions", "Hooks", "Matching", "SourceInventory", "Reporters", "ATLPWire",
-    "ATLPClient", "ATLPServer", "ATLPTLS", "SecureChannel", "HTTPServer", "ConnectionLoop", "AgentPipeline", "ProgramLaunch",
-    "PNGImage", "GtkShop", "DemoShop", "EventStore", "StoreSQL", "SQLiteStore", "PostgresStore", "CommandSupport", "AgentCommands",
-].contains(target.name) {
+// Every Swift target's imports say what they are: each file imports the modules whose members it uses,
+// and only imports that show in public API are `public import` (in package API, `package import`).
+// Swift targets are all but the system libraries and our C targets (named `C` + a capital: `CSystemCalls`, `CObjCBench`).
+let isCTarget = { (name: String) in name.count > 1 && name.first == "C" && name.dropFirst().first!.isUppercase }
+for target in package.targets where target.type != .system && !isCTarget(target.name) {
     target.swiftSettings! += [.enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("InternalImportsByDefault")]
 }

@@ -1,5 +1,5 @@
 import EventModel
-import EventStore
+public import EventStore
 
 /// Events and distinct actors, devices and sessions on one UTC day.
 public struct DailyActivity: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 /// One actor: an id within an app key.
 public struct ActorID: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 /// A funnel: ordered steps, a window from the first step, and whom to count.
 public struct FunnelDefinition: Sendable, Hashable {

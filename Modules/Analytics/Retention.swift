@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 /// A retention table: who starts, what counts as coming back, and in which periods.
 public struct RetentionDefinition: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import EventStore
+public import EventStore
 
 /// The length of a retention period.
 public enum RetentionPeriod: String, Sendable, Hashable, CaseIterable {

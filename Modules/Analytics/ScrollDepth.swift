@@ -1,3 +1,4 @@
+import EventModel
 public import EventStore
 
 /// How far down people get on one page (a scrollmap): of the page's visits, how many scrolled,

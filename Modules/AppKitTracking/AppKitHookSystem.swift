@@ -1,9 +1,9 @@
 import EventModel
-import Interactions
+public import Interactions
 import KVCConfig
-import ObjCRuntime
+public import ObjCRuntime
 import SystemCalls
-import ViewIdentity
+public import ViewIdentity
 
 /// Codeless tracking of an AppKit (GNUstep) application: methods of AppKit's own classes are
 /// replaced through the runtime layer, and what the user does becomes `Interaction`s for an

@@ -1,7 +1,7 @@
 import EventModel
-import KVCConfig
-import ObjCRuntime
-import ViewIdentity
+public import KVCConfig
+public import ObjCRuntime
+public import ViewIdentity
 
 /// A live AppKit object as a view-tree node, by the rules of docs/viewpath.md §6: a window's page,
 /// a view, a cell of an `NSMatrix`, a row of a table, a menu or a menu item.

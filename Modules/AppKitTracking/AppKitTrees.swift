@@ -1,6 +1,6 @@
-import EventModel
+public import EventModel
 import Foundation
-import ObjCRuntime
+public import ObjCRuntime
 import SystemCalls
 import ViewIdentity
 

@@ -1,3 +1,4 @@
+import AgentPipeline
 import AppKitTracking
 import CAutotrackObjCPreload
 import ObjCRuntime
@@ -5,6 +6,7 @@ import PreloadPipeline
 import ProgramLaunch
 import Synchronization
 import SystemCalls
+import Tracker
 
 /// The GNUstep preload library's start: its C constructor calls this before the program's `main`.
 ///

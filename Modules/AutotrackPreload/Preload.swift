@@ -1,10 +1,13 @@
+import AgentPipeline
 import CAutotrackPreload
 import CGtk
 import GtkTracking
+import KVCConfig
 import PreloadPipeline
 import ProgramLaunch
 import Synchronization
 import SystemCalls
+import Tracker
 
 /// The preload library's start: its C constructor calls this before the program's `main`.
 ///

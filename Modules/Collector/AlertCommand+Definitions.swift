@@ -1,4 +1,5 @@
 import CommandSupport
+import EventModel
 import EventStore
 import SystemCalls
 

@@ -1,7 +1,7 @@
 import Analytics
-import CommandSupport
+public import CommandSupport
 import EventModel
-import EventStore
+public import EventStore
 import SystemCalls
 
 /// `alert`: exits 1 when some rule had at least N `kvc_error` events in the last DURATION, and

@@ -1,4 +1,4 @@
-import Analytics
+public import Analytics
 import EventModel
 import EventStore
 

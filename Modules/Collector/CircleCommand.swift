@@ -1,4 +1,4 @@
-import CommandSupport
+public import CommandSupport
 import EventStore
 import Foundation
 import SystemCalls

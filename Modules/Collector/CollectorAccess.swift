@@ -1,4 +1,4 @@
-import ATLPWire
+public import ATLPWire
 
 /// Who may send events and who may publish rules, decided on `HELLO`.
 public struct CollectorAccess: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CommandSupport
+public import CommandSupport
 
 /// The `autotrack-collector` tool: every subcommand, in the order `--help` lists them.
 public enum CollectorCLI {

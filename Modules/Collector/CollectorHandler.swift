@@ -1,6 +1,7 @@
-import ATLPWire
+public import ATLPWire
+import Definitions
 import EventModel
-import EventStore
+public import EventStore
 import KVCConfig
 import SystemCalls
 

@@ -1,6 +1,6 @@
 import Definitions
 import EventStore
-import KVCConfig
+public import KVCConfig
 
 /// What one published impression rule saw (docs/reports.md "Impressions"): how many impressions
 /// its elements made, and how many clicks the same elements had, for a click-through rate.

@@ -1,8 +1,8 @@
 import Definitions
 import EventModel
-import EventStore
+public import EventStore
 import Foundation
-import KVCConfig
+public import KVCConfig
 import SQLiteStore
 
 extension CollectorReport {

@@ -1,6 +1,6 @@
 import Analytics
 import EventModel
-import EventStore
+public import EventStore
 import Foundation
 import KVCConfig
 import Definitions

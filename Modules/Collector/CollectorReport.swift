@@ -1,6 +1,6 @@
-import Analytics
-import EventStore
-import KVCConfig
+public import Analytics
+public import EventStore
+public import KVCConfig
 
 /// Everything a report shows, computed once from a database and rendered by any `ReportRenderer`.
 public struct CollectorReport: Sendable, Hashable {

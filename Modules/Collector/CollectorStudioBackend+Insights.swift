@@ -1,10 +1,10 @@
 import Analytics
 import CommandSupport
 import Definitions
-import EventModel
+public import EventModel
 import EventStore
 import KVCConfig
-import Studio
+public import Studio
 
 /// The studio's insights (docs/studio.md "Insights"): funnels and retention tables by the same
 /// code as `funnel` and `retention` (`FunnelCommand.result`, `RetentionCommand.result`, their

@@ -1,9 +1,9 @@
-import Analytics
+public import Analytics
 import Definitions
-import EventModel
-import EventStore
+public import EventModel
+public import EventStore
 import KVCConfig
-import Studio
+public import Studio
 import Synchronization
 
 /// The studio's back end over the collector's stores: pictures and circle mode from the

@@ -2,6 +2,7 @@ import Definitions
 import EventModel
 import EventStore
 import KVCConfig
+import ViewIdentity
 
 /// What `alert --definitions` found: every published definition (rule) of the apps looked at,
 /// with its health in its app's newest version that it covers (`DefinitionHealth`); those broken

@@ -1,13 +1,13 @@
-import ATLPServer
+public import ATLPServer
 import ATLPTLS
 import EventModel
-import EventStore
+public import EventStore
 import HTTPServer
 import PostgresStore
 import SecureChannel
 import Studio
 import Synchronization
-import SystemCalls
+public import SystemCalls
 
 /// A whole collector inside the current process: the store `dbPath` names (`openStore`) and the ATLP/1 server with
 /// the collector's handler. `serve` runs one; tests and the agent's `demo` start one on a

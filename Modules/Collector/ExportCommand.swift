@@ -1,7 +1,8 @@
-import CommandSupport
+public import CommandSupport
 import Definitions
 import EventModel
-import EventStore
+public import EventStore
+import KVCConfig
 
 /// `export`: stored events as NDJSON (what `autotrack-agent send` reads) or CSV, streamed.
 public struct ExportCommand: Command {

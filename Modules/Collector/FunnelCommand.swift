@@ -1,8 +1,8 @@
-import Analytics
+public import Analytics
 import Definitions
-import CommandSupport
+public import CommandSupport
 import EventModel
-import EventStore
+public import EventStore
 
 /// `funnel`: how many actors reach each of ordered steps within a window.
 public struct FunnelCommand: Command {

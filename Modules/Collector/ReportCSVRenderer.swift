@@ -1,3 +1,7 @@
+import Analytics
+import EventStore
+import KVCConfig
+
 /// The report as one RFC 4180 table in long form, one row per figure, for spreadsheets.
 ///
 /// Columns: `section,app,subject,detail,count,mean_ms`; docs/reports.md says what each

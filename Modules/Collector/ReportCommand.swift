@@ -1,7 +1,7 @@
-import Analytics
+public import Analytics
 import Definitions
-import CommandSupport
-import EventStore
+public import CommandSupport
+public import EventStore
 import Foundation
 
 /// `report`: the report of a collector database, as a table, JSON, CSV or a self-contained HTML page.

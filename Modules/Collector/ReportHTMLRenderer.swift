@@ -1,4 +1,7 @@
 import Analytics
+import EventStore
+import KVCConfig
+import ViewIdentity
 
 /// The report as one self-contained HTML file: inline CSS and inline SVG bar charts, no
 /// scripts, no external assets, every piece of data HTML-escaped. Opens from disk, offline.

@@ -1,5 +1,6 @@
 import Analytics
-import EventModel
+public import EventModel
+import EventStore
 import KVCConfig
 
 /// The report as one JSON object, for scripts: exact counts, keys in a fixed order.

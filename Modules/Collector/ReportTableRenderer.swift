@@ -1,4 +1,6 @@
 import Analytics
+import EventStore
+import KVCConfig
 
 /// Plain-text tables for a terminal: one titled section per part of the report.
 public struct ReportTableRenderer: ReportRenderer {

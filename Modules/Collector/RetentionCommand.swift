@@ -1,7 +1,7 @@
-import Analytics
+public import Analytics
 import Definitions
-import CommandSupport
-import EventStore
+public import CommandSupport
+public import EventStore
 
 /// `retention`: cohorts by first start event, and how many came back in each later period.
 public struct RetentionCommand: Command {

@@ -1,6 +1,7 @@
-import EventModel
+import Definitions
+public import EventModel
 import EventStore
-import KVCConfig
+public import KVCConfig
 import Synchronization
 
 /// The answer to `CONFIG`: the rules published for an app key whose version range holds the

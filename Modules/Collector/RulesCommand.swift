@@ -1,11 +1,13 @@
 import ATLPClient
 import ATLPWire
-import CommandSupport
+public import CommandSupport
+import Definitions
 import EventModel
 import EventStore
 import Foundation
 import KVCConfig
 import SystemCalls
+import ViewIdentity
 
 /// `rules`: publishes rule files to a running collector, or lists what a database holds.
 public struct RulesCommand: Command {

@@ -1,4 +1,5 @@
-import CommandSupport
+import ATLPServer
+public import CommandSupport
 import EventStore
 import Foundation
 import PostgresStore

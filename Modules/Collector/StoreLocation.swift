@@ -1,6 +1,6 @@
 import CommandSupport
 import Foundation
-import EventStore
+public import EventStore
 import PostgresStore
 import SQLiteStore
 

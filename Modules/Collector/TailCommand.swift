@@ -1,5 +1,5 @@
-import CommandSupport
-import EventStore
+public import CommandSupport
+public import EventStore
 import Foundation
 import SystemCalls
 

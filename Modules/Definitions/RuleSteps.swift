@@ -1,4 +1,5 @@
 public import Analytics
+import EventModel
 public import EventStore
 public import KVCConfig
 

@@ -1,3 +1,4 @@
+import EventModel
 public import EventStore
 public import KVCConfig
 

@@ -1,6 +1,6 @@
 import CGtk
 import EventModel
-import KVCConfig
+public import KVCConfig
 
 /// A GObject instance pointer, as signal parameters and GTK functions pass it.
 public typealias GObjectPointer = UnsafeMutableRawPointer

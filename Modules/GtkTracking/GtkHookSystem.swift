@@ -1,7 +1,7 @@
 import CGtk
-import Interactions
-import KVCConfig
-import ViewIdentity
+public import Interactions
+public import KVCConfig
+public import ViewIdentity
 
 /// Codeless tracking of a GTK 4 application: process-wide emission hooks turn what the user does
 /// into `Interaction`s for an observer (the `Tracker`), synchronously on the GTK thread, with the

@@ -1,6 +1,6 @@
 import CGtk
 import KVCConfig
-import ViewIdentity
+public import ViewIdentity
 
 /// Key paths and typed text (docs/privacy.md): a rule reads an editable's or text view's text
 /// properties (`GtkPrivacy.typedTextProperties`), or a text buffer's, only when it says

@@ -1,8 +1,8 @@
 import CGtk
 import EventModel
-import KVCConfig
+public import KVCConfig
 import Synchronization
-import ViewIdentity
+public import ViewIdentity
 
 /// A live GTK widget as a view-tree node, by the rules of docs/viewpath.md §5 (docs/gtk.md).
 ///

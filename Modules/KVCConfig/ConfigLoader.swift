@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 import Foundation
 
 /// What reading configuration gave: everything valid, and every problem found on the way.

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// The three kinds of configuration document (docs/config.md §1–3), told apart by content.
 public enum DocumentShape: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// A plan's `"ignore"` entry (docs/privacy.md): a view path pattern whose views, and everything
 /// inside them, produce no events and are blanked in snapshots.

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Per class, the action names the code implements (docs/config.md §4): what the check compares configuration to.
 public struct Inventory: Sendable, Hashable {

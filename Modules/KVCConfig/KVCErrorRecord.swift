@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A KVC rule whose key path named nothing (docs/config.md §3): what to report instead of a value.
 ///

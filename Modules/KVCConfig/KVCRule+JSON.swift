@@ -1,4 +1,5 @@
-import EventModel
+public import EventModel
+import ViewIdentity
 
 extension KVCRule {
     /// The rule as docs/config.md §3 writes it, for `PUBLISH {"rules":[...]}` and for writing rules back out.

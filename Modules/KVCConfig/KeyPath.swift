@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// A dot-separated key path into a view's data; a part that is a whole number ≥ 0 indexes an array.
 public struct KVCKeyPath: Sendable, Hashable, CustomStringConvertible {

@@ -1,7 +1,7 @@
-import EventModel
+public import EventModel
 import Foundation
 import Synchronization
-import ViewIdentity
+public import ViewIdentity
 
 /// Key-path reading from arbitrary Swift values, by `Mirror`.
 ///

@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Reads an XML property list into a `JSONValue`, with errors that name the line, column and key path.
 ///

@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// Page and control event ids configured for one class (docs/config.md §1).
 public struct ClassEvents: Sendable, Hashable {

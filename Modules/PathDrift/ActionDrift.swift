@@ -1,4 +1,4 @@
-import KVCConfig
+public import KVCConfig
 
 /// A class, or a class's action, that the inventory of the code might call by a new name.
 public struct ActionCandidate: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import EventModel
-import KVCConfig
-import ViewIdentity
+public import KVCConfig
+public import ViewIdentity
 
 /// A node of a tree with what scoring reads from it, computed once.
 public struct LocatedNode {

@@ -1,5 +1,6 @@
-import EventModel
+public import EventModel
 import KVCConfig
+import ViewIdentity
 
 /// Everything one drift run found: each KVC rule in range, and (with an inventory) the renamed
 /// classes and actions of the event table and labels.

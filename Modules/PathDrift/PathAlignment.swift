@@ -1,4 +1,4 @@
-import ViewIdentity
+public import ViewIdentity
 
 /// How a rule's old pattern lines up with a path of the new build: an edit distance over path
 /// elements, and which new element each old one became.

@@ -1,4 +1,4 @@
-import KVCConfig
+public import KVCConfig
 import ViewIdentity
 
 /// A place the new build might hold a rule's view: a pattern and how well its best node fits.

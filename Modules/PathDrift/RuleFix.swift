@@ -1,6 +1,6 @@
 import EventModel
 import Foundation
-import KVCConfig
+public import KVCConfig
 
 /// Writes the rules back with the suggested paths applied, and nothing else changed.
 public enum RuleFix {

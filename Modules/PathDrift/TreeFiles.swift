@@ -1,5 +1,5 @@
 import Foundation
-import ViewIdentity
+public import ViewIdentity
 
 /// A view tree read from a file: one page of a build.
 public struct TreeFile {

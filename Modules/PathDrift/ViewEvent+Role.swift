@@ -1,5 +1,5 @@
-import KVCConfig
-import ViewIdentity
+public import KVCConfig
+public import ViewIdentity
 
 extension ViewEvent {
     /// Whether a node of `role` can be the view this event happens on, as the hooks report it

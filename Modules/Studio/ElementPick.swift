@@ -1,4 +1,5 @@
 public import EventModel
+import Foundation
 
 /// "Pointing means the element that is interacted with" (docs/studio.md "Pointing"): a point on
 /// a label inside a button chooses the button. The nearest node, from the deepest one under the

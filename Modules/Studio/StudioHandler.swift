@@ -1,6 +1,7 @@
 import EventModel
-import Foundation
+public import Foundation
 public import HTTPServer
+import SystemCalls
 
 /// The studio over HTTP (docs/studio.md): the page and its files, login and logout, and the JSON
 /// API of `StudioAPI`, with the security headers on every answer. `serve --studio` runs it on an

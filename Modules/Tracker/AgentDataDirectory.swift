@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SystemCalls
 
 /// Where the agent keeps what must outlive the process: `identity.json` (device id, user,

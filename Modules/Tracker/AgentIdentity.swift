@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 import Foundation
 import SystemCalls
 

@@ -2,7 +2,7 @@ import Dispatch
 import EventModel
 import Foundation
 import Synchronization
-import SystemCalls
+public import SystemCalls
 
 /// Keeps a tracker's rules current: on a thread of its own (never the UI thread, never the Swift
 /// concurrency pool), it first applies the last good set kept on disk, then asks the source at

@@ -1,5 +1,5 @@
-import EventModel
-import Reporters
+public import EventModel
+public import Reporters
 import Synchronization
 
 /// A reporter in front of others that drops what was queued before consent was withdrawn: put

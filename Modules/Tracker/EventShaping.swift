@@ -1,7 +1,7 @@
-import EventModel
-import KVCConfig
-import Matching
-import ViewIdentity
+public import EventModel
+public import KVCConfig
+public import Matching
+public import ViewIdentity
 
 /// The prop names the tracker writes (docs/agent.md "Event shapes"); the collector's reports read them.
 public enum TrackerProps {

@@ -1,7 +1,8 @@
 import EventModel
-import Interactions
-import KVCConfig
+public import Interactions
+public import KVCConfig
 import Matching
+import Synchronization
 import ViewIdentity
 
 /// SPOC on any method: the plan's tracked events (`trackedEvents`, docs/config.md §2) whose selector is

@@ -1,5 +1,5 @@
-import EventModel
-import KVCConfig
+public import EventModel
+public import KVCConfig
 
 /// A rule set as the collector serves it (`RULES {"etag":E,"rules":[...],"sampleRate":R}`,
 /// docs/wire.md §2), and as the agent keeps the last good one in `rules.json` of its data directory

@@ -1,6 +1,6 @@
 import EventModel
-import Interactions
-import Reporters
+public import Interactions
+public import Reporters
 
 /// The default observer: every interaction becomes a wire event, handed to a reporting system.
 ///

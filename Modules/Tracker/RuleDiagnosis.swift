@@ -1,7 +1,7 @@
 import EventModel
-import KVCConfig
-import Matching
-import ViewIdentity
+public import KVCConfig
+public import Matching
+public import ViewIdentity
 
 /// Debug mode's account of one interaction (docs/agent.md "Debug mode"): the rules that matched
 /// with the values read, or, when none did, the nearest rule of the same `viewEvent` and the first

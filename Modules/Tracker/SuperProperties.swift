@@ -1,5 +1,5 @@
-import EventModel
-import Foundation
+public import EventModel
+public import Foundation
 import SystemCalls
 
 /// Props registered once and merged into every event (`TrackerSettings.superProperties`,

@@ -1,5 +1,6 @@
 import Interactions
 import KVCConfig
+import Matching
 import ViewIdentity
 
 /// Views the tracker silences (docs/privacy.md): a view marked `autotrack-ignore` (its node says

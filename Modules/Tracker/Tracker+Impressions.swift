@@ -1,7 +1,8 @@
-import Interactions
+public import Interactions
 import KVCConfig
 import Matching
-import ViewIdentity
+import Synchronization
+public import ViewIdentity
 
 /// The tracker as the hooks' source of impression rules (docs/agent.md "Impressions"): the rules
 /// of the plan in use whose `viewEvent` is `Impression` select what is watched, through the same

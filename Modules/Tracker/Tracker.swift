@@ -1,7 +1,8 @@
-import EventModel
-import Interactions
-import KVCConfig
-import Reporters
+public import EventModel
+public import Interactions
+public import KVCConfig
+import Matching
+public import Reporters
 import Synchronization
 import ViewIdentity
 

@@ -1,5 +1,5 @@
-import EventModel
-import Interactions
+public import EventModel
+public import Interactions
 import SystemCalls
 
 /// How a tracker behaves beyond its plan: time limits, where it keeps its state, what it adds to

@@ -4,6 +4,7 @@ import CommandSupport
 import EventModel
 import EventStore
 import Foundation
+import SystemCalls
 import Testing
 import TestSupport
 

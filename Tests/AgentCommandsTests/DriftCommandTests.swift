@@ -5,6 +5,7 @@ import Foundation
 import KVCConfig
 import Testing
 import TestSupport
+import ViewIdentity
 
 @Suite struct DriftCommandTests {
     static let rules = """

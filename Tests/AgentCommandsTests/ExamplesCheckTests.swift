@@ -1,5 +1,6 @@
 import AgentCommands
 import CommandSupport
+import Foundation
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import AgentCommands
 import Collector
 import CommandSupport
+import Foundation
 import Testing
 
 /// The declarations of options (CommandSupport's `Option`, `OptionGroup`, `Usage`): the help

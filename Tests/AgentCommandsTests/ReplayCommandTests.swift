@@ -1,6 +1,7 @@
 import AgentCommands
 import Collector
 import CommandSupport
+import EventStore
 import Foundation
 import Testing
 import TestSupport

@@ -9,6 +9,7 @@ import Hooks
 import KVCConfig
 import AgentPipeline
 import Reporters
+import SystemCalls
 import TestSupport
 import Testing
 import Tracker

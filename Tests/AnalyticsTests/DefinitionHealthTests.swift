@@ -3,6 +3,7 @@ import CommandSupport
 import Definitions
 import EventModel
 import EventStore
+import Foundation
 import KVCConfig
 import Testing
 import TestSupport

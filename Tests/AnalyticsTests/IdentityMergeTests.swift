@@ -3,6 +3,7 @@ import Collector
 import CommandSupport
 import EventModel
 import EventStore
+import Foundation
 import Testing
 
 /// Identity merge (docs/reports.md "Actors and identity merge") on both stores: a device seen with

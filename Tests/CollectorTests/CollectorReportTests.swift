@@ -1,6 +1,7 @@
 import Collector
 import EventModel
 import EventStore
+import KVCConfig
 import SQLiteStore
 import Foundation
 import Testing

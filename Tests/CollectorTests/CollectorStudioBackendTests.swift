@@ -1,3 +1,4 @@
+import Analytics
 import Collector
 import EventModel
 import EventStore

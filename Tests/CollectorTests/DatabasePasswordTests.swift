@@ -1,4 +1,5 @@
 @testable import Collector
+import CommandSupport
 import EventStore
 import Testing
 

@@ -1,6 +1,8 @@
 import Collector
+import Definitions
 import EventModel
 import EventStore
+import Foundation
 import KVCConfig
 import SQLiteStore
 import Testing

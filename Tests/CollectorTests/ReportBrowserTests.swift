@@ -1,4 +1,5 @@
 import Collector
+import CommandSupport
 import EventStore
 import Foundation
 import SQLiteStore

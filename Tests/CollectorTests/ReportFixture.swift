@@ -1,6 +1,8 @@
 import Collector
+import Definitions
 import EventModel
 import EventStore
+import Foundation
 import SQLiteStore
 import KVCConfig
 import TestSupport

@@ -1,5 +1,6 @@
 import ATLPClient
 import ATLPWire
+import EventModel
 import Foundation
 import Synchronization
 import SystemCalls

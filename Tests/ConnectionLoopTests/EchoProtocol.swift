@@ -1,4 +1,5 @@
 import ConnectionLoop
+import Synchronization
 import SystemCalls
 
 /// What the echo server counts, for the tests to read.

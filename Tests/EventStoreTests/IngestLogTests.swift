@@ -1,6 +1,7 @@
 import EventModel
 import EventStore
 import Foundation
+import StoreSQL
 import SystemCalls
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Collector
 import Foundation
+import SystemCalls
 import Testing
 import TestSupport
 import ViewIdentity

@@ -1,4 +1,5 @@
 import CGtk
+import Collector
 import EventStore
 import Foundation
 import TestSupport

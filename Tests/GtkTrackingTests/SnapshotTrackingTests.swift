@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import SystemCalls
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import HTTPServer
+import Synchronization
 import SystemCalls
 import Testing
 

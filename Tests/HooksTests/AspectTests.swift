@@ -1,5 +1,6 @@
 import Dispatch
 import Hooks
+import Interactions
 import Synchronization
 import Testing
 

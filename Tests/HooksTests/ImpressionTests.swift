@@ -1,5 +1,6 @@
 import DemoShop
 import EventModel
+import Hooks
 import Interactions
 import KVCConfig
 import Reporters

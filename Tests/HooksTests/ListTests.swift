@@ -1,6 +1,7 @@
 import DemoShop
 import EventModel
 import Hooks
+import Interactions
 import Testing
 import ViewIdentity
 

@@ -1,5 +1,6 @@
 import EventModel
 import Hooks
+import Interactions
 import Testing
 import ViewIdentity
 

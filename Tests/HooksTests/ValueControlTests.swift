@@ -1,5 +1,6 @@
 import EventModel
 import Hooks
+import Interactions
 import Testing
 
 /// A settings screen with one of each value control.

@@ -1,3 +1,4 @@
+import Foundation
 import KVCConfig
 import PathDrift
 import Testing

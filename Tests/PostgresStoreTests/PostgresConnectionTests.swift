@@ -1,4 +1,5 @@
 import Foundation
+import StoreSQL
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Analytics
 import EventModel
+import EventStore
 import Foundation
 import HTTPServer
 import Studio

@@ -1,6 +1,8 @@
 import EventModel
+import Foundation
 import HTTPServer
 import Studio
+import Synchronization
 import Testing
 
 /// The studio's routes over the in-memory back end: access, the API's answers, rule edits.

@@ -1,8 +1,11 @@
 import EventModel
+import EventStore
+import Foundation
 import HTTPServer
 import PNGImage
 import Studio
 import Synchronization
+import SystemCalls
 
 /// A studio over the fake back end: a shop's home page with three product rows, clicks on them,
 /// and a clock the tests move.

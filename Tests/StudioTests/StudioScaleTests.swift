@@ -1,6 +1,8 @@
 import EventModel
+import EventStore
 import Foundation
 import Studio
+import Synchronization
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import EventModel
+import EventStore
 import Foundation
 import HTTPServer
 import Studio

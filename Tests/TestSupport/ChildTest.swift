@@ -1,5 +1,5 @@
 import Foundation
-import SystemCalls
+package import SystemCalls
 
 /// A test of this test binary run as a process of its own (to be killed, say), enabled in the
 /// child by an environment variable: `KilledClientTests`, `SharedLogSyncTests`, `IngestLogTests`.

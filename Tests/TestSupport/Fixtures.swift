@@ -1,5 +1,5 @@
 import EventModel
-import Foundation
+public import Foundation
 import ViewIdentity
 
 /// Shared test fixtures: paths to the docs and examples, temporary folders, and the spec's trees.

@@ -1,5 +1,5 @@
-import KVCConfig
-import Matching
+public import KVCConfig
+public import Matching
 import ViewIdentity
 
 /// The plain scan that field SDKs run: every rule, one by one, in plan order.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SystemCalls
 
 /// What a program run to its end by `runProgram` left.

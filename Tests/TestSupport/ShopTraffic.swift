@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// Seeded, shop-like sessions as wire events (docs/wire.md §3), for report pictures, browser
 /// tests and the analytics benchmark: users (a fifth anonymous, known by device only) open

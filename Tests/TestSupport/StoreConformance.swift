@@ -1,5 +1,5 @@
 import EventModel
-import EventStore
+public import EventStore
 import Foundation
 
 /// Behaviour every `CollectorStore` must show (the guarantees in its doc comment), written once

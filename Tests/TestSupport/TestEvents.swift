@@ -1,4 +1,4 @@
-import EventModel
+public import EventModel
 
 /// The one factory of test events: every suite builds its events here, as values (`event`) or
 /// in their wire form (`json`), and names its own fixtures on top.

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import Synchronization
-import SystemCalls
+package import SystemCalls
 
 /// A failure of a GUI test's harness: an X server, window or file that did not come in time.
 public struct HarnessFailure: Error, CustomStringConvertible {

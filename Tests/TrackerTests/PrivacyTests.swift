@@ -1,5 +1,6 @@
 import DemoShop
 import EventModel
+import Foundation
 import Hooks
 import KVCConfig
 import Reporters

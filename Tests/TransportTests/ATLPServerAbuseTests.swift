@@ -1,6 +1,7 @@
 import ATLPWire
 import EventModel
 import Foundation
+import Synchronization
 import SystemCalls
 import Testing
 

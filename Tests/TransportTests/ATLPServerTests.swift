@@ -1,6 +1,7 @@
 import ATLPWire
 import EventModel
 import Foundation
+import SystemCalls
 import Testing
 
 @testable import ATLPClient

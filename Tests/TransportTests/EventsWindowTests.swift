@@ -1,5 +1,6 @@
 import ATLPWire
 import EventModel
+import Synchronization
 import SystemCalls
 import Testing
 

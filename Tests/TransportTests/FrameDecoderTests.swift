@@ -1,3 +1,4 @@
+import ATLPServer
 @testable import ATLPWire
 import EventModel
 import Foundation

@@ -1,3 +1,4 @@
+import ATLPServer
 import EventModel
 import Foundation
 import SystemCalls

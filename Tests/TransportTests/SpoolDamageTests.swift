@@ -1,6 +1,8 @@
+import ATLPServer
 import ATLPWire
 import EventModel
 import Foundation
+import Synchronization
 import SystemCalls
 import Testing
 

@@ -18,6 +18,7 @@ import KVCConfig
 import ObjCRuntime
 import Reporters
 import Tracker
+import ViewIdentity
 
 ToolArguments(
     "objc-bench",
