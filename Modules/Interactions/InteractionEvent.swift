@@ -23,6 +23,8 @@ extension Interaction {
     /// on `app_background` and `app_end`.
     public var eventProps: JSONObject {
         var p = JSONObject()
+        // Room for a few facts and what a plan adds (code, label, a value, rule ids): one allocation.
+        p.reserveCapacity(4)
         if let title { p["title"] = .string(title) }
         if let controlEvents { p["controlEvents"] = .string(controlEvents.description) }
         if let value {
