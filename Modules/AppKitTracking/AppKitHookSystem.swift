@@ -163,8 +163,9 @@ public final class AppKitHookSystem {
     private func actionSent(_ action: ObjCSelector, to target: ObjCObject?, from sender: ObjCObject?, application: ObjCObject) {
         guard let sender else { return }
         let resolved = target ?? ((try? application.send(AppKit.targetForAction, action, nil, sender)) ?? nil)
+        let kinds = sender.kinds(of: AppKit.senderClasses)
         // A scroller moving its scroll view (a knob drag, a click in the track): a scroll, not a click.
-        if let scroller = AppKit.scrollerClass, sender.isKind(of: scroller), let scrollView = AppKit.scrollViewClass,
+        if kinds.contains(.scroller), let scrollView = AppKit.scrollViewClass,
             let view = resolved, view.isKind(of: scrollView)
         {
             return scrolling.moved(view)
@@ -174,7 +175,7 @@ public final class AppKitHookSystem {
         var value: ControlValue?
         var node: AppKitNode
         let page: String
-        if let menuItem = AppKit.menuItemClass, sender.isKind(of: menuItem) {
+        if kinds.contains(.menuItem) {
             // An item of a pop-up button's menu tells its cell, and the pop-up then sends its own
             // action (a `value_changed` with the choice): the item's hop is not the user's click.
             if let cell = AppKit.popUpCellClass, let resolved, resolved.isKind(of: cell) { return }
@@ -185,7 +186,7 @@ public final class AppKitHookSystem {
         } else {
             node = AppKitNode.view(sender)
             page = AppKit.pageName(of: (try? sender.send(AppKit.window)) ?? nil) ?? sender.className
-            if sender.isKind(of: AppKit.matrixClass) {
+            if kinds.contains(.matrix) {
                 let row = (try? sender.integer(AppKit.selectedRow)) ?? -1
                 let column = (try? sender.integer(AppKit.selectedColumn)) ?? -1
                 if row >= 0, column >= 0, let cell = (try? sender.send(AppKit.selectedCell)) ?? nil {
@@ -197,26 +198,26 @@ public final class AppKitHookSystem {
                         value = ControlValue(selectedIndex: row * columns + column)
                     }
                 }
-            } else if let table = AppKit.tableViewClass, sender.isKind(of: table) {
+            } else if kinds.contains(.table) {
                 let row = (try? sender.integer(AppKit.clickedRow)) ?? -1
                 let selected = row >= 0 ? row : ((try? sender.integer(AppKit.selectedRow)) ?? -1)
                 if selected >= 0 {
                     node = AppKitNode(.tableRow(table: sender, row: selected))
                     kind = .listItemClick
                 }
-            } else if let c = AppKit.sliderClass, sender.isKind(of: c) {
+            } else if kinds.contains(.slider) {
                 kind = .valueChanged
                 value = ControlValue(value: (try? sender.double(AppKit.doubleValue)) ?? 0)
-            } else if let c = AppKit.stepperClass, sender.isKind(of: c) {
+            } else if kinds.contains(.stepper) {
                 kind = .valueChanged
                 value = ControlValue(value: (try? sender.double(AppKit.doubleValue)) ?? 0)
-            } else if let c = AppKit.popUpClass, sender.isKind(of: c) {
+            } else if kinds.contains(.popUp) {
                 kind = .valueChanged
                 value = ControlValue(selectedIndex: (try? sender.integer(AppKit.indexOfSelectedItem)) ?? -1)
-            } else if let c = AppKit.buttonClass, sender.isKind(of: c), AppKit.isToggle(sender) {
+            } else if kinds.contains(.button), AppKit.isToggle(sender) {
                 kind = .valueChanged
                 value = ControlValue(isOn: ((try? sender.integer(AppKit.state)) ?? 0) == 1)
-            } else if sender.isKind(of: AppKit.textFieldClass) {
+            } else if kinds.contains(.textField) {
                 // The end of editing: never the text.
                 kind = .valueChanged
             }
@@ -268,6 +269,27 @@ public final class AppKitHookSystem {
 }
 
 extension AppKit {
+    /// The classes a target-action's sender is told by (`actionSent`), asked in one walk of its class chain.
+    enum SenderKind: Int, CaseIterable {
+        case scroller, menuItem, matrix, table, slider, stepper, popUp, button, textField
+
+        var objcClass: ObjCClass? {
+            switch self {
+            case .scroller: return scrollerClass
+            case .menuItem: return menuItemClass
+            case .matrix: return matrixClass
+            case .table: return tableViewClass
+            case .slider: return sliderClass
+            case .stepper: return stepperClass
+            case .popUp: return popUpClass
+            case .button: return buttonClass
+            case .textField: return textFieldClass
+            }
+        }
+    }
+
+    static let senderClasses = ObjCClassList(SenderKind.allCases.map(\.objcClass))
+
     /// A switch (checkbox) or radio button: its cell shows its state by its contents
     /// (`NSContentsCellMask`) with the switch or radio image (GNUstep's `GSSwitch`, `GSRadio`;
     /// Apple's `NSSwitch`, `NSRadioButton`). Every other button reports clicks, whatever its
@@ -278,4 +300,8 @@ extension AppKit {
         guard shows & 1 != 0, let image = (try? cell.send(imageSelector)) ?? nil, let name = string(image, nameSelector) else { return false }
         return ["GSSwitch", "GSRadio", "NSSwitch", "NSRadioButton"].contains { name.hasPrefix($0) }
     }
+}
+
+extension ObjCKinds {
+    func contains(_ kind: AppKit.SenderKind) -> Bool { contains(kind.rawValue) }
 }

@@ -208,9 +208,11 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     public func typedText(forKey key: String) -> TypedText? {
         guard case .view(let v) = kind else { return nil }
         if v.isKind(of: AppKit.secureTextFieldClass) { return .password }
-        guard AppKitNode.textKeys.contains(key) else { return nil }
-        if v.isKind(of: AppKit.textViewClass) { return .typed }
-        if v.isKind(of: AppKit.textFieldClass), (try? v.bool(AppKit.isEditable)) == true { return .typed }
+        // The class first: most views hold no text, and their keys are then not looked up.
+        if v.isKind(of: AppKit.textViewClass) { return AppKitNode.textKeys.contains(key) ? .typed : nil }
+        if v.isKind(of: AppKit.textFieldClass), AppKitNode.textKeys.contains(key), (try? v.bool(AppKit.isEditable)) == true {
+            return .typed
+        }
         return nil
     }
 }

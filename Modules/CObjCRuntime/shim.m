@@ -55,6 +55,18 @@ int atr_is_kind(atr_id object, atr_class cls) {
     return 0;
 }
 
+uint64_t atr_kinds(atr_id object, const uintptr_t *classes, int count) {
+    uint64_t found = 0;
+    if (object == NULL) return 0;
+    if (count > 64) count = 64;
+    for (Class c = object_getClass((id)object); c != Nil; c = class_getSuperclass(c)) {
+        for (int i = 0; i < count; i++) {
+            if (classes[i] == (uintptr_t)c) found |= (uint64_t)1 << i;
+        }
+    }
+    return found;
+}
+
 int atr_responds(atr_id object, atr_sel sel) {
     if (object == NULL) return 0;
     // The dispatch table's answer (cached), not a search of the method lists.

@@ -134,6 +134,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }
+
+    /// Makes room for `n` members, so adding up to `n` allocates at most once.
+    public mutating func reserveCapacity(_ n: Int) { members.reserveCapacity(n) }
     public var keys: [String] { members.map(\.key) }
 
     /// Linear lookup: objects on the wire and in view props are small, and a scan of a

@@ -23,6 +23,8 @@ extension Interaction {
     /// on `app_background` and `app_end`.
     public var eventProps: JSONObject {
         var p = JSONObject()
+        // Room for a few facts and what a plan adds (code, label, a value, rule ids): one allocation.
+        p.reserveCapacity(4)
         if let title { p["title"] = .string(title) }
         if let controlEvents { p["controlEvents"] = .string(controlEvents.description) }
         if let value {
@@ -52,16 +54,17 @@ extension Interaction {
     /// The public conversion every observer shares: the default `ReportingObserver` and the
     /// configured tracker produce the same fields. An observer that already has the node's
     /// canonical path (to match rules and apply click rules) passes it as `path`, so it is neither
-    /// walked nor written again.
+    /// walked nor written again, and with it that path's viewId as `viewID`, so it is not hashed again.
     public func trackEvent(
-        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), path known: String? = nil
+        id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), path known: String? = nil,
+        viewID knownID: String? = nil
     ) -> TrackEvent {
         let canonical = known ?? viewPath?.canonical
         var props = eventProps
         for m in extraProps { props[m.key] = m.value }
         return TrackEvent(
             id: id, ts: timestamp, type: eventType, name: Interaction.clip(eventName), page: page,
-            path: canonical, viewId: canonical.map { ViewID(canonical: $0).hex }, session: session, duration: duration,
+            path: canonical, viewId: knownID ?? canonical.map { ViewID(canonical: $0).hex }, session: session, duration: duration,
             props: props)
     }
 

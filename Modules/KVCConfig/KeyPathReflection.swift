@@ -82,8 +82,9 @@ enum Reflection {
     /// where a cast to a protocol looks the conformance up again, on every step of every read.
     struct Kind: Sendable {
         var shape: Shape = []
-        var answer: (@Sendable (Any, String) -> Any?)?
-        var typedText: (@Sendable (Any, String) -> TypedText?)?
+        /// Given the value, and the same value as an object when the caller has it so (a view node).
+        var answer: (@Sendable (Any, AnyObject?, String) -> Any?)?
+        var typedText: (@Sendable (Any, AnyObject?, String) -> TypedText?)?
     }
 
     /// Per type: its kind. Types are few (those key paths meet), so the table stays small.
@@ -98,12 +99,20 @@ enum Reflection {
         if value is any ViewNode { kind.shape.insert(.node) }
         if let readable = value as? any KeyValueReadable {
             kind.shape.insert(.readable)
-            kind.answer = answer(of: readable)
+            if let node = value as? any ViewNode & KeyValueReadable {
+                kind.answer = nodeAnswer(of: node)
+            } else {
+                kind.answer = answer(of: readable)
+            }
         }
         if value is JSONObject { kind.shape.insert(.jsonObject) }
         if let holder = value as? any TypedTextHolding {
             kind.shape.insert(.typedText)
-            kind.typedText = typedText(of: holder)
+            if let node = value as? any ViewNode & TypedTextHolding {
+                kind.typedText = nodeTypedText(of: node)
+            } else {
+                kind.typedText = typedText(of: holder)
+            }
         }
         kinds.withLock { $0[type] = kind }
         return kind
@@ -111,12 +120,29 @@ enum Reflection {
 
     static func shape(of value: Any) -> Shape { kind(of: value).shape }
 
-    private static func answer<T: KeyValueReadable>(of _: T) -> @Sendable (Any, String) -> Any? {
-        { value, key in (value as? T)?.value(forKey: key) }
+    private static func answer<T: KeyValueReadable>(of _: T) -> @Sendable (Any, AnyObject?, String) -> Any? {
+        { value, _, key in (value as? T)?.value(forKey: key) }
     }
 
-    private static func typedText<T: TypedTextHolding>(of _: T) -> @Sendable (Any, String) -> TypedText? {
-        { value, key in (value as? T)?.typedText(forKey: key) }
+    private static func typedText<T: TypedTextHolding>(of _: T) -> @Sendable (Any, AnyObject?, String) -> TypedText? {
+        { value, _, key in (value as? T)?.typedText(forKey: key) }
+    }
+
+    private static func nodeAnswer<T: ViewNode & KeyValueReadable>(of _: T) -> @Sendable (Any, AnyObject?, String) -> Any? {
+        { value, object, key in node(value, object, as: T.self)?.value(forKey: key) }
+    }
+
+    private static func nodeTypedText<T: ViewNode & TypedTextHolding>(of _: T) -> @Sendable (Any, AnyObject?, String) -> TypedText? {
+        { value, object, key in node(value, object, as: T.self)?.typedText(forKey: key) }
+    }
+
+    /// `value` as the node type `T` its kind was found for. Kinds are kept per dynamic type, so a
+    /// value given as an object too is exactly a `T` and is taken as one without a cast (a cast
+    /// from `Any` to a type known only at run time costs about 600 instructions, two of them a step).
+    @inline(__always)
+    private static func node<T: ViewNode>(_ value: Any, _ object: AnyObject?, as _: T.Type) -> T? {
+        if let object { return unsafeDowncast(object, to: T.self) }
+        return value as? T
     }
 
     /// Unwraps any number of optional layers; nil when one of them is empty.
@@ -171,20 +197,21 @@ enum Reflection {
             return .success(.node(above))
         }
         if let tree = node as? TreeNode { return (tree.props ?? .object(JSONObject())).child(part).map { .value($0) } }
-        return step(node as Any, part, readText: readText).map { .value($0) }
+        return step(node as Any, part, readText: readText, object: node).map { .value($0) }
     }
 
     /// Rules 3 to 10 on an unwrapped value that is not a view node.
-    static func step(_ current: Any, _ part: KVCKeyPath.Part, readText: Bool = false) -> Result<Any, StepFailure> {
+    /// `object`: `current` as an object, when the caller has it so (a view node).
+    static func step(_ current: Any, _ part: KVCKeyPath.Part, readText: Bool = false, object: AnyObject? = nil) -> Result<Any, StepFailure> {
         let key = part.description
         let kind = kind(of: current)
         let shape = kind.shape
         if shape.contains(.json), let json = current as? JSONValue { return json.child(part).map { $0 as Any } }
-        if let typedText = kind.typedText, let text = typedText(current, key), text == .password || !readText {
+        if let typedText = kind.typedText, let text = typedText(current, object, key), text == .password || !readText {
             return .failure(StepFailure(found: text.refusal))
         }
         if let answer = kind.answer {
-            if let v = answer(current, key) { return .success(v) }
+            if let v = answer(current, object, key) { return .success(v) }
             return .failure(StepFailure(found: typeName(current) + " that does not answer it"))
         }
         if shape.contains(.jsonObject), let object = current as? JSONObject {

@@ -47,19 +47,22 @@ public struct PlanMatcher: Sendable {
     ///
     /// A matcher built for one app matches no rule for a query naming another app key or version.
     public func matchingRuleIndexes(_ query: MatchQuery) -> [Int] {
-        var out: [Int32] = []
-        matchingPositions(query, into: &out)
-        return out.map(Int.init)
+        positions(query, cache: nil).map(Int.init)
     }
 
     /// Like `matchingRuleIndexes(_:)`, answered from `cache` when the same view (the same full path,
     /// cell index paths included) meets the same event again.
     public func matchingRuleIndexes(_ query: MatchQuery, cache: MatchCache) -> [Int] {
-        if let hit = cache.lookup(query) { return hit.map(Int.init) }
+        positions(query, cache: cache).map(Int.init)
+    }
+
+    /// The positions of the rules matching `query`, from `cache` where it has them.
+    func positions(_ query: MatchQuery, cache: MatchCache?) -> [Int32] {
+        if let hit = cache?.lookup(query) { return hit }
         var out: [Int32] = []
         matchingPositions(query, into: &out)
-        cache.store(query, out)
-        return out.map(Int.init)
+        cache?.store(query, out)
+        return out
     }
 
     /// How many rules the index verifies for `query` (every app key), for tests of the pruning.
@@ -85,8 +88,9 @@ public struct PlanMatcher: Sendable {
     /// or its `kvc_error` record. The record's `appVersion` is the query's version, else the matcher's
     /// app version, else empty (unknown).
     public func match(_ query: MatchQuery, reader: some KeyPathReading, cache: MatchCache? = nil) -> [RuleMatch] {
-        let positions = cache.map { matchingRuleIndexes(query, cache: $0) } ?? matchingRuleIndexes(query)
-        return positions.map { i in
+        // The positions as kept (one array fewer than as `Int`s, on every tracked interaction).
+        return positions(query, cache: cache).map { position in
+            let i = Int(position)
             let rule = plan.rules[i]
             // A rule that reads nothing matches with null and never misses.
             guard let keyPath = rule.keyPath else { return RuleMatch(ruleIndex: i, rule: rule, result: .success(.null)) }

@@ -49,3 +49,22 @@ public enum ObjCRuntimeConstants {
     /// `NSWindowOut` (`orderWindow:relativeTo:`'s place that takes a window off the screen).
     public static let windowOut = atr_window_out()
 }
+
+/// Up to 64 classes an object's kind is told by at once (`ObjCObject.kinds(of:)`); a class the
+/// process does not have (nil) is never matched.
+public struct ObjCClassList: Sendable {
+    /// The classes' addresses, 0 for a missing one.
+    let addresses: [UInt]
+
+    public init(_ classes: [ObjCClass?]) {
+        precondition(classes.count <= 64, "a class list tells at most 64 classes")
+        addresses = classes.map { $0.map { UInt(bitPattern: $0.pointer) } ?? 0 }
+    }
+}
+
+/// Which classes of an `ObjCClassList` an object is a kind of: bit i for the list's i-th class.
+public struct ObjCKinds: Sendable, Hashable {
+    public let bits: UInt64
+
+    public func contains(_ index: Int) -> Bool { bits & (1 << UInt64(index)) != 0 }
+}

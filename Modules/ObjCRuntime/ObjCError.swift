@@ -51,9 +51,10 @@ public struct ObjCError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func check(_ status: atr_status, _ selector: ObjCSelector) throws(ObjCError) {
+    /// `selector` is made only on failure: a literal's selector is registered with the runtime each time it is made.
+    static func check(_ status: atr_status, _ selector: @autoclosure () -> ObjCSelector) throws(ObjCError) {
         guard status != ATR_OK else { return }
-        throw from(status, subject: selector.name)
+        throw from(status, subject: selector().name)
     }
 
     static func from(_ status: atr_status, subject: String) -> ObjCError {

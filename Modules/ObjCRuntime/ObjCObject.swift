@@ -28,13 +28,19 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
         return name
     }
 
-    /// The public class name of each runtime class met (classes live as long as the process).
-    private static let classNames = Mutex<[UInt: String]>([:])
+    /// The public class name of each runtime class met.
+    private static let classNames = Mutex(ClassNames())
 
     /// The class the runtime holds for the object (may be a hidden subclass such as `GSKVO…`).
     public var runtimeClass: ObjCClass { ObjCClass(atr_runtime_class(pointer)!) }
 
     public func isKind(of cls: ObjCClass) -> Bool { atr_is_kind(pointer, cls.pointer) != 0 }
+
+    /// Which of `classes` the object is a kind of, in one walk up its class chain where each
+    /// `isKind(of:)` walks it again.
+    public func kinds(of classes: ObjCClassList) -> ObjCKinds {
+        ObjCKinds(bits: classes.addresses.withUnsafeBufferPointer { atr_kinds(pointer, $0.baseAddress, Int32($0.count)) })
+    }
 
     /// Whether the object's class implements `selector` (forwarding not counted).
     public func responds(to selector: ObjCSelector) -> Bool { atr_responds(pointer, selector.pointer) != 0 }

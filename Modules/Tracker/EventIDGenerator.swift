@@ -1,4 +1,5 @@
 import Synchronization
+import ViewIdentity
 
 /// Event ids unique per app key: a random prefix for the process, then a counter (`3f9c…-17`).
 public final class EventIDGenerator: Sendable {
@@ -20,6 +21,14 @@ public final class EventIDGenerator: Sendable {
     /// The next id.
     public func next() -> String {
         let n = counter.add(1, ordering: .relaxed).newValue
-        return "\(prefix)-\(n)"
+        // Written into a string of the exact length: an id is made for every event.
+        let number = Int(truncatingIfNeeded: n)
+        return String(unsafeUninitializedCapacity: prefix.utf8.count + 1 + decimalLength(of: number)) { buffer in
+            var w = ByteWriter(buffer)
+            w.string(prefix)
+            w.byte(UInt8(ascii: "-"))
+            w.number(number)
+            return w.offset
+        }
     }
 }

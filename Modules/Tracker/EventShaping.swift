@@ -75,7 +75,10 @@ public struct TrackerError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// Pure apart from reading the live node (KVCConfig's reflection reader), which must happen while the interaction is
 /// being handled (a reused cell shows other data a moment later).
-public struct EventShaper: Sendable {
+///
+/// A class of constants: the tracker hands its shaper out of its lock for every interaction, and a
+/// reference is one retain where the plan's parts were one each.
+public final class EventShaper: Sendable {
     public let matcher: PlanMatcher
     public let app: TrackedApp
     private let cache = MatchCache()

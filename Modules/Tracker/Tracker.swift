@@ -51,6 +51,8 @@ public final class Tracker: InteractionObserver, Sendable {
     public let reporting: ReportingSystem
     public let settings: TrackerSettings
     private let writer: IdentityWriter
+    /// The canonical text and viewId of the paths interacted with last.
+    private let pathTexts = PathTextCache()
 
     private struct State {
         var localPlan: TrackingPlan
@@ -133,7 +135,8 @@ public final class Tracker: InteractionObserver, Sendable {
             ignored(interaction, path: path, by: TrackingIgnoreMarker.name)
             return
         }
-        let canonical = path?.canonical
+        let texts = path.map(pathTexts.texts(of:))
+        let canonical = texts?.canonical
         // A multiple tap is a summary of the clicks it follows (a double click's `tapCount` 2), not a repeat of them.
         let clickedView = Tracker.isClick(interaction.kind) && (interaction.tapCount ?? 1) < 2 ? canonical : nil
         guard
@@ -148,7 +151,8 @@ public final class Tracker: InteractionObserver, Sendable {
             return
         }
         var events = context.shaper.events(
-            base: interaction.trackEvent(id: context.ids.next(), session: context.ids.prefix, path: canonical),
+            base: interaction.trackEvent(
+                id: context.ids.next(), session: context.ids.prefix, path: canonical, viewID: texts?.viewID),
             node: interaction.node, viewEvent: interaction.kind.viewEvent, className: Tracker.className(of: interaction),
             action: interaction.eventCode?.action, path: path, title: interaction.knownNodeTitle, nextID: context.ids.next,
             diagnose: settings.debugOutput.map { write in

@@ -43,9 +43,14 @@ public enum TypeName {
     /// Where the name begins once the module prefix is dropped (`startIndex` when there is none).
     static func nameStart(_ typeName: String) -> String.Index {
         let utf8 = typeName.utf8
-        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex else {
-            return typeName.startIndex
+        let dot: String.Index?
+        // Searched in the contiguous bytes where there are some: the generic search costs far more.
+        if let offset = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: UInt8(ascii: ".")) }) {
+            dot = offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+        } else {
+            dot = utf8.firstIndex(of: UInt8(ascii: "."))
         }
+        guard let dot, dot != utf8.startIndex else { return typeName.startIndex }
         let after = utf8.index(after: dot)
         guard after != utf8.endIndex, isPlainIdentifier(typeName[..<dot]) else { return typeName.startIndex }
         return after

@@ -89,11 +89,11 @@ extension PathIndex {
 }
 
 /// Bytes of `value` in decimal, with a sign when negative (only paths built by hand can hold one).
-private func decimalLength(of value: Int) -> Int {
+package func decimalLength(of value: Int) -> Int {
     decimalLength(ofMagnitude: value.magnitude) + (value < 0 ? 1 : 0)
 }
 
-private func decimalLength(ofMagnitude value: UInt) -> Int {
+package func decimalLength(ofMagnitude value: UInt) -> Int {
     var v = value
     var n = 1
     while v >= 10 {
@@ -103,21 +103,21 @@ private func decimalLength(ofMagnitude value: UInt) -> Int {
     return n
 }
 
-/// Writes path and event-code text into a buffer sized beforehand.
-struct ByteWriter {
+/// Writes path, event-code and event-id text into a buffer sized beforehand.
+package struct ByteWriter {
     let buffer: UnsafeMutableBufferPointer<UInt8>
-    var offset = 0
+    package var offset = 0
 
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+    package init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 
     @inline(__always)
-    mutating func byte(_ b: UInt8) {
+    package mutating func byte(_ b: UInt8) {
         precondition(offset < buffer.count, "path text longer than measured")
         buffer[offset] = b
         offset += 1
     }
 
-    mutating func string(_ s: String) {
+    package mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { src in
             guard let from = src.baseAddress else { return }
@@ -127,7 +127,7 @@ struct ByteWriter {
         }
     }
 
-    mutating func number(_ value: Int) {
+    package mutating func number(_ value: Int) {
         if value < 0 { byte(UInt8(ascii: "-")) }
         var v = value.magnitude
         let digits = decimalLength(ofMagnitude: v)

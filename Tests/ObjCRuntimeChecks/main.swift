@@ -16,10 +16,21 @@ guard atrtest_classes_ready() == 1, let counterClass = ObjCClass.named("ATRCount
 say("classes", "\(counterClass.name),\(subClass.name),\(subClass.superclass?.name ?? "-")")
 say("unknownClass", ObjCClass.named("NoSuchClassAnywhere") == nil)
 
+// The class-name table: aligned addresses close together, as the allocator hands classes out.
+do {
+    var table = ClassNames()
+    let keys = (1...1_000).map { UInt(0x5555_0000_1000) + UInt($0) * 64 }
+    for (n, k) in keys.enumerated() { table[k] = "C\(n)" }
+    let allFound = keys.enumerated().allSatisfy { table[$1] == "C\($0)" }
+    table[keys[0]] = "again"
+    say("classNamesTable", "\(allFound),\(table.count),\(table[keys[0]] ?? "nil"),\(table[0x5555_0000_1000] == nil),\(table[keys[0] + 8] == nil)")
+}
+
 withAutoreleasePool {
     let counter = ObjCObject(atrtest_new_counter())!
     defer { counter.release() }
     say("className", counter.className)
+    say("kinds", counter.kinds(of: ObjCClassList([subClass, counterClass, nil, ObjCClass.named("NSObject")])).bits)
     say("label", (try? counter.send("label"))??.string ?? "nil")
     say("isReady", (try? counter.bool("isReady")) ?? false)
     let frame = try? counter.rect("frame")

@@ -25,6 +25,9 @@ import TestSupport
         #expect(f["classes"] == "ATRCounter,ATRSubCounter,ATRCounter")
         #expect(f["unknownClass"] == "true")
         #expect(f["className"] == "ATRCounter")
+        // Not an ATRSubCounter, an ATRCounter, never a missing class, an NSObject: bits 1 and 3.
+        #expect(f["kinds"] == "10")
+        #expect(f["classNamesTable"] == "true,1000,again,true,true")
         #expect(f["label"] == "counter")
         #expect(f["isReady"] == "true")
         #expect(f["frame"] == "1.0,2.0,3.0,4.0")

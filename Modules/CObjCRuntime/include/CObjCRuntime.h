@@ -30,6 +30,9 @@ atr_class atr_superclass(atr_class cls);
 atr_class atr_runtime_class(atr_id object);
 /// Whether the object's runtime class or one of its superclasses is `cls`.
 int atr_is_kind(atr_id object, atr_class cls);
+/// Which of `classes` (addresses; 0 never matches; at most 64) `object` is a kind of, in one walk
+/// up its class chain: bit i set for `classes[i]`.
+uint64_t atr_kinds(atr_id object, const uintptr_t *classes, int count);
 /// Whether instances of the object's runtime class implement `sel` (no forwarding).
 int atr_responds(atr_id object, atr_sel sel);
 /// The type encoding of the instance method `sel` of `cls`, NULL when it has none.
