@@ -48,6 +48,21 @@ func sampleEvent(_ n: Int, type: EventType = .click) -> TrackEvent {
         #expect(system.statistics == ReportingSystem.Statistics(submitted: 200, delivered: 200, dropped: 0, failures: 0))
     }
 
+    /// A service of its own (`BackgroundService`): stopping delivers what waits in a burst's
+    /// coalescing window, on the system's own thread, and ends it; a later event is delivered on
+    /// the caller's thread, not lost.
+    @Test func stoppingDeliversWhatWaitsAndLaterEventsStillArrive() {
+        let memory = MemoryReporter()
+        let system = ReportingSystem([memory], coalescing: .seconds(30))
+        for i in 1...5 { system.submit(sampleEvent(i)) }
+        #expect(memory.events.isEmpty)
+        #expect(system.stop(grace: .seconds(10)))
+        #expect(memory.events.map(\.id) == (1...5).map { "ev-\($0)" })
+        system.submit(sampleEvent(6))
+        #expect(memory.events.map(\.id).last == "ev-6")
+        #expect(system.statistics.delivered == 6)
+    }
+
     @Test func aFailingReporterIsAnnouncedOnceAndTheOthersGoOn() throws {
         let good = MemoryReporter()
         let bad = FailingReporter()
