@@ -163,6 +163,16 @@ public final class AppKitHookSystem {
     /// The last action's node: the next action's is made again from it (`AppKitNode.remade`).
     private var lastNode: AppKitNode?
 
+    /// The last action's selector and its name: a registered selector lives, named so, as long as the process.
+    private var lastAction: (selector: ObjCSelector, name: String)?
+
+    private func name(of action: ObjCSelector) -> String {
+        if let last = lastAction, last.selector == action { return last.name }
+        let name = action.name
+        lastAction = (action, name)
+        return name
+    }
+
     private func actionSent(_ action: ObjCSelector, to target: ObjCObject?, from sender: ObjCObject?, application: ObjCObject) {
         guard let sender else { return }
         let resolved = target ?? ((try? application.send(AppKit.targetForAction, action, nil, sender)) ?? nil)
@@ -232,7 +242,7 @@ public final class AppKitHookSystem {
         let path = node.viewPath
         let title = node.title
         var interaction = Interaction(
-            kind: kind, node: node, eventCode: EventCode(controller: page, target: targetName, action: action.name), title: title,
+            kind: kind, node: node, eventCode: EventCode(controller: page, target: targetName, action: name(of: action)), title: title,
             value: value, indexPath: node.cellIndexPath, page: page, timestamp: clock.wallMilliseconds())
         interaction.knownPath = path
         interaction.knownNodeTitle = .some(title)
