@@ -160,6 +160,19 @@ public final class AppKitHookSystem {
 
     // MARK: Target-action
 
+    /// The last action's node: the next action's is made again from it (`AppKitNode.remade`).
+    private var lastNode: AppKitNode?
+
+    /// The last action's selector and its name: a registered selector lives, named so, as long as the process.
+    private var lastAction: (selector: ObjCSelector, name: String)?
+
+    private func name(of action: ObjCSelector) -> String {
+        if let last = lastAction, last.selector == action { return last.name }
+        let name = action.name
+        lastAction = (action, name)
+        return name
+    }
+
     private func actionSent(_ action: ObjCSelector, to target: ObjCObject?, from sender: ObjCObject?, application: ObjCObject) {
         guard let sender else { return }
         let resolved = target ?? ((try? application.send(AppKit.targetForAction, action, nil, sender)) ?? nil)
@@ -175,22 +188,23 @@ public final class AppKitHookSystem {
         var value: ControlValue?
         var node: AppKitNode
         let page: String
+        var last = lastNode.take()
         if kinds.contains(.menuItem) {
             // An item of a pop-up button's menu tells its cell, and the pop-up then sends its own
             // action (a `value_changed` with the choice): the item's hop is not the user's click.
             if let cell = AppKit.popUpCellClass, let resolved, resolved.isKind(of: cell) { return }
             // A menu item or a key equivalent: the key window's page.
-            node = AppKitNode(.menuItem(sender))
+            node = AppKitNode.remade(.menuItem(sender), from: &last)
             let key = ((try? application.send(AppKit.keyWindow)) ?? nil) ?? ((try? application.send(AppKit.mainWindow)) ?? nil)
             page = AppKit.pageName(of: key) ?? "NSMenu"
         } else {
-            node = AppKitNode.view(sender)
+            node = AppKitNode.remade(.view(sender), from: &last)
             page = AppKit.pageName(of: (try? sender.send(AppKit.window)) ?? nil) ?? sender.className
             if kinds.contains(.matrix) {
                 let row = (try? sender.integer(AppKit.selectedRow)) ?? -1
                 let column = (try? sender.integer(AppKit.selectedColumn)) ?? -1
                 if row >= 0, column >= 0, let cell = (try? sender.send(AppKit.selectedCell)) ?? nil {
-                    node = AppKitNode(.matrixCell(matrix: sender, cell: cell, row: row, column: column))
+                    node = AppKitNode.remade(.matrixCell(matrix: sender, cell: cell, row: row, column: column), from: &last)
                     // A radio matrix (NSRadioModeMatrix) chooses; other matrices are grids of buttons.
                     if (try? sender.integer(AppKit.mode)) == 0 {
                         kind = .valueChanged
@@ -202,7 +216,7 @@ public final class AppKitHookSystem {
                 let row = (try? sender.integer(AppKit.clickedRow)) ?? -1
                 let selected = row >= 0 ? row : ((try? sender.integer(AppKit.selectedRow)) ?? -1)
                 if selected >= 0 {
-                    node = AppKitNode(.tableRow(table: sender, row: selected))
+                    node = AppKitNode.remade(.tableRow(table: sender, row: selected), from: &last)
                     kind = .listItemClick
                 }
             } else if kinds.contains(.slider) {
@@ -222,11 +236,13 @@ public final class AppKitHookSystem {
                 kind = .valueChanged
             }
         }
+        lastNode = node
+        last = nil
         guard !node.isInIgnoredView else { return }
         let path = node.viewPath
         let title = node.title
         var interaction = Interaction(
-            kind: kind, node: node, eventCode: EventCode(controller: page, target: targetName, action: action.name), title: title,
+            kind: kind, node: node, eventCode: EventCode(controller: page, target: targetName, action: name(of: action)), title: title,
             value: value, indexPath: node.cellIndexPath, page: page, timestamp: clock.wallMilliseconds())
         interaction.knownPath = path
         interaction.knownNodeTitle = .some(title)

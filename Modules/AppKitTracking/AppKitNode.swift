@@ -24,21 +24,60 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
 
     public let kind: Kind
     public let typeName: String
+    private let named: Bool
 
     /// `typeName`: the name to give the node instead of its class's (a page left after its
     /// controller went keeps the name it was entered with).
     public init(_ kind: Kind, typeName given: String? = nil) {
         self.kind = kind
-        if let given {
-            typeName = given
-            return
-        }
+        named = given != nil
+        typeName = given ?? AppKitNode.className(of: kind)
+    }
+
+    private static func className(of kind: Kind) -> String {
         switch kind {
-        case .page(_, let owner): typeName = owner.className
-        case .view(let o), .menu(let o), .menuItem(let o): typeName = o.className
-        case .matrixCell(_, let cell, _, _): typeName = cell.className
-        case .tableRow: typeName = "NSTableRow"
+        case .page(_, let owner): return owner.className
+        case .view(let o), .menu(let o), .menuItem(let o): return o.className
+        case .matrixCell(_, let cell, _, _): return cell.className
+        case .tableRow: return "NSTableRow"
         }
+    }
+
+    /// The node of `kind`, made again from `last` when that node stands for the same object, of
+    /// the same class, and nothing else holds it: what it had found (parent, window, ignore answer)
+    /// is forgotten, so it answers as a new node would, and its old parent is the first candidate
+    /// for its parent. Otherwise a new node, whose candidate parent is `last`'s (a sibling's).
+    /// Saves making and freeing a node per ancestor when actions repeat on a control.
+    static func remade(_ kind: Kind, from last: inout AppKitNode?) -> AppKitNode {
+        if isKnownUniquelyReferenced(&last), let old = last, old.standsAgain(for: kind) {
+            old.forget()
+            return old
+        }
+        let made = AppKitNode(kind)
+        made.parent = last?.parent
+        return made
+    }
+
+    /// Whether this node, named by its class, can stand for `kind` again: the same object, of the same class.
+    private func standsAgain(for kind: Kind) -> Bool {
+        !named && self.kind == kind && typeName == AppKitNode.className(of: kind)
+    }
+
+    /// Forgets what was found, keeping the parent only as a candidate for `findParent`.
+    private func forget() {
+        parentFound = false
+        windowContent = nil
+        ignoredFound = nil
+    }
+
+    /// The parent of `kind`: the candidate made again when it stands for the same object and only
+    /// this node holds it, else a new node.
+    private func parent(_ kind: Kind) -> AppKitNode {
+        if isKnownUniquelyReferenced(&parent), let old = parent, old.standsAgain(for: kind) {
+            old.forget()
+            return old
+        }
+        return AppKitNode(kind)
     }
 
     /// The node of `view`: a window's content view hangs under its window's page.
@@ -83,6 +122,7 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     }
 
     private var parentFound = false
+    /// Once `parentFound`, the parent; before, a candidate for it (`remade`).
     private var parent: AppKitNode?
     /// A view's window and that window's content view, when known.
     private var windowContent: (window: ObjCObject, content: ObjCObject?)?
@@ -96,13 +136,15 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
             if windowContent == nil, let window = (try? v.send(AppKit.window)) ?? nil {
                 windowContent = (window, (try? window.send(AppKit.contentView)) ?? nil)
             }
-            if let (window, content) = windowContent, content == v { return AppKitNode.page(of: window) }
+            if let (window, content) = windowContent, content == v {
+                return parent(.page(window: window, owner: AppKit.pageOwner(of: window)))
+            }
             guard let superview = (try? v.send(AppKit.superview)) ?? nil else { return nil }
-            let above = AppKitNode.view(superview)
+            let above = parent(.view(superview))
             above.windowContent = windowContent
             return above
-        case .matrixCell(let matrix, _, _, _): return AppKitNode.view(matrix)
-        case .tableRow(let table, _): return AppKitNode.view(table)
+        case .matrixCell(let matrix, _, _, _): return parent(.view(matrix))
+        case .tableRow(let table, _): return parent(.view(table))
         case .menuItem(let item): return (try? item.send(AppKit.menu)).map { AppKitNode(.menu($0)) }
         case .menu(let menu):
             // A submenu hangs under the item of its supermenu that opens it.

@@ -23,6 +23,8 @@ public struct EventTable: Sendable {
     }
 
     private func lookup<T>(_ table: [String: T], _ className: String) -> T? {
+        // A plan without this table (only rules, say) hashes no name.
+        if table.isEmpty { return nil }
         if let v = lookupType(table, className) { return v }
         guard className.hasSuffix(")"), let open = className.firstIndex(of: "("), open != className.startIndex else { return nil }
         return lookupType(table, String(className[..<open]))

@@ -68,7 +68,9 @@ public final class ReportingSystem: BackgroundService {
 
     /// Queues `event` for every reporter and returns at once; false when it was dropped (queue full).
     @discardableResult
-    public func submit(_ event: TrackEvent) -> Bool {
+    public func submit(_ event: consuming TrackEvent) -> Bool {
+        // Moved into the buffer, not copied: the caller's event is handed over.
+        var handed: TrackEvent? = consume event
         let (accepted, schedule) = state.withLock { s -> (Bool, Bool) in
             s.statistics.submitted += 1
             guard s.pending < capacity else {
@@ -76,7 +78,7 @@ public final class ReportingSystem: BackgroundService {
                 return (false, false)
             }
             s.pending += 1
-            s.buffer.append(event)
+            s.buffer.append(handed.take()!)
             if s.drainScheduled { return (true, false) }
             s.drainScheduled = true
             return (true, true)

@@ -173,7 +173,7 @@ public final class Tracker: InteractionObserver, Sendable {
                     id: context.ids.next(), ts: ts, type: .custom, name: "rage_click", page: own.page, path: own.path,
                     viewId: own.viewId, session: context.ids.prefix, props: props))
         }
-        submit(events, context: context) { s in
+        submit(consume events, context: context) { s in
             if rage { s.rageClicks += 1 }
         }
     }
@@ -436,16 +436,21 @@ public final class Tracker: InteractionObserver, Sendable {
     /// Adds who and the super properties to each event, submits them, counts; returns how many
     /// the reporting system took.
     @discardableResult
-    private func submit(_ events: [TrackEvent], context: Context, count: (inout Statistics) -> Void) -> Int {
+    private func submit(_ events: consuming [TrackEvent], context: Context, count: (inout Statistics) -> Void) -> Int {
+        let total = events.count
+        let kvcErrors = events.count { $0.type == .kvcError }
+        // Each event is moved out, first first, and handed to the queue without a copy.
+        var remaining = consume events
+        remaining.reverse()
         var accepted = 0
-        for var e in events {
+        while var e = remaining.popLast() {
             stamp(&e, context)
-            if reporting.submit(e) { accepted += 1 }
+            if reporting.submit(consume e) { accepted += 1 }
         }
         state.withLock { s in
-            s.statistics.events += events.count
-            s.statistics.kvcErrors += events.count { $0.type == .kvcError }
-            s.statistics.dropped += events.count - accepted
+            s.statistics.events += total
+            s.statistics.kvcErrors += kvcErrors
+            s.statistics.dropped += total - accepted
             count(&s.statistics)
         }
         return accepted
