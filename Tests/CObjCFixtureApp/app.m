@@ -6,13 +6,32 @@
 @interface FormController : NSObject {
 @public
     NSString *order;
+    /// Where `moved:` takes its sender, at the same place in the window, and back.
+    NSBox *wrap;
 }
 - (void) changed: (id)sender;
+- (void) moved: (id)sender;
 - (NSString *) order;
 @end
 
 @implementation FormController
 - (void) changed: (id)sender { }
+/// Moves `sender` between the window's content view and `wrap`'s content view, where it shows
+/// at the same place: the next click on it has another path.
+- (void) moved: (id)sender {
+    [sender retain];
+    NSView *inside = [wrap contentView];
+    BOOL wrapped = [sender superview] == inside;
+    [sender removeFromSuperview];
+    if (wrapped) {
+        [sender setFrame: NSMakeRect(250, 20, 100, 24)];
+        [[[wrap window] contentView] addSubview: sender];
+    } else {
+        [sender setFrame: NSMakeRect(10, 10, 100, 24)];
+        [inside addSubview: sender];
+    }
+    [sender release];
+}
 - (NSString *) order { return order; }
 @end
 
@@ -153,6 +172,16 @@ int atrfixture_run(int lists) {
     [content addSubview: secret];
     NSButton *buy = button(@"Buy", NSMakeRect(120, 20, 100, 24), controller);
     [content addSubview: buy];
+    // A box without title or border whose content view covers the "Move" button's place.
+    NSBox *wrap = [[NSBox alloc] initWithFrame: NSMakeRect(240, 10, 120, 44)];
+    [wrap setTitlePosition: NSNoTitle];
+    [wrap setBorderType: NSNoBorder];
+    [wrap setContentViewMargins: NSMakeSize(0, 0)];
+    [content addSubview: wrap];
+    controller->wrap = wrap;
+    NSButton *move = button(@"Move", NSMakeRect(250, 20, 100, 24), controller);
+    [move setAction: @selector(moved:)];
+    [content addSubview: move];
 
     [window makeKeyAndOrderFront: nil];
     [NSApp run];

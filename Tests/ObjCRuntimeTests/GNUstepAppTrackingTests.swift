@@ -618,6 +618,14 @@ import ViewIdentity
         try h.display.xdotool(["key", "Return"])
         try app.click(try node("NSButton&0-0-1"), window: window, on: h.display)
         try app.click(try node("NSButton&0-0-2"), window: window, on: h.display)
+        // "Move" moves itself into the box at the same place: the same object, clicked twice, under
+        // two parents (the hooks keep the last action's nodes; a moved view must not keep its path).
+        let move = try node("NSButton&0-0-3")
+        try app.click(move, window: window, on: h.display)
+        let movedPath = v + "NSBox-NSView-NSButton&0-0-0-0-0"
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["path"] as? String == v + "NSButton&0-0-3" } })
+        try app.click(move, window: window, on: h.display)
+        _ = try Self.stored(h.db, atLeast: { $0.contains { $0["path"] as? String == movedPath } })
         let buyPath = v + "NSButton&0-0-2"
         _ = try Self.stored(h.db, atLeast: { $0.contains { $0["path"] as? String == buyPath } })
         try h.display.xdotool(["key", "alt+q"])
@@ -644,6 +652,8 @@ import ViewIdentity
         #expect(Set(errors.compactMap { $0 }) == ["typed", "password"], "\(names)")
         #expect(event("NSButton&0-0-1") == nil, "the ignored button: \(names)")
         #expect(props(event("NSButton&0-0-2"))["order"] as? String == "order-42")
+        let moves = events.filter { ($0["name"] as? String)?.hasSuffix("#moved:") == true }.map { $0["path"] as? String ?? "" }
+        #expect(moves == [v + "NSButton&0-0-3", v + "NSBox-NSView-NSButton&0-0-0-0-0"], "\(names)")
         let stored = try sqlite(h.db, "SELECT props FROM events").joined(separator: "\n")
         #expect(!stored.contains("hunter2"))
     }
