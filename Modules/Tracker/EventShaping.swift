@@ -126,9 +126,17 @@ public final class EventShaper: Sendable {
         if let diagnose {
             diagnose(RuleDiagnosis(rules: matcher.plan.rules, viewEvent: viewEvent, path: query.path, matches: match.rules))
         }
-        // Moved, not copied: the props below are then changed in place, on the UI thread of every
-        // tracked interaction, instead of copied first.
-        var event = consume base
+        // Moved into the array returned, not copied (an array literal or an insert copies), and
+        // shaped there in place: the props are changed on the UI thread of every tracked interaction.
+        var events: [TrackEvent] = []
+        events.append(consume base)
+        let errors = shape(&events[0], match: match, nextID: nextID)
+        if !errors.isEmpty { events.append(contentsOf: errors) }
+        return events
+    }
+
+    /// Names and labels `event` as `match` says, adds the rules' values; returns a `kvc_error` per failed read.
+    private func shape(_ event: inout TrackEvent, match: PlanMatch, nextID: () -> String) -> [TrackEvent] {
         if let id = match.eventID {
             event.props[TrackerProps.code] = .string(event.name)
             event.name = id
@@ -164,8 +172,6 @@ public final class EventShaper: Sendable {
         if ruleCount > 0 {
             event.props[TrackerProps.rules] = .string(ruleIDs)
         }
-        if errors.isEmpty { return [event] }
-        errors.insert(event, at: 0)
         return errors
     }
 }

@@ -438,12 +438,14 @@ public final class Tracker: InteractionObserver, Sendable {
     @discardableResult
     private func submit(_ events: consuming [TrackEvent], context: Context, count: (inout Statistics) -> Void) -> Int {
         let total = events.count
-        let kvcErrors = events.count { $0.type == .kvcError }
-        // Each event is moved out, first first, and handed to the queue without a copy.
+        // Each event is moved out, first first, and handed to the queue without a copy (counting
+        // with `count(where:)` would copy every event).
         var remaining = consume events
         remaining.reverse()
         var accepted = 0
+        var kvcErrors = 0
         while var e = remaining.popLast() {
+            if e.type == .kvcError { kvcErrors += 1 }
             stamp(&e, context)
             if reporting.submit(consume e) { accepted += 1 }
         }
