@@ -1,4 +1,7 @@
 /// One tracked event, as it travels from the hooks through reporters to the collector (docs/wire.md §3).
+/// Its optional fields are spelled `Optional<…>`: a `T?` stored `var` gets an implicit `= nil`,
+/// and with one the initializer builds the event in a temporary and copies it out (Swift 6.3, -O),
+/// on every tracked interaction.
 public struct TrackEvent: Sendable, Hashable {
     /// Unique per app key; the collector drops repeats.
     public var id: String
@@ -7,16 +10,16 @@ public struct TrackEvent: Sendable, Hashable {
     public var type: EventType
     /// The event code (`Controller#Target#Action`) or a configured event id.
     public var name: String
-    public var page: String?
-    public var path: String?
-    public var viewId: String?
-    public var session: String?
+    public var page: Optional<String>
+    public var path: Optional<String>
+    public var viewId: Optional<String>
+    public var session: Optional<String>
     /// The signed-in user the app named, at most 128 bytes.
-    public var user: String?
+    public var user: Optional<String>
     /// The agent's anonymous install id, at most 128 bytes.
-    public var device: String?
+    public var device: Optional<String>
     /// Milliseconds, e.g. dwell time on `page_leave`; `init(json:)` takes only `EventTime.durations`.
-    public var duration: Int64?
+    public var duration: Optional<Int64>
     /// String keys, JSON scalar values.
     public var props: JSONObject
 
