@@ -54,16 +54,17 @@ extension Interaction {
     /// The public conversion every observer shares: the default `ReportingObserver` and the
     /// configured tracker produce the same fields. An observer that already has the node's
     /// canonical path (to match rules and apply click rules) passes it as `path`, so it is neither
-    /// walked nor written again, and with it that path's viewId as `viewID`, so it is not hashed again.
+    /// walked nor written again, and with it that path's viewId as `viewID`, so it is not hashed again;
+    /// one that already has `eventName` passes it as `name`.
     public func trackEvent(
         id: String, session: String? = nil, extraProps: JSONObject = JSONObject(), path known: String? = nil,
-        viewID knownID: String? = nil
+        viewID knownID: String? = nil, name knownName: String? = nil
     ) -> TrackEvent {
         let canonical = known ?? viewPath?.canonical
         var props = eventProps
         for m in extraProps { props[m.key] = m.value }
         return TrackEvent(
-            id: id, ts: timestamp, type: eventType, name: Interaction.clip(eventName), page: page,
+            id: id, ts: timestamp, type: eventType, name: Interaction.clip(knownName ?? eventName), page: page,
             path: canonical, viewId: knownID ?? canonical.map { ViewID(canonical: $0).hex }, session: session, duration: duration,
             props: props)
     }

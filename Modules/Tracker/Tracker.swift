@@ -53,6 +53,8 @@ public final class Tracker: InteractionObserver, Sendable {
     private let writer: IdentityWriter
     /// The canonical text and viewId of the paths interacted with last.
     private let pathTexts = PathTextCache()
+    /// The name of the event code interacted with last.
+    private let codeNames = EventCodeNames()
 
     private struct State {
         var localPlan: TrackingPlan
@@ -152,7 +154,8 @@ public final class Tracker: InteractionObserver, Sendable {
         }
         var events = context.shaper.events(
             base: interaction.trackEvent(
-                id: context.ids.next(), session: context.ids.prefix, path: canonical, viewID: texts?.viewID),
+                id: context.ids.next(), session: context.ids.prefix, path: canonical, viewID: texts?.viewID,
+                name: codeNames.name(of: interaction)),
             node: interaction.node, viewEvent: interaction.kind.viewEvent, className: Tracker.className(of: interaction),
             action: interaction.eventCode?.action, path: path, title: interaction.knownNodeTitle, nextID: context.ids.next,
             diagnose: settings.debugOutput.map { write in

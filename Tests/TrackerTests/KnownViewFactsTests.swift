@@ -73,8 +73,8 @@ import ViewIdentity
             box.add(button)
         }
 
-        func click(at ts: Int64, path: ViewPath? = nil, title: String?? = nil) {
-            var i = Interaction(kind: .click, node: button, title: button.label, timestamp: ts)
+        func click(at ts: Int64, path: ViewPath? = nil, title: String?? = nil, code: EventCode? = nil) {
+            var i = Interaction(kind: .click, node: button, eventCode: code, title: button.label, timestamp: ts)
             i.knownPath = path
             i.knownNodeTitle = title
             tracker.observe(i)
@@ -108,5 +108,22 @@ import ViewIdentity
         #expect(events.map(\.path) == ["Page-Box-Button&0-0-1", "Page-Box-Button&0-0-1"])
         #expect(events.map { $0.props["rules"] } == ["buy", "sold"])
         #expect(h.button.titleReads >= 2 && h.root.children[0].childReads >= 2)
+    }
+
+    /// The tracker keeps the last event code's name: each event is still named by its own code.
+    @Test func eachEventIsNamedByItsOwnCodeHoweverCodesAlternate() throws {
+        let h = try Harness()
+        let buy = EventCode(controller: "Page", target: "Shop", action: "buy:")
+        let back = EventCode(controller: "Page", target: "Shop", action: "back:")
+        let other = EventCode(controller: "Other", target: "Shop", action: "buy:")
+        for (k, code) in [buy, buy, back, buy, other, other, buy].enumerated() {
+            h.click(at: 1_000 + Int64(k) * 2_000, code: code)
+        }
+        h.click(at: 20_000)
+        #expect(
+            h.events().map(\.name) == [
+                "Page#Shop#buy:", "Page#Shop#buy:", "Page#Shop#back:", "Page#Shop#buy:", "Other#Shop#buy:", "Other#Shop#buy:",
+                "Page#Shop#buy:", "Button",
+            ])
     }
 }
