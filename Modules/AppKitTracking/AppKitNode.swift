@@ -49,13 +49,17 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     /// for its parent. Otherwise a new node, whose candidate parent is `last`'s (a sibling's).
     /// Saves making and freeing a node per ancestor when actions repeat on a control.
     static func remade(_ kind: Kind, from last: inout AppKitNode?) -> AppKitNode {
-        if isKnownUniquelyReferenced(&last), let old = last, old.standsAgain(for: kind) {
-            old.forget()
-            return old
-        }
+        if let old = takenAgain(&last, for: kind) { return old }
         let made = AppKitNode(kind)
         made.parent = last?.parent
         return made
+    }
+
+    /// `candidate`, its findings forgotten, when it stands for `kind` again and nothing else holds it.
+    private static func takenAgain(_ candidate: inout AppKitNode?, for kind: Kind) -> AppKitNode? {
+        guard isKnownUniquelyReferenced(&candidate), let old = candidate, old.standsAgain(for: kind) else { return nil }
+        old.forget()
+        return old
     }
 
     /// Whether this node, named by its class, can stand for `kind` again: the same object, of the same class.
@@ -73,11 +77,7 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     /// The parent of `kind`: the candidate made again when it stands for the same object and only
     /// this node holds it, else a new node.
     private func parent(_ kind: Kind) -> AppKitNode {
-        if isKnownUniquelyReferenced(&parent), let old = parent, old.standsAgain(for: kind) {
-            old.forget()
-            return old
-        }
-        return AppKitNode(kind)
+        AppKitNode.takenAgain(&parent, for: kind) ?? AppKitNode(kind)
     }
 
     /// The node of `view`: a window's content view hangs under its window's page.

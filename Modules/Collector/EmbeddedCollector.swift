@@ -112,15 +112,11 @@ public final class EmbeddedCollector: Sendable {
     public func run(onStart: (SocketAddress) -> Void) throws(CollectorStartError) {
         let address = try start()
         defer { stop() }
-        let signals: SignalWaiter
         do throws(PosixError) {
-            signals = try SignalWaiter([SIGINT, SIGTERM])
+            try SignalWaiter.waitForTermination { onStart(address) }
         } catch {
             throw CollectorStartError(listen: options.listen, error)
         }
-        defer { signals.cancel() }
-        onStart(address)
-        signals.wait()
     }
 
     /// Stops the studio, then the ATLP server (no new connections; requests already read are

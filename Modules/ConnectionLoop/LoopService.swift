@@ -114,16 +114,7 @@ package final class LoopService<P: ConnectionProtocol>: Sendable {
     /// SIGINT or SIGTERM, then stops gracefully and returns.
     package func run(start: () throws(PosixError) -> SocketAddress, onStart: (SocketAddress) -> Void) throws(PosixError) {
         let address = try start()
-        let signals: SignalWaiter
-        do {
-            signals = try SignalWaiter([SIGINT, SIGTERM])
-        } catch {
-            stop()
-            throw error
-        }
-        defer { signals.cancel() }
-        onStart(address)
-        signals.wait()
-        stop()
+        defer { stop() }
+        try SignalWaiter.waitForTermination { onStart(address) }
     }
 }

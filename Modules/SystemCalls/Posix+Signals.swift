@@ -127,4 +127,14 @@ package final class SignalWaiter {
 
     /// Restores the previous signal actions.
     package func cancel() { Posix.unrouteSignals(previous, readFD: readFD) }
+
+    /// What a service's `run` does once it has started: routes SIGINT and SIGTERM here, calls
+    /// `onStart` (so a script told the service is up can stop it with either), waits for one,
+    /// and restores the signals' actions; the caller then stops the service.
+    package static func waitForTermination(onStart: () -> Void) throws(PosixError) {
+        let signals = try SignalWaiter([SIGINT, SIGTERM])
+        defer { signals.cancel() }
+        onStart()
+        signals.wait()
+    }
 }
