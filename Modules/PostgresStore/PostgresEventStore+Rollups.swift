@@ -93,15 +93,19 @@ private struct ActivityReader {
         // on each counted day, looked up by key).
         let version: SQLQuery = a.appVersion.map { " AND i.v = \($0)" } ?? ""
         let counts = a.table(a.appVersion == nil ? "all_versions" : "NOT all_versions")
+        // `OFFSET 0` keeps each lookup a probe of `agg_ids`' primary key per row asked about
+        // (PostgreSQL does not pull a subquery with an offset up into a join): as a join it
+        // hashes all of `agg_ids`, which grows with every stored day, for the tail's few
+        // thousand ids.
         func inAgg(_ day: String, _ kind: String, _ h: String) -> SQLQuery {
-            "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(raw: day) AND i.kind = \(raw: kind) AND i.h = \(raw: h)\(version))"
+            "EXISTS (SELECT 1 FROM agg_ids AS i WHERE i.day = \(raw: day) AND i.kind = \(raw: kind) AND i.h = \(raw: h)\(version) OFFSET 0)"
         }
         return try read(
             """
             \(links.digestsClause()),
             t AS MATERIALIZED (
-                SELECT DISTINCT day, kind, \(raw: PostgresRollups.digest("app_key", "id")) AS h
-                FROM (\(PostgresRollups.idRows(a.tail()))) AS i),
+                SELECT day, kind, \(raw: PostgresRollups.digest("app_key", "id")) AS h
+                FROM (SELECT DISTINCT day, kind, app_key, id FROM (\(PostgresRollups.idRows(a.tail()))) AS i) AS d),
             c AS MATERIALIZED (
                 SELECT day, kind, n FROM agg_id_counts\(counts)
                 UNION ALL SELECT day, kind, 1 FROM t WHERE NOT \(inAgg("t.day", "t.kind", "t.h"))),

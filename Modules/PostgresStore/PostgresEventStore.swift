@@ -41,7 +41,7 @@ public final class PostgresEventStore: CollectorStore {
         location = DatabaseURI.redacted(uri)
         self.ingest = ingest
         snapshotBytes = options.snapshotBytes
-        var setup: [String] = []
+        var setup = PostgresTuning.sessionSettings
         if options.access == .readOnly { setup.append("SET default_transaction_read_only = on") }
         // normal: a commit may be lost if the database server crashes (not when a collector does).
         if options.durability == .normal { setup.append("SET synchronous_commit = off") }

@@ -49,9 +49,9 @@ enum PostgresRollups {
     /// One row per event in the columns the rollups are made of (`v`: the version, none as
     /// ''; `t`: the corrected time; `day`: its UTC day; `title`: `props.title` when a string).
     static let sourceView = """
-        CREATE VIEW agg_source AS
+        CREATE OR REPLACE VIEW agg_source AS
             SELECT seq, app_key, app_version, COALESCE(app_version, '') AS v, corrected_ts AS t, corrected_ts,
-                   floor(corrected_ts::numeric / 86400000)::bigint AS day, type, name, page, path,
+                   \(day("corrected_ts")) AS day, type, name, page, path,
                    CASE WHEN json_typeof(props->'title') = 'string' THEN props->>'title' END AS title,
                    session, user_id, device_id, duration
             FROM events;
@@ -69,8 +69,13 @@ enum PostgresRollups {
     /// An enter's page sequence: its session, else its actor as sent.
     static let pageSequence = "COALESCE(session, \(actor))"
 
-    /// The UTC day of a `bigint` time in milliseconds, rounded down before 1970 too (`UTCDay`).
-    static func day(_ t: String) -> String { "floor(\(t)::numeric / \(UTCDay.milliseconds))::bigint" }
+    /// The UTC day of a `bigint` time in milliseconds, rounded down before 1970 too (`UTCDay`):
+    /// `bigint` division truncates toward zero, so a negative time with a remainder is one day
+    /// lower. Exact for every `bigint` (neither the quotient nor the remainder can overflow), and
+    /// without `numeric`, whose every operation allocates.
+    static func day(_ t: String) -> String {
+        "(\(t) / \(UTCDay.milliseconds) - (\(t) % \(UTCDay.milliseconds) < 0)::int)"
+    }
 
     /// A row's key digest: md5 of the values as one row's text (NULL and '' differ there).
     static func digest(_ columns: String...) -> String { "md5(row(\(columns.joined(separator: ", ")))::text)::uuid" }

@@ -189,6 +189,14 @@ enum PostgresSchema {
             PRIMARY KEY (app_key, page)
         );
         """,
+        // 9: the `kvc_error` events alone, as SQLite's `events_kvc_errors`: the report counts
+        // them without reading every event (a partial index costs only those rare rows; each day
+        // partition gets its own). `agg_source` again, its day worked out in `bigint`
+        // (`PostgresRollups.day`: the same days, cheaper per row).
+        """
+        CREATE INDEX events_kvc_errors ON events (app_key, corrected_ts) WHERE type = 'kvc_error';
+        \(PostgresRollups.sourceView)
+        """,
     ]
 
     /// The schema version, or nil when the database has no `autotrack_schema` table.

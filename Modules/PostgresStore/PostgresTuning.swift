@@ -2,6 +2,16 @@
 /// the SQLite store's `StoreTuning`). None depends on the machine: each bounds a time, a size
 /// or how much runs at once.
 enum PostgresTuning {
+    // MARK: every connection
+
+    /// Statements every connection of the store runs first. `jit = off`: the store's statements
+    /// (group commits, report reads, rollup build steps) each run for milliseconds to a few
+    /// hundred, and PostgreSQL compiles any statement whose estimated cost passes
+    /// `jit_above_cost`, as a report's reads over many days of rollups do (more so with the
+    /// tail's per-row probes); the compile (hundreds of milliseconds with LLVM) then costs more
+    /// than the statement. Keeps a statement's time its execution's.
+    static let sessionSettings = ["SET jit = off"]
+
     // MARK: ingest
 
     /// Group commits that run at once, each on its own pooled connection. Keeps the database

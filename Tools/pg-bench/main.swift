@@ -12,7 +12,7 @@
 //     dwell, next page, rage clicks), all time and 7 whole days, from the rollups;
 //   - the same report with 10,000 events after the watermark (the tail read raw).
 //
-//   swift run -c release pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-batch N]
+//   swift run -c release pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-batch N] [--explain FILE]
 //                                 [--ingest-threads N] [--ingest-only] [--rounds N]
 
 import Analytics
@@ -29,13 +29,16 @@ import TestSupport
 
 let usage = """
     usage: pg-bench [--quick] [--events N] [--ingest-events N] [--ingest-batch N] [--ingest-threads N]
-                    [--ingest-only] [--rounds N]
+                    [--ingest-only] [--rounds N] [--explain FILE]
     The PostgreSQL store: the ingest paths (group insert, COPY) compared on the realistic mix
     (--ingest-events per path and round, default 200,000, --quick 50,000; from --ingest-threads
     threads, default 4, in batches of --ingest-batch events, default 500), then
     (unless --ingest-only) N seeded shop events (default 1,000,000; --quick 100,000): ingest,
     the rollups' build, and the whole report as a ratio to SELECT count(*) FROM events. Starts
     and stops its own PostgreSQL server (Debian's postgresql package, installed by Tools/setup.sh).
+    --explain FILE: after the rounds, one more report with 10,000 events after the watermark on
+    sessions that log (auto_explain, with ANALYZE) the plan of every statement over 20 ms; the
+    server's log is written to FILE.
     example: swift run -c release pg-bench --quick --ingest-only
     """
 
@@ -46,6 +49,7 @@ struct Settings {
     var ingestBatch = 500
     var ingestThreads = 4
     var rounds = 3
+    var explainLog: String?
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -62,6 +66,7 @@ struct Settings {
             case "--ingest-threads": s.ingestThreads = count(option)
             case "--events": s.events = max(1_000, count(option))
             case "--rounds": s.rounds = count(option)
+            case "--explain": s.explainLog = arguments.value(after: option, "a file path")
             default: return false
             }
             return true
@@ -252,6 +257,22 @@ do {
     let weekTime = try median(settings.rounds) { _ = try CollectorReport(store: store, filter: week) }
     _ = ingest(store, Array(tail), threads: 1)
     let tailTime = try median(settings.rounds) { _ = try CollectorReport(store: store, filter: all) }
+    if let file = settings.explainLog {
+        // New sessions of this database load auto_explain; the store below opens only new ones.
+        let name = db.value("SELECT current_database()")
+        for setting in ["session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = '20ms'", "auto_explain.log_analyze = on"] {
+            db.value("ALTER DATABASE \(name) SET \(setting)")
+        }
+        let explained = try PostgresEventStore(uri: uri, options: StoreOptions(access: .existing))
+        let time = try milliseconds { _ = try CollectorReport(store: explained, filter: all) }
+        explained.close()
+        do {
+            try server.log.write(toFile: file, atomically: true, encoding: .utf8)
+            print("the report once more, its plans logged: \(String(format: "%.1f", time)) ms; the server's log in \(file)")
+        } catch {
+            Benchmark.complain("pg-bench: cannot write \(file): \(error)")
+        }
+    }
     let scanned = try milliseconds { _ = try store.scannedActivity(all) }
     func line(_ name: String, _ ms: Double) {
         print(Benchmark.label(name, width: 52) + String(format: "%10.1f ms  %7.2f× count(*)", ms, ms / countTime))
