@@ -1,8 +1,9 @@
 // ingest-bench: events per second the collector stores, durably, from agents over real TCP, beside
 // rsyslog writing the very same events to a file with sync="on" (the baseline: what a plain
-// durable log writer does with this disk), in one run. Release build:
+// durable log writer does with this disk), in one run. Release build; `--help` lists every option:
 //
-//   swift run -c release ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N]
+//   swift run -c release ingest-bench [--events N] [--rounds N] [--connections N] [--batch N] [--window N]
+//                                     [--sustain SECONDS [--sustain-rate N]] [--kill-loop N --collector PATH]
 //
 // 1. The load: TestSupport's ShopTraffic.ingestMix (seeded): 7 days, 2,000 devices, 400 signed-in
 //    users, sessions, page enter/leave with dwell, clicks over 60 paths. Its batches are dealt
@@ -10,33 +11,31 @@
 // 2. The collector: an EmbeddedCollector on 127.0.0.1 (ephemeral port), a fresh SQLite database
 //    in a temporary directory (synchronous=FULL, the default). One ATLP connection per sender
 //    thread sends EVENTS batches (encoded before the clock starts, as rsyslog's lines are below)
-//    as the agent's shipper does: up to --window of them unanswered
-//    (default: EventShipperConfiguration's default window), the ACKs (each sent once its batch is
-//    durable in the ingest log) read in order and checked against their batch and its event
-//    count. With --window 1 each batch waits for the ACK of the one before, and the collector
-//    idles while the log's fsync runs. Rate = events / (first send → last ACK); then the database is counted.
+//    as the agent's shipper does: up to --window of them unanswered (default: the agent's
+//    window), the ACKs (each sent once its batch is durable in the ingest journal) read in order
+//    and checked against their batch and its event count. Rate = events / (first send → last
+//    ACK); one second later an outside `sqlite3` counts `events`.
 // 3. The baseline: rsyslogd started by the bench (`rsyslogd -n -f CONF -i PIDFILE`, generated
 //    config in a temporary directory: imtcp on 127.0.0.1, omfile with sync="on" and a 1 MiB
-//    buffer, so it syncs once per batch it dequeues, as the collector syncs once per group;
-//    with the default 4 KiB buffer it syncs every ~20 events and ran 2.4x slower). The same events
-//    as RFC 5424 lines (the event's JSON as the message) over TCP with octet-counting framing
-//    (RFC 6587), one connection per sender. Rate = events / (first send → the file holds every
-//    line), the file's new bytes read every 5 ms and their lines counted with memchr (about a
-//    millisecond of CPU per 200,000 events, printed, so the counting takes no core from
-//    rsyslog), bounded in time. Skipped, and said so, when rsyslogd is not
+//    buffer, so it syncs once per batch it dequeues, as the collector syncs once per group). The
+//    same events as RFC 5424 lines (the event's JSON as the message) over TCP with octet-counting
+//    framing (RFC 6587), one connection per sender. Rate = events / (first send → the file holds
+//    every line), the file's new bytes read every 5 ms and their lines counted with memchr (the
+//    counting's CPU is printed), bounded in time. Skipped, and said so, when rsyslogd is not
 //    installed (Tools/setup.sh installs it).
-// 4. The old build (`--old-collector PATH`, else $AUTOTRACK_OLD_COLLECTOR): an autotrack-collector
-//    binary of an earlier commit (the a49f2e4, before the rollup tables), started as
-//    `PATH serve --listen 127.0.0.1:0 --db FILE` in a temporary directory and fed the same
-//    batches the same way, with the same window (a49f2e4's collector answers in order too: the
-//    ACKs' batch ids are checked); its rate from its ACKs. docs/performance.md says how to build one.
-// 5. `--without-rollups`: the collector again with its rollup worker paused, for what the rows
-//    alone cost (the rollups then wait for the next report or writer).
-// 6. `--sustain SECONDS`: the collector again, fresh, at half the rate it reached in step 2 for
-//    that long (the mix re-sent with new ids; each batch sent at its time, the window as above),
-//    sampling every 100 ms how far the rollups lag
-//    the stored events (seconds since the last event they hold was the newest stored) and the
-//    process's resident memory.
+// 4. `--old-collector PATH` (else $AUTOTRACK_OLD_COLLECTOR): an autotrack-collector binary of
+//    another commit, started as `PATH serve --listen 127.0.0.1:0 --db FILE` in a temporary
+//    directory and fed the same batches the same way; its rate from its ACKs
+//    (docs/performance.md, "Comparing two builds").
+// 5. `--without-rollups`: the collector again with its rollup workers paused, for what storing the
+//    events alone costs.
+// 6. `--sustain SECONDS` (`--sustain-rate N`, else half the burst's rate): a fresh collector fed
+//    at that rate for that long (the mix re-sent with new ids), sampling every 100 ms how far
+//    `events` trails the journal and the derived data trail `events`, the process's `RssAnon`
+//    and each thread kind's CPU; then rsyslog fed the same lines at the same rate.
+// 7. `--kill-loop N --collector PATH`: a release `serve` SIGKILLed N times at random moments while
+//    senders resend what has no ACK; every acknowledged event must be in `events` once, and in
+//    the derived data once (KillLoop.swift).
 import ATLPClient
 import ATLPWire
 import BenchmarkSupport
