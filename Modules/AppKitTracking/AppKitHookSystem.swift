@@ -199,7 +199,8 @@ public final class AppKitHookSystem {
             page = AppKit.pageName(of: key) ?? "NSMenu"
         } else {
             node = AppKitNode.remade(.view(sender), from: &last)
-            page = AppKit.pageName(of: (try? sender.send(AppKit.window)) ?? nil) ?? sender.className
+            // The page's owner comes with the node's window, which the walk up to the page shares.
+            page = node.windowPageOwner?.className ?? sender.className
             if kinds.contains(.matrix) {
                 let row = (try? sender.integer(AppKit.selectedRow)) ?? -1
                 let column = (try? sender.integer(AppKit.selectedColumn)) ?? -1

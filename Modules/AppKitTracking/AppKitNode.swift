@@ -7,7 +7,9 @@ public import ViewIdentity
 /// a view, a cell of an `NSMatrix`, a row of a table, a menu or a menu item.
 ///
 /// Nodes do not retain their objects: make and use them on the main thread, inside the hooked call
-/// that found them, while AppKit keeps the objects alive.
+/// that found them, while AppKit keeps the objects alive. What a node finds (parent, window,
+/// ignore answer) is therefore only ever read and written on that thread, never in overlapping
+/// accesses, and goes without dynamic exclusivity checks (one for each read of `parentNode`).
 public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     public enum Kind: Equatable {
         /// The page of a window; `owner` is the object it is named after (controller, delegate or the window).
@@ -70,8 +72,9 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     /// Forgets what was found, keeping the parent only as a candidate for `findParent`.
     private func forget() {
         parentFound = false
-        windowContent = nil
+        knownWindow = nil
         ignoredFound = nil
+        textKinds = nil
     }
 
     /// The parent of `kind`: the candidate made again when it stands for the same object and only
@@ -121,27 +124,48 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
         return parent
     }
 
-    private var parentFound = false
+    @exclusivity(unchecked) private var parentFound = false
     /// Once `parentFound`, the parent; before, a candidate for it (`remade`).
-    private var parent: AppKitNode?
-    /// A view's window and that window's content view, when known.
-    private var windowContent: (window: ObjCObject, content: ObjCObject?)?
+    @exclusivity(unchecked) private var parent: AppKitNode?
+    /// A view's window, when known.
+    @exclusivity(unchecked) private var knownWindow: WindowFacts?
+
+    /// A view's window, that window's content view and the object its page is named after.
+    private struct WindowFacts {
+        let window: ObjCObject
+        let content: ObjCObject?
+        let pageOwner: ObjCObject
+    }
+
+    /// The window of view `v`, asked once per walk: a view's ancestors share it (`findParent`).
+    private func windowFacts(of v: ObjCObject) -> WindowFacts? {
+        if knownWindow == nil, let found = (try? v.send(AppKit.window)) ?? nil {
+            knownWindow = WindowFacts(
+                window: found, content: (try? found.send(AppKit.contentView)) ?? nil, pageOwner: AppKit.pageOwner(of: found))
+        }
+        return knownWindow
+    }
+
+    /// For a view: the object its window's page is named after (`AppKit.pageOwner(of:)`), found
+    /// once with the window, which the parents' walk shares; nil for a view in no window and for
+    /// other nodes.
+    public var windowPageOwner: ObjCObject? {
+        guard case .view(let v) = kind else { return nil }
+        return windowFacts(of: v)?.pageOwner
+    }
 
     private func findParent() -> AppKitNode? {
         switch kind {
         case .page: return nil
         case .view(let v):
             // A window's content view hangs under the page, not under the window's own frame views.
-            // The window and its content view are asked once per walk: a view's ancestors share them.
-            if windowContent == nil, let window = (try? v.send(AppKit.window)) ?? nil {
-                windowContent = (window, (try? window.send(AppKit.contentView)) ?? nil)
-            }
-            if let (window, content) = windowContent, content == v {
-                return parent(.page(window: window, owner: AppKit.pageOwner(of: window)))
+            let window = windowFacts(of: v)
+            if let window, window.content == v {
+                return parent(.page(window: window.window, owner: window.pageOwner))
             }
             guard let superview = (try? v.send(AppKit.superview)) ?? nil else { return nil }
             let above = parent(.view(superview))
-            above.windowContent = windowContent
+            above.knownWindow = window
             return above
         case .matrixCell(let matrix, _, _, _): return parent(.view(matrix))
         case .tableRow(let table, _): return parent(.view(table))
@@ -203,8 +227,9 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
         case .matrixCell(_, let cell, _, _): return AppKit.string(cell, AppKit.title)
         case .tableRow: return nil
         case .view(let v):
-            if v.isKind(of: AppKit.secureTextFieldClass) { return nil }
-            if v.isKind(of: AppKit.textFieldClass) {
+            let text = textKinds(of: v)
+            if text.contains(TextClass.secureField) { return nil }
+            if text.contains(TextClass.field) {
                 return (try? v.bool(AppKit.isEditable)) == false ? AppKit.string(v, AppKit.stringValue) : nil
             }
             if v.responds(to: AppKit.title) { return AppKit.string(v, AppKit.title) }
@@ -228,7 +253,7 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
         return found
     }
 
-    private var ignoredFound: Bool?
+    @exclusivity(unchecked) private var ignoredFound: Bool?
 
     // MARK: KeyValueReadable
 
@@ -249,14 +274,35 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     /// A secure text field reveals nothing; an editable text field's and a text view's text are typed.
     public func typedText(forKey key: String) -> TypedText? {
         guard case .view(let v) = kind else { return nil }
-        if v.isKind(of: AppKit.secureTextFieldClass) { return .password }
+        let text = textKinds(of: v)
+        if text.contains(TextClass.secureField) { return .password }
         // The class first: most views hold no text, and their keys are then not looked up.
-        if v.isKind(of: AppKit.textViewClass) { return AppKitNode.textKeys.contains(key) ? .typed : nil }
-        if v.isKind(of: AppKit.textFieldClass), AppKitNode.textKeys.contains(key), (try? v.bool(AppKit.isEditable)) == true {
+        if text.contains(TextClass.textView) { return AppKitNode.textKeys.contains(key) ? .typed : nil }
+        if text.contains(TextClass.field), AppKitNode.textKeys.contains(key), (try? v.bool(AppKit.isEditable)) == true {
             return .typed
         }
         return nil
     }
+
+    /// The text classes a view can be a kind of, as bits of `textClasses`.
+    private enum TextClass {
+        static let secureField = 0
+        static let field = 1
+        static let textView = 2
+    }
+
+    private static let textClasses = ObjCClassList([AppKit.secureTextFieldClass, AppKit.textFieldClass, AppKit.textViewClass])
+
+    /// Which text classes view `v` is a kind of, told in one walk of its class chain when first
+    /// asked (`title` and `typedText(forKey:)` both ask; the object and its class are the node's).
+    private func textKinds(of v: ObjCObject) -> ObjCKinds {
+        if let known = textKinds { return known }
+        let found = v.kinds(of: AppKitNode.textClasses)
+        textKinds = found
+        return found
+    }
+
+    @exclusivity(unchecked) private var textKinds: ObjCKinds?
 }
 
 /// A value a key path reached that is an Objective-C object: its keys are read by the real

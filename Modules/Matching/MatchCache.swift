@@ -12,9 +12,19 @@ import ViewIdentity
 /// other data. Measured (match-bench), it saves nothing over `PlanMatcher`'s own probe, so it is
 /// optional and off by default.
 public final class MatchCache: Sendable {
-    private struct Entry {
-        var query: MatchQuery
-        var positions: [Int32]
+    /// A reference, so a lookup compares the query kept in place: a struct entry read out of its
+    /// slot is a copy of the query (its path and strings retained, then released).
+    private final class Entry: Sendable {
+        let query: MatchQuery
+        let positions: [Int32]
+
+        init(query: MatchQuery, positions: [Int32]) {
+            self.query = query
+            self.positions = positions
+        }
+
+        /// Whether `other` is the query kept, its fields read in place.
+        func holds(_ other: MatchQuery) -> Bool { MatchCache.same(query, other) }
     }
 
     private struct State {
@@ -32,7 +42,7 @@ public final class MatchCache: Sendable {
 
     func lookup(_ query: MatchQuery) -> [Int32]? {
         state.withLock { s in
-            if let e = s.slots[query.viewEvent.slot], MatchCache.same(e.query, query) {
+            if let e = s.slots[query.viewEvent.slot], e.holds(query) {
                 s.hits += 1
                 return e.positions
             }
@@ -46,7 +56,8 @@ public final class MatchCache: Sendable {
     }
 
     /// Equality of queries, cheapest differences first: indexes from the innermost element out, then names.
-    static func same(_ a: MatchQuery, _ b: MatchQuery) -> Bool {
+    @inline(__always)
+    static func same(_ a: borrowing MatchQuery, _ b: borrowing MatchQuery) -> Bool {
         guard a.viewEvent == b.viewEvent, a.title == b.title, a.appKey == b.appKey, a.appVersion == b.appVersion else {
             return false
         }

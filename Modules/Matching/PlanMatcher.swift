@@ -89,15 +89,16 @@ public struct PlanMatcher: Sendable {
     /// app version, else empty (unknown).
     public func match(_ query: MatchQuery, reader: some KeyPathReading, cache: MatchCache? = nil) -> [RuleMatch] {
         // The positions as kept (one array fewer than as `Int`s, on every tracked interaction).
+        let rules = plan.rules
+        let appVersion = query.appVersion ?? app?.version
         return positions(query, cache: cache).map { position in
             let i = Int(position)
-            let rule = plan.rules[i]
             // A rule that reads nothing matches with null and never misses.
-            guard let keyPath = rule.keyPath else { return RuleMatch(ruleIndex: i, rule: rule, result: .success(.null)) }
-            let result = reader.read(keyPath, readText: rule.readText).mapError { miss in
-                KVCErrorRecord(rule: rule, miss: miss, appVersion: (query.appVersion ?? app?.version)?.description ?? "")
+            guard let keyPath = rules[i].keyPath else { return RuleMatch(ruleIndex: i, of: rules, result: .success(.null)) }
+            let result = reader.read(keyPath, readText: rules[i].readText).mapError { miss in
+                KVCErrorRecord(rule: rules[i], miss: miss, appVersion: appVersion?.description ?? "")
             }
-            return RuleMatch(ruleIndex: i, rule: rule, result: result)
+            return RuleMatch(ruleIndex: i, of: rules, result: result)
         }
     }
 

@@ -52,6 +52,9 @@ public final class ReportingSystem: BackgroundService {
     private let queue: WorkQueue
     private let state = Mutex(State())
     private let diagnostics: @Sendable (ReporterFailure) -> Void
+    /// The most events a drained buffer's room is kept for: a burst larger than that is not held
+    /// in memory after it was delivered.
+    static let keptRoom = 1_024
 
     /// A system delivering to `reporters`, in order, on a thread named `label`.
     public init(
@@ -95,19 +98,32 @@ public final class ReportingSystem: BackgroundService {
 
     /// Delivers buffered events until the buffer is empty. `flush` drains first on the queue, so
     /// everything submitted before it is delivered even while a coalescing drain is still waiting.
+    ///
+    /// A delivered batch's array, emptied, becomes the buffer again (up to `keptRoom` events), so
+    /// `submit` on the app's thread appends into room already made instead of growing a new array
+    /// after every drain; the arrays are made and freed here, on the queue.
     private func drain() {
+        var emptied: [TrackEvent] = []
         while true {
             let batch = state.withLock { s -> [TrackEvent] in
                 if s.buffer.isEmpty {
+                    if emptied.capacity > s.buffer.capacity { swap(&emptied, &s.buffer) }
                     s.drainScheduled = false
                     return []
                 }
+                // The buffer goes to delivery, the emptied array (if any) takes its place.
                 var taken: [TrackEvent] = []
+                swap(&taken, &emptied)
                 swap(&taken, &s.buffer)
                 return taken
             }
             if batch.isEmpty { return }
-            for event in batch { deliver(event) }
+            var delivered = consume batch
+            for event in delivered { deliver(event) }
+            if delivered.capacity <= ReportingSystem.keptRoom {
+                delivered.removeAll(keepingCapacity: true)
+                emptied = consume delivered
+            }
         }
     }
 

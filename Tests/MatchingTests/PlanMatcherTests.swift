@@ -98,6 +98,28 @@ import ViewIdentity
         #expect(m.matchingRuleIndexes(try query(path, event: event)) == [expected])
     }
 
+    /// A match refers to its plan's rule by position: it reads as that rule, and matches at the same
+    /// position of two plans whose rule there differs are neither equal nor one the other's.
+    @Test func aMatchIsTheRuleOfItsOwnPlan() throws {
+        let path = "HomeViewController-UIView-UIButton&0-0-0"
+        let before = TrackingPlan(rules: [
+            try rule("other", path: "HomeViewController-UIView-UILabel&0-0-0"), try rule("buy", path: path, keyPath: "title", keyName: "title"),
+        ])
+        var after = before
+        after.rules[1].keyName = "label"
+        let q = try query(path)
+        let reader = JSONPropsReader(props: ["title": "Buy"])
+        let old = PlanMatcher(plan: before).match(q, reader: reader)
+        let new = PlanMatcher(plan: after).match(q, reader: reader)
+        #expect(old.map(\.ruleIndex) == [1] && new.map(\.ruleIndex) == [1])
+        #expect(old.first?.rule == before.rules[1] && new.first?.rule == after.rules[1])
+        #expect(old.first?.rule.keyName == "title" && new.first?.rule.keyName == "label")
+        #expect(old.first?.value == "Buy" && new.first?.value == "Buy")
+        #expect(old != new)
+        #expect(Set(old + new).count == 2)
+        #expect(PlanMatcher(plan: before).match(q, reader: reader) == old)
+    }
+
     @Test func valuesAndErrorRecordsComeInPlanOrder() throws {
         let path = "HomeViewController-UIView-UITableView-ProductCell&0-0-0-0:*"
         let plan = TrackingPlan(rules: [

@@ -48,6 +48,29 @@ func sampleEvent(_ n: Int, type: EventType = .click) -> TrackEvent {
         #expect(system.statistics == ReportingSystem.Statistics(submitted: 200, delivered: 200, dropped: 0, failures: 0))
     }
 
+    /// A drained buffer's room takes the next burst: bursts between drains, one larger than the room
+    /// kept, and events submitted while a drain delivers all arrive once, in order.
+    @Test func burstsAcrossDrainsArriveOnceAndInOrder() {
+        let memory = MemoryReporter()
+        let system = ReportingSystem([memory], coalescing: .zero)
+        var next = 1
+        for burst in [3, 40, 1, 1_600, 7, 0, 64] {
+            for _ in 0..<burst {
+                system.submit(sampleEvent(next))
+                next += 1
+            }
+            #expect(system.flush())
+        }
+        // Without waiting: the queue drains while events are still being submitted.
+        for _ in 0..<5_000 {
+            system.submit(sampleEvent(next))
+            next += 1
+        }
+        #expect(system.flush())
+        #expect(memory.events.map(\.id) == (1..<next).map { "ev-\($0)" })
+        #expect(system.statistics == ReportingSystem.Statistics(submitted: next - 1, delivered: next - 1, dropped: 0, failures: 0))
+    }
+
     /// A service of its own (`BackgroundService`): stopping delivers what waits in a burst's
     /// coalescing window, on the system's own thread, and ends it; a later event is delivered on
     /// the caller's thread, not lost.

@@ -68,6 +68,23 @@ import ViewIdentity
         }
     }
 
+    /// A rule changed by a plan swap is the one the next interaction reads and names: a match
+    /// refers to its plan's rule by position, and the position is the same in the new plan.
+    @Test func aChangedRuleIsTheOneTheNextInteractionUses() throws {
+        let h = try Harness()
+        try h.perform(.launch, .tapFavourite(row: 1))
+        var plan = h.tracker.localPlan
+        let fav = try #require(plan.rules.firstIndex { $0.id == "fav" })
+        plan.rules[fav].keyName = "favourite"
+        h.tracker.load(plan)
+        try h.perform(.wait(milliseconds: 2000), .tapFavourite(row: 1))
+        let taps = h.events().filter { $0.name == "HOME_FAV" }
+        #expect(taps.count == 2)
+        #expect(taps.first?.props["productId"] == "p-2" && taps.first?.props["favourite"] == nil)
+        #expect(taps.last?.props["favourite"] == "p-2" && taps.last?.props["productId"] == nil)
+        #expect(taps.map { $0.props["rules"] } == ["fav", "fav"])
+    }
+
     @Test func aScriptedSessionGivesExactlyTheConfiguredEvents() throws {
         let h = try Harness()
         try h.perform(.launch)
