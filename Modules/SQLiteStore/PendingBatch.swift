@@ -123,7 +123,12 @@ final class PendingBatch: Sendable {
     /// the stored rows' zone to `zones`: their seqs are after `lastSeq` (the highest in the table
     /// before, which this moves to the last stored: SQLite gives a new row the highest rowid plus
     /// one). Only the rows: the rollup tables follow behind the watermark (`RollupWorker`).
-    func write(to db: SQLiteDatabase, lastSeq: inout Int64, zones: inout EventZones.Recorder, acknowledged: BatchOutcome) throws(SQLiteError) {
+    /// Returns the run of seqs its valid events got when every one was stored (nil when some were
+    /// left out as repeats, or none was valid), for the rollup workers' hand-off.
+    @discardableResult
+    func write(to db: SQLiteDatabase, lastSeq: inout Int64, zones: inout EventZones.Recorder, acknowledged: BatchOutcome) throws(SQLiteError)
+        -> StoredRun?
+    {
         for (raw, reason) in rejected {
             try db.run(
                 """
@@ -141,9 +146,12 @@ final class PendingBatch: Sendable {
                 Self.inserts[count - 1], events, values: first * Self.eventColumns..<(first + count) * Self.eventColumns)
             first += count
         }
+        var run: StoredRun?
         if stored > 0, let times {
             let last = db.lastInsertedRowID
             zones.add(EventZones.Zone(appKey: appKey, seqs: (lastSeq + 1)...last, times: times))
+            // Every row stored, each at the highest seq plus one: the rows' order, one seq each.
+            if stored == rows, last - lastSeq == Int64(rows) { run = StoredRun(batch: self, first: lastSeq + 1, count: rows) }
             lastSeq = last
         }
         try DeviceLinkTable.record(deviceUsers, appKey: appKey, in: db)
@@ -153,6 +161,7 @@ final class PendingBatch: Sendable {
             VALUES (\(appKey), \(appVersion), \(agent), \(label), \(sentAt), \(receivedAt),
                     \(acknowledged.stored), \(acknowledged.duplicates), \(acknowledged.rejected))
             """)
+        return run
     }
 
     /// Events per INSERT: one statement for many rows costs SQLite's statement machine and our

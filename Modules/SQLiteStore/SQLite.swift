@@ -234,6 +234,15 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Runs `hot` with `text` (UTF-8) bound to its `?1` where it lies (no copy; the statement lets
+    /// go of it before this returns) and gives `body` its first row, nil when it has none.
+    func first<R>(_ hot: HotStatement, text: UnsafeBufferPointer<UInt8>, _ body: (SQLiteStatement?) -> R) throws(SQLiteError) -> R {
+        let s = try statement(hot)
+        defer { s.reset() }
+        try s.bind(text: text)
+        return body(try s.step() ? s : nil)
+    }
+
     /// Runs `query` and returns each row as `row` reads it (by column name, from the statement
     /// positioned on the row).
     func query<T>(_ query: SQLQuery, _ row: (SQLiteStatement) throws(SQLDecodingError) -> T) throws(SQLiteError) -> [T] {
@@ -453,6 +462,16 @@ final class SQLiteStatement: SQLRow {
             guard rc == SQLITE_OK else { throw database.error(rc, sql) }
             n += 1
         }
+    }
+
+    /// Binds `text` (UTF-8, its byte length: an empty one is '', not NULL) to the first
+    /// parameter without a copy (SQLITE_STATIC): the caller resets the statement before it goes.
+    fileprivate func bind(text: UnsafeBufferPointer<UInt8>) throws(SQLiteError) {
+        let rc = text.withMemoryRebound(to: CChar.self) { t in
+            guard let base = t.baseAddress else { return sqlite3_bind_text(stmt, 1, "", 0, nil) }
+            return sqlite3_bind_text(stmt, 1, base, Int32(t.count), nil)
+        }
+        guard rc == SQLITE_OK else { throw database.error(rc, sql) }
     }
 
     /// Advances: true when a row is ready, false when done.

@@ -131,12 +131,18 @@ extension SQLiteEventStore {
                         do throws(SQLiteError) {
                             var zones = EventZones.Recorder()
                             var lastSeq = (try db.scalar(Self.lastSeq, as: Int64?.self) ?? nil) ?? 0
+                            var stored: [StoredRun] = []
                             for logged in batches {
-                                try logged.batch.write(to: db, lastSeq: &lastSeq, zones: &zones, acknowledged: logged.outcome)
+                                if let run = try logged.batch.write(to: db, lastSeq: &lastSeq, zones: &zones, acknowledged: logged.outcome) {
+                                    stored.append(run)
+                                }
                             }
                             try zones.write(to: db)
                             try db.run("UPDATE ingest_applied SET position = \(last)")
                             try db.execute("COMMIT")
+                            // Committed: the rollup workers may apply these rows from memory (in
+                            // seq order: drains run one at a time, under this lock).
+                            for worker in rollupWorkers { worker.handoff.offer(stored) }
                         } catch {
                             try? db.execute("ROLLBACK")
                             throw error

@@ -24,6 +24,8 @@ extension SQLiteEventStore {
                         for part in RollupPart.allCases {
                             try db.run("UPDATE \(raw: part.watermark) SET seq = MIN(seq, (SELECT COALESCE(MAX(seq), 0) FROM events))")
                         }
+                        // A queued run may hold a seq a new event now gets: the workers read back.
+                        for worker in rollupWorkers { worker.handoff.clear() }
                     }
                     return deleted
                 }

@@ -114,6 +114,18 @@ extension SQLiteEventStore {
         for worker in rollupWorkers where part.map({ $0 == worker.part }) ?? true { worker.pause(paused) }
     }
 
+    /// Drops (`true`) every hand-off of stored rows to the rollup workers from now on, or takes
+    /// them again: for tests of the read back from `events` against the rows from memory.
+    package func refuseRollupHandoffs(_ refusing: Bool) {
+        for worker in rollupWorkers { worker.handoff.refusing.store(refusing, ordering: .relaxed) }
+    }
+
+    /// Events each rollup worker applied from the hand-off (not read back from `events`), by
+    /// part: for tests.
+    package var rollupEventsFromMemory: [RollupPart: Int] {
+        Dictionary(uniqueKeysWithValues: rollupWorkers.map { ($0.part, $0.handoff.takenEvents.load(ordering: .relaxed)) })
+    }
+
     /// Applies to the rollups of `part` the events stored after its watermark, at most `limit`,
     /// in one transaction; returns how many it read. (Its `RollupWorker` calls it.)
     func advanceRollups(_ part: RollupPart, limit: Int) throws(StoreError) -> Int {
@@ -138,7 +150,7 @@ extension SQLiteEventStore {
                         memory.clear()
                         memory.dataVersion = version
                     }
-                    let applied = try Self.advanceRollups(db, part, limit: limit, memory: &memory)
+                    let applied = try Self.advanceRollups(db, part, limit: limit, memory: &memory, handoff: worker.handoff)
                     try db.execute("COMMIT")
                     worker.keepMemory(memory)
                     return .success(applied)
@@ -158,10 +170,38 @@ extension SQLiteEventStore {
     /// watermark of `part` to its rollups, except those of apps in its backlog (their rebuild
     /// replays them), and moves the watermark past them. Returns how many it read. `memory` says
     /// what the tables hold (RollupMemory.swift) and learns what this adds.
-    static func advanceRollups(_ db: SQLiteDatabase, _ part: RollupPart, limit: Int, memory: inout RollupMemory) throws(SQLiteError) -> Int {
+    ///
+    /// The events come from `handoff` (the rows `ingest-store` stored, in memory) while its runs
+    /// follow the watermark seq after seq; the others (a gap: a run dropped, rows stored before
+    /// this process, by another, or before a crash) are read from `events`, up to the next run.
+    static func advanceRollups(
+        _ db: SQLiteDatabase, _ part: RollupPart, limit: Int, memory: inout RollupMemory, handoff: RollupHandoff? = nil
+    ) throws(SQLiteError) -> Int {
         let watermark = try db.scalar("SELECT seq FROM \(raw: part.watermark)", as: Int64.self) ?? 0
-        let rows = try RollupEvent.read(
-            "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE seq > \(watermark) ORDER BY seq LIMIT \(limit)", in: db)
+        var texts = RollupTexts()
+        var rows: [RollupEvent] = []
+        var after = watermark
+        // Each pass takes or reads at least one event, or ends.
+        while rows.count < limit {
+            let (taken, next) = handoff?.take(after: after, limit: limit - rows.count) ?? ([], nil)
+            for t in taken { try RollupEvent.events(of: t, part, db: db, texts: &texts, into: &rows) }
+            if !taken.isEmpty {
+                after = rows.last?.seq ?? after
+                continue
+            }
+            let read = rows.count
+            func readBack(before: Int64?) throws(SQLiteError) {
+                let bound = before.map { " AND seq < \($0)" } ?? ""
+                try RollupEvent.read(
+                    "SELECT \(raw: RollupEvent.columns(part)) FROM events WHERE seq > \(after)\(raw: bound) ORDER BY seq LIMIT \(limit - rows.count)",
+                    in: db, texts: &texts, into: &rows)
+            }
+            try readBack(before: next)
+            // Nothing stored before the next run (seqs never stored): from `events` past it too.
+            if rows.count == read, next != nil { try readBack(before: nil) }
+            guard rows.count > read, let last = rows.last?.seq else { break }
+            after = last
+        }
         guard let last = rows.last?.seq else { return 0 }
         let backlog = Set(
             try db.query("SELECT app_key FROM \(raw: part.backlog)") { r throws(SQLDecodingError) in try r.decode("app_key", as: String.self) })

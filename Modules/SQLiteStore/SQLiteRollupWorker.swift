@@ -14,7 +14,8 @@ import SystemCalls
 /// come full, and then waits: a round starts at most every `StoreTuning.rollupPeriod`. Each
 /// transaction moves the file's watermark with the rows it changes, so a crash at any point
 /// leaves the file at a watermark it holds exactly, and the next worker applies the events after
-/// it. A report never waits for the worker: it applies what is left itself first
+/// it. The events come from `handoff` (the rows `ingest-store` stored, in memory) while they
+/// follow the watermark; the others are read back from `events`. A report never waits for the worker: it applies what is left itself first
 /// (`rollupsCurrent`), so its answers hold every event stored.
 ///
 /// Lifecycle: `start(store)`, `stop(grace:)` (ends after the transaction it is in, and waits for
@@ -30,6 +31,9 @@ final class RollupWorker: Sendable {
     let connection: Mutex<SQLiteDatabase?>
     /// Applies the rollups (`start`), named `threadName`.
     private let thread: ServiceThread
+    /// The rows `ingest-store` stored since, in memory, for the worker to apply without reading
+    /// them back (`RollupHandoff`).
+    let handoff = RollupHandoff()
     /// Set by tests: applies nothing until cleared (`pause`).
     private let paused = Atomic<Bool>(false)
     /// What the chunks learnt of the rollup tables (RollupMemory.swift); only used under the

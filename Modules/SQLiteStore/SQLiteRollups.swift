@@ -42,25 +42,15 @@ final class RollupEvent: Sendable {
         var device: Int32
     }
 
-    /// The event of a row of `columns`, read by position (no lookup by name per column); each
-    /// text through `texts`.
-    init(row r: SQLiteStatement, texts: inout RollupTexts) throws(SQLDecodingError) {
-        func required(_ i: Int32, _ name: String) throws(SQLDecodingError) -> RollupText {
-            guard let t = texts.text(r.bytes(i)) else { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
-            return t
-        }
-        func integer(_ i: Int32, _ name: String) throws(SQLDecodingError) -> Int64 {
-            if r.isNull(i) { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
-            return r.int64(i)
-        }
-        seq = try integer(0, "seq")
-        let appKey = try required(1, "app_key"), appVersion = texts.text(r.bytes(2))
-        time = try integer(3, "corrected_ts")
+    /// An event of its texts (each numbered in its chunk's `RollupTexts`).
+    init(
+        seq: Int64, appKey: RollupText, appVersion: RollupText?, time: Int64, type: RollupText, name: RollupText, page: RollupText?,
+        path: RollupText?, title: RollupText?, session: RollupText?, user: RollupText?, device: RollupText?, duration: Int64?
+    ) {
+        self.seq = seq
+        self.time = time
         day = UTCDay.number(of: time)
-        let type = try required(4, "type"), name = try required(5, "name")
-        let page = texts.text(r.bytes(6)), path = texts.text(r.bytes(7)), title = texts.text(r.bytes(8))
-        let session = texts.text(r.bytes(9)), user = texts.text(r.bytes(10)), device = texts.text(r.bytes(11))
-        duration = r.isNull(12) ? nil : r.int64(12)
+        self.duration = duration
         self.appKey = appKey.string
         self.appVersion = appVersion?.string
         self.type = type.string
@@ -74,6 +64,28 @@ final class RollupEvent: Sendable {
         ids = IDs(
             appKey: appKey.id, appVersion: appVersion?.id ?? -1, type: type.id, name: name.id, page: page?.id ?? -1, path: path?.id ?? -1,
             title: title?.id ?? -1, session: session?.id ?? -1, user: user?.id ?? -1, device: device?.id ?? -1)
+    }
+
+    /// The event of a row of `columns`, read by position (no lookup by name per column); each
+    /// text through `texts`, in the order of the columns.
+    convenience init(row r: SQLiteStatement, texts: inout RollupTexts) throws(SQLDecodingError) {
+        func required(_ i: Int32, _ name: String) throws(SQLDecodingError) -> RollupText {
+            guard let t = texts.text(r.bytes(i)) else { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
+            return t
+        }
+        func integer(_ i: Int32, _ name: String) throws(SQLDecodingError) -> Int64 {
+            if r.isNull(i) { throw SQLDecodingError(.typeMismatch, column: name, found: .null) }
+            return r.int64(i)
+        }
+        let seq = try integer(0, "seq")
+        let appKey = try required(1, "app_key"), appVersion = texts.text(r.bytes(2))
+        let time = try integer(3, "corrected_ts")
+        let type = try required(4, "type"), name = try required(5, "name")
+        let page = texts.text(r.bytes(6)), path = texts.text(r.bytes(7)), title = texts.text(r.bytes(8))
+        let session = texts.text(r.bytes(9)), user = texts.text(r.bytes(10)), device = texts.text(r.bytes(11))
+        self.init(
+            seq: seq, appKey: appKey, appVersion: appVersion, time: time, type: type, name: name, page: page, path: path, title: title,
+            session: session, user: user, device: device, duration: r.isNull(12) ? nil : r.int64(12))
     }
 
     /// The number of `sentActor` (the user, else the device); -1 for none.
@@ -107,11 +119,17 @@ extension RollupEvent {
     static func read(_ query: SQLQuery, in db: SQLiteDatabase) throws(SQLiteError) -> [RollupEvent] {
         var texts = RollupTexts()
         var rows: [RollupEvent] = []
+        try read(query, in: db, texts: &texts, into: &rows)
+        return rows
+    }
+
+    /// `read`, its texts numbered in `texts` (a chunk's, shared with the events it takes from
+    /// memory: `RollupHandoff`) and its events appended to `rows`.
+    static func read(_ query: SQLQuery, in db: SQLiteDatabase, texts: inout RollupTexts, into rows: inout [RollupEvent]) throws(SQLiteError) {
         try db.stream(query) { r throws(SQLDecodingError) in
             rows.append(try RollupEvent(row: r, texts: &texts))
             return true
         }
-        return rows
     }
 }
 

@@ -29,6 +29,13 @@ enum StoreTuning {
     /// (`RollupEvent`s, a few hundred bytes each) bounded.
     static let rollupChunk = 100_000
 
+    /// Events stored and not yet applied that each rollup worker's hand-off (`RollupHandoff`)
+    /// holds in memory, at most; past it a drain's batches are not handed off and the worker
+    /// reads them back from `events`. Keeps the batches' memory the hand-off holds bounded
+    /// (the two workers' queues share the batches: ~300 bytes an event once), while holding more
+    /// than a round (`rollupPeriod`) of storing at 150,000 events/s.
+    static let rollupHandoffEvents = 262_144
+
     /// How often a round of rollup transactions starts, at most, unless the last came full. Each
     /// key changed in a round costs one upsert whatever its events, so a longer period costs
     /// fewer upserts per event; keeps the rollups' lag behind `events` at about this plus one

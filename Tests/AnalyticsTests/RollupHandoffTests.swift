@@ -1,0 +1,164 @@
+import EventModel
+import EventStore
+import Foundation
+@testable import SQLiteStore
+import TestSupport
+import Testing
+
+/// The rollup workers apply the rows `ingest-store` stored from memory (`RollupHandoff`) and read
+/// back from `events` only what memory lacks: either way each rollups file must hold exactly
+/// what a read-back of every event gives. Each test stores the same batches twice, once with the
+/// hand-off and once refusing it (every event read back), and compares every table of both
+/// rollups files row for row, then the answers with those read from the events.
+@Suite struct RollupHandoffTests {
+    typealias R = RollupTests
+
+    func temporaryPath(_ name: String) -> String { Fixtures.temporaryDirectory("handoff").appendingPathComponent("\(name).sqlite").path }
+
+    /// Realistic mixed batches: the rollup tests' traffic (late batches, repeats, titles that are
+    /// strings, numbers or absent, page_leave durations of any sign, bursts over midnight), then
+    /// the ingest benchmark's shop mix (titles on clicks, dwell, rage bursts), as `EventBatch`es.
+    static func batches() -> [EventBatch] {
+        var shop = ShopTraffic(users: 60, days: 3, seed: 11, signedIn: 20, buttonsPerPage: 4)
+        var mixed = R.traffic(seed: 21)
+        var n = 0
+        shop.batches(total: 3_000, batchSize: 200) { events in
+            n += 1
+            mixed.append(EventBatch(appKey: n % 3 == 0 ? "blog" : "shop", appVersion: n % 2 == 0 ? "2.0" : nil, events: events))
+        }
+        // A title spelled with an escape, one nested (not the event's), one in a key's prefix.
+        let odd = [#"{"ti\u0074le":"Escaped"}"#, #"{"a":{"title":"Nested"}}"#, #"{"subtitle":"Sub","title":"Top"}"#, #"{"x":"title"}"#]
+        mixed.append(
+            EventBatch(
+                appKey: "shop", appVersion: "1.0",
+                events: odd.enumerated().map { i, props in
+                    var e = TrackEvent(id: "odd\(i)", ts: AnalyticsFixture.day0 + 1_000 * Int64(i), type: .click, name: "tap", path: "V/Odd", user: "u1").json
+                    if case .object(var o) = e, let p = try? JSONValue.parse(Array(props.utf8)) {
+                        o["props"] = p
+                        e = .object(o)
+                    }
+                    return e
+                }))
+        return mixed
+    }
+
+    /// Every row of every table of both rollups files, each table's rows sorted.
+    func tables(_ path: String) throws -> [String: [String]] {
+        var all: [String: [String]] = [:]
+        for part in RollupPart.allCases {
+            for table in part.tables {
+                let columns = table == "rollup_kind_events" ? "kind, first_ts, first_seq, last_ts, last_seq, entries, hex(events)" : "*"
+                all["\(part.schema).\(table)"] = try sqlite(path, "SELECT \(columns) FROM \(part.schema).\(table)").sorted()
+            }
+        }
+        return all
+    }
+
+    /// Stores `batches` with the workers paused, changing `refusing` per batch (`refuse(i)`), then
+    /// lets the workers apply everything; returns the store (closed) path and the events each
+    /// worker applied from memory.
+    func store(_ batches: [EventBatch], _ name: String, refuse: (Int) -> Bool) throws -> (path: String, fromMemory: [RollupPart: Int], stored: Int) {
+        let path = temporaryPath(name)
+        let store = try SQLiteEventStore(path: path)
+        store.pauseRollupWorker(true)
+        for (i, b) in batches.enumerated() {
+            store.refuseRollupHandoffs(refuse(i))
+            _ = try store.append(b)
+        }
+        // Everything stored in `events` (and handed off, or not) before the workers go on.
+        try store.ingestCurrent()
+        store.pauseRollupWorker(false)
+        var p = try store.rollupPositions()
+        for _ in 0..<400 where p.watermark < p.last {
+            Thread.sleep(forTimeInterval: 0.025)
+            p = try store.rollupPositions()
+        }
+        #expect(p.watermark == p.last, "the workers caught up")
+        let fromMemory = store.rollupEventsFromMemory
+        store.close()
+        return (path, fromMemory, Int(p.last))
+    }
+
+    @Test(.timeLimit(.minutes(3))) func rowsFromMemoryGiveTheTablesAReadBackGives() throws {
+        let batches = Self.batches()
+        let memory = try store(batches, "memory") { _ in false }
+        let readBack = try store(batches, "read-back") { _ in true }
+        #expect(memory.stored > 3_500 && memory.stored == readBack.stored)
+        // The reference read everything back; the hand-off gave all but the batches with repeats.
+        #expect(readBack.fromMemory.values.allSatisfy { $0 == 0 })
+        for part in RollupPart.allCases { #expect(memory.fromMemory[part]! > memory.stored * 9 / 10, "\(part)") }
+        let a = try tables(memory.path), b = try tables(readBack.path)
+        #expect(a.keys.sorted() == b.keys.sorted())
+        for (table, rows) in b {
+            let same = a[table] == rows
+            #expect(same, "\(table): \(a[table]?.count ?? -1) rows against \(rows.count)")
+        }
+        #expect(b["rollups.rollup_click_runs"]!.count > 100 && b["rollup_pages.rollup_events"]!.contains { $0.contains("Escaped") })
+        // And the reports answer as the events do.
+        let store = try SQLiteEventStore(path: memory.path)
+        let answers = try R.answers(store)
+        store.close()
+        let fromEvents = try R.answersFromEvents(memory.path)
+        for (i, f) in R.filters.enumerated() { #expect(answers[i] == fromEvents[i], "filter \(f)") }
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aGapInTheHandoffIsReadBackFromEvents() throws {
+        let batches = Self.batches()
+        // Dropped hand-offs in two stretches: the workers take memory, read the gap, take memory again.
+        let gaps = try store(batches, "gaps") { i in (10..<25).contains(i) || (40..<43).contains(i) }
+        let readBack = try store(batches, "gaps-read-back") { _ in true }
+        for part in RollupPart.allCases {
+            let n = gaps.fromMemory[part]!
+            #expect(n > gaps.stored / 2 && n < gaps.stored, "\(part): \(n) of \(gaps.stored) from memory")
+        }
+        let a = try tables(gaps.path), b = try tables(readBack.path)
+        for (table, rows) in b {
+            let same = a[table] == rows
+            #expect(same, "\(table): \(a[table]?.count ?? -1) rows against \(rows.count)")
+        }
+    }
+
+    @Test func theHandoffTakesWhatFollowsTheWatermarkOnly() throws {
+        let batch = PendingBatch(EventBatch(appKey: "a", events: (0..<10).map { TrackEvent(id: "e\($0)", ts: 1, type: .click, name: "n").json }), receivedAt: 0)
+        let handoff = RollupHandoff()
+        handoff.offer([StoredRun(batch: batch, first: 11, count: 10), StoredRun(batch: batch, first: 31, count: 10)])
+        // Before the first run: a gap, read back up to seq 10.
+        var (taken, next) = handoff.take(after: 5, limit: 100)
+        #expect(taken.isEmpty && next == 11)
+        // Partly applied already (a report read it back): the rest of it; then the gap before 31.
+        (taken, next) = handoff.take(after: 14, limit: 3)
+        #expect(taken.map(\.range) == [4..<7] && taken.map(\.firstSeq) == [15] && next == 18)
+        (taken, next) = handoff.take(after: 17, limit: 100)
+        #expect(taken.map(\.range) == [7..<10] && next == 31)
+        (taken, next) = handoff.take(after: 30, limit: 100)
+        #expect(taken.map(\.range) == [0..<10] && next == nil && handoff.queuedEvents == 0)
+        // Past the bound, an offer is dropped, not waited for.
+        let many = (0..<(StoreTuning.rollupHandoffEvents / 10 + 1)).map { StoredRun(batch: batch, first: 41 + 10 * Int64($0), count: 10) }
+        handoff.offer(many)
+        #expect(handoff.queuedEvents == StoreTuning.rollupHandoffEvents / 10 * 10)
+        handoff.clear()
+        #expect(handoff.queuedEvents == 0 && handoff.take(after: 40, limit: 10).taken.isEmpty)
+    }
+
+    @Test func theTitleFromMemoryIsTheOneSQLiteGives() throws {
+        let db = try SQLiteDatabase(path: temporaryPath("titles"), mode: .readWriteCreate)
+        let props = [
+            #"{}"#, #"{"title":"Buy"}"#, #"{"title":3}"#, #"{"title":null}"#, #"{"title":true}"#, #"{"title":{"a":1}}"#, #"{"title":["x"]}"#,
+            #"{"ti\u0074le":"Escaped"}"#, #"{"title":"a\"b\\c\u00e9\ud83d\ude00"}"#, #"{"a":{"title":"Nested"}}"#, #"{"subtitle":"x"}"#,
+            #"{"titles":"x"}"#, #"{"x":"title"}"#, #"{"title":""}"#, #"{"a":1,"title":"Last"}"#, #"{"title":"ü"}"#,
+        ]
+        var texts = RollupTexts()
+        try db.execute("CREATE TABLE props (props TEXT)")
+        for p in props {
+            // What the read back from `events` gives: `titleSQL` over the stored column.
+            try db.execute("DELETE FROM props; INSERT INTO props VALUES ('\(p.replacingOccurrences(of: "'", with: "''"))')")
+            let s = try db.statement("SELECT \(SQLiteEventStore.titleSQL(props: "props")) AS t FROM props")
+            #expect(try s.step())
+            let expected = s.bytes(0).map { String(decoding: $0, as: UTF8.self) }
+            s.reset()
+            let bytes = Array(p.utf8)
+            let fromMemory = try bytes.withUnsafeBufferPointer { b throws(SQLiteError) in try RollupEvent.title(b, db: db, texts: &texts)?.string }
+            #expect(fromMemory == expected, "\(p)")
+        }
+    }
+}
