@@ -157,26 +157,38 @@ import Testing
         #expect(handler.stored == 1)
     }
 
-    @Test func runStopsGracefullyOnSIGTERM() throws {
+    static let servingChildVariable = "ATLP_SERVING_CHILD"
+    static let servingMarker = "ATLP-CHILD-SERVING"
+
+    /// The server of `runStopsGracefullyOnSIGTERM`, as a process of its own: a signal sent to
+    /// a test runner would reach whatever else in it waits for signals (an in-process `tail`).
+    /// It writes its port to the file named by the variable, then says it serves.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[servingChildVariable] != nil, "runs only as the child process"))
+    func servingChild() throws {
+        let portFile = ProcessInfo.processInfo.environment[Self.servingChildVariable]!
         let server = ATLPService(
             configuration: ATLPServerConfiguration(host: "127.0.0.1", port: 0, stopGracePeriod: .seconds(2)),
             handler: TestHandler())
-        let bound = Mutex<SocketAddress?>(nil)
-        let started = DispatchSemaphore(value: 0)
-        let returned = DispatchSemaphore(value: 0)
-        Thread {
-            try? server.run { address in
-                bound.withLock { $0 = address }
-                started.signal()
-            }
-            returned.signal()
-        }.start()
-        #expect(started.wait(timeout: .now() + 10) == .success)
-        let address = try #require(bound.withLock { $0 })
+        try server.run { address in
+            try? "\(address.port)".write(toFile: portFile, atomically: true, encoding: .utf8)
+            FileHandle.standardOutput.write(Data((Self.servingMarker + "\n").utf8))  // unbuffered
+        }
+    }
+
+    @Test func runStopsGracefullyOnSIGTERM() throws {
+        let portFile = Fixtures.temporaryDirectory("atlp-sigterm").appendingPathComponent("port").path
+        let child = try #require(
+            try ChildTest.start("servingChild", variable: Self.servingChildVariable, value: portFile, marker: Self.servingMarker),
+            "the child never served")
+        defer { _ = child.stop(within: .seconds(5)) }
+        let port = try #require(UInt16(try String(contentsOfFile: portFile, encoding: .utf8)))
+        let address = SocketAddress(host: "127.0.0.1", port: port)
         let c = try ATLPConnection(to: address, hello: testHello)
         try c.ping()
-        try Posix.sendSignal(SIGTERM, to: Posix.processID())  // run() ignores the default action while it serves
-        #expect(returned.wait(timeout: .now() + 10) == .success)
+        child.send(SIGTERM)
+        // run() returned (the test passed, so the runner exits 0): SIGTERM's default action,
+        // death by the signal, was not taken while it served.
+        #expect(child.waitForExit(within: .seconds(30)) == .exited(0))
         #expect(throws: TransportError.self) { try c.receive() }
         #expect(throws: TransportError.self) { try ATLPConnection(to: address, timeout: .seconds(1)) }
     }
