@@ -162,6 +162,8 @@ public final class AppKitHookSystem {
 
     /// The last action's node: the next action's is made again from it (`AppKitNode.remade`).
     private var lastNode: AppKitNode?
+    /// The last action's path: the next action's is that path again when its elements are the same.
+    private var lastPath: ViewPath?
 
     /// The last action's selector and its name: a registered selector lives, named so, as long as the process.
     private var lastAction: (selector: ObjCSelector, name: String)?
@@ -240,7 +242,8 @@ public final class AppKitHookSystem {
         lastNode = node
         last = nil
         guard !node.isInIgnoredView else { return }
-        let path = node.viewPath
+        let path = ViewPath(of: node, reusing: lastPath)
+        lastPath = path
         let title = node.title
         var interaction = Interaction(
             kind: kind, node: node, eventCode: EventCode(controller: page, target: targetName, action: name(of: action)), title: title,

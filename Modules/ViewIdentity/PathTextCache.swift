@@ -53,6 +53,8 @@ public final class PathTextCache: Sendable {
         a.elements.withUnsafeBufferPointer { x in
             b.elements.withUnsafeBufferPointer { y in
                 guard x.count == y.count else { return false }
+                // One storage (a path reused from the last interaction): equal.
+                if x.baseAddress == y.baseAddress { return true }
                 for k in x.indices.reversed() where x[k] != y[k] { return false }
                 return true
             }

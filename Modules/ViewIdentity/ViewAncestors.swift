@@ -30,7 +30,7 @@ public struct ViewPlacement {
     public let cell: (any ViewNode)?
 
     public init(of node: any ViewNode) {
-        var noPath: [ViewPath.Element]?
+        var noPath: PathCollector?
         self = ViewPlacement.walk(from: node, path: &noPath)
     }
 
@@ -56,7 +56,7 @@ public struct ViewPlacement {
     /// the path ends (the first controller, else the top; docs/viewpath.md §2 rules 1 and 4),
     /// appending the path's elements leaf first. Each node's role is asked once: this runs on every
     /// hooked tap.
-    static func walk(from node: any ViewNode, path elements: inout [ViewPath.Element]?) -> ViewPlacement {
+    static func walk(from node: any ViewNode, path elements: inout PathCollector?) -> ViewPlacement {
         var ancestors = node.selfAndAncestors
         var current = ancestors.next()!
         var cell: (any ViewNode)?
@@ -102,11 +102,49 @@ public struct ViewLocation {
     public let path: ViewPath
 
     public init(of node: any ViewNode) {
-        var elements: [ViewPath.Element]? = []
-        elements?.reserveCapacity(24)
+        var elements: PathCollector? = PathCollector(previous: nil)
         placement = ViewPlacement.walk(from: node, path: &elements)
-        var leafFirst = elements.take()!
+        path = elements.take()!.path
+    }
+}
+
+/// The elements of a path as a walk finds them, leaf first. Given the path found last, it keeps
+/// that path's elements while they are the ones found (an action repeated on the same control):
+/// then no array is made, and the path returned shares the last one's storage.
+struct PathCollector {
+    /// The path found last, root first; empty for none.
+    private let previous: [ViewPath.Element]
+    /// How many elements, leaf first, equal the last ones of `previous`.
+    private var matched = 0
+    /// The elements found, leaf first, once one differed from `previous`.
+    private var built: [ViewPath.Element]?
+
+    init(previous: ViewPath?) { self.previous = previous?.elements ?? [] }
+
+    mutating func append(_ element: ViewPath.Element) {
+        if built != nil {
+            built!.append(element)
+            return
+        }
+        let i = previous.count - 1 - matched
+        if i >= 0, previous[i] == element {
+            matched += 1
+            return
+        }
+        var elements: [ViewPath.Element] = []
+        elements.reserveCapacity(24)
+        elements.append(contentsOf: previous[(previous.count - matched)...].reversed())
+        elements.append(element)
+        built = elements
+    }
+
+    /// The path, root first.
+    var path: ViewPath {
+        guard var leafFirst = built else {
+            // Every element equal to the last path's: that path itself, or its last part.
+            return ViewPath(elements: matched == previous.count ? previous : Array(previous[(previous.count - matched)...]))
+        }
         leafFirst.reverse()
-        path = ViewPath(elements: leafFirst)
+        return ViewPath(elements: leafFirst)
     }
 }

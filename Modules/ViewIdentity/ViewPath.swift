@@ -155,12 +155,15 @@ package struct ByteWriter {
 extension ViewPath {
     /// Computes the path of `target` (docs/viewpath.md §2), in the walk a placement takes.
     public init(of target: any ViewNode) {
-        var elements: [Element]? = []
-        elements?.reserveCapacity(24)
+        self.init(of: target, reusing: nil)
+    }
+
+    /// The path of `target`, as `init(of:)`; when it equals `previous` (a hook's last path: the
+    /// same control again), `previous` itself, sharing its storage, with no array made.
+    public init(of target: any ViewNode, reusing previous: ViewPath?) {
+        var elements: PathCollector? = PathCollector(previous: previous)
         _ = ViewPlacement.walk(from: target, path: &elements)
-        var leafFirst = elements.take()!
-        leafFirst.reverse()
-        self.init(elements: leafFirst)
+        self = elements.take()!.path
     }
 
     /// Rule 3: the type name without private contexts and module prefix; a controller with an alias is `Name(alias)`.
@@ -189,6 +192,9 @@ extension ViewPath {
 /// Byte equality of two strings' UTF-8, without the canonical-equivalence work of `==`.
 @inline(__always)
 package func sameBytes(_ a: String, _ b: String) -> Bool {
+    // The same representation (a small string's bytes in place, or one shared buffer): the same
+    // bytes. Names of one class share their buffer, so this answers most comparisons.
+    if unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self) { return true }
     let x = a.utf8, y = b.utf8
     guard x.count == y.count else { return false }
     let fast = x.withContiguousStorageIfAvailable { p in
