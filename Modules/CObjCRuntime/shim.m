@@ -236,12 +236,53 @@ static void findSubviewsIvar(void) {
     }
 }
 
+// What a sibling count asks of the classes it meets, remembered per thread (AppKit's objects
+// live on the main thread): a runtime class's superclass chain, its `subviews` implementation and
+// its instances' `-class` do not change once it is registered, and asking costs a walk of the
+// chain or a message send per sibling. Each cache is direct-mapped by the class's address; a
+// collision only means asking again.
+#define CLASS_CACHE 64
+static unsigned classSlot(Class c) { return (unsigned)((((uintptr_t)c >> 4) * 0x9E3779B1u) >> 26) & (CLASS_CACHE - 1); }
+static _Thread_local struct { Class runtime; const char *name; } publicNames[CLASS_CACHE];
+static _Thread_local Class viewsWithOwnSubviews[CLASS_CACHE];
+static _Thread_local Class arrayClasses[CLASS_CACHE];
+
+/// The name of `object`'s public class (`-class`: never a hidden KVO subclass).
+static const char *publicClassName(id object) {
+    Class c = object_getClass(object);
+    unsigned slot = classSlot(c);
+    if (publicNames[slot].runtime == c) return publicNames[slot].name;
+    const char *name = class_getName([object class]);
+    publicNames[slot].runtime = c;
+    publicNames[slot].name = name;
+    return name;
+}
+
+static int isArray(id object) {
+    if (object == nil) return 0;
+    Class c = object_getClass(object);
+    unsigned slot = classSlot(c);
+    if (arrayClasses[slot] == c) return 1;
+    if (!atr_is_array(object)) return 0;
+    arrayClasses[slot] = c;
+    return 1;
+}
+
 static id subviewsOf(id view) {
     findSubviewsIvar();
-    if (subviewsOffset >= 0 && atr_is_kind(view, (atr_class)viewClass)
-        && class_getMethodImplementation(object_getClass(view), @selector(subviews)) == viewSubviews) {
-        id own = *(id *)((char *)view + subviewsOffset);
-        if (own == nil || atr_is_array(own)) return own;
+    if (subviewsOffset >= 0) {
+        Class c = object_getClass(view);
+        unsigned slot = classSlot(c);
+        int own = viewsWithOwnSubviews[slot] == c;
+        if (!own && atr_is_kind(view, (atr_class)viewClass)
+            && class_getMethodImplementation(c, @selector(subviews)) == viewSubviews) {
+            viewsWithOwnSubviews[slot] = c;
+            own = 1;
+        }
+        if (own) {
+            id array = *(id *)((char *)view + subviewsOffset);
+            if (array == nil || isArray(array)) return array;
+        }
     }
     return [view subviews];
 }
@@ -253,12 +294,19 @@ long atr_same_class_before(atr_id object, atr_sel sel, atr_id child, const char 
     @try {
         id array = sel_isEqual((SEL)sel, @selector(subviews)) ? subviewsOf(receiver)
                                                                 : LOOKUP(receiver, sel, id (*)(id, SEL))(receiver, (SEL)sel);
-        if (!atr_is_array(array)) return 0;
+        if (!isArray(array)) return 0;
         NSUInteger n = [(NSArray *)array count];
-        for (NSUInteger i = 0; i < n; i++) {
-            id item = [(NSArray *)array objectAtIndex: i];
-            if (item == (id)child) break;
-            if (strcmp(class_getName([item class]), name) == 0) count++;
+        // Read in slices of a buffer: one message per slice, not two per sibling.
+        id items[32];
+        for (NSUInteger done = 0; done < n;) {
+            NSUInteger k = n - done < 32 ? n - done : 32;
+            [(NSArray *)array getObjects: items range: NSMakeRange(done, k)];
+            for (NSUInteger i = 0; i < k; i++) {
+                if (items[i] == (id)child) return count;
+                const char *itemName = publicClassName(items[i]);
+                if (itemName == name || strcmp(itemName, name) == 0) count++;
+            }
+            done += k;
         }
     } @catch (id e) {
         keep(e);

@@ -1,4 +1,5 @@
 import CObjCRuntime
+import Synchronization
 
 /// An Objective-C class, as the runtime registered it.
 public struct ObjCClass: Hashable, @unchecked Sendable {
@@ -55,10 +56,26 @@ public enum ObjCRuntimeConstants {
 public struct ObjCClassList: Sendable {
     /// The classes' addresses, 0 for a missing one.
     let addresses: [UInt]
+    /// The kinds of each runtime class met: a class's superclass chain does not change once it is
+    /// registered, so its answer is found in one walk and then looked up (a hidden KVO subclass
+    /// is a runtime class of its own, with its own entry).
+    private let known = KnownKinds()
+
+    private final class KnownKinds: Sendable {
+        let table = Mutex(RuntimeClassTable<ObjCKinds>())
+    }
 
     public init(_ classes: [ObjCClass?]) {
         precondition(classes.count <= 64, "a class list tells at most 64 classes")
         addresses = classes.map { $0.map { UInt(bitPattern: $0.pointer) } ?? 0 }
+    }
+
+    /// The kinds of the runtime class at `address`, found by `walk` the first time it is asked.
+    func kinds(ofRuntimeClass address: UInt, walk: () -> ObjCKinds) -> ObjCKinds {
+        if let found = known.table.withLock({ $0[address] }) { return found }
+        let found = walk()
+        known.table.withLock { $0[address] = found }
+        return found
     }
 }
 

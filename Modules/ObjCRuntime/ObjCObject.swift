@@ -29,7 +29,7 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
     }
 
     /// The public class name of each runtime class met.
-    private static let classNames = Mutex(ClassNames())
+    private static let classNames = Mutex(RuntimeClassTable<String>())
 
     /// The class the runtime holds for the object (may be a hidden subclass such as `GSKVO…`).
     public var runtimeClass: ObjCClass { ObjCClass(atr_runtime_class(pointer)!) }
@@ -39,7 +39,9 @@ public struct ObjCObject: Hashable, @unchecked Sendable {
     /// Which of `classes` the object is a kind of, in one walk up its class chain where each
     /// `isKind(of:)` walks it again.
     public func kinds(of classes: ObjCClassList) -> ObjCKinds {
-        ObjCKinds(bits: classes.addresses.withUnsafeBufferPointer { atr_kinds(pointer, $0.baseAddress, Int32($0.count)) })
+        classes.kinds(ofRuntimeClass: UInt(bitPattern: runtimeClass.pointer)) {
+            ObjCKinds(bits: classes.addresses.withUnsafeBufferPointer { atr_kinds(pointer, $0.baseAddress, Int32($0.count)) })
+        }
     }
 
     /// Whether the object's class implements `selector` (forwarding not counted).

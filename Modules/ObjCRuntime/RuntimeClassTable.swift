@@ -1,20 +1,21 @@
-/// The public class name of each runtime class met, keyed by the class's address: classes live
-/// as long as the process, so the table only grows, by the classes a process's views have.
+/// A value per runtime class met (its public name, its kinds in a class list), keyed by the
+/// class's address: classes live as long as the process, so a table only grows, by the classes a
+/// process's views have.
 ///
 /// Open addressing with a multiplicative hash of the address: every node of every path asks for
 /// its class's name, and a `Dictionary`'s hashing of the key cost several times this lookup.
-package struct ClassNames {
+package struct RuntimeClassTable<Value> {
     private var keys = [UInt](repeating: 0, count: 64)
-    private var names = [String](repeating: "", count: 64)
+    private var values: [Value?] = Array(repeating: nil, count: 64)
     package private(set) var count = 0
 
     package init() {}
 
-    package subscript(runtimeClass: UInt) -> String? {
+    package subscript(runtimeClass: UInt) -> Value? {
         get {
             var i = slot(runtimeClass)
             while keys[i] != 0 {
-                if keys[i] == runtimeClass { return names[i] }
+                if keys[i] == runtimeClass { return values[i] }
                 i = (i + 1) & (keys.count - 1)
             }
             return nil
@@ -26,7 +27,7 @@ package struct ClassNames {
             while keys[i] != 0, keys[i] != runtimeClass { i = (i + 1) & (keys.count - 1) }
             if keys[i] == 0 { count += 1 }
             keys[i] = runtimeClass
-            names[i] = newValue
+            values[i] = newValue
         }
     }
 
@@ -37,10 +38,10 @@ package struct ClassNames {
     }
 
     private mutating func grow() {
-        let old = zip(keys, names).filter { $0.0 != 0 }
+        let old = zip(keys, values).filter { $0.0 != 0 }
         keys = [UInt](repeating: 0, count: keys.count * 2)
-        names = [String](repeating: "", count: keys.count)
+        values = Array(repeating: nil, count: keys.count)
         count = 0
-        for (key, name) in old { self[key] = name }
+        for (key, value) in old { self[key] = value }
     }
 }

@@ -18,7 +18,7 @@ say("unknownClass", ObjCClass.named("NoSuchClassAnywhere") == nil)
 
 // The class-name table: aligned addresses close together, as the allocator hands classes out.
 do {
-    var table = ClassNames()
+    var table = RuntimeClassTable<String>()
     let keys = (1...1_000).map { UInt(0x5555_0000_1000) + UInt($0) * 64 }
     for (n, k) in keys.enumerated() { table[k] = "C\(n)" }
     let allFound = keys.enumerated().allSatisfy { table[$1] == "C\($0)" }
