@@ -27,22 +27,33 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
     public let kind: Kind
     public let typeName: String
     private let named: Bool
+    /// The runtime class of the object the node is named after when it was made (0 for a table
+    /// row): the same runtime class again means the same class name.
+    private let namedClass: UInt
 
     /// `typeName`: the name to give the node instead of its class's (a page left after its
     /// controller went keeps the name it was entered with).
     public init(_ kind: Kind, typeName given: String? = nil) {
         self.kind = kind
         named = given != nil
+        namedClass = AppKitNode.runtimeClass(of: kind)
         typeName = given ?? AppKitNode.className(of: kind)
     }
 
-    private static func className(of kind: Kind) -> String {
+    /// The object whose class names a node of `kind`; nil for a table row (named `NSTableRow`).
+    private static func namingObject(of kind: Kind) -> ObjCObject? {
         switch kind {
-        case .page(_, let owner): return owner.className
-        case .view(let o), .menu(let o), .menuItem(let o): return o.className
-        case .matrixCell(_, let cell, _, _): return cell.className
-        case .tableRow: return "NSTableRow"
+        case .page(_, let owner): return owner
+        case .view(let o), .menu(let o), .menuItem(let o): return o
+        case .matrixCell(_, let cell, _, _): return cell
+        case .tableRow: return nil
         }
+    }
+
+    private static func className(of kind: Kind) -> String { namingObject(of: kind)?.className ?? "NSTableRow" }
+
+    private static func runtimeClass(of kind: Kind) -> UInt {
+        namingObject(of: kind).map { UInt(bitPattern: $0.runtimeClass.pointer) } ?? 0
     }
 
     /// The node of `kind`, made again from `last` when that node stands for the same object, of
@@ -66,7 +77,9 @@ public final class AppKitNode: ViewNode, KeyValueReadable, TypedTextHolding {
 
     /// Whether this node, named by its class, can stand for `kind` again: the same object, of the same class.
     private func standsAgain(for kind: Kind) -> Bool {
-        !named && self.kind == kind && typeName == AppKitNode.className(of: kind)
+        guard !named, self.kind == kind else { return false }
+        // The runtime class changes when KVO gives the object a hidden subclass: then its name is asked.
+        return namedClass == AppKitNode.runtimeClass(of: kind) || typeName == AppKitNode.className(of: kind)
     }
 
     /// Forgets what was found, keeping the parent only as a candidate for `findParent`.

@@ -103,16 +103,20 @@ public final class EventShaper: Sendable {
         path: ViewPath? = nil, title: String?? = nil, nextID: () -> String, diagnose: ((RuleDiagnosis) -> Void)? = nil
     ) -> [TrackEvent] {
         guard let viewEvent else { return [base] }
-        var query: MatchQuery
-        if let node {
-            query = MatchQuery(
-                viewEvent: viewEvent, path: path ?? ViewPath(of: node), title: title ?? node.title, appKey: app.key,
-                appVersion: app.parsedVersion)
-        } else {
-            // A page event without a node still finds its event id and labels, but no KVC rule.
-            query = MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion)
-        }
-        let interaction = PlanQuery(query: query, className: className, action: action)
+        // Made in place (a query made first and then wrapped is copied: retains of its path and texts).
+        let interaction =
+            if let node {
+                PlanQuery(
+                    query: MatchQuery(
+                        viewEvent: viewEvent, path: path ?? ViewPath(of: node), title: title ?? node.title, appKey: app.key,
+                        appVersion: app.parsedVersion),
+                    className: className, action: action)
+            } else {
+                // A page event without a node still finds its event id and labels, but no KVC rule.
+                PlanQuery(
+                    query: MatchQuery(viewEvent: viewEvent, path: ViewPath(elements: []), appKey: app.key, appVersion: app.parsedVersion),
+                    className: className, action: action)
+            }
         let match: PlanMatch
         if let node {
             // The live object: stored properties, KeyValueReadable, superview/parent steps (a JSON
@@ -124,7 +128,7 @@ public final class EventShaper: Sendable {
             match = m
         }
         if let diagnose {
-            diagnose(RuleDiagnosis(rules: matcher.plan.rules, viewEvent: viewEvent, path: query.path, matches: match.rules))
+            diagnose(RuleDiagnosis(rules: matcher.plan.rules, viewEvent: viewEvent, path: interaction.query.path, matches: match.rules))
         }
         // Moved into the array returned, not copied (an array literal or an insert copies), and
         // shaped there in place: the props are changed on the UI thread of every tracked interaction.
