@@ -1,4 +1,5 @@
 import Collector
+import EventModel
 import EventStore
 import Foundation
 import SystemCalls
@@ -105,11 +106,16 @@ import ViewIdentity
         let display: VirtualDisplay
 
         /// By default the collector takes the pictures of `--snapshots` agents (`serve --accept-snapshots`).
-        init(_ label: String, access: CollectorAccess = CollectorAccess(acceptsUnaskedSnapshots: true)) throws {
+        /// With `studio`, the studio listens too (loopback, ephemeral port), its admin token `admin`.
+        init(_ label: String, access: CollectorAccess = CollectorAccess(acceptsUnaskedSnapshots: true), studio: Bool = false) throws {
             dir = Fixtures.temporaryDirectory(label)
             db = dir.appendingPathComponent("events.sqlite").path
             var options = EmbeddedCollector.Options()
             options.access = access
+            if studio {
+                options.access.adminToken = "admin"
+                options.studio = SocketAddress(host: "127.0.0.1", port: 0)
+            }
             collector = EmbeddedCollector(dbPath: db, options: options)
             address = try collector.start()
             do {
@@ -518,6 +524,47 @@ import ViewIdentity
             #expect(click["viewId"] as? String == ViewID(canonical: key["path"] as? String ?? "").hex)
         }
         #expect(!events.contains { $0["type"] as? String == "kvc_error" })
+    }
+
+    /// Calculator, circled in the studio: its picture reaches the studio, pointing at a key there
+    /// names the key the clicks were made on with their count, and a definition made from that
+    /// element counts the clicks made before it existed. Every call is the studio's HTTP API through
+    /// `curl`, as the studio's page makes them.
+    @Test func calculatorIsCircledInTheStudio() throws {
+        let h = try Harness("gnustep-calculator-studio", studio: true)
+        defer { h.stop() }
+        let studio = try #require(h.collector.studioAddress)
+        func api(_ path: String, post body: String? = nil) throws -> JSONValue {
+            let data = body.map { ["-H", "Content-Type: application/json", "-d", $0] } ?? []
+            let out = try runProgram(
+                "/usr/bin/curl", ["-s", "--max-time", "20", "-H", "Authorization: Bearer admin"] + data + ["http://127.0.0.1:\(studio.port)\(path)"],
+                timeout: 60
+            ).output
+            return try JSONValue.parse(out)
+        }
+        let app = try TrackedApp(
+            program: Self.application("Calculator"), appKey: "calculator", display: h.display, collector: h.address, directory: h.dir,
+            config: h.config(#"{"rules": []}"#), options: ["--snapshots"])
+        let (snapshot, tree) = try Self.snapshot(h.collector, page: "CalcFace")
+        let seven = try #require(tree.nodes.first { $0["type"] as? String == "NSButton" && $0["title"] as? String == "7" && $0["frame"] != nil })
+        let path = try #require(seven["path"] as? String)
+        let window = try app.window(for: tree, on: h.display, titled: "Calculator")
+        for _ in 0..<2 { try app.click(seven, window: window, on: h.display) }
+        _ = try Self.stored(h.db, atLeast: { $0.filter { $0["type"] as? String == "click" && $0["path"] as? String == path }.count == 2 })
+        // The studio lists the picture, and pointing at the key's middle in it is the key.
+        let listed = try api("/api/snapshots?app=calculator")["snapshots"]?.arrayValue ?? []
+        #expect(listed.contains { $0["id"] == .int(snapshot.id) && $0["page"] == "CalcFace" }, "\(listed)")
+        let c = try WidgetTree.center(seven)
+        let pick = try api("/api/snapshots/\(snapshot.id)/pick?x=\(c.x)&y=\(c.y)")
+        #expect(pick["path"] == .string(path), "\(pick.jsonText)")
+        #expect(pick["interactions"] == 2 && pick["event"] == "ButtonClick", "\(pick.jsonText)")
+        // A definition made from it now counts the two clicks made before it (retroactive).
+        let rule = #"{"id":"seven","appKey":"calculator","appVersion":"*","viewEvent":"ButtonClick","viewPath":"\#(path)"}"#
+        #expect(try api("/api/rules", post: rule)["rule"]?["id"] == "seven")
+        #expect(try api("/api/rules/seven/counts?app=calculator")["total"] == 2)
+        let heat = try api("/api/snapshots/\(snapshot.id)/heatmap")["elements"]?.arrayValue ?? []
+        #expect(heat.contains { $0["path"] == .string(path) && $0["count"] == 2 }, "\(heat)")
+        app.process.kill(SIGTERM)
     }
 
     /// Two apps on one display: clicking the other one sends EdenMath to the background (with its
