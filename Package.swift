@@ -345,7 +345,7 @@ package.targets += [
         dependencies: ["BenchmarkSupport", "CObjCBench", "ObjCRuntime", "AppKitTracking", "Interactions", "Tracker", "KVCConfig", "Reporters", "EventModel", "ViewIdentity"],
         path: "Tools/objc-bench"),
     .testTarget(
-        name: "ObjCRuntimeTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "EventStore", "ViewIdentity"],
+        name: "ObjCRuntimeTests", dependencies: ["TestSupport", "Collector", "SystemCalls", "EventModel", "EventStore", "ViewIdentity"],
         path: "Tests/ObjCRuntimeTests"),
 ]
 
