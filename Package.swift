@@ -117,7 +117,7 @@ let package = Package(
             path: "Modules/Definitions"),
         .testTarget(
             name: "AnalyticsTests",
-            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "PostgresStore", "EventModel", "ViewIdentity", "Studio", "SystemCalls", "TestSupport"],
+            dependencies: ["Analytics", "Definitions", "KVCConfig", "Collector", "CommandSupport", "EventStore", "SQLiteStore", "StoreSQL", "PostgresStore", "EventModel", "ViewIdentity", "Studio", "SystemCalls", "TestSupport"],
             path: "Tests/AnalyticsTests"),
         .executableTarget(
             name: "analytics-bench", dependencies: ["BenchmarkSupport", "Analytics", "Collector", "Definitions", "KVCConfig", "ViewIdentity", "EventStore", "SQLiteStore", "CSQLite", "TestSupport"],

@@ -142,10 +142,16 @@ extension RollupEvent {
     }
 
     /// What `SQLiteEventStore.titleSQL` gives for the JSON text `props`. Only a props text that
-    /// spells `title`, or has an escape (a key may spell it escaped), can hold that key; SQLite's
-    /// own JSON functions answer for those (the definition `read` runs), nil for the others.
+    /// spells `title`, or has an escape (a key may spell it escaped), can hold that key. A text
+    /// without escapes is read here (`TitleScan`); SQLite's own JSON functions (the definition
+    /// `read` runs) answer for one with escapes, and for any text the scan does not take for a
+    /// JSON object.
     static func title(_ props: UnsafeBufferPointer<UInt8>, db: SQLiteDatabase, texts: inout RollupTexts) throws(SQLiteError) -> RollupText? {
         guard mayHoldTitle(props) else { return nil }
+        if !props.contains(UInt8(ascii: "\\")), let found = TitleScan.title(props) {
+            guard let range = found else { return nil }
+            return texts.text(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(props)[range]))
+        }
         return try db.first(titleOfProps, text: props) { r in r.flatMap { texts.text($0.bytes(0)) } }
     }
 
@@ -169,6 +175,96 @@ extension RollupEvent {
 
     /// `titleSQL` of the props text bound to `?1`.
     static let titleOfProps = HotStatement("SELECT \(SQLiteEventStore.titleSQL(props: "?1")) AS title")
+}
+
+/// `props.title` of a JSON object text without escapes, as SQLite's `json_type` and
+/// `json_extract` of `$.title` read it: the first member named `title` at the top level, its
+/// value when that is a string. Without escapes a string ends at its next quote, so the members
+/// are skipped by their brackets and quotes without decoding anything.
+enum TitleScan {
+    /// `.some(range)`: the title's bytes (between its quotes); `.some(nil)`: no string title;
+    /// nil: not read (not an object as this scan knows one: let SQLite answer).
+    static func title(_ text: UnsafeBufferPointer<UInt8>) -> Range<Int>?? {
+        var i = 0
+        let n = text.count
+        func skipSpace() {
+            while i < n, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 }
+        }
+        /// The string opening at `i` (a quote): its contents' range, `i` past its closing quote.
+        func string() -> Range<Int>? {
+            guard i < n, text[i] == UInt8(ascii: "\"") else { return nil }
+            let start = i + 1
+            var j = start
+            while j < n, text[j] != UInt8(ascii: "\"") { j += 1 }
+            guard j < n else { return nil }
+            i = j + 1
+            return start..<j
+        }
+        /// Skips the value at `i`; false when it is not one this scan knows.
+        func skipValue() -> Bool {
+            guard i < n else { return false }
+            switch text[i] {
+            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                // Bounded by the text's length: each step moves `i` on.
+                while i < n {
+                    switch text[i] {
+                    case UInt8(ascii: "\""):
+                        guard string() != nil else { return false }
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            i += 1
+                            return true
+                        }
+                    default: break
+                    }
+                    i += 1
+                }
+                return false
+            default:
+                // A number, true, false or null: up to the next separator.
+                let start = i
+                while i < n, text[i] != UInt8(ascii: ","), text[i] != UInt8(ascii: "}"), text[i] != UInt8(ascii: "]"),
+                    text[i] != 0x20, text[i] != 0x0A, text[i] != 0x0D, text[i] != 0x09
+                { i += 1 }
+                return i > start
+            }
+        }
+        skipSpace()
+        guard i < n, text[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipSpace()
+        if i < n, text[i] == UInt8(ascii: "}") { return .some(nil) }
+        // Bounded by the text's length: each member moves `i` on.
+        while i < n {
+            skipSpace()
+            guard let key = string() else { return nil }
+            skipSpace()
+            guard i < n, text[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace()
+            let isTitle = key.count == 5 && text[key.lowerBound] == UInt8(ascii: "t") && text[key.lowerBound + 1] == UInt8(ascii: "i")
+                && text[key.lowerBound + 2] == UInt8(ascii: "t") && text[key.lowerBound + 3] == UInt8(ascii: "l")
+                && text[key.lowerBound + 4] == UInt8(ascii: "e")
+            if isTitle {
+                // The first member of that name decides, as SQLite's lookup does.
+                guard i < n else { return nil }
+                if text[i] == UInt8(ascii: "\"") { return string().map { .some($0) } }
+                return skipValue() ? .some(nil) : nil
+            }
+            guard skipValue() else { return nil }
+            skipSpace()
+            guard i < n else { return nil }
+            if text[i] == UInt8(ascii: "}") { return .some(nil) }
+            guard text[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+        }
+        return nil
+    }
 }
 
 extension RollupTexts {

@@ -1,5 +1,6 @@
 import EventModel
 import EventStore
+import StoreSQL
 import Foundation
 @testable import SQLiteStore
 import TestSupport
@@ -160,5 +161,56 @@ import Testing
             let fromMemory = try bytes.withUnsafeBufferPointer { b throws(SQLiteError) in try RollupEvent.title(b, db: db, texts: &texts)?.string }
             #expect(fromMemory == expected, "\(p)")
         }
+    }
+
+    /// A JSON object text of seeded members: keys near `title` (and `title` again), values of
+    /// every kind, objects and arrays holding `title`, white space anywhere, escapes in some.
+    static func generatedProps(_ rng: inout SeededGenerator, depth: Int = 0) -> String {
+        func space() -> String { ["", "", " ", "\n ", "\t", "  \r\n"].randomElement(using: &rng)! }
+        func string() -> String {
+            let pieces = ["Buy", "", "ü", "😀", "title", "a b", ":", ",", "{", "]", "\\\"", "\\u0074", "\\n"]
+            let withEscapes = Int.random(in: 0..<8, using: &rng) == 0
+            let chosen = (0..<Int.random(in: 0...3, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
+            return "\"" + chosen.filter { withEscapes || !$0.contains("\\") }.joined() + "\""
+        }
+        func value() -> String {
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0, 1: return string()
+            case 2: return ["0", "-1", "3.5", "1e3", "-0.25E-2", "12345678901234567890"].randomElement(using: &rng)!
+            case 3: return ["true", "false", "null"].randomElement(using: &rng)!
+            case 4, 5: return depth < 2 ? generatedProps(&rng, depth: depth + 1) : "{}"
+            default:
+                let items = (0..<Int.random(in: 0...3, using: &rng)).map { _ in depth < 2 ? value() : "1" }
+                return "[" + space() + items.joined(separator: space() + "," + space()) + space() + "]"
+            }
+        }
+        let keys = ["\"title\"", "\"title\"", "\"titles\"", "\"subtitle\"", "\"Title\"", "\"x\"", "\"ti\\u0074le\"", "\"tit\"", "\"\""]
+        let members = (0..<Int.random(in: 0...5, using: &rng)).map { _ in
+            keys.randomElement(using: &rng)! + space() + ":" + space() + value()
+        }
+        return space() + "{" + space() + members.joined(separator: space() + "," + space()) + space() + "}" + space()
+    }
+
+    @Test func theTitleOfGeneratedPropsIsTheOneSQLiteGives() throws {
+        let db = try SQLiteDatabase(path: temporaryPath("generated-titles"), mode: .readWriteCreate)
+        var rng = SeededGenerator(seed: 0x7171_2026)
+        var texts = RollupTexts()
+        let sql = try db.statement("SELECT \(SQLiteEventStore.titleSQL(props: "?1")) AS t")
+        var read = (here: 0, bySQLite: 0)
+        for _ in 0..<5_000 {
+            let p = Self.generatedProps(&rng)
+            let bytes = Array(p.utf8)
+            // The props as stored are valid JSON: the generator's are, by SQLite's judgement.
+            try sql.bind([.text(p)])
+            #expect(try sql.step(), "\(p)")
+            let expected = sql.bytes(0).map { String(decoding: $0, as: UTF8.self) }
+            sql.reset()
+            let fromMemory = try bytes.withUnsafeBufferPointer { b throws(SQLiteError) in try RollupEvent.title(b, db: db, texts: &texts)?.string }
+            #expect(fromMemory == expected, "\(p)")
+            let scannedHere = bytes.withUnsafeBufferPointer { b in !p.contains("\\") && RollupEvent.mayHoldTitle(b) && TitleScan.title(b) != nil }
+            if scannedHere { read.here += 1 } else { read.bySQLite += 1 }
+        }
+        // Both ways are taken many times: the scan for most, SQLite for escapes and no title.
+        #expect(read.here > 1_000 && read.bySQLite > 200, "\(read)")
     }
 }
