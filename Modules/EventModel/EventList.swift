@@ -84,6 +84,23 @@ public struct EventList: Sendable, Hashable {
         return (raw, reason)
     }
 
+    /// About how many bytes the list keeps in memory: its events' bytes (a frame's whole payload
+    /// when read from one) and their records. What a store holding batches counts against its
+    /// memory bounds, whatever the size of each event.
+    public var heldBytes: Int {
+        switch source {
+        case .values(let values):
+            return values.reduce(0) { $0 + $1.jsonText.utf8.count } + values.count * MemoryLayout<JSONValue>.stride
+        case .bytes(let body, let spans, let events, let propsSent, let side):
+            let refusals = events.reduce(0) { total, event in
+                guard case .rejected(let raw, let reason) = event else { return total }
+                return total + raw.utf8.count + reason.utf8.count
+            }
+            return body.count + side.count + refusals + spans.count * MemoryLayout<Range<Int>>.stride
+                + events.count * MemoryLayout<RecordedEvent>.stride + propsSent.count * MemoryLayout<Range<Int>?>.stride
+        }
+    }
+
     /// The events as generic values (parsed again from their bytes when they were read straight).
     public var values: [JSONValue] {
         switch source {

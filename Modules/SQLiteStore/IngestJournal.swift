@@ -32,7 +32,7 @@ final class IngestJournal: Sendable {
     /// Set by tests: the thread stores nothing (reads and appends far behind still do).
     let paused = Atomic<Bool>(false)
     /// Set by tests with `paused`: appends store nothing either for `StoreTuning.maxStoreLag`
-    /// (only for `maxWaitingEvents`), so batches stay in the journal however long they wait.
+    /// (only for `SQLiteMemoryBounds.waitingBytes`), so batches stay in the journal however long they wait.
     let lagBoundPaused = Atomic<Bool>(false)
     /// Set by the first append, which starts building the filter of stored keys: a store that
     /// never appends (`prune`, `rebuild-rollups`) never reads every key.
@@ -61,15 +61,19 @@ final class IngestJournal: Sendable {
         var applied: Int64
         /// The last position logged.
         var logged: Int64
-        /// Valid events waiting (for the bound on memory).
+        /// Valid events waiting (for the disk's reserve).
         var events = 0
+        /// Bytes of the batches waiting (`PendingBatch.heldBytes`), for the bound on memory.
+        var bytes = 0
+        /// `SQLiteMemoryBounds.waitingBytes`.
+        let maxBytes: Int
 
         /// Whether an append must store waiting batches before logging its own: the oldest
         /// waited longer than `StoreTuning.maxStoreLag` (unless `lagBound` is off), or more than
-        /// `maxWaitingEvents` wait.
+        /// `maxBytes` wait.
         func mustStoreFirst(now: ContinuousClock.Instant, lagBound: Bool) -> Bool {
             guard let oldest = waiting.first else { return false }
-            return events > StoreTuning.maxWaitingEvents || (lagBound && now - oldest.queuedAt > StoreTuning.maxStoreLag)
+            return bytes > maxBytes || (lagBound && now - oldest.queuedAt > StoreTuning.maxStoreLag)
         }
     }
 
@@ -80,13 +84,16 @@ final class IngestJournal: Sendable {
     /// The database's `ingest_applied.log_id`, which the mark names.
     let logID: String
 
-    init(log: sending IngestLog, logID: String, dedup: consuming sending IngestDedup, applied: Int64, logged: Int64, durable: Bool) {
+    init(
+        log: sending IngestLog, logID: String, dedup: consuming sending IngestDedup, applied: Int64, logged: Int64, durable: Bool,
+        waitingBytes: Int
+    ) {
         let logPath = log.path
         lock = log.lock
         self.logID = logID
         diskReserve = DiskReserve(database: String(logPath.dropLast(IngestLog.suffix.count)))
         writer = Mutex(Writer(log: log, dedup: dedup, nextPosition: logged + 1))
-        backlog = Mutex(Backlog(applied: applied, logged: logged))
+        backlog = Mutex(Backlog(applied: applied, logged: logged, maxBytes: waitingBytes))
         if durable {
             let file = WriteAheadLogFile(database: logPath)
             logFile = file
@@ -104,6 +111,7 @@ final class IngestJournal: Sendable {
             for l in logged {
                 b.waiting.append(l)
                 b.events += l.batch.validCount
+                b.bytes += l.batch.heldBytes
             }
             b.logged = max(b.logged, logged.last?.position ?? b.logged)
         }
@@ -187,6 +195,7 @@ final class IngestJournal: Sendable {
             b.waiting.removeFirst(batches.count)
             b.applied = last.position
             b.events -= batches.reduce(0) { $0 + $1.batch.validCount }
+            b.bytes -= batches.reduce(0) { $0 + $1.batch.heldBytes }
         }
         return batches.count
     }

@@ -15,6 +15,9 @@ final class PendingBatch: Sendable {
     private let ids: [UInt8]
     private let idEnds: [Int]
     let receivedAt: Int64
+    /// About how many bytes it keeps in memory (`EventList.heldBytes` and its ids): what the
+    /// journal's and the rollup hand-off's bounds count.
+    let heldBytes: Int
     var appKey: String { batch.appKey }
     var appVersion: String? { batch.appVersion }
     var agent: String? { batch.agent }
@@ -42,6 +45,8 @@ final class PendingBatch: Sendable {
         self.ids = ids
         self.idEnds = idEnds
         receivedAt = now
+        // The refusals' strings share their storage with the list's records, counted there.
+        heldBytes = batch.eventList.heldBytes + ids.capacity + idEnds.capacity * MemoryLayout<Int>.stride
     }
 
     /// The valid events, in order.

@@ -15,8 +15,8 @@ struct StoredRun: Sendable {
 /// The rows the `ingest-store` thread stored, handed to one rollup worker in memory, so that it
 /// applies them without reading them back from `events` (SQLiteEventStore+Rollups.swift).
 ///
-/// Storing offers each drain's runs after its COMMIT, in seq order; a run that does not fit
-/// (`StoreTuning.rollupHandoffEvents`) is dropped, never waited for. The worker takes only what
+/// Storing offers each drain's runs after its COMMIT, in seq order; a run whose batch does not
+/// fit (`maxBytes`, `SQLiteMemoryBounds.handoffBytes`) is dropped, never waited for. The worker takes only what
 /// follows its file's watermark exactly (`take`): whatever is not here (dropped, stored before
 /// the process started, lost with a crash) it reads back from `events`, the truth, so the
 /// hand-off changes what the rollups cost, never what they hold. A prune (the one writer that
@@ -28,12 +28,19 @@ final class RollupHandoff: Sendable {
         var head = 0
         /// Events in `runs[head...]`.
         var events = 0
+        /// Bytes of their batches (`PendingBatch.heldBytes`).
+        var bytes = 0
     }
     private let queue = Mutex(Queue())
-    /// Set by tests: every offer is dropped (the worker reads everything back).
-    let refusing = Atomic<Bool>(false)
-    /// Events taken so far (for tests: what was applied from memory).
+    /// The bytes of batches it holds, at most.
+    let maxBytes: Int
+    /// Events taken so far: what the worker applied from memory, not read back (`ingest-bench`
+    /// prints it).
     let takenEvents = Atomic<Int>(0)
+
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
 
     /// A part of a run taken: its valid events `range` (indexes in the batch), at seqs from `firstSeq`.
     struct Taken {
@@ -42,14 +49,15 @@ final class RollupHandoff: Sendable {
         var firstSeq: Int64 { run.first + Int64(range.lowerBound) }
     }
 
-    /// Queues `runs` (in seq order, after every run queued before); each that would pass the
-    /// bound is dropped.
+    /// Queues `runs` (in seq order, after every run queued before); each whose batch would pass
+    /// the bound is dropped.
     func offer(_ runs: [StoredRun]) {
-        guard !runs.isEmpty, !refusing.load(ordering: .relaxed) else { return }
+        guard !runs.isEmpty, maxBytes > 0 else { return }
         queue.withLock { q in
-            for r in runs where q.events + r.count <= StoreTuning.rollupHandoffEvents {
+            for r in runs where q.bytes + r.batch.heldBytes <= maxBytes {
                 q.runs.append(r)
                 q.events += r.count
+                q.bytes += r.batch.heldBytes
             }
         }
     }
@@ -59,8 +67,8 @@ final class RollupHandoff: Sendable {
         queue.withLock { $0 = Queue() }
     }
 
-    /// Events queued (for tests).
-    var queuedEvents: Int { queue.withLock { $0.events } }
+    /// Events queued, and the bytes of their batches (for tests).
+    var queued: (events: Int, bytes: Int) { queue.withLock { ($0.events, $0.bytes) } }
 
     /// Drops the runs at or before `watermark`, then takes the events from `watermark + 1` on
     /// while they follow each other, at most `limit`. Also returns the first seq queued after
@@ -76,6 +84,7 @@ final class RollupHandoff: Sendable {
                     // Applied already (a read of `events`, a report, a rebuild): gone.
                     q.head += 1
                     q.events -= r.count
+                    q.bytes -= r.batch.heldBytes
                     continue
                 }
                 guard r.first <= next, room > 0 else { break }
@@ -87,6 +96,7 @@ final class RollupHandoff: Sendable {
                 if to == r.count {
                     q.head += 1
                     q.events -= r.count
+                    q.bytes -= r.batch.heldBytes
                 }
             }
             if q.head > 0, q.head * 2 >= q.runs.count {

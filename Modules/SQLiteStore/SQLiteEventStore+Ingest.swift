@@ -10,7 +10,7 @@ extension SQLiteEventStore {
     /// at all is checked by `IngestRecovery`: refused, or (`acceptIngestLoss`, or nothing lost)
     /// set aside and made anew with what it still holds; `notices` gets what was done.
     static func ownIngestLog(
-        _ path: String, _ options: StoreOptions, _ db: SQLiteDatabase, notices: inout [String]
+        _ path: String, _ options: StoreOptions, _ memory: SQLiteMemoryBounds, _ db: SQLiteDatabase, notices: inout [String]
     ) throws(StoreError) -> IngestJournal? {
         guard options.access != .readOnly else { return nil }
         let logID: String
@@ -58,7 +58,8 @@ extension SQLiteEventStore {
         // Sized for twice what is stored: a larger one is built when it fills.
         dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
         let journal = IngestJournal(
-            log: log, logID: logID, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full)
+            log: log, logID: logID, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full,
+            waitingBytes: memory.waitingBytes)
         journal.queue(recovered)
         return journal
     }
@@ -101,7 +102,7 @@ extension SQLiteEventStore {
 
     /// Logs `mine` (`IngestJournal.log`) once `events` is within the journal's bounds: behind,
     /// the appending threads store waiting batches themselves (`StoreTuning.maxStoreLag`,
-    /// `maxWaitingEvents`), so the `ACK`s go at the pace of storing and `events` stays within 1 s
+    /// `SQLiteMemoryBounds.waitingBytes`), so the `ACK`s go at the pace of storing and `events` stays within 1 s
     /// of every one.
     func appendThroughLog(_ mine: IngestJournal.LogRequest, _ journal: IngestJournal) throws(StoreError) -> BatchOutcome {
         if !journal.filterStarted.load(ordering: .relaxed),

@@ -114,14 +114,8 @@ extension SQLiteEventStore {
         for worker in rollupWorkers where part.map({ $0 == worker.part }) ?? true { worker.pause(paused) }
     }
 
-    /// Drops (`true`) every hand-off of stored rows to the rollup workers from now on, or takes
-    /// them again: for tests of the read back from `events` against the rows from memory.
-    package func refuseRollupHandoffs(_ refusing: Bool) {
-        for worker in rollupWorkers { worker.handoff.refusing.store(refusing, ordering: .relaxed) }
-    }
-
     /// Events each rollup worker applied from the hand-off (not read back from `events`), by
-    /// part: for tests.
+    /// part: what `ingest-bench` prints, and tests check.
     package var rollupEventsFromMemory: [RollupPart: Int] {
         Dictionary(uniqueKeysWithValues: rollupWorkers.map { ($0.part, $0.handoff.takenEvents.load(ordering: .relaxed)) })
     }

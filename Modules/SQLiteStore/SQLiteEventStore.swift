@@ -37,20 +37,21 @@ public final class SQLiteEventStore: CollectorStore {
     let snapshotBytes: StoreOptions.SnapshotBytes
 
     /// Opens the database as `options.access` says: creating and migrating it, migrating an
-    /// existing one, or reading one at the current schema without writing anything.
-    public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+    /// existing one, or reading one at the current schema without writing anything; a writable
+    /// store holds at most `memory` of batches for work not done yet.
+    public init(path: String, options: StoreOptions = StoreOptions(), memory: SQLiteMemoryBounds = SQLiteMemoryBounds()) throws(StoreError) {
         if options.access != .create, !FileManager.default.fileExists(atPath: path) {
             throw StoreError(.notFound, "no database at \(path); give the --db file that 'serve' writes")
         }
         var notices: [String] = []
         let db = try Self.open(path, options, notices: &notices)
-        let ingest = try Self.ownIngestLog(path, options, db, notices: &notices)
+        let ingest = try Self.ownIngestLog(path, options, memory, db, notices: &notices)
         openingNotices = notices
         snapshotBytes = options.snapshotBytes
         self.connection = Mutex(db)
         var rollupWorkers: [RollupWorker] = []
         if options.access != .readOnly {
-            for part in RollupPart.allCases { rollupWorkers.append(RollupWorker(part, connection: try Self.openRollupConnection(path, part))) }
+            for part in RollupPart.allCases { rollupWorkers.append(RollupWorker(part, connection: try Self.openRollupConnection(path, part), handoffBytes: memory.handoffBytes)) }
         }
         self.rollupWorkers = rollupWorkers
         self.path = path

@@ -33,15 +33,16 @@ final class RollupWorker: Sendable {
     private let thread: ServiceThread
     /// The rows `ingest-store` stored since, in memory, for the worker to apply without reading
     /// them back (`RollupHandoff`).
-    let handoff = RollupHandoff()
+    let handoff: RollupHandoff
     /// Set by tests: applies nothing until cleared (`pause`).
     private let paused = Atomic<Bool>(false)
     /// What the chunks learnt of the rollup tables (RollupMemory.swift); only used under the
     /// lock of `connection`, so this lock is never contended.
     private let memory = Mutex(RollupMemory())
 
-    init(_ part: RollupPart, connection: sending SQLiteDatabase) {
+    init(_ part: RollupPart, connection: sending SQLiteDatabase, handoffBytes: Int) {
         self.part = part
+        handoff = RollupHandoff(maxBytes: handoffBytes)
         self.connection = Mutex(connection)
         thread = ServiceThread(threadName: "rollups-\(part)")
     }

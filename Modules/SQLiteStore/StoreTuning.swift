@@ -15,9 +15,12 @@ enum StoreTuning {
     /// store it within another such span.
     static let maxStoreLag = Duration.milliseconds(250)
 
-    /// Events waiting beyond which an append stores waiting batches itself before logging its
-    /// own, whatever their age. Keeps the backlog's memory bounded (~300 bytes an event).
-    static let maxWaitingEvents = 262_144
+    /// Bytes of batches waiting (`PendingBatch.heldBytes`) beyond which an append stores waiting
+    /// batches itself before logging its own, whatever their age (the default of
+    /// `SQLiteMemoryBounds.waitingBytes`). Keeps the backlog's memory bounded whatever the size of
+    /// the events, while holding more than `maxStoreLag` of appends at 150,000 events/s of a few
+    /// hundred bytes each.
+    static let maxWaitingBytes = 128 << 20
 
     /// Batches per transaction of `events`, at most. Keeps a read that stores what waits
     /// (`ingestCurrent`) from holding the connection for longer than one such transaction.
@@ -29,12 +32,13 @@ enum StoreTuning {
     /// (`RollupEvent`s, a few hundred bytes each) bounded.
     static let rollupChunk = 100_000
 
-    /// Events stored and not yet applied that each rollup worker's hand-off (`RollupHandoff`)
-    /// holds in memory, at most; past it a drain's batches are not handed off and the worker
-    /// reads them back from `events`. Keeps the batches' memory the hand-off holds bounded
-    /// (the two workers' queues share the batches: ~300 bytes an event once), while holding more
-    /// than a round (`rollupPeriod`) of storing at 150,000 events/s.
-    static let rollupHandoffEvents = 262_144
+    /// Bytes of batches stored and not yet applied that each rollup worker's hand-off
+    /// (`RollupHandoff`) holds in memory, at most (the default of
+    /// `SQLiteMemoryBounds.handoffBytes`); past it a drain's batches are not handed off and the
+    /// worker reads them back from `events`. Keeps the hand-off's memory bounded whatever the
+    /// size of the events (the two workers' queues share the batches), while holding more than a
+    /// round (`rollupPeriod`) of storing at 150,000 events/s of a few hundred bytes each.
+    static let rollupHandoffBytes = 128 << 20
 
     /// How often a round of rollup transactions starts, at most, unless the last came full. Each
     /// key changed in a round costs one upsert whatever its events, so a longer period costs

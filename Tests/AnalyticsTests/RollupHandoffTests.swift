@@ -9,7 +9,7 @@ import Testing
 /// The rollup workers apply the rows `ingest-store` stored from memory (`RollupHandoff`) and read
 /// back from `events` only what memory lacks: either way each rollups file must hold exactly
 /// what a read-back of every event gives. Each test stores the same batches twice, once with the
-/// hand-off and once refusing it (every event read back), and compares every table of both
+/// hand-off and once with a hand-off of no bytes (every event read back), and compares every table of both
 /// rollups files row for row, then the answers with those read from the events.
 @Suite struct RollupHandoffTests {
     typealias R = RollupTests
@@ -55,35 +55,50 @@ import Testing
         return all
     }
 
-    /// Stores `batches` with the workers paused, changing `refusing` per batch (`refuse(i)`), then
-    /// lets the workers apply everything; returns the store (closed) path and the events each
-    /// worker applied from memory.
-    func store(_ batches: [EventBatch], _ name: String, refuse: (Int) -> Bool) throws -> (path: String, fromMemory: [RollupPart: Int], stored: Int) {
+    /// Stores `batches` in a store holding `handoffBytes` for the hand-off, with the workers
+    /// paused except after each batch of `catchUpAfter` (there they apply everything stored, then
+    /// pause again), then lets the workers apply everything; returns the store's (closed) path and
+    /// the events each worker applied from memory.
+    func store(_ batches: [EventBatch], _ name: String, handoffBytes: Int, catchUpAfter: Set<Int> = []) throws
+        -> (path: String, fromMemory: [RollupPart: Int], stored: Int)
+    {
         let path = temporaryPath(name)
-        let store = try SQLiteEventStore(path: path)
+        let store = try SQLiteEventStore(path: path, memory: SQLiteMemoryBounds(waitingBytes: StoreTuning.maxWaitingBytes, handoffBytes: handoffBytes))
+        func catchUp() throws -> (watermark: Int64, last: Int64) {
+            // Everything stored in `events` (and handed off, or not) before the workers go on.
+            try store.ingestCurrent()
+            store.pauseRollupWorker(false)
+            var p = try store.rollupPositions()
+            for _ in 0..<400 where p.watermark < p.last {
+                Thread.sleep(forTimeInterval: 0.025)
+                p = try store.rollupPositions()
+            }
+            #expect(p.watermark == p.last, "the workers caught up")
+            return p
+        }
         store.pauseRollupWorker(true)
         for (i, b) in batches.enumerated() {
-            store.refuseRollupHandoffs(refuse(i))
             _ = try store.append(b)
+            if catchUpAfter.contains(i) {
+                _ = try catchUp()
+                store.pauseRollupWorker(true)
+            }
         }
-        // Everything stored in `events` (and handed off, or not) before the workers go on.
-        try store.ingestCurrent()
-        store.pauseRollupWorker(false)
-        var p = try store.rollupPositions()
-        for _ in 0..<400 where p.watermark < p.last {
-            Thread.sleep(forTimeInterval: 0.025)
-            p = try store.rollupPositions()
-        }
-        #expect(p.watermark == p.last, "the workers caught up")
+        let p = try catchUp()
         let fromMemory = store.rollupEventsFromMemory
         store.close()
         return (path, fromMemory, Int(p.last))
     }
 
+    /// What `PendingBatch.heldBytes` counts for `batches`.
+    static func heldBytes(_ batches: some Sequence<EventBatch>) -> Int {
+        batches.reduce(0) { $0 + PendingBatch($1, receivedAt: 0).heldBytes }
+    }
+
     @Test(.timeLimit(.minutes(3))) func rowsFromMemoryGiveTheTablesAReadBackGives() throws {
         let batches = Self.batches()
-        let memory = try store(batches, "memory") { _ in false }
-        let readBack = try store(batches, "read-back") { _ in true }
+        let memory = try store(batches, "memory", handoffBytes: StoreTuning.rollupHandoffBytes)
+        let readBack = try store(batches, "read-back", handoffBytes: 0)
         #expect(memory.stored > 3_500 && memory.stored == readBack.stored)
         // The reference read everything back; the hand-off gave all but the batches with repeats.
         #expect(readBack.fromMemory.values.allSatisfy { $0 == 0 })
@@ -105,24 +120,35 @@ import Testing
 
     @Test(.timeLimit(.minutes(3))) func aGapInTheHandoffIsReadBackFromEvents() throws {
         let batches = Self.batches()
-        // Dropped hand-offs in two stretches: the workers take memory, read the gap, take memory again.
-        let gaps = try store(batches, "gaps") { i in (10..<25).contains(i) || (40..<43).contains(i) }
-        let readBack = try store(batches, "gaps-read-back") { _ in true }
+        // A hand-off that holds about ten batches, the workers paused: the first batches are
+        // handed off, those after them dropped (a gap), then, each time the workers caught up,
+        // memory again. The workers take memory, read the gap, take memory again.
+        let bound = Self.heldBytes(batches.prefix(10))
+        let gaps = try store(batches, "gaps", handoffBytes: bound, catchUpAfter: [25, 45])
+        // The reference's workers apply in the same rounds (where a round ends shapes some rows:
+        // a late event's corrections, the blocks of `rollup_kind_events`; never an answer).
+        let readBack = try store(batches, "gaps-read-back", handoffBytes: 0, catchUpAfter: [25, 45])
         for part in RollupPart.allCases {
             let n = gaps.fromMemory[part]!
-            #expect(n > gaps.stored / 2 && n < gaps.stored, "\(part): \(n) of \(gaps.stored) from memory")
+            #expect(n > gaps.stored / 10 && n < gaps.stored * 9 / 10, "\(part): \(n) of \(gaps.stored) from memory")
         }
         let a = try tables(gaps.path), b = try tables(readBack.path)
         for (table, rows) in b {
             let same = a[table] == rows
             #expect(same, "\(table): \(a[table]?.count ?? -1) rows against \(rows.count)")
         }
+        let store = try SQLiteEventStore(path: gaps.path)
+        let answers = try R.answers(store)
+        store.close()
+        let fromEvents = try R.answersFromEvents(gaps.path)
+        for (i, f) in R.filters.enumerated() { #expect(answers[i] == fromEvents[i], "filter \(f)") }
     }
 
     @Test func theHandoffTakesWhatFollowsTheWatermarkOnly() throws {
         let batch = PendingBatch(EventBatch(appKey: "a", events: (0..<10).map { TrackEvent(id: "e\($0)", ts: 1, type: .click, name: "n").json }), receivedAt: 0)
-        let handoff = RollupHandoff()
+        let handoff = RollupHandoff(maxBytes: 25 * batch.heldBytes)
         handoff.offer([StoredRun(batch: batch, first: 11, count: 10), StoredRun(batch: batch, first: 31, count: 10)])
+        #expect(handoff.queued == (events: 20, bytes: 2 * batch.heldBytes))
         // Before the first run: a gap, read back up to seq 10.
         var (taken, next) = handoff.take(after: 5, limit: 100)
         #expect(taken.isEmpty && next == 11)
@@ -132,13 +158,46 @@ import Testing
         (taken, next) = handoff.take(after: 17, limit: 100)
         #expect(taken.map(\.range) == [7..<10] && next == 31)
         (taken, next) = handoff.take(after: 30, limit: 100)
-        #expect(taken.map(\.range) == [0..<10] && next == nil && handoff.queuedEvents == 0)
-        // Past the bound, an offer is dropped, not waited for.
-        let many = (0..<(StoreTuning.rollupHandoffEvents / 10 + 1)).map { StoredRun(batch: batch, first: 41 + 10 * Int64($0), count: 10) }
+        #expect(taken.map(\.range) == [0..<10] && next == nil && handoff.queued == (events: 0, bytes: 0))
+        // Past the bound in bytes, an offer is dropped, not waited for.
+        let many = (0..<30).map { StoredRun(batch: batch, first: 41 + 10 * Int64($0), count: 10) }
         handoff.offer(many)
-        #expect(handoff.queuedEvents == StoreTuning.rollupHandoffEvents / 10 * 10)
+        #expect(handoff.queued == (events: 250, bytes: 25 * batch.heldBytes))
         handoff.clear()
-        #expect(handoff.queuedEvents == 0 && handoff.take(after: 40, limit: 10).taken.isEmpty)
+        #expect(handoff.queued == (events: 0, bytes: 0) && handoff.take(after: 40, limit: 10).taken.isEmpty)
+        // Nothing is held by a hand-off of no bytes.
+        let none = RollupHandoff(maxBytes: 0)
+        none.offer([StoredRun(batch: batch, first: 1, count: 10)])
+        #expect(none.queued == (events: 0, bytes: 0))
+    }
+
+    /// The bound is in bytes, not events: a batch of large events counts its size, so the
+    /// hand-off of a store holds less of them, and what it drops is read back the same.
+    @Test(.timeLimit(.minutes(3))) func largeEventsAreBoundedByTheirBytes() throws {
+        let small = PendingBatch(EventBatch(appKey: "a", events: [TrackEvent(id: "s", ts: 1, type: .click, name: "n").json]), receivedAt: 0)
+        let bigProps = String(repeating: "x", count: 20_000)
+        func big(_ i: Int) -> EventBatch {
+            EventBatch(
+                appKey: "shop",
+                events: (0..<5).map { j in
+                    var e = TrackEvent(id: "big\(i)-\(j)", ts: AnalyticsFixture.day0 + Int64(i * 5 + j) * 1_000, type: .click, name: "tap", path: "V/B", user: "u\(j)").json
+                    if case .object(var o) = e {
+                        o["props"] = .object(JSONObject([("title", .string("Buy")), ("note", .string(bigProps))]))
+                        e = .object(o)
+                    }
+                    return e
+                })
+        }
+        let one = PendingBatch(big(0), receivedAt: 0)
+        #expect(one.heldBytes > 5 * 20_000 && one.heldBytes > 100 * small.heldBytes)
+        let batches = (0..<12).map(big)
+        // Room for four of them: the rest read back.
+        let bounded = try store(batches, "big", handoffBytes: 4 * one.heldBytes + one.heldBytes / 2)
+        let readBack = try store(batches, "big-read-back", handoffBytes: 0)
+        #expect(bounded.stored == 60)
+        for part in RollupPart.allCases { #expect(bounded.fromMemory[part] == 20, "\(part)") }
+        let a = try tables(bounded.path), b = try tables(readBack.path)
+        #expect(a == b)
     }
 
     @Test func theTitleFromMemoryIsTheOneSQLiteGives() throws {

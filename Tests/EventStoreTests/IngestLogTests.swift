@@ -135,6 +135,40 @@ import TestSupport
         store.pauseIngestStoring(false)
     }
 
+    /// The batches waiting in the journal are bounded in bytes (`SQLiteMemoryBounds.waitingBytes`),
+    /// not in events: past the bound an append stores what waits before its `ACK`, whatever the
+    /// age of the waiting batches, so large events wait in fewer batches than small ones.
+    @Test func anAppendPastTheMemoryBoundStoresWhatWaitsFirst() throws {
+        let path = temporaryDatabase("ingest-bytes")
+        func batch(_ i: Int, noteBytes: Int) -> EventBatch {
+            EventBatch(
+                appKey: "shop",
+                events: (0..<4).map { j in
+                    event("w\(i)-\(j)", extra: [("props", .object(JSONObject([("note", .string(String(repeating: "n", count: noteBytes)))])))])
+                })
+        }
+        let large = PendingBatch(batch(0, noteBytes: 50_000), receivedAt: 0).heldBytes
+        let bound = 3 * large + large / 2
+        let store = try SQLiteEventStore(path: path, memory: SQLiteMemoryBounds(waitingBytes: bound, handoffBytes: 0))
+        defer { store.close() }
+        // Nothing stores but the appends, and only for the bound in bytes.
+        store.pauseIngestStoring(true)
+        var waiting: [Int] = []
+        for i in 0..<10 {
+            #expect(try store.append(batch(i, noteBytes: 50_000)) == BatchOutcome(stored: 4))
+            waiting.append(store.batchesWaitingInLog)
+        }
+        // Four batches are past the bound: the fifth append stores them first, and so on.
+        #expect(waiting.max()! <= 4 && waiting.max()! >= 3, "\(waiting)")
+        #expect(try Self.eventsInTable(path) >= 4 * (10 - 4), "past the bound, an append stored what waited")
+        // Small events: many more batches wait under the same bound.
+        #expect(try store.totals(.all).events == 40)
+        for i in 10..<60 { _ = try store.append(batch(i, noteBytes: 10)) }
+        #expect(store.batchesWaitingInLog == 50)
+        #expect(try store.totals(.all).events == 240)
+        store.pauseIngestStoring(false)
+    }
+
     /// A store on `path` opened after another stored `first` there and closed.
     static func reopened(_ path: String, after first: EventBatch) throws -> SQLiteEventStore {
         let predecessor = try SQLiteEventStore(path: path)
