@@ -12,8 +12,7 @@
 /// column or table name chosen by our code), and `\(list:)` a parenthesized list of values.
 public struct SQLQuery: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
     // Kept as SQLite runs it, built while the query is interpolated: a statement executed again
-    // looks up its prepared form by this text, so rendering it must cost nothing (it was a fifth
-    // of the rollup worker's time when the text was joined from pieces on every execution).
+    // looks up its prepared form by this text, so rendering it must cost nothing.
     /// The text with `?` for each value.
     private(set) var text: String
     /// The bound values, in order.
