@@ -90,7 +90,7 @@ public struct EventList: Sendable, Hashable {
     public var heldBytes: Int {
         switch source {
         case .values(let values):
-            return values.reduce(0) { $0 + $1.jsonText.utf8.count } + values.count * MemoryLayout<JSONValue>.stride
+            return values.reduce(0) { $0 + Self.heldBytes(of: $1) }
         case .bytes(let body, let spans, let events, let propsSent, let side):
             let refusals = events.reduce(0) { total, event in
                 guard case .rejected(let raw, let reason) = event else { return total }
@@ -98,6 +98,18 @@ public struct EventList: Sendable, Hashable {
             }
             return body.count + side.count + refusals + spans.count * MemoryLayout<Range<Int>>.stride
                 + events.count * MemoryLayout<RecordedEvent>.stride + propsSent.count * MemoryLayout<Range<Int>?>.stride
+        }
+    }
+
+    /// About how many bytes `value` keeps in memory: its node and the UTF-8 of its strings and
+    /// keys, read where they are (nothing is written out to count them).
+    private static func heldBytes(of value: JSONValue) -> Int {
+        let node = MemoryLayout<JSONValue>.stride
+        switch value {
+        case .null, .bool, .int, .double: return node
+        case .string(let s): return node + s.utf8.count
+        case .array(let items): return node + items.reduce(0) { $0 + heldBytes(of: $1) }
+        case .object(let o): return node + o.members.reduce(0) { $0 + $1.key.utf8.count + heldBytes(of: $1.value) }
         }
     }
 

@@ -26,9 +26,7 @@ final class RollupHandoff: Sendable {
         var runs: [StoredRun] = []
         /// Runs before it were taken (the array is compacted when half is taken).
         var head = 0
-        /// Events in `runs[head...]`.
-        var events = 0
-        /// Bytes of their batches (`PendingBatch.heldBytes`).
+        /// Bytes of the batches of `runs[head...]` (`PendingBatch.heldBytes`).
         var bytes = 0
     }
     private let queue = Mutex(Queue())
@@ -56,7 +54,6 @@ final class RollupHandoff: Sendable {
         queue.withLock { q in
             for r in runs where q.bytes + r.batch.heldBytes <= maxBytes {
                 q.runs.append(r)
-                q.events += r.count
                 q.bytes += r.batch.heldBytes
             }
         }
@@ -68,7 +65,9 @@ final class RollupHandoff: Sendable {
     }
 
     /// Events queued, and the bytes of their batches (for tests).
-    var queued: (events: Int, bytes: Int) { queue.withLock { ($0.events, $0.bytes) } }
+    var queued: (events: Int, bytes: Int) {
+        queue.withLock { q in (q.runs[q.head...].reduce(0) { $0 + $1.count }, q.bytes) }
+    }
 
     /// Drops the runs at or before `watermark`, then takes the events from `watermark + 1` on
     /// while they follow each other, at most `limit`. Also returns the first seq queued after
@@ -83,7 +82,6 @@ final class RollupHandoff: Sendable {
                 if r.last < next {
                     // Applied already (a read of `events`, a report, a rebuild): gone.
                     q.head += 1
-                    q.events -= r.count
                     q.bytes -= r.batch.heldBytes
                     continue
                 }
@@ -95,7 +93,6 @@ final class RollupHandoff: Sendable {
                 next = r.first + Int64(to)
                 if to == r.count {
                     q.head += 1
-                    q.events -= r.count
                     q.bytes -= r.batch.heldBytes
                 }
             }

@@ -169,6 +169,35 @@ import TestSupport
         store.pauseIngestStoring(false)
     }
 
+    /// Batches as the agent and a third-party client send them count at least the bytes of their
+    /// frame, as received and as read back from the ingest log; under a bound of about two such
+    /// batches, appends store what waits first, and every event is counted once.
+    @Test func batchesFromTheWireCountTheirBytesAgainstTheBound() throws {
+        let payloads = [WireBatches.agentPayload("b-", 200)] + WireBatches.thirdPartyBodies.map(WireBatches.thirdPartyPayload)
+        for payload in payloads {
+            let batch = try WireBatches.batch(payload)
+            let held = PendingBatch(batch, receivedAt: 0).heldBytes
+            #expect(held >= payload.count - "EVENTS ".utf8.count, "\(held) for a payload of \(payload.count) bytes")
+            let (back, _) = try LoggedBatch.encode(batch, receivedAt: 1).withUnsafeBytes { try LoggedBatch.decode($0) }
+            #expect(PendingBatch(back, receivedAt: 0).heldBytes >= payload.count - "EVENTS ".utf8.count)
+        }
+        let one = PendingBatch(try WireBatches.batch(WireBatches.agentPayload("b-", 200)), receivedAt: 0).heldBytes
+        let path = temporaryDatabase("ingest-wire-bytes")
+        let store = try SQLiteEventStore(path: path, memory: SQLiteMemoryBounds(waitingBytes: 2 * one + one / 2, handoffBytes: one))
+        defer { store.close() }
+        store.pauseIngestStoring(true)
+        var waiting: [Int] = []
+        for i in 0..<8 {
+            #expect(try store.append(WireBatches.batch(WireBatches.agentPayload("w\(i)-", 200, batch: i))) == BatchOutcome(stored: 200))
+            waiting.append(store.batchesWaitingInLog)
+        }
+        #expect(waiting.max() == 3, "\(waiting)")
+        for body in WireBatches.thirdPartyBodies { _ = try store.append(WireBatches.batch(WireBatches.thirdPartyPayload(body))) }
+        store.pauseIngestStoring(false)
+        #expect(try store.totals(.all).events == 8 * 200 + 4)
+        #expect(try sqlite(path, "SELECT COUNT(*), COUNT(DISTINCT id) FROM events") == ["1604|1604"])
+    }
+
     /// A store on `path` opened after another stored `first` there and closed.
     static func reopened(_ path: String, after first: EventBatch) throws -> SQLiteEventStore {
         let predecessor = try SQLiteEventStore(path: path)
