@@ -34,10 +34,11 @@ enum RollupFile {
     /// `PRAGMA user_version`. The files are derived from the events, so changing their tables
     /// takes no migration: bump this, and a file at another layout is emptied, made anew and
     /// refilled from every stored event (`check`; a read-only reader reads the events meanwhile).
-    /// A file made before layouts were recorded reads 0, which is layout 1. Layout 3: the tables
-    /// shared out to two files (`RollupPart`), and `rollup_kind_events` in blocks of events
-    /// (KindEventBlocks.swift).
-    static let layout: Int64 = 3
+    /// A file made before layouts were recorded reads 0, which is layout 1. This layout: the
+    /// tables shared out to two files (`RollupPart`), `rollup_kind_events` in blocks of events
+    /// (KindEventBlocks.swift), and the click runs keyed by the numbers of their actor
+    /// (`rollup_ids`) and view (`rollup_views`) (docs/schema.md).
+    static let layout: Int64 = 4
 
     /// The layout of a file whose `user_version` reads `recorded`.
     static func layout(recorded: Int64) -> Int64 { recorded == 0 ? 1 : recorded }
@@ -247,7 +248,7 @@ package enum RollupPart: Int, CaseIterable, Sendable {
     /// Every table of the file, the watermark last.
     var tables: [String] {
         switch self {
-        case .kinds: appTables + ["rollup_kinds", "rollup_sources", "rollup_ids", "rollup_kind_events", backlog, watermark]
+        case .kinds: appTables + ["rollup_kinds", "rollup_sources", "rollup_ids", "rollup_views", "rollup_kind_events", backlog, watermark]
         case .pages: appTables + [backlog, watermark]
         }
     }
@@ -264,8 +265,8 @@ package enum RollupPart: Int, CaseIterable, Sendable {
         CREATE TABLE IF NOT EXISTS rollups.rollup_click_runs (
             app_key     TEXT    NOT NULL,
             app_version TEXT    NOT NULL,
-            actor       TEXT    NOT NULL,
-            view        TEXT    NOT NULL,
+            actor       INTEGER NOT NULL,
+            view        INTEGER NOT NULL,
             start_ts    INTEGER NOT NULL,
             end_ts      INTEGER NOT NULL,
             clicks      INTEGER NOT NULL,
@@ -293,6 +294,12 @@ package enum RollupPart: Int, CaseIterable, Sendable {
             app_key     TEXT    NOT NULL,
             id          TEXT    NOT NULL,
             UNIQUE (app_key, id)
+        );
+        CREATE TABLE IF NOT EXISTS rollups.rollup_views (
+            number      INTEGER PRIMARY KEY,
+            app_key     TEXT    NOT NULL,
+            view        TEXT    NOT NULL,
+            UNIQUE (app_key, view)
         );
         CREATE TABLE IF NOT EXISTS rollups.rollup_kind_events (
             kind        INTEGER NOT NULL,

@@ -380,8 +380,9 @@ extension SQLiteEventStore {
     private func bursts(_ f: RollupFilter) throws(StoreError) -> [ActivityRollup.Burst] {
         let inner = SQLQuery.where(
             f.conditions(firstDay: "start_day", lastDay: "end_day") + ["clicks >= \(raw: String(ActivityRollup.rageMinimumClicks))"])
-        // The partial indexes hold every column read (a table without rowid's index has its key).
-        var bursts = try read("SELECT view, app_key, actor, clicks FROM rollup_click_runs INDEXED BY rollup_bursts\(inner)") {
+        // The partial indexes hold every column read (a table without rowid's index has its key);
+        // the actor's and view's texts are found by their numbers.
+        var bursts = try read("SELECT \(raw: Self.runTexts), app_key, clicks FROM rollup_click_runs AS r INDEXED BY rollup_bursts\(inner)") {
             r throws(SQLDecodingError) in
             ActivityRollup.Burst(view: try r.decode("view"), appKey: try r.decode("app_key"), actor: try r.decode("actor"), clicks: try r.decode("clicks"))
         }
@@ -395,7 +396,7 @@ extension SQLiteEventStore {
             let c = SQLQuery.where(f.conditions() + ["start_day <> end_day", "start_day < \(bound)", "end_day >= \(bound)"])
             cut.formUnion(
                 try read(
-                    "SELECT app_key, app_version, actor, view, start_ts, end_ts FROM rollup_click_runs INDEXED BY rollup_runs_over_midnight\(c)"
+                    "SELECT app_key, app_version, \(raw: Self.runTexts), start_ts, end_ts FROM rollup_click_runs AS r INDEXED BY rollup_runs_over_midnight\(c)"
                 ) { r throws(SQLDecodingError) in
                     CutRun(
                         appKey: try r.decode("app_key"), appVersion: try r.decode("app_version"), actor: try r.decode("actor"),
@@ -422,6 +423,10 @@ extension SQLiteEventStore {
         }
         return bursts
     }
+
+    /// The texts of a click run's (`r`) actor and view, by their numbers.
+    private static let runTexts =
+        "(SELECT id FROM rollup_ids WHERE number = r.actor) AS actor, (SELECT view FROM rollup_views WHERE number = r.view) AS view"
 }
 
 /// An `EventFilter` whose time bounds are whole days, as conditions on a rollup table.

@@ -174,8 +174,10 @@ struct RollupUpdate {
         guard !events.isEmpty else { return }
         switch part {
         case .kinds:
-            try addClicks(events, &memory)
+            // The kind events number the ids in the order of the events; the click runs then
+            // find their actors' numbers in `memory`.
             try addKindEvents(events, &memory)
+            try addClicks(events, &memory)
         case .pages:
             try addCounts(events)
             try addDwell(events)
@@ -465,14 +467,18 @@ struct RollupUpdate {
             events.lazy.filter { $0.type == "click" && $0.sentActorID >= 0 }.map { e in (ClickKey(actor: e.sentActorID, view: e.viewID), e) })
         let gap = ActivityRollup.rageGapMilliseconds
         for (_, clicks) in byKey {
-            guard let actor = clicks[0].sentActor else { continue }
-            let k = (actor: actor, view: clicks[0].path ?? clicks[0].name)
+            guard let actorText = clicks[0].sentActor else { continue }
+            let viewText = clicks[0].path ?? clicks[0].name
+            let actorKey = RollupMemory.AppText(appKey: appKey, text: actorText)
+            let actor = try number(memory.idNumber(actorKey), Self.ids, appKey, actorText) { memory.setIDNumber(actorKey, $0) }
+            let viewKey = RollupMemory.AppText(appKey: appKey, text: viewText)
+            let view = try number(memory.viewNumber(viewKey), Self.views, appKey, viewText) { memory.setViewNumber(viewKey, $0) }
             let times = clicks.map(\.time).sorted()
             func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> ClickRun {
                 ClickRun(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
-            let runKey: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view)]
-            let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: k.actor, view: k.view)
+            let runKey: [SQLValue] = [.text(appKey), .text(version), .int(actor), .int(view)]
+            let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: actor, view: view)
             let last: ClickRun?
             if let known = memory.lastRun(remembered) {
                 last = known
@@ -507,7 +513,7 @@ struct RollupUpdate {
             let kept = Set(stored).intersection(merged)
             var updated = Set<Int64>()
             for r in stored where !kept.contains(r) {
-                let values: [SQLValue] = [.text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start)]
+                let values: [SQLValue] = [.text(appKey), .text(version), .int(actor), .int(view), .int(r.start)]
                 if let m = merged.first(where: { $0.start == r.start }) {
                     try db.run(Self.updateRun, rows: [values, [.int(m.end), .int(m.clicks), .int(UTCDay.number(of: m.end))]])
                     updated.insert(m.start)
@@ -520,7 +526,7 @@ struct RollupUpdate {
                     Self.insertRun,
                     rows: [
                         [
-                            .text(appKey), .text(version), .text(k.actor), .text(k.view), .int(r.start), .int(r.end), .int(r.clicks),
+                            .text(appKey), .text(version), .int(actor), .int(view), .int(r.start), .int(r.end), .int(r.clicks),
                             .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end)),
                         ]
                     ])
@@ -550,20 +556,6 @@ struct RollupUpdate {
     /// it is stored). A funnel step or a retention event then reads one range of blocks in time
     /// order.
     private func addKindEvents(_ events: [RollupEvent], _ memory: inout RollupMemory) throws(SQLiteError) {
-        /// `known` (what the memory says), else the number of the row of `table` keyed by `a` and
-        /// `b` (its two key columns, the row added when new), given to `remember`.
-        func number(_ known: Int64?, _ table: NumberedTable, _ a: String, _ b: String, remember: (Int64) -> Void) throws(SQLiteError) -> Int64 {
-            if let known { return known }
-            let n: Int64
-            if let stored = try db.first(table.select, [.text(a), .text(b)], { $0.int64(0) }) {
-                n = stored
-            } else {
-                try db.run(table.insert, rows: [[.text(a), .text(b)]])
-                n = db.lastInsertedRowID
-            }
-            remember(n)
-            return n
-        }
         let sourceKey = SourceKey(appKey: appKey, appVersion: version)
         let source = try number(memory.sourceNumber(sourceKey), Self.sources, appKey, version) { memory.setSourceNumber(sourceKey, $0) }
         // This call's numbers, by the chunk's numbers of the texts (`RollupEvent.ids`): the memory
@@ -601,8 +593,23 @@ struct RollupUpdate {
         for kind in byKind.keys.sorted() { try KindEventBlocks.add(byKind[kind]!, kind: kind, in: db) }
     }
 
+    /// `known` (what the memory says), else the number of the row of `table` keyed by `a` and
+    /// `b` (its two key columns, the row added when new), given to `remember`.
+    private func number(_ known: Int64?, _ table: NumberedTable, _ a: String, _ b: String, remember: (Int64) -> Void) throws(SQLiteError) -> Int64 {
+        if let known { return known }
+        let n: Int64
+        if let stored = try db.first(table.select, [.text(a), .text(b)], { $0.int64(0) }) {
+            n = stored
+        } else {
+            try db.run(table.insert, rows: [[.text(a), .text(b)]])
+            n = db.lastInsertedRowID
+        }
+        remember(n)
+        return n
+    }
+
     /// A table numbering the pairs of its two key columns (`rollup_sources`, `rollup_ids`,
-    /// `rollup_kinds`): its statements.
+    /// `rollup_views`, `rollup_kinds`): its statements.
     private struct NumberedTable {
         let select: HotStatement
         let insert: HotStatement
@@ -614,6 +621,7 @@ struct RollupUpdate {
     }
     private static let sources = NumberedTable("rollup_sources", "app_key", "app_version")
     private static let ids = NumberedTable("rollup_ids", "app_key", "id")
+    private static let views = NumberedTable("rollup_views", "app_key", "view")
     private static let kinds = NumberedTable("rollup_kinds", "type", "name")
 
     // MARK: the page of each view's first click

@@ -102,7 +102,7 @@ import Testing
         #expect(try sqlite(path, "SELECT seq = (SELECT MAX(seq) FROM events) FROM rollup_watermark") == ["1"])
     }
 
-    /// Layout 1 kept `rollup_kind_events` as one row per event; layouts 2 and 3 keep blocks of them
+    /// Layout 1 kept `rollup_kind_events` as one row per event; every later layout keeps blocks of them
     /// (KindEventBlocks.swift). A file of layout 1, recorded (1) or made before layouts were
     /// recorded (0), is read around, then made anew in blocks and refilled from the events.
     @Test(.timeLimit(.minutes(3)), arguments: [0, 1] as [Int64]) func aFileOfLayoutOneIsMadeAnewWithKindEventBlocks(_ recorded: Int64) throws {

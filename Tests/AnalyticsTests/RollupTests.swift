@@ -179,7 +179,7 @@ import Testing
         let tables = try ["rollups", "rollup_pages"].flatMap { schema in
             try sqlite(path, "SELECT '\(schema).' || name FROM \(schema).sqlite_master WHERE type = 'table' AND name LIKE 'rollup%'")
         }
-        #expect(tables.count == 18)
+        #expect(tables.count == 19)
         _ = try sqlite(
             path,
             tables.map { "DROP TABLE \($0);" }.joined()

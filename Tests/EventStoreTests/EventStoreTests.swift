@@ -132,7 +132,7 @@ func event(_ id: String, type: String = "click", name: String = "n", extra: [(St
         #expect(
             try sqlite(path, "SELECT name FROM rollups.sqlite_master WHERE type = 'table' ORDER BY name") == [
                 "rollup_backlog", "rollup_click_runs", "rollup_ids", "rollup_kind_events", "rollup_kinds", "rollup_sources",
-                "rollup_watermark",
+                "rollup_views", "rollup_watermark",
             ])
         #expect(
             try sqlite(path, "SELECT name FROM rollup_pages.sqlite_master WHERE type = 'table' ORDER BY name") == [
