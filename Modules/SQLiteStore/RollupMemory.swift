@@ -15,8 +15,8 @@ import EventStore
 /// however many keys pass, and a working set larger than one generation loses only its coldest
 /// keys, never everything at once.
 struct RollupMemory: Sendable {
-    /// Entries per generation of each map: a few MiB each.
-    static let capacity = 65_536
+    /// Entries per generation of each map (`StoreTuning.rollupMemoryEntries`).
+    static let capacity = StoreTuning.rollupMemoryEntries
 
     /// The rollups file's `PRAGMA data_version` when the memory was last right; nil: unknown.
     var dataVersion: Int64?

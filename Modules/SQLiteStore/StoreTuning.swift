@@ -46,6 +46,13 @@ enum StoreTuning {
     /// round's work (reports never wait for it: they apply what is left themselves).
     static let rollupPeriod = Duration.seconds(1)
 
+    /// Entries per generation of each map a rollup worker remembers across chunks
+    /// (`RollupMemory`: the numbers of texts, the distinct ids stored, the last enter of each
+    /// sequence and the last run of each actor and view), two generations each. Keeps the
+    /// workers' memory flat (a few MiB per map, whatever the number of keys that pass) while
+    /// the last this-many keys set in each map stay known to the next chunk.
+    static let rollupMemoryEntries = 65_536
+
     /// How long a read-only reader beside a running collector waits for the watermark to move
     /// before it takes the rollups for unkept and reads the events. Keeps such a reader on the
     /// rollups: three rounds (`rollupPeriod`), so a round's pause never passes for a stop. (With
