@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 import TestSupport
 
@@ -10,8 +11,10 @@ import TestSupport
         let process: ChildProcess
         let address: String
 
-        init(_ uri: String) throws {
-            process = try ChildProcess(Binaries.collector, ["serve", "--listen", "127.0.0.1:0", "--db", uri])
+        /// On `listen` (an ephemeral port unless given: a collector started again after a kill
+        /// takes the address of the one before).
+        init(_ uri: String, listen: String = "127.0.0.1:0") throws {
+            process = try ChildProcess(Binaries.collector, ["serve", "--listen", listen, "--db", uri])
             address = try announcedAddress(in: try process.firstLine(within: 60))
         }
     }
@@ -92,6 +95,54 @@ import TestSupport
         #expect(c.events == 20_000)  // 0 lost
         #expect(c.distinct == 20_000)  // 0 twice
         #expect(c.stored == 20_000)
+    }
+
+    /// The PostgreSQL side of CrashRecoveryTests: one collector killed with SIGKILL again and
+    /// again while the real agent sends (during group commits, and during its builder's
+    /// transactions of the rollups), then once more right after the last `ACK`. Every
+    /// acknowledged event is in `events` once (psql), and once the last collector's builder has
+    /// passed the last `seq`, the rollups count each once.
+    @Test(.timeLimit(.minutes(5))) func aCollectorKilledAgainAndAgainWhileItsBuilderBuildsLosesNothing() throws {
+        let server = try PostgresServer.shared()
+        let uri = try server.createDatabase()
+        let dir = Fixtures.temporaryDirectory("e2e-pg-kill-loop")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let count = 60_000
+        let (first, second) = AgentCollectorEndToEndTests.eventLines(count: count)
+        let file = dir.appendingPathComponent("events.ndjson")
+        try (first + second).write(to: file)
+        var collector = try Collector(uri)
+        defer { collector.process.kill() }
+        let send = try ChildProcess(
+            Binaries.agent,
+            [
+                "send", "--to", collector.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool",
+                dir.appendingPathComponent("spool").path, "--batch-events", "250", file.path,
+            ])
+        defer { send.kill() }
+        var kills = 0
+        for pause in [0.3, 0.6, 0.2, 0.9] where send.process.isRunning {  // bounded: four kills
+            Thread.sleep(forTimeInterval: pause)
+            collector.process.kill(SIGKILL)
+            _ = try collector.process.waitForExit(within: 10)
+            kills += 1
+            collector = try Collector(uri, listen: collector.address)
+        }
+        #expect(try send.waitForExit(within: 180) == 0, "send failed: \(send.standardError)")
+        #expect(send.standardOutput.hasPrefix("sent \(count) events: \(count) acknowledged ("), "\(send.standardOutput)")
+        #expect(kills >= 1, "the send ended before the first kill: nothing was tested")
+        // Once more right after the last ACK, while the builder adds the last events.
+        collector.process.kill(SIGKILL)
+        _ = try collector.process.waitForExit(within: 10)
+        collector = try Collector(uri, listen: collector.address)
+        let c = try Self.counts(server, uri)
+        #expect(c.events == count)  // 0 lost
+        #expect(c.distinct == count)  // 0 twice
+        try poll("the last collector's builder past the last seq", within: 120) {
+            try server.psql(uri: uri, "SELECT (SELECT watermark FROM agg_state) >= (SELECT max(seq) FROM events)") == ["t"]
+        }
+        #expect(try server.psql(uri: uri, "SELECT sum(events) FROM agg_events WHERE type = 'click' AND name = 'buy'") == ["\(count)"])
+        #expect(try server.psql(uri: uri, "SELECT sum(events) FROM agg_events") == ["\(count)"])
     }
 
     @Test func postgreSQLStoppedAndStartedDuringASendLosesNothing() throws {

@@ -12,8 +12,11 @@ import TestSupport
 // while it stores the journal and flushes the derived data), each resending what it has no `ACK` for
 // once a new `serve` listens on the same port; then every acknowledged event must be in `events`
 // once, and the derived data (the rollups, once the last collector has applied them) must count
-// each once. Bounded: each kill waits at most 10 s for the process to go, each sender at most
-// 300 s in all.
+// each once. On SQLite (a database in a temporary directory) or, with `--postgres`, on a
+// PostgreSQL server the bench starts (TestSupport's `PostgresServer`: `initdb` in a temporary
+// directory, a Unix socket, fsync on), where `serve` writes `events` in each group's transaction
+// and its builder thread the rollups (`agg_*`, behind `agg_state.watermark`). Bounded: each kill
+// waits at most 10 s for the process to go, each sender at most 300 s in all.
 
 /// `serve` on `listen` with the database `db`; its process and port, from its first line.
 func startServe(_ binary: String, db: String, listen: String) -> (process: ChildProgram, port: UInt16) {
@@ -53,10 +56,80 @@ func sqlite3(_ db: String, _ sql: String) -> [String] {
     }
 }
 
-func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, kills: Int, window: Int) {
+/// The database a kill loop's collectors share, read back as a person would: `sqlite3` or `psql`.
+enum KillLoopDatabase {
+    /// An SQLite database (its path) in a temporary directory.
+    case sqlite(String)
+    /// A fresh database (its URI) on a PostgreSQL server the bench started.
+    case postgres(PostgresServer, String)
+
+    /// What `serve --db` takes.
+    var argument: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(_, let uri): uri
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .sqlite: "SQLite"
+        case .postgres: "PostgreSQL"
+        }
+    }
+
+    /// `sql`'s output lines (one value per line).
+    func query(_ sql: String) -> [String] {
+        switch self {
+        case .sqlite(let path): return sqlite3(path, sql)
+        case .postgres(let server, let uri):
+            do {
+                return try server.psql(uri: uri, sql)
+            } catch {
+                fail("cannot query PostgreSQL with psql: \(error)")
+            }
+        }
+    }
+
+    /// True once the derived data holds every stored event (both files' watermarks, or
+    /// `agg_state.watermark`, at or past the last `seq`).
+    var derivedDataCaughtUp: Bool {
+        switch self {
+        case .sqlite:
+            query("SELECT MIN((SELECT seq FROM rollup_watermark), (SELECT seq FROM rollup_pages_watermark)) >= (SELECT MAX(seq) FROM events)")
+                == ["1"]
+        case .postgres:
+            query("SELECT (SELECT watermark FROM agg_state) >= (SELECT MAX(seq) FROM events)") == ["t"]
+        }
+    }
+
+    /// The events the derived data counts, and where.
+    var derivedEvents: (count: [String], source: String) {
+        switch self {
+        case .sqlite: (query("SELECT SUM(events) FROM rollup_events"), "SUM(rollup_events.events)")
+        case .postgres: (query("SELECT SUM(events) FROM agg_events"), "SUM(agg_events.events)")
+        }
+    }
+}
+
+func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, kills: Int, window: Int, postgres: Bool) {
     let dir = temporaryDirectory("kill-loop")
     defer { try? FileManager.default.removeItem(at: dir) }
-    let db = dir.appendingPathComponent("events.sqlite").path
+    let database: KillLoopDatabase
+    var server: PostgresServer?
+    if postgres {
+        do {
+            let started = try PostgresServer()
+            server = started
+            database = .postgres(started, try started.createDatabase())
+        } catch {
+            fail("cannot start a PostgreSQL server for --postgres: \(error); Tools/setup.sh installs PostgreSQL")
+        }
+    } else {
+        database = .sqlite(dir.appendingPathComponent("events.sqlite").path)
+    }
+    defer { server?.stop() }
+    let db = database.argument
     var serve = startServe(binary, db: db, listen: "127.0.0.1:0")
     let address = SocketAddress(host: "127.0.0.1", port: serve.port)
     // Per connection: how many of its batches have their ACK (they come in order).
@@ -113,20 +186,19 @@ func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, ki
     // Every acknowledged event once in `events`, as a person counts it, after a clean stop.
     serve.process.terminate()
     serve.process.waitForExit()
-    let counted = sqlite3(db, "SELECT COUNT(*) || '|' || COUNT(DISTINCT app_key || '/' || id) FROM events")
-    // The derived data: a collector once more, until both files' watermarks reach the last event.
+    let counted = database.query("SELECT COUNT(*) || '|' || COUNT(DISTINCT app_key || '/' || id) FROM events")
+    // The derived data: a collector once more, until the watermarks reach the last event.
     serve = startServe(binary, db: db, listen: "127.0.0.1:0")
     let applied = ContinuousClock.now + .seconds(300)
-    while sqlite3(db, "SELECT MIN((SELECT seq FROM rollup_watermark), (SELECT seq FROM rollup_pages_watermark)) >= (SELECT MAX(seq) FROM events)")
-        != ["1"], ContinuousClock.now < applied
-    {
+    while !database.derivedDataCaughtUp, ContinuousClock.now < applied {
         Posix.sleep(.milliseconds(200))
     }
     serve.process.terminate()
     serve.process.waitForExit()
-    let rolledUp = sqlite3(db, "SELECT SUM(events) FROM rollup_events")
-    print("kill loop: \(killed) SIGKILLs of serve in \(Benchmark.fixed(Benchmark.seconds(elapsed), 1)) s; \(sent) events acknowledged")
-    print("  in events (sqlite3, count | distinct): \(counted.joined()); in the rollups (SUM(rollup_events.events)): \(rolledUp.joined())")
+    let (rolledUp, source) = database.derivedEvents
+    let reader = postgres ? "psql" : "sqlite3"
+    print("kill loop (\(database.name)): \(killed) SIGKILLs of serve in \(Benchmark.fixed(Benchmark.seconds(elapsed), 1)) s; \(sent) events acknowledged")
+    print("  in events (\(reader), count | distinct): \(counted.joined()); in the rollups (\(source)): \(rolledUp.joined())")
     guard counted == ["\(total)|\(total)"], rolledUp == ["\(total)"] else {
         fail("acknowledged events lost or counted twice: events \(counted), rollups \(rolledUp), acknowledged \(total)")
     }

@@ -3,7 +3,7 @@
 // durable log writer does with this disk), in one run. Release build; `--help` lists every option:
 //
 //   swift run -c release ingest-bench [--events N] [--rounds N] [--connections N] [--batch N] [--window N]
-//                                     [--sustain SECONDS [--sustain-rate N]] [--kill-loop N --collector PATH]
+//                                     [--sustain SECONDS [--sustain-rate N]] [--kill-loop N --collector PATH [--postgres]]
 //
 // 1. The load: TestSupport's ShopTraffic.ingestMix (seeded): 7 days, 2,000 devices, 400 signed-in
 //    users, sessions, page enter/leave with dwell, clicks over 60 paths. Its batches are dealt
@@ -35,7 +35,8 @@
 //    and each thread kind's CPU; then rsyslog fed the same lines at the same rate.
 // 7. `--kill-loop N --collector PATH`: a release `serve` SIGKILLed N times at random moments while
 //    senders resend what has no ACK; every acknowledged event must be in `events` once, and in
-//    the derived data once (KillLoop.swift).
+//    the derived data once (KillLoop.swift); `--postgres`: the same on a PostgreSQL server the
+//    bench starts.
 import ATLPClient
 import ATLPWire
 import BenchmarkSupport
@@ -54,7 +55,7 @@ let agentWindow = EventShipperConfiguration.defaultWindow
 let usage = """
     usage: ingest-bench [--events N] [--connections N] [--batch N] [--window N] [--seed N] [--quick]
                         [--old-collector PATH] [--sustain SECONDS] [--without-rollups] [--rounds N]
-                        [--kill-loop N --collector PATH]
+                        [--kill-loop N --collector PATH [--postgres]]
     Durable events/s into the collector (EmbeddedCollector, SQLite, ACK once durable) over real
     TCP, beside rsyslog (imtcp -> omfile sync="on") fed the same events, in one run.
       --events N        events in the load (default 200000; --quick: 20000)
@@ -81,10 +82,14 @@ let usage = """
                         every acknowledged event must be in events and in the rollups exactly once
       --collector PATH  the autotrack-collector binary for --kill-loop (swift build -c release
                         --product autotrack-collector: .build/release/autotrack-collector)
+      --postgres        the kill loop on a PostgreSQL server the bench starts (initdb in a temporary
+                        directory, a Unix socket) instead of SQLite: events read back with psql, the
+                        rollups (agg_events) once agg_state's watermark passes the last event
     example: swift run -c release ingest-bench --events 20000 --window 1
     example: swift run -c release ingest-bench --quick --rounds 3
     example: swift run -c release ingest-bench --sustain 10 --sustain-rate 20000
     example: swift run -c release ingest-bench --events 100000 --kill-loop 5 --collector .build/release/autotrack-collector
+    example: swift run -c release ingest-bench --events 100000 --kill-loop 5 --postgres --collector .build/release/autotrack-collector
     """
 
 struct Settings {
@@ -105,6 +110,8 @@ struct Settings {
     /// SIGKILLs of `serve` for `--kill-loop` (0: not run), and its binary.
     var killLoop = 0
     var collector: String?
+    /// `--kill-loop` on a PostgreSQL server the bench starts instead of SQLite.
+    var postgres = false
 
     static func parse(_ args: [String]) -> Settings {
         var s = Settings()
@@ -124,6 +131,7 @@ struct Settings {
             case "--rounds": s.rounds = arguments.count(after: option)
             case "--kill-loop": s.killLoop = arguments.count(after: option)
             case "--collector": s.collector = arguments.value(after: option, "a path")
+            case "--postgres": s.postgres = true
             case "--old-collector": s.oldCollector = arguments.value(after: option, "a path")
             default: return false
             }
@@ -668,12 +676,14 @@ let total = perConnection.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
 let bytes = perConnection.reduce(0) { $0 + $1.reduce(0) { $0 + $1.reduce(0) { $0 + $1.jsonBytes.count } } }
 print("ingest-bench: \(total) events (ShopTraffic.ingestMix, seed \(settings.seed), \(bytes / total) bytes of JSON each on average), "
     + "\(settings.connections) connections, batches of \(settings.batch), a window of \(settings.window) batches in flight per connection "
-    + "(the agent's: \(agentWindow)), ACK once the batch is durable (in the ingest log)")
+    + "(the agent's: \(agentWindow)), ACK once the batch is durable "
+    + (settings.postgres ? "(committed in PostgreSQL)" : "(in the ingest log)"))
 print("load average before: \(Benchmark.loadAverage())")
 
+if settings.postgres, settings.killLoop == 0 { fail("--postgres goes with --kill-loop N (see --help)") }
 if settings.killLoop > 0 {
     guard let binary = settings.collector else { fail("--kill-loop needs --collector PATH (an autotrack-collector binary)") }
-    killLoop(binary, perConnection, total: total, kills: settings.killLoop, window: settings.window)
+    killLoop(binary, perConnection, total: total, kills: settings.killLoop, window: settings.window, postgres: settings.postgres)
     print("load average after: \(Benchmark.loadAverage())")
     exit(0)
 }
