@@ -25,25 +25,13 @@ import TestSupport
         let file = dir.appendingPathComponent("events.ndjson")
         try (first + second).write(to: file)
 
-        var serve = try ServeProcess(db: db)
-        defer { serve.kill() }
-        let send = try ChildProcess(
-            Binaries.agent,
-            [
-                "send", "--to", serve.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool",
-                dir.appendingPathComponent("spool").path, "--batch-events", "250", file.path,
-            ])
+        let started = try ServeProcess(db: db)
+        defer { started.kill() }
+        let send = try agentSend(file, to: started.address, spool: dir.appendingPathComponent("spool"))
         defer { send.kill() }
-        // Killed at different moments of the send: a burst of appends, the storing thread's
-        // rounds, the rollups' chunks. Each new collector must open what the last one left.
-        var kills = 0
-        for pause in [0.3, 0.6, 0.2, 0.9] where send.process.isRunning {  // bounded: four kills
-            Thread.sleep(forTimeInterval: pause)
-            serve.kill()
-            _ = try serve.process.waitForExit(within: 10)
-            kills += 1
-            serve = try ServeProcess(db: db, listen: serve.address)
-        }
+        // Each new collector must open what the last one left.
+        var (serve, kills) = try killedWhileSending(started, send)
+        defer { serve.kill() }
         let status = try send.waitForExit(within: 180)
         #expect(status == 0, "send failed: \(send.standardError)")
         #expect(send.standardOutput.hasPrefix("sent \(count) events: \(count) acknowledged ("), "\(send.standardOutput)")
@@ -51,9 +39,7 @@ import TestSupport
 
         // Killed once more right after the last ACK, while the log's batches and the rollups
         // are still being stored; then stopped cleanly by the next one.
-        serve.kill()
-        _ = try serve.process.waitForExit(within: 10)
-        serve = try ServeProcess(db: db, listen: serve.address)
+        serve = try serve.killedAndStartedAgain()
         try serve.stop()
         #expect(try Self.counted(db) == ["\(count)|\(count)"])
         let report = try CollectorReportJSON(db: db)

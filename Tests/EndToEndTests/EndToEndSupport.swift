@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 import TestSupport
 
@@ -9,16 +10,34 @@ final class ServeProcess {
     let address: String
     let port: UInt16
 
+    /// What `--db` names and the other options, for `killedAndStartedAgain`.
+    private let database: String
+    private let extra: [String]
+
     /// Starts `serve` on `listen` (default: an ephemeral port) with the database `db`.
-    init(db: URL, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
-        process = try ChildProcess(Binaries.collector, ["serve", "--listen", listen, "--db", db.path] + extra)
+    convenience init(db: URL, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
+        try self.init(database: db.path, listen: listen, extra: extra)
+    }
+
+    /// Starts `serve` on `listen` with `--db database` (a path or a `postgresql://` URI).
+    init(database: String, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
+        process = try ChildProcess(Binaries.collector, ["serve", "--listen", listen, "--db", database] + extra)
         let line = try process.firstLine(within: 30)
         address = try announcedAddress(in: line)
         port = UInt16(address.split(separator: ":").last!)!
+        self.database = database
+        self.extra = extra
     }
 
     /// SIGKILL: the collector gets no chance to finish anything.
     func kill() { process.kill(SIGKILL) }
+
+    /// SIGKILL, then a new `serve` of the same database and options on the same address.
+    func killedAndStartedAgain() throws -> ServeProcess {
+        kill()
+        _ = try process.waitForExit(within: 10)
+        return try ServeProcess(database: database, listen: address, extra: extra)
+    }
 
     /// SIGTERM, then waits for a clean exit.
     func stop() throws {
@@ -64,6 +83,30 @@ struct CollectorReportJSON {
     var rejectedCounts: [String: Int] {
         Dictionary(uniqueKeysWithValues: rows("rejected").map { ($0["reason"] as! String, ($0["count"] as! NSNumber).intValue) })
     }
+}
+
+/// `autotrack-agent send` of the NDJSON `file` to `address` as app `shop` 1.2.0, spooling in
+/// `spool`, in batches of 250.
+func agentSend(_ file: URL, to address: String, spool: URL) throws -> ChildProcess {
+    try ChildProcess(
+        Binaries.agent,
+        ["send", "--to", address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", spool.path, "--batch-events", "250", file.path])
+}
+
+/// Kills `serve` with SIGKILL after each of `pauses` (seconds) while `send` runs, a new one
+/// started on its address each time: at different moments of a send (a burst of appends, the
+/// storing of what waits, the rollups' transactions). The last `serve`, and how many were
+/// killed (bounded: at most one per pause).
+func killedWhileSending(_ serve: ServeProcess, _ send: ChildProcess, pauses: [Double] = [0.3, 0.6, 0.2, 0.9]) throws -> (
+    serve: ServeProcess, kills: Int
+) {
+    var serve = serve, kills = 0
+    for pause in pauses where send.process.isRunning {
+        Thread.sleep(forTimeInterval: pause)
+        serve = try serve.killedAndStartedAgain()
+        kills += 1
+    }
+    return (serve, kills)
 }
 
 /// Polls `condition` every 50 ms until it holds or `seconds` pass.

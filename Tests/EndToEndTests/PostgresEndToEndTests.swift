@@ -1,5 +1,4 @@
 import Foundation
-import SystemCalls
 import Testing
 import TestSupport
 
@@ -11,10 +10,8 @@ import TestSupport
         let process: ChildProcess
         let address: String
 
-        /// On `listen` (an ephemeral port unless given: a collector started again after a kill
-        /// takes the address of the one before).
-        init(_ uri: String, listen: String = "127.0.0.1:0") throws {
-            process = try ChildProcess(Binaries.collector, ["serve", "--listen", listen, "--db", uri])
+        init(_ uri: String) throws {
+            process = try ChildProcess(Binaries.collector, ["serve", "--listen", "127.0.0.1:0", "--db", uri])
             address = try announcedAddress(in: try process.firstLine(within: 60))
         }
     }
@@ -111,30 +108,17 @@ import TestSupport
         let (first, second) = AgentCollectorEndToEndTests.eventLines(count: count)
         let file = dir.appendingPathComponent("events.ndjson")
         try (first + second).write(to: file)
-        var collector = try Collector(uri)
-        defer { collector.process.kill() }
-        let send = try ChildProcess(
-            Binaries.agent,
-            [
-                "send", "--to", collector.address, "--app-key", "shop", "--app-version", "1.2.0", "--spool",
-                dir.appendingPathComponent("spool").path, "--batch-events", "250", file.path,
-            ])
+        let started = try ServeProcess(database: uri)
+        defer { started.kill() }
+        let send = try agentSend(file, to: started.address, spool: dir.appendingPathComponent("spool"))
         defer { send.kill() }
-        var kills = 0
-        for pause in [0.3, 0.6, 0.2, 0.9] where send.process.isRunning {  // bounded: four kills
-            Thread.sleep(forTimeInterval: pause)
-            collector.process.kill(SIGKILL)
-            _ = try collector.process.waitForExit(within: 10)
-            kills += 1
-            collector = try Collector(uri, listen: collector.address)
-        }
+        var (collector, kills) = try killedWhileSending(started, send)
+        defer { collector.kill() }
         #expect(try send.waitForExit(within: 180) == 0, "send failed: \(send.standardError)")
         #expect(send.standardOutput.hasPrefix("sent \(count) events: \(count) acknowledged ("), "\(send.standardOutput)")
         #expect(kills >= 1, "the send ended before the first kill: nothing was tested")
         // Once more right after the last ACK, while the builder adds the last events.
-        collector.process.kill(SIGKILL)
-        _ = try collector.process.waitForExit(within: 10)
-        collector = try Collector(uri, listen: collector.address)
+        collector = try collector.killedAndStartedAgain()
         let c = try Self.counts(server, uri)
         #expect(c.events == count)  // 0 lost
         #expect(c.distinct == count)  // 0 twice
