@@ -15,14 +15,6 @@ final class DiskReserve: Sendable {
     /// while the disk is near its reserve.
     private let reading = Mutex<(free: UInt64, at: ContinuousClock.Instant?)>((0, nil))
 
-    /// Bytes a stored event takes at most, in `events` with its indexes and in the rollups
-    /// (`docs/schema.md` measures about 110 on average; a long `props` takes more): used for the
-    /// events waiting in the log.
-    static let bytesPerWaitingEvent: UInt64 = 1_024
-    /// Headroom SQLite needs besides the rows: a checkpoint, a rollup chunk's journal pages.
-    static let headroom: UInt64 = 16 << 20
-    /// How old a reading may be while the disk is far from its reserve.
-    static let maxAge = Duration.milliseconds(100)
 
     init(database path: String) {
         guard let slash = path.lastIndex(of: "/") else {
@@ -35,10 +27,10 @@ final class DiskReserve: Sendable {
     /// Throws `unavailable` when logging `recordBytes` more, with `waitingEvents` not yet
     /// stored, would leave the disk below what storing them needs.
     func check(recordBytes: Int, waitingEvents: Int, database: String) throws(StoreError) {
-        let need = Self.headroom + UInt64(waitingEvents + 1) * Self.bytesPerWaitingEvent + 2 * UInt64(recordBytes)
+        let need = StoreTuning.diskHeadroom + UInt64(waitingEvents + 1) * StoreTuning.diskBytesPerWaitingEvent + 2 * UInt64(recordBytes)
         let now = ContinuousClock.now
         var free = reading.withLock { r -> UInt64? in
-            guard let at = r.at, now - at < Self.maxAge, r.free > 4 * need else { return nil }
+            guard let at = r.at, now - at < StoreTuning.diskReadingMaxAge, r.free > 4 * need else { return nil }
             return r.free
         }
         if free == nil {

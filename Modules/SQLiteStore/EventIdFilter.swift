@@ -13,11 +13,10 @@ struct EventIdFilter: Sendable {
     private let blocks: UInt64
 
     static let wordsPerBlock = 8
-    static let bitsPerKey = 10
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        let blocks = max(1, (self.capacity * Self.bitsPerKey + 511) / 512)
+        let blocks = max(1, (self.capacity * StoreTuning.filterBitsPerKey + 511) / 512)
         self.blocks = UInt64(blocks)
         words = Array(repeating: 0, count: blocks * Self.wordsPerBlock)
     }

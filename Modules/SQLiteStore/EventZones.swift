@@ -69,7 +69,7 @@ enum EventZones {
         }
 
         /// Writes the group's zones inside its transaction: each extends its app's latest zone
-        /// when the two together stay within `extendedSpan` and `extendedSeqs` (traffic that
+        /// when the two together stay within `StoreTuning.zoneMaxSpan` and `StoreTuning.zoneMaxSeqs` (traffic that
         /// arrives in time order: one row per quarter hour or so, not one per commit), else it
         /// is a row of its own.
         func write(to db: SQLiteDatabase) throws(SQLiteError) {
@@ -94,43 +94,31 @@ enum EventZones {
 
         private static let insert = HotStatement(
             "INSERT INTO event_zones (app_key, first_seq, last_seq, min_ts, max_ts) VALUES (?, ?, ?, ?, ?)")
-        /// The app's latest zone among the map's last `latestZones` rows (a rowid range at the
+        /// The app's latest zone among the map's last `StoreTuning.zoneLatestRows` rows (a rowid range at the
         /// map's end: no index read, however long the map; an app quiet for longer starts anew).
         static func latest(_ appKey: String) -> SQLQuery {
             """
             SELECT rowid, first_seq, last_seq, min_ts, max_ts FROM event_zones
-            WHERE rowid > (SELECT IFNULL(MAX(rowid), 0) FROM event_zones) - \(EventZones.latestZones) AND app_key = \(appKey)
+            WHERE rowid > (SELECT IFNULL(MAX(rowid), 0) FROM event_zones) - \(StoreTuning.zoneLatestRows) AND app_key = \(appKey)
             ORDER BY rowid DESC LIMIT 1
             """
         }
         private static let extend = HotStatement("UPDATE event_zones SET last_seq = ?, min_ts = ?, max_ts = ? WHERE rowid = ?")
     }
 
-    /// The widest time range, in ms, a zone grows to by taking later commits in (15 minutes): a
-    /// query bounded in time reads at most about this much more than its range.
-    static let extendedSpan: Int64 = 15 * 60_000
-    /// The most `seq`s a zone grows to by taking later commits in.
-    static let extendedSeqs: Int64 = 65_536
-    /// How many of the map's last rows a commit looks through for its app's latest zone.
-    static let latestZones = 64
-
     /// `latest` (an app's latest zone) grown to hold `next` (the same app's rows of a later
-    /// commit), or nil when that would take it past `extendedSpan` or `extendedSeqs`. A zone
+    /// commit), or nil when that would take it past `StoreTuning.zoneMaxSpan` or
+    /// `StoreTuning.zoneMaxSeqs`. A zone
     /// already wider (a commit with a late event) takes nothing in.
     static func extended(_ latest: Zone, by next: Zone) -> Zone? {
         guard next.seqs.lowerBound > latest.seqs.upperBound else { return nil }
         let grown = latest.merged(next)
-        guard grown.times.upperBound - grown.times.lowerBound <= extendedSpan,
-            grown.seqs.upperBound - grown.seqs.lowerBound < extendedSeqs
+        guard grown.times.upperBound - grown.times.lowerBound <= StoreTuning.zoneMaxSpan,
+            grown.seqs.upperBound - grown.seqs.lowerBound < StoreTuning.zoneMaxSeqs
         else { return nil }
         return grown
     }
 
-    /// Gaps of at most this many seqs between two ranges are read rather than skipped: one rowid
-    /// range is stepped in order, where several are ORed (and a query's ORDER BY then sorts).
-    static let mergedGap: Int64 = 4096
-    /// At most this many ranges in a query: past it, the closest are merged.
-    static let maxRanges = 32
 
     /// The seq ranges that hold every event of `appKey` (every app: nil) whose corrected time is
     /// in `[since, until)` (an open side: nil), from the map; sorted and apart. Empty: none.
@@ -145,11 +133,11 @@ enum EventZones {
         return merged(found)
     }
 
-    /// `ranges` sorted, overlapping ones and those `mergedGap` apart joined, then, while more
-    /// than `maxRanges`, those closest joined.
+    /// `ranges` sorted, overlapping ones and those `StoreTuning.zoneMergedGap` apart joined, then, while more
+    /// than `StoreTuning.zoneMaxRanges`, those closest joined.
     static func merged(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
         let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
-        var gap = mergedGap
+        var gap = StoreTuning.zoneMergedGap
         while true {
             var out: [ClosedRange<Int64>] = []
             for r in sorted {
@@ -159,7 +147,7 @@ enum EventZones {
                     out.append(r)
                 }
             }
-            if out.count <= maxRanges { return out }
+            if out.count <= StoreTuning.zoneMaxRanges { return out }
             gap = gap > Int64.max / 4 ? Int64.max : gap * 4
         }
     }

@@ -2,7 +2,7 @@ import CSQLite
 import StoreSQL
 
 /// `rollup_kind_events` in blocks (rollups layout 3, RollupPart.kinds): per event kind, its events in time order
-/// (ties by `seq`), a run of up to `maxEntries` of them stored as one row: the key of its first
+/// (ties by `seq`), a run of up to `StoreTuning.kindEventBlockEntries` of them stored as one row: the key of its first
 /// (`kind, first_ts, first_seq`), its last's time and seq, how many, and the entries packed in
 /// one BLOB (`KindEventEntry.append`).
 ///
@@ -15,11 +15,8 @@ import StoreSQL
 /// (the last whose first entry is not after it; before every block, the first). Entries after
 /// the kind's last block are appended to it while it has room (its bytes extended, nothing
 /// decoded), then fill new blocks; any other block that takes entries is decoded, merged and
-/// written again, split into equal parts when past `maxEntries`.
+/// written again, split into equal parts when past `StoreTuning.kindEventBlockEntries`.
 enum KindEventBlocks {
-    /// Entries per block at most: the funnel's reads (fewer, larger blocks) against the cost of
-    /// rewriting a block an event lands in (smaller blocks).
-    static let maxEntries = 256
 
     /// A stored block as the writer reads it.
     private struct Block {
@@ -66,7 +63,7 @@ enum KindEventBlocks {
             if next == nil && (e.time, e.seq) > (block.lastTime, block.lastSeq) {
                 // After every stored entry of the kind: appended.
                 var last = block
-                let room = max(0, maxEntries - last.count)
+                let room = max(0, StoreTuning.kindEventBlockEntries - last.count)
                 let appended = share.prefix(room)
                 if let end = appended.last {
                     KindEventEntry.append(appended, after: (last.lastTime, last.lastSeq), to: &last.bytes)
@@ -108,16 +105,17 @@ enum KindEventBlocks {
     private static let insertBlock = HotStatement(
         "INSERT INTO rollup_kind_events (kind, first_ts, first_seq, last_ts, last_seq, entries, events) VALUES (?, ?, ?, ?, ?, ?, ?)")
 
-    /// `entries` (sorted) cut into blocks of at most `maxEntries`: the kind's last ones full
+    /// `entries` (sorted) cut into blocks of at most `StoreTuning.kindEventBlockEntries`: the kind's last ones full
     /// from the front (later events are appended to the rest), others in equal parts (room on
     /// either side for late ones).
     private static func pieces(of entries: ArraySlice<KindEventEntry>, last: Bool) -> [ArraySlice<KindEventEntry>] {
         guard !entries.isEmpty else { return [] }
-        let parts = (entries.count + maxEntries - 1) / maxEntries
+        let size = StoreTuning.kindEventBlockEntries
+        let parts = (entries.count + size - 1) / size
         var out: [ArraySlice<KindEventEntry>] = []
         var start = entries.startIndex
         for p in 0..<parts {
-            let end = last ? min(start + maxEntries, entries.endIndex) : entries.startIndex + entries.count * (p + 1) / parts
+            let end = last ? min(start + size, entries.endIndex) : entries.startIndex + entries.count * (p + 1) / parts
             out.append(entries[start..<end])
             start = end
         }

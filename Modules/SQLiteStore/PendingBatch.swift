@@ -145,7 +145,7 @@ final class PendingBatch: Sendable {
         let rows = events.count / Self.eventColumns
         var first = 0, stored = 0
         while first < rows {
-            let count = min(Self.eventsPerInsert, rows - first)
+            let count = min(StoreTuning.eventsPerInsert, rows - first)
             // A repeat the ACK counted is left out here by ON CONFLICT.
             stored += try db.run(
                 Self.inserts[count - 1], events, values: first * Self.eventColumns..<(first + count) * Self.eventColumns)
@@ -169,12 +169,8 @@ final class PendingBatch: Sendable {
         return run
     }
 
-    /// Events per INSERT: one statement for many rows costs SQLite's statement machine and our
-    /// binding less than one each; at most
-    /// this many statement texts are prepared (the last of a batch has fewer rows).
-    static let eventsPerInsert = 32
-    /// The INSERTs of 1 … `eventsPerInsert` rows, prepared on first use, found without hashing.
-    static let inserts = (1...eventsPerInsert).map { HotStatement(insertEvents($0)) }
+    /// The INSERTs of 1 … `StoreTuning.eventsPerInsert` rows, prepared on first use, found without hashing.
+    static let inserts = (1...StoreTuning.eventsPerInsert).map { HotStatement(insertEvents($0)) }
     /// Values per event row (`events`).
     static let eventColumns = 16
 

@@ -123,12 +123,12 @@ final class SQLiteDatabase {
         // indexes and rollup tables it updates are read page by page). Only the database file
         // is mapped (the WAL is still read), and only for reading: writes still go through
         // the WAL.
-        try execute("PRAGMA mmap_size = \(Self.readerMapBytes)")
+        try execute("PRAGMA mmap_size = \(StoreTuning.readerMapBytes)")
         if mode != .readOnly {
             // The writer keeps the pages of the B-trees an append walks (events' indexes) in its
             // own cache, bigger than SQLite's 2 MiB but bounded, so a collector's memory levels
             // off (`ingest-bench --sustain`); pages beyond it are read through the memory map.
-            try execute("PRAGMA cache_size = -\(Self.writerCacheKiB)")
+            try execute("PRAGMA cache_size = -\(StoreTuning.writerCacheKiB)")
         }
     }
 
@@ -136,11 +136,6 @@ final class SQLiteDatabase {
     /// statistics (a mutex around every allocation of every connection; we read none of them).
     private static let configured: Bool = autotrack_sqlite3_disable_memory_statistics() == SQLITE_OK
 
-    /// The page cache of a writing connection, per file it writes (KiB).
-    static let writerCacheKiB = 32_768
-
-    /// How much of a database file a connection maps (1 GiB; beyond it, pages are read).
-    static let readerMapBytes = 1 << 30
 
     deinit {
         for s in cache.values { s.finalize() }

@@ -56,7 +56,7 @@ extension SQLiteEventStore {
         }
         recovery.log = nil
         // Sized for twice what is stored: a larger one is built when it fills.
-        dedup.startBuilding(capacity: max(Self.minimumFilterKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
+        dedup.startBuilding(capacity: max(StoreTuning.filterMinimumKeys, 2 * Int(lastSeq) + recovered.reduce(0) { $0 + $1.batch.validCount }))
         let journal = IngestJournal(
             log: log, logID: logID, dedup: dedup, applied: applied, logged: logged, durable: options.durability == .full,
             waitingBytes: memory.waitingBytes)
@@ -97,8 +97,6 @@ extension SQLiteEventStore {
         return (logged, applied, last, watermark)
     }
 
-    /// Keys a filter of stored keys is sized for at least (~5 MiB).
-    static let minimumFilterKeys = 4 << 20
 
     /// Logs `mine` (`IngestJournal.log`) once `events` is within the journal's bounds: behind,
     /// the appending threads store waiting batches themselves (`StoreTuning.maxStoreLag`,

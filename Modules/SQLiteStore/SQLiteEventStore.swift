@@ -124,7 +124,7 @@ public final class SQLiteEventStore: CollectorStore {
             try db.execute("PRAGMA temp_store = MEMORY")
             try RollupFile.attach(to: db, database: path, writable: true)
             for other in RollupPart.allCases {
-                let kib = other == part ? SQLiteDatabase.writerCacheKiB : 256
+                let kib = other == part ? StoreTuning.writerCacheKiB : 256
                 try db.execute("PRAGMA \(other.schema).cache_size = -\(kib)")
             }
             try db.execute("PRAGMA wal_autocheckpoint = \(StoreTuning.checkpointPages)")

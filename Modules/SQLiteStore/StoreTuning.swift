@@ -26,6 +26,58 @@ enum StoreTuning {
     /// (`ingestCurrent`) from holding the connection for longer than one such transaction.
     static let batchesPerStore = 64
 
+    /// Events per INSERT into `events`, at most: one statement for many rows costs SQLite's
+    /// statement machine and our binding less than one each. Keeps the prepared statement texts
+    /// few: one per row count from 1 to this (the last INSERT of a batch has fewer rows).
+    static let eventsPerInsert = 32
+
+    /// Keys the filter of stored event ids (`EventIdFilter`, IngestDedup.swift) is sized for at
+    /// least (about 5 MiB). Keeps a small database from rebuilding its filter over and over as it
+    /// grows; past its keys the dedup builds a larger one.
+    static let filterMinimumKeys = 4 << 20
+
+    /// Bits of the event id filter per key it is sized for. Keeps the share of new events sent
+    /// to an exact lookup near 1 % while the filter holds at most its keys.
+    static let filterBitsPerKey = 10
+
+    // MARK: the zone map (`event_zones`)
+
+    /// The widest time range, in ms, a zone grows to by taking later commits in (15 minutes).
+    /// Keeps a query bounded in time reading at most about this much more than its range.
+    static let zoneMaxSpan: Int64 = 15 * 60_000
+
+    /// The most `seq`s a zone grows to by taking later commits in. Keeps a zone from spanning
+    /// more rows than a read skips cheaply at over ~70 events a second.
+    static let zoneMaxSeqs: Int64 = 65_536
+
+    /// How many of the map's last rows a commit looks through for its app's latest zone. Keeps a
+    /// commit's lookup bounded however many apps write at once.
+    static let zoneLatestRows = 64
+
+    /// Gaps of at most this many seqs between two of a query's ranges are read rather than
+    /// skipped. Keeps a query to one rowid range stepped in order where several nearby ranges
+    /// would be ORed (and its ORDER BY then sort).
+    static let zoneMergedGap: Int64 = 4096
+
+    /// Ranges in a query, at most: past it, the closest are merged. Keeps a query's text and
+    /// plan small.
+    static let zoneMaxRanges = 32
+
+    // MARK: the disk's reserve (`DiskReserve`)
+
+    /// Bytes a stored event takes at most, in `events` with its indexes and in the rollups
+    /// (docs/schema.md measures about 110 on average; a long `props` takes more). Keeps room on
+    /// the disk for the events waiting in the journal before a batch is acknowledged.
+    static let diskBytesPerWaitingEvent: UInt64 = 1_024
+
+    /// Bytes SQLite needs besides the rows: a checkpoint, a rollup chunk's journal pages. Keeps
+    /// a write from failing for space after its batch was acknowledged.
+    static let diskHeadroom: UInt64 = 16 << 20
+
+    /// How old a reading of the free space may be while the disk is far from its reserve. Keeps
+    /// `statvfs` off most appends.
+    static let diskReadingMaxAge = Duration.milliseconds(100)
+
     // MARK: derived data (the rollups)
 
     /// Events per rollup transaction, at most. Keeps the memory of one transaction's events
@@ -65,6 +117,11 @@ enum StoreTuning {
     /// the processor; an idle processor runs these threads at full speed.
     static let backgroundNice: Int32 = 5
 
+    /// Events per block of `rollup_kind_events` (KindEventBlocks.swift), at most. Keeps a
+    /// funnel's read of a kind to few, large blocks while the block a late event lands in stays
+    /// cheap to rewrite.
+    static let kindEventBlockEntries = 256
+
     // MARK: stopping
 
     /// How long `close` waits for each background thread (storing, the filter build, the rollup
@@ -79,4 +136,13 @@ enum StoreTuning {
     /// checkpoints (each copies every page changed since the last, with an fsync) from rewriting
     /// the same index and rollup pages every few commits.
     static let checkpointPages = 16_384
+
+    /// The page cache of a writing connection, per file it writes (KiB). Keeps the pages of the
+    /// B-trees an append or a rollup worker walks in memory, bounded so a collector's memory
+    /// levels off; pages beyond it are read through the memory map.
+    static let writerCacheKiB = 32_768
+
+    /// How much of a database file a connection maps for reading (1 GiB; beyond it, pages are
+    /// read with a system call each). Keeps a scan from copying every page out of the kernel.
+    static let readerMapBytes = 1 << 30
 }

@@ -44,7 +44,7 @@ import Testing
     }
 
     /// Expects every kind's blocks in order without overlapping (each ends before the next
-    /// starts), none past `maxEntries` or empty, and one entry per stored event.
+    /// starts), none past `StoreTuning.kindEventBlockEntries` or empty, and one entry per stored event.
     static func expectWellFormedBlocks(_ path: String) throws {
         let overlapping = try sqlite(
             path,
@@ -55,7 +55,7 @@ import Testing
             """)
         #expect(overlapping == ["0"])
         #expect(
-            try sqlite(path, "SELECT COUNT(*) FROM rollup_kind_events WHERE entries < 1 OR entries > \(KindEventBlocks.maxEntries)") == ["0"])
+            try sqlite(path, "SELECT COUNT(*) FROM rollup_kind_events WHERE entries < 1 OR entries > \(StoreTuning.kindEventBlockEntries)") == ["0"])
         #expect(try sqlite(path, "SELECT SUM(entries) = (SELECT COUNT(*) FROM events) FROM rollup_kind_events") == ["1"])
     }
 
@@ -91,7 +91,7 @@ import Testing
         let store = try SQLiteEventStore(path: path)
         defer { store.close() }
         store.pauseRollupWorker(true)
-        let m = KindEventBlocks.maxEntries, n = m + m / 4, t = F.day0, s: Int64 = 1_000
+        let m = StoreTuning.kindEventBlockEntries, n = m + m / 4, t = F.day0, s: Int64 = 1_000
         let filters = [EventFilter.all, EventFilter(since: t + 100 * s + 1, until: t + Int64(m + 20) * s)]
         // In time order: the last block fills from the front, the rest starts the next one.
         try Self.append(store, Self.run("a", Self.tap, count: n, from: t))
@@ -118,7 +118,7 @@ import Testing
         let store = try SQLiteEventStore(path: path)
         defer { store.close() }
         store.pauseRollupWorker(true)
-        let m = Int64(KindEventBlocks.maxEntries), t = F.day0, step: Int64 = 997
+        let m = Int64(StoreTuning.kindEventBlockEntries), t = F.day0, step: Int64 = 997
         // Three kinds interleaved, each over several blocks; entries 997 ms apart.
         var events: [JSONValue] = []
         for (k, kind) in [Self.home, Self.tap, Self.launch].enumerated() {
@@ -191,7 +191,7 @@ import Testing
         let split = try sqlite(
             path,
             """
-            SELECT COUNT(*) FROM rollup_kind_events b WHERE entries < \(KindEventBlocks.maxEntries)
+            SELECT COUNT(*) FROM rollup_kind_events b WHERE entries < \(StoreTuning.kindEventBlockEntries)
             AND EXISTS (SELECT 1 FROM rollup_kind_events n WHERE n.kind = b.kind AND n.first_ts > b.first_ts)
             """)
         #expect(Int(split.first ?? "") ?? 0 >= 9)

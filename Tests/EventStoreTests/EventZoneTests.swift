@@ -233,10 +233,10 @@ import TestSupport
         // Earlier times join too, within the span.
         #expect(EventZones.extended(z, by: next(250...260, 500...600)) == next(100...260, 500...2_000))
         // Past the span, past the seqs, or not after the zone: nothing.
-        #expect(EventZones.extended(z, by: next(250...260, 1_000...(1_000 + EventZones.extendedSpan + 1))) == nil)
-        #expect(EventZones.extended(z, by: next(250...(100 + EventZones.extendedSeqs), 1_500...1_600)) == nil)
+        #expect(EventZones.extended(z, by: next(250...260, 1_000...(1_000 + StoreTuning.zoneMaxSpan + 1))) == nil)
+        #expect(EventZones.extended(z, by: next(250...(100 + StoreTuning.zoneMaxSeqs), 1_500...1_600)) == nil)
         #expect(EventZones.extended(z, by: next(150...160, 1_500...1_600)) == nil)
-        #expect(EventZones.extended(z, by: next((99 + EventZones.extendedSeqs)...(99 + EventZones.extendedSeqs), 1_500...1_600)) != nil)
+        #expect(EventZones.extended(z, by: next((99 + StoreTuning.zoneMaxSeqs)...(99 + StoreTuning.zoneMaxSeqs), 1_500...1_600)) != nil)
     }
 
     @Test func rangesCloseTogetherAreMergedAndNeverMoreThanTheBound() {
