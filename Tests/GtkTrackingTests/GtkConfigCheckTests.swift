@@ -26,7 +26,7 @@ struct GtkConfigCheckTests {
         // The window's tree holds every page of its stack (shown or not), and the home page's tree.
         _ = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
         _ = try WidgetTree.wait(directory: trees, page: "GtkWindow")
-        _ = try display.window(titled: "^Autotrack Shop$")
+        _ = try display.window(titled: "^Autotrack Shop$", of: shop)
         try display.xdotool(["key", "ctrl+q"])
         #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")
 

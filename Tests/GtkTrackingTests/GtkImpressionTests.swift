@@ -53,7 +53,7 @@ struct GtkImpressionTests {
             ], environment: display.environment())
         defer { shop.kill() }
         let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         // The four rows fit in the window: one impression each.
         _ = try Self.events(in: out) { Self.impressions($0).count >= 4 }
         let mug = try WidgetTree.center(home.node("title", "Mug"))
@@ -110,7 +110,7 @@ struct GtkImpressionTests {
                 "--config-refresh", "1", "--spool", dir.appendingPathComponent("spool").path, "--", Built.shop,
             ], environment: display.environment(["AUTOTRACK_DATA_DIR": data.path]))
         defer { shop.kill() }
-        _ = try display.window(titled: "^Autotrack Shop$")
+        _ = try display.window(titled: "^Autotrack Shop$", of: shop)
         _ = try collector.events(atLeast: 2)  // app_start, page_enter
         // No impression rule: nothing is watched.
         Thread.sleep(forTimeInterval: 1.5)

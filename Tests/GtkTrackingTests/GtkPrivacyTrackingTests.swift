@@ -44,7 +44,7 @@ struct GtkPrivacyTrackingTests {
         defer { shop.kill() }
         let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
         let windowTree = try WidgetTree.wait(directory: trees, page: "GtkWindow")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         _ = try collector.events(atLeast: 2)
         func click(_ node: [String: Any]) throws {
             let c = try WidgetTree.center(node)
@@ -94,7 +94,7 @@ struct GtkPrivacyTrackingTests {
             environment: display.environment())
         defer { shop.kill() }
         _ = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         // No window manager: the input focus alone makes a window active. Focus on the root
         // window leaves the app without an active window (the background), then it comes back.
         try display.xdotool(["windowfocus", "--sync", window])
@@ -142,7 +142,7 @@ struct GtkPrivacyTrackingTests {
         let tree = try page1.widgetTree
         #expect(picture.colours(in: try tree.root.frame) == [SnapshotTrackingTests.blank])
         #expect(tree.nodes.allSatisfy { $0["props"] == nil && $0["title"] == nil })
-        let window = try display.window(titled: "Widget Factory")
+        let window = try display.window(titled: "Widget Factory", of: app)
         let windowTree = try collector.snapshot(page: "GtkApplicationWindow").widgetTree
         let switchers = windowTree.nodes.filter {
             $0["type"] as? String == "GtkToggleButton" && $0["frame"] != nil && ($0["path"] as? String ?? "").contains("GtkStackSwitcher")

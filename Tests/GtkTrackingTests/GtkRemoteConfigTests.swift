@@ -39,7 +39,7 @@ struct GtkRemoteConfigTests {
         defer { shop.kill() }
 
         let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         let fav = try WidgetTree.center(home.node("path", Self.favPath))
         _ = try collector.events(atLeast: 2)  // app_start, page_enter
 

@@ -28,7 +28,7 @@ struct GtkShopTrackingTests {
         defer { shop.kill() }
 
         let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         // Launch built and filled the window by code: only the lifecycle is reported.
         let launch = try collector.events(atLeast: 2)
         Thread.sleep(forTimeInterval: 0.5)
@@ -121,7 +121,7 @@ struct GtkShopTrackingTests {
             ], environment: display.environment())
         defer { shop.kill() }
         let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         let c = try WidgetTree.center(home.node("title", "Mug"))
         try display.click(window: window, x: c.x, y: c.y)
         _ = try WidgetTree.wait(directory: trees, page: "GtkBox(detail)")
@@ -149,7 +149,7 @@ struct GtkShopTrackingTests {
                  "--", Built.shop], environment: display.environment())
             defer { shop.kill() }
             let home = try WidgetTree.wait(directory: trees, page: "GtkBox(home)")
-            let window = try display.window(titled: "^Autotrack Shop$")
+            let window = try display.window(titled: "^Autotrack Shop$", of: shop)
             try drive(home, window)
             try display.xdotool(["key", "ctrl+q"])
             #expect(try shop.waitForExit(within: 30) == 0, "stderr: \(shop.standardError)")

@@ -58,7 +58,7 @@ struct SnapshotTrackingTests {
         let home = try collector.snapshot(page: "GtkBox(home)")
         #expect(home.appKey == "shop" && home.appVersion == "1.2.0")
         _ = try Self.checkPicture(home)
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         // The cart label is styled autotrack-ignore: painted over, with no title and no props.
         let windowSnapshot = try collector.snapshot(page: "GtkWindow")
         let cart = try windowSnapshot.widgetTree.node("id", "cart")
@@ -117,7 +117,7 @@ struct SnapshotTrackingTests {
              "--", Built.shop], environment: display.environment())
         defer { shop.kill() }
         let home = try collector.snapshot(page: "GtkBox(home)")
-        let window = try display.window(titled: "^Autotrack Shop$")
+        let window = try display.window(titled: "^Autotrack Shop$", of: shop)
         // Off: within one 3-second poll (and the collector's one-second cache) the agent stops.
         try collector.snapshotStore.setCircleMode(appKey: "shop", until: nil)
         Thread.sleep(forTimeInterval: 5)
@@ -145,7 +145,7 @@ struct SnapshotTrackingTests {
 
         let page1 = try collector.snapshot(page: "GtkBox(page1)")
         _ = try Self.checkPicture(page1)
-        let window = try display.window(titled: "Widget Factory")
+        let window = try display.window(titled: "Widget Factory", of: app)
         let tree = try page1.widgetTree
         let check = try tree.node("id", "checkbutton1")
         try Self.click(check, in: window, on: display)

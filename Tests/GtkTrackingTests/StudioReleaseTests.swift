@@ -94,7 +94,7 @@ struct StudioReleaseTests {
         func label(_ node: [String: Any]) throws -> [String: Any] {
             try #require((node["children"] as? [[String: Any]])?.first { $0["type"] as? String == "GtkLabel" }, "\(node["path"] ?? "?") has no label")
         }
-        let window = try display.window(titled: "Widget Factory")
+        let window = try display.window(titled: "Widget Factory", of: factory)
         var clicks: [String: Int] = [:]
         for (node, path) in [(toggle, togglePath), (check, checkPath), (toggle, togglePath), (check, checkPath), (toggle, togglePath)] {
             let c = try WidgetTree.center(node)

@@ -105,7 +105,10 @@ public final class VirtualDisplay {
 
     /// The id of the first shown window whose title matches the regular expression `title`
     /// (xdotool's `search --name`), waiting until there is one.
-    public func window(titled title: String, within seconds: Double = 30) throws -> String {
+    ///
+    /// With `program` (the process that shows it), a program that ends first fails at once, and
+    /// either failure says what it wrote on stderr (the last 2,000 bytes).
+    public func window(titled title: String, within seconds: Double = 60, of program: GUIProcess? = nil) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let out = try? xdotool(["search", "--onlyvisible", "--name", title]),
@@ -113,9 +116,15 @@ public final class VirtualDisplay {
             {
                 return String(first)
             }
+            if let program, !program.isRunning {
+                throw HarnessFailure(
+                    "\(program.label) ended (status \(program.exitStatus.map(String.init) ?? "?")) before a window titled \"\(title)\" appeared on \(name); "
+                        + "stderr: \(program.standardError.suffix(2000))")
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        throw HarnessFailure("no window titled \"\(title)\" appeared on \(name) within \(seconds) s")
+        let said = program.map { "; \($0.label)'s stderr: \($0.standardError.suffix(2000))" } ?? ""
+        throw HarnessFailure("no window titled \"\(title)\" appeared on \(name) within \(seconds) s\(said)")
     }
 
     /// A left click at (`x`, `y`) in `window`'s coordinates.
