@@ -15,7 +15,6 @@ final class DiskReserve: Sendable {
     /// while the disk is near its reserve.
     private let reading = Mutex<(free: UInt64, at: ContinuousClock.Instant?)>((0, nil))
 
-
     init(database path: String) {
         guard let slash = path.lastIndex(of: "/") else {
             folder = "."

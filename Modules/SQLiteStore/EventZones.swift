@@ -119,7 +119,6 @@ enum EventZones {
         return grown
     }
 
-
     /// The seq ranges that hold every event of `appKey` (every app: nil) whose corrected time is
     /// in `[since, until)` (an open side: nil), from the map; sorted and apart. Empty: none.
     static func seqRanges(appKey: String?, since: Int64?, until: Int64?, in db: SQLiteDatabase) throws(SQLiteError) -> [ClosedRange<Int64>] {

@@ -17,7 +17,6 @@ import StoreSQL
 /// decoded), then fill new blocks; any other block that takes entries is decoded, merged and
 /// written again, split into equal parts when past `StoreTuning.kindEventBlockEntries`.
 enum KindEventBlocks {
-
     /// A stored block as the writer reads it.
     private struct Block {
         var firstTime: Int64

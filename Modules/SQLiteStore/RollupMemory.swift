@@ -10,23 +10,20 @@ import EventStore
 /// works on the memory moved out of the worker and gives it back only after its COMMIT (a failed
 /// chunk leaves it empty); and it is emptied when the rollups file's `data_version` moved since
 /// the last chunk, that is when any other connection (a rebuild, a prune, a migration, another
-/// process) committed to the file. Each map is bounded (`RecentMap`: at most twice `capacity`
-/// entries, the least recently used generation dropped), so the worker's memory stays flat
+/// process) committed to the file. Each map is bounded (`RecentMap`: at most twice
+/// `StoreTuning.rollupMemoryEntries` entries, the least recently used generation dropped), so the worker's memory stays flat
 /// however many keys pass, and a working set larger than one generation loses only its coldest
 /// keys, never everything at once.
 struct RollupMemory: Sendable {
-    /// Entries per generation of each map (`StoreTuning.rollupMemoryEntries`).
-    static let capacity = StoreTuning.rollupMemoryEntries
-
     /// The rollups file's `PRAGMA data_version` when the memory was last right; nil: unknown.
     var dataVersion: Int64?
-    private var idNumbers = RecentMap<AppText, Int64>(capacity: capacity)
-    private var viewNumbers = RecentMap<AppText, Int64>(capacity: capacity)
-    private var sourceNumbers = RecentMap<SourceKey, Int64>(capacity: capacity)
-    private var kindNumbers = RecentMap<EventKind, Int64>(capacity: capacity)
-    private var distinctIDs = RecentMap<DistinctID, Bool>(capacity: capacity)
-    private var lastEnters = RecentMap<SequenceKey, RollupEnter>(capacity: capacity)
-    private var lastRuns = RecentMap<RunKey, ClickRun>(capacity: capacity)
+    private var idNumbers = RecentMap<AppText, Int64>(capacity: StoreTuning.rollupMemoryEntries)
+    private var viewNumbers = RecentMap<AppText, Int64>(capacity: StoreTuning.rollupMemoryEntries)
+    private var sourceNumbers = RecentMap<SourceKey, Int64>(capacity: StoreTuning.rollupMemoryEntries)
+    private var kindNumbers = RecentMap<EventKind, Int64>(capacity: StoreTuning.rollupMemoryEntries)
+    private var distinctIDs = RecentMap<DistinctID, Bool>(capacity: StoreTuning.rollupMemoryEntries)
+    private var lastEnters = RecentMap<SequenceKey, RollupEnter>(capacity: StoreTuning.rollupMemoryEntries)
+    private var lastRuns = RecentMap<RunKey, ClickRun>(capacity: StoreTuning.rollupMemoryEntries)
 
     /// An app key's text (an id of `rollup_ids`).
     struct AppText: Hashable {
@@ -128,9 +125,9 @@ struct RecentMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private mutating func set(_ key: Key, _ value: Value) {
         if current.count >= capacity, current[key] == nil {
-            previous = current
-            current = [:]
-            current.reserveCapacity(capacity)
+            // The older generation's storage becomes the new current one's.
+            swap(&previous, &current)
+            current.removeAll(keepingCapacity: true)
         }
         previous[key] = nil
         current[key] = value

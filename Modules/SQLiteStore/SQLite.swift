@@ -136,7 +136,6 @@ final class SQLiteDatabase {
     /// statistics (a mutex around every allocation of every connection; we read none of them).
     private static let configured: Bool = autotrack_sqlite3_disable_memory_statistics() == SQLITE_OK
 
-
     deinit {
         for s in cache.values { s.finalize() }
         sqlite3_close_v2(handle)

@@ -97,7 +97,6 @@ extension SQLiteEventStore {
         return (logged, applied, last, watermark)
     }
 
-
     /// Logs `mine` (`IngestJournal.log`) once `events` is within the journal's bounds: behind,
     /// the appending threads store waiting batches themselves (`StoreTuning.maxStoreLag`,
     /// `SQLiteMemoryBounds.waitingBytes`), so the `ACK`s go at the pace of storing and `events` stays within 1 s

@@ -21,13 +21,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("events.sqlite")
         let count = 100_000
-        let (first, second) = AgentCollectorEndToEndTests.eventLines(count: count)
-        let file = dir.appendingPathComponent("events.ndjson")
-        try (first + second).write(to: file)
-
         let started = try ServeProcess(db: db)
         defer { started.kill() }
-        let send = try agentSend(file, to: started.address, spool: dir.appendingPathComponent("spool"))
+        let send = try agentSending(count, in: dir, to: started.address)
         defer { send.kill() }
         // Each new collector must open what the last one left.
         var (serve, kills) = try killedWhileSending(started, send)

@@ -85,12 +85,18 @@ struct CollectorReportJSON {
     }
 }
 
-/// `autotrack-agent send` of the NDJSON `file` to `address` as app `shop` 1.2.0, spooling in
-/// `spool`, in batches of 250.
-func agentSend(_ file: URL, to address: String, spool: URL) throws -> ChildProcess {
-    try ChildProcess(
+/// `autotrack-agent send` to `address` of `count` test events (`AgentCollectorEndToEndTests.eventLines`,
+/// written as NDJSON into `dir`) as app `shop` 1.2.0, spooling in `dir`, in batches of 250.
+func agentSending(_ count: Int, in dir: URL, to address: String) throws -> ChildProcess {
+    let (first, second) = AgentCollectorEndToEndTests.eventLines(count: count)
+    let file = dir.appendingPathComponent("events.ndjson")
+    try (first + second).write(to: file)
+    return try ChildProcess(
         Binaries.agent,
-        ["send", "--to", address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", spool.path, "--batch-events", "250", file.path])
+        [
+            "send", "--to", address, "--app-key", "shop", "--app-version", "1.2.0", "--spool", dir.appendingPathComponent("spool").path,
+            "--batch-events", "250", file.path,
+        ])
 }
 
 /// Kills `serve` with SIGKILL after each of `pauses` (seconds) while `send` runs, a new one

@@ -105,12 +105,9 @@ import TestSupport
         let dir = Fixtures.temporaryDirectory("e2e-pg-kill-loop")
         defer { try? FileManager.default.removeItem(at: dir) }
         let count = 60_000
-        let (first, second) = AgentCollectorEndToEndTests.eventLines(count: count)
-        let file = dir.appendingPathComponent("events.ndjson")
-        try (first + second).write(to: file)
         let started = try ServeProcess(database: uri)
         defer { started.kill() }
-        let send = try agentSend(file, to: started.address, spool: dir.appendingPathComponent("spool"))
+        let send = try agentSending(count, in: dir, to: started.address)
         defer { send.kill() }
         var (collector, kills) = try killedWhileSending(started, send)
         defer { collector.kill() }

@@ -71,10 +71,11 @@ enum KillLoopDatabase {
         }
     }
 
-    var name: String {
+    /// The store, and the program a person reads it with.
+    var names: (store: String, reader: String) {
         switch self {
-        case .sqlite: "SQLite"
-        case .postgres: "PostgreSQL"
+        case .sqlite: ("SQLite", "sqlite3")
+        case .postgres: ("PostgreSQL", "psql")
         }
     }
 
@@ -116,19 +117,17 @@ func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, ki
     let dir = temporaryDirectory("kill-loop")
     defer { try? FileManager.default.removeItem(at: dir) }
     let database: KillLoopDatabase
-    var server: PostgresServer?
     if postgres {
         do {
-            let started = try PostgresServer()
-            server = started
-            database = .postgres(started, try started.createDatabase())
+            let server = try PostgresServer()
+            database = .postgres(server, try server.createDatabase())
         } catch {
             fail("cannot start a PostgreSQL server for --postgres: \(error); Tools/setup.sh installs PostgreSQL")
         }
     } else {
         database = .sqlite(dir.appendingPathComponent("events.sqlite").path)
     }
-    defer { server?.stop() }
+    defer { if case .postgres(let server, _) = database { server.stop() } }
     let db = database.argument
     var serve = startServe(binary, db: db, listen: "127.0.0.1:0")
     let address = SocketAddress(host: "127.0.0.1", port: serve.port)
@@ -196,8 +195,8 @@ func killLoop(_ binary: String, _ perConnection: [[[JSONValue]]], total: Int, ki
     serve.process.terminate()
     serve.process.waitForExit()
     let (rolledUp, source) = database.derivedEvents
-    let reader = postgres ? "psql" : "sqlite3"
-    print("kill loop (\(database.name)): \(killed) SIGKILLs of serve in \(Benchmark.fixed(Benchmark.seconds(elapsed), 1)) s; \(sent) events acknowledged")
+    let (store, reader) = database.names
+    print("kill loop (\(store)): \(killed) SIGKILLs of serve in \(Benchmark.fixed(Benchmark.seconds(elapsed), 1)) s; \(sent) events acknowledged")
     print("  in events (\(reader), count | distinct): \(counted.joined()); in the rollups (\(source)): \(rolledUp.joined())")
     guard counted == ["\(total)|\(total)"], rolledUp == ["\(total)"] else {
         fail("acknowledged events lost or counted twice: events \(counted), rollups \(rolledUp), acknowledged \(total)")
