@@ -36,9 +36,10 @@ enum RollupFile {
     /// refilled from every stored event (`check`; a read-only reader reads the events meanwhile).
     /// A file made before layouts were recorded reads 0, which is layout 1. This layout: the
     /// tables shared out to two files (`RollupPart`), `rollup_kind_events` in blocks of events
-    /// (KindEventBlocks.swift), and the click runs keyed by the numbers of their actor
-    /// (`rollup_ids`) and view (`rollup_views`) (docs/schema.md).
-    static let layout: Int64 = 4
+    /// (KindEventBlocks.swift), the click runs keyed by the numbers of their actor
+    /// (`rollup_ids`) and view (`rollup_views`), and `rollup_events` with its events per hour
+    /// (`RollupHours`) (docs/schema.md).
+    static let layout: Int64 = 5
 
     /// The layout of a file whose `user_version` reads `recorded`.
     static func layout(recorded: Int64) -> Int64 { recorded == 0 ? 1 : recorded }
@@ -334,7 +335,8 @@ package enum RollupPart: Int, CaseIterable, Sendable {
             title       TEXT,
             events      INTEGER NOT NULL,
             dwell_count INTEGER NOT NULL,
-            dwell_sum   INTEGER NOT NULL
+            dwell_sum   INTEGER NOT NULL,
+            \(RollupHours.definitions)
         );
         CREATE INDEX IF NOT EXISTS rollup_pages.rollup_events_key ON rollup_events (app_key, day, type, name);
         CREATE TABLE IF NOT EXISTS rollup_pages.rollup_actors (

@@ -15,6 +15,8 @@ final class RollupEvent: Sendable {
     let time: Int64
     /// The UTC day of `time` (`UTCDay.number`), worked out once for every table.
     let day: Int64
+    /// The hour of that day holding `time` (`RollupHours.hour`).
+    let hour: Int
     let type: String
     let name: String
     let page: String?
@@ -50,6 +52,7 @@ final class RollupEvent: Sendable {
         self.seq = seq
         self.time = time
         day = UTCDay.number(of: time)
+        hour = RollupHours.hour(of: time, day: day)
         self.duration = duration
         self.appKey = appKey.string
         self.appVersion = appVersion?.string
@@ -199,43 +202,59 @@ struct RollupUpdate {
     }
 
     private func addCounts(_ events: [RollupEvent]) throws(SQLiteError) {
-        // Each key's first event gives its texts.
-        var counts: [CountKey: (first: RollupEvent, events: Int64, dwellCount: Int64, dwellSum: Int64)] = [:]
+        // Each key's first event gives its texts; its hours are `hours[24 * index ..< 24 * (index + 1)]`.
+        var index: [CountKey: Int] = [:]
+        var counts: [(first: RollupEvent, events: Int64, dwellCount: Int64, dwellSum: Int64)] = []
+        var hours: [Int64] = []
         for e in events {
             let key = CountKey(day: e.day, type: e.ids.type, name: e.ids.name, page: e.ids.page, path: e.ids.path, title: e.ids.title)
             let leave = e.type == "page_leave" ? e.duration : nil
-            if counts[key] == nil { counts[key] = (e, 0, 0, 0) }
-            counts[key]!.events += 1
+            let i: Int
+            if let known = index[key] {
+                i = known
+            } else {
+                i = counts.count
+                index[key] = i
+                counts.append((e, 0, 0, 0))
+                hours += repeatElement(0, count: RollupHours.count)
+            }
+            counts[i].events += 1
+            hours[i * RollupHours.count + e.hour] += 1
             if let d = leave {
-                counts[key]!.dwellCount += 1
+                counts[i].dwellCount += 1
                 // Saturates: rows stored before durations were checked may hold any integer. Past
                 // 64 bits the SQL sum turns to a real (SQLite does so), read with TOTAL.
-                counts[key]!.dwellSum = counts[key]!.dwellSum.addingSaturating(d)
+                counts[i].dwellSum = counts[i].dwellSum.addingSaturating(d)
             }
         }
-        for v in counts.values {
+        for (i, v) in counts.enumerated() {
             let k = v.first
             // `IS` compares NULL as a value; the key's columns may be NULL, so no UNIQUE/upsert.
-            let values: [SQLValue] = [
+            var values: [SQLValue] = [
                 .int(v.events), .int(v.dwellCount), .int(v.dwellSum), .text(appKey), .int(k.day), .text(k.type), .text(k.name), appVersion,
                 k.page.sqlValue, k.path.sqlValue, k.title.sqlValue,
             ]
+            values.reserveCapacity(values.count + RollupHours.count)
+            for h in 0..<RollupHours.count { values.append(.int(hours[i * RollupHours.count + h])) }
             if try db.run(Self.addToCount, rows: [values]) == 0 { try db.run(Self.insertCount, rows: [values]) }
         }
     }
 
     // The statements run once per key of a chunk, as text with `?`s bound by position (no
     // `SQLQuery` built per execution: the worker runs hundreds of thousands of them a minute),
-    // found in the statement cache by slot (`HotStatement`), not by hashing their text.
+    // found in the statement cache by slot (`HotStatement`), not by hashing their text. The
+    // hours are `?12` to `?35`.
     private static let addToCount = HotStatement(
         """
-        UPDATE rollup_events SET events = events + ?1, dwell_count = dwell_count + ?2, dwell_sum = dwell_sum + ?3
+        UPDATE rollup_events SET events = events + ?1, dwell_count = dwell_count + ?2, dwell_sum = dwell_sum + ?3,
+            \(RollupHours.columns.enumerated().map { "\($1) = \($1) + ?\($0 + 12)" }.joined(separator: ", "))
         WHERE app_key = ?4 AND day = ?5 AND type = ?6 AND name = ?7 AND app_version IS ?8 AND page IS ?9 AND path IS ?10 AND title IS ?11
         """)
     private static let insertCount = HotStatement(
         """
-        INSERT INTO rollup_events (events, dwell_count, dwell_sum, app_key, day, type, name, app_version, page, path, title)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        INSERT INTO rollup_events (events, dwell_count, dwell_sum, app_key, day, type, name, app_version, page, path, title,
+            \(RollupHours.columns.joined(separator: ", ")))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, \(RollupHours.columns.indices.map { "?\($0 + 12)" }.joined(separator: ", ")))
         """)
 
     // MARK: dwell values

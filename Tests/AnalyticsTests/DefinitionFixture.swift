@@ -79,10 +79,19 @@ enum DefinitionFixture {
         ]
     }
 
-    /// Ranges: everything; whole UTC days; hours into days (no rollup answers those).
-    static let ranges: [(since: Int64?, until: Int64?)] = [
-        (nil, nil), (start + day, start + 4 * day), (start + day + 5 * 3_600_000, start + 3 * day + 7 * 3_600_000),
-    ]
+    /// Ranges: everything; whole UTC days; hours into days; bounds inside hours (of two days, of
+    /// one day, of one hour, either side of one midnight, one bound open).
+    static let ranges: [(since: Int64?, until: Int64?)] = {
+        let hour: Int64 = 3_600_000, minute: Int64 = 60_000
+        return [
+            (nil, nil), (start + day, start + 4 * day), (start + day + 5 * hour, start + 3 * day + 7 * hour),
+            (start + day + 5 * hour + 17 * minute + 3_001, start + 3 * day + 7 * hour + 42 * minute),
+            (start + 2 * day + 3 * hour + 10 * minute, start + 2 * day + 19 * hour + 50 * minute),
+            (start + 2 * day + 9 * hour + 5 * minute, start + 2 * day + 9 * hour + 55 * minute),
+            (start + day + 20 * hour + 30 * minute, start + 2 * day + 7 * hour + 40 * minute),
+            (nil, start + 2 * day + 13 * hour + 1), (start + 3 * day + 1, nil),
+        ]
+    }()
 
     /// Every stored event, read one by one through `events`.
     static func allEvents(_ store: any CollectorStore) throws -> [StoredEvent] {
