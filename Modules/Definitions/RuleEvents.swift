@@ -59,9 +59,14 @@ public struct RuleEventMatcher {
     /// True when the rule selects a stored event with these fields: `title` is its
     /// `props.title`, `value` its `props[keyName]` (nil when not known: only the title is compared).
     public mutating func selects(appKey: String, appVersion: String?, type: String, path: String?, title: String?, value: String? = nil) -> Bool {
-        let rule = events.rule
-        guard appKey == rule.appKey, type == events.type, let path else { return false }
-        if let content = rule.content, content != title, rule.keyName == nil || content != value { return false }
+        guard type == events.type else { return false }
+        return selects(appKey: appKey, appVersion: appVersion, path: path, title: title, value: value)
+    }
+
+    /// True when the rule's app, version range and patterns hold an event with these fields (its
+    /// content aside).
+    private mutating func holds(appKey: String, appVersion: String?, path: String?) -> Bool {
+        guard appKey == events.rule.appKey, let path else { return false }
         if let held = versions[appVersion] {
             if !held { return false }
         } else {
@@ -73,5 +78,24 @@ public struct RuleEventMatcher {
         let m = events.matches(path: path)
         if paths.count < 100_000 { paths[path] = m }
         return m
+    }
+}
+
+extension RuleEventMatcher: EventSelector {
+    public var type: String { events.type }
+
+    /// The key name whose value the rule's content may equal; nil for a rule without content.
+    public var valueKey: String? { events.rule.content == nil ? nil : events.rule.keyName }
+
+    public mutating func selects(appKey: String, appVersion: String?, path: String?, title: String?, value: String?) -> Bool {
+        let rule = events.rule
+        if let content = rule.content, content != title, rule.keyName == nil || content != value { return false }
+        return holds(appKey: appKey, appVersion: appVersion, path: path)
+    }
+
+    public mutating func selection(appKey: String, appVersion: String?, path: String?, title: String?) -> EventSelection {
+        guard holds(appKey: appKey, appVersion: appVersion, path: path) else { return .none }
+        guard let content = events.rule.content, content != title else { return .every }
+        return events.rule.keyName == nil ? .none : .byValue
     }
 }

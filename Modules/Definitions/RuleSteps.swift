@@ -48,48 +48,23 @@ extension CollectorStore {
 
 extension AnalyticsStore {
     /// `actorEvents` where a kind `rule:ID` stands for the events `rules[ID]` selects
-    /// (`RuleEvents`, whenever they were stored). Without rule kinds it is `actorEvents` itself,
-    /// the store's fast path; with them the events of the kinds' types are read through
-    /// `events` and matched here, one row per kind an event matches (so an event that two
-    /// steps' definitions both select serves both).
+    /// (`RuleEvents`, whenever they were stored), one row per kind an event matches (so an event
+    /// that two steps' definitions both select serves both): the store's
+    /// `actorEvents(_:selecting:_:)` with a `RuleEventMatcher` per rule kind. Without rule kinds
+    /// it is `actorEvents` itself.
     public func definitionActorEvents(
         _ query: ActorEventQuery, rules: [String: KVCRule], _ each: (ActorEvent) -> Bool
     ) throws(StoreError) {
-        let ruleKinds = query.kinds.indices.filter { query.kinds[$0].ruleID != nil }
-        if ruleKinds.isEmpty { return try actorEvents(query, each) }
-        if query.inTimeOrder {
-            return try query.sortingByTime({ (q, e) throws(StoreError) in try definitionActorEvents(q, rules: rules, e) }, each)
-        }
-        var matchers: [(kind: Int, matcher: RuleEventMatcher)] = []
-        for i in ruleKinds {
-            let id = query.kinds[i].ruleID!
+        var matchers: [(kind: Int, selector: RuleEventMatcher)] = []
+        for (i, k) in query.kinds.enumerated() {
+            guard let id = k.ruleID else { continue }
             guard let rule = rules[id] else {
                 throw StoreError(.notFound, "no rule '\(id)' was given for the step rule:\(id) (publishedRules finds it)")
             }
             matchers.append((i, RuleEventMatcher(rule)))
         }
-        var types: [String] = []
-        for k in query.kinds where k.ruleID == nil && !types.contains(k.type) { types.append(k.type) }
-        for m in matchers where !types.contains(m.matcher.events.type) { types.append(m.matcher.events.type) }
-        var numbering = try actorNumbers(for: query)
-        try events(EventQuery(filter: query.filter, types: types)) { stored in
-            let e = stored.event
-            guard let id = query.actor.sentID(user: e.user, device: e.device, session: e.session) else { return true }
-            let type = e.type.rawValue
-            var actor: Int?
-            func row(_ kind: Int) -> Bool {
-                let a = actor ?? numbering.number(appKey: stored.appKey, id: id)
-                actor = a
-                return each(ActorEvent(kind: kind, actor: a, time: stored.time, seq: stored.seq))
-            }
-            for (i, k) in query.kinds.enumerated() where k.ruleID == nil && k.type == type && k.name == e.name {
-                if !row(i) { return false }
-            }
-            for j in matchers.indices where matchers[j].matcher.selects(stored) {
-                if !row(matchers[j].kind) { return false }
-            }
-            return true
-        }
+        if matchers.isEmpty { return try actorEvents(query, each) }
+        try actorEvents(query, selecting: matchers, each)
     }
 
     /// The funnel over the events `filter` selects, steps `rule:ID` counting `rules[ID]`'s events.

@@ -16,6 +16,12 @@ public protocol AnalyticsStore: EventSource {
     /// time order, ties by `seq`, when `query.inTimeOrder`). Has a default over `scan`; a store
     /// may answer it faster.
     func actorEvents(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError)
+    /// `actorEvents` where each kind at an index of `selected` stands for the events its selector
+    /// selects (EventSelector.swift: of the selector's type, any name) instead of its type and
+    /// name; an event two kinds select serves both. Has a default over `events`; a store may
+    /// answer it faster.
+    func actorEvents<S: EventSelector>(
+        _ query: ActorEventQuery, selecting selected: [(kind: Int, selector: S)], _ each: (ActorEvent) -> Bool) throws(StoreError)
     /// Identity merge (DeviceLinks.swift): the links of `appKey`'s devices (of every app when nil)
     /// that sent an event without a user (the only ones that can change an answer), made by the
     /// stored events, whenever stored. Has a default over `events`; a store may keep tables instead.

@@ -30,6 +30,17 @@ extension SQLiteEventStore {
         try actorEventsFromEvents(query, links, each)
     }
 
+    /// The analytics' rows with kinds chosen by selectors (`EventSelector`): from the rollups
+    /// when they cover the filter (SelectedKinds.swift), else from `events`
+    /// (`selectingActorEvents`).
+    public func actorEvents<S: EventSelector>(
+        _ query: ActorEventQuery, selecting selected: [(kind: Int, selector: S)], _ each: (ActorEvent) -> Bool
+    ) throws(StoreError) {
+        if selected.isEmpty { return try actorEvents(query, each) }
+        guard try rollupsCover(query.filter) else { return try selectingActorEvents(query, selecting: selected, each) }
+        try actorEventsFromRollups(query, selecting: selected.map { ($0.kind, $0.selector as any EventSelector) }, each)
+    }
+
     /// True when the rollup tables hold every event `filter` selects, by kind and time (the
     /// version asked for is not the empty text, and no app of the filter waits in `rollup_backlog`).
     func rollupsCover(_ filter: EventFilter) throws(StoreError) -> Bool {

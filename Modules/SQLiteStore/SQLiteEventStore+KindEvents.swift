@@ -9,7 +9,13 @@ extension SQLiteEventStore {
     /// hashed: actors are numbers already (`rollup_ids`, the actor as sent); a merged device's
     /// number is read as its user's (`mergedIDNumbers`), and numbers are renumbered densely in
     /// order of first appearance, as the protocol says, through one table (`LocalNumbers`).
-    func actorEventsFromRollups(_ query: ActorEventQuery, _ each: (ActorEvent) -> Bool) throws(StoreError) {
+    ///
+    /// A kind of `selected` stands for the events its selector selects (`SelectedKinds`): the
+    /// blocks of the stored kinds of its type whose events it selects all of (per app and
+    /// version), and from `events` those of the kinds it selects only some of.
+    func actorEventsFromRollups(
+        _ query: ActorEventQuery, selecting selected: [(kind: Int, selector: any EventSelector)] = [], _ each: (ActorEvent) -> Bool
+    ) throws(StoreError) {
         let filter = query.filter
         guard isOpen else { throw StoreError(.closed, "the database \(path) was closed") }
         try ingestCurrent()
@@ -19,6 +25,9 @@ extension SQLiteEventStore {
             try db.execute("PRAGMA mmap_size = 0")
             try db.execute("BEGIN")  // one snapshot for every kind
             defer { try? db.execute("COMMIT") }
+            // The selected kinds' plan first: its first read fixes the kinds file's snapshot
+            // before the others' (SelectedKinds.swift).
+            var plan = selected.isEmpty ? nil : try SelectedKinds(selected, query.filter, in: db)
             let allowed: [Bool]?
             switch try Self.sourcesKept(by: filter, in: db) {
             case .none: return
@@ -27,15 +36,23 @@ extension SQLiteEventStore {
             }
             let ids = try db.scalar("SELECT COALESCE(MAX(number), 0) AS n FROM rollup_ids", as: Int.self) ?? 0
             let merged = query.actor.mergesDevices ? try mergedIDNumbers(appKey: filter.appKey, in: db) : []
-            let cursors = try Self.kindCursors(query, in: db)
+            var reads: [KindRead] = []
+            let isSelected = Set(selected.map(\.kind))
+            for (i, k) in query.kinds.enumerated() where !isSelected.contains(i) {
+                if let number = try Self.kindNumber(k, in: db) { reads.append(KindRead(kind: i, number: number, keep: allowed)) }
+            }
+            reads += plan?.blockReads(keeping: allowed) ?? []
+            let cursors = try reads.indices.map { i throws(SQLiteError) in try Self.kindCursor(reads[i], position: i, query.filter, in: db) }
             defer { for c in cursors { c.statement.reset() } }
             var numbers = LocalNumbers(stored: ids, merged: merged)
             defer { numbers.free() }
             let range = EntryRange(filter)
-            if !query.inTimeOrder || cursors.count <= 1 {
+            // One kind's rows alone are in time order already.
+            if !query.inTimeOrder || (cursors.count <= 1 && plan == nil) {
                 for c in cursors {
-                    if !(try Self.read(c, query.actor, range, keep: allowed, &numbers, each)) { return }
+                    if !(try Self.read(c, query.actor, range, keep: c.keep, &numbers, each)) { return }
                 }
+                _ = try plan?.readEvents(query, in: db, &numbers, each)
                 return
             }
             // Merged in time order, ties by seq: each kind's rows already are. Each kind is read
@@ -44,11 +61,20 @@ extension SQLiteEventStore {
             var rows: [[ActorEvent]] = []
             for c in cursors {
                 var kindRows: [ActorEvent] = []
-                _ = try Self.read(c, query.actor, range, keep: allowed, &numbers) { e in
+                _ = try Self.read(c, query.actor, range, keep: c.keep, &numbers) { e in
                     kindRows.append(e)
                     return true
                 }
                 rows.append(kindRows)
+            }
+            if plan != nil {
+                var selectedRows: [ActorEvent] = []
+                _ = try plan!.readEvents(query, in: db, &numbers) { e in
+                    selectedRows.append(e)
+                    return true
+                }
+                selectedRows.sort(by: ActorEvent.precedes)
+                rows.append(selectedRows)
             }
             _ = ActorEvent.merge(rows, each)
         } catch {
@@ -136,12 +162,22 @@ extension SQLiteEventStore {
         return .some(keep)
     }
 
-    /// One kind's blocks of `rollup_kind_events`, and where the statement holds each column
-    /// (looked up by name once, before the blocks are stepped).
+    /// One kind's blocks of `rollup_kind_events` to read for the query's kind `kind`, of the app
+    /// keys and versions (`rollup_sources` numbers) `keep` keeps (nil: every one).
+    struct KindRead {
+        var kind: Int
+        /// The stored kind's `rollup_kinds` number.
+        var number: Int64
+        var keep: [Bool]?
+    }
+
+    /// A `KindRead`'s blocks, and where the statement holds each column (looked up by name
+    /// once, before the blocks are stepped).
     private struct KindCursor {
         var kind: Int
         /// The kind's `rollup_kinds` number.
         var number: Int64
+        var keep: [Bool]?
         var statement: SQLiteStatement
         var firstTime: Int32
         var lastTime: Int32
@@ -149,39 +185,38 @@ extension SQLiteEventStore {
         var entries: Int32
     }
 
-    /// One statement per stored kind of the query (the cache is keyed by text, hence the kind's
-    /// position in a comment) over the blocks that may hold events of the filter's time range:
-    /// from the last block starting before `since` (it may reach past it) to the last starting
-    /// before `until`.
-    private static func kindCursors(_ query: ActorEventQuery, in db: SQLiteDatabase) throws(SQLiteError) -> [KindCursor] {
-        var cursors: [KindCursor] = []
-        for (i, k) in query.kinds.enumerated() {
-            guard
-                let number = try db.scalar("SELECT number FROM rollup_kinds WHERE type = \(k.type) AND name = \(k.name)", as: Int64.self)
-            else { continue }
-            var range: SQLQuery = ""
-            if let since = query.filter.since {
-                range.append(
-                    """
-                     AND first_ts >= COALESCE((SELECT MAX(first_ts) FROM rollup_kind_events WHERE kind = \(number) AND first_ts < \(since)), \(since))
-                    """)
-            }
-            if let until = query.filter.until { range.append(" AND first_ts < \(until)") }
-            let s = try db.prepared(
+    /// The `rollup_kinds` number of `kind`, nil when none of its events is stored.
+    static func kindNumber(_ kind: EventKind, in db: SQLiteDatabase) throws(SQLiteError) -> Int64? {
+        try db.scalar("SELECT number FROM rollup_kinds WHERE type = \(kind.type) AND name = \(kind.name)", as: Int64.self)
+    }
+
+    /// The statement of one read (the cache is keyed by text, hence the read's `position` among
+    /// the call's in a comment) over the blocks that may hold events of the filter's time range: from the
+    /// last block starting before `since` (it may reach past it) to the last starting before `until`.
+    private static func kindCursor(_ read: KindRead, position: Int, _ filter: EventFilter, in db: SQLiteDatabase) throws(SQLiteError)
+        -> KindCursor
+    {
+        let number = read.number
+        var range: SQLQuery = ""
+        if let since = filter.since {
+            range.append(
                 """
-                SELECT first_ts, last_ts, entries, events FROM rollup_kind_events
-                WHERE kind = \(number)\(range) ORDER BY first_ts, first_seq /* \(raw: String(i)) */
+                 AND first_ts >= COALESCE((SELECT MAX(first_ts) FROM rollup_kind_events WHERE kind = \(number) AND first_ts < \(since)), \(since))
                 """)
-            do throws(SQLDecodingError) {
-                cursors.append(
-                    KindCursor(
-                        kind: i, number: number, statement: s, firstTime: try s.column("first_ts"), lastTime: try s.column("last_ts"),
-                        events: try s.column("events"), entries: try s.column("entries")))
-            } catch {
-                throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: s.sql)
-            }
         }
-        return cursors
+        if let until = filter.until { range.append(" AND first_ts < \(until)") }
+        let s = try db.prepared(
+            """
+            SELECT first_ts, last_ts, entries, events FROM rollup_kind_events
+            WHERE kind = \(number)\(range) ORDER BY first_ts, first_seq /* \(raw: String(position)) */
+            """)
+        do throws(SQLDecodingError) {
+            return KindCursor(
+                kind: read.kind, number: number, keep: read.keep, statement: s, firstTime: try s.column("first_ts"),
+                lastTime: try s.column("last_ts"), events: try s.column("events"), entries: try s.column("entries"))
+        } catch {
+            throw SQLiteError(code: SQLiteCode.mismatch, message: error.description, sql: s.sql)
+        }
     }
 }
 
@@ -189,7 +224,7 @@ extension SQLiteEventStore {
 /// merged device's number read as its user's (`mergedIDNumbers`), through one table indexed by
 /// the stored number: allocated once per call (no uniqueness check or copy per row), freed with
 /// `free`.
-private struct LocalNumbers {
+struct LocalNumbers {
     private var local: UnsafeMutableBufferPointer<Int32>
     /// Per stored number of a merged device its user's stored number, −1 for any other.
     private let merged: [Int32]
