@@ -5,9 +5,9 @@
 // --rounds runs each. The events are stored through `append`; the rollup tables (schema 5) follow
 // behind a watermark (schema 7) and are brought up to the last event before the rounds (timed); a
 // file from an older build is migrated and its rollups rebuilt first (timed).
-// Definitions (module Definitions): a rule's counts (all time, 7 whole days, 7 days in hours), a
-// heatmap of five paths, and the funnel with its last step as a rule (rule:ID, read through
-// `events` and matched in Swift) beside the same funnel by kind.
+// Definitions (module Definitions): a rule's counts (all time, 7 whole days, 7 days from 01:00:
+// whole hours of two part-days), a heatmap of five paths, and the funnel with its last step as a
+// rule (rule:ID, the kinds the rule covers read from the rollups) beside the same funnel by kind.
 // Last, the disk cost of the derived tables: the size of the rollups files (`PATH-rollups*`) against
 // the events file (each with its write-ahead log, after the store is closed), in bytes per event.
 //
