@@ -243,6 +243,29 @@ struct PathSelector: EventSelector {
         #expect(try sqlite(path + "-rollups-pages", "SELECT SUM(\(RollupHours.sum(0..<24))) = SUM(events) FROM rollup_events") == ["1"])
     }
 
+    @Test func thePostgreSQLStoreGivesTheSameRowsAndCounts() throws {
+        let sqlite = try SQLiteEventStore(path: temporaryPath())
+        let pg = try FixtureStore.postgres.make()
+        defer { sqlite.close(); pg.close() }
+        for b in Self.traffic(seed: 6, count: 800) { #expect(try pg.append(b) == (try sqlite.append(b))) }
+        let plain = [EventKind(type: "click", name: "only")]
+        let selected = Self.selectors.enumerated().map { (kind: plain.count + $0.offset, selector: $0.element) }
+        let kinds = plain + Self.selectors.indices.map { EventKind(type: "selected", name: "s\($0)") }
+        for range in Self.ranges {
+            for filter in [EventFilter(since: range.since, until: range.until), EventFilter(appKey: "shop", since: range.since, until: range.until)] {
+                for query in [PathDayQuery(filter: filter), PathDayQuery(filter: filter, types: ["click"], valueKey: "sku")] {
+                    #expect(try pg.pathDayCounts(query) == (try sqlite.pathDayCounts(query)), "\(query)")
+                }
+                let query = ActorEventQuery(filter: filter, kinds: kinds, inTimeOrder: true)
+                var a: [ActorEvent] = [], b: [ActorEvent] = []
+                try pg.actorEvents(query, selecting: selected) { a.append($0); return true }
+                try sqlite.actorEvents(query, selecting: selected) { b.append($0); return true }
+                // Each store numbers its own rows; the times, kinds and actors agree.
+                #expect(Self.canonical(a).map { [$0.kind, $0.actor, Int($0.time)] } == Self.canonical(b).map { [$0.kind, $0.actor, Int($0.time)] }, "\(filter)")
+            }
+        }
+    }
+
     @Test func aRangeIsCutIntoDaysHoursAndEdgesThatMeetEndToEnd() {
         for (since, until) in Self.ranges {
             let pieces = PathDayPiece.cover(since: since, until: until)
