@@ -33,7 +33,7 @@ struct IngestDedup: ~Copyable {
     /// rows' memory with it).
     private var entries: [Entry] = []
     /// A key's hash → the position of the first pending batch with a key of that hash.
-    private var pending: [UInt64: Int64] = [:]
+    private var pending = HashPositions()
     /// Further positions of a hash whose keys differ (two keys with one hash: rare).
     private var collisions: [UInt64: [Int64]] = [:]
     /// Every key stored or pending, when built (`FilterBuild`); nil before: every key is looked up.

@@ -22,7 +22,6 @@ final class IngestJournal: Sendable {
     let writer: Mutex<Writer>
     /// The log's syncs, shared by the groups that committed meanwhile; nil at `Durability.normal`.
     let logSync: SharedLogSync?
-    private let logFile: WriteAheadLogFile?
     /// Batches logged and not yet stored, and how far `events` is.
     let backlog: Mutex<Backlog>
     /// Stores logged batches in `events` (`start`).
@@ -94,14 +93,8 @@ final class IngestJournal: Sendable {
         diskReserve = DiskReserve(database: String(logPath.dropLast(IngestLog.suffix.count)))
         writer = Mutex(Writer(log: log, dedup: dedup, nextPosition: logged + 1))
         backlog = Mutex(Backlog(applied: applied, logged: logged, maxBytes: waitingBytes))
-        if durable {
-            let file = WriteAheadLogFile(database: logPath)
-            logFile = file
-            logSync = SharedLogSync(sync: file.sync)
-        } else {
-            logFile = nil
-            logSync = nil
-        }
+        let file = log.file
+        logSync = durable ? SharedLogSync(sync: file.sync) : nil
     }
 
     /// Queues logged batches, in log order, to be stored: just logged (`log`), or read back from
@@ -151,7 +144,7 @@ final class IngestJournal: Sendable {
         let result = writer.withLock { w -> Result<[Logged], StoreError> in
             guard let log = w.log else { return .failure(StoreError(.closed, "the database \(path) was closed")) }
             let first = w.nextPosition
-            do throws(SQLiteError) {
+            do throws(StoreError) {
                 w.dedup.prune(through: applied)
                 var logged: [Logged] = []
                 var records: [(position: Int64, record: [UInt8], outcome: BatchOutcome)] = []
@@ -159,7 +152,11 @@ final class IngestJournal: Sendable {
                     let (batch, record) = (request.batch, request.record)
                     let position = first + Int64(i)
                     var outcome = batch.refusals
-                    (outcome.stored, outcome.duplicates) = try w.dedup.count(batch, position: position)
+                    do throws(SQLiteError) {
+                        (outcome.stored, outcome.duplicates) = try w.dedup.count(batch, position: position)
+                    } catch {
+                        throw error.storeError
+                    }
                     logged.append(Logged(position: position, batch: batch, outcome: outcome))
                     records.append((position, record, outcome))
                 }
@@ -168,7 +165,7 @@ final class IngestJournal: Sendable {
                 return .success(logged)
             } catch {
                 w.dedup.forget(from: first)
-                return .failure(error.storeError)
+                return .failure(error)
             }
         }
         switch result {
@@ -260,8 +257,8 @@ final class IngestJournal: Sendable {
             try? w.log?.delete(through: applied)
             return (w.log, w.dedup.close())
         }
-        _ = (log, lookup)  // released here, outside the lock
-        logFile?.close()
+        log?.close()
+        _ = lookup  // released here, outside the lock
         lock.release()
     }
 }

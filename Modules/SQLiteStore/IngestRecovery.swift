@@ -4,14 +4,14 @@ import SystemCalls
 
 /// What a new owner finds in the ingest log at open, checked against `ingest_applied` (what
 /// `events` holds) and the acknowledged mark (`IngestMark`): every position after the first
-/// must be in the log, readable, up to the mark. A log that fails that (its `-wal` deleted, cut
-/// short or written over, a record of another build) or that SQLite cannot read at all is a
+/// must be in the log, readable, up to the mark. A log that fails that (deleted, cut short or
+/// written over, a record of another build) or that cannot be read at all is a
 /// `Problem`: the store refuses to open over it while acknowledged batches would be lost
 /// (`losesAcknowledged`), unless `StoreOptions.acceptIngestLoss`; otherwise, or then, the log's
-/// files are kept aside (`PATH-ingest.damaged-STAMP`, its `-wal` and `-shm` beside) and a new
+/// file is kept aside (`PATH-ingest.damaged-STAMP`) and a new
 /// log holds the batches the old one still had.
 struct IngestRecovery {
-    /// The log, open; nil when SQLite cannot read it (or once set aside).
+    /// The log, open; nil when it cannot be read (or once set aside).
     var log: IngestLog?
     /// The readable records past `ingest_applied`, in order.
     var records: [IngestLog.Record]
@@ -25,7 +25,7 @@ struct IngestRecovery {
 
     struct Problem {
         let logPath: String
-        /// What SQLite said when the log could not be read at all.
+        /// Why the log could not be read at all.
         let damage: String?
         /// The mark of this database's log, when the lock file holds one.
         let mark: IngestMark?
@@ -74,14 +74,14 @@ struct IngestRecovery {
         func refusal(database: String) -> StoreError {
             StoreError(
                 .damaged,
-                "\(what). Its -wal file was deleted, cut short or written over, or the disk is damaged; the events of the missing batches were acknowledged to their agents, which no longer hold them, so unless a copy of \(logPath) and its -wal holds them they are lost. The log's records were left as found. To store what the log still holds and start again, run 'autotrack-collector serve --db \(database) --accept-ingest-loss' (the damaged files are kept beside the database as \(logPath).damaged-TIME)."
+                "\(what). It was deleted, cut short or written over, or the disk is damaged; the events of the missing batches were acknowledged to their agents, which no longer hold them, so unless a copy of \(logPath) holds them they are lost. The log's records were left as found. To store what the log still holds and start again, run 'autotrack-collector serve --db \(database) --accept-ingest-loss' (the damaged files are kept beside the database as \(logPath).damaged-TIME)."
             )
         }
 
         /// What a store that opened over the problem says it did.
         func notice(database: String, keptAs: String?, stored: Int) -> String {
             var text = "\(what). "
-            if let keptAs { text += "Its files were kept as \(keptAs) (with -wal and -shm when present); " }
+            if let keptAs { text += "It was kept as \(keptAs); " }
             text +=
                 stored == 0
                 ? "a new ingest log is made, with no batch left to store"
@@ -98,28 +98,16 @@ struct IngestRecovery {
         let logPath = database + IngestLog.suffix
         var log: IngestLog?
         var damage: String?
-        do throws(IngestLog.OpenFailure) {
-            log = try IngestLog.open(database: database, logID: logID, synchronous: "NORMAL", lock: lock)
-        } catch {
-            switch error {
-            case .damaged(let e): damage = "SQLite: \(e.message)"
-            case .other(let e): throw e
-            }
+        // A log that is not there is not made before the check: a refused open changes nothing.
+        if try Self.exists(logPath) {
+            let opened = try openLog(database: database, logID: logID, lock: lock)
+            log = opened.log
+            damage = opened.damage
         }
         var records: [IngestLog.Record] = []
         var unreadable: [Int64] = []
         var why: String?
-        if let open = log {
-            do throws(SQLiteError) {
-                (records, unreadable, why) = try open.records(after: applied)
-            } catch where error.isDamage {
-                damage = "SQLite: \(error.message)"
-                log = nil
-                records = []
-            } catch {
-                throw error.storeError
-            }
-        }
+        if let open = log { (records, unreadable, why) = try open.records(after: applied) }
         let mark = lock.acknowledged.flatMap { $0.logID == logID ? $0 : nil }
         let end = max(applied, mark?.position ?? 0, records.last?.position ?? 0, unreadable.last ?? 0)
         let missing = Self.gaps(after: applied, through: end, present: records.map(\.position))
@@ -129,8 +117,28 @@ struct IngestRecovery {
             : Problem(
                 logPath: logPath, damage: damage, mark: mark, applied: applied, missing: missing, unreadable: unreadable.count, why: why,
                 held: records.count)
-        if problem != nil { log?.keepAsFound() }
+        if problem == nil, log == nil { log = try openLog(database: database, logID: logID, lock: lock).log }
         return IngestRecovery(log: log, records: records, problem: problem)
+    }
+
+    private static func exists(_ logPath: String) throws(StoreError) -> Bool {
+        do throws(PosixError) {
+            return try Posix.fileIdentity(path: logPath) != nil
+        } catch {
+            throw StoreError(.unavailable, "cannot read the ingest log \(logPath): \(error)")
+        }
+    }
+
+    /// The log opened, or why it is damaged.
+    private static func openLog(database: String, logID: String, lock: IngestLock) throws(StoreError) -> (log: IngestLog?, damage: String?) {
+        do throws(IngestLog.OpenFailure) {
+            return (try IngestLog.open(database: database, logID: logID, lock: lock), nil)
+        } catch {
+            switch error {
+            case .damaged(let why): return (nil, why)
+            case .other(let e): throw e
+            }
+        }
     }
 
     private init(log: IngestLog?, records: [IngestLog.Record], problem: Problem?) {
@@ -155,39 +163,34 @@ struct IngestRecovery {
     /// after `applied`, so no gap remains), durable before it returns, and moves the mark to its
     /// last: what was missing is accounted for once, here.
     mutating func setAside(database: String, logID: String, applied: Int64, lock: IngestLock) throws(StoreError) -> IngestLog {
-        log = nil  // its connection closed before its files move
+        log?.close()
+        log = nil  // its file closed before it moves
         let base = database + IngestLog.suffix
         let kept = base + ".damaged-" + Self.stamp(Date(), readable: false)
         do throws(PosixError) {
-            for suffix in ["", "-wal", "-shm"] where try Posix.fileIdentity(path: base + suffix) != nil {
-                try Posix.rename(base + suffix, kept + suffix)
+            if try Posix.fileIdentity(path: base) != nil {
+                try Posix.rename(base, kept)
+                keptAs = kept
             }
             try Posix.syncDirectory((database as NSString).deletingLastPathComponent.isEmpty ? "." : (database as NSString).deletingLastPathComponent)
         } catch {
             throw StoreError(.unavailable, "could not keep the damaged ingest log \(base) aside as \(kept) (\(error)); the folder must be writable")
         }
-        keptAs = kept
         let fresh: IngestLog
         do throws(IngestLog.OpenFailure) {
-            fresh = try IngestLog.open(database: database, logID: logID, synchronous: "NORMAL", lock: lock)
+            fresh = try IngestLog.open(database: database, logID: logID, lock: lock)
         } catch {
             switch error {
-            case .damaged(let e): throw e.storeError
+            case .damaged(let why): throw StoreError(.damaged, "the new ingest log \(base) cannot be read: \(why)")
             case .other(let e): throw e
             }
         }
         records = records.enumerated().map { i, r in (applied + 1 + Int64(i), r.batch, r.receivedAt, r.stored, r.duplicates) }
-        do throws(SQLiteError) {
-            try fresh.append(
-                records.map { r in
-                    (r.position, LoggedBatch.encode(r.batch, receivedAt: r.receivedAt), BatchOutcome(stored: r.stored, duplicates: r.duplicates))
-                }, deletingThrough: 0)
-        } catch {
-            throw error.storeError
-        }
-        let wal = WriteAheadLogFile(database: fresh.path)
-        try wal.sync()
-        wal.close()
+        try fresh.append(
+            records.map { r in
+                (r.position, LoggedBatch.encode(r.batch, receivedAt: r.receivedAt), BatchOutcome(stored: r.stored, duplicates: r.duplicates))
+            }, deletingThrough: 0)
+        try fresh.file.sync()
         try lock.reset(to: IngestMark(logID: logID, position: applied + Int64(records.count), at: Posix.wallClockMillis()))
         return fresh
     }

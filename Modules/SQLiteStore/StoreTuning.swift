@@ -15,6 +15,12 @@ enum StoreTuning {
     /// store it within another such span.
     static let maxStoreLag = Duration.milliseconds(250)
 
+    /// Bytes of the ingest log (IngestLog.swift) past which an append that finds at least half
+    /// of it stored in `events` copies the rest into a new file first. Keeps the log's file
+    /// within about twice this plus what waits, while a copy (of what waits, at most
+    /// `SQLiteMemoryBounds.waitingBytes`) comes once per this many bytes logged.
+    static let logCompactBytes: UInt64 = 64 << 20
+
     /// Bytes of batches waiting (`PendingBatch.heldBytes`) beyond which an append stores waiting
     /// batches itself before logging its own, whatever their age (the default of
     /// `SQLiteMemoryBounds.waitingBytes`). Keeps the backlog's memory bounded whatever the size of

@@ -75,6 +75,13 @@ extension Posix {
         return FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
+    /// The size in bytes of the file `fd` is open on (`fstat`).
+    package static func fileSize(_ fd: Int32, path: String) throws(PosixError) -> UInt64 {
+        var st = stat()
+        _ = try check("fstat(\(path))") { Glibc.fstat(fd, &st) }
+        return UInt64(st.st_size)
+    }
+
     package static func ftruncate(_ fd: Int32, _ length: Int, path: String) throws(PosixError) {
         _ = try check("ftruncate(\(path))") { Glibc.ftruncate(fd, off_t(length)) }
     }

@@ -9,9 +9,9 @@ import TestSupport
 
 /// A damaged or missing ingest log never loses acknowledged events silently (docs/collector.md,
 /// "A damaged ingest log"): with batches waiting in the log (a child store killed before storing
-/// any), its `-wal` deleted, cut in half or written over. The store, and the real `serve`, refuse
+/// any), its file deleted, cut in half or written over. The store, and the real `serve`, refuse
 /// to open saying how many batches are missing and which positions, changing nothing; with
-/// `acceptIngestLoss` (`serve --accept-ingest-loss`) they keep the damaged files aside, store what
+/// `acceptIngestLoss` (`serve --accept-ingest-loss`) they keep the damaged file aside, store what
 /// the log still holds and say so; the next open is clean.
 @Suite struct IngestDamageTests {
     /// Valid events of the child's batches by position (`IngestLogTests.loggingChild`): eight of
@@ -32,16 +32,16 @@ import TestSupport
     enum Damage: String, CaseIterable {
         case deleted, cutInHalf, writtenOver
 
-        func apply(to wal: String) throws {
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int)
-            #expect(size > 100_000, "the log's -wal holds the batches (\(size) bytes)")
+        func apply(to log: String) throws {
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+            #expect(size > 20_000, "the log holds the batches (\(size) bytes)")
             switch self {
-            case .deleted: try FileManager.default.removeItem(atPath: wal)
-            case .cutInHalf: try FileHandle(forWritingTo: URL(fileURLWithPath: wal)).truncate(atOffset: UInt64(size / 2))
+            case .deleted: try FileManager.default.removeItem(atPath: log)
+            case .cutInHalf: try FileHandle(forWritingTo: URL(fileURLWithPath: log)).truncate(atOffset: UInt64(size / 2))
             case .writtenOver:
                 var generator = SeededGenerator(seed: 36)
                 let noise = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: wal))
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
                 try handle.seek(toOffset: UInt64(size / 3))
                 try handle.write(contentsOf: noise)
                 try handle.close()
@@ -82,12 +82,9 @@ import TestSupport
     @Test(.timeLimit(.minutes(3)), arguments: Damage.allCases)
     func aLogThatLostAcknowledgedBatchesIsRefusedSayingWhatThenRecoveredOnRequest(_ damage: Damage) throws {
         let path = try Self.killedChild("ingest-damage-\(damage.rawValue)")
-        try damage.apply(to: path + "-ingest-wal")
-        // The log's own files as found (its -shm is SQLite's index of the -wal, rebuilt at will).
-        // (A deleted -wal stays deleted in substance: the new one holds the empty tables only.)
-        func logFiles() -> [Data?] {
-            ["-ingest", damage == .deleted ? nil : "-ingest-wal"].compactMap { $0 }.map { FileManager.default.contents(atPath: path + $0) }
-        }
+        try damage.apply(to: path + "-ingest")
+        // The log as found (not there at all when deleted).
+        func logFiles() -> [Data?] { [FileManager.default.contents(atPath: path + "-ingest")] }
         let before = logFiles()
 
         // Refused, saying what is missing and what to do; nothing changed.
@@ -113,10 +110,11 @@ import TestSupport
         let accepting = try Self.serve(path, ["--accept-ingest-loss"])
         #expect(accepting.listened, "\(accepting.err)")
         #expect(accepting.err.contains("warning: the ingest log \(path)-ingest ends short"), "\(accepting.err)")
-        #expect(accepting.err.contains("Its files were kept as \(path)-ingest.damaged-"))
+        // A log that is gone has nothing to keep aside.
         let kept = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
             .filter { $0.hasPrefix((path as NSString).lastPathComponent + "-ingest.damaged-") }
-        #expect(!kept.isEmpty)
+        #expect(kept.count == (damage == .deleted ? 0 : 1))
+        #expect(accepting.err.contains("It was kept as \(path)-ingest.damaged-") == (damage != .deleted), "\(accepting.err)")
 
         // The next open is clean, and counts the batches the log still held: the first ones.
         let store = try SQLiteEventStore(path: path)

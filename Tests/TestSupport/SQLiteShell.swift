@@ -5,17 +5,26 @@ import Foundation
 /// beside it (`PATH-rollups`, `PATH-rollups-pages`), when there are, are attached as `rollups`
 /// and `rollup_pages` first, as docs/schema.md tells a user to, so the `rollup_*` tables go by
 /// their plain names. Every batch acknowledged through the ingest log (`PATH-ingest`) is in
-/// `events` first: it waits (up to 10 s) until `ingest_applied` reaches the log's last record,
-/// as every read of the store does (docs/schema.md, "The ingest log").
+/// `events` first: it waits (up to 10 s) until `ingest_applied` reaches the acknowledged mark in
+/// `PATH-ingest-lock` (docs/schema.md, "The ingest log"), as every read of the store waits for
+/// the log.
 public func sqlite(_ path: String, _ sql: String) throws -> [String] {
     let deadline = Date().addingTimeInterval(10)
-    while FileManager.default.fileExists(atPath: path + "-ingest"), Date() < deadline {
-        let logged = Int(try shell(path + "-ingest", "SELECT COALESCE(MAX(position), 0) FROM log").first ?? "") ?? 0
-        let stored = Int(try shell(path, "SELECT position FROM ingest_applied").first ?? "") ?? 0
-        if stored >= logged { break }
+    while let acknowledged = acknowledgedMark(path), Date() < deadline {
+        let stored = Int64(try shell(path, "SELECT position FROM ingest_applied").first ?? "") ?? 0
+        if stored >= acknowledged { break }
         Thread.sleep(forTimeInterval: 0.01)
     }
     return try shell(path, sql)
+}
+
+/// The last position the collector acknowledged: the mark line in `PATH-ingest-lock`
+/// (`autotrack-ingest-mark 1 LOGID POSITION MS`, docs/schema.md); nil when there is none.
+func acknowledgedMark(_ path: String) -> Int64? {
+    guard let data = FileManager.default.contents(atPath: path + "-ingest-lock") else { return nil }
+    let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+    guard fields.count == 5, fields[0] == "autotrack-ingest-mark" else { return nil }
+    return Int64(fields[3])
 }
 
 /// Runs `sql` with the `sqlite3` shell against the database as it is on disk at this moment,
