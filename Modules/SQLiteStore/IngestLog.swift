@@ -129,13 +129,7 @@ final class IngestLog {
             }
             let scan = try Self.scan(fd, path: path, verify: true)
             if header.logID != logID {
-                guard scan.records.isEmpty else {
-                    throw OpenFailure.other(
-                        StoreError(
-                            .failed,
-                            "the ingest log \(path) holds batches of another database (log id \(header.logID), this database's is \(logID)): the database was replaced without its log; move \(path) away (it is that other database's), then start again"
-                        ))
-                }
+                guard scan.records.isEmpty else { throw OpenFailure.other(anotherDatabasesLog(path, recorded: header.logID, logID: logID)) }
                 // An empty log is taken over by whichever database opens it.
                 try Posix.write(fd, IngestLogFormat.header(logID: logID), at: 0, path: path)
                 try Posix.fdatasync(fd, path: path)
@@ -145,6 +139,15 @@ final class IngestLog {
             Posix.close(fd)
             throw error
         }
+    }
+
+    /// The refusal of a log that holds batches of the database whose log id is `recorded`;
+    /// `files` names what to move away when it is more than the log's file.
+    static func anotherDatabasesLog(_ path: String, recorded: String, logID: String, files: String? = nil) -> StoreError {
+        StoreError(
+            .failed,
+            "the ingest log \(path) holds batches of another database (log id \(recorded), this database's is \(logID)): the database was replaced without its log; move \(files ?? path) away (\(files == nil ? "it is" : "they are") that other database's), then start again"
+        )
     }
 
     /// The highest position logged (0: none).
@@ -376,6 +379,9 @@ final class IngestLogFile: Sendable {
         self.path = path
         state = Mutex(fd)
     }
+
+    /// A log dropped without `close` (an open refused over its damage) leaks no descriptor.
+    deinit { close() }
 
     /// The descriptor the owner writes through; only the owner replaces it, so it stays valid
     /// for the owner's call.

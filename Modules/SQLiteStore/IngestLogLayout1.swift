@@ -14,10 +14,7 @@ enum IngestLogLayout1 {
         let (rows, recorded) = try readChecked(path)
         if let recorded, recorded != logID, !rows.isEmpty {
             throw IngestLog.OpenFailure.other(
-                StoreError(
-                    .failed,
-                    "the ingest log \(path) holds batches of another database (log id \(recorded), this database's is \(logID)): the database was replaced without its log; move \(path) and its -wal and -shm files away (they are that other database's), then start again"
-                ))
+                IngestLog.anotherDatabasesLog(path, recorded: recorded, logID: logID, files: "\(path) and its -wal and -shm files"))
         }
         var bytes = IngestLogFormat.header(logID: logID)
         for row in rows {

@@ -141,8 +141,8 @@ final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
-    /// Closing the last connection leaves the write-ahead log in place, unchecked-pointed: a
-    /// damaged log the store refuses to open over stays as it was found.
+    /// Closing the last connection leaves the write-ahead log in place, unchecked-pointed, as a
+    /// killed process leaves it (tests of what a crash leaves: an ingest log of layout 1).
     func keepWriteAheadLogOnClose() {
         _ = autotrack_sqlite3_keep_wal_on_close(handle)
     }
