@@ -3,7 +3,8 @@ import EventStore
 /// What the rollup worker learnt of the rollup tables in earlier chunks, so a chunk skips the
 /// statements whose answer it already knows: the numbers of `rollup_ids`, `rollup_views`,
 /// `rollup_kinds` and `rollup_sources`; the distinct ids stored per day, kind and version (a known one needs no
-/// INSERT); the last stored page enter of each sequence (enters arriving in time order read
+/// INSERT); the versions with a distinct id on each day (an id new to a day only one version
+/// has needs no count of its versions); the last stored page enter of each sequence (enters arriving in time order read
 /// nothing) and the last click run of each actor and view (clicks after its start read nothing).
 ///
 /// It must always say what the tables hold. So (`SQLiteEventStore.advanceRollups`): a chunk
@@ -22,6 +23,7 @@ struct RollupMemory: Sendable {
     private var sourceNumbers = RecentMap<SourceKey, Int64>(capacity: StoreTuning.rollupMemoryEntries)
     private var kindNumbers = RecentMap<EventKind, Int64>(capacity: StoreTuning.rollupMemoryEntries)
     private var distinctIDs = RecentMap<DistinctID, Bool>(capacity: StoreTuning.rollupMemoryEntries)
+    private var dayVersions = RecentMap<AppDay, Set<String>>(capacity: StoreTuning.rollupMemoryEntries)
     private var lastEnters = RecentMap<SequenceKey, RollupEnter>(capacity: StoreTuning.rollupMemoryEntries)
     private var lastRuns = RecentMap<RunKey, ClickRun>(capacity: StoreTuning.rollupMemoryEntries)
 
@@ -37,6 +39,11 @@ struct RollupMemory: Sendable {
         var day: Int64
         var kind: String
         var id: String
+    }
+    /// An app key's UTC day (of `rollup_actors`).
+    struct AppDay: Hashable {
+        var appKey: String
+        var day: Int64
     }
     /// A page sequence of `rollup_page_enters`.
     struct SequenceKey: Hashable {
@@ -59,6 +66,7 @@ struct RollupMemory: Sendable {
         sourceNumbers.clear()
         kindNumbers.clear()
         distinctIDs.clear()
+        dayVersions.clear()
         lastEnters.clear()
         lastRuns.clear()
     }
@@ -77,6 +85,11 @@ struct RollupMemory: Sendable {
 
     mutating func isStored(_ id: DistinctID) -> Bool { distinctIDs[id] != nil }
     mutating func setStored(_ id: DistinctID) { distinctIDs[id] = true }
+
+    /// Every app version with a distinct id of `key`'s day in `rollup_actors` (none other has
+    /// one), when known.
+    mutating func versions(_ key: AppDay) -> Set<String>? { dayVersions[key] }
+    mutating func setVersions(_ key: AppDay, _ versions: Set<String>) { dayVersions[key] = versions }
 
     /// The last stored enter of `key` (by time, then storage order), when known.
     mutating func lastEnter(_ key: SequenceKey) -> RollupEnter? { lastEnters[key] }

@@ -259,45 +259,49 @@ struct RollupUpdate {
 
     // MARK: dwell values
 
-    /// A page's dwell `duration` (or bucket) on `day` (0 in the tables without days).
+    /// A page's dwell `duration` (or bucket) on `day` (0 in the table without days), the page by
+    /// the chunk's number of its text (`RollupEvent.pageID`).
     private struct DwellKey: Hashable {
-        var day: Int64
-        var page: String
-        var duration: Int64
-    }
-    /// A `DwellKey` by the chunk's number of its page (`RollupEvent.pageID`).
-    private struct DwellIDKey: Hashable {
         var day: Int64
         var page: Int32
         var duration: Int64
     }
 
     private func addDwell(_ events: [RollupEvent]) throws(SQLiteError) {
-        var leaves: [DwellIDKey: (page: String, leaves: Int64)] = [:]
+        // Each page's text by its number, and its place among the chunk's pages in text order.
+        var pages: [Int32: String] = [:]
+        var byDay: [DwellKey: Int64] = [:]
         for e in events where e.type == "page_leave" {
             guard let d = e.duration else { continue }
-            let key = DwellIDKey(day: e.day, page: e.pageID, duration: d)
-            if leaves[key] == nil { leaves[key] = (e.page ?? e.name, 0) }
-            leaves[key]!.leaves += 1
+            byDay[DwellKey(day: e.day, page: e.pageID, duration: d), default: 0] += 1
+            if pages[e.pageID] == nil { pages[e.pageID] = e.page ?? e.name }
         }
-        var byDay: [DwellKey: Int64] = [:]
+        guard !byDay.isEmpty else { return }
         var dayBuckets: [DwellKey: Int64] = [:]
         var buckets: [DwellKey: Int64] = [:]
-        for (key, v) in leaves {
-            let k = DwellKey(day: key.day, page: v.page, duration: key.duration), n = v.leaves
-            byDay[k] = n
+        for (k, n) in byDay {
             let bucket = DwellBucket.first(of: k.duration)
             dayBuckets[DwellKey(day: k.day, page: k.page, duration: bucket), default: 0] += n
             buckets[DwellKey(day: 0, page: k.page, duration: bucket), default: 0] += n
         }
-        func upsert(_ statement: HotStatement, _ counts: [DwellKey: Int64]) throws(SQLiteError) {
-            for (k, n) in counts {
-                try db.run(statement, rows: [[.text(k.page), .int(k.duration), .int(k.day), .text(appKey), .text(version), .int(n)]])
+        let rank = Dictionary(uniqueKeysWithValues: pages.sorted { $0.value < $1.value }.enumerated().map { ($1.key, Int64($0)) })
+        // In each table's key order (`order` of each key, worked out once): neighbouring rows
+        // share their pages.
+        func upsert(_ statement: HotStatement, _ counts: [DwellKey: Int64], _ order: (DwellKey) -> (Int64, Int64, Int64)) throws(SQLiteError) {
+            for (_, k, n) in counts.map({ (order($0.key), $0.key, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+                try db.run(statement) { s throws(SQLiteError) in
+                    try s.bind(1, text: pages[k.page])
+                    try s.bind(2, int: k.duration)
+                    try s.bind(3, int: k.day)
+                    try s.bind(4, text: appKey)
+                    try s.bind(5, text: version)
+                    try s.bind(6, int: n)
+                }
             }
         }
-        try upsert(Self.addDwellDays, byDay)
-        try upsert(Self.addDwellDayBuckets, dayBuckets)
-        try upsert(Self.addDwellBuckets, buckets)
+        try upsert(Self.addDwellDays, byDay) { (rank[$0.page]!, $0.duration, $0.day) }
+        try upsert(Self.addDwellDayBuckets, dayBuckets) { ($0.day, rank[$0.page]!, $0.duration) }
+        try upsert(Self.addDwellBuckets, buckets) { (rank[$0.page]!, $0.duration, 0) }
     }
 
     /// Adds `?6` leaves to a row of a dwell table (`?3`, the day, unused by the table without days).
@@ -345,15 +349,38 @@ struct RollupUpdate {
             see(e.day, 2, e.ids.session, e.session)
         }
         var added: [IDCountKey: Int64] = [:]
+        // In the table's key order: neighbouring rows share their pages.
+        ids.sort { ($0.day, $0.kind, $0.id) < ($1.day, $1.kind, $1.id) }
         for k in ids {
             // Known to be stored: no INSERT (it would change nothing).
             let known = RollupMemory.DistinctID(appKey: appKey, version: version, day: k.day, kind: k.kind, id: k.id)
             if memory.isStored(known) { continue }
-            let changed = try db.run(Self.insertActor, rows: [[.text(appKey), .int(k.day), .text(k.kind), .text(k.id), .text(version)]])
+            func bindID(_ s: SQLiteStatement) throws(SQLiteError) {
+                try s.bind(1, text: appKey)
+                try s.bind(2, int: k.day)
+                try s.bind(3, text: k.kind)
+                try s.bind(4, text: k.id)
+            }
+            let changed = try db.run(Self.insertActor) { s throws(SQLiteError) in
+                try bindID(s)
+                try s.bind(5, text: version)
+            }
             memory.setStored(known)
             guard changed == 1 else { continue }
             added[IDCountKey(allVersions: false, day: k.day, kind: k.kind), default: 0] += 1
-            let versions = try db.first(Self.countVersions, [.text(appKey), .int(k.day), .text(k.kind), .text(k.id)]) { $0.int64(0) }
+            // The versions of the day are known (each one's counts row, read once a day): when
+            // this is the only one, no other version holds the id.
+            let appDay = RollupMemory.AppDay(appKey: appKey, day: k.day)
+            let knownVersions = memory.versions(appDay)
+            var dayVersions = knownVersions ?? []
+            if knownVersions == nil {
+                try db.stream(Self.versionsOfDay, [.text(appKey), .int(k.day)]) { r throws(SQLDecodingError) in
+                    dayVersions.insert(try r.decode("app_version", as: String.self))
+                    return true
+                }
+            }
+            if dayVersions.insert(version).inserted || knownVersions == nil { memory.setVersions(appDay, dayVersions) }
+            let versions = dayVersions.count == 1 ? 1 : try db.first(Self.countVersions, binding: bindID) { $0.int64(0) }
             if versions == 1 { added[IDCountKey(allVersions: true, day: k.day, kind: k.kind), default: 0] += 1 }
         }
         for (k, n) in added {
@@ -363,6 +390,8 @@ struct RollupUpdate {
         }
     }
 
+    private static let versionsOfDay = HotStatement(
+        "SELECT DISTINCT app_version FROM rollup_actor_counts WHERE app_key = ?1 AND all_versions = 0 AND day = ?2")
     private static let countVersions = HotStatement(
         "SELECT COUNT(*) AS n FROM rollup_actors WHERE app_key = ?1 AND day = ?2 AND kind = ?3 AND id = ?4")
     private static let addActorCount = HotStatement(
@@ -404,8 +433,10 @@ struct RollupUpdate {
                     default: 0] += n
             }
         }
-        for (_, entering) in sequences {
-            guard let sequence = entering[0].session ?? entering[0].sentActor else { continue }
+        // In the table's key order: neighbouring sequences share their pages.
+        let ordered = sequences.compactMap { group in (group.values[0].session ?? group.values[0].sentActor).map { ($0, group.values) } }
+            .sorted { $0.0 < $1.0 }
+        for (sequence, entering) in ordered {
             let new = entering.map { RollupEnter(time: $0.time, seq: $0.seq, page: $0.page ?? $0.name) }.sorted()
             let low = new.first!.time, high = new.last!.time
             func enter(_ r: SQLiteStatement) throws(SQLDecodingError) -> RollupEnter {
@@ -417,7 +448,13 @@ struct RollupUpdate {
             if let known = memory.lastEnter(remembered) {
                 last = known
             } else {
-                last = try db.first(Self.lastEnter, keyed, enter)
+                last = try db.first(
+                    Self.lastEnter,
+                    binding: { s throws(SQLiteError) in
+                        try s.bind(1, text: appKey)
+                        try s.bind(2, text: version)
+                        try s.bind(3, text: sequence)
+                    }, enter)
             }
             defer { memory.setLastEnter(remembered, max(last ?? new.last!, new.last!)) }
             if last.map({ $0 < new.first! }) ?? true {
@@ -460,7 +497,14 @@ struct RollupUpdate {
 
     private func insertEnters(_ enters: [RollupEnter], sequence: String) throws(SQLiteError) {
         for e in enters {
-            try db.run(Self.insertEnter, rows: [[.text(appKey), .text(version), .text(sequence), .int(e.time), .int(e.seq), .text(e.page)]])
+            try db.run(Self.insertEnter) { s throws(SQLiteError) in
+                try s.bind(1, text: appKey)
+                try s.bind(2, text: version)
+                try s.bind(3, text: sequence)
+                try s.bind(4, int: e.time)
+                try s.bind(5, int: e.seq)
+                try s.bind(6, text: e.page)
+            }
         }
     }
 
@@ -485,6 +529,10 @@ struct RollupUpdate {
         let byKey = groupedInOrder(
             events.lazy.filter { $0.type == "click" && $0.sentActorID >= 0 }.map { e in (ClickKey(actor: e.sentActorID, view: e.viewID), e) })
         let gap = ActivityRollup.rageGapMilliseconds
+        // Numbered in the order of the events; then worked in the table's key order, where
+        // neighbouring actors and views share their pages.
+        var numbered: [(actor: Int64, view: Int64, clicks: [RollupEvent])] = []
+        numbered.reserveCapacity(byKey.count)
         for (_, clicks) in byKey {
             guard let actorText = clicks[0].sentActor else { continue }
             let viewText = clicks[0].path ?? clicks[0].name
@@ -492,17 +540,27 @@ struct RollupUpdate {
             let actor = try number(memory.idNumber(actorKey), Self.ids, appKey, actorText) { memory.setIDNumber(actorKey, $0) }
             let viewKey = RollupMemory.AppText(appKey: appKey, text: viewText)
             let view = try number(memory.viewNumber(viewKey), Self.views, appKey, viewText) { memory.setViewNumber(viewKey, $0) }
+            numbered.append((actor, view, clicks))
+        }
+        numbered.sort { ($0.actor, $0.view) < ($1.actor, $1.view) }
+        for (actor, view, clicks) in numbered {
             let times = clicks.map(\.time).sorted()
             func run(_ r: SQLiteStatement) throws(SQLDecodingError) -> ClickRun {
                 ClickRun(start: try r.decode("start_ts"), end: try r.decode("end_ts"), clicks: try r.decode("clicks"))
             }
             let runKey: [SQLValue] = [.text(appKey), .text(version), .int(actor), .int(view)]
+            func bindRunKey(_ s: SQLiteStatement) throws(SQLiteError) {
+                try s.bind(1, text: appKey)
+                try s.bind(2, text: version)
+                try s.bind(3, int: actor)
+                try s.bind(4, int: view)
+            }
             let remembered = RollupMemory.RunKey(appKey: appKey, version: version, actor: actor, view: view)
             let last: ClickRun?
             if let known = memory.lastRun(remembered) {
                 last = known
             } else {
-                last = try db.first(Self.lastRun, runKey, run)
+                last = try db.first(Self.lastRun, binding: bindRunKey, run)
             }
             // Runs are apart by more than the gap, so only the last one starting at or before
             // the first click, and those starting up to the gap after the last, can join.
@@ -541,14 +599,14 @@ struct RollupUpdate {
                 }
             }
             for r in merged where !kept.contains(r) && !updated.contains(r.start) {
-                try db.run(
-                    Self.insertRun,
-                    rows: [
-                        [
-                            .text(appKey), .text(version), .int(actor), .int(view), .int(r.start), .int(r.end), .int(r.clicks),
-                            .int(UTCDay.number(of: r.start)), .int(UTCDay.number(of: r.end)),
-                        ]
-                    ])
+                try db.run(Self.insertRun) { s throws(SQLiteError) in
+                    try bindRunKey(s)
+                    try s.bind(5, int: r.start)
+                    try s.bind(6, int: r.end)
+                    try s.bind(7, int: r.clicks)
+                    try s.bind(8, int: UTCDay.number(of: r.start))
+                    try s.bind(9, int: UTCDay.number(of: r.end))
+                }
             }
         }
     }
@@ -617,10 +675,14 @@ struct RollupUpdate {
     private func number(_ known: Int64?, _ table: NumberedTable, _ a: String, _ b: String, remember: (Int64) -> Void) throws(SQLiteError) -> Int64 {
         if let known { return known }
         let n: Int64
-        if let stored = try db.first(table.select, [.text(a), .text(b)], { $0.int64(0) }) {
+        func bindKey(_ s: SQLiteStatement) throws(SQLiteError) {
+            try s.bind(1, text: a)
+            try s.bind(2, text: b)
+        }
+        if let stored = try db.first(table.select, binding: bindKey, { $0.int64(0) }) {
             n = stored
         } else {
-            try db.run(table.insert, rows: [[.text(a), .text(b)]])
+            try db.run(table.insert, binding: bindKey)
             n = db.lastInsertedRowID
         }
         remember(n)

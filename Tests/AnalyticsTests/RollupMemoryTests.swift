@@ -138,4 +138,37 @@ import Testing
         #expect(activity.rageClicks.contains { $0.view == "V/Buy" && $0.clicks >= 3 * 12 })
         try expectAnswersOfTheEvents(store, path)
     }
+
+    /// The ids of one day sent by three versions: the first's in one chunk, the second's in the
+    /// next (the worker remembers which versions hold ids that day), the third's after a restart
+    /// (it remembers nothing, and learns the day's versions from the tables). Each id counts once
+    /// for every version, and once for each version that sent it.
+    @Test(.timeLimit(.minutes(3))) func idsOfADaySentByOneVersionThenOthersCountOnceForAllVersions() throws {
+        let path = temporaryPath()
+        let day = F.day0 + 2 * F.day
+        func batch(_ version: String, _ prefix: String, users: [String]) -> EventBatch {
+            let events = users.enumerated().map { i, u in
+                F.event("\(prefix)\(i)", "page_enter", "Home", at: day + Int64(i) * 1_000, user: u, device: "d-\(u)", session: "s-\(u)", page: "Home")
+            }
+            return EventBatch(appKey: "shop", appVersion: version, events: events)
+        }
+        do {
+            let store = try SQLiteEventStore(path: path)
+            store.pauseRollupWorker(true)
+            _ = try store.append(batch("1.0", "a", users: ["u1", "u2"]))
+            #expect(try store.activityRollup(.all) != nil)
+            _ = try store.append(batch("2.0", "b", users: ["u2", "u3"]))
+            #expect(try store.activityRollup(.all) != nil)
+            store.close()
+        }
+        let store = try SQLiteEventStore(path: path)
+        store.pauseRollupWorker(true)
+        _ = try store.append(batch("3.0", "c", users: ["u1", "u3", "u4"]))
+        #expect(try store.activityRollup(.all) != nil)
+        let counts = try sqlite(
+            path,
+            "SELECT all_versions || ':' || app_version || ':' || distinct_ids FROM rollup_actor_counts WHERE kind = 'a' ORDER BY all_versions, app_version")
+        #expect(counts == ["0:1.0:2", "0:2.0:2", "0:3.0:3", "1::4"])
+        try expectAnswersOfTheEvents(store, path)
+    }
 }
